@@ -1,0 +1,50 @@
+import 'reflect-metadata';
+import type { INestApplication, LoggerService } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { AppModule } from './app.module';
+import type { AppConfig } from './config';
+import { openDatabase, type Database } from './database/database';
+import { ProblemFilter } from './http/problem.filter';
+
+export interface RunningApp {
+  app: INestApplication;
+  database: Database;
+  close(): Promise<void>;
+}
+
+export const DOCS_PATH = 'docs';
+
+export async function createApp(config: AppConfig, logger?: LoggerService | false): Promise<RunningApp> {
+  const database = await openDatabase(config);
+  try {
+    const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, database), {
+      logger: logger ?? ['error', 'warn', 'log'],
+      bodyParser: false,
+    });
+    app.useBodyParser('json', { limit: '100kb' });
+    app.useGlobalFilters(new ProblemFilter());
+    app.getHttpAdapter().getInstance().disable('x-powered-by');
+    const openApi = new DocumentBuilder()
+      .setTitle('Transport platform API')
+      .setDescription('Vehicles, owners, drivers, assemblies, trips and payment transaction status.')
+      .setVersion('0.1.0')
+      .build();
+    SwaggerModule.setup(DOCS_PATH, app, () => SwaggerModule.createDocument(app, openApi), {
+      jsonDocumentUrl: `${DOCS_PATH}/openapi.json`,
+    });
+    await app.init();
+    return {
+      app,
+      database,
+      async close() {
+        await app.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,57 @@
+import { resolve } from 'node:path';
+
+/** Every setting the service reads, with its default. The README's configuration table mirrors this file. */
+export interface AppConfig {
+  host: string;
+  port: number;
+  /** Unset: the embedded database in `dataDir`. */
+  databaseUrl?: string;
+  dataDir: string;
+  databasePoolSize: number;
+  migrateOnStart: boolean;
+  seedDemo: boolean;
+  adminApiKey?: string;
+  healthTimeoutMs: number;
+  /** Folder holding package.json, prisma.config.ts and prisma/ (the Prisma CLI runs from there). */
+  appRoot: string;
+}
+
+export class ConfigError extends Error {}
+
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const appRoot = resolve(env.APP_ROOT ?? process.cwd());
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgresql:// URL');
+  }
+  return {
+    host: env.HOST || '127.0.0.1',
+    port: int(env, 'PORT', 3000, 0, 65535),
+    databaseUrl,
+    dataDir: resolve(appRoot, env.DATA_DIR || '.data'),
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', databaseUrl ? 10 : 4, 1, 100),
+    migrateOnStart: bool(env, 'MIGRATE_ON_START', true),
+    seedDemo: bool(env, 'SEED_DEMO', false),
+    adminApiKey: env.ADMIN_API_KEY || undefined,
+    healthTimeoutMs: int(env, 'HEALTH_TIMEOUT_MS', 2000, 50, 60000),
+    appRoot,
+  };
+}

@@ -1,0 +1,107 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import type { Server, Socket } from 'node:net';
+import { join, resolve } from 'node:path';
+
+/**
+ * The zero-setup database: PostgreSQL compiled to WebAssembly (PGlite), persisted in a data directory and exposed on a
+ * loopback TCP port, so the app, the Prisma CLI and the tests all use the ordinary `pg` driver and the same migrations
+ * as against a real server.
+ *
+ * One server per data directory: PGlite does not lock its files, so a `server.json` (port and pid) marks a directory
+ * in use. The Prisma CLI reads it to reach a running app's database instead of opening the files a second time.
+ */
+export interface EmbeddedPostgres {
+  readonly url: string;
+  readonly port: number;
+  readonly dataDir: string;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedPostgresOptions {
+  dataDir: string;
+  /** Loopback port to listen on; 0 picks a free one. */
+  port?: number;
+  /** Upper bound for the sum of every client pool (the server resets connections past it). */
+  maxConnections: number;
+  /** Write `server.json` so other processes (the Prisma CLI) can find this server. */
+  advertise?: boolean;
+  /**
+   * false: the server and its connections do not keep the process alive (for a short-lived tool such as the Prisma
+   * CLI, which then exits when its own work is done).
+   */
+  keepProcessAlive?: boolean;
+}
+
+interface ServerFile {
+  port: number;
+  pid: number;
+}
+
+const SERVER_FILE = 'server.json';
+
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  const dataDir = resolve(options.dataDir);
+  const running = await findRunningEmbeddedPostgres(dataDir);
+  if (running) {
+    throw new Error(
+      `The embedded database in ${dataDir} is already served by process ${running.pid} on port ${running.port}. ` +
+        'Stop that process first, or set DATA_DIR to another folder.',
+    );
+  }
+  await mkdir(dataDir, { recursive: true });
+
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+
+  const db = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+  const server = new PGLiteSocketServer({
+    db,
+    host: '127.0.0.1',
+    port: options.port ?? 0,
+    maxConnections: options.maxConnections,
+  });
+  await server.start();
+  if (options.keepProcessAlive === false) {
+    // pglite-socket keeps its net.Server private; unref it and every connection it accepts.
+    const listener = (server as unknown as { server: Server | null }).server;
+    listener?.unref();
+    listener?.on('connection', (socket: Socket) => socket.unref());
+  }
+  const port = Number(server.getServerConn().split(':').pop());
+  if (options.advertise) {
+    const file: ServerFile = { port, pid: process.pid };
+    await writeFile(join(dataDir, SERVER_FILE), JSON.stringify(file));
+  }
+
+  let stopped = false;
+  return {
+    url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    dataDir,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      if (options.advertise) await rm(join(dataDir, SERVER_FILE), { force: true });
+      await server.stop();
+      await db.close();
+    },
+  };
+}
+
+/** The server another live process runs on this data directory, if any (a stale file from a crash is ignored). */
+export async function findRunningEmbeddedPostgres(dataDir: string): Promise<ServerFile | undefined> {
+  let file: ServerFile;
+  try {
+    file = JSON.parse(await readFile(join(resolve(dataDir), SERVER_FILE), 'utf8')) as ServerFile;
+  } catch {
+    return undefined;
+  }
+  if (file.pid === process.pid) return undefined;
+  try {
+    process.kill(file.pid, 0);
+    return file;
+  } catch {
+    return undefined;
+  }
+}

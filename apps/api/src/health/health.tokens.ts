@@ -1,0 +1,1 @@
+export const HEALTH_TIMEOUT_MS = Symbol('HEALTH_TIMEOUT_MS');

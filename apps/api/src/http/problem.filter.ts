@@ -1,0 +1,68 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { isDomainError, type DomainErrorKind } from '@transport/domain';
+import type { Request, Response } from 'express';
+import { problem, PROBLEM_CONTENT_TYPE, type Problem, type ProblemField } from './problem';
+
+const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
+  validation: 400,
+  not_found: 404,
+  conflict: 409,
+  rule: 422,
+};
+
+/** Express/body-parser errors carry a status and a type; they are the client's fault, never a 500. */
+interface BodyParserError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+}
+
+/** The one place where errors become HTTP: domain error kinds to statuses, everything to problem+json. */
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ProblemFilter');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
+    const body = this.toProblem(error, request);
+    if (body.status >= 500) {
+      this.logger.error(`${request.method} ${request.originalUrl}: ${(error as Error)?.stack ?? String(error)}`);
+    }
+    if (body.status === 401) response.setHeader('WWW-Authenticate', 'Bearer realm="transport"');
+    response.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
+  }
+
+  private toProblem(error: unknown, request: Request): Problem {
+    if (isDomainError(error)) {
+      const errors: ProblemField[] | undefined = error.field ? [{ field: error.field, message: error.message }] : undefined;
+      return problem(STATUS_BY_KIND[error.kind], error.message, { code: error.code, errors });
+    }
+    if (error instanceof HttpException) {
+      const status = error.getStatus();
+      const payload = error.getResponse();
+      if (typeof payload === 'object' && payload !== null && 'problem' in payload) {
+        return (payload as { problem: Problem }).problem;
+      }
+      if (status === 404 && typeof payload === 'object' && /^Cannot /.test(String((payload as { message?: unknown }).message))) {
+        return problem(404, `No route ${request.method} ${request.path}`, { code: 'ROUTE_NOT_FOUND' });
+      }
+      const message = typeof payload === 'string' ? payload : (payload as { message?: unknown }).message;
+      return problem(status, Array.isArray(message) ? message.join('; ') : String(message ?? error.message));
+    }
+    const parserError = error as BodyParserError;
+    const status = parserError?.status ?? parserError?.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      if (parserError.type === 'entity.parse.failed') {
+        return problem(400, 'The request body is not valid JSON', { code: 'MALFORMED_JSON' });
+      }
+      if (parserError.type === 'entity.too.large') {
+        return problem(413, 'The request body is larger than 100 kB', { code: 'BODY_TOO_LARGE' });
+      }
+      return problem(status, parserError.expose ? String((error as Error).message) : 'The request was refused');
+    }
+    return problem(500, 'The server failed to handle the request; it has been logged');
+  }
+}

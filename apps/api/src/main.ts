@@ -1,0 +1,62 @@
+import { Logger } from '@nestjs/common';
+import { ObjectIdGenerator } from '@transport/domain';
+import { createApp, DOCS_PATH } from './app';
+import { loadConfig } from './config';
+import { CryptoRandomSource } from './platform/crypto-random-source';
+import { SystemClock } from './platform/system-clock';
+import { seedDemo } from './seed/demo-seed';
+
+async function main(): Promise<void> {
+  const logger = new Logger('main');
+  const config = loadConfig();
+  const started = Date.now();
+  const running = await createApp(config);
+  const where = running.database.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'PostgreSQL at DATABASE_URL';
+  logger.log(`Database ready: ${where}`);
+
+  let credentials;
+  if (config.seedDemo) {
+    const clock = new SystemClock();
+    const result = await seedDemo(running.database.prisma, new ObjectIdGenerator(clock, new CryptoRandomSource()), clock, config.dataDir);
+    logger.log(result.seeded ? 'Demo data created' : 'Demo data already present');
+    credentials = result.credentials;
+  }
+
+  await running.app.listen(config.port, config.host);
+  const address = running.app.getHttpServer().address() as { port: number };
+  const base = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${address.port}`;
+  const lines = [
+    '',
+    `Transport API listening (ready in ${Date.now() - started} ms)`,
+    `  API base URL:      ${base}`,
+    `  Payment base URL:  ${base}   (e.g. GET ${base}/payment/check_transaction?reference=...)`,
+    `  OpenAPI docs:      ${base}/${DOCS_PATH}   (JSON: ${base}/${DOCS_PATH}/openapi.json)`,
+    `  Health:            ${base}/health`,
+  ];
+  if (credentials) {
+    lines.push(
+      '  Demo credentials (send as the Authorization header):',
+      `    admin:     ${credentials.admin}`,
+      `    assembly:  ${credentials.assembly}`,
+      `    merchant:  ${credentials.merchant}`,
+    );
+  }
+  lines.push('');
+  process.stdout.write(lines.join('\n') + '\n');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.log(`${signal} received: closing`);
+    await running.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Failed to start: ${(error as Error)?.stack ?? String(error)}\n`);
+  process.exit(1);
+});

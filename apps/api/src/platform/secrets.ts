@@ -1,0 +1,26 @@
+import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+
+/** API keys: 256 random bits, url-safe, with a prefix naming the role so a leaked key is recognisable. */
+export function newApiKey(role: string): string {
+  return `tp_${role}_${randomBytes(32).toString('base64url')}`;
+}
+
+/** Keys carry 256 bits of entropy, so one SHA-256 is enough and keeps the lookup indexable. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** Low-entropy secrets (six-digit activation keys) get a salted, slow hash. */
+export function hashShortSecret(secret: string): string {
+  const salt = randomBytes(16);
+  const hash = scryptSync(secret, salt, 32);
+  return `scrypt$${salt.toString('base64url')}$${hash.toString('base64url')}`;
+}
+
+export function verifyShortSecret(secret: string, stored: string): boolean {
+  const [scheme, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = scryptSync(secret, Buffer.from(salt, 'base64url'), expected.length);
+  return timingSafeEqual(expected, actual);
+}

@@ -1,0 +1,56 @@
+import type { Clock } from './clock';
+import { DomainError } from './domain-error';
+import type { RandomSource } from './random-source';
+
+/** Port: where new record ids come from. */
+export interface IdGenerator {
+  next(): string;
+}
+
+const OBJECT_ID = /^[0-9a-f]{24}$/;
+
+export function isObjectId(value: unknown): value is string {
+  return typeof value === 'string' && OBJECT_ID.test(value);
+}
+
+export function assertObjectId(value: unknown, field: string): string {
+  if (!isObjectId(value)) {
+    throw new DomainError('INVALID_ID', `${field} must be a 24-character lowercase hex id`, 'validation', field);
+  }
+  return value;
+}
+
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Ids in the layout of MongoDB ObjectIds (4-byte seconds, 5 random bytes per generator, 3-byte counter), so ids
+ * imported from the service this interface came from keep their meaning and sort by creation time.
+ */
+export class ObjectIdGenerator implements IdGenerator {
+  private readonly processPart: string;
+  private counter: number;
+
+  constructor(
+    private readonly clock: Clock,
+    random: RandomSource,
+  ) {
+    this.processPart = hex(random.bytes(5));
+    const start = random.bytes(3);
+    this.counter = (start[0] << 16) | (start[1] << 8) | start[2];
+  }
+
+  next(): string {
+    const seconds = Math.floor(this.clock.now().getTime() / 1000);
+    this.counter = (this.counter + 1) & 0xffffff;
+    return (
+      (seconds >>> 0).toString(16).padStart(8, '0') + this.processPart + this.counter.toString(16).padStart(6, '0')
+    );
+  }
+}
+
+/** The creation time encoded in an ObjectId-style id (second precision). */
+export function objectIdTime(id: string): Date {
+  return new Date(parseInt(assertObjectId(id, 'id').slice(0, 8), 16) * 1000);
+}

@@ -1,0 +1,2 @@
+export { FixedClock } from '../shared/clock';
+export { SeededRandomSource } from '../shared/random-source';

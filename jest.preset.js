@@ -17,4 +17,6 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: { '^.+\\.ts$': ['@swc/jest', swcOptions] },
   testMatch: ['**/?(*.)+(spec|test).ts'],
+  verbose: true,
+  reporters: ['default', '<rootDir>/../../tools/jest-summary-reporter.cjs'],
 };

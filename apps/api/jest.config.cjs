@@ -3,7 +3,8 @@ module.exports = {
   preset: '../../jest.preset.js',
   rootDir: '.',
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
-  // Each end-to-end file creates its own database and applies the migrations; that takes a few seconds.
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  // Each end-to-end file creates its own database (or embedded data directory) and applies the migrations.
   testTimeout: 60_000,
   coverageDirectory: '../../coverage/apps/api',
 };

@@ -12,6 +12,8 @@ export interface Database {
   readonly kind: DatabaseKind;
   readonly url: string;
   readonly prisma: PrismaClient;
+  /** The embedded server, when this process serves it (absent on real PostgreSQL). */
+  readonly embedded?: EmbeddedPostgres;
   close(): Promise<void>;
 }
 
@@ -36,6 +38,7 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
       kind: embedded ? 'embedded' : 'postgresql',
       url,
       prisma,
+      embedded,
       async close() {
         await prisma.$disconnect();
         await pool.end();

@@ -1,0 +1,51 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createApp, type RunningApp } from '../../src/app';
+import { loadConfig, type AppConfig } from '../../src/config';
+import { createScratchDatabase, postgresTierAvailable } from './postgres-tier';
+
+export type Tier = 'postgresql' | 'embedded';
+
+export const WORKSPACE_ROOT = resolve(__dirname, '../../../..');
+
+/** Where one test file's app keeps its data: a scratch PostgreSQL database, or a scratch embedded data directory. */
+export interface TierStore {
+  tier: Tier;
+  config(overrides?: Partial<AppConfig>): AppConfig;
+  dispose(): Promise<void>;
+}
+
+export async function openTierStore(tier: Tier): Promise<TierStore> {
+  const base = loadConfig({ ...process.env, APP_ROOT: WORKSPACE_ROOT, DATABASE_URL: '', DATA_DIR: '' });
+  if (tier === 'postgresql') {
+    const database = await createScratchDatabase();
+    return {
+      tier,
+      config: (overrides = {}) => ({ ...base, databaseUrl: database.url, databasePoolSize: 4, ...overrides }),
+      dispose: () => database.drop(),
+    };
+  }
+  const dataDir = await mkdtemp(join(tmpdir(), 'transport-embedded-'));
+  return {
+    tier,
+    config: (overrides = {}) => ({ ...base, databaseUrl: undefined, dataDir, databasePoolSize: 4, ...overrides }),
+    dispose: () => rm(dataDir, { recursive: true, force: true }),
+  };
+}
+
+export async function startTestApp(config: AppConfig): Promise<RunningApp> {
+  return createApp(config, false);
+}
+
+/**
+ * Declares the same suite once per database tier. The PostgreSQL tier is skipped (loudly, by the global setup) only
+ * outside CI and only when PostgreSQL is unreachable.
+ */
+export function describeOnEachTier(name: string, suite: (tier: Tier) => void): void {
+  const tiers: Tier[] = ['postgresql', 'embedded'];
+  for (const tier of tiers) {
+    const run = tier === 'postgresql' && !postgresTierAvailable() ? describe.skip : describe;
+    run(`${name} [${tier}]`, () => suite(tier));
+  }
+}

@@ -1,0 +1,53 @@
+import { FixedClock } from './clock';
+import { DomainError } from './domain-error';
+import { assertObjectId, isObjectId, ObjectIdGenerator, objectIdTime } from './id-generator';
+import { SeededRandomSource } from './random-source';
+
+describe('ObjectIdGenerator', () => {
+  it('makes 24-character lowercase hex ids that encode the creation second', () => {
+    const clock = new FixedClock('2026-11-22T08:00:00.750Z');
+    const id = new ObjectIdGenerator(clock, new SeededRandomSource(1)).next();
+    expect(id).toMatch(/^[0-9a-f]{24}$/);
+    expect(objectIdTime(id).toISOString()).toBe('2026-11-22T08:00:00.000Z');
+  });
+
+  it('gives distinct ids within one second, ordered by creation', () => {
+    const ids = new ObjectIdGenerator(new FixedClock('2026-01-01T00:00:00Z'), new SeededRandomSource(2));
+    const made = Array.from({ length: 1000 }, () => ids.next());
+    expect(new Set(made).size).toBe(1000);
+  });
+
+  it('orders ids from later seconds after earlier ones', () => {
+    const clock = new FixedClock('2026-01-01T00:00:00Z');
+    const ids = new ObjectIdGenerator(clock, new SeededRandomSource(3));
+    const first = ids.next();
+    clock.advance(1000);
+    expect(ids.next() > first).toBe(true);
+  });
+
+  it('wraps its 3-byte counter instead of growing past 24 hex characters', () => {
+    const random = { bytes: (n: number) => new Uint8Array(n).fill(0xff) };
+    const ids = new ObjectIdGenerator(new FixedClock('2026-01-01T00:00:00Z'), random);
+    expect(ids.next().slice(-6)).toBe('000000');
+    expect(ids.next().slice(-6)).toBe('000001');
+  });
+});
+
+describe('object id checks', () => {
+  it('accepts 24 lowercase hex characters only', () => {
+    expect(isObjectId('65a1b2c3d4e5f60718293a4b')).toBe(true);
+    expect(isObjectId('65A1B2C3D4E5F60718293A4B')).toBe(false);
+    expect(isObjectId('65a1b2c3d4e5f60718293a4')).toBe(false);
+    expect(isObjectId(42)).toBe(false);
+  });
+
+  it('throws a validation DomainError naming the field', () => {
+    expect(() => assertObjectId('nope', 'ownerID')).toThrow(DomainError);
+    try {
+      assertObjectId('nope', 'ownerID');
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'INVALID_ID', kind: 'validation', field: 'ownerID' });
+    }
+    expect(assertObjectId('65a1b2c3d4e5f60718293a4b', 'ownerID')).toBe('65a1b2c3d4e5f60718293a4b');
+  });
+});

@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+// The README's two commands, `npm start` and `npm test`, land here. Each does its own set-up on a fresh clone:
+// install (only when node_modules is missing or older than the lock file), Prisma client generation, then its work.
+// Plain Node with no dependencies, because it runs before anything is installed.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function run(command, args, env = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+function must(command, args, env) {
+  const status = run(command, args, env);
+  if (status !== 0) {
+    console.error(`\n[run] "${command} ${args.join(' ')}" failed with exit code ${status}`);
+    process.exit(status);
+  }
+}
+
+function ensureInstalled() {
+  const marker = join(root, 'node_modules', '.package-lock.json');
+  const lock = join(root, 'package-lock.json');
+  if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
+    console.log('[run] installing dependencies (npm ci)');
+    must(npm, ['ci', '--no-audit', '--no-fund']);
+  }
+  if (!existsSync(join(root, 'apps', 'api', 'src', 'generated', 'prisma', 'client.ts'))) {
+    console.log('[run] generating the Prisma client');
+    must(process.execPath, [join(root, 'node_modules', 'prisma', 'build', 'index.js'), 'generate']);
+  }
+}
+
+function nxCli() {
+  const pkg = JSON.parse(readFileSync(join(root, 'node_modules', 'nx', 'package.json'), 'utf8'));
+  return join(root, 'node_modules', 'nx', pkg.bin.nx);
+}
+
+const nx = (args, env) => must(process.execPath, [nxCli(), ...args], env);
+
+function start() {
+  ensureInstalled();
+  nx(['build', 'api', '--outputStyle=static']);
+  const child = spawn(process.execPath, [join(root, 'dist', 'apps', 'api', 'main.js')], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { SEED_DEMO: 'true', ...process.env, APP_ROOT: root },
+  });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+function test() {
+  ensureInstalled();
+  const summaries = join(root, 'tmp', 'test-summary');
+  rmSync(summaries, { recursive: true, force: true });
+  const status = run(process.execPath, [
+    nxCli(),
+    'run-many',
+    '-t',
+    'lint',
+    'typecheck',
+    'test',
+    '--outputStyle=static',
+    '--parallel=1',
+  ]);
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  const files = existsSync(summaries) ? readdirSync(summaries) : [];
+  for (const file of files) {
+    const s = JSON.parse(readFileSync(join(summaries, file), 'utf8'));
+    passed += s.passed;
+    failed += s.failed;
+    skipped += s.skipped;
+  }
+  if (files.length === 0 && status === 0) {
+    console.error('[run] no test results were recorded');
+    process.exit(1);
+  }
+  console.log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  process.exit(status !== 0 ? status : failed > 0 ? 1 : 0);
+}
+
+const command = process.argv[2];
+if (command === 'start') start();
+else if (command === 'test') test();
+else {
+  console.error('usage: node tools/run.mjs start|test');
+  process.exit(2);
+}

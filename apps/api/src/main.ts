@@ -5,6 +5,7 @@ import { loadConfig } from './config';
 import { CryptoRandomSource } from './platform/crypto-random-source';
 import { SystemClock } from './platform/system-clock';
 import { seedDemo } from './seed/demo-seed';
+import { ensureAdminKey } from './platform/admin-key';
 
 async function main(): Promise<void> {
   const logger = new Logger('main');
@@ -14,10 +15,17 @@ async function main(): Promise<void> {
   const where = running.database.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'PostgreSQL at DATABASE_URL';
   logger.log(`Database ready: ${where}`);
 
+  const clock = new SystemClock();
+  const ids = new ObjectIdGenerator(clock, new CryptoRandomSource());
+  if (config.adminApiKey) {
+    const outcome = await ensureAdminKey(running.database.prisma, ids, config.adminApiKey, clock.now());
+    if (outcome === 'revoked') logger.warn('ADMIN_API_KEY names a revoked key: it stays revoked');
+    else logger.log(`ADMIN_API_KEY: admin key ${outcome}`);
+  }
+
   let credentials;
   if (config.seedDemo) {
-    const clock = new SystemClock();
-    const result = await seedDemo(running.database.prisma, new ObjectIdGenerator(clock, new CryptoRandomSource()), clock, config.dataDir);
+    const result = await seedDemo(running.database.prisma, ids, clock, config.dataDir);
     logger.log(result.seeded ? 'Demo data created' : 'Demo data already present');
     credentials = result.credentials;
   }
@@ -29,7 +37,7 @@ async function main(): Promise<void> {
     '',
     `Transport API listening (ready in ${Date.now() - started} ms)`,
     `  API base URL:      ${base}`,
-    `  Payment base URL:  ${base}   (e.g. GET ${base}/payment/check_transaction?reference=...)`,
+    `  Payment base URL:  ${base}`,
     `  OpenAPI docs:      ${base}/${DOCS_PATH}   (JSON: ${base}/${DOCS_PATH}/openapi.json)`,
     `  Health:            ${base}/health`,
   ];

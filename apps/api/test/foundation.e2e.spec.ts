@@ -6,6 +6,8 @@ import { seedDemo } from '../src/seed/demo-seed';
 import { FixedClock, SeededRandomSource } from '@transport/domain/testing';
 import { ObjectIdGenerator } from '@transport/domain';
 import { postgresAdminUrl } from './support/postgres-tier';
+import { ensureAdminKey } from '../src/platform/admin-key';
+import { hashApiKey } from '../src/platform/secrets';
 import { describeOnEachTier, openTierStore, startTestApp, WORKSPACE_ROOT, type TierStore } from './support/test-app';
 
 function runPrismaCli(args: string[], databaseUrl: string | undefined, dataDir?: string): Promise<{ code: number | null; output: string }> {
@@ -127,3 +129,25 @@ async function stopEmbeddedServerOnly(running: RunningApp): Promise<void> {
   if (!embedded) throw new Error('expected an app on the embedded database');
   await embedded.stop();
 }
+
+describeOnEachTier('ADMIN_API_KEY', (tier) => {
+  it('stores only the hash of the configured admin key, once, however often the service starts', async () => {
+    const store = await openTierStore(tier);
+    const running = await startTestApp(store.config());
+    try {
+      const ids = new ObjectIdGenerator(new FixedClock('2026-11-01T00:00:00Z'), new SeededRandomSource(5));
+      const key = 'k'.repeat(20) + 'x'.repeat(20);
+      const at = new Date('2026-11-01T00:00:00Z');
+      expect(await ensureAdminKey(running.database.prisma, ids, key, at)).toBe('created');
+      expect(await ensureAdminKey(running.database.prisma, ids, key, at)).toBe('present');
+      const rows = await running.database.prisma.apiKey.findMany();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ role: 'admin', keyHash: hashApiKey(key) });
+      expect(JSON.stringify(rows)).not.toContain(key);
+      await expect(ensureAdminKey(running.database.prisma, ids, 'short', at)).rejects.toThrow(/at least 32/);
+    } finally {
+      await running.close();
+      await store.dispose();
+    }
+  });
+});

@@ -12,6 +12,10 @@ const useEmbedded = !process.env.DATABASE_URL;
 if (useEmbedded) process.env.DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/embedded';
 const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(__dirname, '.data'));
 
+// No update checks or telemetry: the CLI must not reach any host but the database.
+process.env.CHECKPOINT_DISABLE ??= '1';
+process.env.PRISMA_HIDE_UPDATE_MESSAGE ??= '1';
+
 unrefLongTimers();
 
 async function databaseUrl(): Promise<string> {

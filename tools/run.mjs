@@ -7,6 +7,10 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+// Nothing but the npm registry is reached: no Nx Cloud, no Prisma update checks.
+process.env.NX_NO_CLOUD = 'true';
+process.env.CHECKPOINT_DISABLE = '1';
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 

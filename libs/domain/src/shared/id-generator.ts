@@ -54,3 +54,11 @@ export class ObjectIdGenerator implements IdGenerator {
 export function objectIdTime(id: string): Date {
   return new Date(parseInt(assertObjectId(id, 'id').slice(0, 8), 16) * 1000);
 }
+
+/** A list of ids without repeats, at most 100. */
+export function idList(raw: readonly string[], field: string): string[] {
+  if (!Array.isArray(raw) || raw.length > 100) {
+    throw new DomainError('INVALID_ID_LIST', `${field} must be a list of at most 100 ids`, 'validation', field);
+  }
+  return [...new Set(raw.map((id) => assertObjectId(id, field)))];
+}

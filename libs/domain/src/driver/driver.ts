@@ -1,0 +1,273 @@
+import { normalizeEmail, normalizePhone, requireText } from '../shared/contact';
+import type { DomainEvent } from '../shared/events';
+import { assertObjectId, type IdGenerator } from '../shared/id-generator';
+import type { RandomSource } from '../shared/random-source';
+import type { SecretHasher } from '../shared/secret-hasher';
+import { validDate } from '../shared/values';
+import { newActivationKey } from './activation-key';
+import { APPROVAL_ITEMS, parseApprovalChecklist, type ApprovalChecklist } from './approval-checklist';
+import { documentNumber, ID_TYPES, oneOf, type IdType } from '../shared/identity';
+import { GENDERS, LICENSE_CLASSES, type Gender, type LicenseClass } from './driver-fields';
+import { DriverErrors } from './driver.errors';
+
+export const MAX_ACTIVATION_ATTEMPTS = 5;
+
+export interface DriverRegistration {
+  name: string;
+  phone: string;
+  email: string;
+  license: string;
+  licenseClass: string;
+  licenseExpiry: Date;
+  licenseIssueDate: Date;
+  idType: string;
+  idNumber: string;
+  gender: string;
+  ownerId?: string;
+  walletAccount?: string;
+}
+
+export interface DriverRevocation {
+  readonly reason: string;
+  readonly revokedBy: string;
+  readonly dateRevoked: Date;
+}
+
+export interface DriverState {
+  readonly id: string;
+  readonly name: string;
+  readonly phone: string;
+  readonly email: string;
+  readonly license: string;
+  readonly licenseClass: LicenseClass;
+  readonly licenseExpiry: Date;
+  readonly licenseIssueDate: Date;
+  readonly idType: IdType;
+  readonly idNumber: string;
+  readonly gender: Gender;
+  readonly online: boolean;
+  readonly busy: boolean;
+  readonly verified: boolean;
+  readonly approved: boolean;
+  readonly approvalChecklist?: ApprovalChecklist;
+  readonly approvedBy?: string;
+  readonly dateApproved?: Date;
+  readonly revocation?: DriverRevocation;
+  /** Hash of the current activation key (the key itself is never kept). */
+  readonly activationKeyHash: string;
+  readonly activationAttempts: number;
+  readonly dateActivated?: Date;
+  readonly ownerId?: string;
+  readonly walletAccount?: string;
+  readonly ratingTotal: number;
+  readonly ratingCount: number;
+  readonly version: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+export interface DriverPorts {
+  ids: IdGenerator;
+  random: RandomSource;
+  hasher: SecretHasher;
+}
+
+export type ActivationOutcome =
+  | { readonly activated: true }
+  | { readonly activated: false; readonly attemptsLeft: number; readonly locked: boolean };
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * A driver: registered (with a one-time activation key), activated by the driver, approved at an assembly dashboard,
+ * then online/busy while working. Invariants: busy implies online; online implies approved and verified.
+ */
+export class Driver {
+  private events: DomainEvent[] = [];
+
+  private constructor(private state: Mutable<DriverState>) {}
+
+  /** The activation key is returned here, once; only its hash stays in the driver. */
+  static register(input: DriverRegistration, ports: DriverPorts, at: Date): { driver: Driver; activationKey: string } {
+    const licenseIssueDate = validDate(input.licenseIssueDate, 'licenseIssueDate');
+    const licenseExpiry = validDate(input.licenseExpiry, 'licenseExpiry');
+    if (licenseIssueDate > at || licenseExpiry <= licenseIssueDate) throw DriverErrors.licenseDates();
+    const activationKey = newActivationKey(ports.random);
+    const state: Mutable<DriverState> = {
+      id: ports.ids.next(),
+      name: requireText(input.name, 'name', 120),
+      phone: normalizePhone(input.phone),
+      email: normalizeEmail(input.email),
+      license: documentNumber(input.license, 'license'),
+      licenseClass: oneOf(LICENSE_CLASSES, input.licenseClass, 'licenseClass'),
+      licenseExpiry,
+      licenseIssueDate,
+      idType: oneOf(ID_TYPES, input.idType, 'idType'),
+      idNumber: documentNumber(input.idNumber, 'idNumber'),
+      gender: oneOf(GENDERS, input.gender, 'gender'),
+      online: false,
+      busy: false,
+      verified: false,
+      approved: false,
+      activationKeyHash: ports.hasher.hash(activationKey),
+      activationAttempts: 0,
+      ratingTotal: 0,
+      ratingCount: 0,
+      version: 0,
+      createdAt: at,
+      updatedAt: at,
+    };
+    if (input.ownerId !== undefined) state.ownerId = assertObjectId(input.ownerId, 'ownerID');
+    if (input.walletAccount !== undefined) state.walletAccount = requireText(input.walletAccount, 'walletAccount', 40);
+    const driver = new Driver(state);
+    driver.record('DriverRegistered', at);
+    return { driver, activationKey };
+  }
+
+  static restore(state: DriverState): Driver {
+    return new Driver({ ...state });
+  }
+
+  get id(): string {
+    return this.state.id;
+  }
+  get approved(): boolean {
+    return this.state.approved;
+  }
+  get verified(): boolean {
+    return this.state.verified;
+  }
+  get version(): number {
+    return this.state.version;
+  }
+  get activationLocked(): boolean {
+    return this.state.activationAttempts >= MAX_ACTIVATION_ATTEMPTS;
+  }
+  /** Average of the ratings received, two decimals; undefined before the first rating. */
+  get rating(): number | undefined {
+    const { ratingTotal, ratingCount } = this.state;
+    return ratingCount === 0 ? undefined : Math.round((ratingTotal / ratingCount) * 100) / 100;
+  }
+
+  toState(): DriverState {
+    return { ...this.state };
+  }
+
+  pullEvents(): DomainEvent[] {
+    const out = this.events;
+    this.events = [];
+    return out;
+  }
+
+  /**
+   * The driver's own step. A wrong key is counted (and must be saved: the caller persists the driver, then reports
+   * the error from the outcome); after five wrong keys activation is locked until a key is reissued.
+   */
+  activate(key: string, at: Date, hasher: SecretHasher): ActivationOutcome {
+    const s = this.state;
+    if (s.verified) throw DriverErrors.alreadyActivated();
+    if (this.activationLocked) throw DriverErrors.activationLocked();
+    if (typeof key === 'string' && /^\d{6}$/.test(key) && hasher.verify(key, s.activationKeyHash)) {
+      s.verified = true;
+      s.dateActivated = at;
+      s.activationAttempts = 0;
+      s.updatedAt = at;
+      this.record('DriverActivated', at);
+      return { activated: true };
+    }
+    s.activationAttempts += 1;
+    s.updatedAt = at;
+    const attemptsLeft = MAX_ACTIVATION_ATTEMPTS - s.activationAttempts;
+    this.record('DriverActivationFailed', at, { attemptsLeft });
+    return { activated: false, attemptsLeft, locked: attemptsLeft === 0 };
+  }
+
+  /** A new key replaces the old one and lifts the lock. Returned once; only its hash is kept. */
+  reissueActivationKey(ports: Pick<DriverPorts, 'random' | 'hasher'>, at: Date): string {
+    if (this.state.verified) throw DriverErrors.alreadyActivated();
+    const key = newActivationKey(ports.random);
+    this.state.activationKeyHash = ports.hasher.hash(key);
+    this.state.activationAttempts = 0;
+    this.state.updatedAt = at;
+    this.record('DriverActivationKeyReissued', at);
+    return key;
+  }
+
+  approve(rawChecklist: unknown, approverId: string, at: Date): void {
+    const checklist = parseApprovalChecklist(rawChecklist);
+    assertObjectId(approverId, 'approvedBy');
+    const s = this.state;
+    if (s.approved) throw DriverErrors.alreadyApproved();
+    const failed = APPROVAL_ITEMS.filter((item) => !checklist[item]);
+    if (failed.length > 0) throw DriverErrors.checklistFailed(failed);
+    if (s.licenseExpiry <= at) throw DriverErrors.licenseExpired();
+    s.approved = true;
+    s.approvalChecklist = checklist;
+    s.approvedBy = approverId;
+    s.dateApproved = at;
+    delete s.revocation;
+    s.updatedAt = at;
+    this.record('DriverApproved', at, { approvedBy: approverId });
+  }
+
+  /** Withdraws approval and takes the driver offline (and so not busy). */
+  revokeApproval(reason: string, by: string, at: Date): void {
+    const s = this.state;
+    if (!s.approved) throw DriverErrors.notApproved();
+    const text = requireText(reason, 'reason', 500);
+    assertObjectId(by, 'revokedBy');
+    s.approved = false;
+    s.online = false;
+    s.busy = false;
+    delete s.approvedBy;
+    delete s.dateApproved;
+    s.revocation = { reason: text, revokedBy: by, dateRevoked: at };
+    s.updatedAt = at;
+    this.record('DriverApprovalRevoked', at, { reason: text, revokedBy: by });
+  }
+
+  /** Returns false (and changes nothing) when already online. */
+  goOnline(at: Date): boolean {
+    const s = this.state;
+    if (!s.approved) throw DriverErrors.notApproved();
+    if (!s.verified) throw DriverErrors.notVerified();
+    if (s.online) return false;
+    s.online = true;
+    s.updatedAt = at;
+    this.record('DriverWentOnline', at);
+    return true;
+  }
+
+  /** Returns false (and changes nothing) when already offline. */
+  goOffline(at: Date): boolean {
+    const s = this.state;
+    if (s.busy) throw DriverErrors.busy();
+    if (!s.online) return false;
+    s.online = false;
+    s.updatedAt = at;
+    this.record('DriverWentOffline', at);
+    return true;
+  }
+
+  /** Returns false (and changes nothing) when the driver is already in that state. */
+  setBusy(busy: boolean, at: Date): boolean {
+    const s = this.state;
+    if (busy && !s.online) throw DriverErrors.offline();
+    if (s.busy === busy) return false;
+    s.busy = busy;
+    s.updatedAt = at;
+    this.record(busy ? 'DriverBusy' : 'DriverAvailable', at);
+    return true;
+  }
+
+  rate(stars: number, at: Date): void {
+    if (!Number.isInteger(stars) || stars < 1 || stars > 5) throw DriverErrors.invalidRating();
+    this.state.ratingTotal += stars;
+    this.state.ratingCount += 1;
+    this.state.updatedAt = at;
+  }
+
+  private record(type: string, at: Date, data?: Record<string, unknown>): void {
+    this.events.push({ type, aggregateId: this.state.id, at, data });
+  }
+}

@@ -1,0 +1,67 @@
+import { normalizeEmail, normalizePhone, requireText } from '../shared/contact';
+import { DomainError } from '../shared/domain-error';
+import type { IdGenerator } from '../shared/id-generator';
+import { documentNumber, ID_TYPES, oneOf, type IdType } from '../shared/identity';
+
+export interface VehicleOwnerRegistration {
+  name: string;
+  phone: string;
+  email: string;
+  idType: string;
+  idNumber: string;
+}
+
+export interface VehicleOwnerState {
+  readonly id: string;
+  readonly name: string;
+  /** Canonical +233XXXXXXXXX form. */
+  readonly phone: string;
+  /** Lower case. */
+  readonly email: string;
+  readonly idType: IdType;
+  readonly idNumber: string;
+  readonly verified: boolean;
+  readonly version: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** Someone who owns vehicles. Verified once an assembly has checked the identity document. */
+export class VehicleOwner {
+  private constructor(private state: VehicleOwnerState) {}
+
+  static register(input: VehicleOwnerRegistration, ids: IdGenerator, at: Date): VehicleOwner {
+    return new VehicleOwner({
+      id: ids.next(),
+      name: requireText(input.name, 'name', 120),
+      phone: normalizePhone(input.phone),
+      email: normalizeEmail(input.email),
+      idType: oneOf(ID_TYPES, input.idType, 'idType'),
+      idNumber: documentNumber(input.idNumber, 'idNumber'),
+      verified: false,
+      version: 0,
+      createdAt: at,
+      updatedAt: at,
+    });
+  }
+
+  static restore(state: VehicleOwnerState): VehicleOwner {
+    return new VehicleOwner({ ...state });
+  }
+
+  get id(): string {
+    return this.state.id;
+  }
+  get version(): number {
+    return this.state.version;
+  }
+
+  toState(): VehicleOwnerState {
+    return { ...this.state };
+  }
+
+  verify(at: Date): void {
+    if (this.state.verified) throw new DomainError('OWNER_ALREADY_VERIFIED', 'The owner is already verified', 'conflict');
+    this.state = { ...this.state, verified: true, updatedAt: at };
+  }
+}

@@ -1,0 +1,14 @@
+import type { Transaction } from './transaction';
+
+/**
+ * Port: where payment transactions are kept. (merchant, reference) is unique (`TRANSACTION_REFERENCE_TAKEN`);
+ * `update` is optimistic on `version`.
+ */
+export interface TransactionRepository {
+  add(transaction: Transaction): Promise<Transaction>;
+  update(transaction: Transaction): Promise<Transaction>;
+  findById(id: string): Promise<Transaction | undefined>;
+  findByMerchantReference(merchantId: string, reference: string): Promise<Transaction | undefined>;
+  /** Pending transactions created before `olderThan`, or flagged for a status check, oldest first. */
+  listNeedingStatusCheck(olderThan: Date, limit: number): Promise<Transaction[]>;
+}

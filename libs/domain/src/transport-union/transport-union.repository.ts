@@ -1,0 +1,7 @@
+import type { TransportUnion } from './transport-union';
+
+export interface TransportUnionRepository {
+  add(union: TransportUnion): Promise<TransportUnion>;
+  findById(id: string): Promise<TransportUnion | undefined>;
+  findByIds(ids: readonly string[]): Promise<TransportUnion[]>;
+}

@@ -1,0 +1,259 @@
+import { assertObjectId, type IdGenerator } from '../shared/id-generator';
+import type { DomainEvent } from '../shared/events';
+import { requireText } from '../shared/contact';
+import { failedInspectionItems, parseInspectionChecklist, type InspectionChecklist, type InspectionItem } from './inspection-checklist';
+import { boundedNumber, validDate } from '../shared/values';
+import {
+  MAX_CAPACITY,
+  MAX_FUEL_LITRES,
+  MAX_WEIGHT_KG,
+  normalizeColor,
+  normalizeRegistrationNumber,
+  normalizeVin,
+  parseVehicleType,
+  type VehicleType,
+} from './vehicle-fields';
+import { VehicleErrors } from './vehicle.errors';
+
+/** What a vehicle is registered with. Everything but the owner is optional at registration. */
+export interface VehicleRegistration {
+  ownerId: string;
+  color?: string;
+  registrationNumber?: string;
+  make?: string;
+  model?: string;
+  makeYear?: Date;
+  yearOfRegistration?: Date;
+  capacity?: number;
+  /** Kilograms. */
+  grossWeight?: number;
+  /** Kilograms. */
+  netWeight?: number;
+  type?: string;
+  /** Litres. */
+  fuelCapacity?: number;
+  roadWorthyExpiryDate?: Date;
+  insuranceExpiryDate?: Date;
+  vin?: string;
+}
+
+/** The whole state of a vehicle, as persisted. Optional fields are absent until the event that sets them. */
+export interface VehicleState {
+  readonly id: string;
+  readonly ownerId: string;
+  readonly color?: string;
+  readonly registrationNumber?: string;
+  readonly make?: string;
+  readonly model?: string;
+  readonly makeYear?: Date;
+  readonly yearOfRegistration?: Date;
+  readonly capacity?: number;
+  readonly grossWeight?: number;
+  readonly netWeight?: number;
+  readonly type?: VehicleType;
+  readonly fuelCapacity?: number;
+  readonly roadWorthyExpiryDate?: Date;
+  readonly insuranceExpiryDate?: Date;
+  readonly vin?: string;
+  readonly inspected: boolean;
+  readonly approved: boolean;
+  readonly inspectionChecklist?: InspectionChecklist;
+  readonly inspectedBy?: string;
+  readonly dateInspected?: Date;
+  readonly approvedBy?: string;
+  readonly dateApproved?: Date;
+  /** Absent: never linked. null: linked once, then unlinked. */
+  readonly stationId?: string | null;
+  readonly transportUnionId?: string;
+  readonly driverId?: string;
+  /** Revision (`__v`): the repository refuses to overwrite a newer one. */
+  readonly version: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** The parts of a driver that decide whether it may be linked to a vehicle. */
+export interface LinkableDriver {
+  readonly id: string;
+  readonly approved: boolean;
+  readonly verified: boolean;
+}
+
+export type ComplianceReason =
+  | { code: 'NOT_APPROVED' }
+  | { code: 'ROADWORTHY_MISSING' }
+  | { code: 'ROADWORTHY_EXPIRED'; since: Date }
+  | { code: 'INSURANCE_MISSING' }
+  | { code: 'INSURANCE_EXPIRED'; since: Date }
+  | { code: 'CHECKLIST_FAILED'; items: InspectionItem[] };
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+function checkRegistration(input: VehicleRegistration, at: Date): Omit<Mutable<VehicleState>, 'id' | 'inspected' | 'approved' | 'version' | 'createdAt' | 'updatedAt'> {
+  const out: Mutable<Partial<VehicleState>> = { ownerId: assertObjectId(input.ownerId, 'ownerID') };
+  if (input.color !== undefined) out.color = normalizeColor(input.color);
+  if (input.registrationNumber !== undefined) out.registrationNumber = normalizeRegistrationNumber(input.registrationNumber);
+  if (input.make !== undefined) out.make = requireText(input.make, 'make', 60);
+  if (input.model !== undefined) out.model = requireText(input.model, 'model', 60);
+  if (input.makeYear !== undefined) out.makeYear = validDate(input.makeYear, 'makeYear');
+  if (input.yearOfRegistration !== undefined) out.yearOfRegistration = validDate(input.yearOfRegistration, 'yearOfRegistration');
+  if (input.capacity !== undefined) out.capacity = boundedNumber(input.capacity, 'capacity', 1, MAX_CAPACITY, true);
+  if (input.grossWeight !== undefined) out.grossWeight = boundedNumber(input.grossWeight, 'grossWeight', 0, MAX_WEIGHT_KG);
+  if (input.netWeight !== undefined) out.netWeight = boundedNumber(input.netWeight, 'netWeight', 0, MAX_WEIGHT_KG);
+  if (input.type !== undefined) out.type = parseVehicleType(input.type);
+  if (input.fuelCapacity !== undefined) out.fuelCapacity = boundedNumber(input.fuelCapacity, 'fuelCapacity', 0, MAX_FUEL_LITRES);
+  if (input.roadWorthyExpiryDate !== undefined) out.roadWorthyExpiryDate = validDate(input.roadWorthyExpiryDate, 'roadWorthyExpiryDate');
+  if (input.insuranceExpiryDate !== undefined) out.insuranceExpiryDate = validDate(input.insuranceExpiryDate, 'insuranceExpiryDate');
+  if (input.vin !== undefined) out.vin = normalizeVin(input.vin);
+
+  if (out.netWeight !== undefined && out.grossWeight !== undefined && out.netWeight > out.grossWeight) {
+    throw VehicleErrors.netWeightAboveGross();
+  }
+  if (out.makeYear && out.makeYear > at) throw VehicleErrors.dateInFuture('makeYear');
+  if (out.yearOfRegistration && out.yearOfRegistration > at) throw VehicleErrors.dateInFuture('yearOfRegistration');
+  if (out.makeYear && out.yearOfRegistration && out.makeYear > out.yearOfRegistration) {
+    throw VehicleErrors.makeYearAfterRegistration();
+  }
+  return out as Omit<Mutable<VehicleState>, 'id' | 'inspected' | 'approved' | 'version' | 'createdAt' | 'updatedAt'>;
+}
+
+/**
+ * A vehicle: registered, inspected against the ten-item checklist, approved by an assembly, then linked to a driver,
+ * a station and a transport union. Invariants: approved implies inspected with every item passed; a linked driver
+ * implies an approved vehicle.
+ */
+export class Vehicle {
+  private events: DomainEvent[] = [];
+
+  private constructor(private state: Mutable<VehicleState>) {}
+
+  static register(input: VehicleRegistration, ids: IdGenerator, at: Date): Vehicle {
+    const fields = checkRegistration(input, at);
+    const vehicle = new Vehicle({ ...fields, id: ids.next(), inspected: false, approved: false, version: 0, createdAt: at, updatedAt: at });
+    vehicle.record('VehicleRegistered', at);
+    return vehicle;
+  }
+
+  /** Rebuilds a stored vehicle. Trusts its input: the repository's mapping checks rows. */
+  static restore(state: VehicleState): Vehicle {
+    return new Vehicle({ ...state });
+  }
+
+  get id(): string {
+    return this.state.id;
+  }
+  get approved(): boolean {
+    return this.state.approved;
+  }
+  get inspected(): boolean {
+    return this.state.inspected;
+  }
+  get version(): number {
+    return this.state.version;
+  }
+
+  toState(): VehicleState {
+    return { ...this.state };
+  }
+
+  /** Events recorded since the last call, oldest first. */
+  pullEvents(): DomainEvent[] {
+    const out = this.events;
+    this.events = [];
+    return out;
+  }
+
+  /**
+   * Records an inspection. A failed item is recorded, not refused. If an approved vehicle fails a re-inspection its
+   * approval is withdrawn (and its driver unlinked, since only approved vehicles carry drivers).
+   */
+  inspect(rawChecklist: unknown, inspectorId: string, at: Date): void {
+    const checklist = parseInspectionChecklist(rawChecklist);
+    assertObjectId(inspectorId, 'inspectedBy');
+    const failed = failedInspectionItems(checklist);
+    this.state.inspected = true;
+    this.state.inspectionChecklist = checklist;
+    this.state.inspectedBy = inspectorId;
+    this.state.dateInspected = at;
+    this.state.updatedAt = at;
+    this.record('VehicleInspected', at, { failedItems: failed });
+    if (this.state.approved && failed.length > 0) {
+      const unlinkedDriver = this.state.driverId;
+      this.state.approved = false;
+      delete this.state.approvedBy;
+      delete this.state.dateApproved;
+      delete this.state.driverId;
+      this.record('VehicleApprovalWithdrawn', at, { failedItems: failed, unlinkedDriver });
+    }
+  }
+
+  approve(approverId: string, at: Date): void {
+    assertObjectId(approverId, 'approvedBy');
+    const s = this.state;
+    if (s.approved) throw VehicleErrors.alreadyApproved();
+    if (!s.inspected || !s.inspectionChecklist) throw VehicleErrors.notInspected();
+    const failed = failedInspectionItems(s.inspectionChecklist);
+    if (failed.length > 0) throw VehicleErrors.inspectionFailed(failed);
+    if (!s.registrationNumber) throw VehicleErrors.registrationNumberMissing();
+    if (!s.roadWorthyExpiryDate) throw VehicleErrors.roadWorthyMissing();
+    if (s.roadWorthyExpiryDate <= at) throw VehicleErrors.roadWorthyExpired();
+    if (!s.insuranceExpiryDate) throw VehicleErrors.insuranceMissing();
+    if (s.insuranceExpiryDate <= at) throw VehicleErrors.insuranceExpired();
+    s.approved = true;
+    s.approvedBy = approverId;
+    s.dateApproved = at;
+    s.updatedAt = at;
+    this.record('VehicleApproved', at, { approvedBy: approverId });
+  }
+
+  /** A vehicle has at most one driver: linking another replaces it. */
+  linkDriver(driver: LinkableDriver, at: Date): void {
+    if (!this.state.approved) throw VehicleErrors.notApproved();
+    if (!driver.approved || !driver.verified) throw VehicleErrors.driverNotEligible();
+    const previous = this.state.driverId;
+    this.state.driverId = driver.id;
+    this.state.updatedAt = at;
+    this.record('VehicleDriverLinked', at, { driver: driver.id, previous });
+  }
+
+  /** Unlinking a vehicle with no driver changes nothing and returns false. */
+  unlinkDriver(at: Date): boolean {
+    const previous = this.state.driverId;
+    if (!previous) return false;
+    delete this.state.driverId;
+    this.state.updatedAt = at;
+    this.record('VehicleDriverUnlinked', at, { previous });
+    return true;
+  }
+
+  /** null unlinks: the vehicle then shows `station: null`. */
+  linkStation(stationId: string | null, at: Date): void {
+    this.state.stationId = stationId === null ? null : assertObjectId(stationId, 'station');
+    this.state.updatedAt = at;
+    this.record('VehicleStationLinked', at, { station: this.state.stationId });
+  }
+
+  linkTransportUnion(unionId: string, at: Date): void {
+    this.state.transportUnionId = assertObjectId(unionId, 'transportUnion');
+    this.state.updatedAt = at;
+    this.record('VehicleTransportUnionLinked', at, { transportUnion: unionId });
+  }
+
+  /** Why this vehicle may not operate at `date`; empty when it may. */
+  complianceAt(date: Date): ComplianceReason[] {
+    const s = this.state;
+    const reasons: ComplianceReason[] = [];
+    if (!s.approved) reasons.push({ code: 'NOT_APPROVED' });
+    if (!s.roadWorthyExpiryDate) reasons.push({ code: 'ROADWORTHY_MISSING' });
+    else if (s.roadWorthyExpiryDate <= date) reasons.push({ code: 'ROADWORTHY_EXPIRED', since: s.roadWorthyExpiryDate });
+    if (!s.insuranceExpiryDate) reasons.push({ code: 'INSURANCE_MISSING' });
+    else if (s.insuranceExpiryDate <= date) reasons.push({ code: 'INSURANCE_EXPIRED', since: s.insuranceExpiryDate });
+    const failed = s.inspectionChecklist ? failedInspectionItems(s.inspectionChecklist) : [];
+    if (failed.length > 0) reasons.push({ code: 'CHECKLIST_FAILED', items: failed });
+    return reasons;
+  }
+
+  private record(type: string, at: Date, data?: Record<string, unknown>): void {
+    this.events.push({ type, aggregateId: this.state.id, at, data });
+  }
+}

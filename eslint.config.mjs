@@ -70,4 +70,9 @@ export default [
       ],
     },
   },
+  {
+    // Tests state what they expect right after a lookup; a failed lookup fails the assertion anyway.
+    files: ['**/*.spec.ts', '**/test/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
 ];

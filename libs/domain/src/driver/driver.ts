@@ -1,4 +1,5 @@
 import { normalizeEmail, normalizePhone, requireText } from '../shared/contact';
+import type { DomainError } from '../shared/domain-error';
 import type { DomainEvent } from '../shared/events';
 import { assertObjectId, type IdGenerator } from '../shared/id-generator';
 import type { RandomSource } from '../shared/random-source';
@@ -74,7 +75,7 @@ export interface DriverPorts {
 
 export type ActivationOutcome =
   | { readonly activated: true }
-  | { readonly activated: false; readonly attemptsLeft: number; readonly locked: boolean };
+  | { readonly activated: false; readonly attemptsLeft: number; readonly locked: boolean; readonly error: DomainError };
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -179,7 +180,8 @@ export class Driver {
     s.updatedAt = at;
     const attemptsLeft = MAX_ACTIVATION_ATTEMPTS - s.activationAttempts;
     this.record('DriverActivationFailed', at, { attemptsLeft });
-    return { activated: false, attemptsLeft, locked: attemptsLeft === 0 };
+    const locked = attemptsLeft === 0;
+    return { activated: false, attemptsLeft, locked, error: locked ? DriverErrors.activationLocked() : DriverErrors.wrongActivationKey(attemptsLeft) };
   }
 
   /** A new key replaces the old one and lifts the lock. Returned once; only its hash is kept. */

@@ -1,0 +1,41 @@
+import fc from 'fast-check';
+import { PlainTextHasher } from '../testing/fakes';
+import { APPROVER, days, driverInput, passedDriverChecklist, ports, T0 } from '../test-support/fixtures';
+import { Driver, MAX_ACTIVATION_ATTEMPTS } from './driver';
+
+const step = fc.constantFrom('activateRight', 'activateWrong', 'approve', 'revoke', 'online', 'offline', 'busy', 'free', 'reissue');
+
+describe('Driver state machine (property)', () => {
+  it('busy implies online, online implies approved and verified, attempts never pass the limit', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+        const p = ports();
+        const hasher = new PlainTextHasher();
+        const registered = Driver.register(driverInput(), p, T0);
+        const driver = registered.driver;
+        let key = registered.activationKey;
+        steps.forEach((s, i) => {
+          const at = days(i + 1);
+          try {
+            if (s === 'activateRight') driver.activate(key, at, hasher);
+            else if (s === 'activateWrong') driver.activate('abcdef', at, hasher);
+            else if (s === 'approve') driver.approve(passedDriverChecklist, APPROVER, at);
+            else if (s === 'revoke') driver.revokeApproval('review', APPROVER, at);
+            else if (s === 'online') driver.goOnline(at);
+            else if (s === 'offline') driver.goOffline(at);
+            else if (s === 'busy') driver.setBusy(true, at);
+            else if (s === 'free') driver.setBusy(false, at);
+            else key = driver.reissueActivationKey(p, at);
+          } catch {
+            // refused transitions are fine; the invariants must hold regardless
+          }
+          const st = driver.toState();
+          if (st.busy) expect(st.online).toBe(true);
+          if (st.online) expect(st.approved && st.verified).toBe(true);
+          expect(st.activationAttempts).toBeLessThanOrEqual(MAX_ACTIVATION_ATTEMPTS);
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

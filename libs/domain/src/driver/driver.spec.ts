@@ -1,0 +1,175 @@
+import { DomainError } from '../shared/domain-error';
+import { SeededRandomSource } from '../shared/random-source';
+import { PlainTextHasher } from '../testing/fakes';
+import { APPROVER, days, driverInput, OWNER, passedDriverChecklist, ports, T0 } from '../test-support/fixtures';
+import { newActivationKey } from './activation-key';
+import { Driver, MAX_ACTIVATION_ATTEMPTS } from './driver';
+
+const hasher = new PlainTextHasher();
+const codeOf = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (error) {
+    return (error as DomainError).code;
+  }
+  throw new Error('expected a DomainError');
+};
+
+function registered(over = {}) {
+  return Driver.register(driverInput(over), ports(), T0);
+}
+
+function working() {
+  const { driver, activationKey } = registered();
+  driver.activate(activationKey, days(1), hasher);
+  driver.approve(passedDriverChecklist, APPROVER, days(2));
+  return driver;
+}
+
+describe('Driver registration', () => {
+  it('starts unapproved, unverified, offline, not busy, unrated, with a six-digit key kept only as a hash', () => {
+    const { driver, activationKey } = registered({ ownerId: OWNER, walletAccount: '233244555666' });
+    expect(activationKey).toMatch(/^\d{6}$/);
+    const s = driver.toState();
+    expect(s).toMatchObject({ approved: false, verified: false, online: false, busy: false, ratingCount: 0, email: 'kojo.antwi@example.com', phone: '+233244555666', license: 'DL-0001-2020', ownerId: OWNER });
+    expect(s.activationKeyHash).toBe(`plain:${activationKey}`);
+    expect(JSON.stringify(s)).not.toContain(`"${activationKey}"`);
+    expect(driver.rating).toBeUndefined();
+    expect(driver.pullEvents().map((e) => e.type)).toEqual(['DriverRegistered']);
+  });
+
+  it.each([
+    ['licence issued in the future', { licenseIssueDate: days(1) }, 'INVALID_DATES'],
+    ['licence expiring before issue', { licenseExpiry: days(-900) }, 'INVALID_DATES'],
+    ['unknown licence class', { licenseClass: 'Z' }, 'INVALID_VALUE'],
+    ['unknown id type', { idType: 'library_card' }, 'INVALID_VALUE'],
+    ['unknown gender', { gender: 42 }, 'INVALID_VALUE'],
+    ['bad licence number', { license: '!' }, 'INVALID_DOCUMENT_NUMBER'],
+    ['non-string id number', { idNumber: 7 }, 'INVALID_DOCUMENT_NUMBER'],
+    ['bad phone', { phone: '12345' }, 'INVALID_PHONE'],
+    ['bad email', { email: 'kojo@' }, 'INVALID_EMAIL'],
+    ['bad owner id', { ownerId: 'x' }, 'INVALID_ID'],
+    ['empty wallet', { walletAccount: ' ' }, 'INVALID_TEXT'],
+  ])('refuses %s', (_name, over, code) => {
+    expect(codeOf(() => registered(over))).toBe(code);
+  });
+});
+
+describe('Driver activation', () => {
+  it('verifies the driver with the right key', () => {
+    const { driver, activationKey } = registered();
+    expect(driver.activate(activationKey, days(1), hasher)).toEqual({ activated: true });
+    expect(driver.toState()).toMatchObject({ verified: true, dateActivated: days(1), activationAttempts: 0 });
+  });
+
+  it('counts wrong keys and locks after five until a key is reissued', () => {
+    const { driver } = registered();
+    for (let i = 1; i <= MAX_ACTIVATION_ATTEMPTS; i++) {
+      const outcome = driver.activate('99999x', days(1), hasher);
+      expect(outcome).toMatchObject({ activated: false, attemptsLeft: MAX_ACTIVATION_ATTEMPTS - i, locked: i === MAX_ACTIVATION_ATTEMPTS });
+      expect(outcome.activated === false && outcome.error.code).toBe(i === MAX_ACTIVATION_ATTEMPTS ? 'DRIVER_ACTIVATION_LOCKED' : 'DRIVER_ACTIVATION_KEY_INVALID');
+    }
+    expect(driver.activationLocked).toBe(true);
+    expect(codeOf(() => driver.activate('000000', days(1), hasher))).toBe('DRIVER_ACTIVATION_LOCKED');
+    const key = driver.reissueActivationKey({ random: new SeededRandomSource(9), hasher }, days(2));
+    expect(driver.activationLocked).toBe(false);
+    expect(driver.activate(key, days(2), hasher)).toEqual({ activated: true });
+  });
+
+  it('refuses a non-string key as a wrong key', () => {
+    const { driver } = registered();
+    expect(driver.activate(123456 as never, days(1), hasher)).toMatchObject({ activated: false, attemptsLeft: 4 });
+  });
+
+  it('refuses activating or reissuing for an activated driver', () => {
+    const driver = working();
+    expect(codeOf(() => driver.activate('000000', days(3), hasher))).toBe('DRIVER_ALREADY_ACTIVATED');
+    expect(codeOf(() => driver.reissueActivationKey({ random: new SeededRandomSource(1), hasher }, days(3)))).toBe('DRIVER_ALREADY_ACTIVATED');
+  });
+
+  it('draws keys uniformly, redrawing values that would bias the result', () => {
+    const draws = [[0xff, 0xff, 0xff, 0xff], [0, 0, 0, 42]];
+    const random = { bytes: () => new Uint8Array(draws.shift()!) };
+    expect(newActivationKey(random)).toBe('000042');
+  });
+});
+
+describe('Driver approval', () => {
+  it('approves with all four checks passed and a valid licence', () => {
+    const driver = working();
+    expect(driver.toState()).toMatchObject({ approved: true, approvedBy: APPROVER, dateApproved: days(2), approvalChecklist: passedDriverChecklist });
+  });
+
+  it('refuses a failed check, naming it', () => {
+    const { driver } = registered();
+    expect(() => driver.approve({ ...passedDriverChecklist, criminalRecord: false }, APPROVER, days(1))).toThrow(/criminalRecord/);
+    expect(driver.approved).toBe(false);
+  });
+
+  it('refuses an expired licence', () => {
+    const { driver } = registered({ licenseExpiry: days(5) });
+    expect(codeOf(() => driver.approve(passedDriverChecklist, APPROVER, days(5)))).toBe('DRIVER_LICENSE_EXPIRED');
+  });
+
+  it('refuses approving twice', () => {
+    expect(codeOf(() => working().approve(passedDriverChecklist, APPROVER, days(3)))).toBe('DRIVER_ALREADY_APPROVED');
+  });
+
+  it.each([
+    ['missing and extra items', { validLicense: true, x: true }, /unknown items: x; needs true\/false for: hasSmartPhone/],
+    ['only missing items', { validLicense: true }, /^approvalChecklist needs/],
+    ['only extra items', { ...passedDriverChecklist, x: false }, /^approvalChecklist unknown items: x$/],
+    ['a list', [], /must be an object/],
+  ])('refuses a checklist with %s', (_name, checklist, message) => {
+    expect(() => registered().driver.approve(checklist, APPROVER, days(1))).toThrow(message);
+  });
+
+  it('revokes approval with a reason, taking the driver offline and not busy', () => {
+    const driver = working();
+    driver.goOnline(days(3));
+    driver.setBusy(true, days(3));
+    driver.revokeApproval('complaints', APPROVER, days(4));
+    const s = driver.toState();
+    expect(s).toMatchObject({ approved: false, online: false, busy: false, revocation: { reason: 'complaints', revokedBy: APPROVER, dateRevoked: days(4) } });
+    expect(s).not.toHaveProperty('approvedBy');
+    expect(codeOf(() => driver.revokeApproval('again', APPROVER, days(5)))).toBe('DRIVER_NOT_APPROVED');
+    driver.approve(passedDriverChecklist, APPROVER, days(6));
+    expect(driver.toState()).not.toHaveProperty('revocation');
+  });
+});
+
+describe('Driver availability', () => {
+  it('goes online only when approved and verified; busy only when online; not offline while busy', () => {
+    const unapproved = registered().driver;
+    expect(codeOf(() => unapproved.goOnline(days(1)))).toBe('DRIVER_NOT_APPROVED');
+    const unverified = registered().driver;
+    unverified.approve(passedDriverChecklist, APPROVER, days(1));
+    expect(codeOf(() => unverified.goOnline(days(1)))).toBe('DRIVER_NOT_VERIFIED');
+
+    const driver = working();
+    expect(codeOf(() => driver.setBusy(true, days(3)))).toBe('DRIVER_OFFLINE');
+    expect(driver.goOnline(days(3))).toBe(true);
+    expect(driver.goOnline(days(3))).toBe(false);
+    expect(driver.setBusy(true, days(3))).toBe(true);
+    expect(driver.setBusy(true, days(3))).toBe(false);
+    expect(codeOf(() => driver.goOffline(days(3)))).toBe('DRIVER_BUSY');
+    expect(driver.setBusy(false, days(4))).toBe(true);
+    expect(driver.goOffline(days(4))).toBe(true);
+    expect(driver.goOffline(days(4))).toBe(false);
+  });
+
+  it('keeps a running average of 1-5 star ratings', () => {
+    const driver = working();
+    driver.rate(5, days(3));
+    driver.rate(4, days(3));
+    driver.rate(4, days(3));
+    expect(driver.rating).toBe(4.33);
+    expect(codeOf(() => driver.rate(6, days(3)))).toBe('INVALID_RATING');
+    expect(codeOf(() => driver.rate(2.5, days(3)))).toBe('INVALID_RATING');
+  });
+
+  it('restores from state', () => {
+    const d = Driver.restore({ ...working().toState(), version: 3 });
+    expect([d.version, d.approved, d.verified, typeof d.id]).toEqual([3, true, true, 'string']);
+  });
+});

@@ -1,0 +1,98 @@
+import { CommonErrors } from '../shared/common.errors';
+import type { Page, PageRequest } from '../shared/page';
+
+interface Stored {
+  readonly id: string;
+  readonly version: number;
+  readonly createdAt: Date;
+}
+
+export interface UniqueKey<S> {
+  key: (state: S) => string | undefined;
+  code: string;
+  message: string;
+  field?: string;
+}
+
+/** Newest first: createdAt descending, then id descending (the order every list of the API uses). */
+export function newestFirst(a: Stored, b: Stored): number {
+  return b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+/**
+ * The shared behaviour of the in-memory repositories: copies in and out (callers cannot reach stored state),
+ * unique keys, optimistic revisions, newest-first keyset paging. It is what the repository contract says, in memory.
+ */
+export class InMemoryCollection<E, S extends Stored> {
+  private readonly rows = new Map<string, S>();
+
+  constructor(
+    private readonly what: string,
+    private readonly toState: (entity: E) => S,
+    private readonly restore: (state: S) => E,
+    private readonly uniqueKeys: UniqueKey<S>[] = [],
+  ) {}
+
+  async add(entity: E): Promise<E> {
+    const state = this.toState(entity);
+    if (this.rows.has(state.id)) throw CommonErrors.duplicate('DUPLICATE_ID', `A ${this.what} with id ${state.id} already exists`);
+    this.assertUnique(state);
+    this.rows.set(state.id, state);
+    return this.restore(state);
+  }
+
+  async update(entity: E): Promise<E> {
+    const state = this.toState(entity);
+    const current = this.rows.get(state.id);
+    if (!current) throw CommonErrors.notFound(this.what, state.id);
+    if (current.version !== state.version) throw CommonErrors.concurrentUpdate(this.what, state.id);
+    this.assertUnique(state);
+    const next = { ...state, version: state.version + 1 };
+    this.rows.set(state.id, next);
+    return this.restore(next);
+  }
+
+  async findById(id: string): Promise<E | undefined> {
+    const state = this.rows.get(id);
+    return state ? this.restore(state) : undefined;
+  }
+
+  async findByIds(ids: readonly string[]): Promise<E[]> {
+    return ids.flatMap((id) => {
+      const state = this.rows.get(id);
+      return state ? [this.restore(state)] : [];
+    });
+  }
+
+  find(predicate: (state: S) => boolean): E | undefined {
+    for (const state of this.rows.values()) if (predicate(state)) return this.restore(state);
+    return undefined;
+  }
+
+  all(): S[] {
+    return [...this.rows.values()];
+  }
+
+  page(predicate: (state: S) => boolean, request: PageRequest): Page<E> {
+    const sorted = this.all().filter(predicate).sort(newestFirst);
+    let start = 0;
+    if (request.after !== undefined) {
+      const anchor = this.rows.get(request.after);
+      // An unknown cursor yields an empty page rather than silently restarting from the top.
+      start = anchor ? sorted.findIndex((s) => newestFirst(s, anchor) > 0) : sorted.length;
+      if (start === -1) start = sorted.length;
+    }
+    const slice = sorted.slice(start, start + request.limit);
+    const hasMore = start + request.limit < sorted.length;
+    return { items: slice.map((s) => this.restore(s)), next: hasMore ? slice[slice.length - 1].id : undefined };
+  }
+
+  private assertUnique(state: S): void {
+    for (const unique of this.uniqueKeys) {
+      const key = unique.key(state);
+      if (key === undefined) continue;
+      const clash = this.all().find((other) => other.id !== state.id && unique.key(other) === key);
+      if (clash) throw CommonErrors.duplicate(unique.code, unique.message, unique.field);
+    }
+  }
+}

@@ -1,0 +1,154 @@
+import { Assembly, type AssemblyState } from '../assembly/assembly';
+import { AssemblyUser, type AssemblyUserState } from '../assembly/assembly-user';
+import type { AssemblyRepository, AssemblyUserRepository, RegionRepository } from '../assembly/assembly.repository';
+import { Region, type RegionState } from '../assembly/region';
+import { Driver, type DriverState } from '../driver/driver';
+import type { DriverListFilter, DriverRepository } from '../driver/driver.repository';
+import { VehicleOwner, type VehicleOwnerState } from '../owner/vehicle-owner';
+import type { VehicleOwnerRepository } from '../owner/vehicle-owner.repository';
+import { phoneSearchForms } from '../shared/contact';
+import type { Page, PageRequest } from '../shared/page';
+import { Station, type StationState } from '../station/station';
+import type { StationRepository } from '../station/station.repository';
+import { Transaction, type TransactionState } from '../transaction/transaction';
+import type { TransactionRepository } from '../transaction/transaction.repository';
+import { TransportUnion, type TransportUnionState } from '../transport-union/transport-union';
+import type { TransportUnionRepository } from '../transport-union/transport-union.repository';
+import { Trip, type TripState } from '../trip/trip';
+import type { TripRepository } from '../trip/trip.repository';
+import { Vehicle, type VehicleState } from '../vehicle/vehicle';
+import type { VehicleListFilter, VehicleRepository } from '../vehicle/vehicle.repository';
+import { InMemoryCollection, newestFirst } from './in-memory-collection';
+
+export class InMemoryVehicleRepository implements VehicleRepository {
+  readonly store = new InMemoryCollection<Vehicle, VehicleState>('vehicle', (v) => v.toState(), Vehicle.restore, [
+    { key: (s) => s.registrationNumber, code: 'VEHICLE_REGISTRATION_TAKEN', message: 'Another vehicle has this registration number', field: 'registrationNumber' },
+  ]);
+  add = (v: Vehicle) => this.store.add(v);
+  update = (v: Vehicle) => this.store.update(v);
+  findById = (id: string) => this.store.findById(id);
+
+  async list(filter: VehicleListFilter, page: PageRequest): Promise<Page<Vehicle>> {
+    return this.store.page(
+      (s) =>
+        (filter.inspected === undefined || s.inspected === filter.inspected) &&
+        (filter.approved === undefined || s.approved === filter.approved) &&
+        (filter.registrationNumber === undefined || s.registrationNumber === filter.registrationNumber) &&
+        (filter.driverId === undefined || s.driverId === filter.driverId) &&
+        (filter.ownerId === undefined || s.ownerId === filter.ownerId),
+      page,
+    );
+  }
+
+  async listCertificatesEndingBy(date: Date, page: PageRequest): Promise<Page<Vehicle>> {
+    const ends = (d: Date | undefined) => d !== undefined && d <= date;
+    return this.store.page((s) => ends(s.roadWorthyExpiryDate) || ends(s.insuranceExpiryDate), page);
+  }
+}
+
+export class InMemoryVehicleOwnerRepository implements VehicleOwnerRepository {
+  readonly store = new InMemoryCollection<VehicleOwner, VehicleOwnerState>('vehicle owner', (o) => o.toState(), VehicleOwner.restore);
+  add = (o: VehicleOwner) => this.store.add(o);
+  update = (o: VehicleOwner) => this.store.update(o);
+  findById = (id: string) => this.store.findById(id);
+  findByIds = (ids: readonly string[]) => this.store.findByIds(ids);
+  list = async (page: PageRequest) => this.store.page(() => true, page);
+
+  async search(query: string, page: PageRequest): Promise<Page<VehicleOwner>> {
+    const needle = query.trim().toLowerCase();
+    const phones = phoneSearchForms(needle);
+    return this.store.page(
+      (s) => s.name.toLowerCase().includes(needle) || s.email.includes(needle) || phones.some((p) => s.phone.includes(p)),
+      page,
+    );
+  }
+}
+
+export class InMemoryDriverRepository implements DriverRepository {
+  readonly store = new InMemoryCollection<Driver, DriverState>('driver', (d) => d.toState(), Driver.restore, [
+    { key: (s) => s.email.toLowerCase(), code: 'DRIVER_EMAIL_TAKEN', message: 'Another driver has this email', field: 'email' },
+  ]);
+  add = (d: Driver) => this.store.add(d);
+  update = (d: Driver) => this.store.update(d);
+  findById = (id: string) => this.store.findById(id);
+  findByEmail = async (email: string) => this.store.find((s) => s.email === email.trim().toLowerCase());
+
+  async list(filter: DriverListFilter, page: PageRequest): Promise<Page<Driver>> {
+    const email = filter.email?.trim().toLowerCase();
+    return this.store.page(
+      (s) => (filter.approved === undefined || s.approved === filter.approved) && (email === undefined || s.email === email),
+      page,
+    );
+  }
+}
+
+export class InMemoryRegionRepository implements RegionRepository {
+  readonly store = new InMemoryCollection<Region, RegionState>('region', (r) => r.toState(), Region.restore, [
+    { key: (s) => `${s.country}/${s.name.toLowerCase()}`, code: 'REGION_TAKEN', message: 'The country already has a region with this name', field: 'name' },
+  ]);
+  add = (r: Region) => this.store.add(r);
+  findById = (id: string) => this.store.findById(id);
+  findByIds = (ids: readonly string[]) => this.store.findByIds(ids);
+}
+
+export class InMemoryAssemblyRepository implements AssemblyRepository {
+  readonly store = new InMemoryCollection<Assembly, AssemblyState>('assembly', (a) => a.toState(), Assembly.restore);
+  add = (a: Assembly) => this.store.add(a);
+  findById = (id: string) => this.store.findById(id);
+  list = async (page: PageRequest) => this.store.page(() => true, page);
+}
+
+export class InMemoryAssemblyUserRepository implements AssemblyUserRepository {
+  readonly store = new InMemoryCollection<AssemblyUser, AssemblyUserState>('assembly user', (u) => u.toState(), AssemblyUser.restore, [
+    { key: (s) => s.email, code: 'ASSEMBLY_USER_EMAIL_TAKEN', message: 'Another assembly user has this email', field: 'email' },
+  ]);
+  add = (u: AssemblyUser) => this.store.add(u);
+  findById = (id: string) => this.store.findById(id);
+  list = async (filter: { assemblyId?: string }, page: PageRequest) =>
+    this.store.page((s) => filter.assemblyId === undefined || s.assemblyId === filter.assemblyId, page);
+}
+
+export class InMemoryStationRepository implements StationRepository {
+  readonly store = new InMemoryCollection<Station, StationState>('station', (s) => s.toState(), Station.restore);
+  add = (s: Station) => this.store.add(s);
+  findById = (id: string) => this.store.findById(id);
+  findByIds = (ids: readonly string[]) => this.store.findByIds(ids);
+}
+
+export class InMemoryTransportUnionRepository implements TransportUnionRepository {
+  readonly store = new InMemoryCollection<TransportUnion, TransportUnionState>('transport union', (u) => u.toState(), TransportUnion.restore);
+  add = (u: TransportUnion) => this.store.add(u);
+  findById = (id: string) => this.store.findById(id);
+  findByIds = (ids: readonly string[]) => this.store.findByIds(ids);
+}
+
+export class InMemoryTripRepository implements TripRepository {
+  readonly store = new InMemoryCollection<Trip, TripState>('trip', (t) => t.toState(), Trip.restore, [
+    { key: (s) => s.ticketNumber, code: 'TRIP_TICKET_TAKEN', message: 'Another trip has this ticket number', field: 'ticketNumber' },
+  ]);
+  add = (t: Trip) => this.store.add(t);
+  update = (t: Trip) => this.store.update(t);
+  findById = (id: string) => this.store.findById(id);
+  listCreatedBetween = async (range: { from: Date; to: Date }, page: PageRequest) =>
+    this.store.page((s) => s.createdAt >= range.from && s.createdAt < range.to, page);
+}
+
+export class InMemoryTransactionRepository implements TransactionRepository {
+  readonly store = new InMemoryCollection<Transaction, TransactionState>('transaction', (t) => t.toState(), Transaction.restore, [
+    { key: (s) => `${s.merchantId}/${s.reference}`, code: 'TRANSACTION_REFERENCE_TAKEN', message: 'This merchant already has a transaction with this reference', field: 'reference' },
+  ]);
+  add = (t: Transaction) => this.store.add(t);
+  update = (t: Transaction) => this.store.update(t);
+  findById = (id: string) => this.store.findById(id);
+  findByMerchantReference = async (merchantId: string, reference: string) =>
+    this.store.find((s) => s.merchantId === merchantId && s.reference === reference);
+
+  async listNeedingStatusCheck(olderThan: Date, limit: number): Promise<Transaction[]> {
+    return this.store
+      .all()
+      .filter((s) => s.status === 'pending' && (s.needsStatusCheck || s.createdAt < olderThan))
+      .sort((a, b) => newestFirst(b, a))
+      .slice(0, limit)
+      .map(Transaction.restore);
+  }
+}

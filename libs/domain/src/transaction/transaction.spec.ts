@@ -1,0 +1,225 @@
+import fc from 'fast-check';
+import { DomainError } from '../shared/domain-error';
+import { days, ports, T0 } from '../test-support/fixtures';
+import { parseCallbackPayload, type CallbackPayload, type RequestInfo } from './provider-messages';
+import { MAX_ANOMALIES, Transaction, type PaymentRequestInput } from './transaction';
+
+const MERCHANT = '65a0000000000000000000f1';
+const input = (over: Partial<PaymentRequestInput> = {}): PaymentRequestInput => ({
+  merchantId: MERCHANT,
+  amount: 2550,
+  description: 'Trip payment',
+  reference: 'TRIP-0001',
+  callBackUrl: 'https://merchant.example.com/cb',
+  customerName: 'Akua',
+  customerPhone: '0244987654',
+  customerEmail: 'AKUA@example.com',
+  requestType: 'mobile_money',
+  ...over,
+});
+const requestInfo = (code = '0001', charges: unknown = 0.05): RequestInfo => ({
+  Message: 'Transaction pending. Expect callback request for final state',
+  ResponseCode: code,
+  Data: { TransactionId: 't-1', ClientReference: 'TRIP-0001', Amount: 25.5, Charges: charges as number },
+});
+const callback = (code: string, over: Partial<CallbackPayload['Data']> = {}): CallbackPayload => ({
+  ResponseCode: code,
+  Message: code === '0000' ? 'success' : 'failed',
+  Data: { Amount: 25.5, Charges: 0.05, AmountAfterCharges: 25.45, AmountCharged: 25.5, Description: 'ok', ClientReference: 'TRIP-0001', TransactionId: 't-1', ExternalTransactionId: 'e-1', OrderId: 'o-1', ...over },
+});
+const pending = () => Transaction.request(input(), requestInfo(), ports().ids, T0);
+
+describe('Transaction request', () => {
+  it('is pending when the provider accepts (0001), keeping requestInfo as received and the fees in pesewas', () => {
+    const tx = pending();
+    const s = tx.toState();
+    expect(s).toMatchObject({ status: 'pending', fees: 5, amount: 2550, customerPhone: '+233244987654', customerEmail: 'akua@example.com', needsStatusCheck: false, anomalies: [] });
+    expect(s.requestInfo).toEqual(requestInfo());
+    expect(s).not.toHaveProperty('callBackInfo');
+    expect(tx.pullEvents()).toEqual([expect.objectContaining({ type: 'TransactionRequested', data: { status: 'pending', responseCode: '0001' } })]);
+  });
+
+  it('is failed when the provider refuses, and success when it confirms at once', () => {
+    expect(Transaction.request(input(), requestInfo('2001'), ports().ids, T0).status).toBe('failed');
+    expect(Transaction.request(input(), requestInfo('0000'), ports().ids, T0).status).toBe('success');
+  });
+
+  it('takes no fees from a missing or nonsensical Charges', () => {
+    expect(Transaction.request(input(), requestInfo('0001', null), ports().ids, T0).toState().fees).toBe(0);
+    expect(Transaction.request(input(), requestInfo('0001', -3), ports().ids, T0).toState().fees).toBe(0);
+    expect(Transaction.request(input(), { Message: 'x', ResponseCode: '0001' } as RequestInfo, ports().ids, T0).toState().fees).toBe(0);
+  });
+
+  it('allows an empty customer name and email', () => {
+    const s = Transaction.request(input({ customerName: undefined, customerEmail: '' }), requestInfo(), ports().ids, T0).toState();
+    expect(s).toMatchObject({ customerName: '', customerEmail: '' });
+  });
+
+  it.each([
+    ['a reference with spaces', { reference: 'a b' }, 'reference'],
+    ['a non-string reference', { reference: 5 as never }, 'reference'],
+    ['an empty description', { description: ' ' }, 'description'],
+    ['a non-string description', { description: null as never }, 'description'],
+    ['an ftp callBackUrl', { callBackUrl: 'ftp://x.example.com' }, 'callBackUrl'],
+    ['a non-string callBackUrl', { callBackUrl: 1 as never }, 'callBackUrl'],
+    ['a very long customer name', { customerName: 'x'.repeat(121) }, 'customerName'],
+    ['a zero amount', { amount: 0 }, 'amount'],
+    ['a fractional amount of pesewas', { amount: 1.5 }, 'amount'],
+    ['a bad merchant', { merchantId: 'm' }, 'merchant'],
+    ['an unknown request type', { requestType: 'cheque' }, 'requestType'],
+  ])('refuses %s', (_name, over, field) => {
+    let error: DomainError | undefined;
+    try {
+      Transaction.checkRequest(input(over));
+    } catch (e) {
+      error = e as DomainError;
+    }
+    expect(error?.field).toBe(field);
+  });
+
+  it('tells an identical repeated request from a different one', () => {
+    const tx = pending();
+    expect(tx.matchesRequest(input({ customerEmail: 'akua@EXAMPLE.com' }))).toBe(true);
+    expect(tx.matchesRequest(input({ amount: 2551 }))).toBe(false);
+  });
+});
+
+describe('Transaction callbacks', () => {
+  it('moves pending to success on 0000 with matching amount and reference, storing callBackInfo and time', () => {
+    const tx = pending();
+    expect(tx.applyCallback(callback('0000'), days(1))).toEqual({ result: 'applied', status: 'success' });
+    expect(tx.toState()).toMatchObject({ status: 'success', callBackInfo: callback('0000'), callBackTime: days(1), updatedAt: days(1) });
+  });
+
+  it('moves pending to failed on any other final code', () => {
+    const tx = pending();
+    expect(tx.applyCallback(callback('2001'), days(1))).toEqual({ result: 'applied', status: 'failed' });
+  });
+
+  it('treats a repeated final callback as a duplicate that changes nothing, not even updatedAt', () => {
+    const tx = pending();
+    tx.applyCallback(callback('0000'), days(1));
+    const before = tx.toState();
+    expect(tx.applyCallback(callback('0000'), days(2))).toEqual({ result: 'duplicate' });
+    expect(tx.applyCallback(callback('0005'), days(2))).toEqual({ result: 'duplicate' });
+    expect(tx.toState()).toEqual(before);
+  });
+
+  it('records a conflicting final callback as an anomaly and keeps the status', () => {
+    const tx = pending();
+    tx.applyCallback(callback('0000'), days(1));
+    expect(tx.applyCallback(callback('2001'), days(2))).toEqual({ result: 'anomaly', reason: 'conflicting_final_state' });
+    const s = tx.toState();
+    expect(s.status).toBe('success');
+    expect(s.needsStatusCheck).toBe(false);
+    expect(s.anomalies).toEqual([expect.objectContaining({ reason: 'conflicting_final_state', source: 'callback' })]);
+  });
+
+  it('does not move to success on a wrong amount or reference; flags it for a status check', () => {
+    const tx = pending();
+    expect(tx.applyCallback(callback('0000', { Amount: 1 }), days(1))).toEqual({ result: 'anomaly', reason: 'amount_mismatch' });
+    expect(tx.applyCallback(callback('0000', { ClientReference: 'OTHER' }), days(1))).toEqual({ result: 'anomaly', reason: 'reference_mismatch' });
+    expect(tx.toState()).toMatchObject({ status: 'pending', needsStatusCheck: true });
+    expect(tx.toState()).not.toHaveProperty('callBackInfo');
+  });
+
+  it('leaves 0005 pending and marks it for a status check, once', () => {
+    const tx = pending();
+    expect(tx.applyCallback(callback('0005'), days(1))).toEqual({ result: 'deferred' });
+    expect(tx.toState()).toMatchObject({ status: 'pending', needsStatusCheck: true });
+    expect(tx.applyCallback(callback('0005'), days(2))).toEqual({ result: 'duplicate' });
+    expect(tx.pullEvents().map((e) => e.type)).toEqual(['TransactionRequested', 'TransactionStateUnknown']);
+  });
+
+  it('keeps only the latest anomalies', () => {
+    const tx = pending();
+    for (let i = 0; i < MAX_ANOMALIES + 5; i++) tx.applyCallback(callback('0000', { ClientReference: `X${i}` }), days(1));
+    expect(tx.toState().anomalies).toHaveLength(MAX_ANOMALIES);
+    expect(tx.toState().anomalies[MAX_ANOMALIES - 1].detail).toContain(`X${MAX_ANOMALIES + 4}`);
+  });
+});
+
+describe('Transaction status checks', () => {
+  const raw = { status: 'Paid' };
+  it('applies a paid or failed status to a pending transaction without inventing callBackInfo', () => {
+    const tx = pending();
+    expect(tx.applyStatusCheck({ state: 'paid', amount: 25.5, clientReference: 'TRIP-0001', raw }, days(1))).toEqual({ result: 'applied', status: 'success' });
+    expect(tx.toState()).toMatchObject({ statusCheckInfo: raw, statusCheckTime: days(1), needsStatusCheck: false });
+    expect(tx.toState()).not.toHaveProperty('callBackInfo');
+    const failed = pending();
+    expect(failed.applyStatusCheck({ state: 'failed', raw }, days(1))).toEqual({ result: 'applied', status: 'failed' });
+  });
+
+  it('defers while the provider still says pending or unknown', () => {
+    const tx = pending();
+    expect(tx.applyStatusCheck({ state: 'pending', raw }, days(1))).toEqual({ result: 'deferred' });
+    expect(tx.applyStatusCheck({ state: 'unknown', raw }, days(2))).toEqual({ result: 'duplicate' });
+  });
+
+  it('follows the callback rules for mismatches and late answers', () => {
+    const tx = pending();
+    expect(tx.applyStatusCheck({ state: 'paid', amount: 2, raw }, days(1))).toEqual({ result: 'anomaly', reason: 'amount_mismatch' });
+    expect(tx.applyStatusCheck({ state: 'paid', clientReference: 'NOPE', raw }, days(1))).toEqual({ result: 'anomaly', reason: 'reference_mismatch' });
+    expect(tx.applyStatusCheck({ state: 'paid', raw }, days(1))).toEqual({ result: 'applied', status: 'success' });
+    expect(tx.applyStatusCheck({ state: 'paid', raw }, days(2))).toEqual({ result: 'duplicate' });
+    expect(tx.applyStatusCheck({ state: 'pending', raw }, days(2))).toEqual({ result: 'duplicate' });
+    expect(tx.applyStatusCheck({ state: 'failed', raw }, days(2))).toEqual({ result: 'anomaly', reason: 'conflicting_final_state' });
+    expect(tx.applyCallback(callback('2001'), days(2)).result).toBe('anomaly');
+  });
+
+  it('restores from state without sharing the anomaly list', () => {
+    const original = pending();
+    original.applyCallback(callback('0000', { ClientReference: 'X' }), days(1));
+    const state = original.toState();
+    const copy = Transaction.restore({ ...state, version: 4 });
+    copy.applyCallback(callback('0000', { ClientReference: 'Y' }), days(2));
+    expect(state.anomalies).toHaveLength(1);
+    expect([copy.version, typeof copy.id]).toEqual([4, 'string']);
+  });
+});
+
+describe('Callback payload parsing', () => {
+  it('accepts the provider body and fills omitted descriptive fields', () => {
+    expect(parseCallbackPayload(callback('0000'))).toEqual(callback('0000'));
+    const sparse = parseCallbackPayload({ ResponseCode: '2001', Data: { ClientReference: 'R' } });
+    expect(sparse).toEqual({ ResponseCode: '2001', Message: '', Data: { Amount: 0, Charges: 0, AmountAfterCharges: 0, AmountCharged: 0, Description: '', ClientReference: 'R', TransactionId: '', ExternalTransactionId: '', OrderId: '' } });
+  });
+
+  it.each([
+    ['null', null],
+    ['an array', []],
+    ['a numeric code', { ResponseCode: 0, Data: { ClientReference: 'R' } }],
+    ['no Data', { ResponseCode: '0000' }],
+    ['array Data', { ResponseCode: '0000', Data: [] }],
+    ['no reference', { ResponseCode: '0000', Data: {} }],
+    ['a string amount', { ResponseCode: '0000', Data: { ClientReference: 'R', Amount: '25' } }],
+    ['a numeric description', { ResponseCode: '0000', Data: { ClientReference: 'R', Description: 5 } }],
+  ])('refuses %s', (_name, body) => {
+    expect(() => parseCallbackPayload(body)).toThrow(DomainError);
+  });
+});
+
+describe('Transaction state machine (property)', () => {
+  const message = fc.oneof(
+    fc.record({ kind: fc.constant('callback' as const), code: fc.constantFrom('0000', '0005', '2001', '4000'), amount: fc.constantFrom(25.5, 25.49, 1), reference: fc.constantFrom('TRIP-0001', 'OTHER') }),
+    fc.record({ kind: fc.constant('status' as const), state: fc.constantFrom('paid', 'failed', 'pending', 'unknown'), amount: fc.constantFrom(25.5, 3) }),
+  );
+
+  it('a final status never changes, and a transaction is success only with a matching amount', () => {
+    fc.assert(
+      fc.property(fc.array(message, { maxLength: 30 }), (messages) => {
+        const tx = pending();
+        let final: string | undefined;
+        messages.forEach((m, i) => {
+          if (m.kind === 'callback') tx.applyCallback(callback(m.code, { Amount: m.amount, ClientReference: m.reference }), days(i));
+          else tx.applyStatusCheck({ state: m.state as 'paid', amount: m.amount, raw: {} }, days(i));
+          const s = tx.toState();
+          if (final) expect(s.status).toBe(final);
+          else if (s.status !== 'pending') final = s.status;
+          if (s.status === 'success' && s.callBackInfo) expect(s.callBackInfo.Data.Amount).toBe(25.5);
+        });
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

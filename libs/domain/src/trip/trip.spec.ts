@@ -1,0 +1,162 @@
+import fc from 'fast-check';
+import { DomainError } from '../shared/domain-error';
+import { geoPoint } from '../shared/geo-point';
+import { days, ports, T0 } from '../test-support/fixtures';
+import { estimatePrice, type Pricing } from './pricing';
+import { Trip, type TripRequest } from './trip';
+
+const pricing: Pricing = { id: '65a0000000000000000000c1', type: 'standard', pricePerKm: 250, pricePerMinute: 30 };
+const driver = { id: '65a0000000000000000000d1', name: 'Kojo', phone: '+233244555666', email: 'k@example.com', walletAccount: '233244555666', rating: 4.5, approved: true, verified: true };
+const vehicle = { id: '65a0000000000000000000e1', registrationNumber: 'GR 1-24', make: 'Toyota', model: 'Corolla', capacity: 4, type: 'taxi', approved: true, driverId: driver.id };
+const request = (over: Partial<TripRequest> = {}): TripRequest => ({
+  ticketNumber: 'TKT-1',
+  serviceID: 'SRV-1',
+  serviceType: 'taxi',
+  driver,
+  vehicle,
+  pricing,
+  passengers: 2,
+  user: 'passenger-1',
+  pickupLocation: geoPoint(-0.2166, 5.556),
+  serviceDestination: geoPoint(-0.2052, 5.5701),
+  estimatedDistance: 8,
+  estimatedMinutes: 20,
+  paymentMethod: 'momo',
+  ...over,
+});
+const codeOf = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (error) {
+    return (error as DomainError).code;
+  }
+  throw new Error('expected a DomainError');
+};
+const newTrip = (over: Partial<TripRequest> = {}) => Trip.create(request(over), ports().ids, T0);
+const ended = () => {
+  const t = newTrip();
+  t.end({ finalDistance: 10, durationMinutes: 25, discount: 100, charges: 50 }, days(1));
+  return t;
+};
+
+describe('Trip creation', () => {
+  it('snapshots the service and estimates the price in pesewas', () => {
+    const s = newTrip().toState();
+    expect(s.estimatedPrice).toBe(8 * 250 + 20 * 30);
+    expect(s.service).toMatchObject({ serviceID: 'SRV-1', type: 'taxi', passengers: 2, amount: 0, ended: false, driver: { id: driver.id, rating: 4.5 }, vehicle: { id: vehicle.id, capacity: 4 } });
+    expect(s.service.driver).not.toHaveProperty('approved');
+    expect(s).toMatchObject({ settled: false, refunded: false, checkedOut: false, charges: 0, discount: 0, paymentMethod: 'momo' });
+    expect(newTrip({ paymentMethod: undefined }).toState()).not.toHaveProperty('paymentMethod');
+  });
+
+  it.each([
+    ['an unapproved vehicle', { vehicle: { ...vehicle, approved: false } }, 'TRIP_VEHICLE_NOT_APPROVED'],
+    ['an unapproved driver', { driver: { ...driver, approved: false } }, 'TRIP_DRIVER_NOT_APPROVED'],
+    ['an unverified driver', { driver: { ...driver, verified: false } }, 'TRIP_DRIVER_NOT_APPROVED'],
+    ['a vehicle linked to someone else', { vehicle: { ...vehicle, driverId: undefined } }, 'TRIP_DRIVER_NOT_LINKED'],
+    ['more passengers than seats', { passengers: 5 }, 'TRIP_TOO_MANY_PASSENGERS'],
+    ['no passengers', { passengers: 0 }, 'INVALID_NUMBER'],
+    ['an unknown service type', { serviceType: 'rocket' }, 'INVALID_VALUE'],
+    ['an unknown payment method', { paymentMethod: 'gold' }, 'INVALID_VALUE'],
+    ['a negative distance', { estimatedDistance: -1 }, 'INVALID_NUMBER'],
+    ['an impossible duration', { estimatedMinutes: 100_000 }, 'INVALID_NUMBER'],
+  ])('refuses %s', (_name, over, code) => {
+    expect(codeOf(() => newTrip(over as Partial<TripRequest>))).toBe(code);
+  });
+
+  it('accepts any passenger count when the vehicle capacity is unknown', () => {
+    expect(newTrip({ vehicle: { ...vehicle, capacity: undefined }, passengers: 9 }).toState().service.passengers).toBe(9);
+  });
+});
+
+describe('Trip life cycle', () => {
+  it('ends with the final price from distance and time, once', () => {
+    const t = ended();
+    const s = t.toState();
+    expect(s).toMatchObject({ finalDistance: 10, finalPrice: 10 * 250 + 25 * 30, discount: 100, charges: 50, service: { ended: true, amount: 3250 } });
+    expect(t.amountDue).toBe(3250 - 100 + 50);
+    expect(codeOf(() => t.end({ finalDistance: 1, durationMinutes: 1 }, days(2)))).toBe('TRIP_ALREADY_ENDED');
+  });
+
+  it('ends without discount or charges when none are given, and refuses a discount above the price', () => {
+    const t = newTrip();
+    expect(t.amountDue).toBeUndefined();
+    expect(codeOf(() => t.end({ finalDistance: 1, durationMinutes: 0, discount: 251 }, days(1)))).toBe('TRIP_DISCOUNT_TOO_LARGE');
+    t.end({ finalDistance: 1, durationMinutes: 0 }, days(1));
+    expect(t.toState()).toMatchObject({ discount: 0, charges: 0, finalPrice: 250 });
+  });
+
+  it('checks out once, after the end, recording where and when', () => {
+    const early = newTrip();
+    expect(codeOf(() => early.checkOut(geoPoint(0, 0), days(1)))).toBe('TRIP_NOT_ENDED');
+    const t = ended();
+    t.checkOut(geoPoint(-0.2, 5.5), days(2));
+    expect(t.toState()).toMatchObject({ checkedOut: true, checkOutTime: days(2), droppedOffLocation: { type: 'Point', coordinates: [-0.2, 5.5] } });
+    expect(codeOf(() => t.checkOut(geoPoint(0, 0), days(3)))).toBe('TRIP_ALREADY_CHECKED_OUT');
+  });
+
+  it('settles once for exactly the amount due; cash settlements record the cash price', () => {
+    expect(codeOf(() => newTrip().settle(100, 'cash', days(1)))).toBe('TRIP_NOT_ENDED');
+    const t = ended();
+    expect(codeOf(() => t.settle(3199, 'cash', days(2)))).toBe('TRIP_SETTLEMENT_MISMATCH');
+    expect(codeOf(() => t.settle(3200, 'barter', days(2)))).toBe('INVALID_VALUE');
+    t.settle(3200, 'cash', days(2));
+    expect(t.toState()).toMatchObject({ settled: true, settledAmount: 3200, cashPrice: 3200, paymentMethod: 'cash' });
+    expect(codeOf(() => t.settle(3200, 'cash', days(3)))).toBe('TRIP_ALREADY_SETTLED');
+    const momo = ended();
+    momo.settle(3200, 'momo', days(2));
+    expect(momo.toState()).not.toHaveProperty('cashPrice');
+  });
+
+  it('refunds only settled trips, in parts that never exceed the settled amount', () => {
+    expect(codeOf(() => ended().refund(100, days(2)))).toBe('TRIP_NOT_SETTLED');
+    const t = ended();
+    t.settle(3200, 'momo', days(2));
+    expect(codeOf(() => t.refund(0, days(3)))).toBe('INVALID_AMOUNT');
+    t.refund(1200, days(3));
+    t.refund(2000, days(3));
+    expect(t.toState()).toMatchObject({ refunded: true, refundAmount: 3200 });
+    expect(() => t.refund(1, days(4))).toThrow(/at most 0.00/);
+  });
+
+  it('records each step as an event', () => {
+    const t = ended();
+    t.checkOut(geoPoint(0, 0), days(2));
+    t.settle(3200, 'momo', days(2));
+    t.refund(10, days(3));
+    expect(t.pullEvents().map((e) => e.type)).toEqual(['TripCreated', 'TripEnded', 'TripCheckedOut', 'TripSettled', 'TripRefunded']);
+    expect(t.pullEvents()).toEqual([]);
+  });
+
+  it('restores from state', () => {
+    const t = Trip.restore({ ...ended().toState(), version: 2 });
+    expect([t.version, typeof t.id]).toEqual([2, 'string']);
+  });
+
+  it('prices exactly, rounding to the nearest pesewa', () => {
+    expect(estimatePrice({ ...pricing, pricePerKm: 333 }, 1.5, 0)).toBe(500);
+    expect(() => estimatePrice(pricing, 2000, 0)).toThrow(/distance/);
+  });
+});
+
+describe('Trip refunds (property)', () => {
+  it('never refund more in total than was settled', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -5, max: 5000 }), { maxLength: 20 }), (refunds) => {
+        const t = ended();
+        t.settle(3200, 'momo', days(2));
+        for (const amount of refunds) {
+          try {
+            t.refund(amount, days(3));
+          } catch {
+            // refused refunds change nothing
+          }
+          const s = t.toState();
+          expect(s.refundAmount).toBeLessThanOrEqual(s.settledAmount);
+          expect(s.refunded).toBe(s.refundAmount > 0);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

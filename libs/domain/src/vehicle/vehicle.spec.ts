@@ -1,0 +1,248 @@
+import { DomainError } from '../shared/domain-error';
+import { allPassed, APPROVER, days, INSPECTOR, OWNER, ports, STATION, T0, UNION, vehicleInput } from '../test-support/fixtures';
+import { Vehicle } from './vehicle';
+
+const codeOf = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (error) {
+    return (error as DomainError).code;
+  }
+  throw new Error('expected a DomainError');
+};
+
+const approvedVehicle = () => {
+  const v = Vehicle.register(vehicleInput(), ports().ids, T0);
+  v.inspect(allPassed(), INSPECTOR, days(1));
+  v.approve(APPROVER, days(2));
+  return v;
+};
+
+describe('Vehicle registration', () => {
+  it('starts uninspected and unapproved with none of the inspection, approval or link fields', () => {
+    const v = Vehicle.register({ ownerId: OWNER }, ports().ids, T0);
+    const s = v.toState();
+    expect(s).toMatchObject({ ownerId: OWNER, inspected: false, approved: false, version: 0, createdAt: T0, updatedAt: T0 });
+    for (const absent of ['inspectionChecklist', 'approvedBy', 'dateApproved', 'inspectedBy', 'dateInspected', 'stationId', 'transportUnionId', 'driverId']) {
+      expect(s).not.toHaveProperty(absent);
+    }
+    expect(v.pullEvents().map((e) => e.type)).toEqual(['VehicleRegistered']);
+    expect(v.pullEvents()).toEqual([]);
+  });
+
+  it('normalises registration number, VIN and colour', () => {
+    const s = Vehicle.register(vehicleInput({ registrationNumber: '  gr   1234-24 ', vin: '1hgcm82633a004352', color: '#ffd700' }), ports().ids, T0).toState();
+    expect(s).toMatchObject({ registrationNumber: 'GR 1234-24', vin: '1HGCM82633A004352', color: '#FFD700' });
+  });
+
+  it('keeps every optional field it is given', () => {
+    const s = Vehicle.register(
+      vehicleInput({ make: ' Toyota ', model: 'Corolla', makeYear: days(-3000), yearOfRegistration: days(-2900), capacity: 4, grossWeight: 1700, netWeight: 1300, type: 'taxi', fuelCapacity: 50, color: '#FFF' }),
+      ports().ids,
+      T0,
+    ).toState();
+    expect(s).toMatchObject({ make: 'Toyota', model: 'Corolla', capacity: 4, grossWeight: 1700, netWeight: 1300, type: 'taxi', fuelCapacity: 50, color: '#FFF' });
+    expect(s.makeYear).toEqual(days(-3000));
+  });
+
+  it.each([
+    ['ownerId', { ownerId: 'not-an-id' }, 'INVALID_ID'],
+    ['vin with I, O or Q', { vin: '1HGCM82633A00435O' }, 'INVALID_VIN'],
+    ['vin of 16 characters', { vin: '1HGCM82633A00435' }, 'INVALID_VIN'],
+    ['colour name', { color: 'red' }, 'INVALID_COLOR'],
+    ['colour of 4 hex digits', { color: '#FFFF' }, 'INVALID_COLOR'],
+    ['registration number with symbols', { registrationNumber: 'GR<1234>' }, 'INVALID_REGISTRATION_NUMBER'],
+    ['capacity 0', { capacity: 0 }, 'INVALID_NUMBER'],
+    ['fractional capacity', { capacity: 2.5 }, 'INVALID_NUMBER'],
+    ['negative weight', { grossWeight: -1 }, 'INVALID_NUMBER'],
+    ['infinite fuel capacity', { fuelCapacity: Infinity }, 'INVALID_NUMBER'],
+    ['net above gross', { grossWeight: 1000, netWeight: 1200 }, 'INVALID_WEIGHTS'],
+    ['unknown type', { type: 'spaceship' }, 'INVALID_VEHICLE_TYPE'],
+    ['empty make', { make: '  ' }, 'INVALID_TEXT'],
+    ['invalid date', { insuranceExpiryDate: new Date('nope') }, 'INVALID_DATE'],
+    ['make year in the future', { makeYear: days(1) }, 'INVALID_DATES'],
+    ['registration year in the future', { yearOfRegistration: days(1) }, 'INVALID_DATES'],
+    ['make year after registration', { makeYear: days(-10), yearOfRegistration: days(-20) }, 'INVALID_DATES'],
+  ])('refuses %s', (_name, over, code) => {
+    expect(codeOf(() => Vehicle.register(vehicleInput(over as never), ports().ids, T0))).toBe(code);
+  });
+
+  it('refuses non-string text where text is expected', () => {
+    expect(codeOf(() => Vehicle.register(vehicleInput({ registrationNumber: 42 as never }), ports().ids, T0))).toBe('INVALID_REGISTRATION_NUMBER');
+    expect(codeOf(() => Vehicle.register(vehicleInput({ vin: 42 as never }), ports().ids, T0))).toBe('INVALID_VIN');
+    expect(codeOf(() => Vehicle.register(vehicleInput({ color: 42 as never }), ports().ids, T0))).toBe('INVALID_COLOR');
+  });
+});
+
+describe('Vehicle inspection', () => {
+  it('records the checklist, inspector and date; a failed item is recorded, not refused', () => {
+    const v = Vehicle.register(vehicleInput(), ports().ids, T0);
+    v.inspect({ ...allPassed(), brakes: false }, INSPECTOR, days(1));
+    expect(v.toState()).toMatchObject({ inspected: true, approved: false, inspectedBy: INSPECTOR, dateInspected: days(1), updatedAt: days(1) });
+    expect(v.toState().inspectionChecklist?.brakes).toBe(false);
+  });
+
+  it.each([
+    ['a missing item', (() => { const c: Record<string, boolean> = { ...allPassed() }; delete c.brakes; return c; })(), /brakes/],
+    ['an extra item', { ...allPassed(), wipers: true }, /unknown items: wipers/],
+    ['a non-boolean item', { ...allPassed(), brakes: 'yes' }, /brakes/],
+    ['an array', [true], /must be an object/],
+    ['null', null, /must be an object/],
+  ])('refuses a checklist with %s', (_name, checklist, message) => {
+    const v = Vehicle.register(vehicleInput(), ports().ids, T0);
+    expect(() => v.inspect(checklist, INSPECTOR, days(1))).toThrow(message);
+    expect(v.inspected).toBe(false);
+  });
+
+  it('replaces the previous inspection on re-inspection', () => {
+    const v = Vehicle.register(vehicleInput(), ports().ids, T0);
+    v.inspect({ ...allPassed(), spareTire: false }, INSPECTOR, days(1));
+    v.inspect(allPassed(), APPROVER, days(2));
+    expect(v.toState()).toMatchObject({ inspectedBy: APPROVER, dateInspected: days(2), inspectionChecklist: allPassed() });
+  });
+
+  it('withdraws approval (and unlinks the driver) when an approved vehicle fails a re-inspection, as an event', () => {
+    const v = approvedVehicle();
+    v.linkDriver({ id: '65a0000000000000000000dd', approved: true, verified: true }, days(3));
+    v.pullEvents();
+    v.inspect({ ...allPassed(), headlights: false }, INSPECTOR, days(4));
+    const s = v.toState();
+    expect(s.approved).toBe(false);
+    expect(s).not.toHaveProperty('approvedBy');
+    expect(s).not.toHaveProperty('dateApproved');
+    expect(s).not.toHaveProperty('driverId');
+    const events = v.pullEvents();
+    expect(events.map((e) => e.type)).toEqual(['VehicleInspected', 'VehicleApprovalWithdrawn']);
+    expect(events[1].data).toEqual({ failedItems: ['headlights'], unlinkedDriver: '65a0000000000000000000dd' });
+  });
+
+  it('keeps the approval when an approved vehicle passes a re-inspection', () => {
+    const v = approvedVehicle();
+    v.inspect(allPassed(), INSPECTOR, days(5));
+    expect(v.approved).toBe(true);
+  });
+
+  it('refuses an inspector id that is not an id', () => {
+    expect(codeOf(() => Vehicle.register(vehicleInput(), ports().ids, T0).inspect(allPassed(), 'x', T0))).toBe('INVALID_ID');
+  });
+});
+
+describe('Vehicle approval', () => {
+  it('approves an inspected vehicle with every item passed and valid certificates', () => {
+    const v = approvedVehicle();
+    expect(v.toState()).toMatchObject({ approved: true, approvedBy: APPROVER, dateApproved: days(2) });
+  });
+
+  it('rejects approval of a vehicle that was never inspected', () => {
+    const v = Vehicle.register(vehicleInput(), ports().ids, T0);
+    expect(codeOf(() => v.approve(APPROVER, days(1)))).toBe('VEHICLE_NOT_INSPECTED');
+    expect(v.approved).toBe(false);
+  });
+
+  it('rejects approval after a failed inspection, naming the failed items', () => {
+    const v = Vehicle.register(vehicleInput(), ports().ids, T0);
+    v.inspect({ ...allPassed(), spareTire: false, brakes: false }, INSPECTOR, days(1));
+    expect(() => v.approve(APPROVER, days(2))).toThrow(/spareTire, brakes/);
+  });
+
+  it('refuses to approve an approved vehicle, as a conflict that changes nothing', () => {
+    const v = approvedVehicle();
+    const before = v.toState();
+    let error: DomainError | undefined;
+    try {
+      v.approve(INSPECTOR, days(9));
+    } catch (e) {
+      error = e as DomainError;
+    }
+    expect(error).toMatchObject({ code: 'VEHICLE_ALREADY_APPROVED', kind: 'conflict' });
+    expect(v.toState()).toEqual(before);
+  });
+
+  it.each([
+    ['no registration number', { registrationNumber: undefined }, 'VEHICLE_REGISTRATION_NUMBER_MISSING'],
+    ['no roadworthy date', { roadWorthyExpiryDate: undefined }, 'VEHICLE_ROADWORTHY_MISSING'],
+    ['roadworthy ending at the approval instant', { roadWorthyExpiryDate: days(2) }, 'VEHICLE_ROADWORTHY_EXPIRED'],
+    ['no insurance date', { insuranceExpiryDate: undefined }, 'VEHICLE_INSURANCE_MISSING'],
+    ['expired insurance', { insuranceExpiryDate: days(1) }, 'VEHICLE_INSURANCE_EXPIRED'],
+  ])('rejects approval with %s', (_name, over, code) => {
+    const v = Vehicle.register(vehicleInput(over), ports().ids, T0);
+    v.inspect(allPassed(), INSPECTOR, days(1));
+    expect(codeOf(() => v.approve(APPROVER, days(2)))).toBe(code);
+    expect(v.approved).toBe(false);
+  });
+
+  it('refuses an approver id that is not an id', () => {
+    expect(codeOf(() => approvedVehicle().approve('nope', T0))).toBe('INVALID_ID');
+  });
+});
+
+describe('Vehicle links', () => {
+  const driver = { id: '65a0000000000000000000dd', approved: true, verified: true };
+
+  it('links an approved vehicle to an approved, verified driver, replacing any previous one', () => {
+    const v = approvedVehicle();
+    v.linkDriver(driver, days(3));
+    v.linkDriver({ ...driver, id: '65a0000000000000000000ee' }, days(4));
+    expect(v.toState().driverId).toBe('65a0000000000000000000ee');
+  });
+
+  it('refuses a driver for an unapproved vehicle', () => {
+    const v = Vehicle.register(vehicleInput(), ports().ids, T0);
+    expect(codeOf(() => v.linkDriver(driver, days(1)))).toBe('VEHICLE_NOT_APPROVED');
+  });
+
+  it.each([
+    ['unapproved', { ...driver, approved: false }],
+    ['unverified', { ...driver, verified: false }],
+  ])('refuses an %s driver', (_name, d) => {
+    expect(codeOf(() => approvedVehicle().linkDriver(d, days(3)))).toBe('DRIVER_NOT_ELIGIBLE');
+  });
+
+  it('unlinks a driver, and unlinking with none is a no-op', () => {
+    const v = approvedVehicle();
+    expect(v.unlinkDriver(days(3))).toBe(false);
+    v.linkDriver(driver, days(3));
+    expect(v.unlinkDriver(days(4))).toBe(true);
+    expect(v.toState()).not.toHaveProperty('driverId');
+  });
+
+  it('links and unlinks a station (unlinked shows as null) and links a union', () => {
+    const v = Vehicle.register(vehicleInput(), ports().ids, T0);
+    v.linkStation(STATION, days(1));
+    expect(v.toState().stationId).toBe(STATION);
+    v.linkStation(null, days(2));
+    expect(v.toState().stationId).toBeNull();
+    v.linkTransportUnion(UNION, days(3));
+    expect(v.toState()).toMatchObject({ transportUnionId: UNION, updatedAt: days(3) });
+    expect(codeOf(() => v.linkStation('bad', days(4)))).toBe('INVALID_ID');
+  });
+});
+
+describe('Vehicle compliance', () => {
+  it('is empty for an approved vehicle with valid certificates', () => {
+    expect(approvedVehicle().complianceAt(days(10))).toEqual([]);
+  });
+
+  it('lists every reason an unfit vehicle may not operate', () => {
+    const v = Vehicle.register(vehicleInput({ roadWorthyExpiryDate: days(5), insuranceExpiryDate: days(6) }), ports().ids, T0);
+    v.inspect({ ...allPassed(), seatBelts: false }, INSPECTOR, days(1));
+    expect(v.complianceAt(days(6))).toEqual([
+      { code: 'NOT_APPROVED' },
+      { code: 'ROADWORTHY_EXPIRED', since: days(5) },
+      { code: 'INSURANCE_EXPIRED', since: days(6) },
+      { code: 'CHECKLIST_FAILED', items: ['seatBelts'] },
+    ]);
+  });
+
+  it('reports missing certificates', () => {
+    const v = Vehicle.register({ ownerId: OWNER }, ports().ids, T0);
+    expect(v.complianceAt(T0).map((r) => r.code)).toEqual(['NOT_APPROVED', 'ROADWORTHY_MISSING', 'INSURANCE_MISSING']);
+  });
+
+  it('restores from state with the same behaviour and exposes the revision', () => {
+    const v = Vehicle.restore({ ...approvedVehicle().toState(), version: 7 });
+    expect(v.version).toBe(7);
+    expect(v.inspected).toBe(true);
+    expect(typeof v.id).toBe('string');
+  });
+});

@@ -1,0 +1,128 @@
+import type { OpenBackend, RepositoryBackend } from './backend';
+import { at, driver, hasher, idsFor, transaction, trip, USER } from './fixtures';
+import { failureCode } from './support';
+
+export function driverTripTransactionContract(name: string, open: OpenBackend): void {
+  describe(`DriverRepository, TripRepository and TransactionRepository contract [${name}]`, () => {
+    let b: RepositoryBackend;
+    beforeEach(async () => {
+      b = await open();
+    });
+    afterEach(async () => {
+      await b.close();
+    });
+
+    it('stores a driver exactly (the activation key only as its hash) and finds it by email in any case', async () => {
+      const ids = idsFor(11);
+      const { driver: d, activationKey } = driver(ids, 1);
+      expect((await b.drivers.add(d)).toState()).toEqual(d.toState());
+      const loaded = (await b.drivers.findByEmail('DRIVER1@example.COM'))!;
+      expect(loaded.toState()).toEqual(d.toState());
+      expect(JSON.stringify(loaded.toState())).not.toContain(`"${activationKey}"`);
+      expect(await b.drivers.findByEmail('nobody@example.com')).toBeUndefined();
+      expect(await b.drivers.findById('65a0000000000000000000ff')).toBeUndefined();
+    });
+
+    it('refuses a second driver with the same email, whatever its case', async () => {
+      const ids = idsFor(12);
+      await b.drivers.add(driver(ids, 1).driver);
+      const again = driver(ids, 1, at(9)).driver;
+      expect(await failureCode(b.drivers.add(again))).toBe('DRIVER_EMAIL_TAKEN');
+    });
+
+    it('keeps every state change of a driver across a save', async () => {
+      const ids = idsFor(13);
+      const { driver: d, activationKey } = driver(ids, 1);
+      await b.drivers.add(d);
+      const loaded = (await b.drivers.findById(d.id))!;
+      loaded.activate(activationKey, at(5), hasher);
+      loaded.approve({ validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true }, USER, at(6));
+      loaded.goOnline(at(7));
+      loaded.setBusy(true, at(8));
+      loaded.rate(4, at(9));
+      const saved = await b.drivers.update(loaded);
+      expect((await b.drivers.findById(d.id))!.toState()).toEqual(saved.toState());
+      expect(saved.toState()).toMatchObject({ verified: true, approved: true, online: true, busy: true, ratingTotal: 4, ratingCount: 1, version: 1 });
+      saved.setBusy(false, at(10));
+      saved.revokeApproval('complaint', USER, at(11));
+      await b.drivers.update(saved);
+      expect((await b.drivers.findById(d.id))!.toState()).toMatchObject({ approved: false, online: false, revocation: { reason: 'complaint', revokedBy: USER, dateRevoked: at(11) }, version: 2 });
+    });
+
+    it('filters drivers by approval and email, newest first, with paging', async () => {
+      const ids = idsFor(14);
+      for (let n = 1; n <= 4; n++) {
+        const { driver: d } = driver(ids, n);
+        if (n % 2 === 0) d.approve({ validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true }, USER, at(20));
+        await b.drivers.add(d);
+      }
+      const emails = async (filter: Parameters<typeof b.drivers.list>[0], limit = 10, after?: string) =>
+        (await b.drivers.list(filter, { limit, after })).items.map((d) => d.toState().email);
+      expect(await emails({})).toEqual(['driver4@example.com', 'driver3@example.com', 'driver2@example.com', 'driver1@example.com']);
+      expect(await emails({ approved: true })).toEqual(['driver4@example.com', 'driver2@example.com']);
+      expect(await emails({ approved: false })).toEqual(['driver3@example.com', 'driver1@example.com']);
+      expect(await emails({ email: 'DRIVER3@example.com' })).toEqual(['driver3@example.com']);
+      const page = await b.drivers.list({}, { limit: 3 });
+      expect(page.next).toBe(page.items[2].id);
+      expect(await emails({}, 3, page.next)).toEqual(['driver1@example.com']);
+    });
+
+    it('lists trips created in [from, to), newest first, and saves their life cycle', async () => {
+      const ids = idsFor(15);
+      const created = [at(0), at(60), at(120), at(180)];
+      const trips = [];
+      for (const [i, when] of created.entries()) trips.push(await b.trips.add(trip(ids, i, when)));
+      const tickets = async (from: Date, to: Date) => (await b.trips.listCreatedBetween({ from, to }, { limit: 10 })).items.map((t) => t.toState().ticketNumber);
+      expect(await tickets(at(60), at(180))).toEqual(['TKT-2', 'TKT-1']);
+      expect(await tickets(at(0), at(181))).toEqual(['TKT-3', 'TKT-2', 'TKT-1', 'TKT-0']);
+      const t = (await b.trips.findById(trips[0].id))!;
+      expect(t.toState()).toEqual(trips[0].toState());
+      t.end({ finalDistance: 6.5, durationMinutes: 15, discount: 50, charges: 20 }, at(30));
+      t.checkOut({ type: 'Point', coordinates: [-0.3, 5.6] }, at(31));
+      t.settle(t.amountDue!, 'momo', at(32));
+      t.refund(100, at(33));
+      const saved = await b.trips.update(t);
+      expect((await b.trips.findById(t.id))!.toState()).toEqual(saved.toState());
+      expect(await failureCode(b.trips.add(trip(ids, 0, at(500))))).toBe('TRIP_TICKET_TAKEN');
+    });
+
+    it('keeps (merchant, reference) unique and finds a transaction by it', async () => {
+      const ids = idsFor(16);
+      const m1 = '65a0000000000000000000f1';
+      const m2 = '65a0000000000000000000f2';
+      await b.ensureMerchant(m1);
+      await b.ensureMerchant(m2);
+      const tx = await b.transactions.add(transaction(ids, m1, 'REF-1'));
+      await b.transactions.add(transaction(ids, m2, 'REF-1'));
+      expect(await failureCode(b.transactions.add(transaction(ids, m1, 'REF-1')))).toBe('TRANSACTION_REFERENCE_TAKEN');
+      expect((await b.transactions.findByMerchantReference(m1, 'REF-1'))!.toState()).toEqual(tx.toState());
+      expect(await b.transactions.findByMerchantReference(m1, 'REF-2')).toBeUndefined();
+      expect((await b.transactions.findById(tx.id))!.id).toBe(tx.id);
+    });
+
+    it('saves callback outcomes, anomalies included, and lists what needs a status check, oldest first', async () => {
+      const ids = idsFor(17);
+      const m = '65a0000000000000000000f1';
+      await b.ensureMerchant(m);
+      const old = await b.transactions.add(transaction(ids, m, 'OLD', at(0)));
+      const flagged = await b.transactions.add(transaction(ids, m, 'FLAGGED', at(30)));
+      const recent = await b.transactions.add(transaction(ids, m, 'RECENT', at(31)));
+      const done = await b.transactions.add(transaction(ids, m, 'DONE', at(1)));
+      const callback = (ref: string, code: string, amount = 25.5) => ({
+        ResponseCode: code, Message: 'm',
+        Data: { Amount: amount, Charges: 0, AmountAfterCharges: amount, AmountCharged: amount, Description: '', ClientReference: ref, TransactionId: 't', ExternalTransactionId: 'e', OrderId: 'o' },
+      });
+      flagged.applyCallback(callback('FLAGGED', '0005'), at(32));
+      await b.transactions.update(flagged);
+      done.applyCallback(callback('DONE', '0000'), at(33));
+      done.applyCallback(callback('DONE', '2001'), at(34));
+      const savedDone = await b.transactions.update(done);
+      expect((await b.transactions.findById(done.id))!.toState()).toEqual(savedDone.toState());
+      expect(savedDone.toState().anomalies).toHaveLength(1);
+      const due = await b.transactions.listNeedingStatusCheck(at(10), 10);
+      expect(due.map((t) => t.toState().reference)).toEqual(['OLD', 'FLAGGED']);
+      expect(recent.status).toBe('pending');
+      expect((await b.transactions.listNeedingStatusCheck(at(10), 1)).map((t) => t.id)).toEqual([old.id]);
+    });
+  });
+}

@@ -1,0 +1,13 @@
+import type { OpenBackend } from './backend';
+import { driverTripTransactionContract } from './driver-trip-transaction.contract';
+import { referenceDataContract } from './reference-data.contract';
+import { vehicleAndOwnerContract } from './vehicle-and-owner.contract';
+
+export type { OpenBackend, RepositoryBackend } from './backend';
+
+/** The whole repository contract: every port, the same tests, whatever the backend. */
+export function repositoryContracts(name: string, open: OpenBackend): void {
+  vehicleAndOwnerContract(name, open);
+  driverTripTransactionContract(name, open);
+  referenceDataContract(name, open);
+}

@@ -1,0 +1,150 @@
+import type { OpenBackend, RepositoryBackend } from './backend';
+import { at, driver, hasher, idsFor, owner, passed, USER, vehicle } from './fixtures';
+import { failureCode } from './support';
+
+export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
+  describe(`VehicleOwnerRepository and VehicleRepository contract [${name}]`, () => {
+    let b: RepositoryBackend;
+    beforeEach(async () => {
+      b = await open();
+    });
+    afterEach(async () => {
+      await b.close();
+    });
+
+    it('stores and restores an owner exactly, and finds several by id', async () => {
+      const ids = idsFor(1);
+      const o = owner(ids, 1);
+      const stored = await b.owners.add(o);
+      expect(stored.toState()).toEqual(o.toState());
+      expect((await b.owners.findById(o.id))?.toState()).toEqual(o.toState());
+      expect(await b.owners.findById('65a0000000000000000000ff')).toBeUndefined();
+      const other = await b.owners.add(owner(ids, 2));
+      expect((await b.owners.findByIds([o.id, other.id, '65a0000000000000000000ff'])).map((x) => x.id).sort()).toEqual([o.id, other.id].sort());
+    });
+
+    it('searches owners by part of name, email or phone in either spelling, case-insensitively', async () => {
+      const ids = idsFor(2);
+      for (let n = 1; n <= 3; n++) await b.owners.add(owner(ids, n));
+      const names = async (q: string) => (await b.owners.search(q, { limit: 10 })).items.map((o) => o.toState().name);
+      expect(await names('mENSAH')).toEqual(['Owner 3 Mensah', 'Owner 2 Mensah', 'Owner 1 Mensah']);
+      expect(await names('OWNER2@')).toEqual(['Owner 2 Mensah']);
+      expect(await names('0244000003')).toEqual(['Owner 3 Mensah']);
+      expect(await names('+233244000001')).toEqual(['Owner 1 Mensah']);
+      expect(await names('4000002')).toEqual(['Owner 2 Mensah']);
+      expect(await names('nobody')).toEqual([]);
+      expect(await names('%')).toEqual([]);
+    });
+
+    it('pages owners newest first with a cursor', async () => {
+      const ids = idsFor(3);
+      for (let n = 1; n <= 5; n++) await b.owners.add(owner(ids, n));
+      const first = await b.owners.list({ limit: 2 });
+      expect(first.items.map((o) => o.toState().name)).toEqual(['Owner 5 Mensah', 'Owner 4 Mensah']);
+      const second = await b.owners.list({ limit: 2, after: first.next });
+      expect(second.items.map((o) => o.toState().name)).toEqual(['Owner 3 Mensah', 'Owner 2 Mensah']);
+      const last = await b.owners.list({ limit: 2, after: second.next });
+      expect(last.items.map((o) => o.toState().name)).toEqual(['Owner 1 Mensah']);
+      expect(last.next).toBeUndefined();
+    });
+
+    it('updates with optimistic revisions: the stale writer gets CONCURRENT_UPDATE and nothing is written', async () => {
+      const ids = idsFor(4);
+      const o = await b.owners.add(owner(ids, 1));
+      const copyA = (await b.owners.findById(o.id))!;
+      const copyB = (await b.owners.findById(o.id))!;
+      copyA.verify(at(10));
+      const saved = await b.owners.update(copyA);
+      expect(saved.version).toBe(1);
+      copyB.verify(at(11));
+      expect(await failureCode(b.owners.update(copyB))).toBe('CONCURRENT_UPDATE');
+      expect((await b.owners.findById(o.id))!.toState()).toMatchObject({ version: 1, updatedAt: at(10) });
+    });
+
+    it('stores every vehicle field, absent ones stay absent, and a null station stays null', async () => {
+      const ids = idsFor(5);
+      const o = await b.owners.add(owner(ids, 1));
+      const v = vehicle(ids, o.id, 1);
+      const added = await b.vehicles.add(v);
+      expect(added.toState()).toEqual(v.toState());
+      const loaded = (await b.vehicles.findById(v.id))!;
+      expect(loaded.toState()).toEqual(v.toState());
+      expect(loaded.toState()).not.toHaveProperty('stationId');
+
+      loaded.inspect(passed(), USER, at(100));
+      loaded.approve(USER, at(101));
+      loaded.linkStation(null, at(102));
+      const saved = await b.vehicles.update(loaded);
+      expect(saved.toState()).toEqual({ ...loaded.toState(), version: 1 });
+      const reloaded = (await b.vehicles.findById(v.id))!.toState();
+      expect(reloaded.stationId).toBeNull();
+      expect(reloaded).toMatchObject({ approved: true, inspectionChecklist: passed(), approvedBy: USER, dateApproved: at(101), version: 1 });
+    });
+
+    it('refuses a second vehicle with the same registration number', async () => {
+      const ids = idsFor(6);
+      const o = await b.owners.add(owner(ids, 1));
+      await b.vehicles.add(vehicle(ids, o.id, 1));
+      expect(await failureCode(b.vehicles.add(vehicle(ids, o.id, 1, at(50))))).toBe('VEHICLE_REGISTRATION_TAKEN');
+    });
+
+    it('filters and pages vehicles newest first', async () => {
+      const ids = idsFor(7);
+      const o1 = await b.owners.add(owner(ids, 1));
+      const o2 = await b.owners.add(owner(ids, 2));
+      const d = driver(ids, 1).driver;
+      d.activate('wrong!', at(1), hasher);
+      const storedDriver = await b.drivers.add(d);
+      for (let n = 1; n <= 6; n++) {
+        const v = vehicle(ids, n % 2 ? o1.id : o2.id, n);
+        if (n <= 3) v.inspect(passed(), USER, at(200));
+        if (n === 2) {
+          v.approve(USER, at(201));
+          v.linkDriver({ id: storedDriver.id, approved: true, verified: true }, at(202));
+        }
+        await b.vehicles.add(v);
+      }
+      const regs = async (filter: Parameters<typeof b.vehicles.list>[0], limit = 10) =>
+        (await b.vehicles.list(filter, { limit })).items.map((v) => v.toState().registrationNumber);
+      expect(await regs({})).toEqual(['GR 1006-24', 'GR 1005-24', 'GR 1004-24', 'GR 1003-24', 'GR 1002-24', 'GR 1001-24']);
+      expect(await regs({ inspected: true })).toEqual(['GR 1003-24', 'GR 1002-24', 'GR 1001-24']);
+      expect(await regs({ inspected: false })).toEqual(['GR 1006-24', 'GR 1005-24', 'GR 1004-24']);
+      expect(await regs({ approved: true })).toEqual(['GR 1002-24']);
+      expect(await regs({ ownerId: o2.id })).toEqual(['GR 1006-24', 'GR 1004-24', 'GR 1002-24']);
+      expect(await regs({ driverId: storedDriver.id })).toEqual(['GR 1002-24']);
+      expect(await regs({ registrationNumber: 'GR 1005-24' })).toEqual(['GR 1005-24']);
+      const page1 = await b.vehicles.list({}, { limit: 4 });
+      const page2 = await b.vehicles.list({}, { limit: 4, after: page1.next });
+      expect(page2.items.map((v) => v.toState().registrationNumber)).toEqual(['GR 1002-24', 'GR 1001-24']);
+      expect(page2.next).toBeUndefined();
+    });
+
+    it('lists vehicles whose certificates end on or before a date', async () => {
+      const ids = idsFor(8);
+      const o = await b.owners.add(owner(ids, 1));
+      for (let n = 1; n <= 4; n++) await b.vehicles.add(vehicle(ids, o.id, n));
+      // vehicle n's roadworthy certificate ends n+1 days after T0
+      const ending = await b.vehicles.listCertificatesEndingBy(at(60 * 24 * 3), { limit: 10 });
+      expect(ending.items.map((v) => v.toState().registrationNumber)).toEqual(['GR 1002-24', 'GR 1001-24']);
+    });
+
+    it('keeps the stale writer out when two updates race on one vehicle', async () => {
+      const ids = idsFor(9);
+      const o = await b.owners.add(owner(ids, 1));
+      const v = await b.vehicles.add(vehicle(ids, o.id, 1));
+      const writers = Array.from({ length: 5 }, async (_, i) => {
+        const copy = (await b.vehicles.findById(v.id))!;
+        copy.linkTransportUnion(`65a00000000000000000${String(i).padStart(4, '0')}`, at(10 + i));
+        return b.vehicles.update(copy).then(() => 'ok', (e: { code?: string }) => e.code);
+      });
+      const outcomes = await Promise.all(writers);
+      // Every writer read revision 0 before any wrote only where writers truly race; the serialised backends may let
+      // later writers read the first one's result. Either way no write is lost silently: winners + conflicts = writers,
+      // and the stored revision counts exactly the winners.
+      const wins = outcomes.filter((x) => x === 'ok').length;
+      expect(outcomes.filter((x) => x !== 'ok').every((x) => x === 'CONCURRENT_UPDATE')).toBe(true);
+      expect(wins).toBeGreaterThanOrEqual(1);
+      expect((await b.vehicles.findById(v.id))!.version).toBe(wins);
+    });
+  });
+}

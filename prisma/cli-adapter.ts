@@ -9,7 +9,10 @@ import pg from 'pg';
  *  2. `migrate dev` drops its shadow database while the shadow pool is still connected: the pool is closed first;
  *  3. the pool gets discrete connection fields, because the shadow pool is built as `{ ...config, database }` and a
  *     `connectionString` would silently point the "shadow" at the real database;
- *  4. one connection (the engine's advisory lock is per session) that lets the process exit when idle.
+ *  4. one connection (the engine's advisory lock is per session) that lets the process exit when idle;
+ *  5. adapter-pg runs a migration script by splitting it on every `;`, which breaks semicolons in comments, strings
+ *     and function bodies (PL/pgSQL triggers). The script is sent whole instead: PostgreSQL's simple query protocol
+ *     runs it as one implicit transaction, so a failing migration also leaves nothing half-applied.
  */
 const TEXT_OID = 25;
 const CATALOG_TEXT_OIDS = new Set([18, 19]);
@@ -59,9 +62,29 @@ export function poolConfigFromUrl(url: string): pg.PoolConfig {
   };
 }
 
+type Adapter = Awaited<ReturnType<PrismaPg['connect']>>;
+
+function runScriptsWhole(adapter: Adapter): Adapter {
+  const driver = adapter.underlyingDriver() as pg.Pool;
+  // onError converts a pg error into the adapter error the schema engine reports.
+  const report = (adapter as unknown as { onError(error: unknown): never }).onError.bind(adapter);
+  adapter.executeScript = async (script: string) => {
+    try {
+      await driver.query(script);
+    } catch (error) {
+      report(error);
+    }
+  };
+  return adapter;
+}
+
 class CliPgAdapterFactory extends PrismaPg {
   constructor(private readonly poolConfig: pg.PoolConfig) {
     super(poolConfig);
+  }
+
+  override async connect() {
+    return runScriptsWhole(await super.connect());
   }
 
   override async connectToShadowDb() {
@@ -69,7 +92,7 @@ class CliPgAdapterFactory extends PrismaPg {
     const database = `prisma_migrate_shadow_db_${globalThis.crypto.randomUUID().replace(/-/g, '')}`;
     await main.executeScript(`CREATE DATABASE "${database}"`);
     const shadowPool = new pg.Pool({ ...this.poolConfig, database });
-    const shadow = await new PrismaPg(shadowPool).connect();
+    const shadow = runScriptsWhole(await new PrismaPg(shadowPool).connect());
     const dispose = shadow.dispose.bind(shadow);
     shadow.dispose = async () => {
       await dispose();

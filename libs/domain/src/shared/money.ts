@@ -2,10 +2,10 @@ import { DomainError } from './domain-error';
 
 /**
  * Money is held in integer pesewas (minor units of the Ghana cedi) so sums and comparisons are exact; the wire shows
- * cedis as numbers with at most two decimals. The ceiling keeps every sum far inside the exact integer range of
- * JavaScript numbers and of a PostgreSQL bigint.
+ * cedis as numbers with at most two decimals. The ceiling (20 million cedis, far above any mobile-money limit) keeps
+ * every amount inside a PostgreSQL integer column and every sum exact.
  */
-export const MAX_PESEWAS = 100_000_000_000; // one billion cedis
+export const MAX_PESEWAS = 2_000_000_000; // twenty million cedis: fits a PostgreSQL integer column
 
 export function assertPesewas(value: number, field: string): number {
   if (!Number.isSafeInteger(value) || value < 0 || value > MAX_PESEWAS) {

@@ -47,7 +47,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port: int(env, 'PORT', 3000, 0, 65535),
     databaseUrl,
     dataDir: resolve(appRoot, env.DATA_DIR || '.data'),
-    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', databaseUrl ? 10 : 4, 1, 100),
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 100),
     migrateOnStart: bool(env, 'MIGRATE_ON_START', true),
     seedDemo: bool(env, 'SEED_DEMO', false),
     adminApiKey: env.ADMIN_API_KEY || undefined,

@@ -4,13 +4,17 @@
 
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 
--- Drivers: revocation record; emails are stored lower-cased, which makes the unique index case-insensitive.
+-- Drivers: revocation record. Emails are stored lower-cased (the domain normalises them), which makes the unique
+-- index case-insensitive. (A CHECK constraint would state it in the database, but Prisma 6.19's WebAssembly schema
+-- engine crashes while describing a table that has one, so it is left out.)
 ALTER TABLE "drivers" ADD COLUMN "dateRevoked" TIMESTAMPTZ(3),
 ADD COLUMN "revocationReason" TEXT,
 ADD COLUMN "revokedBy" CHAR(24);
 UPDATE "drivers" SET "email" = lower("email") WHERE "email" <> lower("email");
-ALTER TABLE "drivers" ADD CONSTRAINT "drivers_email_lower_case" CHECK ("email" = lower("email"));
 CREATE UNIQUE INDEX "drivers_email_key" ON "drivers"("email");
+
+-- Assembly users: one account per email (stored lower-cased).
+CREATE UNIQUE INDEX "assembly_users_email_key" ON "assembly_users"("email");
 
 -- Stations: the interface shows contactNumber as a number.
 ALTER TABLE "stations" ALTER COLUMN "contactNumber" TYPE BIGINT

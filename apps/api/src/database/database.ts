@@ -20,18 +20,19 @@ export interface Database {
 export async function openDatabase(config: AppConfig): Promise<Database> {
   let embedded: EmbeddedPostgres | undefined;
   let url = config.databaseUrl;
+  // The embedded server shares one PostgreSQL session between all its connections and interleaves their protocol
+  // messages; two connections using the extended query protocol at once clobber each other's unnamed portals
+  // ("portal does not exist", rows of the wrong query). PGlite runs one query at a time anyway, so the app uses a
+  // single connection there, and loses no throughput.
+  const poolSize = url ? config.databasePoolSize : 1;
   if (!url) {
-    // Room for the app's pool plus the Prisma CLI's single connection.
-    embedded = await startEmbeddedPostgres({
-      dataDir: config.dataDir,
-      maxConnections: config.databasePoolSize + 2,
-      advertise: true,
-    });
+    // Room for the app's connection plus an operator's Prisma CLI.
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, maxConnections: 3, advertise: true });
     url = embedded.url;
   }
   try {
     if (config.migrateOnStart) await migrateDeploy(config.appRoot, url);
-    const pool = new pg.Pool({ connectionString: url, max: config.databasePoolSize });
+    const pool = new pg.Pool({ connectionString: url, max: poolSize });
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     await prisma.$connect();
     return {

@@ -2,6 +2,7 @@ import { InMemoryCollection, newestFirst } from './in-memory-collection';
 import { InMemoryTransactionRepository } from './in-memory-repositories';
 import { Transaction } from '../transaction/transaction';
 import { SequentialIdGenerator } from './fakes';
+import { CommonErrors } from '../shared/common.errors';
 
 interface Row {
   id: string;
@@ -12,7 +13,7 @@ interface Row {
 
 const at = new Date('2026-01-01T00:00:00Z');
 const collection = () =>
-  new InMemoryCollection<Row, Row>('row', (r) => ({ ...r }), (r) => ({ ...r }), [{ key: (r) => r.tag, code: 'TAG_TAKEN', message: 'taken' }]);
+  new InMemoryCollection<Row, Row>('row', (r) => ({ ...r }), (r) => ({ ...r }), [{ key: (r) => r.tag, error: () => CommonErrors.duplicate('TAG_TAKEN', 'taken') }]);
 
 describe('InMemoryCollection', () => {
   it('orders by createdAt, then id, both descending', () => {

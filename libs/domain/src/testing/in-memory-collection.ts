@@ -1,4 +1,5 @@
 import { CommonErrors } from '../shared/common.errors';
+import type { DomainError } from '../shared/domain-error';
 import type { Page, PageRequest } from '../shared/page';
 
 interface Stored {
@@ -9,9 +10,7 @@ interface Stored {
 
 export interface UniqueKey<S> {
   key: (state: S) => string | undefined;
-  code: string;
-  message: string;
-  field?: string;
+  error: () => DomainError;
 }
 
 /** Newest first: createdAt descending, then id descending (the order every list of the API uses). */
@@ -92,7 +91,7 @@ export class InMemoryCollection<E, S extends Stored> {
       const key = unique.key(state);
       if (key === undefined) continue;
       const clash = this.all().find((other) => other.id !== state.id && unique.key(other) === key);
-      if (clash) throw CommonErrors.duplicate(unique.code, unique.message, unique.field);
+      if (clash) throw unique.error();
     }
   }
 }

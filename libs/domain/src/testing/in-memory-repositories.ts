@@ -19,10 +19,11 @@ import type { TripRepository } from '../trip/trip.repository';
 import { Vehicle, type VehicleState } from '../vehicle/vehicle';
 import type { VehicleListFilter, VehicleRepository } from '../vehicle/vehicle.repository';
 import { InMemoryCollection, newestFirst } from './in-memory-collection';
+import { DuplicateErrors } from '../shared/common.errors';
 
 export class InMemoryVehicleRepository implements VehicleRepository {
   readonly store = new InMemoryCollection<Vehicle, VehicleState>('vehicle', (v) => v.toState(), Vehicle.restore, [
-    { key: (s) => s.registrationNumber, code: 'VEHICLE_REGISTRATION_TAKEN', message: 'Another vehicle has this registration number', field: 'registrationNumber' },
+    { key: (s) => s.registrationNumber, error: DuplicateErrors.vehicleRegistration },
   ]);
   add = (v: Vehicle) => this.store.add(v);
   update = (v: Vehicle) => this.store.update(v);
@@ -66,7 +67,7 @@ export class InMemoryVehicleOwnerRepository implements VehicleOwnerRepository {
 
 export class InMemoryDriverRepository implements DriverRepository {
   readonly store = new InMemoryCollection<Driver, DriverState>('driver', (d) => d.toState(), Driver.restore, [
-    { key: (s) => s.email.toLowerCase(), code: 'DRIVER_EMAIL_TAKEN', message: 'Another driver has this email', field: 'email' },
+    { key: (s) => s.email.toLowerCase(), error: DuplicateErrors.driverEmail },
   ]);
   add = (d: Driver) => this.store.add(d);
   update = (d: Driver) => this.store.update(d);
@@ -84,7 +85,7 @@ export class InMemoryDriverRepository implements DriverRepository {
 
 export class InMemoryRegionRepository implements RegionRepository {
   readonly store = new InMemoryCollection<Region, RegionState>('region', (r) => r.toState(), Region.restore, [
-    { key: (s) => `${s.country}/${s.name.toLowerCase()}`, code: 'REGION_TAKEN', message: 'The country already has a region with this name', field: 'name' },
+    { key: (s) => `${s.country}/${s.name}`, error: DuplicateErrors.region },
   ]);
   add = (r: Region) => this.store.add(r);
   findById = (id: string) => this.store.findById(id);
@@ -100,7 +101,7 @@ export class InMemoryAssemblyRepository implements AssemblyRepository {
 
 export class InMemoryAssemblyUserRepository implements AssemblyUserRepository {
   readonly store = new InMemoryCollection<AssemblyUser, AssemblyUserState>('assembly user', (u) => u.toState(), AssemblyUser.restore, [
-    { key: (s) => s.email, code: 'ASSEMBLY_USER_EMAIL_TAKEN', message: 'Another assembly user has this email', field: 'email' },
+    { key: (s) => s.email, error: DuplicateErrors.assemblyUserEmail },
   ]);
   add = (u: AssemblyUser) => this.store.add(u);
   findById = (id: string) => this.store.findById(id);
@@ -124,7 +125,7 @@ export class InMemoryTransportUnionRepository implements TransportUnionRepositor
 
 export class InMemoryTripRepository implements TripRepository {
   readonly store = new InMemoryCollection<Trip, TripState>('trip', (t) => t.toState(), Trip.restore, [
-    { key: (s) => s.ticketNumber, code: 'TRIP_TICKET_TAKEN', message: 'Another trip has this ticket number', field: 'ticketNumber' },
+    { key: (s) => s.ticketNumber, error: DuplicateErrors.tripTicket },
   ]);
   add = (t: Trip) => this.store.add(t);
   update = (t: Trip) => this.store.update(t);
@@ -135,7 +136,7 @@ export class InMemoryTripRepository implements TripRepository {
 
 export class InMemoryTransactionRepository implements TransactionRepository {
   readonly store = new InMemoryCollection<Transaction, TransactionState>('transaction', (t) => t.toState(), Transaction.restore, [
-    { key: (s) => `${s.merchantId}/${s.reference}`, code: 'TRANSACTION_REFERENCE_TAKEN', message: 'This merchant already has a transaction with this reference', field: 'reference' },
+    { key: (s) => `${s.merchantId}/${s.reference}`, error: DuplicateErrors.transactionReference },
   ]);
   add = (t: Transaction) => this.store.add(t);
   update = (t: Transaction) => this.store.update(t);

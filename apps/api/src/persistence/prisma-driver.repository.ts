@@ -1,0 +1,144 @@
+import {
+  Driver,
+  DuplicateErrors,
+  GENDERS,
+  ID_TYPES,
+  LICENSE_CLASSES,
+  oneOf,
+  parseApprovalChecklist,
+  type DriverListFilter,
+  type DriverRepository,
+  type DriverState,
+  type Page,
+  type PageRequest,
+} from '@transport/domain';
+import type { Driver as DriverRow } from '../generated/prisma/client';
+import { mapped, MappingError } from './mapping-error';
+import { assertOneUpdated } from './optimistic';
+import { afterCondition, NEWEST_FIRST, toPage } from './paging';
+import type { PrismaExecutor } from './prisma-executor';
+import { translateUniqueViolation } from './prisma-errors';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+export function toDomain(row: DriverRow): Driver {
+  return mapped('drivers', row.id, () => {
+    const s: Mutable<DriverState> = {
+      id: row.id,
+      name: row.name,
+      phone: row.phone,
+      email: row.email,
+      license: row.license,
+      licenseClass: oneOf(LICENSE_CLASSES, row.licenseClass, 'licenseClass'),
+      licenseExpiry: row.licenseExpiry,
+      licenseIssueDate: row.licenseIssueDate,
+      idType: oneOf(ID_TYPES, row.idType, 'idType'),
+      idNumber: row.idNumber,
+      gender: oneOf(GENDERS, row.gender, 'gender'),
+      online: row.online,
+      busy: row.busy,
+      verified: row.verified,
+      approved: row.approved,
+      activationKeyHash: row.activationKeyHash,
+      activationAttempts: row.activationAttempts,
+      ratingTotal: row.ratingTotal,
+      ratingCount: row.ratingCount,
+      version: row.version,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    };
+    if (row.approvalChecklist !== null) s.approvalChecklist = parseApprovalChecklist(row.approvalChecklist);
+    if (row.approvedBy !== null) s.approvedBy = row.approvedBy;
+    if (row.dateApproved !== null) s.dateApproved = row.dateApproved;
+    if (row.revocationReason !== null) {
+      if (row.revokedBy === null || row.dateRevoked === null) throw new MappingError('drivers', row.id, 'incomplete revocation');
+      s.revocation = { reason: row.revocationReason, revokedBy: row.revokedBy, dateRevoked: row.dateRevoked };
+    }
+    if (row.dateActivated !== null) s.dateActivated = row.dateActivated;
+    if (row.ownerId !== null) s.ownerId = row.ownerId;
+    if (row.walletAccount !== null) s.walletAccount = row.walletAccount;
+    if (s.busy && !s.online) throw new MappingError('drivers', row.id, 'busy but offline');
+    return Driver.restore(s);
+  });
+}
+
+export function toPersistence(s: DriverState) {
+  return {
+    id: s.id,
+    name: s.name,
+    phone: s.phone,
+    email: s.email,
+    license: s.license,
+    licenseClass: s.licenseClass,
+    licenseExpiry: s.licenseExpiry,
+    licenseIssueDate: s.licenseIssueDate,
+    idType: s.idType,
+    idNumber: s.idNumber,
+    gender: s.gender,
+    online: s.online,
+    busy: s.busy,
+    verified: s.verified,
+    approved: s.approved,
+    approvalChecklist: s.approvalChecklist ? { ...s.approvalChecklist } : undefined,
+    approvedBy: s.approvedBy ?? null,
+    dateApproved: s.dateApproved ?? null,
+    revocationReason: s.revocation?.reason ?? null,
+    revokedBy: s.revocation?.revokedBy ?? null,
+    dateRevoked: s.revocation?.dateRevoked ?? null,
+    activationKeyHash: s.activationKeyHash,
+    activationAttempts: s.activationAttempts,
+    dateActivated: s.dateActivated ?? null,
+    ownerId: s.ownerId ?? null,
+    walletAccount: s.walletAccount ?? null,
+    ratingTotal: s.ratingTotal,
+    ratingCount: s.ratingCount,
+    version: s.version,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+  };
+}
+
+const uniqueErrors = { email: DuplicateErrors.driverEmail };
+
+export class PrismaDriverRepository implements DriverRepository {
+  constructor(private readonly db: PrismaExecutor) {}
+
+  async add(driver: Driver): Promise<Driver> {
+    try {
+      return toDomain(await this.db.driver.create({ data: toPersistence(driver.toState()) }));
+    } catch (error) {
+      translateUniqueViolation(error, uniqueErrors);
+    }
+  }
+
+  async update(driver: Driver): Promise<Driver> {
+    const s = driver.toState();
+    const { id, createdAt: _c, ...data } = toPersistence(s);
+    const { count } = await this.db.driver.updateMany({ where: { id, version: s.version }, data: { ...data, version: s.version + 1 } });
+    await assertOneUpdated(count, 'driver', id, () => this.db.driver.findUnique({ where: { id }, select: { id: true } }));
+    return Driver.restore({ ...s, version: s.version + 1 });
+  }
+
+  async findById(id: string): Promise<Driver | undefined> {
+    const row = await this.db.driver.findUnique({ where: { id } });
+    return row ? toDomain(row) : undefined;
+  }
+
+  /** Emails are stored lower-cased, so the unique index answers case-insensitive lookups. */
+  async findByEmail(email: string): Promise<Driver | undefined> {
+    const row = await this.db.driver.findUnique({ where: { email: email.trim().toLowerCase() } });
+    return row ? toDomain(row) : undefined;
+  }
+
+  async list(filter: DriverListFilter, page: PageRequest): Promise<Page<Driver>> {
+    let after = {};
+    if (page.after !== undefined) {
+      const condition = afterCondition(await this.db.driver.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }));
+      if (!condition) return { items: [] };
+      after = condition;
+    }
+    const where = { approved: filter.approved, email: filter.email?.trim().toLowerCase() };
+    const rows = await this.db.driver.findMany({ where: { AND: [where, after] }, orderBy: NEWEST_FIRST, take: page.limit + 1 });
+    return toPage(rows, page, toDomain);
+  }
+}

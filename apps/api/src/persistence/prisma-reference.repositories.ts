@@ -1,0 +1,171 @@
+import {
+  Assembly,
+  ASSEMBLY_ROLES,
+  ASSEMBLY_TYPES,
+  AssemblyUser,
+  DuplicateErrors,
+  oneOf,
+  Region,
+  Station,
+  TransportUnion,
+  UNION_STATUSES,
+  type AssemblyRepository,
+  type AssemblyUserRepository,
+  type Page,
+  type PageRequest,
+  type RegionRepository,
+  type StationRepository,
+  type TransportUnionRepository,
+} from '@transport/domain';
+import type {
+  Assembly as AssemblyRow,
+  AssemblyUser as AssemblyUserRow,
+  Region as RegionRow,
+  Station as StationRow,
+  TransportUnion as UnionRow,
+} from '../generated/prisma/client';
+import { mapped, MappingError } from './mapping-error';
+import { afterCondition, NEWEST_FIRST, toPage } from './paging';
+import type { PrismaExecutor } from './prisma-executor';
+import { translateUniqueViolation } from './prisma-errors';
+
+// Reference data: regions, assemblies, assembly users, stations and transport unions. Created and read; the
+// management issue adds their updates.
+
+export const regionToDomain = (row: RegionRow): Region =>
+  Region.restore({ id: row.id, name: row.name, country: row.country, version: row.version, createdAt: row.createdAt, updatedAt: row.updatedAt });
+
+export const assemblyToDomain = (row: AssemblyRow): Assembly =>
+  mapped('assemblies', row.id, () =>
+    Assembly.restore({
+      id: row.id, name: row.name, regionId: row.regionId, digitalAddress: row.digitalAddress, type: oneOf(ASSEMBLY_TYPES, row.type, 'type'),
+      version: row.version, createdAt: row.createdAt, updatedAt: row.updatedAt,
+    }),
+  );
+
+export const assemblyUserToDomain = (row: AssemblyUserRow): AssemblyUser =>
+  mapped('assembly_users', row.id, () =>
+    AssemblyUser.restore({
+      id: row.id, assemblyId: row.assemblyId, name: row.name, email: row.email, phone: row.phone, role: oneOf(ASSEMBLY_ROLES, row.role, 'role'),
+      version: row.version, createdAt: row.createdAt, updatedAt: row.updatedAt,
+    }),
+  );
+
+export function stationToDomain(row: StationRow): Station {
+  const contactNumber = Number(row.contactNumber);
+  if (!Number.isSafeInteger(contactNumber)) throw new MappingError('stations', row.id, 'contactNumber out of range');
+  return Station.restore({
+    id: row.id, name: row.name, transportUnions: row.transportUnions, zones: row.zones, contactNumber, digitalAddress: row.digitalAddress,
+    version: row.version, createdAt: row.createdAt, updatedAt: row.updatedAt,
+  });
+}
+
+export const unionToDomain = (row: UnionRow): TransportUnion =>
+  mapped('transport_unions', row.id, () =>
+    TransportUnion.restore({
+      id: row.id, status: oneOf(UNION_STATUSES, row.status, 'status'), name: row.name, digitalAddress: row.digitalAddress,
+      contactNumber: row.contactNumber, email: row.email, zones: row.zones, version: row.version, createdAt: row.createdAt, updatedAt: row.updatedAt,
+      ...(row.parentUnionId === null ? {} : { parentUnionId: row.parentUnionId }),
+    }),
+  );
+
+export class PrismaRegionRepository implements RegionRepository {
+  constructor(private readonly db: PrismaExecutor) {}
+
+  async add(region: Region): Promise<Region> {
+    try {
+      return regionToDomain(await this.db.region.create({ data: { ...region.toState() } }));
+    } catch (error) {
+      translateUniqueViolation(error, { name: DuplicateErrors.region, country: DuplicateErrors.region });
+    }
+  }
+  async findById(id: string): Promise<Region | undefined> {
+    const row = await this.db.region.findUnique({ where: { id } });
+    return row ? regionToDomain(row) : undefined;
+  }
+  async findByIds(ids: readonly string[]): Promise<Region[]> {
+    return (await this.db.region.findMany({ where: { id: { in: [...ids] } } })).map(regionToDomain);
+  }
+}
+
+export class PrismaAssemblyRepository implements AssemblyRepository {
+  constructor(private readonly db: PrismaExecutor) {}
+
+  async add(assembly: Assembly): Promise<Assembly> {
+    return assemblyToDomain(await this.db.assembly.create({ data: { ...assembly.toState() } }));
+  }
+  async findById(id: string): Promise<Assembly | undefined> {
+    const row = await this.db.assembly.findUnique({ where: { id } });
+    return row ? assemblyToDomain(row) : undefined;
+  }
+  async list(page: PageRequest): Promise<Page<Assembly>> {
+    let after = {};
+    if (page.after !== undefined) {
+      const condition = afterCondition(await this.db.assembly.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }));
+      if (!condition) return { items: [] };
+      after = condition;
+    }
+    const rows = await this.db.assembly.findMany({ where: after, orderBy: NEWEST_FIRST, take: page.limit + 1 });
+    return toPage(rows, page, assemblyToDomain);
+  }
+}
+
+export class PrismaAssemblyUserRepository implements AssemblyUserRepository {
+  constructor(private readonly db: PrismaExecutor) {}
+
+  async add(user: AssemblyUser): Promise<AssemblyUser> {
+    try {
+      return assemblyUserToDomain(await this.db.assemblyUser.create({ data: { ...user.toState() } }));
+    } catch (error) {
+      translateUniqueViolation(error, { email: DuplicateErrors.assemblyUserEmail });
+    }
+  }
+  async findById(id: string): Promise<AssemblyUser | undefined> {
+    const row = await this.db.assemblyUser.findUnique({ where: { id } });
+    return row ? assemblyUserToDomain(row) : undefined;
+  }
+  async list(filter: { assemblyId?: string }, page: PageRequest): Promise<Page<AssemblyUser>> {
+    let after = {};
+    if (page.after !== undefined) {
+      const condition = afterCondition(await this.db.assemblyUser.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }));
+      if (!condition) return { items: [] };
+      after = condition;
+    }
+    const rows = await this.db.assemblyUser.findMany({ where: { AND: [{ assemblyId: filter.assemblyId }, after] }, orderBy: NEWEST_FIRST, take: page.limit + 1 });
+    return toPage(rows, page, assemblyUserToDomain);
+  }
+}
+
+export class PrismaStationRepository implements StationRepository {
+  constructor(private readonly db: PrismaExecutor) {}
+
+  async add(station: Station): Promise<Station> {
+    const s = station.toState();
+    return stationToDomain(
+      await this.db.station.create({ data: { ...s, transportUnions: [...s.transportUnions], zones: [...s.zones], contactNumber: BigInt(s.contactNumber) } }),
+    );
+  }
+  async findById(id: string): Promise<Station | undefined> {
+    const row = await this.db.station.findUnique({ where: { id } });
+    return row ? stationToDomain(row) : undefined;
+  }
+  async findByIds(ids: readonly string[]): Promise<Station[]> {
+    return (await this.db.station.findMany({ where: { id: { in: [...ids] } } })).map(stationToDomain);
+  }
+}
+
+export class PrismaTransportUnionRepository implements TransportUnionRepository {
+  constructor(private readonly db: PrismaExecutor) {}
+
+  async add(union: TransportUnion): Promise<TransportUnion> {
+    const s = union.toState();
+    return unionToDomain(await this.db.transportUnion.create({ data: { ...s, zones: [...s.zones], parentUnionId: s.parentUnionId ?? null } }));
+  }
+  async findById(id: string): Promise<TransportUnion | undefined> {
+    const row = await this.db.transportUnion.findUnique({ where: { id } });
+    return row ? unionToDomain(row) : undefined;
+  }
+  async findByIds(ids: readonly string[]): Promise<TransportUnion[]> {
+    return (await this.db.transportUnion.findMany({ where: { id: { in: [...ids] } } })).map(unionToDomain);
+  }
+}

@@ -1,0 +1,134 @@
+import {
+  DuplicateErrors,
+  oneOf,
+  parseCallbackPayload,
+  REQUEST_TYPES,
+  Transaction,
+  type RequestInfo,
+  type TransactionAnomaly,
+  type TransactionRepository,
+  type TransactionState,
+} from '@transport/domain';
+import type { Prisma, Transaction as TransactionRow } from '../generated/prisma/client';
+import { mapped, MappingError } from './mapping-error';
+import { assertOneUpdated } from './optimistic';
+import type { PrismaExecutor } from './prisma-executor';
+import { translateUniqueViolation } from './prisma-errors';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+const STATUSES = ['pending', 'success', 'failed'] as const;
+
+function anomalies(row: TransactionRow): TransactionAnomaly[] {
+  if (!Array.isArray(row.anomalies)) throw new MappingError('transactions', row.id, 'anomalies is not a list');
+  return row.anomalies.map((a) => {
+    const item = a as Record<string, unknown>;
+    const at = new Date(String(item?.at));
+    if (Number.isNaN(at.getTime())) throw new MappingError('transactions', row.id, 'an anomaly has no valid time');
+    return { ...(item as unknown as TransactionAnomaly), at };
+  });
+}
+
+export function toDomain(row: TransactionRow): Transaction {
+  return mapped('transactions', row.id, () => {
+    const info = row.requestInfo as unknown as RequestInfo | null;
+    if (!info || typeof info !== 'object' || typeof info.ResponseCode !== 'string') {
+      throw new MappingError('transactions', row.id, 'requestInfo has no ResponseCode');
+    }
+    const s: Mutable<TransactionState> = {
+      id: row.id,
+      merchantId: row.merchantId,
+      amount: row.amount,
+      fees: row.fees,
+      status: oneOf(STATUSES, row.status, 'status'),
+      requestType: oneOf(REQUEST_TYPES, row.requestType, 'requestType'),
+      description: row.description,
+      reference: row.reference,
+      callBackUrl: row.callBackUrl,
+      customerEmail: row.customerEmail,
+      customerName: row.customerName,
+      customerPhone: row.customerPhone,
+      requestInfo: info,
+      needsStatusCheck: row.needsStatusCheck,
+      anomalies: anomalies(row),
+      version: row.version,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    };
+    if (row.callBackInfo !== null) s.callBackInfo = parseCallbackPayload(row.callBackInfo);
+    if (row.callBackTime !== null) s.callBackTime = row.callBackTime;
+    if (row.statusCheckInfo !== null) s.statusCheckInfo = row.statusCheckInfo as Record<string, unknown>;
+    if (row.statusCheckTime !== null) s.statusCheckTime = row.statusCheckTime;
+    return Transaction.restore(s);
+  });
+}
+
+const json = (value: unknown) => JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue;
+
+export function toPersistence(s: TransactionState) {
+  return {
+    id: s.id,
+    merchantId: s.merchantId,
+    amount: s.amount,
+    fees: s.fees,
+    status: s.status,
+    requestType: s.requestType,
+    description: s.description,
+    reference: s.reference,
+    callBackUrl: s.callBackUrl,
+    customerEmail: s.customerEmail,
+    customerName: s.customerName,
+    customerPhone: s.customerPhone,
+    requestInfo: json(s.requestInfo),
+    callBackInfo: s.callBackInfo ? json(s.callBackInfo) : undefined,
+    callBackTime: s.callBackTime ?? null,
+    statusCheckInfo: s.statusCheckInfo ? json(s.statusCheckInfo) : undefined,
+    statusCheckTime: s.statusCheckTime ?? null,
+    needsStatusCheck: s.needsStatusCheck,
+    anomalies: json(s.anomalies),
+    version: s.version,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+  };
+}
+
+const uniqueErrors = { reference: DuplicateErrors.transactionReference, merchantId: DuplicateErrors.transactionReference };
+
+export class PrismaTransactionRepository implements TransactionRepository {
+  constructor(private readonly db: PrismaExecutor) {}
+
+  async add(transaction: Transaction): Promise<Transaction> {
+    try {
+      return toDomain(await this.db.transaction.create({ data: toPersistence(transaction.toState()) }));
+    } catch (error) {
+      translateUniqueViolation(error, uniqueErrors);
+    }
+  }
+
+  async update(transaction: Transaction): Promise<Transaction> {
+    const s = transaction.toState();
+    const { id, createdAt: _c, ...data } = toPersistence(s);
+    const { count } = await this.db.transaction.updateMany({ where: { id, version: s.version }, data: { ...data, version: s.version + 1 } });
+    await assertOneUpdated(count, 'transaction', id, () => this.db.transaction.findUnique({ where: { id }, select: { id: true } }));
+    return Transaction.restore({ ...s, version: s.version + 1 });
+  }
+
+  async findById(id: string): Promise<Transaction | undefined> {
+    const row = await this.db.transaction.findUnique({ where: { id } });
+    return row ? toDomain(row) : undefined;
+  }
+
+  async findByMerchantReference(merchantId: string, reference: string): Promise<Transaction | undefined> {
+    const row = await this.db.transaction.findUnique({ where: { merchantId_reference: { merchantId, reference } } });
+    return row ? toDomain(row) : undefined;
+  }
+
+  /** Served by the (status, createdAt, id) index. */
+  async listNeedingStatusCheck(olderThan: Date, limit: number): Promise<Transaction[]> {
+    const rows = await this.db.transaction.findMany({
+      where: { status: 'pending', OR: [{ needsStatusCheck: true }, { createdAt: { lt: olderThan } }] },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: limit,
+    });
+    return rows.map(toDomain);
+  }
+}

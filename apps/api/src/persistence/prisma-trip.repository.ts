@@ -1,0 +1,166 @@
+import {
+  DuplicateErrors,
+  oneOf,
+  parseGeoPoint,
+  PAYMENT_METHODS,
+  Trip,
+  type Page,
+  type PageRequest,
+  type TripRepository,
+  type TripServiceState,
+  type TripState,
+} from '@transport/domain';
+import type { Prisma, Trip as TripRow, TripService as ServiceRow } from '../generated/prisma/client';
+import { inTransaction } from './in-transaction';
+import { mapped, MappingError } from './mapping-error';
+import { assertOneUpdated } from './optimistic';
+import { afterCondition, NEWEST_FIRST, toPage } from './paging';
+import type { PrismaExecutor } from './prisma-executor';
+import { translateUniqueViolation } from './prisma-errors';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type TripWithService = TripRow & { service: ServiceRow | null };
+
+function object(table: string, id: string, field: string, value: unknown): Record<string, unknown> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new MappingError(table, id, `${field} is not an object`);
+  return value as Record<string, unknown>;
+}
+
+function serviceToDomain(row: ServiceRow): TripServiceState {
+  const pricing = object('trip_services', row.id, 'pricing', row.pricing);
+  const driver = object('trip_services', row.id, 'driver', row.driver);
+  const vehicle = object('trip_services', row.id, 'vehicle', row.vehicle);
+  if (typeof pricing.pricePerKm !== 'number' || typeof pricing.pricePerMinute !== 'number' || typeof pricing.id !== 'string') {
+    throw new MappingError('trip_services', row.id, 'pricing needs id, pricePerKm and pricePerMinute');
+  }
+  if (typeof driver.id !== 'string' || typeof vehicle.id !== 'string') throw new MappingError('trip_services', row.id, 'snapshots need ids');
+  return {
+    id: row.id,
+    serviceID: row.serviceID,
+    type: row.type,
+    driver: driver as unknown as TripServiceState['driver'],
+    vehicle: vehicle as unknown as TripServiceState['vehicle'],
+    pricing: pricing as unknown as TripServiceState['pricing'],
+    passengers: row.passengers,
+    amount: row.amount,
+    ended: row.ended,
+  };
+}
+
+export function toDomain(row: TripWithService): Trip {
+  return mapped('trips', row.id, () => {
+    if (!row.service) throw new MappingError('trips', row.id, 'the trip has no service');
+    const s: Mutable<TripState> = {
+      id: row.id,
+      ticketNumber: row.ticketNumber,
+      service: serviceToDomain(row.service),
+      estimatedPrice: row.estimatedPrice,
+      estimatedDistance: row.estimatedDistance,
+      charges: row.charges,
+      settledAmount: row.settledAmount,
+      discount: row.discount,
+      settled: row.settled,
+      refundAmount: row.refundAmount,
+      refunded: row.refunded,
+      user: row.user,
+      pickupLocation: parseGeoPoint(row.pickupLocation, 'pickupLocation'),
+      serviceDestination: parseGeoPoint(row.serviceDestination, 'serviceDestination'),
+      checkedOut: row.checkedOut,
+      version: row.version,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    };
+    if (row.finalPrice !== null) s.finalPrice = row.finalPrice;
+    if (row.cashPrice !== null) s.cashPrice = row.cashPrice;
+    if (row.finalDistance !== null) s.finalDistance = row.finalDistance;
+    if (row.paymentMethod !== null) s.paymentMethod = oneOf(PAYMENT_METHODS, row.paymentMethod, 'paymentMethod');
+    if (row.droppedOffLocation !== null) s.droppedOffLocation = parseGeoPoint(row.droppedOffLocation, 'droppedOffLocation');
+    if (row.checkOutTime !== null) s.checkOutTime = row.checkOutTime;
+    if (s.refundAmount > s.settledAmount) throw new MappingError('trips', row.id, 'refunds exceed the settled amount');
+    return Trip.restore(s);
+  });
+}
+
+const json = (value: unknown) => JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue;
+
+export function toPersistence(s: TripState) {
+  const trip = {
+    id: s.id,
+    ticketNumber: s.ticketNumber,
+    estimatedPrice: s.estimatedPrice,
+    estimatedDistance: s.estimatedDistance,
+    finalPrice: s.finalPrice ?? null,
+    cashPrice: s.cashPrice ?? null,
+    charges: s.charges,
+    settledAmount: s.settledAmount,
+    discount: s.discount,
+    settled: s.settled,
+    finalDistance: s.finalDistance ?? null,
+    refundAmount: s.refundAmount,
+    refunded: s.refunded,
+    paymentMethod: s.paymentMethod ?? null,
+    user: s.user,
+    pickupLocation: json(s.pickupLocation),
+    serviceDestination: json(s.serviceDestination),
+    droppedOffLocation: s.droppedOffLocation ? json(s.droppedOffLocation) : undefined,
+    checkedOut: s.checkedOut,
+    checkOutTime: s.checkOutTime ?? null,
+    version: s.version,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+  };
+  const v = s.service;
+  const service = {
+    id: v.id, serviceID: v.serviceID, type: v.type, driver: json(v.driver), vehicle: json(v.vehicle), pricing: json(v.pricing),
+    passengers: v.passengers, amount: v.amount, ended: v.ended,
+  };
+  return { trip, service };
+}
+
+export class PrismaTripRepository implements TripRepository {
+  constructor(private readonly db: PrismaExecutor) {}
+
+  async add(trip: Trip): Promise<Trip> {
+    const { trip: data, service } = toPersistence(trip.toState());
+    try {
+      return toDomain(await this.db.trip.create({ data: { ...data, service: { create: service } }, include: { service: true } }));
+    } catch (error) {
+      translateUniqueViolation(error, { ticketNumber: DuplicateErrors.tripTicket });
+    }
+  }
+
+  async update(trip: Trip): Promise<Trip> {
+    const s = trip.toState();
+    const { trip: data, service } = toPersistence(s);
+    const { id, createdAt: _c, ...fields } = data;
+    await inTransaction(this.db, async (tx) => {
+      const { count } = await tx.trip.updateMany({ where: { id, version: s.version }, data: { ...fields, version: s.version + 1 } });
+      await assertOneUpdated(count, 'trip', id, () => tx.trip.findUnique({ where: { id }, select: { id: true } }));
+      const { id: _serviceId, ...serviceFields } = service;
+      await tx.tripService.update({ where: { tripId: id }, data: serviceFields });
+    });
+    return Trip.restore({ ...s, version: s.version + 1 });
+  }
+
+  async findById(id: string): Promise<Trip | undefined> {
+    const row = await this.db.trip.findUnique({ where: { id }, include: { service: true } });
+    return row ? toDomain(row) : undefined;
+  }
+
+  /** from <= createdAt < to, newest first, on the (createdAt DESC, id DESC) index. */
+  async listCreatedBetween(range: { from: Date; to: Date }, page: PageRequest): Promise<Page<Trip>> {
+    let after = {};
+    if (page.after !== undefined) {
+      const condition = afterCondition(await this.db.trip.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }));
+      if (!condition) return { items: [] };
+      after = condition;
+    }
+    const rows = await this.db.trip.findMany({
+      where: { AND: [{ createdAt: { gte: range.from, lt: range.to } }, after] },
+      orderBy: NEWEST_FIRST,
+      take: page.limit + 1,
+      include: { service: true },
+    });
+    return toPage(rows, page, toDomain);
+  }
+}

@@ -1,0 +1,164 @@
+import {
+  DuplicateErrors,
+  parseInspectionChecklist,
+  parseVehicleType,
+  Vehicle,
+  type Page,
+  type PageRequest,
+  type VehicleListFilter,
+  type VehicleRepository,
+  type VehicleState,
+} from '@transport/domain';
+import type { Vehicle as VehicleRow } from '../generated/prisma/client';
+import { mapped, MappingError } from './mapping-error';
+import { assertOneUpdated } from './optimistic';
+import { afterCondition, NEWEST_FIRST, toPage } from './paging';
+import type { PrismaExecutor } from './prisma-executor';
+import { translateUniqueViolation } from './prisma-errors';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+export function toDomain(row: VehicleRow): Vehicle {
+  return mapped('vehicles', row.id, () => {
+    const s: Mutable<VehicleState> = {
+      id: row.id,
+      ownerId: row.ownerId,
+      inspected: row.inspected,
+      approved: row.approved,
+      version: row.version,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    };
+    const set = <K extends keyof VehicleState>(key: K, value: VehicleState[K] | null) => {
+      if (value !== null && value !== undefined) s[key] = value;
+    };
+    set('color', row.color);
+    set('registrationNumber', row.registrationNumber);
+    set('make', row.make);
+    set('model', row.model);
+    set('makeYear', row.makeYear);
+    set('yearOfRegistration', row.yearOfRegistration);
+    set('capacity', row.capacity);
+    set('grossWeight', row.grossWeight);
+    set('netWeight', row.netWeight);
+    set('type', row.type === null ? null : parseVehicleType(row.type));
+    set('fuelCapacity', row.fuelCapacity);
+    set('roadWorthyExpiryDate', row.roadWorthyExpiryDate);
+    set('insuranceExpiryDate', row.insuranceExpiryDate);
+    set('vin', row.vin);
+    set('inspectionChecklist', row.inspectionChecklist === null ? null : parseInspectionChecklist(row.inspectionChecklist));
+    set('inspectedBy', row.inspectedBy);
+    set('dateInspected', row.dateInspected);
+    set('approvedBy', row.approvedBy);
+    set('dateApproved', row.dateApproved);
+    if (row.stationLinked) s.stationId = row.stationId;
+    set('transportUnionId', row.transportUnionId);
+    set('driverId', row.driverId);
+    if (s.inspected !== (s.inspectionChecklist !== undefined)) {
+      throw new MappingError('vehicles', row.id, 'inspected and inspectionChecklist disagree');
+    }
+    return Vehicle.restore(s);
+  });
+}
+
+export function toPersistence(s: VehicleState) {
+  return {
+    id: s.id,
+    ownerId: s.ownerId,
+    color: s.color ?? null,
+    registrationNumber: s.registrationNumber ?? null,
+    make: s.make ?? null,
+    model: s.model ?? null,
+    makeYear: s.makeYear ?? null,
+    yearOfRegistration: s.yearOfRegistration ?? null,
+    capacity: s.capacity ?? null,
+    grossWeight: s.grossWeight ?? null,
+    netWeight: s.netWeight ?? null,
+    type: s.type ?? null,
+    fuelCapacity: s.fuelCapacity ?? null,
+    roadWorthyExpiryDate: s.roadWorthyExpiryDate ?? null,
+    insuranceExpiryDate: s.insuranceExpiryDate ?? null,
+    vin: s.vin ?? null,
+    inspected: s.inspected,
+    approved: s.approved,
+    // A checklist never goes back to nothing once recorded; undefined leaves the column as it is.
+    inspectionChecklist: s.inspectionChecklist ? { ...s.inspectionChecklist } : undefined,
+    inspectedBy: s.inspectedBy ?? null,
+    dateInspected: s.dateInspected ?? null,
+    approvedBy: s.approvedBy ?? null,
+    dateApproved: s.dateApproved ?? null,
+    stationLinked: s.stationId !== undefined,
+    stationId: s.stationId ?? null,
+    transportUnionId: s.transportUnionId ?? null,
+    driverId: s.driverId ?? null,
+    version: s.version,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+  };
+}
+
+const uniqueErrors = {
+  registrationNumber: DuplicateErrors.vehicleRegistration,
+};
+
+export class PrismaVehicleRepository implements VehicleRepository {
+  constructor(private readonly db: PrismaExecutor) {}
+
+  async add(vehicle: Vehicle): Promise<Vehicle> {
+    try {
+      return toDomain(await this.db.vehicle.create({ data: toPersistence(vehicle.toState()) }));
+    } catch (error) {
+      translateUniqueViolation(error, uniqueErrors);
+    }
+  }
+
+  async update(vehicle: Vehicle): Promise<Vehicle> {
+    const s = vehicle.toState();
+    const { id, createdAt: _c, ...data } = toPersistence(s);
+    let count: number;
+    try {
+      ({ count } = await this.db.vehicle.updateMany({
+        where: { id, version: s.version },
+        data: { ...data, version: s.version + 1 },
+      }));
+    } catch (error) {
+      translateUniqueViolation(error, uniqueErrors);
+    }
+    await assertOneUpdated(count, 'vehicle', id, () => this.db.vehicle.findUnique({ where: { id }, select: { id: true } }));
+    return Vehicle.restore({ ...s, version: s.version + 1 });
+  }
+
+  async findById(id: string): Promise<Vehicle | undefined> {
+    const row = await this.db.vehicle.findUnique({ where: { id } });
+    return row ? toDomain(row) : undefined;
+  }
+
+  async list(filter: VehicleListFilter, page: PageRequest): Promise<Page<Vehicle>> {
+    return this.page(
+      {
+        inspected: filter.inspected,
+        approved: filter.approved,
+        registrationNumber: filter.registrationNumber,
+        driverId: filter.driverId,
+        ownerId: filter.ownerId,
+      },
+      page,
+    );
+  }
+
+  async listCertificatesEndingBy(date: Date, page: PageRequest): Promise<Page<Vehicle>> {
+    return this.page({ OR: [{ roadWorthyExpiryDate: { lte: date } }, { insuranceExpiryDate: { lte: date } }] }, page);
+  }
+
+  private async page(where: object, page: PageRequest): Promise<Page<Vehicle>> {
+    let after = {};
+    if (page.after !== undefined) {
+      const condition = afterCondition(await this.db.vehicle.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }));
+      if (!condition) return { items: [] };
+      after = condition;
+    }
+    const rows = await this.db.vehicle.findMany({ where: { AND: [where, after] }, orderBy: NEWEST_FIRST, take: page.limit + 1 });
+    return toPage(rows, page, toDomain);
+  }
+}
+

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
 
   let credentials;
   if (config.seedDemo) {
-    const result = await seedDemo(running.database.prisma, ids, clock, config.dataDir);
+    const result = await seedDemo({ prisma: running.database.prisma, ids, random: new CryptoRandomSource(), clock }, config.dataDir);
     logger.log(result.seeded ? 'Demo data created' : 'Demo data already present');
     credentials = result.credentials;
   }
@@ -47,6 +47,7 @@ async function main(): Promise<void> {
       `    admin:     ${credentials.admin}`,
       `    assembly:  ${credentials.assembly}`,
       `    merchant:  ${credentials.merchant}`,
+      `  Activation key of the demo driver Fiifi Mensah (not yet activated): ${credentials.driverActivationKey}`,
     );
   }
   lines.push('');

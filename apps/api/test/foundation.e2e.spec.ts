@@ -45,7 +45,7 @@ describeOnEachTier('workspace foundation', (tier) => {
   it('applies the migrations on start, answers /health with 200 and lists the demo vehicles', async () => {
     running = await startTestApp(store.config());
     const clock = new FixedClock('2026-11-01T10:00:00Z');
-    const seeded = await seedDemo(running.database.prisma, new ObjectIdGenerator(clock, new SeededRandomSource(7)), clock, store.config().dataDir);
+    const seeded = await seedDemo({ prisma: running.database.prisma, ids: new ObjectIdGenerator(clock, new SeededRandomSource(7)), random: new SeededRandomSource(70), clock }, store.config().dataDir);
     expect(seeded.seeded).toBe(true);
     expect(running.database.kind).toBe(tier);
 
@@ -68,7 +68,7 @@ describeOnEachTier('workspace foundation', (tier) => {
     const before = await running.database.prisma.vehicle.count();
     expect(before).toBe(6);
     const clock = new FixedClock('2026-11-02T10:00:00Z');
-    const again = await seedDemo(running.database.prisma, new ObjectIdGenerator(clock, new SeededRandomSource(8)), clock, store.config().dataDir);
+    const again = await seedDemo({ prisma: running.database.prisma, ids: new ObjectIdGenerator(clock, new SeededRandomSource(8)), random: new SeededRandomSource(80), clock }, store.config().dataDir);
     expect(again.seeded).toBe(false);
     const list = await request(running.app.getHttpServer()).get('/vehicles/all').expect(200);
     expect(list.body).toHaveLength(6);

@@ -24,3 +24,13 @@ export function verifyShortSecret(secret: string, stored: string): boolean {
   const actual = scryptSync(secret, Buffer.from(salt, 'base64url'), expected.length);
   return timingSafeEqual(expected, actual);
 }
+
+/** The SecretHasher port over scrypt (salted, slow), for activation keys. */
+export class ScryptSecretHasher {
+  hash(secret: string): string {
+    return hashShortSecret(secret);
+  }
+  verify(secret: string, hash: string): boolean {
+    return verifyShortSecret(secret, hash);
+  }
+}

@@ -1,6 +1,4 @@
-import type { Station, TransportUnion, Vehicle } from '../generated/prisma/client';
-
-export type VehicleRow = Vehicle & { station: Station | null; transportUnion: TransportUnion | null };
+import type { StationState, TransportUnionState, VehicleState } from '@transport/domain';
 
 export interface StationResponse {
   _id: string;
@@ -55,68 +53,69 @@ export interface VehicleResponse {
   __v: number;
 }
 
-function setIfPresent<T extends object, K extends keyof T>(target: T, key: K, value: T[K] | null | undefined): void {
-  if (value !== null && value !== undefined) target[key] = value;
+/** Linked records the vehicle response embeds, looked up by id. */
+export interface VehicleLinks {
+  stations: ReadonlyMap<string, StationState>;
+  unions: ReadonlyMap<string, TransportUnionState>;
 }
 
-const iso = (date: Date | null): string | undefined => date?.toISOString();
-
-export function toStationResponse(station: Station): StationResponse {
-  return {
-    _id: station.id,
-    name: station.name,
-    transportUnions: station.transportUnions,
-    zones: station.zones,
-    contactNumber: Number(station.contactNumber),
-    digitalAddress: station.digitalAddress,
-  };
+export function toStationResponse(s: StationState): StationResponse {
+  return { _id: s.id, name: s.name, transportUnions: [...s.transportUnions], zones: [...s.zones], contactNumber: s.contactNumber, digitalAddress: s.digitalAddress };
 }
 
-export function toTransportUnionResponse(union: TransportUnion): TransportUnionResponse {
+export function toTransportUnionResponse(u: TransportUnionState): TransportUnionResponse {
   const out: TransportUnionResponse = {
-    _id: union.id,
-    status: union.status,
-    name: union.name,
-    digitalAddress: union.digitalAddress,
-    contactNumber: union.contactNumber,
-    email: union.email,
-    zones: union.zones,
+    _id: u.id,
+    status: u.status,
+    name: u.name,
+    digitalAddress: u.digitalAddress,
+    contactNumber: u.contactNumber,
+    email: u.email,
+    zones: [...u.zones],
   };
-  setIfPresent(out, 'transportUnion', union.parentUnionId);
+  if (u.parentUnionId !== undefined) out.transportUnion = u.parentUnionId;
   return out;
 }
 
-export function toVehicleResponse(row: VehicleRow): VehicleResponse {
+const iso = (d: Date | undefined) => d?.toISOString();
+
+export function toVehicleResponse(v: VehicleState, links: VehicleLinks): VehicleResponse {
   const out: VehicleResponse = {
-    _id: row.id,
-    ownerID: row.ownerId,
-    inspected: row.inspected,
-    approved: row.approved,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    __v: row.version,
+    _id: v.id,
+    ownerID: v.ownerId,
+    color: v.color,
+    registrationNumber: v.registrationNumber,
+    make: v.make,
+    model: v.model,
+    makeYear: iso(v.makeYear),
+    yearOfRegistration: iso(v.yearOfRegistration),
+    capacity: v.capacity,
+    grossWeight: v.grossWeight,
+    netWeight: v.netWeight,
+    type: v.type,
+    fuelCapacity: v.fuelCapacity,
+    roadWorthyExpiryDate: iso(v.roadWorthyExpiryDate),
+    insuranceExpiryDate: iso(v.insuranceExpiryDate),
+    vin: v.vin,
+    inspected: v.inspected,
+    approved: v.approved,
+    inspectionChecklist: v.inspectionChecklist ? { ...v.inspectionChecklist } : undefined,
+    approvedBy: v.approvedBy,
+    dateApproved: iso(v.dateApproved),
+    inspectedBy: v.inspectedBy,
+    dateInspected: iso(v.dateInspected),
+    driver: v.driverId,
+    createdAt: v.createdAt.toISOString(),
+    updatedAt: v.updatedAt.toISOString(),
+    __v: v.version,
   };
-  setIfPresent(out, 'color', row.color);
-  setIfPresent(out, 'registrationNumber', row.registrationNumber);
-  setIfPresent(out, 'make', row.make);
-  setIfPresent(out, 'model', row.model);
-  setIfPresent(out, 'makeYear', iso(row.makeYear));
-  setIfPresent(out, 'yearOfRegistration', iso(row.yearOfRegistration));
-  setIfPresent(out, 'capacity', row.capacity);
-  setIfPresent(out, 'grossWeight', row.grossWeight);
-  setIfPresent(out, 'netWeight', row.netWeight);
-  setIfPresent(out, 'type', row.type);
-  setIfPresent(out, 'fuelCapacity', row.fuelCapacity);
-  setIfPresent(out, 'roadWorthyExpiryDate', iso(row.roadWorthyExpiryDate));
-  setIfPresent(out, 'insuranceExpiryDate', iso(row.insuranceExpiryDate));
-  setIfPresent(out, 'vin', row.vin);
-  setIfPresent(out, 'inspectionChecklist', row.inspectionChecklist as Record<string, boolean> | null);
-  setIfPresent(out, 'inspectedBy', row.inspectedBy);
-  setIfPresent(out, 'dateInspected', iso(row.dateInspected));
-  setIfPresent(out, 'approvedBy', row.approvedBy);
-  setIfPresent(out, 'dateApproved', iso(row.dateApproved));
-  if (row.stationLinked) out.station = row.station ? toStationResponse(row.station) : null;
-  if (row.transportUnion) out.transportUnion = toTransportUnionResponse(row.transportUnion);
-  setIfPresent(out, 'driver', row.driverId);
+  if (v.stationId !== undefined) {
+    const station = v.stationId === null ? undefined : links.stations.get(v.stationId);
+    out.station = station ? toStationResponse(station) : null;
+  }
+  const union = v.transportUnionId === undefined ? undefined : links.unions.get(v.transportUnionId);
+  if (union) out.transportUnion = toTransportUnionResponse(union);
+  // Absent, not null: drop every key left undefined.
+  for (const key of Object.keys(out) as Array<keyof VehicleResponse>) if (out[key] === undefined) delete out[key];
   return out;
 }

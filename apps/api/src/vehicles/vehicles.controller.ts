@@ -1,7 +1,9 @@
 import { Controller, DefaultValuePipe, Get, Inject, ParseIntPipe, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { listVehicles } from '../application/vehicle-queries';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.module';
+import { prismaRepositories } from '../persistence/prisma-repositories';
 import { toVehicleResponse, type VehicleResponse } from './vehicle.response';
 
 @ApiTags('vehicles')
@@ -14,11 +16,7 @@ export class VehiclesController {
   @ApiQuery({ name: 'limit', required: false, description: 'How many vehicles to return (default 50).' })
   @ApiOkResponse({ description: 'A JSON array of Vehicle objects.' })
   async list(@Query('limit', new DefaultValuePipe(50), ParseIntPipe) limit: number): Promise<VehicleResponse[]> {
-    const rows = await this.database.prisma.vehicle.findMany({
-      take: Math.min(Math.max(limit, 1), 500),
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      include: { station: true, transportUnion: true },
-    });
-    return rows.map(toVehicleResponse);
+    const result = await listVehicles(prismaRepositories(this.database.prisma), {}, { limit: Math.min(Math.max(limit, 1), 500) });
+    return result.page.items.map((v) => toVehicleResponse(v.toState(), result));
   }
 }

@@ -1,0 +1,172 @@
+import pg from 'pg';
+import { INSPECTION_ITEMS } from '@transport/domain';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from '../src/generated/prisma/client';
+import { migrateDeploy } from '../src/database/migrate';
+import { prismaRepositories } from '../src/persistence/prisma-repositories';
+import type { RepositoryBackendPorts } from '../src/persistence/repositories';
+import { createScratchDatabase } from './support/postgres-tier';
+import { describeOnPostgres } from './support/postgres-only';
+import { WORKSPACE_ROOT } from './support/test-app';
+
+const ROWS = 100_000;
+
+interface Captured {
+  text: string;
+  values: unknown[];
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function nodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+}
+
+/**
+ * Every list and search query the API makes, as Prisma really sends it, explained against 100,000 rows per table:
+ * each must reach its table through an index, never a sequential scan, so its cost follows the page, not the table.
+ */
+describeOnPostgres('query plans at 100,000 rows', () => {
+  jest.setTimeout(240_000);
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let pool: pg.Pool;
+  let prisma: PrismaClient;
+  let repos: RepositoryBackendPorts;
+  let captured: Captured[] = [];
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase('plans');
+    await migrateDeploy(WORKSPACE_ROOT, scratch.url);
+    pool = new pg.Pool({ connectionString: scratch.url, max: 2 });
+    const client = await pool.connect();
+    try {
+      // Synthetic rows in SQL: this is about plans, so volume matters and domain rules do not.
+      await client.query(`
+        INSERT INTO merchants (id, name, "signingSecret", "updatedAt") VALUES ('${'f'.repeat(24)}', 'M', 's', now());
+        INSERT INTO vehicle_owners (id, name, phone, email, "idType", "idNumber", "createdAt", "updatedAt")
+          SELECT lpad(to_hex(i), 24, '0'), 'Owner ' || md5(i::text), '+23324' || lpad(i::text, 7, '0'), 'owner' || i || '@example.com', 'ghana_card', 'GHA-' || i,
+                 now() - i * interval '1 minute', now() FROM generate_series(1, ${ROWS}) i;
+        INSERT INTO drivers (id, name, phone, email, license, "licenseClass", "licenseExpiry", "licenseIssueDate", "idType", "idNumber", gender, approved, "activationKeyHash", "createdAt", "updatedAt")
+          SELECT lpad(to_hex(i), 24, '0'), 'Driver ' || i, '+23320' || lpad(i::text, 7, '0'), 'driver' || i || '@example.com', 'DL-' || i, 'B', now() + interval '1 year', now() - interval '1 year',
+                 'ghana_card', 'GHA-D' || i, 'male', i % 50 = 0, 'x', now() - i * interval '1 minute', now() FROM generate_series(1, ${ROWS}) i;
+        INSERT INTO vehicles (id, "ownerId", "registrationNumber", inspected, "inspectionChecklist", "inspectedBy", "dateInspected", approved, "approvedBy", "dateApproved", "driverId", "roadWorthyExpiryDate", "insuranceExpiryDate", "createdAt", "updatedAt")
+          SELECT lpad(to_hex(i), 24, '0'), lpad(to_hex(i), 24, '0'), 'GR ' || i || '-24', i % 20 = 0,
+                 CASE WHEN i % 20 = 0 THEN '${JSON.stringify(Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, true])))}'::jsonb END,
+                 CASE WHEN i % 20 = 0 THEN lpad('a', 24, 'a') END, CASE WHEN i % 20 = 0 THEN now() END,
+                 i % 40 = 0, CASE WHEN i % 40 = 0 THEN lpad('b', 24, 'b') END, CASE WHEN i % 40 = 0 THEN now() END, CASE WHEN i % 40 = 0 THEN lpad(to_hex(i), 24, '0') END,
+                 now() + (i % 700) * interval '1 day', now() + (i % 900) * interval '1 day', now() - i * interval '1 minute', now() FROM generate_series(1, ${ROWS}) i;
+        INSERT INTO trips (id, "ticketNumber", "estimatedPrice", "estimatedDistance", "user", "pickupLocation", "serviceDestination", "createdAt", "updatedAt")
+          SELECT lpad(to_hex(i), 24, '0'), 'TKT-' || i, 1000, 5, 'p', '{"type":"Point","coordinates":[0,0]}', '{"type":"Point","coordinates":[0,0]}', now() - i * interval '1 minute', now()
+          FROM generate_series(1, ${ROWS}) i;
+        INSERT INTO trip_services (id, "tripId", "serviceID", type, driver, vehicle, pricing, passengers, amount)
+          SELECT lpad(to_hex(i + ${ROWS}), 24, '0'), lpad(to_hex(i), 24, '0'), 'S', 'taxi', '{"id":"d"}', '{"id":"v"}', '{"id":"p","type":"t","pricePerKm":1,"pricePerMinute":1}', 1, 0
+          FROM generate_series(1, ${ROWS}) i;
+        INSERT INTO transactions (id, "merchantId", amount, status, "requestType", description, reference, "callBackUrl", "customerPhone", "requestInfo", "createdAt", "updatedAt")
+          SELECT lpad(to_hex(i), 24, '0'), '${'f'.repeat(24)}', 100, CASE WHEN i % 100 = 0 THEN 'pending' ELSE 'success' END, 'mobile_money', 'd', 'REF-' || i,
+                 'https://m.example.com', '+233244000000', '{"Message":"m","ResponseCode":"0001","Data":{}}', now() - i * interval '1 minute', now() FROM generate_series(1, ${ROWS}) i;
+        ANALYZE;
+      `);
+    } finally {
+      client.release();
+    }
+    // Record every statement Prisma sends, to explain exactly those.
+    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+    (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const [config, values] = args as [{ text?: string; values?: unknown[] } | string, unknown[] | undefined];
+      const text = typeof config === 'string' ? config : config.text ?? '';
+      captured.push({ text, values: (typeof config === 'string' ? values : config.values ?? values) ?? [] });
+      return query(...args);
+    };
+    prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    repos = prismaRepositories(prisma);
+  });
+
+  afterAll(async () => {
+    await prisma?.$disconnect();
+    await pool?.end();
+    await scratch?.drop();
+  });
+
+  async function plansOf(run: () => Promise<unknown>): Promise<Array<{ text: string; nodes: PlanNode[] }>> {
+    captured = [];
+    await run();
+    const statements = captured.filter((c) => /^\s*SELECT/i.test(c.text));
+    expect(statements.length).toBeGreaterThan(0);
+    const explain = new pg.Client({ connectionString: scratch.url });
+    await explain.connect();
+    try {
+      const out = [];
+      for (const s of statements) {
+        const result = await explain.query(`EXPLAIN (FORMAT JSON) ${s.text}`, s.values as unknown[]);
+        out.push({ text: s.text, nodes: nodes(result.rows[0]['QUERY PLAN'][0].Plan as PlanNode) });
+      }
+      return out;
+    } finally {
+      await explain.end();
+    }
+  }
+
+  async function expectIndexedOnly(run: () => Promise<unknown>): Promise<string[]> {
+    const plans = await plansOf(run);
+    const used: string[] = [];
+    for (const plan of plans) {
+      const seq = plan.nodes.filter((n) => n['Node Type'] === 'Seq Scan');
+      if (seq.length > 0) throw new Error(`sequential scan of ${seq.map((n) => n['Relation Name']).join(', ')} in:\n${plan.text}`);
+      used.push(...plan.nodes.flatMap((n) => (n['Index Name'] ? [n['Index Name']] : [])));
+    }
+    return used;
+  }
+
+  const page = { limit: 50 };
+  const id = (i: number) => i.toString(16).padStart(24, '0');
+
+  it('detects a sequential scan when a query has no index to use (the check can fail)', async () => {
+    await expect(expectIndexedOnly(() => prisma.vehicleOwner.findMany({ where: { idNumber: { contains: '4242' } }, take: 50 }))).rejects.toThrow(
+      /sequential scan of vehicle_owners/,
+    );
+  });
+
+  it('lists vehicles, with every filter and a cursor, through indexes', async () => {
+    for (const filter of [{}, { inspected: true }, { inspected: false }, { approved: true }, { ownerId: id(777) }, { driverId: id(800) }, { registrationNumber: 'GR 5000-24' }]) {
+      expect(await expectIndexedOnly(() => repos.vehicles.list(filter, page))).not.toEqual([]);
+    }
+    await expectIndexedOnly(() => repos.vehicles.list({}, { limit: 50, after: id(5000) }));
+    await expectIndexedOnly(() => repos.vehicles.list({ inspected: true }, { limit: 50, after: id(5000) }));
+  });
+
+  it('searches owners by any part of name, phone or email through the trigram indexes', async () => {
+    for (const q of ['3f9a2', 'owner4242@', '0240004242', '+2332400042', 'nothing-matches-this']) {
+      const used = await expectIndexedOnly(() => repos.owners.search(q, page));
+      expect(used.some((name) => name.includes('trgm'))).toBe(true);
+    }
+    await expectIndexedOnly(() => repos.owners.list(page));
+  });
+
+  it('lists drivers by approval and email through indexes', async () => {
+    for (const filter of [{}, { approved: true }, { approved: false }, { email: 'driver77@example.com' }]) {
+      expect(await expectIndexedOnly(() => repos.drivers.list(filter, page))).not.toEqual([]);
+    }
+    await expectIndexedOnly(() => repos.drivers.findByEmail('DRIVER77@example.com'));
+  });
+
+  it('lists trips in a date range through the createdAt index', async () => {
+    const to = new Date();
+    const from = new Date(to.getTime() - 7 * 86_400_000);
+    const used = await expectIndexedOnly(() => repos.trips.listCreatedBetween({ from, to }, page));
+    expect(used.some((name) => name.startsWith('trips_createdAt'))).toBe(true);
+  });
+
+  it('finds transactions by merchant reference and lists those due for a status check through indexes', async () => {
+    await expectIndexedOnly(() => repos.transactions.findByMerchantReference('f'.repeat(24), 'REF-4242'));
+    await expectIndexedOnly(() => repos.transactions.listNeedingStatusCheck(new Date(Date.now() - 300_000), 100));
+  });
+
+  it('lists vehicles whose certificates end soon without scanning the table', async () => {
+    await expectIndexedOnly(() => repos.vehicles.listCertificatesEndingBy(new Date(Date.now() + 30 * 86_400_000), page));
+  });
+});

@@ -1,19 +1,34 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { APP_GUARD, RouterModule } from '@nestjs/core';
+import { PortsModule } from './api/ports.module';
+import { AssemblyController } from './assembly/assembly.controller';
+import { ApiKeyGuard } from './auth/api-key.guard';
 import type { AppConfig } from './config';
 import type { Database } from './database/database';
-import { DatabaseModule } from './database/database.module';
+import { DriversController } from './drivers/drivers.controller';
 import { HealthController } from './health/health.controller';
 import { HEALTH_TIMEOUT_MS } from './health/health.tokens';
+import { JsonContentTypeMiddleware } from './http/content-type.middleware';
+import { PaymentModule } from './payment/payment.module';
+import { TripsController } from './trips/trips.controller';
 import { VehiclesController } from './vehicles/vehicles.controller';
 
 @Module({})
-export class AppModule {
+export class AppModule implements NestModule {
   static register(config: AppConfig, database: Database): DynamicModule {
     return {
       module: AppModule,
-      imports: [DatabaseModule.forDatabase(database)],
-      controllers: [HealthController, VehiclesController],
-      providers: [{ provide: HEALTH_TIMEOUT_MS, useValue: config.healthTimeoutMs }],
+      imports: [
+        PortsModule.register(config, database),
+        PaymentModule,
+        ...(config.paymentBasePath ? [RouterModule.register([{ path: config.paymentBasePath, module: PaymentModule }])] : []),
+      ],
+      controllers: [HealthController, VehiclesController, DriversController, AssemblyController, TripsController],
+      providers: [{ provide: HEALTH_TIMEOUT_MS, useValue: config.healthTimeoutMs }, { provide: APP_GUARD, useClass: ApiKeyGuard }],
     };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(JsonContentTypeMiddleware).forRoutes('*');
   }
 }

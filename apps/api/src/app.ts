@@ -7,6 +7,8 @@ import { AppModule } from './app.module';
 import type { AppConfig } from './config';
 import { openDatabase, type Database } from './database/database';
 import { ProblemFilter } from './http/problem.filter';
+import { validationPipe } from './http/validation';
+import { OPENAPI_DESCRIPTION } from './http/openapi-description';
 
 export interface RunningApp {
   app: INestApplication;
@@ -25,11 +27,14 @@ export async function createApp(config: AppConfig, logger?: LoggerService | fals
     });
     app.useBodyParser('json', { limit: '100kb' });
     app.useGlobalFilters(new ProblemFilter());
+    app.useGlobalPipes(validationPipe());
     app.getHttpAdapter().getInstance().disable('x-powered-by');
     const openApi = new DocumentBuilder()
       .setTitle('Transport platform API')
-      .setDescription('Vehicles, owners, drivers, assemblies, trips and payment transaction status.')
+      .setDescription(OPENAPI_DESCRIPTION)
       .setVersion('0.1.0')
+      .addServer('/', 'API base URL ({base_url}); payment routes under PAYMENT_BASE_PATH ({pay_url})')
+      .addSecurity('apiKey', { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The bare API key, or `Bearer <key>`.' })
       .build();
     SwaggerModule.setup(DOCS_PATH, app, () => SwaggerModule.createDocument(app, openApi), {
       jsonDocumentUrl: `${DOCS_PATH}/openapi.json`,

@@ -12,6 +12,10 @@ export interface AppConfig {
   seedDemo: boolean;
   adminApiKey?: string;
   healthTimeoutMs: number;
+  /** IANA zone in which date-only query values are read. */
+  timeZone: string;
+  /** Path prefix of the payment routes (the interface's {pay_url}); '' serves them beside the others. */
+  paymentBasePath: string;
   /** Folder holding package.json, prisma.config.ts and prisma/ (the Prisma CLI runs from there). */
   appRoot: string;
 }
@@ -36,6 +40,21 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   return value;
 }
 
+function zone(value: string): string {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return value;
+  } catch {
+    throw new ConfigError(`TZ_DEFAULT must be an IANA time zone such as Africa/Accra, got "${value}"`);
+  }
+}
+
+function basePath(value: string): string {
+  const trimmed = value.replace(/\/+$/, '');
+  if (trimmed !== '' && !/^(\/[A-Za-z0-9._-]+)+$/.test(trimmed)) throw new ConfigError(`PAYMENT_BASE_PATH must look like /pay, got "${value}"`);
+  return trimmed;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const appRoot = resolve(env.APP_ROOT ?? process.cwd());
   const databaseUrl = env.DATABASE_URL || undefined;
@@ -52,6 +71,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     seedDemo: bool(env, 'SEED_DEMO', false),
     adminApiKey: env.ADMIN_API_KEY || undefined,
     healthTimeoutMs: int(env, 'HEALTH_TIMEOUT_MS', 2000, 50, 60000),
+    timeZone: zone(env.TZ_DEFAULT || 'Africa/Accra'),
+    paymentBasePath: basePath(env.PAYMENT_BASE_PATH ?? ''),
     appRoot,
   };
 }

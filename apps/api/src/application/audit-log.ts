@@ -1,6 +1,6 @@
 import type { DomainEvent } from '@transport/domain';
 
-export type PrincipalRole = 'admin' | 'assembly' | 'merchant' | 'system';
+export type PrincipalRole = 'admin' | 'assembly' | 'merchant' | 'system' | 'anonymous';
 
 /** Who is acting: an API key's principal, or the system itself (seed, reconciliation). */
 export interface Actor {
@@ -9,6 +9,7 @@ export interface Actor {
 }
 
 export const SYSTEM_ACTOR: Actor = { role: 'system', id: 'system' };
+export const ANONYMOUS_ACTOR: Actor = { role: 'anonymous', id: 'anonymous' };
 
 export interface AuditEntryInput {
   entity: string;

@@ -1,0 +1,38 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { ObjectIdGenerator } from '@transport/domain';
+import { ApiKeyStore } from '../auth/api-key.store';
+import type { AppConfig } from '../config';
+import type { Database } from '../database/database';
+import { DatabaseModule } from '../database/database.module';
+import { PrismaUnitOfWork } from '../persistence/prisma-unit-of-work';
+import { prismaRepositories } from '../persistence/prisma-repositories';
+import { CryptoRandomSource } from '../platform/crypto-random-source';
+import { ScryptSecretHasher } from '../platform/secrets';
+import { SystemClock } from '../platform/system-clock';
+import { APP_CONFIG, CLOCK, ID_GENERATOR, RANDOM_SOURCE, REPOSITORIES, SECRET_HASHER, UNIT_OF_WORK } from './tokens';
+
+/** The adapters behind every port, provided once for all controllers. */
+@Global()
+@Module({})
+export class PortsModule {
+  static register(config: AppConfig, database: Database): DynamicModule {
+    const clock = new SystemClock();
+    const random = new CryptoRandomSource();
+    const providers = [
+      { provide: APP_CONFIG, useValue: config },
+      { provide: CLOCK, useValue: clock },
+      { provide: RANDOM_SOURCE, useValue: random },
+      { provide: ID_GENERATOR, useValue: new ObjectIdGenerator(clock, random) },
+      { provide: SECRET_HASHER, useValue: new ScryptSecretHasher() },
+      { provide: REPOSITORIES, useValue: prismaRepositories(database.prisma) },
+      { provide: UNIT_OF_WORK, useValue: new PrismaUnitOfWork(database.prisma) },
+      { provide: ApiKeyStore, useValue: new ApiKeyStore(database.prisma) },
+    ];
+    return {
+      module: PortsModule,
+      imports: [DatabaseModule.forDatabase(database)],
+      providers,
+      exports: [...providers.map((p) => p.provide), DatabaseModule],
+    };
+  }
+}

@@ -1,0 +1,8 @@
+/** Injection tokens for the ports the controllers use. */
+export const REPOSITORIES = Symbol('REPOSITORIES');
+export const UNIT_OF_WORK = Symbol('UNIT_OF_WORK');
+export const CLOCK = Symbol('CLOCK');
+export const ID_GENERATOR = Symbol('ID_GENERATOR');
+export const RANDOM_SOURCE = Symbol('RANDOM_SOURCE');
+export const SECRET_HASHER = Symbol('SECRET_HASHER');
+export const APP_CONFIG = Symbol('APP_CONFIG');

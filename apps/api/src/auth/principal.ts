@@ -1,0 +1,14 @@
+import type { Actor } from '../application/audit-log';
+
+export const ROLES = ['admin', 'assembly', 'merchant'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Who a valid API key belongs to. */
+export interface Principal {
+  keyId: string;
+  role: Role;
+  /** The admin, assembly user or merchant the key was issued to. */
+  principalId: string;
+}
+
+export const actorOf = (p: Principal): Actor => ({ role: p.role, id: p.principalId });

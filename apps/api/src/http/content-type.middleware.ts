@@ -1,0 +1,19 @@
+import { Injectable, type NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { problem, PROBLEM_CONTENT_TYPE } from './problem';
+
+/** Requests that carry a body must say it is JSON: anything else is 415, before it is parsed or acted on. */
+@Injectable()
+export class JsonContentTypeMiddleware implements NestMiddleware {
+  use(request: Request, response: Response, next: NextFunction): void {
+    const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
+    if (['POST', 'PUT', 'PATCH'].includes(request.method) && hasBody && !request.is('application/json')) {
+      response
+        .status(415)
+        .type(PROBLEM_CONTENT_TYPE)
+        .send(JSON.stringify(problem(415, 'Send the request body as application/json', { code: 'UNSUPPORTED_MEDIA_TYPE' })));
+      return;
+    }
+    next();
+  }
+}

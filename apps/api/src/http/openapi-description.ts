@@ -1,0 +1,26 @@
+/** The decisions the interface document leaves open, stated once for every client. */
+export const OPENAPI_DESCRIPTION = `
+Back end of a road-transport platform: vehicles and their owners, drivers, assemblies, intracity trips, and the status
+of mobile-money payments. The wire format is that of the platform's interface document.
+
+**Credentials.** API keys (256 random bits, shown once, stored only as a SHA-256 hash) belong to a principal with a
+role: \`admin\`, \`assembly\` (an assembly user: inspects and approves) or \`merchant\` (payments). Send the bare key in
+\`Authorization\`, as the interface does, or \`Bearer <key>\`. No key, or an unknown or revoked one: 401 with
+\`WWW-Authenticate\`. A valid key of a role the operation does not allow: 403. Operations 1 and 5 stay open to
+anonymous callers, but anonymous callers never see personal data (see operation 5).
+
+**Errors.** Every error is \`application/problem+json\` (RFC 9457): \`type\`, \`title\`, \`status\`, \`detail\`, a stable
+\`code\` where one applies, and for validation an \`errors\` list of \`{ field, message }\`. Validation 400; missing or bad
+credential 401; wrong role 403; not found 404; duplicate or concurrent change 409; body over 100 kB 413; body not JSON
+415; a rule refusing a well-formed request 422. Unknown fields in bodies and queries are refused (400), never dropped.
+
+**Lists.** Newest first (\`createdAt\`, then \`_id\`). \`limit\` is an integer from 1 to 500 (default 50). When more records
+exist, a \`Link: <...>; rel="next"\` header (RFC 8288) carries an \`after=<_id>\` cursor; bodies keep the documented shape.
+
+**Values.** Booleans in queries are \`true\` or \`false\`; ids are 24 lowercase hex characters (a well-formed id that names
+nothing simply matches nothing). Money is in cedis with at most two decimals; weights kg; fuel capacity litres;
+distances km. Dates are ISO 8601 UTC. Phone numbers are stored as +233XXXXXXXXX; 0XXXXXXXXX is accepted.
+
+**Records.** Every record carries \`_id\`, \`createdAt\`, \`updatedAt\` and \`__v\` (its revision, increased by one on every
+change). Fields the interface marks "present once ..." are absent, not null, until then.
+`.trim();

@@ -1,0 +1,39 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { PROBLEM_CONTENT_TYPE } from './problem';
+
+export class ProblemFieldDoc {
+  @ApiProperty({ example: 'limit' }) field!: string;
+  @ApiProperty({ example: 'limit must be an integer from 1 to 500' }) message!: string;
+}
+
+/** RFC 9457 problem details: the body of every error. */
+export class ProblemDoc {
+  @ApiProperty({ example: 'about:blank', description: 'A URI naming the kind of problem (urn:transport:problem:<code> for coded ones).' }) type!: string;
+  @ApiProperty({ example: 'Bad Request' }) title!: string;
+  @ApiProperty({ example: 400 }) status!: number;
+  @ApiProperty({ example: 'limit: limit must be an integer from 1 to 500' }) detail!: string;
+  @ApiPropertyOptional({ example: 'VALIDATION_FAILED', description: 'Stable machine-readable code (domain error codes such as VEHICLE_NOT_INSPECTED).' }) code?: string;
+  @ApiPropertyOptional({ type: [ProblemFieldDoc], description: 'For validation failures: each field and what is wrong with it.' }) errors?: ProblemFieldDoc[];
+}
+
+const MEANINGS: Record<number, string> = {
+  400: 'Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON.',
+  401: 'No API key, or an unknown or revoked one (with a WWW-Authenticate header).',
+  403: 'A valid API key whose role may not call this operation.',
+  404: 'No such record (or one the caller may not see).',
+  409: 'Conflicts with the stored state: a duplicate, or a record changed by someone else.',
+  413: 'The body is larger than 100 kB.',
+  415: 'The body is not application/json.',
+  422: 'Well-formed, but a rule refuses it; `code` says which.',
+};
+
+/** Documents error responses as problem+json. */
+export function ApiProblems(...statuses: number[]) {
+  return applyDecorators(
+    ApiExtraModels(ProblemDoc),
+    ...statuses.map((status) =>
+      ApiResponse({ status, description: MEANINGS[status], content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: getSchemaPath(ProblemDoc) } } } }),
+    ),
+  );
+}

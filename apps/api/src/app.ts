@@ -6,7 +6,8 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config';
 import { openDatabase, type Database } from './database/database';
-import { ProblemFilter } from './http/problem.filter';
+import { json } from 'express';
+import { bodyParserErrors, ProblemFilter } from './http/problem.filter';
 import { validationPipe } from './http/validation';
 import { OPENAPI_DESCRIPTION } from './http/openapi-description';
 
@@ -25,7 +26,10 @@ export async function createApp(config: AppConfig, logger?: LoggerService | fals
       logger: logger ?? ['error', 'warn', 'log'],
       bodyParser: false,
     });
-    app.useBodyParser('json', { limit: '100kb' });
+    // express's own JSON parser, with its errors answered here as problems: Nest's wrapper would turn a malformed
+    // body into a generic 400 and lose what went wrong.
+    app.use(json({ limit: '100kb' }));
+    app.use(bodyParserErrors);
     app.useGlobalFilters(new ProblemFilter());
     app.useGlobalPipes(validationPipe());
     app.getHttpAdapter().getInstance().disable('x-powered-by');

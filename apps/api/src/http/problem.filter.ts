@@ -52,17 +52,23 @@ export class ProblemFilter implements ExceptionFilter {
       const message = typeof payload === 'string' ? payload : (payload as { message?: unknown }).message;
       return problem(status, Array.isArray(message) ? message.join('; ') : String(message ?? error.message));
     }
-    const parserError = error as BodyParserError;
-    const status = parserError?.status ?? parserError?.statusCode;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      if (parserError.type === 'entity.parse.failed') {
-        return problem(400, 'The request body is not valid JSON', { code: 'MALFORMED_JSON' });
-      }
-      if (parserError.type === 'entity.too.large') {
-        return problem(413, 'The request body is larger than 100 kB', { code: 'BODY_TOO_LARGE' });
-      }
-      return problem(status, parserError.expose ? String((error as Error).message) : 'The request was refused');
-    }
-    return problem(500, 'The server failed to handle the request; it has been logged');
+    return bodyParserProblem(error) ?? problem(500, 'The server failed to handle the request; it has been logged');
   }
+}
+
+/** The problem for an error raised while reading the body (express/body-parser), if it is one. */
+function bodyParserProblem(error: unknown): Problem | undefined {
+  const parserError = error as BodyParserError;
+  const status = parserError?.status ?? parserError?.statusCode;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  if (parserError.type === 'entity.parse.failed') return problem(400, 'The request body is not valid JSON', { code: 'MALFORMED_JSON' });
+  if (parserError.type === 'entity.too.large') return problem(413, 'The request body is larger than 100 kB', { code: 'BODY_TOO_LARGE' });
+  return problem(status, parserError.expose ? String((error as Error).message) : 'The request body was refused', { code: 'BAD_BODY' });
+}
+
+/** Express error middleware placed right after the body parser: its failures become problems, not generic errors. */
+export function bodyParserErrors(error: unknown, _request: Request, response: Response, next: (error?: unknown) => void): void {
+  const body = bodyParserProblem(error);
+  if (!body) return next(error);
+  response.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
 }

@@ -45,11 +45,21 @@ export function normalizeDigitalAddress(raw: string, field = 'digitalAddress'): 
   return value;
 }
 
-/** A required piece of text: trimmed, not empty, bounded. */
+/**
+ * Names and labels as people write them, in any script: letters, marks, digits, spaces and . , ' ’ & ( ) / # : + @ _ -.
+ * Control characters, markup and statement punctuation (< > ; { } $ ` \ " =) and emoji are refused: they are never part
+ * of a name, a vehicle make or a description, and refusing them keeps them out of every screen and report downstream.
+ */
+const PLAIN_TEXT = /^[\p{L}\p{M}\p{N} .,'\u2019&()/#:+@_-]+$/u;
+
+/** A required piece of text: trimmed, not empty, bounded, plain. */
 export function requireText(raw: unknown, field: string, max = 200): string {
-  const value = typeof raw === 'string' ? raw.trim() : '';
+  const value = typeof raw === 'string' ? raw.trim().replace(/\s+/g, ' ') : '';
   if (value.length === 0 || value.length > max) {
     throw new DomainError('INVALID_TEXT', `${field} must be text of 1 to ${max} characters`, 'validation', field);
+  }
+  if (!PLAIN_TEXT.test(value)) {
+    throw new DomainError('INVALID_TEXT', `${field} may contain letters, digits, spaces and . , ' & ( ) / # : + @ _ - only`, 'validation', field);
   }
   return value;
 }

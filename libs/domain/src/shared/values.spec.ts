@@ -46,8 +46,11 @@ describe('emails, digital addresses, text', () => {
     for (const bad of ['AK0395028', 'A-039-5028', 'AK-39-5028', 5]) expect(() => normalizeDigitalAddress(bad as string)).toThrow(/GhanaPostGPS/);
   });
 
-  it('trims text and bounds its length', () => {
+  it('trims text, bounds its length and keeps it plain', () => {
     expect(requireText('  Kofi ', 'name')).toBe('Kofi');
+    expect(requireText("Ama  O'Brien-Owusu", 'name')).toBe("Ama O'Brien-Owusu");
+    expect(requireText('Ɔkɔmfo Anɔkye', 'name')).toBe('Ɔkɔmfo Anɔkye');
+    for (const bad of ["'; DROP TABLE vehicles; --", '<b>x</b>', 'a\u0000b', '🚕', '${x}']) expect(() => requireText(bad, 'name')).toThrow(/letters, digits/);
     expect(() => requireText('x'.repeat(11), 'name', 10)).toThrow(/1 to 10/);
     expect(() => requireText(undefined, 'name')).toThrow(/name/);
   });

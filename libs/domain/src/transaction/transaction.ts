@@ -1,4 +1,4 @@
-import { normalizeEmail, normalizePhone } from '../shared/contact';
+import { normalizeEmail, normalizePhone, requireText } from '../shared/contact';
 import { DomainError } from '../shared/domain-error';
 import type { DomainEvent } from '../shared/events';
 import { assertObjectId, type IdGenerator } from '../shared/id-generator';
@@ -83,14 +83,13 @@ function checkRequest(input: PaymentRequestInput) {
   if (!/^[A-Za-z0-9._:-]{1,64}$/.test(reference)) {
     throw invalid('reference', 'reference must be 1 to 64 letters, digits, dots, underscores, colons or hyphens');
   }
-  const description = typeof input.description === 'string' ? input.description.trim() : '';
-  if (description.length === 0 || description.length > 200) throw invalid('description', 'description must be 1 to 200 characters');
+  const description = requireText(input.description, 'description', 200);
   const callBackUrl = typeof input.callBackUrl === 'string' ? input.callBackUrl.trim() : '';
   if (callBackUrl.length > 2048 || !/^https?:\/\/[^\s/?#]+[^\s]*$/i.test(callBackUrl)) {
     throw invalid('callBackUrl', 'callBackUrl must be an http or https URL of at most 2048 characters');
   }
-  const customerName = (input.customerName ?? '').trim();
-  if (customerName.length > 120) throw invalid('customerName', 'customerName must be at most 120 characters');
+  // The customer's name may be empty (the interface says so); when given it is plain text like any name.
+  const customerName = input.customerName?.trim() ? requireText(input.customerName, 'customerName', 120) : '';
   const amount = assertPesewas(input.amount, 'amount');
   if (amount === 0) throw invalid('amount', 'amount must be more than zero');
   return {

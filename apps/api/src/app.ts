@@ -19,6 +19,7 @@ export interface RunningApp {
 
 export const DOCS_PATH = 'docs';
 
+
 export async function createApp(config: AppConfig, logger?: LoggerService | false): Promise<RunningApp> {
   const database = await openDatabase(config);
   try {

@@ -27,9 +27,9 @@ export class AddDriverBody {
   @IsEmail({}, { message: 'email must be an email address' }) @MaxLength(254) email!: string;
   @ApiProperty({ example: 'DL-0002-2021', description: 'Licence number.' }) @IsString() @MaxLength(30) license!: string;
   @ApiProperty({ enum: LICENSE_CLASSES, description: 'DVLA licence class.' }) @IsIn(LICENSE_CLASSES as unknown as string[]) licenseClass!: string;
-  @ApiProperty({ example: '2028-01-10', description: 'ISO 8601 date; after licenseIssueDate.' })
+  @ApiProperty({ example: '2028-01-10T00:00:00.000Z', description: 'ISO 8601 date; after licenseIssueDate.' })
   @date() @IsDate({ message: 'licenseExpiry must be an ISO 8601 date' }) licenseExpiry!: Date;
-  @ApiProperty({ example: '2021-01-10', description: 'ISO 8601 date; not in the future.' })
+  @ApiProperty({ example: '2021-01-10T00:00:00.000Z', description: 'ISO 8601 date; not in the future.' })
   @date() @IsDate({ message: 'licenseIssueDate must be an ISO 8601 date' }) licenseIssueDate!: Date;
   @ApiProperty({ enum: ID_TYPES }) @IsIn(ID_TYPES as unknown as string[]) idType!: string;
   @ApiProperty({ example: 'GHA-700000002-2' }) @IsString() @MaxLength(30) idNumber!: string;

@@ -63,6 +63,8 @@ export class DriversController {
   @Post('add')
   @HttpCode(201)
   @OptionalAuth()
+  @ApiSecurity('apiKey')
+  @ApiSecurity({})
   @ApiOperation({
     summary: 'Register a driver (operation 6)',
     description:

@@ -37,10 +37,10 @@ export class AddVehicleBody {
   @ApiPropertyOptional({ example: 'Toyota' }) @IsOptional() @IsString() @MaxLength(60) make?: string;
   @ApiPropertyOptional({ example: 'Corolla' }) @IsOptional() @IsString() @MaxLength(60) model?: string;
 
-  @ApiPropertyOptional({ description: `Year of manufacture, ${ISO}; not after yearOfRegistration, not in the future.`, example: '2017-01-01' })
+  @ApiPropertyOptional({ description: `Year of manufacture, ${ISO}; not after yearOfRegistration, not in the future.`, example: '2017-01-01T00:00:00.000Z' })
   @IsOptional() @date() @IsDate({ message: `makeYear must be ${ISO}` }) makeYear?: Date;
 
-  @ApiPropertyOptional({ description: `${ISO}; not in the future.`, example: '2018-03-15' })
+  @ApiPropertyOptional({ description: `${ISO}; not in the future.`, example: '2018-03-15T00:00:00.000Z' })
   @IsOptional() @date() @IsDate({ message: `yearOfRegistration must be ${ISO}` }) yearOfRegistration?: Date;
 
   @ApiPropertyOptional({ description: 'Seats.', minimum: 1, maximum: MAX_CAPACITY, example: 4 })
@@ -58,10 +58,10 @@ export class AddVehicleBody {
   @ApiPropertyOptional({ description: 'Litres.', minimum: 0, maximum: MAX_FUEL_LITRES, example: 50 })
   @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(MAX_FUEL_LITRES) fuelCapacity?: number;
 
-  @ApiPropertyOptional({ description: `${ISO}. Needed, and in the future, for approval.`, example: '2027-06-30' })
+  @ApiPropertyOptional({ description: `${ISO}. Needed, and in the future, for approval.`, example: '2027-06-30T00:00:00.000Z' })
   @IsOptional() @date() @IsDate({ message: `roadWorthyExpiryDate must be ${ISO}` }) roadWorthyExpiryDate?: Date;
 
-  @ApiPropertyOptional({ description: `${ISO}. Needed, and in the future, for approval.`, example: '2027-06-30' })
+  @ApiPropertyOptional({ description: `${ISO}. Needed, and in the future, for approval.`, example: '2027-06-30T00:00:00.000Z' })
   @IsOptional() @date() @IsDate({ message: `insuranceExpiryDate must be ${ISO}` }) insuranceExpiryDate?: Date;
 
   @ApiPropertyOptional({ description: '17 characters (ISO 3779: no I, O or Q).', example: '1HGCM82633A004352' })

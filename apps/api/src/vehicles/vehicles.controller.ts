@@ -31,6 +31,7 @@ export class VehiclesController {
   ) {}
 
   @Get('all')
+  @ApiSecurity({})
   @ApiOperation({
     summary: 'List vehicles (operation 1)',
     description:

@@ -92,10 +92,23 @@ function test() {
   process.exit(status !== 0 ? status : failed > 0 ? 1 : 0);
 }
 
+/** Operator commands (API keys): `npm run keys -- create --role admin --principal <id>`. */
+function keys() {
+  ensureInstalled();
+  nx(['build', 'api', '--outputStyle=static'], { NX_VERBOSE_LOGGING: 'false' });
+  const result = spawnSync(process.execPath, [join(root, 'dist', 'apps', 'api', 'cli.js'), 'keys', ...process.argv.slice(3)], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, APP_ROOT: root },
+  });
+  process.exit(result.status ?? 1);
+}
+
 const command = process.argv[2];
 if (command === 'start') start();
 else if (command === 'test') test();
+else if (command === 'keys') keys();
 else {
-  console.error('usage: node tools/run.mjs start|test');
+  console.error('usage: node tools/run.mjs start|test|keys');
   process.exit(2);
 }

@@ -10,6 +10,7 @@ module.exports = {
       target: 'node',
       compiler: 'tsc',
       main: './src/main.ts',
+      additionalEntryPoints: [{ entryName: 'cli', entryPath: './src/cli.ts' }],
       tsConfig: './tsconfig.app.json',
       optimization: false,
       outputHashing: 'none',

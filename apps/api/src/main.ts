@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     '',
     `Transport API listening (ready in ${Date.now() - started} ms)`,
     `  API base URL:      ${base}`,
-    `  Payment base URL:  ${base}`,
+    `  Payment base URL:  ${base}${config.paymentBasePath}   (GET ${base}${config.paymentBasePath}/payment/check_transaction?reference=...)`,
     `  OpenAPI docs:      ${base}/${DOCS_PATH}   (JSON: ${base}/${DOCS_PATH}/openapi.json)`,
     `  Health:            ${base}/health`,
   ];

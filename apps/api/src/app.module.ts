@@ -12,6 +12,11 @@ import { JsonContentTypeMiddleware } from './http/content-type.middleware';
 import { PaymentModule } from './payment/payment.module';
 import { TripsController } from './trips/trips.controller';
 import { VehiclesController } from './vehicles/vehicles.controller';
+import { AdminController } from './management/admin.controller';
+import { DriversManagementController } from './management/drivers-management.controller';
+import { ReferenceController } from './management/reference.controller';
+import { TripsManagementController } from './management/trips-management.controller';
+import { VehiclesManagementController } from './management/vehicles-management.controller';
 
 @Module({})
 export class AppModule implements NestModule {
@@ -23,7 +28,19 @@ export class AppModule implements NestModule {
         PaymentModule,
         ...(config.paymentBasePath ? [RouterModule.register([{ path: config.paymentBasePath, module: PaymentModule }])] : []),
       ],
-      controllers: [HealthController, VehiclesController, DriversController, AssemblyController, TripsController],
+      // Order matters where paths overlap: fixed paths (/vehicles/all) are registered before parameterised ones (/vehicles/:id).
+      controllers: [
+        HealthController,
+        VehiclesController,
+        DriversController,
+        AssemblyController,
+        TripsController,
+        VehiclesManagementController,
+        DriversManagementController,
+        ReferenceController,
+        TripsManagementController,
+        AdminController,
+      ],
       providers: [{ provide: HEALTH_TIMEOUT_MS, useValue: config.healthTimeoutMs }, { provide: APP_GUARD, useClass: ApiKeyGuard }],
     };
   }

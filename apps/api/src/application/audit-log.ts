@@ -1,6 +1,6 @@
 import type { DomainEvent } from '@transport/domain';
 
-export type PrincipalRole = 'admin' | 'assembly' | 'merchant' | 'system' | 'anonymous';
+export type PrincipalRole = 'admin' | 'assembly' | 'merchant' | 'platform' | 'system' | 'anonymous';
 
 /** Who is acting: an API key's principal, or the system itself (seed, reconciliation). */
 export interface Actor {

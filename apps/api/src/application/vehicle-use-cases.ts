@@ -1,39 +1,54 @@
-import { CommonErrors, type Clock, type Vehicle } from '@transport/domain';
-import { auditEntriesFor, type Actor } from './audit-log';
-import type { UnitOfWork, WorkContext } from './unit-of-work';
+import { DomainError, type Vehicle } from '@transport/domain';
+import type { Actor } from './audit-log';
+import { changeAggregate, type UseCaseDeps } from './change-aggregate';
 
-export interface UseCaseDeps {
-  uow: UnitOfWork;
-  clock: Clock;
+export type { UseCaseDeps } from './change-aggregate';
+
+const vehicleChange = (id: string, actor: Actor, expectedVersion: number | undefined, action: string) => ({
+  entity: 'vehicle',
+  store: (c: { vehicles: { findById(id: string): Promise<Vehicle | undefined>; update(v: Vehicle): Promise<Vehicle> } }) => c.vehicles,
+  id,
+  actor,
+  expectedVersion,
+  action,
+});
+
+export async function approveVehicle(deps: UseCaseDeps, vehicleId: string, actor: Actor, expectedVersion?: number): Promise<Vehicle> {
+  return (await changeAggregate(deps, vehicleChange(vehicleId, actor, expectedVersion, 'VehicleApproved'), (v, at) => v.approve(actor.id, at))).saved;
 }
 
-/**
- * Loads a vehicle, applies one domain transition, saves it (optimistically, on the revision it was loaded at) and
- * writes one audit entry per event, all in one transaction. `expectedVersion` makes a client's If-Match explicit.
- */
-export async function changeVehicle(
-  deps: UseCaseDeps,
-  vehicleId: string,
-  actor: Actor,
-  transition: (vehicle: Vehicle, at: Date, context: WorkContext) => void | Promise<void>,
-  expectedVersion?: number,
-): Promise<Vehicle> {
-  return deps.uow.run(async (context) => {
-    const vehicle = await context.vehicles.findById(vehicleId);
-    if (!vehicle) throw CommonErrors.notFound('vehicle', vehicleId);
-    if (expectedVersion !== undefined && expectedVersion !== vehicle.version) throw CommonErrors.concurrentUpdate('vehicle', vehicleId);
-    const before = vehicle.toState();
-    await transition(vehicle, deps.clock.now(), context);
-    const saved = await context.vehicles.update(vehicle);
-    await context.audit.append(auditEntriesFor('vehicle', vehicle.pullEvents(), actor, before, saved.toState()));
-    return saved;
-  });
+export async function inspectVehicle(deps: UseCaseDeps, vehicleId: string, checklist: unknown, actor: Actor, expectedVersion?: number): Promise<Vehicle> {
+  return (await changeAggregate(deps, vehicleChange(vehicleId, actor, expectedVersion, 'VehicleInspected'), (v, at) => v.inspect(checklist, actor.id, at))).saved;
 }
 
-export function approveVehicle(deps: UseCaseDeps, vehicleId: string, actor: Actor, expectedVersion?: number): Promise<Vehicle> {
-  return changeVehicle(deps, vehicleId, actor, (vehicle, at) => vehicle.approve(actor.id, at), expectedVersion);
+export interface VehicleLinks {
+  /** A driver id, or null to unlink the driver. */
+  driver?: string | null;
+  /** A station id, or null to unlink (the vehicle then shows station: null). */
+  station?: string | null;
+  transportUnion?: string;
 }
 
-export function inspectVehicle(deps: UseCaseDeps, vehicleId: string, checklist: unknown, actor: Actor, expectedVersion?: number): Promise<Vehicle> {
-  return changeVehicle(deps, vehicleId, actor, (vehicle, at) => vehicle.inspect(checklist, actor.id, at), expectedVersion);
+/** Links (or unlinks) driver, station and union in one change; every referenced record must exist. */
+export async function linkVehicle(deps: UseCaseDeps, vehicleId: string, links: VehicleLinks, actor: Actor, expectedVersion?: number): Promise<Vehicle> {
+  const missing = (code: string, field: string, id: string) => new DomainError(code, `${field} ${id} names no record`, 'rule', field);
+  return (
+    await changeAggregate(deps, vehicleChange(vehicleId, actor, expectedVersion, 'VehicleLinked'), async (v, at, ctx) => {
+      if (links.driver === null) v.unlinkDriver(at);
+      else if (links.driver !== undefined) {
+        const driver = await ctx.drivers.findById(links.driver);
+        if (!driver) throw missing('DRIVER_NOT_FOUND', 'driver', links.driver);
+        v.linkDriver(driver, at);
+      }
+      if (links.station !== undefined) {
+        if (links.station !== null && !(await ctx.stations.findById(links.station))) throw missing('STATION_NOT_FOUND', 'station', links.station);
+        v.linkStation(links.station, at);
+      }
+      if (links.transportUnion !== undefined) {
+        if (!(await ctx.unions.findById(links.transportUnion))) throw missing('TRANSPORT_UNION_NOT_FOUND', 'transportUnion', links.transportUnion);
+        v.linkTransportUnion(links.transportUnion, at);
+      }
+    })
+  ).saved;
 }
+

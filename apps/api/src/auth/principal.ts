@@ -1,6 +1,7 @@
 import type { Actor } from '../application/audit-log';
 
-export const ROLES = ['admin', 'assembly', 'merchant'] as const;
+/** `platform`: the ride-hailing app's own back end, which reports driver status and records trips. */
+export const ROLES = ['admin', 'assembly', 'merchant', 'platform'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** Who a valid API key belongs to. */

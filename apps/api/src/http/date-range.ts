@@ -77,3 +77,10 @@ function endDayAfter(date: string): number[] {
   return [next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate()];
 }
 
+
+/** The first instant after the whole day that is `days` days after `now`'s day, in `timeZone`. */
+export function endOfDayAfter(now: Date, days: number, timeZone: string): Date {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now).split('-').map(Number);
+  const target = new Date(Date.UTC(parts[0], parts[1] - 1, parts[2]) + (days + 1) * DAY);
+  return new Date(zonedToInstant([target.getUTCFullYear(), target.getUTCMonth() + 1, target.getUTCDate()], timeZone));
+}

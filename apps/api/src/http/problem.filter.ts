@@ -32,6 +32,8 @@ export class ProblemFilter implements ExceptionFilter {
       this.logger.error(`${request.method} ${request.originalUrl}: ${(error as Error)?.stack ?? String(error)}`);
     }
     if (body.status === 401) response.setHeader('WWW-Authenticate', 'Bearer realm="transport"');
+    const retryAfter = error instanceof HttpException ? (error.getResponse() as { retryAfter?: number }).retryAfter : undefined;
+    if (body.status === 429 && retryAfter) response.setHeader('Retry-After', String(retryAfter));
     response.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
   }
 

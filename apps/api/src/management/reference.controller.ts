@@ -1,0 +1,144 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CommonErrors, type Clock, type IdGenerator } from '@transport/domain';
+import { toAssemblyResponse, toAssemblyUserResponse, toRegionResponse } from '../assembly/assembly.response';
+import { addAssembly, addAssemblyUser, addRegion, addStation, addTransportUnion } from '../application/reference-use-cases';
+import type { UnitOfWork } from '../application/unit-of-work';
+import { CLOCK, ID_GENERATOR, REPOSITORIES, UNIT_OF_WORK } from '../api/tokens';
+import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
+import { actorOf, type Principal } from '../auth/principal';
+import { ApiProblems } from '../http/openapi';
+import { ObjectIdPipe } from '../http/params';
+import type { RepositoryBackendPorts } from '../persistence/repositories';
+import { toStationResponse, toTransportUnionResponse } from '../vehicles/vehicle.response';
+import { AddAssemblyBody, AddAssemblyUserBody, AddRegionBody, AddStationBody, AddUnionBody } from './management.dto';
+
+interface Versioned {
+  createdAt: Date;
+  updatedAt: Date;
+  version: number;
+}
+const withRecord = <T extends object>(body: T, s: Versioned) => ({ ...body, createdAt: s.createdAt.toISOString(), updatedAt: s.updatedAt.toISOString(), __v: s.version });
+
+/** Reference data: regions, assemblies, assembly users, stations and transport unions. */
+@ApiTags('reference data')
+@ApiSecurity('apiKey')
+@Controller()
+export class ReferenceController {
+  constructor(
+    @Inject(REPOSITORIES) private readonly repos: RepositoryBackendPorts,
+    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  private deps() {
+    return { uow: this.uow, clock: this.clock, ids: this.ids };
+  }
+
+  @Post('assembly/regions/add')
+  @HttpCode(201)
+  @Roles('admin')
+  @ApiOperation({ summary: 'Add a region' })
+  @ApiBody({ type: AddRegionBody })
+  @ApiProblems(400, 401, 403, 409, 413, 415)
+  async addRegion(@Body() body: AddRegionBody, @CurrentPrincipal() p: Principal) {
+    const r = (await addRegion(this.deps(), body, actorOf(p))).toState();
+    return withRecord(toRegionResponse(r), r);
+  }
+
+  @Get('assembly/regions/:id')
+  @Roles('admin', 'assembly', 'merchant', 'platform')
+  @ApiOperation({ summary: 'One region' })
+  @ApiProblems(400, 401, 403, 404)
+  async region(@Param('id', ObjectIdPipe) id: string) {
+    const r = (await this.repos.regions.findById(id))?.toState();
+    if (!r) throw CommonErrors.notFound('region', id);
+    return withRecord(toRegionResponse(r), r);
+  }
+
+  @Post('assembly/add')
+  @HttpCode(201)
+  @Roles('admin')
+  @ApiOperation({ summary: 'Add an assembly' })
+  @ApiBody({ type: AddAssemblyBody })
+  @ApiProblems(400, 401, 403, 413, 415, 422)
+  async addAssembly(@Body() body: AddAssemblyBody, @CurrentPrincipal() p: Principal) {
+    const a = (await addAssembly(this.deps(), { name: body.name, regionId: body.region, digitalAddress: body.digitalAddress, type: body.type }, actorOf(p))).toState();
+    return toAssemblyResponse(a, (await this.repos.regions.findById(a.regionId))!.toState());
+  }
+
+  @Post('assembly/users/add')
+  @HttpCode(201)
+  @Roles('admin', 'assembly')
+  @ApiOperation({ summary: 'Add an assembly user', description: 'Admins add users to any assembly; assembly users to their own assembly only (422 OTHER_ASSEMBLY otherwise).' })
+  @ApiBody({ type: AddAssemblyUserBody })
+  @ApiProblems(400, 401, 403, 409, 413, 415, 422)
+  async addUser(@Body() body: AddAssemblyUserBody, @CurrentPrincipal() p: Principal) {
+    const { assembly, ...rest } = body;
+    return toAssemblyUserResponse((await addAssemblyUser(this.deps(), { ...rest, assemblyId: assembly }, actorOf(p))).toState());
+  }
+
+  @Get('assembly/users/:id')
+  @Roles('admin', 'assembly')
+  @ApiOperation({ summary: 'One assembly user' })
+  @ApiProblems(400, 401, 403, 404)
+  async user(@Param('id', ObjectIdPipe) id: string) {
+    const u = await this.repos.assemblyUsers.findById(id);
+    if (!u) throw CommonErrors.notFound('assembly user', id);
+    return toAssemblyUserResponse(u.toState());
+  }
+
+  @Get('assembly/:id')
+  @Roles('admin', 'assembly', 'merchant', 'platform')
+  @ApiOperation({ summary: 'One assembly, with its region' })
+  @ApiProblems(400, 401, 403, 404)
+  async assembly(@Param('id', ObjectIdPipe) id: string) {
+    const a = (await this.repos.assemblies.findById(id))?.toState();
+    if (!a) throw CommonErrors.notFound('assembly', id);
+    return toAssemblyResponse(a, (await this.repos.regions.findById(a.regionId))!.toState());
+  }
+
+  @Post('stations/add')
+  @HttpCode(201)
+  @Roles('admin')
+  @ApiOperation({ summary: 'Add a station' })
+  @ApiBody({ type: AddStationBody })
+  @ApiProblems(400, 401, 403, 413, 415, 422)
+  async addStation(@Body() body: AddStationBody, @CurrentPrincipal() p: Principal) {
+    const s = (await addStation(this.deps(), body, actorOf(p))).toState();
+    return withRecord(toStationResponse(s), s);
+  }
+
+  @Get('stations/:id')
+  @Roles('admin', 'assembly', 'merchant', 'platform')
+  @ApiOperation({ summary: 'One station' })
+  @ApiProblems(400, 401, 403, 404)
+  async station(@Param('id', ObjectIdPipe) id: string) {
+    const s = (await this.repos.stations.findById(id))?.toState();
+    if (!s) throw CommonErrors.notFound('station', id);
+    return withRecord(toStationResponse(s), s);
+  }
+
+  @Post('unions/add')
+  @HttpCode(201)
+  @Roles('admin')
+  @ApiOperation({ summary: 'Add a transport union (or a branch of one)' })
+  @ApiBody({ type: AddUnionBody })
+  @ApiProblems(400, 401, 403, 413, 415, 422)
+  async addUnion(@Body() body: AddUnionBody, @CurrentPrincipal() p: Principal) {
+    const { transportUnion, ...rest } = body;
+    const u = (await addTransportUnion(this.deps(), { ...rest, parentUnionId: transportUnion }, actorOf(p))).toState();
+    return withRecord(toTransportUnionResponse(u), u);
+  }
+
+  @Get('unions/:id')
+  @Roles('admin', 'assembly', 'merchant', 'platform')
+  @ApiOperation({ summary: 'One transport union' })
+  @ApiProblems(400, 401, 403, 404)
+  async union(@Param('id', ObjectIdPipe) id: string) {
+    const u = (await this.repos.unions.findById(id))?.toState();
+    if (!u) throw CommonErrors.notFound('transport union', id);
+    return withRecord(toTransportUnionResponse(u), u);
+  }
+}

@@ -1,5 +1,6 @@
+import { AuditEntryDoc, IssuedKeyDoc, KeySummaryDoc, MerchantCreatedDoc, RevokedKeyDoc } from './management.openapi';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Clock, IdGenerator } from '@transport/domain';
 import { issueApiKey, listApiKeys, revokeApiKey } from '../application/api-keys';
 import { auditEntriesFor } from '../application/audit-log';
@@ -27,6 +28,7 @@ export class AdminController {
 
   @Get('audit')
   @ApiOperation({ summary: 'The append-only history of a record', description: 'Oldest first: each state change with its actor, time, and the state before and after. Secrets (key hashes) are never recorded.' })
+  @ApiOkResponse({ type: AuditEntryDoc, isArray: true })
   @ApiProblems(400, 401, 403)
   async audit(@Query() query: AuditQuery) {
     const rows = await this.database.prisma.auditEntry.findMany({ where: { entity: query.entity, entityId: query.id }, orderBy: { id: 'asc' }, take: 1000 });
@@ -40,6 +42,7 @@ export class AdminController {
     description: 'Answers with the `signingSecret` the merchant uses to verify the notifications this service signs (HMAC-SHA256); it is shown this once.',
   })
   @ApiBody({ type: AddMerchantBody })
+  @ApiCreatedResponse({ type: MerchantCreatedDoc })
   @ApiProblems(400, 401, 403, 413, 415)
   async addMerchant(@Body() body: AddMerchantBody, @CurrentPrincipal() p: Principal) {
     const now = this.clock.now();
@@ -57,6 +60,7 @@ export class AdminController {
   @HttpCode(201)
   @ApiOperation({ summary: 'Issue an API key for an admin, assembly user, merchant or platform', description: 'Answers `{ _id, key, role, principal }`; the key is shown this once.' })
   @ApiBody({ type: IssueKeyBody })
+  @ApiCreatedResponse({ type: IssuedKeyDoc })
   @ApiProblems(400, 401, 403, 413, 415)
   issue(@Body() body: IssueKeyBody) {
     return issueApiKey(this.database.prisma, this.ids, this.clock, body.role, body.principal, body.label ?? '');
@@ -65,6 +69,7 @@ export class AdminController {
   @Post('admin/keys/:id/revoke')
   @HttpCode(200)
   @ApiOperation({ summary: 'Revoke a key: it stops working at once' })
+  @ApiOkResponse({ type: RevokedKeyDoc })
   @ApiProblems(400, 401, 403, 404)
   async revoke(@Param('id', ObjectIdPipe) id: string) {
     await revokeApiKey(this.database.prisma, this.clock, id);
@@ -73,6 +78,7 @@ export class AdminController {
 
   @Get('admin/keys')
   @ApiOperation({ summary: 'Every key (never the key itself)' })
+  @ApiOkResponse({ type: KeySummaryDoc, isArray: true })
   @ApiProblems(401, 403)
   list() {
     return listApiKeys(this.database.prisma);

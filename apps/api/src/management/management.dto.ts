@@ -22,9 +22,9 @@ export class InspectBody {
 }
 
 export class LinkBody {
-  @ApiPropertyOptional({ ...ID, nullable: true, description: 'A driver (approved and activated) to link, or null to unlink.' })
+  @ApiPropertyOptional({ ...ID, type: String, nullable: true, description: 'A driver (approved and activated) to link, or null to unlink.' })
   @IsOptional() @ValidateIf((_o, v) => v !== null) @Matches(OBJECT_ID, idMessage) driver?: string | null;
-  @ApiPropertyOptional({ ...ID, nullable: true, description: 'A station to link, or null to unlink (the vehicle then shows station: null).' })
+  @ApiPropertyOptional({ ...ID, type: String, nullable: true, description: 'A station to link, or null to unlink (the vehicle then shows station: null).' })
   @IsOptional() @ValidateIf((_o, v) => v !== null) @Matches(OBJECT_ID, idMessage) station?: string | null;
   @ApiPropertyOptional({ ...ID, description: 'A transport union to link.' }) @IsOptional() @Matches(OBJECT_ID, idMessage) transportUnion?: string;
 }

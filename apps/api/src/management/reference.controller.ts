@@ -1,5 +1,8 @@
+import { AssemblyDoc, AssemblyUserDoc } from '../assembly/assembly.openapi';
+import { MappingError } from '../persistence/mapping-error';
+import { RegionRecordDoc, StationRecordDoc, UnionRecordDoc } from './management.openapi';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CommonErrors, type Clock, type IdGenerator } from '@transport/domain';
 import { toAssemblyResponse, toAssemblyUserResponse, toRegionResponse } from '../assembly/assembly.response';
 import { addAssembly, addAssemblyUser, addRegion, addStation, addTransportUnion } from '../application/reference-use-cases';
@@ -36,10 +39,17 @@ export class ReferenceController {
     return { uow: this.uow, clock: this.clock, ids: this.ids };
   }
 
+  private async regionOf(assemblyId: string, regionId: string) {
+    const region = await this.repos.regions.findById(regionId);
+    if (!region) throw new MappingError('assemblies', assemblyId, `region ${regionId} does not exist`);
+    return region.toState();
+  }
+
   @Post('assembly/regions/add')
   @HttpCode(201)
   @Roles('admin')
   @ApiOperation({ summary: 'Add a region' })
+  @ApiCreatedResponse({ type: RegionRecordDoc })
   @ApiBody({ type: AddRegionBody })
   @ApiProblems(400, 401, 403, 409, 413, 415)
   async addRegion(@Body() body: AddRegionBody, @CurrentPrincipal() p: Principal) {
@@ -50,6 +60,7 @@ export class ReferenceController {
   @Get('assembly/regions/:id')
   @Roles('admin', 'assembly', 'merchant', 'platform')
   @ApiOperation({ summary: 'One region' })
+  @ApiOkResponse({ type: RegionRecordDoc })
   @ApiProblems(400, 401, 403, 404)
   async region(@Param('id', ObjectIdPipe) id: string) {
     const r = (await this.repos.regions.findById(id))?.toState();
@@ -61,11 +72,12 @@ export class ReferenceController {
   @HttpCode(201)
   @Roles('admin')
   @ApiOperation({ summary: 'Add an assembly' })
+  @ApiCreatedResponse({ type: AssemblyDoc })
   @ApiBody({ type: AddAssemblyBody })
   @ApiProblems(400, 401, 403, 413, 415, 422)
   async addAssembly(@Body() body: AddAssemblyBody, @CurrentPrincipal() p: Principal) {
     const a = (await addAssembly(this.deps(), { name: body.name, regionId: body.region, digitalAddress: body.digitalAddress, type: body.type }, actorOf(p))).toState();
-    return toAssemblyResponse(a, (await this.repos.regions.findById(a.regionId))!.toState());
+    return toAssemblyResponse(a, await this.regionOf(a.id, a.regionId));
   }
 
   @Post('assembly/users/add')
@@ -73,6 +85,7 @@ export class ReferenceController {
   @Roles('admin', 'assembly')
   @ApiOperation({ summary: 'Add an assembly user', description: 'Admins add users to any assembly; assembly users to their own assembly only (422 OTHER_ASSEMBLY otherwise).' })
   @ApiBody({ type: AddAssemblyUserBody })
+  @ApiCreatedResponse({ type: AssemblyUserDoc })
   @ApiProblems(400, 401, 403, 409, 413, 415, 422)
   async addUser(@Body() body: AddAssemblyUserBody, @CurrentPrincipal() p: Principal) {
     const { assembly, ...rest } = body;
@@ -82,6 +95,7 @@ export class ReferenceController {
   @Get('assembly/users/:id')
   @Roles('admin', 'assembly')
   @ApiOperation({ summary: 'One assembly user' })
+  @ApiOkResponse({ type: AssemblyUserDoc })
   @ApiProblems(400, 401, 403, 404)
   async user(@Param('id', ObjectIdPipe) id: string) {
     const u = await this.repos.assemblyUsers.findById(id);
@@ -92,17 +106,19 @@ export class ReferenceController {
   @Get('assembly/:id')
   @Roles('admin', 'assembly', 'merchant', 'platform')
   @ApiOperation({ summary: 'One assembly, with its region' })
+  @ApiOkResponse({ type: AssemblyDoc })
   @ApiProblems(400, 401, 403, 404)
   async assembly(@Param('id', ObjectIdPipe) id: string) {
     const a = (await this.repos.assemblies.findById(id))?.toState();
     if (!a) throw CommonErrors.notFound('assembly', id);
-    return toAssemblyResponse(a, (await this.repos.regions.findById(a.regionId))!.toState());
+    return toAssemblyResponse(a, await this.regionOf(a.id, a.regionId));
   }
 
   @Post('stations/add')
   @HttpCode(201)
   @Roles('admin')
   @ApiOperation({ summary: 'Add a station' })
+  @ApiCreatedResponse({ type: StationRecordDoc })
   @ApiBody({ type: AddStationBody })
   @ApiProblems(400, 401, 403, 413, 415, 422)
   async addStation(@Body() body: AddStationBody, @CurrentPrincipal() p: Principal) {
@@ -113,6 +129,7 @@ export class ReferenceController {
   @Get('stations/:id')
   @Roles('admin', 'assembly', 'merchant', 'platform')
   @ApiOperation({ summary: 'One station' })
+  @ApiOkResponse({ type: StationRecordDoc })
   @ApiProblems(400, 401, 403, 404)
   async station(@Param('id', ObjectIdPipe) id: string) {
     const s = (await this.repos.stations.findById(id))?.toState();
@@ -124,6 +141,7 @@ export class ReferenceController {
   @HttpCode(201)
   @Roles('admin')
   @ApiOperation({ summary: 'Add a transport union (or a branch of one)' })
+  @ApiCreatedResponse({ type: UnionRecordDoc })
   @ApiBody({ type: AddUnionBody })
   @ApiProblems(400, 401, 403, 413, 415, 422)
   async addUnion(@Body() body: AddUnionBody, @CurrentPrincipal() p: Principal) {
@@ -135,6 +153,7 @@ export class ReferenceController {
   @Get('unions/:id')
   @Roles('admin', 'assembly', 'merchant', 'platform')
   @ApiOperation({ summary: 'One transport union' })
+  @ApiOkResponse({ type: UnionRecordDoc })
   @ApiProblems(400, 401, 403, 404)
   async union(@Param('id', ObjectIdPipe) id: string) {
     const u = (await this.repos.unions.findById(id))?.toState();

@@ -1,3 +1,4 @@
+import { ComplianceEntryDoc } from './management.openapi';
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -77,6 +78,7 @@ export class VehiclesManagementController {
       'Lists vehicles with a certificate ending by the end of the day `within` days from today (in TZ_DEFAULT), newest first, each with its reasons: ' +
       'ROADWORTHY_EXPIRED / INSURANCE_EXPIRED (already ended) or ROADWORTHY_EXPIRING / INSURANCE_EXPIRING (ends within the window), plus NOT_APPROVED and CHECKLIST_FAILED when they apply.',
   })
+  @ApiOkResponse({ type: ComplianceEntryDoc, isArray: true })
   @ApiProblems(400, 401, 403)
   async compliance(@Query() query: ComplianceQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ComplianceEntry[]> {
     const now = this.clock.now();

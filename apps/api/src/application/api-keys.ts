@@ -23,6 +23,12 @@ export interface KeySummary {
 export async function issueApiKey(prisma: PrismaClient, ids: IdGenerator, clock: Clock, role: string, principal: string, label = ''): Promise<IssuedKey> {
   if (!(ROLES as readonly string[]).includes(role)) throw new DomainError('INVALID_ROLE', `role must be one of ${ROLES.join(', ')}`, 'validation', 'role');
   assertObjectId(principal, 'principal');
+  // Assembly and merchant keys act for a stored user or merchant (their data is scoped by it): it must exist.
+  const exists =
+    role === 'assembly' ? await prisma.assemblyUser.findUnique({ where: { id: principal }, select: { id: true } })
+    : role === 'merchant' ? await prisma.merchant.findUnique({ where: { id: principal }, select: { id: true } })
+    : true;
+  if (!exists) throw new DomainError('PRINCIPAL_NOT_FOUND', `No ${role === 'assembly' ? 'assembly user' : 'merchant'} with id ${principal}`, 'rule', 'principal');
   const key = newApiKey(role);
   const now = clock.now();
   const id = ids.next();

@@ -61,7 +61,7 @@ export class AdminController {
   @ApiOperation({ summary: 'Issue an API key for an admin, assembly user, merchant or platform', description: 'Answers `{ _id, key, role, principal }`; the key is shown this once.' })
   @ApiBody({ type: IssueKeyBody })
   @ApiCreatedResponse({ type: IssuedKeyDoc })
-  @ApiProblems(400, 401, 403, 413, 415)
+  @ApiProblems(400, 401, 403, 413, 415, 422)
   issue(@Body() body: IssueKeyBody) {
     return issueApiKey(this.database.prisma, this.ids, this.clock, body.role, body.principal, body.label ?? '');
   }

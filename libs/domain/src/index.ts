@@ -47,3 +47,4 @@ export * from './transaction/provider-messages';
 export * from './transaction/payment-provider';
 export * from './transaction/transaction';
 export * from './transaction/transaction.repository';
+export * from './repositories';

@@ -9,7 +9,7 @@ import { prismaRepositories } from '../persistence/prisma-repositories';
 import { CryptoRandomSource } from '../platform/crypto-random-source';
 import { ScryptSecretHasher } from '../platform/secrets';
 import { SystemClock } from '../platform/system-clock';
-import { APP_CONFIG, CLOCK, ID_GENERATOR, RANDOM_SOURCE, REPOSITORIES, SECRET_HASHER, UNIT_OF_WORK } from './tokens';
+import { APP_CONFIG, CLOCK, ID_GENERATOR, RANDOM_SOURCE, REPOSITORIES, SECRET_HASHER, UNIT_OF_WORK, USE_CASE_PORTS } from './tokens';
 
 /** The adapters behind every port, provided once for all controllers. */
 @Global()
@@ -18,14 +18,18 @@ export class PortsModule {
   static register(config: AppConfig, database: Database): DynamicModule {
     const clock = new SystemClock();
     const random = new CryptoRandomSource();
+    const ids = new ObjectIdGenerator(clock, random);
+    const hasher = new ScryptSecretHasher();
+    const uow = new PrismaUnitOfWork(database.prisma);
     const providers = [
       { provide: APP_CONFIG, useValue: config },
+      { provide: USE_CASE_PORTS, useValue: { uow, clock, ids, random, hasher } },
       { provide: CLOCK, useValue: clock },
       { provide: RANDOM_SOURCE, useValue: random },
-      { provide: ID_GENERATOR, useValue: new ObjectIdGenerator(clock, random) },
-      { provide: SECRET_HASHER, useValue: new ScryptSecretHasher() },
+      { provide: ID_GENERATOR, useValue: ids },
+      { provide: SECRET_HASHER, useValue: hasher },
       { provide: REPOSITORIES, useValue: prismaRepositories(database.prisma) },
-      { provide: UNIT_OF_WORK, useValue: new PrismaUnitOfWork(database.prisma) },
+      { provide: UNIT_OF_WORK, useValue: uow },
       { provide: ApiKeyStore, useValue: new ApiKeyStore(database.prisma) },
     ];
     return {

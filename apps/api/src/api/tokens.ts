@@ -6,3 +6,6 @@ export const ID_GENERATOR = Symbol('ID_GENERATOR');
 export const RANDOM_SOURCE = Symbol('RANDOM_SOURCE');
 export const SECRET_HASHER = Symbol('SECRET_HASHER');
 export const APP_CONFIG = Symbol('APP_CONFIG');
+
+/** The ports a use case needs, bundled: unit of work, clock, ids, randomness, secret hashing. */
+export const USE_CASE_PORTS = Symbol('USE_CASE_PORTS');

@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import { Logger } from '@nestjs/common';
 import pg from 'pg';
 import type { AppConfig } from '../config';
 import { PrismaClient } from '../generated/prisma/client';
@@ -6,6 +7,8 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgre
 import { migrateDeploy } from './migrate';
 
 export type DatabaseKind = 'postgresql' | 'embedded';
+
+const logger = new Logger('Database');
 
 /** The open database: one Prisma client over a `pg` pool, on real PostgreSQL or on the embedded server. */
 export interface Database {
@@ -33,6 +36,9 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
   try {
     if (config.migrateOnStart) await migrateDeploy(config.appRoot, url);
     const pool = new pg.Pool({ connectionString: url, max: poolSize });
+    // An idle connection closed by the server (a restart, a failover, an administrator) must not crash the process:
+    // the pool drops it and opens another on the next query; /health reports the database state meanwhile.
+    pool.on('error', (error) => logger.warn(`database connection lost: ${error.message}`));
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     await prisma.$connect();
     return {

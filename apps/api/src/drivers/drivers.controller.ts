@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { Clock, IdGenerator, RandomSource, SecretHasher, VehicleOwnerState } from '@transport/domain';
+import type { VehicleOwnerState } from '@transport/domain';
 import { ANONYMOUS_ACTOR } from '../application/audit-log';
 import { registerDriver } from '../application/registration';
-import type { UnitOfWork } from '../application/unit-of-work';
-import { CLOCK, ID_GENERATOR, RANDOM_SOURCE, REPOSITORIES, SECRET_HASHER, UNIT_OF_WORK } from '../api/tokens';
+import { REPOSITORIES, USE_CASE_PORTS } from '../api/tokens';
+import type { UseCasePorts } from '../api/use-case-ports';
 import { unauthorized } from '../auth/api-key.guard';
 import { CurrentPrincipal, OptionalAuth } from '../auth/auth.decorators';
 import { actorOf, type Principal } from '../auth/principal';
@@ -22,11 +22,7 @@ import { toDriverResponse, type DriverResponse } from './driver.response';
 export class DriversController {
   constructor(
     @Inject(REPOSITORIES) private readonly repos: RepositoryBackendPorts,
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
-    @Inject(RANDOM_SOURCE) private readonly random: RandomSource,
-    @Inject(SECRET_HASHER) private readonly hasher: SecretHasher,
+    @Inject(USE_CASE_PORTS) private readonly ports: UseCasePorts,
   ) {}
 
   @Get('all')
@@ -78,7 +74,7 @@ export class DriversController {
   async add(@Body() body: AddDriverBody, @CurrentPrincipal() principal: Principal | undefined): Promise<{ status: number; payload: DriverResponse }> {
     const { ownerID, ...fields } = body;
     const { driver, activationKey } = await registerDriver(
-      { uow: this.uow, clock: this.clock, ids: this.ids, random: this.random, hasher: this.hasher },
+      this.ports,
       { ...fields, ownerId: ownerID },
       principal ? actorOf(principal) : ANONYMOUS_ACTOR,
     );

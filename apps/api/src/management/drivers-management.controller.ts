@@ -1,11 +1,11 @@
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { CommonErrors, type Clock, type Driver, type RandomSource, type SecretHasher } from '@transport/domain';
+import { CommonErrors, type Driver } from '@transport/domain';
 import { ANONYMOUS_ACTOR } from '../application/audit-log';
 import { activateDriver, approveDriver, reissueActivationKey, revokeDriver, setDriverStatus } from '../application/driver-use-cases';
-import type { UnitOfWork } from '../application/unit-of-work';
-import { CLOCK, RANDOM_SOURCE, REPOSITORIES, SECRET_HASHER, UNIT_OF_WORK } from '../api/tokens';
+import { REPOSITORIES, USE_CASE_PORTS } from '../api/tokens';
+import type { UseCasePorts } from '../api/use-case-ports';
 import { CurrentPrincipal, OptionalAuth, Roles } from '../auth/auth.decorators';
 import { actorOf, type Principal } from '../auth/principal';
 import { DriverDoc } from '../drivers/driver.openapi';
@@ -27,14 +27,11 @@ export class DriversManagementController {
 
   constructor(
     @Inject(REPOSITORIES) private readonly repos: RepositoryBackendPorts,
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(RANDOM_SOURCE) private readonly random: RandomSource,
-    @Inject(SECRET_HASHER) private readonly hasher: SecretHasher,
+    @Inject(USE_CASE_PORTS) private readonly ports: UseCasePorts,
   ) {}
 
-  private deps() {
-    return { uow: this.uow, clock: this.clock, random: this.random, hasher: this.hasher };
+  private deps(): UseCasePorts {
+    return this.ports;
   }
 
   private async respond(driver: Driver, activationKey?: string): Promise<DriverResponse> {

@@ -3,11 +3,11 @@ import { MappingError } from '../persistence/mapping-error';
 import { RegionRecordDoc, StationRecordDoc, UnionRecordDoc } from './management.openapi';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { CommonErrors, type Clock, type IdGenerator } from '@transport/domain';
+import { CommonErrors } from '@transport/domain';
 import { toAssemblyResponse, toAssemblyUserResponse, toRegionResponse } from '../assembly/assembly.response';
 import { addAssembly, addAssemblyUser, addRegion, addStation, addTransportUnion } from '../application/reference-use-cases';
-import type { UnitOfWork } from '../application/unit-of-work';
-import { CLOCK, ID_GENERATOR, REPOSITORIES, UNIT_OF_WORK } from '../api/tokens';
+import { REPOSITORIES, USE_CASE_PORTS } from '../api/tokens';
+import type { UseCasePorts } from '../api/use-case-ports';
 import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
 import { actorOf, type Principal } from '../auth/principal';
 import { ApiProblems } from '../http/openapi';
@@ -30,13 +30,11 @@ const withRecord = <T extends object>(body: T, s: Versioned) => ({ ...body, crea
 export class ReferenceController {
   constructor(
     @Inject(REPOSITORIES) private readonly repos: RepositoryBackendPorts,
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(USE_CASE_PORTS) private readonly ports: UseCasePorts,
   ) {}
 
-  private deps() {
-    return { uow: this.uow, clock: this.clock, ids: this.ids };
+  private deps(): UseCasePorts {
+    return this.ports;
   }
 
   private async regionOf(assemblyId: string, regionId: string) {

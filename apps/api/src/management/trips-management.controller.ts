@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { cedisToPesewas, CommonErrors, geoPoint, type Clock, type IdGenerator, type Trip } from '@transport/domain';
+import { cedisToPesewas, CommonErrors, geoPoint, type Trip } from '@transport/domain';
 import { addTrip, changeTrip } from '../application/trip-use-cases';
-import type { UnitOfWork } from '../application/unit-of-work';
-import { CLOCK, ID_GENERATOR, REPOSITORIES, UNIT_OF_WORK } from '../api/tokens';
+import { REPOSITORIES, USE_CASE_PORTS } from '../api/tokens';
+import type { UseCasePorts } from '../api/use-case-ports';
 import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
 import { actorOf, type Principal } from '../auth/principal';
 import { ApiProblems } from '../http/openapi';
@@ -23,13 +23,11 @@ const point = (p: PointBody, field: string) => geoPoint(p.coordinates[0], p.coor
 export class TripsManagementController {
   constructor(
     @Inject(REPOSITORIES) private readonly repos: RepositoryBackendPorts,
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(USE_CASE_PORTS) private readonly ports: UseCasePorts,
   ) {}
 
-  private deps() {
-    return { uow: this.uow, clock: this.clock, ids: this.ids };
+  private deps(): UseCasePorts {
+    return this.ports;
   }
 
   private change(id: string, p: Principal, ifMatch: string | undefined, action: string, transition: (t: Trip, at: Date) => void) {

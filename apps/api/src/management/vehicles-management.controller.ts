@@ -2,12 +2,12 @@ import { ComplianceEntryDoc } from './management.openapi';
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CommonErrors, type Clock, type IdGenerator, type Vehicle } from '@transport/domain';
+import { CommonErrors, type Vehicle } from '@transport/domain';
 import { addOwner, verifyOwner } from '../application/reference-use-cases';
-import type { UnitOfWork } from '../application/unit-of-work';
 import { approveVehicle, inspectVehicle, linkVehicle } from '../application/vehicle-use-cases';
 import { linkedRecords } from '../application/vehicle-queries';
-import { APP_CONFIG, CLOCK, ID_GENERATOR, REPOSITORIES, UNIT_OF_WORK } from '../api/tokens';
+import { APP_CONFIG, REPOSITORIES, USE_CASE_PORTS } from '../api/tokens';
+import type { UseCasePorts } from '../api/use-case-ports';
 import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
 import { actorOf, type Principal } from '../auth/principal';
 import type { AppConfig } from '../config';
@@ -34,14 +34,12 @@ export interface ComplianceEntry {
 export class VehiclesManagementController {
   constructor(
     @Inject(REPOSITORIES) private readonly repos: RepositoryBackendPorts,
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(USE_CASE_PORTS) private readonly ports: UseCasePorts,
   ) {}
 
-  private deps() {
-    return { uow: this.uow, clock: this.clock, ids: this.ids };
+  private deps(): UseCasePorts {
+    return this.ports;
   }
 
   private async respond(vehicle: Vehicle): Promise<VehicleResponse> {
@@ -81,7 +79,7 @@ export class VehiclesManagementController {
   @ApiOkResponse({ type: ComplianceEntryDoc, isArray: true })
   @ApiProblems(400, 401, 403)
   async compliance(@Query() query: ComplianceQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ComplianceEntry[]> {
-    const now = this.clock.now();
+    const now = this.ports.clock.now();
     const horizon = endOfDayAfter(now, query.within ?? 30, this.config.timeZone);
     const page = await this.repos.vehicles.listCertificatesEndingBy(new Date(horizon.getTime() - 1), { limit: query.limit ?? 50, after: query.after });
     setNextLink(req, res, page);

@@ -1,11 +1,10 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { Clock, IdGenerator, RandomSource, SecretHasher } from '@transport/domain';
 import { registerVehicle } from '../application/registration';
-import type { UnitOfWork } from '../application/unit-of-work';
 import { listVehicles } from '../application/vehicle-queries';
-import { CLOCK, ID_GENERATOR, RANDOM_SOURCE, REPOSITORIES, SECRET_HASHER, UNIT_OF_WORK } from '../api/tokens';
+import { REPOSITORIES, USE_CASE_PORTS } from '../api/tokens';
+import type { UseCasePorts } from '../api/use-case-ports';
 import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
 import { actorOf, type Principal } from '../auth/principal';
 import { ApiProblems } from '../http/openapi';
@@ -23,11 +22,7 @@ import { normalizeRegistrationNumber } from '@transport/domain';
 export class VehiclesController {
   constructor(
     @Inject(REPOSITORIES) private readonly repos: RepositoryBackendPorts,
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
-    @Inject(RANDOM_SOURCE) private readonly random: RandomSource,
-    @Inject(SECRET_HASHER) private readonly hasher: SecretHasher,
+    @Inject(USE_CASE_PORTS) private readonly ports: UseCasePorts,
   ) {}
 
   @Get('all')
@@ -75,7 +70,7 @@ export class VehiclesController {
   async add(@Body() body: AddVehicleBody, @CurrentPrincipal() principal: Principal): Promise<VehicleResponse> {
     const { ownerID, ...fields } = body;
     const vehicle = await registerVehicle(
-      { uow: this.uow, clock: this.clock, ids: this.ids, random: this.random, hasher: this.hasher },
+      this.ports,
       { ownerId: ownerID, ...fields },
       actorOf(principal),
     );

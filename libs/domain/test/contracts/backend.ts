@@ -1,28 +1,7 @@
-import type {
-  AssemblyRepository,
-  AssemblyUserRepository,
-  DriverRepository,
-  RegionRepository,
-  StationRepository,
-  TransactionRepository,
-  TransportUnionRepository,
-  TripRepository,
-  VehicleOwnerRepository,
-  VehicleRepository,
-} from '../../src';
+import type { Repositories } from '../../src';
 
 /** Every repository port, as one backend provides them (in memory, Prisma on PostgreSQL, Prisma on PGlite). */
-export interface RepositoryBackend {
-  owners: VehicleOwnerRepository;
-  vehicles: VehicleRepository;
-  drivers: DriverRepository;
-  regions: RegionRepository;
-  assemblies: AssemblyRepository;
-  assemblyUsers: AssemblyUserRepository;
-  stations: StationRepository;
-  unions: TransportUnionRepository;
-  trips: TripRepository;
-  transactions: TransactionRepository;
+export interface RepositoryBackend extends Repositories {
   /** Makes a merchant with this id exist (a principal outside the domain, which transactions reference). */
   ensureMerchant(id: string): Promise<void>;
   /**

@@ -84,20 +84,15 @@ export class VehiclesManagementController {
     const page = await this.repos.vehicles.listCertificatesEndingBy(new Date(horizon.getTime() - 1), { limit: query.limit ?? 50, after: query.after });
     setNextLink(req, res, page);
     const links = await linkedRecords(this.repos, page.items);
-    return page.items.map((vehicle) => {
-      const state = vehicle.toState();
-      const reasons: ComplianceEntry['reasons'] = [];
-      for (const reason of vehicle.complianceAt(now)) {
-        if (reason.code === 'NOT_APPROVED') reasons.push({ code: 'NOT_APPROVED' });
-        else if (reason.code === 'CHECKLIST_FAILED') reasons.push({ code: 'CHECKLIST_FAILED', items: reason.items });
-        else if (reason.code === 'ROADWORTHY_EXPIRED' || reason.code === 'INSURANCE_EXPIRED') reasons.push({ code: reason.code, date: reason.since.toISOString() });
-      }
-      for (const [field, code] of [['roadWorthyExpiryDate', 'ROADWORTHY_EXPIRING'], ['insuranceExpiryDate', 'INSURANCE_EXPIRING']] as const) {
-        const end = state[field];
-        if (end && end > now && end < horizon) reasons.push({ code, date: end.toISOString() });
-      }
-      return { vehicle: toVehicleResponse(state, links), reasons };
-    });
+    return page.items.map((vehicle) => ({
+      vehicle: toVehicleResponse(vehicle.toState(), links),
+      reasons: vehicle.complianceOutlook(now, horizon).map((reason) => {
+        if ('since' in reason) return { code: reason.code, date: reason.since.toISOString() };
+        if ('on' in reason) return { code: reason.code, date: reason.on.toISOString() };
+        if ('items' in reason) return { code: reason.code, items: reason.items };
+        return { code: reason.code };
+      }),
+    }));
   }
 
   @Get(':id')

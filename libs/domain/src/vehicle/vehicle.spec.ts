@@ -234,6 +234,14 @@ describe('Vehicle compliance', () => {
     ]);
   });
 
+  it('adds the certificates ending after now and before the horizon, and not those ending later', () => {
+    const v = approvedVehicle(); // roadworthy ends at day 180, insurance at day 365
+    expect(v.complianceOutlook(days(10), days(181))).toEqual([{ code: 'ROADWORTHY_EXPIRING', on: days(180) }]);
+    expect(v.complianceOutlook(days(10), days(180))).toEqual([]);
+    expect(v.complianceOutlook(days(200), days(366))).toEqual([{ code: 'ROADWORTHY_EXPIRED', since: days(180) }, { code: 'INSURANCE_EXPIRING', on: days(365) }]);
+    expect(Vehicle.register({ ownerId: OWNER }, ports().ids, T0).complianceOutlook(T0, days(1)).map((r) => r.code)).toEqual(['NOT_APPROVED', 'ROADWORTHY_MISSING', 'INSURANCE_MISSING']);
+  });
+
   it('reports missing certificates', () => {
     const v = Vehicle.register({ ownerId: OWNER }, ports().ids, T0);
     expect(v.complianceAt(T0).map((r) => r.code)).toEqual(['NOT_APPROVED', 'ROADWORTHY_MISSING', 'INSURANCE_MISSING']);

@@ -85,7 +85,9 @@ export type ComplianceReason =
   | { code: 'ROADWORTHY_EXPIRED'; since: Date }
   | { code: 'INSURANCE_MISSING' }
   | { code: 'INSURANCE_EXPIRED'; since: Date }
-  | { code: 'CHECKLIST_FAILED'; items: InspectionItem[] };
+  | { code: 'CHECKLIST_FAILED'; items: InspectionItem[] }
+  | { code: 'ROADWORTHY_EXPIRING'; on: Date }
+  | { code: 'INSURANCE_EXPIRING'; on: Date };
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -250,6 +252,18 @@ export class Vehicle {
     else if (s.insuranceExpiryDate <= date) reasons.push({ code: 'INSURANCE_EXPIRED', since: s.insuranceExpiryDate });
     const failed = s.inspectionChecklist ? failedInspectionItems(s.inspectionChecklist) : [];
     if (failed.length > 0) reasons.push({ code: 'CHECKLIST_FAILED', items: failed });
+    return reasons;
+  }
+
+  /**
+   * What stops the vehicle operating now, plus the certificates that end after `now` but before `horizon`: the
+   * assembly's "expired or expiring" list.
+   */
+  complianceOutlook(now: Date, horizon: Date): ComplianceReason[] {
+    const reasons = this.complianceAt(now);
+    const { roadWorthyExpiryDate: roadWorthy, insuranceExpiryDate: insurance } = this.state;
+    if (roadWorthy && roadWorthy > now && roadWorthy < horizon) reasons.push({ code: 'ROADWORTHY_EXPIRING', on: roadWorthy });
+    if (insurance && insurance > now && insurance < horizon) reasons.push({ code: 'INSURANCE_EXPIRING', on: insurance });
     return reasons;
   }
 

@@ -208,6 +208,17 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
     await as(b.platformKey).get('/vehicles/compliance').expect(403);
   });
 
+  it('rate-limits activation attempts per driver (429 with Retry-After), on top of the five-try lock', async () => {
+    const reg = (await b.http().post('/drivers/add').send({ name: 'Rate Limited', phone: '0244888000', email: 'rate@example.com', license: 'DL-0008-2020', licenseClass: 'B', licenseExpiry: future(400), licenseIssueDate: '2020-01-10', idType: 'ghana_card', idNumber: 'GHA-8', gender: 'male' }).expect(201)).body.payload;
+    const wrong = reg.activationKey === '000000' ? '111111' : '000000';
+    const codes = [];
+    for (let i = 0; i < 10; i++) codes.push((await b.http().post(`/drivers/${reg._id}/activate`).send({ activationKey: wrong }).expect(422)).body.code);
+    expect(codes).toEqual([...Array(4).fill('DRIVER_ACTIVATION_KEY_INVALID'), ...Array(6).fill('DRIVER_ACTIVATION_LOCKED')]);
+    const limited = await b.http().post(`/drivers/${reg._id}/activate`).send({ activationKey: reg.activationKey }).expect(429);
+    expect(limited.body.code).toBe('RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
   it('lets assembly users add users to their own assembly only, and revoked keys stop at once', async () => {
     const asm = as(b.assemblyKey);
     const other = (await as(ADMIN_KEY).post('/assembly/add', { name: 'Ejisu Municipal Assembly', region: b.assembly.region._id, digitalAddress: 'AE-001-0001', type: 'municipal' }).expect(201)).body;
@@ -253,5 +264,15 @@ describeOnPostgres('twenty simultaneous approvals of one vehicle', () => {
     expect(audit.filter((e: { action: string }) => e.action === 'VehicleApproved')).toHaveLength(1);
     const stored = (await b.http().get(`/vehicles/${vehicle._id}`).set('Authorization', b.assemblyKey).expect(200)).body;
     expect(stored).toMatchObject({ approved: true, __v: 2 });
+  });
+
+  it('lets exactly one of several simultaneous driver approvals win', async () => {
+    const reg = (await b.http().post('/drivers/add').send({ name: 'Race Driver', phone: '0244777111', email: 'race.driver@example.com', license: 'DL-0007-2020', licenseClass: 'B', licenseExpiry: future(400), licenseIssueDate: '2020-01-10', idType: 'ghana_card', idNumber: 'GHA-7', gender: 'male' }).expect(201)).body.payload;
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => b.http().post(`/drivers/${reg._id}/approve`).set('Authorization', b.assemblyKey).send({ approvalChecklist: CHECKS })),
+    );
+    expect(responses.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(409)]);
+    const audit = (await b.http().get(`/audit?entity=driver&id=${reg._id}`).set('Authorization', ADMIN_KEY).expect(200)).body;
+    expect(audit.filter((e: { action: string }) => e.action === 'DriverApproved')).toHaveLength(1);
   });
 });

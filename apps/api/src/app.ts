@@ -6,7 +6,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config';
 import { openDatabase, type Database } from './database/database';
-import { json } from 'express';
+import { json, text } from 'express';
 import { bodyParserErrors, ProblemFilter } from './http/problem.filter';
 import { validationPipe } from './http/validation';
 import { OPENAPI_DESCRIPTION } from './http/openapi-description';
@@ -29,6 +29,8 @@ export async function createApp(config: AppConfig, logger?: LoggerService | fals
     });
     // express's own JSON parser, with its errors answered here as problems: Nest's wrapper would turn a malformed
     // body into a generic 400 and lose what went wrong.
+    // Provider callbacks are read as raw text, so a body that is not JSON can still be stored for inspection.
+    app.use(`${config.paymentBasePath}/payment/callback`, text({ type: () => true, limit: '100kb' }));
     app.use(json({ limit: '100kb' }));
     app.use(bodyParserErrors);
     app.useGlobalFilters(new ProblemFilter());

@@ -16,6 +16,8 @@ export interface AppConfig {
   timeZone: string;
   /** Path prefix of the payment routes (the interface's {pay_url}); '' serves them beside the others. */
   paymentBasePath: string;
+  /** How the provider reaches this service: the base of the callback URLs (default http://HOST:PORT). */
+  publicBaseUrl: string;
   /** Folder holding package.json, prisma.config.ts and prisma/ (the Prisma CLI runs from there). */
   appRoot: string;
 }
@@ -55,6 +57,12 @@ function basePath(value: string): string {
   return trimmed;
 }
 
+function publicUrl(value: string | undefined, host: string, port: string): string {
+  const url = (value || `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(url)) throw new ConfigError(`PUBLIC_BASE_URL must be an http(s) URL, got "${value}"`);
+  return url;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const appRoot = resolve(env.APP_ROOT ?? process.cwd());
   const databaseUrl = env.DATABASE_URL || undefined;
@@ -73,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     healthTimeoutMs: int(env, 'HEALTH_TIMEOUT_MS', 2000, 50, 60000),
     timeZone: zone(env.TZ_DEFAULT || 'Africa/Accra'),
     paymentBasePath: basePath(env.PAYMENT_BASE_PATH ?? ''),
+    publicBaseUrl: publicUrl(env.PUBLIC_BASE_URL, env.HOST || '127.0.0.1', env.PORT || '3000'),
     appRoot,
   };
 }

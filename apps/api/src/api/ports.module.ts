@@ -9,7 +9,8 @@ import { prismaRepositories } from '../persistence/prisma-repositories';
 import { CryptoRandomSource } from '../platform/crypto-random-source';
 import { ScryptSecretHasher } from '../platform/secrets';
 import { SystemClock } from '../platform/system-clock';
-import { APP_CONFIG, CLOCK, ID_GENERATOR, RANDOM_SOURCE, REPOSITORIES, SECRET_HASHER, UNIT_OF_WORK, USE_CASE_PORTS } from './tokens';
+import { SimulatedPaymentProvider } from '../payment/simulated-payment-provider';
+import { APP_CONFIG, CLOCK, ID_GENERATOR, RANDOM_SOURCE, REPOSITORIES, SECRET_HASHER, UNIT_OF_WORK, USE_CASE_PORTS, PAYMENT_PROVIDER } from './tokens';
 
 /** The adapters behind every port, provided once for all controllers. */
 @Global()
@@ -31,6 +32,7 @@ export class PortsModule {
       { provide: REPOSITORIES, useValue: prismaRepositories(database.prisma) },
       { provide: UNIT_OF_WORK, useValue: uow },
       { provide: ApiKeyStore, useValue: new ApiKeyStore(database.prisma) },
+      { provide: PAYMENT_PROVIDER, useValue: new SimulatedPaymentProvider() },
     ];
     return {
       module: PortsModule,

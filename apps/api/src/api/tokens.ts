@@ -9,3 +9,6 @@ export const APP_CONFIG = Symbol('APP_CONFIG');
 
 /** The ports a use case needs, bundled: unit of work, clock, ids, randomness, secret hashing. */
 export const USE_CASE_PORTS = Symbol('USE_CASE_PORTS');
+
+/** The payment provider adapter (the PaymentProvider port). */
+export const PAYMENT_PROVIDER = Symbol('PAYMENT_PROVIDER');

@@ -7,7 +7,9 @@ import { problem, PROBLEM_CONTENT_TYPE } from './problem';
 export class JsonContentTypeMiddleware implements NestMiddleware {
   use(request: Request, response: Response, next: NextFunction): void {
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
-    if (['POST', 'PUT', 'PATCH'].includes(request.method) && hasBody && !request.is('application/json')) {
+    // Provider callbacks are taken whatever their content type: they are stored raw, then judged.
+    const isCallback = /\/payment\/callback\//.test(request.originalUrl);
+    if (['POST', 'PUT', 'PATCH'].includes(request.method) && hasBody && !isCallback && !request.is('application/json')) {
       response
         .status(415)
         .type(PROBLEM_CONTENT_TYPE)

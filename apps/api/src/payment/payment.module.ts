@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PaymentController } from './payment.controller';
+import { PaymentRequestController } from './payment-request.controller';
 
 /** The payment routes, mounted under PAYMENT_BASE_PATH (the interface's {pay_url}). */
-@Module({ controllers: [PaymentController] })
+@Module({ controllers: [PaymentController, PaymentRequestController] })
 export class PaymentModule {}

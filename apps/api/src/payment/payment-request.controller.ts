@@ -1,0 +1,70 @@
+import { Body, Controller, Headers, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { cedisToPesewas, type PaymentProvider } from '@transport/domain';
+import { receiveCallback, requestPayment } from '../application/payment-use-cases';
+import { APP_CONFIG, PAYMENT_PROVIDER, USE_CASE_PORTS } from '../api/tokens';
+import type { UseCasePorts } from '../api/use-case-ports';
+import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
+import { actorOf, type Principal } from '../auth/principal';
+import type { AppConfig } from '../config';
+import type { Database } from '../database/database';
+import { DATABASE } from '../database/database.module';
+import { ApiProblems } from '../http/openapi';
+import { PaymentRequestBody } from './payment-request.dto';
+import { TransactionDoc } from './transaction.openapi';
+import { toTransactionResponse, type TransactionResponse } from './transaction.response';
+
+/** Headers worth keeping with a stored callback (never credentials). */
+const KEPT_HEADERS = ['content-type', 'content-length', 'user-agent', 'x-forwarded-for', 'x-request-id'];
+
+@ApiTags('payment')
+@Controller('payment')
+export class PaymentRequestController {
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    @Inject(USE_CASE_PORTS) private readonly ports: UseCasePorts,
+    @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post('request')
+  @Roles('merchant')
+  @ApiSecurity('apiKey')
+  @ApiOperation({
+    summary: 'Request a mobile-money or online-checkout payment',
+    description:
+      'Idempotent on your reference: the same request again answers 200 with the stored transaction; a different request under a used reference is a 409. ' +
+      'The transaction starts pending when the provider accepts (requestInfo.ResponseCode 0001), failed if it refuses; its final state arrives by the provider callback.',
+  })
+  @ApiBody({ type: PaymentRequestBody })
+  @ApiCreatedResponse({ type: TransactionDoc, description: 'A new transaction (200 with the same shape for a repeated request).' })
+  @ApiProblems(400, 401, 403, 409, 413, 415)
+  async request(@Body() body: PaymentRequestBody, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) res: Response): Promise<TransactionResponse> {
+    const { transaction, created } = await requestPayment(
+      { prisma: this.database.prisma, provider: this.provider, clock: this.ports.clock, ids: this.ports.ids, callbackBase: `${this.config.publicBaseUrl}${this.config.paymentBasePath}` },
+      { ...body, amount: cedisToPesewas(body.amount, 'amount'), merchantId: principal.principalId },
+      actorOf(principal),
+    );
+    res.status(created ? 201 : 200);
+    return toTransactionResponse(transaction.toState());
+  }
+
+  @Post('callback/:token')
+  @HttpCode(200)
+  @ApiSecurity({})
+  @ApiOperation({
+    summary: "The provider's final-state callback",
+    description:
+      'The token in the path is the credential (unguessable, one per transaction). The raw body and headers are stored before anything is applied. ' +
+      '200 once stored, duplicates included; 404 for an unknown token (nothing stored); 400 for a body that is not a callback (stored for inspection).',
+  })
+  @ApiOkResponse({ description: '`{ "received": true, "outcome": "applied" | "duplicate" | "deferred" | "anomaly" }`' })
+  @ApiProblems(400, 404, 413)
+  async callback(@Param('token') token: string, @Req() req: Request, @Headers() headers: Record<string, string>) {
+    const raw = typeof req.body === 'string' ? req.body : Buffer.isBuffer(req.body) ? req.body.toString('utf8') : JSON.stringify(req.body ?? '');
+    const kept = Object.fromEntries(KEPT_HEADERS.filter((h) => headers[h] !== undefined).map((h) => [h, headers[h]]));
+    const result = await receiveCallback({ prisma: this.database.prisma, clock: this.ports.clock }, token, raw, kept);
+    return { received: true, outcome: result.outcome };
+  }
+}

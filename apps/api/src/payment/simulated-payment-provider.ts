@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto';
+import { RESPONSE_PENDING, type PaymentProvider, type PaymentRequest, type RequestInfo, type StatusCheckResult } from '@transport/domain';
+
+/**
+ * An in-process stand-in for a Hubtel-style provider: it accepts every request as pending (0001), charging 1%, and
+ * sends no callback (tests and operators post callbacks to the service's callback URL). The HTTP provider adapter and
+ * the separate simulator app of the payments issue replace it.
+ */
+export class SimulatedPaymentProvider implements PaymentProvider {
+  async requestPayment(request: PaymentRequest): Promise<RequestInfo> {
+    const amount = request.amount / 100;
+    const charges = Math.round(request.amount * 0.01) / 100;
+    return {
+      Message: 'Transaction pending. Expect callback request for final state',
+      ResponseCode: RESPONSE_PENDING,
+      Data: {
+        TransactionId: randomBytes(16).toString('hex'),
+        Description: request.description,
+        ClientReference: request.reference,
+        Amount: amount,
+        Charges: charges,
+        AmountAfterCharges: Math.round((amount - charges) * 100) / 100,
+        AmountCharged: amount,
+        DeliveryFee: 0,
+      },
+    };
+  }
+
+  async checkStatus(reference: string): Promise<StatusCheckResult> {
+    return { state: 'unknown', clientReference: reference, raw: { note: 'the simulated provider keeps no state' } };
+  }
+}

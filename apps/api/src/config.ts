@@ -18,6 +18,10 @@ export interface AppConfig {
   paymentBasePath: string;
   /** How the provider reaches this service: the base of the callback URLs (default http://HOST:PORT). */
   publicBaseUrl: string;
+  /** Development mode lets merchants' callBackUrl point at loopback and private addresses (local receivers). */
+  development: boolean;
+  /** Hosts accepted as callBackUrl even when private (e.g. a test receiver). */
+  callbackUrlAllowlist: ReadonlySet<string>;
   /** Folder holding package.json, prisma.config.ts and prisma/ (the Prisma CLI runs from there). */
   appRoot: string;
 }
@@ -81,6 +85,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     healthTimeoutMs: int(env, 'HEALTH_TIMEOUT_MS', 2000, 50, 60000),
     timeZone: zone(env.TZ_DEFAULT || 'Africa/Accra'),
     paymentBasePath: basePath(env.PAYMENT_BASE_PATH ?? ''),
+    development: (env.NODE_ENV ?? '') === 'development',
+    callbackUrlAllowlist: new Set((env.CALLBACK_URL_ALLOWLIST ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
     publicBaseUrl: publicUrl(env.PUBLIC_BASE_URL, env.HOST || '127.0.0.1', env.PORT || '3000'),
     appRoot,
   };

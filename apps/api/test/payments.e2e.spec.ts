@@ -61,6 +61,9 @@ describeOnEachTier('payment request and provider callback', (tier) => {
     expect((await merchant(f.keys.merchantB).post('/payment/request', body('PAY-1')).expect(201)).body._id).not.toBe(first._id);
     await merchant(f.keys.admin).post('/payment/request', body('PAY-2')).expect(403);
     await merchant(f.keys.merchantA).post('/payment/request', body('PAY-3', { callBackUrl: 'ftp://x' })).expect(400);
+    const ssrf = await merchant(f.keys.merchantA).post('/payment/request', body('PAY-4', { callBackUrl: 'http://169.254.169.254/latest/meta-data' })).expect(400);
+    expect(ssrf.body.code).toBe('CALLBACK_URL_REFUSED');
+    expect(await running.database.prisma.transaction.count({ where: { reference: { in: ['PAY-3', 'PAY-4'] } } })).toBe(0);
   });
 
   it('applies the final callback: operation 9 then shows callBackInfo 0000 and callBackTime; duplicates change nothing', async () => {

@@ -22,6 +22,8 @@ export interface PaymentDeps {
   ids: IdGenerator;
   /** Base of the callback URLs handed to the provider, e.g. https://pay.example.com (no trailing slash). */
   callbackBase: string;
+  /** Checks the merchant's callBackUrl (no server-side request forgery). */
+  checkCallbackUrl: (url: string) => void;
 }
 
 const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
@@ -36,6 +38,7 @@ const referenceConflict = () =>
  */
 export async function requestPayment(deps: PaymentDeps, input: PaymentRequestInput, actor: Actor): Promise<{ transaction: Transaction; created: boolean }> {
   const checked = Transaction.checkRequest(input);
+  deps.checkCallbackUrl(checked.callBackUrl);
   const repos = prismaRepositories(deps.prisma);
   const existing = await repos.transactions.findByMerchantReference(checked.merchantId, checked.reference);
   if (existing) {

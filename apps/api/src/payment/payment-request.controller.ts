@@ -11,6 +11,7 @@ import type { AppConfig } from '../config';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.module';
 import { ApiProblems } from '../http/openapi';
+import { CallbackUrlPolicy } from './callback-url-policy';
 import { PaymentRequestBody } from './payment-request.dto';
 import { TransactionDoc } from './transaction.openapi';
 import { toTransactionResponse, type TransactionResponse } from './transaction.response';
@@ -21,12 +22,16 @@ const KEPT_HEADERS = ['content-type', 'content-length', 'user-agent', 'x-forward
 @ApiTags('payment')
 @Controller('payment')
 export class PaymentRequestController {
+  private readonly callbackUrls: CallbackUrlPolicy;
+
   constructor(
     @Inject(DATABASE) private readonly database: Database,
     @Inject(USE_CASE_PORTS) private readonly ports: UseCasePorts,
     @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.callbackUrls = new CallbackUrlPolicy(config.development, config.callbackUrlAllowlist);
+  }
 
   @Post('request')
   @Roles('merchant')
@@ -35,14 +40,22 @@ export class PaymentRequestController {
     summary: 'Request a mobile-money or online-checkout payment',
     description:
       'Idempotent on your reference: the same request again answers 200 with the stored transaction; a different request under a used reference is a 409. ' +
-      'The transaction starts pending when the provider accepts (requestInfo.ResponseCode 0001), failed if it refuses; its final state arrives by the provider callback.',
+      'The transaction starts pending when the provider accepts (requestInfo.ResponseCode 0001), failed if it refuses; its final state arrives by the provider callback. ' +
+      'callBackUrl must be http(s) and, outside development mode, not a loopback, private or link-local address (CALLBACK_URL_REFUSED).',
   })
   @ApiBody({ type: PaymentRequestBody })
   @ApiCreatedResponse({ type: TransactionDoc, description: 'A new transaction (200 with the same shape for a repeated request).' })
   @ApiProblems(400, 401, 403, 409, 413, 415)
   async request(@Body() body: PaymentRequestBody, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) res: Response): Promise<TransactionResponse> {
     const { transaction, created } = await requestPayment(
-      { prisma: this.database.prisma, provider: this.provider, clock: this.ports.clock, ids: this.ports.ids, callbackBase: `${this.config.publicBaseUrl}${this.config.paymentBasePath}` },
+      {
+        prisma: this.database.prisma,
+        provider: this.provider,
+        clock: this.ports.clock,
+        ids: this.ports.ids,
+        callbackBase: `${this.config.publicBaseUrl}${this.config.paymentBasePath}`,
+        checkCallbackUrl: (url) => this.callbackUrls.check(url),
+      },
       { ...body, amount: cedisToPesewas(body.amount, 'amount'), merchantId: principal.principalId },
       actorOf(principal),
     );

@@ -102,6 +102,15 @@ describeOnEachTier('payment request and provider callback', (tier) => {
     expect(huge.status).toBe(413);
   });
 
+  it('exposes callback outcomes and pending transactions in Prometheus text', async () => {
+    const res = await http().get('/metrics').set('Authorization', f.keys.admin).expect(200).expect('content-type', /text\/plain/);
+    expect(res.text).toMatch(/^transport_payment_callbacks_total\{outcome="applied"\} [1-9]\d*$/m);
+    expect(res.text).toMatch(/^transport_payment_callbacks_total\{outcome="malformed"\} [1-9]\d*$/m);
+    expect(res.text).toMatch(/^transport_payment_callbacks_total\{outcome="anomaly"\} [1-9]\d*$/m);
+    expect(res.text).toMatch(/^transport_pending_transactions\{older_than_seconds="0"\} [1-9]\d*$/m);
+    await http().get('/metrics').set('Authorization', f.keys.merchantA).expect(403);
+  });
+
   it('applies exactly once when the same callback arrives several times at once', async () => {
     const { tx, token } = await requestAndToken('PAY-30');
     const results = await Promise.all(Array.from({ length: 5 }, () => http().post(`/payment/callback/${token}`).send(callback('PAY-30', '2001'))));

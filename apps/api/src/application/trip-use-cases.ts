@@ -1,23 +1,15 @@
-import { DomainError, Trip, type GeoPoint, type IdGenerator, type Pricing } from '@transport/domain';
+import { DomainError, Trip, type IdGenerator, type Pricing, type TripRequest } from '@transport/domain';
 import { auditEntriesFor, type Actor } from './audit-log';
 import { changeAggregate, type UseCaseDeps } from './change-aggregate';
 import type { WorkContext } from './unit-of-work';
 
-export interface NewTrip {
-  ticketNumber: string;
-  serviceID: string;
-  serviceType: string;
+/** A trip as the platform records it: the domain's request, with the driver and vehicle named by id (their snapshots
+ * are taken here) and the pricing not yet given an id. */
+export type NewTrip = Omit<TripRequest, 'driver' | 'vehicle' | 'pricing'> & {
   driverId: string;
   vehicleId: string;
   pricing: Omit<Pricing, 'id'>;
-  passengers: number;
-  user: string;
-  pickupLocation: GeoPoint;
-  serviceDestination: GeoPoint;
-  estimatedDistance: number;
-  estimatedMinutes: number;
-  paymentMethod?: string;
-}
+};
 
 /** Creates a trip with a snapshot of the driver, the vehicle and the pricing as they are now. */
 export function addTrip(deps: UseCaseDeps & { ids: IdGenerator }, input: NewTrip, actor: Actor): Promise<Trip> {

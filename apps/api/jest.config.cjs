@@ -1,9 +1,21 @@
+const preset = require('../../jest.preset.js');
+
+// pg-boss and a few of its dependencies are ES modules only. Node runs them through require() (20.19+), but Jest's
+// own module loader cannot before Node 24.9, so the tests compile just these packages to CommonJS with swc.
+const ESM_ONLY = ['pg-boss', 'serialize-error', 'non-error', 'rrule-temporal', 'temporal-spec'];
+const [swc, swcOptions] = preset.transform['^.+\\.ts$'];
+
 module.exports = {
   displayName: 'api',
   preset: '../../jest.preset.js',
   rootDir: '.',
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  transform: {
+    ...preset.transform,
+    [`node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: [swc, { ...swcOptions, jsc: { ...swcOptions.jsc, parser: { syntax: 'ecmascript' } } }],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   // Each end-to-end file creates its own database (or embedded data directory) and applies the migrations.
   testTimeout: 60_000,
   coverageDirectory: '../../coverage/apps/api',

@@ -24,6 +24,48 @@ export interface AppConfig {
   callbackUrlAllowlist: ReadonlySet<string>;
   /** Folder holding package.json, prisma.config.ts and prisma/ (the Prisma CLI runs from there). */
   appRoot: string;
+  jobs: JobsConfig;
+  provider: ProviderConfig;
+}
+
+/** Background work (pg-boss queues in the same database). Seconds unless named otherwise. */
+export interface JobsConfig {
+  /** Whether this instance runs the workers; every instance can enqueue. */
+  workers: boolean;
+  pollSeconds: number;
+  /** A pending transaction with no final callback is checked against the provider's status API after this long. */
+  reconcileAfterSeconds: number;
+  /** First delay between status checks of a transaction that stays pending; doubles up to reconcileMaxDelaySeconds. */
+  reconcileRetrySeconds: number;
+  reconcileMaxDelaySeconds: number;
+  /** How long status checks go on before a transaction is left for an operator. */
+  reconcileForHours: number;
+  /** First delay between merchant notification attempts; doubles up to notifyMaxDelaySeconds. */
+  notifyRetrySeconds: number;
+  notifyMaxDelaySeconds: number;
+  /** Notifications are retried at least this long before they are marked failed. */
+  notifyForHours: number;
+  notifyTimeoutMs: number;
+  notifyConcurrency: number;
+  /** A stored callback still unapplied after this long (its request died mid-way) is applied by the recovery sweep. */
+  callbackSweepAfterSeconds: number;
+}
+
+/** The payment provider: unset url means the in-process stand-in (accepts every request, sends no callback). */
+export interface ProviderConfig {
+  /** Base URL of the provider's receive-money API, e.g. https://rmp.hubtel.com (or the simulator). */
+  url?: string;
+  /** Base URL of the provider's transaction status API (defaults to url). */
+  statusUrl?: string;
+  /** The merchant account (POS sales id) the service collects into. */
+  account: string;
+  clientId: string;
+  clientSecret: string;
+  timeoutMs: number;
+  /** Retries of a provider call that failed before any answer (connection refused, reset, timed out). */
+  retries: number;
+  /** When set, provider callbacks must carry X-Provider-Signature: sha256=<HMAC-SHA256 of the raw body, hex>. */
+  callbackSecret?: string;
 }
 
 export class ConfigError extends Error {}
@@ -89,5 +131,44 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     callbackUrlAllowlist: new Set((env.CALLBACK_URL_ALLOWLIST ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
     publicBaseUrl: publicUrl(env.PUBLIC_BASE_URL, env.HOST || '127.0.0.1', env.PORT || '3000'),
     appRoot,
+    jobs: {
+      workers: bool(env, 'JOB_WORKERS', true),
+      pollSeconds: num(env, 'JOB_POLL_SECONDS', 1, 0.5, 60),
+      reconcileAfterSeconds: int(env, 'RECONCILE_AFTER_SECONDS', 300, 1, 86_400),
+      reconcileRetrySeconds: int(env, 'RECONCILE_RETRY_SECONDS', 60, 1, 3600),
+      reconcileMaxDelaySeconds: int(env, 'RECONCILE_MAX_DELAY_SECONDS', 3600, 1, 86_400),
+      reconcileForHours: int(env, 'RECONCILE_FOR_HOURS', 72, 1, 720),
+      notifyRetrySeconds: int(env, 'NOTIFY_RETRY_SECONDS', 30, 1, 3600),
+      notifyMaxDelaySeconds: int(env, 'NOTIFY_MAX_DELAY_SECONDS', 3600, 1, 86_400),
+      notifyForHours: int(env, 'NOTIFY_FOR_HOURS', 24, 1, 720),
+      notifyTimeoutMs: int(env, 'NOTIFY_TIMEOUT_MS', 10_000, 100, 120_000),
+      notifyConcurrency: int(env, 'NOTIFY_CONCURRENCY', 8, 1, 100),
+      callbackSweepAfterSeconds: int(env, 'CALLBACK_SWEEP_AFTER_SECONDS', 60, 1, 86_400),
+    },
+    provider: {
+      url: httpUrl(env, 'PAYMENT_PROVIDER_URL'),
+      statusUrl: httpUrl(env, 'PAYMENT_PROVIDER_STATUS_URL'),
+      account: env.PAYMENT_PROVIDER_ACCOUNT || 'demo-account',
+      clientId: env.PAYMENT_PROVIDER_CLIENT_ID || '',
+      clientSecret: env.PAYMENT_PROVIDER_CLIENT_SECRET || '',
+      timeoutMs: int(env, 'PAYMENT_PROVIDER_TIMEOUT_MS', 15_000, 100, 120_000),
+      retries: int(env, 'PAYMENT_PROVIDER_RETRIES', 2, 0, 10),
+      callbackSecret: env.PAYMENT_PROVIDER_CALLBACK_SECRET || undefined,
+    },
   };
+}
+
+function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) throw new ConfigError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
+  return value;
+}
+
+function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(raw)) throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
 }

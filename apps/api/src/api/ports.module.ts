@@ -10,7 +10,9 @@ import { CryptoRandomSource } from '../platform/crypto-random-source';
 import { ScryptSecretHasher } from '../platform/secrets';
 import { SystemClock } from '../platform/system-clock';
 import { SimulatedPaymentProvider } from '../payment/simulated-payment-provider';
-import { APP_CONFIG, CLOCK, ID_GENERATOR, RANDOM_SOURCE, REPOSITORIES, SECRET_HASHER, UNIT_OF_WORK, USE_CASE_PORTS, PAYMENT_PROVIDER } from './tokens';
+import { HttpPaymentProvider } from '../payment/http-payment-provider';
+import { JobQueue } from '../jobs/job-queue';
+import { APP_CONFIG, CLOCK, ID_GENERATOR, RANDOM_SOURCE, REPOSITORIES, SECRET_HASHER, UNIT_OF_WORK, USE_CASE_PORTS, PAYMENT_PROVIDER, JOB_QUEUE } from './tokens';
 
 /** The adapters behind every port, provided once for all controllers. */
 @Global()
@@ -32,7 +34,11 @@ export class PortsModule {
       { provide: REPOSITORIES, useValue: prismaRepositories(database.prisma) },
       { provide: UNIT_OF_WORK, useValue: uow },
       { provide: ApiKeyStore, useValue: new ApiKeyStore(database.prisma) },
-      { provide: PAYMENT_PROVIDER, useValue: new SimulatedPaymentProvider() },
+      {
+        provide: PAYMENT_PROVIDER,
+        useValue: config.provider.url ? new HttpPaymentProvider({ ...config.provider, url: config.provider.url }) : new SimulatedPaymentProvider(),
+      },
+      { provide: JOB_QUEUE, useValue: new JobQueue(database.pool, { pollSeconds: config.jobs.pollSeconds, workers: config.jobs.workers }) },
     ];
     return {
       module: PortsModule,

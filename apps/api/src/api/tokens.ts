@@ -12,3 +12,6 @@ export const USE_CASE_PORTS = Symbol('USE_CASE_PORTS');
 
 /** The payment provider adapter (the PaymentProvider port). */
 export const PAYMENT_PROVIDER = Symbol('PAYMENT_PROVIDER');
+
+/** The durable job queue (pg-boss in the service's database). */
+export const JOB_QUEUE = Symbol('JOB_QUEUE');

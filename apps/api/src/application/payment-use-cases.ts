@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   CommonErrors,
   DomainError,
@@ -9,8 +9,12 @@ import {
   type IdGenerator,
   type PaymentProvider,
   type PaymentRequestInput,
+  type TransactionState,
 } from '@transport/domain';
-import type { PrismaClient } from '../generated/prisma/client';
+import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { problemError } from '../http/problem';
+import type { JobQueue } from '../jobs/job-queue';
+import { toTransactionResponse } from '../payment/transaction.response';
 import { PrismaAuditLog } from '../persistence/prisma-audit-log';
 import { prismaRepositories } from '../persistence/prisma-repositories';
 import { auditEntriesFor, type Actor, SYSTEM_ACTOR } from './audit-log';
@@ -24,6 +28,42 @@ export interface PaymentDeps {
   callbackBase: string;
   /** Checks the merchant's callBackUrl (no server-side request forgery). */
   checkCallbackUrl: (url: string) => void;
+  jobs: JobQueue;
+  /** A pending transaction is checked against the provider's status API this long after it was requested. */
+  reconcileAfterSeconds: number;
+}
+
+/** What the durable side effects of payment changes need: enqueueing, in the changing transaction. */
+export type FollowUpDeps = Pick<PaymentDeps, 'jobs' | 'ids' | 'clock'>;
+
+export const QUEUES = { notify: 'payment-notify', reconcile: 'payment-reconcile', sweep: 'payment-callback-sweep' } as const;
+
+/**
+ * What a transaction's new state calls for, written in the same database transaction as the state: a final state
+ * gets its merchant notification (an outbox row, the exact body to sign, and the job that delivers it); a pending one
+ * that needs the provider's word gets a status check.
+ */
+export async function scheduleFollowUps(
+  tx: Prisma.TransactionClient,
+  deps: FollowUpDeps,
+  state: TransactionState,
+  options: { reconcileAfterSeconds?: number } = {},
+): Promise<void> {
+  if (state.status !== 'pending') {
+    const exists = await tx.paymentNotification.findUnique({ where: { transactionId: state.id }, select: { id: true } });
+    if (exists) return;
+    const id = deps.ids.next();
+    await tx.paymentNotification.create({
+      data: { id, transactionId: state.id, url: state.callBackUrl, body: JSON.stringify(toTransactionResponse(state)), status: 'pending', createdAt: deps.clock.now() },
+    });
+    await deps.jobs.sendInTransaction(tx, QUEUES.notify, { notificationId: id });
+    return;
+  }
+  if (options.reconcileAfterSeconds !== undefined) {
+    await deps.jobs.sendInTransaction(tx, QUEUES.reconcile, { transactionId: state.id }, { startAfterSeconds: options.reconcileAfterSeconds });
+  } else if (state.needsStatusCheck) {
+    await deps.jobs.sendInTransaction(tx, QUEUES.reconcile, { transactionId: state.id });
+  }
 }
 
 const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
@@ -63,6 +103,7 @@ export async function requestPayment(deps: PaymentDeps, input: PaymentRequestInp
       const stored = await prismaRepositories(tx).transactions.add(transaction);
       await tx.paymentCallbackToken.create({ data: { tokenHash: tokenHash(token), transactionId: stored.id, createdAt: now } });
       await new PrismaAuditLog(tx).append(auditEntriesFor('transaction', transaction.pullEvents(), actor, null, stored.toState()));
+      await scheduleFollowUps(tx, deps, stored.toState(), { reconcileAfterSeconds: deps.reconcileAfterSeconds });
       return stored;
     });
     return { transaction: saved, created: true };
@@ -83,49 +124,88 @@ export type CallbackResult = { stored: true; outcome: ApplyOutcome['result'] | '
  * A provider callback: found by its token, stored raw in the inbox first (so nothing received is ever lost), then
  * applied through the domain in one transaction with its audit entry. Unknown tokens store nothing.
  */
-export async function receiveCallback(deps: Pick<PaymentDeps, 'prisma' | 'clock'>, token: string, rawBody: string, headers: Record<string, string>): Promise<CallbackResult> {
+export async function receiveCallback(deps: CallbackDeps, token: string, rawBody: string, headers: Record<string, string>): Promise<CallbackResult> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw CommonErrors.notFound('callback', 'token');
   const link = await deps.prisma.paymentCallbackToken.findUnique({ where: { tokenHash: tokenHash(token) } });
   if (!link) throw CommonErrors.notFound('callback', 'token');
+  if (deps.callbackSecret !== undefined && !validProviderSignature(deps.callbackSecret, rawBody, headers[PROVIDER_SIGNATURE_HEADER])) {
+    throw problemError(401, `${PROVIDER_SIGNATURE_HEADER} is missing or does not match the body`, 'INVALID_SIGNATURE');
+  }
   const receivedAt = deps.clock.now();
   const inbox = await deps.prisma.paymentCallback.create({ data: { transactionId: link.transactionId, receivedAt, headers, body: rawBody } });
+  const outcome = await processStoredCallback(deps, inbox);
+  if (outcome === 'malformed') throw malformedReason(rawBody);
+  return { stored: true, outcome: outcome ?? 'duplicate' };
+}
 
-  let payload;
+/** Headers of provider callbacks: the signature, when the provider is configured with a secret. */
+export const PROVIDER_SIGNATURE_HEADER = 'x-provider-signature';
+
+/** `sha256=<hex HMAC-SHA256(secret, raw body)>`, compared in constant time. */
+export function validProviderSignature(secret: string, rawBody: string, given: string | undefined): boolean {
+  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex')}`);
+  const actual = Buffer.from(given ?? '');
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+export type CallbackDeps = Pick<PaymentDeps, 'prisma' | 'clock' | 'jobs' | 'ids'> & { callbackSecret?: string };
+
+function malformedReason(rawBody: string): DomainError {
   try {
-    payload = parseCallbackPayload(JSON.parse(rawBody));
+    parseCallbackPayload(JSON.parse(rawBody));
   } catch (error) {
-    await deps.prisma.paymentCallback.update({ where: { id: inbox.id }, data: { outcome: 'malformed', processedAt: deps.clock.now() } });
-    throw error instanceof DomainError ? error : new DomainError('INVALID_CALLBACK', 'The callback body is not valid JSON', 'validation', 'callback');
+    if (error instanceof DomainError) return error;
   }
+  return new DomainError('INVALID_CALLBACK', 'The callback body is not valid JSON', 'validation', 'callback');
+}
 
+/**
+ * Applies one stored callback, at most once: the inbox row is locked and skipped if another worker already processed
+ * it (the request that stored it, or the recovery sweep after a crash). Returns undefined when it was already done.
+ */
+export async function processStoredCallback(
+  deps: CallbackDeps,
+  inbox: { id: bigint; transactionId: string | null; body: string; receivedAt: Date },
+): Promise<CallbackResult['outcome'] | undefined> {
+  let payload: ReturnType<typeof parseCallbackPayload> | undefined;
+  try {
+    payload = parseCallbackPayload(JSON.parse(inbox.body));
+  } catch {
+    payload = undefined;
+  }
   // Duplicates may arrive at the same moment: the one that loses the revision race re-reads and finds a duplicate.
   for (let attempt = 1; ; attempt++) {
     try {
-      return { stored: true, outcome: await applyStored(deps, link.transactionId, inbox.id, payload, receivedAt) };
+      return await deps.prisma.$transaction(async (tx) => {
+        const [row] = await tx.$queryRaw<Array<{ processedAt: Date | null }>>`
+          SELECT "processedAt" FROM payment_callbacks WHERE id = ${inbox.id} FOR UPDATE`;
+        if (!row || row.processedAt) return undefined;
+        const outcome = payload && inbox.transactionId ? await applyCallbackIn(tx, deps, inbox.transactionId, payload, inbox.receivedAt) : 'malformed';
+        await tx.paymentCallback.update({ where: { id: inbox.id }, data: { outcome, processedAt: deps.clock.now() } });
+        return outcome;
+      });
     } catch (error) {
       if ((error as { code?: string }).code !== 'CONCURRENT_UPDATE' || attempt >= 5) throw error;
     }
   }
 }
 
-async function applyStored(
-  deps: Pick<PaymentDeps, 'prisma' | 'clock'>,
+async function applyCallbackIn(
+  tx: Prisma.TransactionClient,
+  deps: FollowUpDeps,
   transactionId: string,
-  inboxId: bigint,
   payload: ReturnType<typeof parseCallbackPayload>,
   receivedAt: Date,
 ): Promise<ApplyOutcome['result']> {
-  return deps.prisma.$transaction(async (tx) => {
-    const repos = prismaRepositories(tx);
-    const transaction = await repos.transactions.findById(transactionId);
-    if (!transaction) throw CommonErrors.notFound('transaction', transactionId);
-    const before = transaction.toState();
-    const result = transaction.applyCallback(payload, receivedAt);
-    if (result.result !== 'duplicate') {
-      const saved = await repos.transactions.update(transaction);
-      await new PrismaAuditLog(tx).append(auditEntriesFor('transaction', transaction.pullEvents(), SYSTEM_ACTOR, before, saved.toState()));
-    }
-    await tx.paymentCallback.update({ where: { id: inboxId }, data: { outcome: result.result, processedAt: deps.clock.now() } });
-    return result.result;
-  });
+  const repos = prismaRepositories(tx);
+  const transaction = await repos.transactions.findById(transactionId);
+  if (!transaction) throw CommonErrors.notFound('transaction', transactionId);
+  const before = transaction.toState();
+  const result = transaction.applyCallback(payload, receivedAt);
+  if (result.result !== 'duplicate') {
+    const saved = await repos.transactions.update(transaction);
+    await new PrismaAuditLog(tx).append(auditEntriesFor('transaction', transaction.pullEvents(), SYSTEM_ACTOR, before, saved.toState()));
+    if (result.result !== 'anomaly' || saved.toState().needsStatusCheck !== before.needsStatusCheck) await scheduleFollowUps(tx, deps, saved.toState());
+  }
+  return result.result;
 }

@@ -15,6 +15,8 @@ export interface Database {
   readonly kind: DatabaseKind;
   readonly url: string;
   readonly prisma: PrismaClient;
+  /** The pool under Prisma; the job queue runs its statements through it too (one pool, one connection budget). */
+  readonly pool: pg.Pool;
   /** The embedded server, when this process serves it (absent on real PostgreSQL). */
   readonly embedded?: EmbeddedPostgres;
   close(): Promise<void>;
@@ -45,6 +47,7 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
       kind: embedded ? 'embedded' : 'postgresql',
       url,
       prisma,
+      pool,
       embedded,
       async close() {
         await prisma.$disconnect();

@@ -26,6 +26,7 @@ const MEANINGS: Record<number, string> = {
   413: 'The body is larger than 100 kB.',
   415: 'The body is not application/json.',
   422: 'Well-formed, but a rule refuses it; `code` says which.',
+  502: 'The payment provider could not be reached or gave no usable answer; nothing was stored, the same request may be sent again.',
 };
 
 /** Documents error responses as problem+json. */

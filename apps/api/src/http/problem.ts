@@ -1,3 +1,5 @@
+import { HttpException } from '@nestjs/common';
+
 /** RFC 9457 problem details: the one error body of the API. */
 export interface ProblemField {
   field: string;
@@ -28,6 +30,7 @@ const TITLES: Record<number, string> = {
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
 };
 
@@ -40,4 +43,9 @@ export function problem(status: number, detail: string, extra: Partial<Problem> 
     detail,
     ...extra,
   };
+}
+
+/** An error that is already a problem (for layers below the controllers that must answer with a given status). */
+export function problemError(status: number, detail: string, code: string): HttpException {
+  return new HttpException({ problem: problem(status, detail, { code }) }, status);
 }

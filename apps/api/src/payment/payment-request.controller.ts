@@ -3,7 +3,8 @@ import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, 
 import type { Request, Response } from 'express';
 import { cedisToPesewas, type PaymentProvider } from '@transport/domain';
 import { receiveCallback, requestPayment } from '../application/payment-use-cases';
-import { APP_CONFIG, PAYMENT_PROVIDER, USE_CASE_PORTS } from '../api/tokens';
+import { APP_CONFIG, JOB_QUEUE, PAYMENT_PROVIDER, USE_CASE_PORTS } from '../api/tokens';
+import type { JobQueue } from '../jobs/job-queue';
 import type { UseCasePorts } from '../api/use-case-ports';
 import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
 import { actorOf, type Principal } from '../auth/principal';
@@ -17,7 +18,7 @@ import { TransactionDoc } from './transaction.openapi';
 import { toTransactionResponse, type TransactionResponse } from './transaction.response';
 
 /** Headers worth keeping with a stored callback (never credentials). */
-const KEPT_HEADERS = ['content-type', 'content-length', 'user-agent', 'x-forwarded-for', 'x-request-id'];
+const KEPT_HEADERS = ['content-type', 'content-length', 'user-agent', 'x-forwarded-for', 'x-request-id', 'x-provider-signature'];
 
 @ApiTags('payment')
 @Controller('payment')
@@ -29,6 +30,7 @@ export class PaymentRequestController {
     @Inject(USE_CASE_PORTS) private readonly ports: UseCasePorts,
     @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
   ) {
     this.callbackUrls = new CallbackUrlPolicy(config.development, config.callbackUrlAllowlist);
   }
@@ -45,7 +47,7 @@ export class PaymentRequestController {
   })
   @ApiBody({ type: PaymentRequestBody })
   @ApiCreatedResponse({ type: TransactionDoc, description: 'A new transaction (200 with the same shape for a repeated request).' })
-  @ApiProblems(400, 401, 403, 409, 413, 415)
+  @ApiProblems(400, 401, 403, 409, 413, 415, 502)
   async request(@Body() body: PaymentRequestBody, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) res: Response): Promise<TransactionResponse> {
     const { transaction, created } = await requestPayment(
       {
@@ -55,6 +57,8 @@ export class PaymentRequestController {
         ids: this.ports.ids,
         callbackBase: `${this.config.publicBaseUrl}${this.config.paymentBasePath}`,
         checkCallbackUrl: (url) => this.callbackUrls.check(url),
+        jobs: this.jobs,
+        reconcileAfterSeconds: this.config.jobs.reconcileAfterSeconds,
       },
       { ...body, amount: cedisToPesewas(body.amount, 'amount'), merchantId: principal.principalId },
       actorOf(principal),
@@ -70,14 +74,22 @@ export class PaymentRequestController {
     summary: "The provider's final-state callback",
     description:
       'The token in the path is the credential (unguessable, one per transaction). The raw body and headers are stored before anything is applied. ' +
-      '200 once stored, duplicates included; 404 for an unknown token (nothing stored); 400 for a body that is not a callback (stored for inspection).',
+      '200 once stored, duplicates included; 404 for an unknown token (nothing stored); 400 for a body that is not a callback (stored for inspection). ' +
+      'When the service is configured with PAYMENT_PROVIDER_CALLBACK_SECRET, the callback must also carry `X-Provider-Signature: sha256=<hex HMAC-SHA256 of the raw body>`; ' +
+      'a missing or wrong signature is a 401 and nothing is stored. A callback whose amount differs from the request is stored and recorded as an anomaly: the status does not change, ' +
+      "and the provider's status API decides (reconciliation).",
   })
   @ApiOkResponse({ description: '`{ "received": true, "outcome": "applied" | "duplicate" | "deferred" | "anomaly" }`' })
-  @ApiProblems(400, 404, 413)
+  @ApiProblems(400, 401, 404, 413)
   async callback(@Param('token') token: string, @Req() req: Request, @Headers() headers: Record<string, string>) {
     const raw = typeof req.body === 'string' ? req.body : Buffer.isBuffer(req.body) ? req.body.toString('utf8') : JSON.stringify(req.body ?? '');
     const kept = Object.fromEntries(KEPT_HEADERS.filter((h) => headers[h] !== undefined).map((h) => [h, headers[h]]));
-    const result = await receiveCallback({ prisma: this.database.prisma, clock: this.ports.clock }, token, raw, kept);
+    const result = await receiveCallback(
+      { prisma: this.database.prisma, clock: this.ports.clock, ids: this.ports.ids, jobs: this.jobs, callbackSecret: this.config.provider.callbackSecret },
+      token,
+      raw,
+      kept,
+    );
     return { received: true, outcome: result.outcome };
   }
 }

@@ -3,6 +3,9 @@ import { ApiOkResponse, ApiOperation, ApiProperty, ApiSecurity, ApiTags } from '
 import { IsString, Matches } from 'class-validator';
 import { CommonErrors } from '@transport/domain';
 import { REPOSITORIES } from '../api/tokens';
+import type { Database } from '../database/database';
+import { DATABASE } from '../database/database.module';
+import { DeliveriesDoc } from './deliveries.openapi';
 import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { ApiProblems } from '../http/openapi';
@@ -21,7 +24,10 @@ export class CheckTransactionQuery {
 @ApiSecurity('apiKey')
 @Controller('payment')
 export class PaymentController {
-  constructor(@Inject(REPOSITORIES) private readonly repos: RepositoryBackendPorts) {}
+  constructor(
+    @Inject(REPOSITORIES) private readonly repos: RepositoryBackendPorts,
+    @Inject(DATABASE) private readonly database: Database,
+  ) {}
 
   @Get('check_transaction')
   @Roles('merchant')
@@ -38,5 +44,50 @@ export class PaymentController {
     const transaction = await this.repos.transactions.findByMerchantReference(principal.principalId, query.reference);
     if (!transaction) throw CommonErrors.notFound('transaction', `reference ${query.reference}`);
     return toTransactionResponse(transaction.toState());
+  }
+
+  @Get('deliveries')
+  @Roles('merchant')
+  @ApiOperation({
+    summary: 'Notifications we sent you for a transaction, with every attempt',
+    description:
+      'When a transaction reaches its final state the service POSTs it (the operation-9 shape) to your callBackUrl, signed: ' +
+      '`Webhook-Id` (the notification id, the same on every attempt; also sent as `Idempotency-Key`), `Webhook-Timestamp` (unix seconds) and ' +
+      '`Webhook-Signature: v1=<hex HMAC-SHA256(signingSecret, "<Webhook-Timestamp>.<raw body>")>`. Verify in constant time and refuse old timestamps. ' +
+      'Any 2xx answer delivers it; anything else (or no answer within the timeout) is retried with exponential backoff for at least 24 hours. ' +
+      '`notification` is null until the transaction is final. Another merchant\'s reference is a 404, like an unknown one.',
+  })
+  @ApiOkResponse({ type: DeliveriesDoc })
+  @ApiProblems(400, 401, 403, 404)
+  async deliveries(@Query() query: CheckTransactionQuery, @CurrentPrincipal() principal: Principal): Promise<DeliveriesDoc> {
+    const transaction = await this.repos.transactions.findByMerchantReference(principal.principalId, query.reference);
+    if (!transaction) throw CommonErrors.notFound('transaction', `reference ${query.reference}`);
+    const notification = await this.database.prisma.paymentNotification.findUnique({
+      where: { transactionId: transaction.id },
+      include: { attemptLog: { orderBy: { id: 'asc' } } },
+    });
+    return {
+      reference: query.reference,
+      transaction: transaction.id,
+      notification: notification
+        ? {
+            id: notification.id,
+            url: notification.url,
+            status: notification.status,
+            attempts: notification.attempts,
+            createdAt: notification.createdAt.toISOString(),
+            lastAttemptAt: notification.lastAttemptAt?.toISOString() ?? null,
+            deliveredAt: notification.deliveredAt?.toISOString() ?? null,
+          }
+        : null,
+      attempts: (notification?.attemptLog ?? []).map((a) => ({
+        attempt: a.attempt,
+        at: a.at.toISOString(),
+        statusCode: a.statusCode,
+        latencyMs: a.latencyMs,
+        outcome: a.outcome,
+        error: a.error,
+      })),
+    };
   }
 }

@@ -1,0 +1,108 @@
+import { Logger } from '@nestjs/common';
+import { fromPrisma, PgBoss, type Job, type Queue } from 'pg-boss';
+import type pg from 'pg';
+import type { Prisma } from '../generated/prisma/client';
+
+const logger = new Logger('Jobs');
+
+/** A queue of durable background work: its retry policy, and what one job does. */
+export interface QueueDefinition<T extends object> {
+  name: string;
+  options: Omit<Queue, 'name'>;
+  /** Throwing makes pg-boss retry the job with the queue's backoff; returning completes it. */
+  handle(data: T, job: { id: string; retryCount: number; retryLimit: number }): Promise<void>;
+  /** How many jobs of this queue one instance runs at once. */
+  concurrency: number;
+}
+
+/**
+ * Durable jobs on pg-boss, in the service's own database and through the service's own connection pool: a job is
+ * enqueued in the same database transaction as the change that calls for it (so a crash can lose neither), pg-boss
+ * hands each job to one worker at a time across every instance (SKIP LOCKED), and a job whose worker died is retried
+ * after its expiry. Sharing the pool keeps the embedded database on its single connection (see database.ts).
+ */
+export class JobQueue {
+  private readonly boss: PgBoss;
+  private started = false;
+
+  constructor(
+    pool: pg.Pool,
+    private readonly options: { pollSeconds: number; workers: boolean },
+  ) {
+    this.boss = new PgBoss({
+      db: { executeSql: async (text, values) => ({ rows: (await pool.query(text, values)).rows }) },
+      schema: 'pgboss',
+      // Maintenance and cron run in whichever instance holds pg-boss's advisory lock at the time.
+      supervise: options.workers,
+      schedule: options.workers,
+      migrate: true,
+    });
+    this.boss.on('error', (error) => logger.error(`job queue: ${error.message}`));
+  }
+
+  /** Installs or upgrades pg-boss's own tables (schema pgboss, under its advisory lock) and declares the queues. */
+  async start(queues: ReadonlyArray<QueueDefinition<never>>): Promise<void> {
+    await this.boss.start();
+    this.started = true;
+    for (const queue of queues) {
+      const existing = await this.boss.getQueue(queue.name);
+      if (existing) {
+        const { policy: _policy, ...changeable } = queue.options;
+        await this.boss.updateQueue(queue.name, changeable);
+      }
+      else await this.boss.createQueue(queue.name, queue.options);
+    }
+    if (!this.options.workers) return;
+    for (const queue of queues) {
+      await this.boss.work<object>(
+        queue.name,
+        { batchSize: 1, localConcurrency: queue.concurrency, pollingIntervalSeconds: this.options.pollSeconds },
+        async ([job]: Job<object>[]) => {
+          const limit = queue.options.retryLimit ?? 2;
+          await queue.handle(job.data as never, { id: job.id, retryCount: job.retryCount, retryLimit: limit });
+        },
+      );
+    }
+  }
+
+  /** Enqueues inside the caller's Prisma transaction: the job exists exactly when the transaction commits. */
+  async sendInTransaction(tx: Prisma.TransactionClient, queue: string, data: object, options: { startAfterSeconds?: number } = {}): Promise<void> {
+    await this.boss.send(queue, data, { db: fromPrisma(tx), ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}) });
+  }
+
+  /** Enqueues on its own (outside any transaction). */
+  async send(queue: string, data: object, options: { startAfterSeconds?: number; singletonKey?: string } = {}): Promise<void> {
+    await this.boss.send(queue, data, {
+      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+      ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+    });
+  }
+
+  /** Declares a recurring job (cron, at most once a minute); safe from every instance. */
+  async schedule(queue: string, cron: string): Promise<void> {
+    await this.boss.schedule(queue, cron);
+  }
+
+  /** Stops taking jobs, waits for running ones (up to the timeout); unfinished ones are retried after expiry. */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.boss.stop({ graceful: true, timeout: timeoutMs, close: false });
+  }
+}
+
+/**
+ * The retry count that keeps a job retried for at least `hours` when the delay starts at `first` seconds, doubles,
+ * and is capped at `max` seconds. pg-boss waits min(max, first * 2^c * (1 + random)) before retry c (from 0), so the
+ * sum of min(max, first * 2^c) is a lower bound of the time covered.
+ */
+export function retriesFor(hours: number, first: number, max: number): number {
+  const target = hours * 3600;
+  let total = 0;
+  let retries = 0;
+  while (total < target) {
+    total += Math.min(max, first * 2 ** retries);
+    retries += 1;
+  }
+  return retries;
+}

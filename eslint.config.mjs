@@ -29,7 +29,10 @@ export default [
                 '@electric-sql/*', 'express'],
             },
             { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter'] },
+            // The API's tests drive the provider simulator; the API's own code must not (see the rule below).
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:test-double'] },
+            { sourceTag: 'type:test-double', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'type:simulator-app', onlyDependOnLibsWithTags: ['type:test-double'] },
           ],
         },
       ],
@@ -67,6 +70,16 @@ export default [
         'error',
         { object: 'Date', property: 'now', message: 'Use the Clock port.' },
         { object: 'Math', property: 'random', message: 'Use the RandomSource port.' },
+      ],
+    },
+  },
+  {
+    // The simulator stands in for the provider in tests and the demo; the service itself only knows the HTTP API.
+    files: ['apps/api/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@transport/provider-simulator'], message: 'The service talks to providers over HTTP (HttpPaymentProvider), never to the simulator.' }] },
       ],
     },
   },

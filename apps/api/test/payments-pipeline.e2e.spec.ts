@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import { startProviderSimulator, type RunningSimulator } from '@transport/provider-simulator';
 import type { RunningApp } from '../src/app';
+import { PAYMENT_PROVIDER } from '../src/api/tokens';
 import { verifyNotification } from '../src/payment/notification-signature';
 import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { eventually, freePort, startListeningApp, startMerchantReceiver } from './support/http-peers';
@@ -200,7 +201,7 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
     await eventually(async () => expect(receiver.forReference('E2E-REFUSED')).toHaveLength(1));
 
     const port = await freePort();
-    const provider = running.app.get<{ config: { url: string } }>((await import('../src/api/tokens')).PAYMENT_PROVIDER);
+    const provider = running.app.get<{ config: { url: string } }>(PAYMENT_PROVIDER);
     const original = provider.config.url;
     provider.config.url = `http://127.0.0.1:${port}`;
     try {

@@ -30,12 +30,18 @@ export class JobQueue {
     private readonly options: { pollSeconds: number; workers: boolean },
   ) {
     this.boss = new PgBoss({
-      db: { executeSql: async (text, values) => ({ rows: (await pool.query(text, values)).rows }) },
+      // The query result as pg gives it, as pg-boss's own pool does: a multi-statement text (its locked maintenance
+      // commands) answers with an array of results, which pg-boss reads as such.
+      db: { executeSql: (text, values) => pool.query(text, values) as Promise<{ rows: unknown[] }> },
       schema: 'pgboss',
       // Maintenance and cron run in whichever instance holds pg-boss's advisory lock at the time.
       supervise: options.workers,
       schedule: options.workers,
       migrate: true,
+      // How often an instance looks for jobs whose worker died (missed heartbeats, expiry): a killed instance's
+      // jobs are taken up by another within about heartbeat + this.
+      monitorIntervalSeconds: 10,
+      superviseIntervalSeconds: 10,
     });
     this.boss.on('error', (error) => logger.error(`job queue: ${error.message}`));
   }

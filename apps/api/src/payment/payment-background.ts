@@ -14,6 +14,8 @@ const logger = new Logger('PaymentJobs');
 
 /** How often the callback recovery sweep runs (one sweep job at a time across all instances). */
 const SWEEP_EVERY_SECONDS = 15;
+/** Running jobs report in this often; pg-boss's minimum. */
+const HEARTBEAT_SECONDS = 10;
 
 /**
  * The payment pipeline's durable background work, started with the app and stopped before the database closes:
@@ -56,6 +58,8 @@ export class PaymentBackgroundWork implements OnApplicationBootstrap, OnApplicat
           retryDelayMax: c.notifyMaxDelaySeconds,
           expireInSeconds: expire((c.notifyTimeoutMs / 1000) * 3),
           retentionSeconds: (c.notifyForHours + 24) * 3600,
+          // A job whose instance died (kill -9) is taken up again by another after about this long.
+          heartbeatSeconds: HEARTBEAT_SECONDS,
         },
         handle: (data, attempt) => notifier.deliver(data.notificationId, attempt),
       }),
@@ -69,6 +73,7 @@ export class PaymentBackgroundWork implements OnApplicationBootstrap, OnApplicat
           retryDelayMax: c.reconcileMaxDelaySeconds,
           expireInSeconds: expire((this.config.provider.timeoutMs / 1000) * (this.config.provider.retries + 2)),
           retentionSeconds: (c.reconcileForHours + 24) * 3600,
+          heartbeatSeconds: HEARTBEAT_SECONDS,
         },
         handle: (data, attempt) => reconcileTransaction(deps, data.transactionId, attempt),
       }),

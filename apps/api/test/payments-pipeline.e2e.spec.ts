@@ -215,6 +215,19 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
     await pay('E2E-DOWN').expect(201);
   });
 
+  it('counts callbacks, notification attempts and pending transactions in the metrics, as the database has them', async () => {
+    const text = (await http().get('/metrics').set('Authorization', f.keys.admin).expect(200)).text;
+    const metric = (name: string) => Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm').exec(text)?.[1]);
+    const prisma = running.database.prisma;
+    expect(metric('transport_notification_attempts_total{outcome="retry"}')).toBe(await prisma.paymentDeliveryAttempt.count({ where: { outcome: 'retry' } }));
+    expect(metric('transport_notification_attempts_total{outcome="retry"}')).toBeGreaterThanOrEqual(2);
+    expect(metric('transport_notification_attempts_total{outcome="delivered"}')).toBe(await prisma.paymentDeliveryAttempt.count({ where: { outcome: 'delivered' } }));
+    expect(metric('transport_notifications{status="delivered"}')).toBe(await prisma.paymentNotification.count({ where: { status: 'delivered' } }));
+    expect(metric('transport_payment_callbacks_total{outcome="duplicate"}')).toBe(await prisma.paymentCallback.count({ where: { outcome: 'duplicate' } }));
+    expect(metric('transport_payment_callbacks_total{outcome="anomaly"}')).toBeGreaterThanOrEqual(1);
+    expect(metric('transport_pending_transactions{older_than_seconds="0"}')).toBe(await prisma.transaction.count({ where: { status: 'pending' } }));
+  });
+
   /** The callback URL the service gave the simulator for a transaction. */
   async function callbackUrlOf(transactionId: string): Promise<URL> {
     const row = await running.database.prisma.transaction.findUniqueOrThrow({ where: { id: transactionId } });

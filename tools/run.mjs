@@ -50,14 +50,24 @@ const nx = (args, env) => must(process.execPath, [nxCli(), ...args], env);
 
 function start() {
   ensureInstalled();
-  nx(['build', 'api', '--outputStyle=static']);
-  const child = spawn(process.execPath, [join(root, 'dist', 'apps', 'api', 'main.js')], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { SEED_DEMO: 'true', ...process.env, APP_ROOT: root },
+  nx(['run-many', '-t', 'build', '-p', 'api', 'provider-simulator', '--outputStyle=static']);
+  const children = [];
+  const env = { SEED_DEMO: 'true', ...process.env, APP_ROOT: root };
+  // The demo's payment provider is the simulator (tools: apps/provider-simulator), unless a real one is configured.
+  if (!process.env.PAYMENT_PROVIDER_URL) {
+    const port = process.env.SIMULATOR_PORT || '3100';
+    children.push(spawn(process.execPath, [join(root, 'dist', 'apps', 'provider-simulator', 'main.js')], { cwd: root, stdio: 'inherit', env: { ...process.env, SIMULATOR_PORT: port } }));
+    env.PAYMENT_PROVIDER_URL = `http://127.0.0.1:${port}`;
+    // A demo merchant's notification receiver usually runs on this machine too.
+    env.CALLBACK_URL_ALLOWLIST ??= '127.0.0.1,localhost';
+  }
+  const api = spawn(process.execPath, [join(root, 'dist', 'apps', 'api', 'main.js')], { cwd: root, stdio: 'inherit', env });
+  children.push(api);
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => children.forEach((c) => c.kill(signal)));
+  api.on('exit', (code, signal) => {
+    children.forEach((c) => c.kill('SIGTERM'));
+    process.exit(code ?? (signal ? 1 : 0));
   });
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 
 function test() {

@@ -44,6 +44,7 @@ export class JobQueue {
       superviseIntervalSeconds: 10,
     });
     this.boss.on('error', (error) => logger.error(`job queue: ${error.message}`));
+    this.boss.on('warning', (warning: { message?: string }) => logger.warn(`job queue: ${warning.message ?? JSON.stringify(warning)}`));
   }
 
   /** Installs or upgrades pg-boss's own tables (schema pgboss, under its advisory lock) and declares the queues. */

@@ -15,3 +15,6 @@ export const PAYMENT_PROVIDER = Symbol('PAYMENT_PROVIDER');
 
 /** The durable job queue (pg-boss in the service's database). */
 export const JOB_QUEUE = Symbol('JOB_QUEUE');
+
+/** The payment use cases' dependencies (PaymentServices), assembled once from the ports and the configuration. */
+export const PAYMENT_SERVICES = Symbol('PAYMENT_SERVICES');

@@ -1,22 +1,10 @@
 import { Logger } from '@nestjs/common';
-import { CommonErrors, type Clock, type IdGenerator, type PaymentProvider } from '@transport/domain';
-import type { PrismaClient } from '../generated/prisma/client';
-import type { JobQueue } from '../jobs/job-queue';
-import { PrismaAuditLog } from '../persistence/prisma-audit-log';
 import { prismaRepositories } from '../persistence/prisma-repositories';
-import { auditEntriesFor, SYSTEM_ACTOR } from './audit-log';
-import { processStoredCallback, scheduleFollowUps } from './payment-use-cases';
+import { applyProviderMessage, processStoredCallback, retryOnConcurrentUpdate, type PaymentServices } from './payment-use-cases';
 
 const logger = new Logger('Payments');
 
-export interface PaymentJobDeps {
-  prisma: PrismaClient;
-  provider: PaymentProvider;
-  jobs: JobQueue;
-  clock: Clock;
-  ids: IdGenerator;
-  callbackSecret?: string;
-}
+export type PaymentJobDeps = Pick<PaymentServices, 'prisma' | 'provider' | 'jobs' | 'clock' | 'ids' | 'callbackSecret'>;
 
 /** The attempt being run, as the job queue reports it. */
 export interface AttemptInfo {
@@ -38,38 +26,22 @@ export function logEvent(event: string, fields: Record<string, unknown>): void {
  * it reached a final state). Still pending or unknown: RetryLater, so the queue asks again with backoff.
  */
 export async function reconcileTransaction(deps: PaymentJobDeps, transactionId: string, attempt: AttemptInfo): Promise<void> {
-  const repos = prismaRepositories(deps.prisma);
-  const current = await repos.transactions.findById(transactionId);
+  const current = await prismaRepositories(deps.prisma).transactions.findById(transactionId);
   if (!current || current.status !== 'pending') return;
   const answer = await deps.provider.checkStatus(current.toState().reference);
-  for (let race = 1; ; race++) {
-    try {
-      const outcome = await deps.prisma.$transaction(async (tx) => {
-        const txRepos = prismaRepositories(tx);
-        const transaction = await txRepos.transactions.findById(transactionId);
-        if (!transaction) throw CommonErrors.notFound('transaction', transactionId);
-        const before = transaction.toState();
-        const result = transaction.applyStatusCheck(answer, deps.clock.now());
-        if (result.result !== 'duplicate') {
-          const saved = await txRepos.transactions.update(transaction);
-          await new PrismaAuditLog(tx).append(auditEntriesFor('transaction', transaction.pullEvents(), SYSTEM_ACTOR, before, saved.toState()));
-          if (saved.status !== 'pending') await scheduleFollowUps(tx, deps, saved.toState());
-        }
-        return { result: result.result, status: transaction.status };
-      });
-      logEvent('payment.status_check', { transactionId, state: answer.state, outcome: outcome.result, status: outcome.status, attempt: attempt.retryCount + 1 });
-      if (outcome.status === 'pending') {
-        if (attempt.retryCount >= attempt.retryLimit) {
-          logger.error(JSON.stringify({ event: 'payment.reconcile_gave_up', transactionId, attempts: attempt.retryCount + 1 }));
-          return;
-        }
-        throw new RetryLater(`transaction ${transactionId} is still ${answer.state} at the provider`);
-      }
-      return;
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'CONCURRENT_UPDATE' || race >= 5) throw error;
-    }
+  const outcome = await retryOnConcurrentUpdate(() =>
+    deps.prisma.$transaction((tx) =>
+      // This job retries by itself while the transaction stays pending: no second status check is scheduled.
+      applyProviderMessage(tx, deps, transactionId, (t) => t.applyStatusCheck(answer, deps.clock.now()), { scheduleStatusCheck: false }),
+    ),
+  );
+  logEvent('payment.status_check', { transactionId, state: answer.state, outcome: outcome.result, status: outcome.status, attempt: attempt.retryCount + 1 });
+  if (outcome.status !== 'pending') return;
+  if (attempt.retryCount >= attempt.retryLimit) {
+    logger.error(JSON.stringify({ event: 'payment.reconcile_gave_up', transactionId, attempts: attempt.retryCount + 1 }));
+    return;
   }
+  throw new RetryLater(`transaction ${transactionId} is still ${answer.state} at the provider`);
 }
 
 /**

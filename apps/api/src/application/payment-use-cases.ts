@@ -5,6 +5,7 @@ import {
   parseCallbackPayload,
   Transaction,
   type ApplyOutcome,
+  type CallbackPayload,
   type Clock,
   type IdGenerator,
   type PaymentProvider,
@@ -32,6 +33,9 @@ export interface PaymentDeps {
   /** A pending transaction is checked against the provider's status API this long after it was requested. */
   reconcileAfterSeconds: number;
 }
+
+/** Everything the payment use cases and jobs need, built once (api/ports.module.ts). */
+export type PaymentServices = PaymentDeps & { callbackSecret?: string };
 
 /** What the durable side effects of payment changes need: enqueueing, in the changing transaction. */
 export type FollowUpDeps = Pick<PaymentDeps, 'jobs' | 'ids' | 'clock'>;
@@ -133,8 +137,9 @@ export async function receiveCallback(deps: CallbackDeps, token: string, rawBody
   }
   const receivedAt = deps.clock.now();
   const inbox = await deps.prisma.paymentCallback.create({ data: { transactionId: link.transactionId, receivedAt, headers, body: rawBody } });
-  const outcome = await processStoredCallback(deps, inbox);
-  if (outcome === 'malformed') throw malformedReason(rawBody);
+  const parsed = parseStoredCallback(rawBody);
+  const outcome = await processStoredCallback(deps, inbox, parsed);
+  if ('error' in parsed) throw parsed.error;
   return { stored: true, outcome: outcome ?? 'duplicate' };
 }
 
@@ -150,13 +155,14 @@ export function validProviderSignature(secret: string, rawBody: string, given: s
 
 export type CallbackDeps = Pick<PaymentDeps, 'prisma' | 'clock' | 'jobs' | 'ids'> & { callbackSecret?: string };
 
-function malformedReason(rawBody: string): DomainError {
+type ParsedCallback = { payload: CallbackPayload } | { error: DomainError };
+
+function parseStoredCallback(body: string): ParsedCallback {
   try {
-    parseCallbackPayload(JSON.parse(rawBody));
+    return { payload: parseCallbackPayload(JSON.parse(body)) };
   } catch (error) {
-    if (error instanceof DomainError) return error;
+    return { error: error instanceof DomainError ? error : new DomainError('INVALID_CALLBACK', 'The callback body is not valid JSON', 'validation', 'callback') };
   }
-  return new DomainError('INVALID_CALLBACK', 'The callback body is not valid JSON', 'validation', 'callback');
 }
 
 /**
@@ -166,46 +172,58 @@ function malformedReason(rawBody: string): DomainError {
 export async function processStoredCallback(
   deps: CallbackDeps,
   inbox: { id: bigint; transactionId: string | null; body: string; receivedAt: Date },
+  parsed: ParsedCallback = parseStoredCallback(inbox.body),
 ): Promise<CallbackResult['outcome'] | undefined> {
-  let payload: ReturnType<typeof parseCallbackPayload> | undefined;
-  try {
-    payload = parseCallbackPayload(JSON.parse(inbox.body));
-  } catch {
-    payload = undefined;
-  }
-  // Duplicates may arrive at the same moment: the one that loses the revision race re-reads and finds a duplicate.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await deps.prisma.$transaction(async (tx) => {
-        const [row] = await tx.$queryRaw<Array<{ processedAt: Date | null }>>`
-          SELECT "processedAt" FROM payment_callbacks WHERE id = ${inbox.id} FOR UPDATE`;
-        if (!row || row.processedAt) return undefined;
-        const outcome = payload && inbox.transactionId ? await applyCallbackIn(tx, deps, inbox.transactionId, payload, inbox.receivedAt) : 'malformed';
-        await tx.paymentCallback.update({ where: { id: inbox.id }, data: { outcome, processedAt: deps.clock.now() } });
-        return outcome;
-      });
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'CONCURRENT_UPDATE' || attempt >= 5) throw error;
-    }
-  }
+  return retryOnConcurrentUpdate(() =>
+    deps.prisma.$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<Array<{ processedAt: Date | null }>>`
+        SELECT "processedAt" FROM payment_callbacks WHERE id = ${inbox.id} FOR UPDATE`;
+      if (!row || row.processedAt) return undefined;
+      const outcome =
+        'payload' in parsed && inbox.transactionId
+          ? (await applyProviderMessage(tx, deps, inbox.transactionId, (t) => t.applyCallback(parsed.payload, inbox.receivedAt), { scheduleStatusCheck: true })).result
+          : 'malformed';
+      await tx.paymentCallback.update({ where: { id: inbox.id }, data: { outcome, processedAt: deps.clock.now() } });
+      return outcome;
+    }),
+  );
 }
 
-async function applyCallbackIn(
+/**
+ * Applies a provider message (callback or status answer) to a transaction inside the caller's database transaction:
+ * the domain decides, the change is saved with its audit entries, and what the new state calls for is scheduled
+ * (a final state: the merchant notification; a pending one that now needs the provider's word: a status check, unless
+ * the caller is that status check and retries by itself).
+ */
+export async function applyProviderMessage(
   tx: Prisma.TransactionClient,
   deps: FollowUpDeps,
   transactionId: string,
-  payload: ReturnType<typeof parseCallbackPayload>,
-  receivedAt: Date,
-): Promise<ApplyOutcome['result']> {
+  apply: (transaction: Transaction) => ApplyOutcome,
+  options: { scheduleStatusCheck: boolean },
+): Promise<{ result: ApplyOutcome['result']; status: TransactionState['status'] }> {
   const repos = prismaRepositories(tx);
   const transaction = await repos.transactions.findById(transactionId);
   if (!transaction) throw CommonErrors.notFound('transaction', transactionId);
   const before = transaction.toState();
-  const result = transaction.applyCallback(payload, receivedAt);
-  if (result.result !== 'duplicate') {
-    const saved = await repos.transactions.update(transaction);
-    await new PrismaAuditLog(tx).append(auditEntriesFor('transaction', transaction.pullEvents(), SYSTEM_ACTOR, before, saved.toState()));
-    if (result.result !== 'anomaly' || saved.toState().needsStatusCheck !== before.needsStatusCheck) await scheduleFollowUps(tx, deps, saved.toState());
+  const outcome = apply(transaction);
+  if (outcome.result !== 'duplicate') {
+    const after = (await repos.transactions.update(transaction)).toState();
+    await new PrismaAuditLog(tx).append(auditEntriesFor('transaction', transaction.pullEvents(), SYSTEM_ACTOR, before, after));
+    const finished = after.status !== before.status;
+    const nowNeedsCheck = after.needsStatusCheck && !before.needsStatusCheck;
+    if (finished || (nowNeedsCheck && options.scheduleStatusCheck)) await scheduleFollowUps(tx, deps, after);
   }
-  return result.result;
+  return { result: outcome.result, status: transaction.status };
+}
+
+/** Runs a change again when it lost an optimistic-concurrency race (a duplicate arriving at the same moment). */
+export async function retryOnConcurrentUpdate<T>(change: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await change();
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'CONCURRENT_UPDATE' || attempt >= attempts) throw error;
+    }
+  }
 }

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { PaymentProvider, PaymentRequest, RequestInfo, StatusCheckResult } from '@transport/domain';
 import type { ProviderConfig } from '../config';
 import { problemError } from '../http/problem';
+import { describeFetchError } from './fetch-error';
 
 /** The provider's channel names for our request types. */
 const CHANNELS: Record<string, string> = { mobile_money: 'mobile-money', online_checkout: 'checkout' };
@@ -81,7 +82,7 @@ export class HttpPaymentProvider implements PaymentProvider {
         return { status: response.status, body };
       } catch (error) {
         if (attempt >= this.config.retries) {
-          throw problemError(502, `The payment provider could not be reached (${describe(error)}); nothing was stored, try again`, 'PROVIDER_UNREACHABLE');
+          throw problemError(502, `The payment provider could not be reached (${describeFetchError(error)}); nothing was stored, try again`, 'PROVIDER_UNREACHABLE');
         }
         await sleep(200 * 2 ** attempt);
       }
@@ -91,9 +92,3 @@ export class HttpPaymentProvider implements PaymentProvider {
 
 /** Status names of a Hubtel-style status API. */
 const STATES: Record<string, StatusCheckResult['state']> = { paid: 'paid', success: 'paid', unpaid: 'pending', pending: 'pending', failed: 'failed', cancelled: 'failed', expired: 'failed' };
-
-function describe(error: unknown): string {
-  const e = error as { name?: string; message?: string; cause?: { code?: string } };
-  if (e?.name === 'TimeoutError') return 'timed out';
-  return e?.cause?.code ?? e?.message ?? String(error);
-}

@@ -4,6 +4,7 @@ import type { Clock } from '@transport/domain';
 import type { PrismaClient } from '../generated/prisma/client';
 import { logEvent, RetryLater, type AttemptInfo } from '../application/payment-jobs';
 import { isPrivateAddress } from './callback-url-policy';
+import { describeFetchError } from './fetch-error';
 import { SIGNATURE_HEADERS, signNotification } from './notification-signature';
 
 export interface NotifierOptions {
@@ -55,7 +56,7 @@ export class MerchantNotifier {
       statusCode = response.status;
       await response.body?.cancel();
     } catch (caught) {
-      error = describe(caught);
+      error = describeFetchError(caught);
     }
     const latencyMs = Math.round(performance.now() - t0);
     const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
@@ -82,10 +83,4 @@ export class MerchantNotifier {
     const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
     if (addresses.some(isPrivateAddress)) throw new Error(`refused: ${host} resolves to a private address`);
   }
-}
-
-function describe(error: unknown): string {
-  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError') return 'timed out';
-  return e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(error);
 }

@@ -1,13 +1,9 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { PaymentProvider } from '@transport/domain';
-import { reconcileTransaction, RetryLater, sweepStoredCallbacks, type PaymentJobDeps } from '../application/payment-jobs';
-import { QUEUES } from '../application/payment-use-cases';
-import { APP_CONFIG, JOB_QUEUE, PAYMENT_PROVIDER, USE_CASE_PORTS } from '../api/tokens';
-import type { UseCasePorts } from '../api/use-case-ports';
+import { reconcileTransaction, RetryLater, sweepStoredCallbacks } from '../application/payment-jobs';
+import { QUEUES, type PaymentServices } from '../application/payment-use-cases';
+import { APP_CONFIG, PAYMENT_SERVICES } from '../api/tokens';
 import type { AppConfig } from '../config';
-import type { Database } from '../database/database';
-import { DATABASE } from '../database/database.module';
-import { retriesFor, type JobQueue, type QueueDefinition } from '../jobs/job-queue';
+import { retriesFor, type QueueDefinition } from '../jobs/job-queue';
 import { MerchantNotifier } from './merchant-notifier';
 
 const logger = new Logger('PaymentJobs');
@@ -24,24 +20,14 @@ const HEARTBEAT_SECONDS = 10;
 @Injectable()
 export class PaymentBackgroundWork implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
-    @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
-    @Inject(DATABASE) private readonly database: Database,
-    @Inject(USE_CASE_PORTS) private readonly ports: UseCasePorts,
-    @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
+    @Inject(PAYMENT_SERVICES) private readonly deps: PaymentServices,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     const c = this.config.jobs;
-    const deps: PaymentJobDeps = {
-      prisma: this.database.prisma,
-      provider: this.provider,
-      jobs: this.jobs,
-      clock: this.ports.clock,
-      ids: this.ports.ids,
-      callbackSecret: this.config.provider.callbackSecret,
-    };
-    const notifier = new MerchantNotifier(this.database.prisma, this.ports.clock, {
+    const deps = this.deps;
+    const notifier = new MerchantNotifier(deps.prisma, deps.clock, {
       timeoutMs: c.notifyTimeoutMs,
       allowPrivate: this.config.development,
       allowlist: this.config.callbackUrlAllowlist,
@@ -85,16 +71,16 @@ export class PaymentBackgroundWork implements OnApplicationBootstrap, OnApplicat
         handle: async () => {
           const recovered = await sweepStoredCallbacks(deps, c.callbackSweepAfterSeconds);
           if (recovered > 0) logger.log(JSON.stringify({ event: 'payment.callback_sweep', recovered }));
-          await this.jobs.send(QUEUES.sweep, {}, { startAfterSeconds: SWEEP_EVERY_SECONDS, singletonKey: 'sweep' });
+          await this.deps.jobs.send(QUEUES.sweep, {}, { startAfterSeconds: SWEEP_EVERY_SECONDS, singletonKey: 'sweep' });
         },
       }),
     ];
-    await this.jobs.start(queues);
-    if (c.workers) await this.jobs.send(QUEUES.sweep, {}, { singletonKey: 'sweep' });
+    await this.deps.jobs.start(queues);
+    if (c.workers) await this.deps.jobs.send(QUEUES.sweep, {}, { singletonKey: 'sweep' });
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.jobs.stop();
+    await this.deps.jobs.stop();
   }
 }
 

@@ -1,18 +1,12 @@
 import { Body, Controller, Headers, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { cedisToPesewas, type PaymentProvider } from '@transport/domain';
-import { receiveCallback, requestPayment } from '../application/payment-use-cases';
-import { APP_CONFIG, JOB_QUEUE, PAYMENT_PROVIDER, USE_CASE_PORTS } from '../api/tokens';
-import type { JobQueue } from '../jobs/job-queue';
-import type { UseCasePorts } from '../api/use-case-ports';
+import { cedisToPesewas } from '@transport/domain';
+import { receiveCallback, requestPayment, type PaymentServices } from '../application/payment-use-cases';
+import { PAYMENT_SERVICES } from '../api/tokens';
 import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
 import { actorOf, type Principal } from '../auth/principal';
-import type { AppConfig } from '../config';
-import type { Database } from '../database/database';
-import { DATABASE } from '../database/database.module';
 import { ApiProblems } from '../http/openapi';
-import { CallbackUrlPolicy } from './callback-url-policy';
 import { PaymentRequestBody } from './payment-request.dto';
 import { TransactionDoc } from './transaction.openapi';
 import { toTransactionResponse, type TransactionResponse } from './transaction.response';
@@ -23,17 +17,7 @@ const KEPT_HEADERS = ['content-type', 'content-length', 'user-agent', 'x-forward
 @ApiTags('payment')
 @Controller('payment')
 export class PaymentRequestController {
-  private readonly callbackUrls: CallbackUrlPolicy;
-
-  constructor(
-    @Inject(DATABASE) private readonly database: Database,
-    @Inject(USE_CASE_PORTS) private readonly ports: UseCasePorts,
-    @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
-  ) {
-    this.callbackUrls = new CallbackUrlPolicy(config.development, config.callbackUrlAllowlist);
-  }
+  constructor(@Inject(PAYMENT_SERVICES) private readonly payments: PaymentServices) {}
 
   @Post('request')
   @Roles('merchant')
@@ -50,16 +34,7 @@ export class PaymentRequestController {
   @ApiProblems(400, 401, 403, 409, 413, 415, 502)
   async request(@Body() body: PaymentRequestBody, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) res: Response): Promise<TransactionResponse> {
     const { transaction, created } = await requestPayment(
-      {
-        prisma: this.database.prisma,
-        provider: this.provider,
-        clock: this.ports.clock,
-        ids: this.ports.ids,
-        callbackBase: `${this.config.publicBaseUrl}${this.config.paymentBasePath}`,
-        checkCallbackUrl: (url) => this.callbackUrls.check(url),
-        jobs: this.jobs,
-        reconcileAfterSeconds: this.config.jobs.reconcileAfterSeconds,
-      },
+      this.payments,
       { ...body, amount: cedisToPesewas(body.amount, 'amount'), merchantId: principal.principalId },
       actorOf(principal),
     );
@@ -84,12 +59,7 @@ export class PaymentRequestController {
   async callback(@Param('token') token: string, @Req() req: Request, @Headers() headers: Record<string, string>) {
     const raw = typeof req.body === 'string' ? req.body : Buffer.isBuffer(req.body) ? req.body.toString('utf8') : JSON.stringify(req.body ?? '');
     const kept = Object.fromEntries(KEPT_HEADERS.filter((h) => headers[h] !== undefined).map((h) => [h, headers[h]]));
-    const result = await receiveCallback(
-      { prisma: this.database.prisma, clock: this.ports.clock, ids: this.ports.ids, jobs: this.jobs, callbackSecret: this.config.provider.callbackSecret },
-      token,
-      raw,
-      kept,
-    );
+    const result = await receiveCallback(this.payments, token, raw, kept);
     return { received: true, outcome: result.outcome };
   }
 }

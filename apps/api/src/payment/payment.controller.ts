@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { IsString, Matches } from 'class-validator';
-import { CommonErrors } from '@transport/domain';
+import { CommonErrors, type Transaction } from '@transport/domain';
 import { REPOSITORIES } from '../api/tokens';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.module';
@@ -41,9 +41,14 @@ export class PaymentController {
   @ApiOkResponse({ type: TransactionDoc })
   @ApiProblems(400, 401, 403, 404)
   async check(@Query() query: CheckTransactionQuery, @CurrentPrincipal() principal: Principal): Promise<TransactionResponse> {
-    const transaction = await this.repos.transactions.findByMerchantReference(principal.principalId, query.reference);
-    if (!transaction) throw CommonErrors.notFound('transaction', `reference ${query.reference}`);
-    return toTransactionResponse(transaction.toState());
+    return toTransactionResponse((await this.ownTransaction(principal, query.reference)).toState());
+  }
+
+  /** The caller's own transaction; another merchant's reference is not found, exactly like an unknown one. */
+  private async ownTransaction(principal: Principal, reference: string): Promise<Transaction> {
+    const transaction = await this.repos.transactions.findByMerchantReference(principal.principalId, reference);
+    if (!transaction) throw CommonErrors.notFound('transaction', `reference ${reference}`);
+    return transaction;
   }
 
   @Get('deliveries')
@@ -60,8 +65,7 @@ export class PaymentController {
   @ApiOkResponse({ type: DeliveriesDoc })
   @ApiProblems(400, 401, 403, 404)
   async deliveries(@Query() query: CheckTransactionQuery, @CurrentPrincipal() principal: Principal): Promise<DeliveriesDoc> {
-    const transaction = await this.repos.transactions.findByMerchantReference(principal.principalId, query.reference);
-    if (!transaction) throw CommonErrors.notFound('transaction', `reference ${query.reference}`);
+    const transaction = await this.ownTransaction(principal, query.reference);
     const notification = await this.database.prisma.paymentNotification.findUnique({
       where: { transactionId: transaction.id },
       include: { attemptLog: { orderBy: { id: 'asc' } } },

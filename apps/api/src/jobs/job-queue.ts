@@ -18,8 +18,8 @@ export interface QueueDefinition<T extends object> {
 /**
  * Durable jobs on pg-boss, in the service's own database and through the service's own connection pool: a job is
  * enqueued in the same database transaction as the change that calls for it (so a crash can lose neither), pg-boss
- * hands each job to one worker at a time across every instance (SKIP LOCKED), and a job whose worker died is retried
- * after its expiry. Sharing the pool keeps the embedded database on its single connection (see database.ts).
+ * hands each job to one worker at a time across every instance (SKIP LOCKED), and a job whose worker died (missed
+ * heartbeats, or past its expiry) is retried. Sharing the pool keeps the embedded database on its single connection (see database.ts).
  */
 export class JobQueue {
   private readonly boss: PgBoss;
@@ -83,11 +83,6 @@ export class JobQueue {
       ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
     });
-  }
-
-  /** Declares a recurring job (cron, at most once a minute); safe from every instance. */
-  async schedule(queue: string, cron: string): Promise<void> {
-    await this.boss.schedule(queue, cron);
   }
 
   /** Stops taking jobs, waits for running ones (up to the timeout); unfinished ones are retried after expiry. */

@@ -3,8 +3,8 @@ import { RESPONSE_PENDING, type PaymentProvider, type PaymentRequest, type Reque
 
 /**
  * An in-process stand-in for a Hubtel-style provider: it accepts every request as pending (0001), charging 1%, and
- * sends no callback (tests and operators post callbacks to the service's callback URL). The HTTP provider adapter and
- * the separate simulator app of the payments issue replace it.
+ * sends no callback (tests and operators post callbacks to the service's callback URL). Used when PAYMENT_PROVIDER_URL
+ * is unset; with it set, HttpPaymentProvider talks to the real provider or to apps/provider-simulator.
  */
 export class SimulatedPaymentProvider implements PaymentProvider {
   async requestPayment(request: PaymentRequest): Promise<RequestInfo> {

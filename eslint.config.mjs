@@ -4,6 +4,13 @@ import nx from '@nx/eslint-plugin';
 const nodeIo = ['fs', 'fs/promises', 'path', 'child_process', 'net', 'http', 'https', 'http2', 'dgram', 'dns', 'tls',
   'os', 'cluster', 'worker_threads', 'process', 'crypto', 'stream', 'readline', 'module', 'vm', 'zlib', 'url'];
 
+// The feature folders of apps/api/src (one per aggregate or group of routes); core/ and persistence/ are not features.
+export const FEATURES = ['vehicles', 'owners', 'drivers', 'trips', 'reference-data', 'admin', 'payments'];
+const simulatorBan = {
+  group: ['@transport/provider-simulator'],
+  message: 'The service talks to providers over HTTP (HttpPaymentProvider), never to the simulator.',
+};
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -77,9 +84,26 @@ export default [
     // The simulator stands in for the provider in tests and the demo; the service itself only knows the HTTP API.
     files: ['apps/api/src/**/*.ts'],
     rules: {
+      'no-restricted-imports': ['error', { patterns: [simulatorBan] }],
+    },
+  },
+  {
+    // Features speak ports only: a feature folder (controllers, service, DTOs, specs) never reaches the database
+    // (Prisma, persistence/), never throws Nest's HTTP exceptions (errors are DomainError or AppError, mapped to HTTP
+    // in one filter), and never imports another feature's controller. Wiring happens in core/ports.module.ts.
+    files: [`apps/api/src/{${FEATURES.join(',')}}/**/*.ts`],
+    rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@transport/provider-simulator'], message: 'The service talks to providers over HTTP (HttpPaymentProvider), never to the simulator.' }] },
+        {
+          patterns: [
+            simulatorBan,
+            { group: ['@prisma/*', 'prisma', '**/generated/prisma', '**/generated/prisma/**'], message: 'Features know no database: use the ports (core/tokens.ts).' },
+            { group: ['**/persistence', '**/persistence/**'], message: 'Features never import persistence/: inject the port it implements.' },
+            { group: ['@nestjs/common'], importNamePattern: 'Exception$', message: 'Throw DomainError or AppError (core/errors.ts); the problem filter maps them to HTTP.' },
+            { group: ['../*/*.controller', '../**/*.controller'], message: "Never import another feature's controller." },
+          ],
+        },
       ],
     },
   },

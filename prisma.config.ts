@@ -4,7 +4,7 @@ import { cliAdapterFactory, unrefLongTimers } from './prisma/cli-adapter';
 import {
   findRunningEmbeddedPostgres,
   startEmbeddedPostgres,
-} from './apps/api/src/database/embedded-postgres';
+} from './apps/api/src/persistence/embedded-postgres';
 
 // With DATABASE_URL unset, the CLI works on the embedded database in DATA_DIR (default .data), like the app does.
 // The datasource url must still resolve, or the CLI falls back to the native engine and tries to download it.

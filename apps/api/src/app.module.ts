@@ -1,23 +1,21 @@
 import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { APP_GUARD, RouterModule } from '@nestjs/core';
-import { PortsModule } from './api/ports.module';
-import { AssemblyController } from './assembly/assembly.controller';
-import { ApiKeyGuard } from './auth/api-key.guard';
+import { AdminModule } from './admin/admin.module';
 import type { AppConfig } from './config';
-import type { Database } from './database/database';
-import { DriversController } from './drivers/drivers.controller';
-import { HealthController } from './health/health.controller';
-import { HEALTH_TIMEOUT_MS } from './health/health.tokens';
-import { JsonContentTypeMiddleware } from './http/content-type.middleware';
-import { PaymentModule } from './payment/payment.module';
-import { TripsController } from './trips/trips.controller';
-import { VehiclesController } from './vehicles/vehicles.controller';
-import { AdminController } from './management/admin.controller';
-import { DriversManagementController } from './management/drivers-management.controller';
-import { ReferenceController } from './management/reference.controller';
-import { TripsManagementController } from './management/trips-management.controller';
-import { VehiclesManagementController } from './management/vehicles-management.controller';
+import { ApiKeyGuard } from './core/auth/api-key.guard';
+import { HealthController } from './core/health.controller';
+import { HEALTH_TIMEOUT_MS } from './core/health.tokens';
+import { JsonContentTypeMiddleware } from './core/http/content-type.middleware';
+import { PortsModule } from './core/ports.module';
+import { DriversModule } from './drivers/drivers.module';
+import { OwnersModule } from './owners/owners.module';
+import { PaymentsModule } from './payments/payments.module';
+import type { Database } from './persistence/database';
+import { ReferenceDataModule } from './reference-data/reference-data.module';
+import { TripsModule } from './trips/trips.module';
+import { VehiclesModule } from './vehicles/vehicles.module';
 
+/** One module per feature; the ports (adapters behind every token) are bound once, globally, by PortsModule. */
 @Module({})
 export class AppModule implements NestModule {
   static register(config: AppConfig, database: Database): DynamicModule {
@@ -25,22 +23,16 @@ export class AppModule implements NestModule {
       module: AppModule,
       imports: [
         PortsModule.register(config, database),
-        PaymentModule,
-        ...(config.paymentBasePath ? [RouterModule.register([{ path: config.paymentBasePath, module: PaymentModule }])] : []),
+        VehiclesModule,
+        OwnersModule,
+        DriversModule,
+        TripsModule,
+        ReferenceDataModule,
+        AdminModule,
+        PaymentsModule,
+        ...(config.paymentBasePath ? [RouterModule.register([{ path: config.paymentBasePath, module: PaymentsModule }])] : []),
       ],
-      // Order matters where paths overlap: fixed paths (/vehicles/all) are registered before parameterised ones (/vehicles/:id).
-      controllers: [
-        HealthController,
-        VehiclesController,
-        DriversController,
-        AssemblyController,
-        TripsController,
-        VehiclesManagementController,
-        DriversManagementController,
-        ReferenceController,
-        TripsManagementController,
-        AdminController,
-      ],
+      controllers: [HealthController],
       providers: [{ provide: HEALTH_TIMEOUT_MS, useValue: config.healthTimeoutMs }, { provide: APP_GUARD, useClass: ApiKeyGuard }],
     };
   }

@@ -5,11 +5,11 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config';
-import { openDatabase, type Database } from './database/database';
+import { openDatabase, type Database } from './persistence/database';
 import { json, text } from 'express';
-import { bodyParserErrors, ProblemFilter } from './http/problem.filter';
-import { validationPipe } from './http/validation';
-import { OPENAPI_DESCRIPTION } from './http/openapi-description';
+import { bodyParserErrors, ProblemFilter } from './core/http/problem.filter';
+import { validationPipe } from './core/http/validation';
+import { OPENAPI_DESCRIPTION } from './core/http/openapi-description';
 
 export interface RunningApp {
   app: INestApplication;

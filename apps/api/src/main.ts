@@ -2,10 +2,10 @@ import { Logger } from '@nestjs/common';
 import { ObjectIdGenerator } from '@transport/domain';
 import { createApp, DOCS_PATH } from './app';
 import { loadConfig } from './config';
-import { CryptoRandomSource } from './platform/crypto-random-source';
-import { SystemClock } from './platform/system-clock';
-import { seedDemo } from './seed/demo-seed';
-import { ensureAdminKey } from './platform/admin-key';
+import { CryptoRandomSource } from './core/platform/crypto-random-source';
+import { SystemClock } from './core/platform/system-clock';
+import { seedDemo } from './persistence/demo-seed';
+import { ensureAdminKey } from './persistence/admin-key';
 
 async function main(): Promise<void> {
   const logger = new Logger('main');

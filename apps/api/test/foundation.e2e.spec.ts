@@ -2,12 +2,12 @@ import { spawn } from 'node:child_process';
 import pg from 'pg';
 import request from 'supertest';
 import type { RunningApp } from '../src/app';
-import { seedDemo } from '../src/seed/demo-seed';
+import { seedDemo } from '../src/persistence/demo-seed';
 import { FixedClock, SeededRandomSource } from '@transport/domain/testing';
 import { ObjectIdGenerator } from '@transport/domain';
 import { postgresAdminUrl } from './support/postgres-tier';
-import { ensureAdminKey } from '../src/platform/admin-key';
-import { hashApiKey } from '../src/platform/secrets';
+import { ensureAdminKey } from '../src/persistence/admin-key';
+import { hashApiKey } from '../src/core/platform/secrets';
 import { describeOnEachTier, openTierStore, startTestApp, WORKSPACE_ROOT, type TierStore } from './support/test-app';
 
 function runPrismaCli(args: string[], databaseUrl: string | undefined, dataDir?: string): Promise<{ code: number | null; output: string }> {

@@ -2,8 +2,8 @@ import request from 'supertest';
 import { ObjectIdGenerator } from '@transport/domain';
 import { FixedClock, SeededRandomSource } from '@transport/domain/testing';
 import type { RunningApp } from '../src/app';
-import { endOfDayAfter } from '../src/http/date-range';
-import { ensureAdminKey } from '../src/platform/admin-key';
+import { endOfDayAfter } from '../src/core/http/date-range';
+import { ensureAdminKey } from '../src/persistence/admin-key';
 import { describeOnPostgres } from './support/postgres-only';
 import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
 

@@ -2,8 +2,9 @@ import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import { startProviderSimulator, type RunningSimulator } from '@transport/provider-simulator';
 import type { RunningApp } from '../src/app';
-import { PAYMENT_PROVIDER } from '../src/api/tokens';
-import { verifyNotification } from '../src/payment/notification-signature';
+import { JOB_WORKERS, PAYMENT_PROVIDER } from '../src/core/tokens';
+import type { JobWorkers } from '../src/core/ports';
+import { verifyNotification } from '../src/payments/notification-signature';
 import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { eventually, freePort, startListeningApp, startMerchantReceiver } from './support/http-peers';
 import { describeOnEachTier, openTierStore, type TierStore } from './support/test-app';
@@ -216,6 +217,10 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
   });
 
   it('counts callbacks, notification attempts and pending transactions in the metrics, as the database has them', async () => {
+    // A quiet point first: no simulator callback in flight and no background job running, so nothing moves between
+    // reading the metrics and counting the rows (a reconcile job once settled a transaction in between).
+    await simulator.idle();
+    await running.app.get<JobWorkers>(JOB_WORKERS).stop();
     const text = (await http().get('/metrics').set('Authorization', f.keys.admin).expect(200)).text;
     const metric = (name: string) => Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm').exec(text)?.[1]);
     const prisma = running.database.prisma;

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { RunningApp } from '../src/app';
-import { PAYMENT_PROVIDER } from '../src/api/tokens';
+import { PAYMENT_PROVIDER } from '../src/core/tokens';
 import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
 

@@ -2,9 +2,9 @@ import pg from 'pg';
 import { INSPECTION_ITEMS } from '@transport/domain';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../src/generated/prisma/client';
-import { migrateDeploy } from '../src/database/migrate';
+import { migrateDeploy } from '../src/persistence/migrate';
 import { prismaRepositories } from '../src/persistence/prisma-repositories';
-import type { RepositoryBackendPorts } from '../src/persistence/repositories';
+import type { Repositories } from '@transport/domain';
 import { createScratchDatabase } from './support/postgres-tier';
 import { describeOnPostgres } from './support/postgres-only';
 import { WORKSPACE_ROOT } from './support/test-app';
@@ -36,7 +36,7 @@ describeOnPostgres('query plans at 100,000 rows', () => {
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let pool: pg.Pool;
   let prisma: PrismaClient;
-  let repos: RepositoryBackendPorts;
+  let repos: Repositories;
   let captured: Captured[] = [];
 
   beforeAll(async () => {

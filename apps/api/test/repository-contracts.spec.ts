@@ -1,5 +1,5 @@
 import { repositoryContracts } from '@transport/domain/contracts';
-import { openDatabase, type Database } from '../src/database/database';
+import { openDatabase, type Database } from '../src/persistence/database';
 import { prismaRepositories } from '../src/persistence/prisma-repositories';
 import { describeOnEachTier, openTierStore, type TierStore } from './support/test-app';
 import { truncateAll } from './support/truncate';

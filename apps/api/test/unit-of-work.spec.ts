@@ -1,11 +1,11 @@
 import { ObjectIdGenerator, Vehicle, VehicleOwner, INSPECTION_ITEMS, type InspectionChecklist } from '@transport/domain';
 import { FixedClock, SeededRandomSource } from '@transport/domain/testing';
-import { approveVehicle, inspectVehicle } from '../src/application/vehicle-use-cases';
-import type { Actor, AuditLog } from '../src/application/audit-log';
-import { openDatabase, type Database } from '../src/database/database';
+import type { Actor, AuditLog, UnitOfWork } from '@transport/domain';
+import { VehiclesService } from '../src/vehicles/vehicles.service';
+import { openDatabase, type Database } from '../src/persistence/database';
 import { PrismaAuditLog } from '../src/persistence/prisma-audit-log';
 import { prismaRepositories } from '../src/persistence/prisma-repositories';
-import { PrismaUnitOfWork } from '../src/persistence/prisma-unit-of-work';
+import { prismaStores, PrismaUnitOfWork } from '../src/persistence/prisma-unit-of-work';
 import { describeOnEachTier, openTierStore, type TierStore } from './support/test-app';
 import { truncateAll } from './support/truncate';
 
@@ -39,6 +39,18 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
     );
     await repos.vehicles.add(vehicle);
     return inspectVehicle({ uow: new PrismaUnitOfWork(database.prisma), clock }, vehicle.id, passed, { role: 'assembly', id: '65a0000000000000000000a8' });
+  }
+
+  // The vehicles service on a given unit of work; each change answers with the vehicle as stored afterwards.
+  const vehicles = (uow: UnitOfWork) => new VehiclesService(uow, prismaStores(database.prisma), clock, new ObjectIdGenerator(clock, new SeededRandomSource(1)));
+  const stored = async (id: string) => (await prismaRepositories(database.prisma).vehicles.findById(id))!;
+  async function inspectVehicle(deps: { uow: UnitOfWork; clock: FixedClock }, id: string, checklist: InspectionChecklist, actor: Actor): Promise<Vehicle> {
+    await vehicles(deps.uow).inspect(id, checklist, actor);
+    return stored(id);
+  }
+  async function approveVehicle(deps: { uow: UnitOfWork; clock: FixedClock }, id: string, actor: Actor, expectedVersion?: number): Promise<Vehicle> {
+    await vehicles(deps.uow).approve(id, actor, expectedVersion);
+    return stored(id);
   }
 
   const auditRows = (entityId: string) => database.prisma.auditEntry.findMany({ where: { entityId }, orderBy: { id: 'asc' } });

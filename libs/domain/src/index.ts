@@ -1,5 +1,6 @@
 // Shared kernel: errors, ports for time, ids, randomness and hashing, value objects.
 export * from './shared/domain-error';
+export * from './shared/error-codes';
 export * from './shared/common.errors';
 export * from './shared/clock';
 export * from './shared/random-source';
@@ -48,3 +49,8 @@ export * from './transaction/payment-provider';
 export * from './transaction/transaction';
 export * from './transaction/transaction.repository';
 export * from './repositories';
+
+// Application ports: unit of work, audit log, the payment pipeline's stores.
+export * from './application/audit-log';
+export * from './application/payment-stores';
+export * from './application/unit-of-work';

@@ -66,6 +66,8 @@ export interface RunningSimulator {
   setBehaviour(behaviour: Partial<Behaviour>, reference?: string): void;
   /** The callback bodies the simulator would send for a payment, in its send order (after its delay). */
   plannedCallbacks(reference: string): Array<{ url: string; body: string; headers: Record<string, string> }>;
+  /** Resolves once no callback is waiting to be sent or being sent (a test's quiet point). */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -74,6 +76,7 @@ export async function startProviderSimulator(options: SimulatorOptions = {}): Pr
   const overrides = new Map<string, Partial<Behaviour>>();
   const payments = new Map<string, SimulatedPayment>();
   const timers = new Set<NodeJS.Timeout>();
+  let sending = 0;
   const log = options.log ?? (() => undefined);
 
   const callbackBody = (p: SimulatedPayment, code: string): string => {
@@ -112,6 +115,15 @@ export async function startProviderSimulator(options: SimulatorOptions = {}): Pr
   };
 
   const sendCallbacks = async (p: SimulatedPayment) => {
+    sending += 1;
+    try {
+      await sendEach(p);
+    } finally {
+      sending -= 1;
+    }
+  };
+
+  const sendEach = async (p: SimulatedPayment) => {
     for (const callback of plannedCallbacks(p.reference)) {
       const code = (JSON.parse(callback.body) as { ResponseCode: string }).ResponseCode;
       try {
@@ -243,6 +255,9 @@ export async function startProviderSimulator(options: SimulatorOptions = {}): Pr
       else defaults = { ...defaults, ...behaviour };
     },
     plannedCallbacks,
+    async idle() {
+      while (timers.size > 0 || sending > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    },
     async close() {
       for (const timer of timers) clearTimeout(timer);
       server.closeAllConnections();

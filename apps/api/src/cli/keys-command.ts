@@ -1,15 +1,30 @@
 import { ObjectIdGenerator } from '@transport/domain';
-import { issueApiKey, listApiKeys, revokeApiKey } from '../application/api-keys';
+import { AdminService } from '../admin/admin.service';
 import type { AppConfig } from '../config';
-import { openDatabase } from '../database/database';
-import { findRunningEmbeddedPostgres } from '../database/embedded-postgres';
-import { CryptoRandomSource } from '../platform/crypto-random-source';
-import { SystemClock } from '../platform/system-clock';
+import { openDatabase, type Database } from '../persistence/database';
+import { PrismaApiKeyRegistry, PrismaAuditTrail, PrismaMerchantRegistry } from '../persistence/prisma-admin-stores';
+import { prismaStores } from '../persistence/prisma-unit-of-work';
+import { findRunningEmbeddedPostgres } from '../persistence/embedded-postgres';
+import { CryptoRandomSource } from '../core/platform/crypto-random-source';
+import { SystemClock } from '../core/platform/system-clock';
 
 export const KEYS_USAGE = `usage:
   keys create --role <admin|assembly|merchant> --principal <24-hex id> [--label <text>]
   keys revoke <key id>
   keys list`;
+
+/** The admin feature's service on an open database, as the running service builds it (no job queue needed). */
+function adminService(database: Database): AdminService {
+  const clock = new SystemClock();
+  return new AdminService(
+    new PrismaApiKeyRegistry(database.prisma),
+    new PrismaMerchantRegistry(database.prisma),
+    new PrismaAuditTrail(database.prisma),
+    prismaStores(database.prisma),
+    clock,
+    new ObjectIdGenerator(clock, new CryptoRandomSource()),
+  );
+}
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);
@@ -24,7 +39,7 @@ export async function keysCommand(args: string[], config: AppConfig, out: (line:
   let databaseConfig = config;
   if (!config.databaseUrl) {
     const running = await findRunningEmbeddedPostgres(config.dataDir);
-        // One connection: the embedded server interleaves concurrent connections' messages (see database.ts).
+    // One connection: the embedded server interleaves concurrent connections' messages (see database.ts).
     if (running) databaseConfig = { ...config, databaseUrl: `postgresql://postgres@127.0.0.1:${running.port}/postgres`, migrateOnStart: false, databasePoolSize: 1 };
   }
   const [command, ...rest] = args;
@@ -34,7 +49,7 @@ export async function keysCommand(args: string[], config: AppConfig, out: (line:
   }
   const database = await openDatabase(databaseConfig);
   try {
-    const clock = new SystemClock();
+    const admin = adminService(database);
     if (command === 'create') {
       const role = option(rest, 'role');
       const principal = option(rest, 'principal');
@@ -42,16 +57,15 @@ export async function keysCommand(args: string[], config: AppConfig, out: (line:
         out(KEYS_USAGE);
         return 2;
       }
-      out(JSON.stringify(await issueApiKey(database.prisma, new ObjectIdGenerator(clock, new CryptoRandomSource()), clock, role, principal, option(rest, 'label') ?? ''), null, 2));
+      out(JSON.stringify(await admin.issueKey(role, principal, option(rest, 'label') ?? ''), null, 2));
     } else if (command === 'revoke') {
       if (!rest[0]) {
         out(KEYS_USAGE);
         return 2;
       }
-      await revokeApiKey(database.prisma, clock, rest[0]);
-      out(JSON.stringify({ _id: rest[0], revoked: true }));
+      out(JSON.stringify(await admin.revokeKey(rest[0])));
     } else {
-      out(JSON.stringify(await listApiKeys(database.prisma), null, 2));
+      out(JSON.stringify(await admin.listKeys(), null, 2));
     }
     return 0;
   } finally {

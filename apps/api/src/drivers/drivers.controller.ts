@@ -1,29 +1,38 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { VehicleOwnerState } from '@transport/domain';
-import { ANONYMOUS_ACTOR } from '../application/audit-log';
-import { registerDriver } from '../application/registration';
-import { REPOSITORIES, USE_CASE_PORTS } from '../api/tokens';
-import type { UseCasePorts } from '../api/use-case-ports';
-import { unauthorized } from '../auth/api-key.guard';
-import { CurrentPrincipal, OptionalAuth } from '../auth/auth.decorators';
-import { actorOf, type Principal } from '../auth/principal';
-import { ApiProblems } from '../http/openapi';
-import { setNextLink } from '../http/paging';
-import { DEFAULT_LIMIT, toBoolean } from '../http/query-values';
-import type { RepositoryBackendPorts } from '../persistence/repositories';
-import { AddDriverBody, ListDriversQuery } from './driver.dto';
-import { DriverCreatedDoc, DriverListDoc } from './driver.openapi';
-import { toDriverResponse, type DriverResponse } from './driver.response';
+import { ANONYMOUS_ACTOR } from '@transport/domain';
+import { unauthorized } from '../core/auth/api-key.guard';
+import { CurrentPrincipal, OptionalAuth, Roles } from '../core/auth/auth.decorators';
+import { actorOf, type Principal } from '../core/auth/principal';
+import { IF_MATCH } from '../core/http/dto-support';
+import { ApiProblems } from '../core/http/openapi';
+import { pageItems } from '../core/http/paging';
+import { expectedVersion, ObjectIdPipe } from '../core/http/params';
+import { DEFAULT_LIMIT, toBoolean } from '../core/http/query-values';
+import { RateLimiter } from '../core/http/rate-limiter';
+import {
+  ActivateBody,
+  AddDriverBody,
+  ApproveDriverBody,
+  DriverCreatedResponse,
+  DriverListResponse,
+  DriverResponse,
+  DriverStatusBody,
+  ListDriversQuery,
+  RevokeBody,
+} from './drivers.dto';
+import { DriversService } from './drivers.service';
 
+/** /drivers: fixed paths (all, add) are declared before `:id`, which Express would otherwise match first. */
 @ApiTags('drivers')
 @Controller('drivers')
 export class DriversController {
-  constructor(
-    @Inject(REPOSITORIES) private readonly repos: RepositoryBackendPorts,
-    @Inject(USE_CASE_PORTS) private readonly ports: UseCasePorts,
-  ) {}
+  // Per driver and per client address: 10 attempts a quarter hour each, in front of the domain's five-wrong-keys lock.
+  private readonly perDriver = new RateLimiter(10, 15 * 60_000);
+  private readonly perAddress = new RateLimiter(30, 15 * 60_000);
+
+  constructor(private readonly drivers: DriversService) {}
 
   @Get('all')
   @OptionalAuth()
@@ -36,24 +45,17 @@ export class DriversController {
       '(of the driver and of the embedded owner) are left out, and the `email` filter needs an API key (401 without). With any valid key the full objects are returned. ' +
       'The activation key never appears here. Newest first; `limit` (default 50, at most 500) and an `after` cursor with a `Link` header.',
   })
-  @ApiOkResponse({ description: '`{ "status": 200, "payload": [Driver...] }`', type: DriverListDoc })
+  @ApiOkResponse({ description: '`{ "status": 200, "payload": [Driver...] }`', type: DriverListResponse })
   @ApiProblems(400, 401)
   async list(
     @Query() query: ListDriversQuery,
     @CurrentPrincipal() principal: Principal | undefined,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<{ status: number; payload: DriverResponse[] }> {
+  ): Promise<DriverListResponse> {
     if (query.email !== undefined && !principal) throw unauthorized('Filtering drivers by email needs an API key');
-    const page = await this.repos.drivers.list({ approved: toBoolean(query.approved), email: query.email }, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after });
-    const states = page.items.map((d) => d.toState());
-    const ownerIds = [...new Set(states.flatMap((s) => (s.ownerId ? [s.ownerId] : [])))];
-    const owners = new Map<string, VehicleOwnerState>((await this.repos.owners.findByIds(ownerIds)).map((o) => [o.id, o.toState()]));
-    setNextLink(req, res, page);
-    return {
-      status: 200,
-      payload: states.map((s) => toDriverResponse(s, s.ownerId ? owners.get(s.ownerId) : undefined, { anonymous: !principal })),
-    };
+    const page = await this.drivers.list({ approved: toBoolean(query.approved), email: query.email }, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }, !principal);
+    return { status: 200, payload: pageItems(req, res, page) };
   }
 
   @Post('add')
@@ -69,17 +71,102 @@ export class DriversController {
       'An email already registered is a 409 (DRIVER_EMAIL_TAKEN); an ownerID that names no owner is a 422 (OWNER_NOT_FOUND).',
   })
   @ApiBody({ type: AddDriverBody })
-  @ApiCreatedResponse({ description: '`{ "status": 201, "payload": Driver }` with `payload.activationKey`.', type: DriverCreatedDoc })
+  @ApiCreatedResponse({ description: '`{ "status": 201, "payload": Driver }` with `payload.activationKey`.', type: DriverCreatedResponse })
   @ApiProblems(400, 401, 409, 413, 415, 422)
-  async add(@Body() body: AddDriverBody, @CurrentPrincipal() principal: Principal | undefined): Promise<{ status: number; payload: DriverResponse }> {
+  async add(@Body() body: AddDriverBody, @CurrentPrincipal() principal: Principal | undefined): Promise<DriverCreatedResponse> {
     const { ownerID, ...fields } = body;
-    const { driver, activationKey } = await registerDriver(
-      this.ports,
-      { ...fields, ownerId: ownerID },
-      principal ? actorOf(principal) : ANONYMOUS_ACTOR,
-    );
-    const state = driver.toState();
-    const owner = state.ownerId ? await this.repos.owners.findById(state.ownerId) : undefined;
-    return { status: 201, payload: toDriverResponse(state, owner?.toState(), { anonymous: false, activationKey }) };
+    const driver = await this.drivers.register({ ...fields, ownerId: ownerID }, principal ? actorOf(principal) : ANONYMOUS_ACTOR);
+    return { status: 201, payload: driver };
+  }
+
+  @Get(':id')
+  @Roles('admin', 'assembly', 'platform')
+  @ApiTags('drivers (management)')
+  @ApiSecurity('apiKey')
+  @ApiOperation({ summary: 'One driver (never the activation key)' })
+  @ApiOkResponse({ type: DriverResponse })
+  @ApiProblems(400, 401, 403, 404)
+  one(@Param('id', ObjectIdPipe) id: string): Promise<DriverResponse> {
+    return this.drivers.get(id);
+  }
+
+  @Post(':id/activate')
+  @HttpCode(200)
+  @OptionalAuth()
+  @ApiTags('drivers (management)')
+  @ApiSecurity({})
+  @ApiOperation({
+    summary: "The driver's own step: activate the account with the six-digit key",
+    description:
+      'No API key needed (the key is the credential). A wrong key is 422 DRIVER_ACTIVATION_KEY_INVALID and counts: after five, DRIVER_ACTIVATION_LOCKED until an assembly reissues a key. ' +
+      'Attempts are also rate-limited per driver and per client address (429 with Retry-After).',
+  })
+  @ApiBody({ type: ActivateBody })
+  @ApiOkResponse({ type: DriverResponse })
+  @ApiProblems(400, 404, 409, 413, 415, 422)
+  activate(@Param('id', ObjectIdPipe) id: string, @Body() body: ActivateBody, @Req() req: Request, @CurrentPrincipal() principal: Principal | undefined): Promise<DriverResponse> {
+    this.perDriver.hit(id);
+    this.perAddress.hit(req.ip ?? 'unknown');
+    return this.drivers.activate(id, body.activationKey, principal ? actorOf(principal) : ANONYMOUS_ACTOR);
+  }
+
+  @Post(':id/approve')
+  @HttpCode(200)
+  @Roles('assembly')
+  @ApiTags('drivers (management)')
+  @ApiSecurity('apiKey')
+  @ApiHeader(IF_MATCH)
+  @ApiOperation({
+    summary: 'Approve a driver at the assembly dashboard (approvedBy is the caller)',
+    description: 'All four checks must be true and the licence valid: otherwise 422 (DRIVER_CHECKLIST_FAILED, DRIVER_LICENSE_EXPIRED). Approving twice, or losing a race, is 409.',
+  })
+  @ApiBody({ type: ApproveDriverBody })
+  @ApiOkResponse({ type: DriverResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  approve(@Param('id', ObjectIdPipe) id: string, @Body() body: ApproveDriverBody, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() principal: Principal): Promise<DriverResponse> {
+    return this.drivers.approve(id, body.approvalChecklist, actorOf(principal), expectedVersion(ifMatch));
+  }
+
+  @Post(':id/revoke')
+  @HttpCode(200)
+  @Roles('assembly')
+  @ApiTags('drivers (management)')
+  @ApiSecurity('apiKey')
+  @ApiHeader(IF_MATCH)
+  @ApiOperation({ summary: 'Withdraw approval, with a reason (takes the driver offline)' })
+  @ApiBody({ type: RevokeBody })
+  @ApiOkResponse({ type: DriverResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  revoke(@Param('id', ObjectIdPipe) id: string, @Body() body: RevokeBody, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() principal: Principal): Promise<DriverResponse> {
+    return this.drivers.revoke(id, body.reason, actorOf(principal), expectedVersion(ifMatch));
+  }
+
+  @Post(':id/status')
+  @HttpCode(200)
+  @Roles('admin', 'platform')
+  @ApiTags('drivers (management)')
+  @ApiSecurity('apiKey')
+  @ApiHeader(IF_MATCH)
+  @ApiOperation({
+    summary: 'Report a driver online/offline and busy/free',
+    description: 'Online needs an approved, activated driver (422 otherwise); busy needs online; going offline while busy is 422 DRIVER_BUSY. Reporting the current state changes nothing.',
+  })
+  @ApiBody({ type: DriverStatusBody })
+  @ApiOkResponse({ type: DriverResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  status(@Param('id', ObjectIdPipe) id: string, @Body() body: DriverStatusBody, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() principal: Principal): Promise<DriverResponse> {
+    return this.drivers.setStatus(id, body, actorOf(principal), expectedVersion(ifMatch));
+  }
+
+  @Post(':id/activation-key')
+  @HttpCode(200)
+  @Roles('admin', 'assembly')
+  @ApiTags('drivers (management)')
+  @ApiSecurity('apiKey')
+  @ApiOperation({ summary: 'Issue a new activation key (lifts the lock); returned this once as activationKey' })
+  @ApiOkResponse({ type: DriverResponse })
+  @ApiProblems(400, 401, 403, 404, 409)
+  reissue(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<DriverResponse> {
+    return this.drivers.reissueActivationKey(id, actorOf(principal));
   }
 }

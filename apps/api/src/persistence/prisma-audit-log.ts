@@ -1,4 +1,4 @@
-import type { AuditEntryInput, AuditLog } from '../application/audit-log';
+import type { AuditEntryInput, AuditLog } from '@transport/domain';
 import type { Prisma } from '../generated/prisma/client';
 import type { PrismaExecutor } from './prisma-executor';
 

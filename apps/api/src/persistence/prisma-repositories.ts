@@ -1,4 +1,4 @@
-import type { RepositoryBackendPorts } from './repositories';
+import type { Repositories } from '@transport/domain';
 import type { PrismaExecutor } from './prisma-executor';
 import { PrismaDriverRepository } from './prisma-driver.repository';
 import {
@@ -14,7 +14,7 @@ import { PrismaVehicleOwnerRepository } from './prisma-vehicle-owner.repository'
 import { PrismaVehicleRepository } from './prisma-vehicle.repository';
 
 /** Every repository on one Prisma client, or on one open transaction. */
-export function prismaRepositories(db: PrismaExecutor): RepositoryBackendPorts {
+export function prismaRepositories(db: PrismaExecutor): Repositories {
   return {
     owners: new PrismaVehicleOwnerRepository(db),
     vehicles: new PrismaVehicleRepository(db),

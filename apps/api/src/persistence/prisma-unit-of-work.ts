@@ -1,22 +1,46 @@
-import type { AuditLog } from '../application/audit-log';
-import type { UnitOfWork, WorkContext } from '../application/unit-of-work';
+import type { AuditLog, DataStores, FollowUps, UnitOfWork, WorkContext } from '@transport/domain';
 import type { PrismaClient } from '../generated/prisma/client';
+import type { PgBossJobQueue } from './pg-boss-job-queue';
 import { PrismaAuditLog } from './prisma-audit-log';
 import type { PrismaExecutor } from './prisma-executor';
+import { PgBossFollowUps, prismaPaymentStores } from './prisma-payment-stores';
 import { prismaRepositories } from './prisma-repositories';
 
-/** One interactive Prisma transaction per use case: repositories and audit log all on the transaction's connection. */
+/** Without a job queue (tests of the repositories alone), enqueueing a follow-up is a programming error. */
+const noJobs: FollowUps = {
+  enqueue: async (queue) => {
+    throw new Error(`no job queue to enqueue ${queue} on`);
+  },
+};
+
+/** Every store on one Prisma client, each call on its own (outside any unit of work). */
+export function prismaStores(prisma: PrismaClient, jobs?: PgBossJobQueue): DataStores {
+  const payment = prismaPaymentStores(prisma, jobs as PgBossJobQueue);
+  return { ...prismaRepositories(prisma), ...payment, followUps: jobs ? payment.followUps : noJobs };
+}
+
+/**
+ * One interactive Prisma transaction per use case: repositories, audit log, payment inbox and outbox, and follow-up
+ * jobs (enqueued through the same transaction) all on the transaction's connection.
+ */
 export class PrismaUnitOfWork implements UnitOfWork {
   constructor(
     private readonly prisma: PrismaClient,
     // Replaceable so a test can make the audit write fail half-way and check that nothing was kept.
     private readonly auditLogFor: (db: PrismaExecutor) => AuditLog = (db) => new PrismaAuditLog(db),
+    private readonly jobs?: PgBossJobQueue,
   ) {}
 
   run<T>(work: (context: WorkContext) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction((tx) => work({ ...prismaRepositories(tx), audit: this.auditLogFor(tx) }), {
-      maxWait: 10_000,
-      timeout: 15_000,
-    });
+    return this.prisma.$transaction(
+      (tx) =>
+        work({
+          ...prismaRepositories(tx),
+          ...prismaPaymentStores(tx, this.jobs as PgBossJobQueue, tx),
+          followUps: this.jobs ? new PgBossFollowUps(this.jobs, tx) : noJobs,
+          audit: this.auditLogFor(tx),
+        }),
+      { maxWait: 10_000, timeout: 15_000 },
+    );
   }
 }

@@ -1,39 +1,28 @@
-import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { IsString, MaxLength } from 'class-validator';
+import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { APP_CONFIG, REPOSITORIES } from '../api/tokens';
-import { Roles } from '../auth/auth.decorators';
+import { cedisToPesewas, geoPoint } from '@transport/domain';
 import type { AppConfig } from '../config';
-import { parseDateRange } from '../http/date-range';
-import { ApiProblems } from '../http/openapi';
-import { setNextLink } from '../http/paging';
-import { DEFAULT_LIMIT, IdParam, LimitParam } from '../http/query-values';
-import type { RepositoryBackendPorts } from '../persistence/repositories';
-import { TripDoc } from './trip.openapi';
-import { toTripResponse, type TripResponse } from './trip.response';
+import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
+import { actorOf, type Principal } from '../core/auth/principal';
+import { parseDateRange } from '../core/http/date-range';
+import { IF_MATCH } from '../core/http/dto-support';
+import { ApiProblems } from '../core/http/openapi';
+import { pageItems } from '../core/http/paging';
+import { expectedVersion, ObjectIdPipe } from '../core/http/params';
+import { DEFAULT_LIMIT } from '../core/http/query-values';
+import { APP_CONFIG } from '../core/tokens';
+import { AddTripBody, CheckoutBody, EndTripBody, RefundBody, SettleBody, TripResponse, TripsByDateQuery, type PointBody } from './trips.dto';
+import { TripsService } from './trips.service';
 
-export class TripsByDateQuery {
-  @ApiProperty({ description: 'YYYY-MM-DD (a day in TZ_DEFAULT, Africa/Accra by default) or an ISO 8601 date-time.', example: '2026-11-01' })
-  @IsString()
-  @MaxLength(40)
-  startDate!: string;
-
-  @ApiProperty({ description: 'YYYY-MM-DD (the whole day is included) or an ISO 8601 date-time (included). At most 366 days after startDate.', example: '2026-11-30' })
-  @IsString()
-  @MaxLength(40)
-  endDate!: string;
-
-  @LimitParam() limit?: number;
-  @IdParam('Cursor: the `_id` of the last trip of the previous page.') after?: string;
-}
+const point = (p: PointBody, field: string) => geoPoint(p.coordinates[0], p.coordinates[1], field);
 
 @ApiTags('trips')
 @ApiSecurity('apiKey')
 @Controller('trips')
 export class TripsController {
   constructor(
-    @Inject(REPOSITORIES) private readonly repos: RepositoryBackendPorts,
+    private readonly trips: TripsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -45,12 +34,109 @@ export class TripsController {
       'Trips created in the range, newest first. A date-only endDate includes that whole day (a trip at 23:59 is in, one at 00:00 the next day is not); ' +
       'dates are read in TZ_DEFAULT. startDate after endDate, an invalid date, or a range over 366 days is a 400. `limit`/`after` paging with a `Link` header.',
   })
-  @ApiOkResponse({ type: TripDoc, isArray: true })
+  @ApiOkResponse({ type: TripResponse, isArray: true })
   @ApiProblems(400, 401, 403)
   async byDate(@Query() query: TripsByDateQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<TripResponse[]> {
     const range = parseDateRange(query.startDate, query.endDate, this.config.timeZone);
-    const page = await this.repos.trips.listCreatedBetween(range, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after });
-    setNextLink(req, res, page);
-    return page.items.map((t) => toTripResponse(t.toState()));
+    return pageItems(req, res, await this.trips.listCreatedBetween(range, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }));
+  }
+
+  @Post('intracity/add')
+  @HttpCode(201)
+  @Roles('admin', 'platform')
+  @ApiTags('trips (management)')
+  @ApiOperation({
+    summary: 'Record a trip, with a snapshot of its driver, vehicle and pricing',
+    description: 'The vehicle must be approved and linked to the driver, who must be approved and activated (422 otherwise). Prices in cedis.',
+  })
+  @ApiBody({ type: AddTripBody })
+  @ApiOkResponse({ type: TripResponse })
+  @ApiProblems(400, 401, 403, 409, 413, 415, 422)
+  add(@Body() body: AddTripBody, @CurrentPrincipal() p: Principal): Promise<TripResponse> {
+    return this.trips.add(
+      {
+        ticketNumber: body.ticketNumber,
+        serviceID: body.serviceID,
+        serviceType: body.serviceType,
+        driverId: body.driver,
+        vehicleId: body.vehicle,
+        pricing: {
+          type: body.pricing.type,
+          pricePerKm: cedisToPesewas(body.pricing.pricePerKm, 'pricing.pricePerKm'),
+          pricePerMinute: cedisToPesewas(body.pricing.pricePerMinute, 'pricing.pricePerMinute'),
+        },
+        passengers: body.passengers,
+        user: body.user,
+        pickupLocation: point(body.pickupLocation, 'pickupLocation'),
+        serviceDestination: point(body.serviceDestination, 'serviceDestination'),
+        estimatedDistance: body.estimatedDistance,
+        estimatedMinutes: body.estimatedMinutes,
+        paymentMethod: body.paymentMethod,
+      },
+      actorOf(p),
+    );
+  }
+
+  @Get(':id')
+  @Roles('admin', 'platform')
+  @ApiTags('trips (management)')
+  @ApiOperation({ summary: 'One trip' })
+  @ApiOkResponse({ type: TripResponse })
+  @ApiProblems(400, 401, 403, 404)
+  one(@Param('id', ObjectIdPipe) id: string): Promise<TripResponse> {
+    return this.trips.get(id);
+  }
+
+  @Post(':id/end')
+  @HttpCode(200)
+  @Roles('admin', 'platform')
+  @ApiTags('trips (management)')
+  @ApiHeader(IF_MATCH)
+  @ApiOperation({ summary: 'End the trip: the final price from the final distance and duration (once)' })
+  @ApiBody({ type: EndTripBody })
+  @ApiOkResponse({ type: TripResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  end(@Param('id', ObjectIdPipe) id: string, @Body() b: EndTripBody, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() p: Principal): Promise<TripResponse> {
+    const input = { finalDistance: b.finalDistance, durationMinutes: b.durationMinutes, discount: cedisToPesewas(b.discount ?? 0, 'discount'), charges: cedisToPesewas(b.charges ?? 0, 'charges') };
+    return this.trips.end(id, input, actorOf(p), expectedVersion(ifMatch));
+  }
+
+  @Post(':id/checkout')
+  @HttpCode(200)
+  @Roles('admin', 'platform')
+  @ApiTags('trips (management)')
+  @ApiHeader(IF_MATCH)
+  @ApiOperation({ summary: 'Check the passenger out where they were dropped off (once, after the end)' })
+  @ApiBody({ type: CheckoutBody })
+  @ApiOkResponse({ type: TripResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  checkout(@Param('id', ObjectIdPipe) id: string, @Body() b: CheckoutBody, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() p: Principal): Promise<TripResponse> {
+    return this.trips.checkOut(id, point(b.droppedOffLocation, 'droppedOffLocation'), actorOf(p), expectedVersion(ifMatch));
+  }
+
+  @Post(':id/settle')
+  @HttpCode(200)
+  @Roles('admin', 'platform')
+  @ApiTags('trips (management)')
+  @ApiHeader(IF_MATCH)
+  @ApiOperation({ summary: 'Settle the trip, once, for exactly the amount due (422 TRIP_SETTLEMENT_MISMATCH otherwise)' })
+  @ApiBody({ type: SettleBody })
+  @ApiOkResponse({ type: TripResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  settle(@Param('id', ObjectIdPipe) id: string, @Body() b: SettleBody, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() p: Principal): Promise<TripResponse> {
+    return this.trips.settle(id, cedisToPesewas(b.amount, 'amount'), b.paymentMethod, actorOf(p), expectedVersion(ifMatch));
+  }
+
+  @Post(':id/refund')
+  @HttpCode(200)
+  @Roles('admin', 'platform')
+  @ApiTags('trips (management)')
+  @ApiHeader(IF_MATCH)
+  @ApiOperation({ summary: 'Refund part or all of a settled trip; refunds add up to at most the settled amount' })
+  @ApiBody({ type: RefundBody })
+  @ApiOkResponse({ type: TripResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  refund(@Param('id', ObjectIdPipe) id: string, @Body() b: RefundBody, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() p: Principal): Promise<TripResponse> {
+    return this.trips.refund(id, cedisToPesewas(b.amount, 'amount'), actorOf(p), expectedVersion(ifMatch));
   }
 }

@@ -1,28 +1,28 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { registerVehicle } from '../application/registration';
-import { listVehicles } from '../application/vehicle-queries';
-import { REPOSITORIES, USE_CASE_PORTS } from '../api/tokens';
-import type { UseCasePorts } from '../api/use-case-ports';
-import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
-import { actorOf, type Principal } from '../auth/principal';
-import { ApiProblems } from '../http/openapi';
-import { setNextLink } from '../http/paging';
-import { DEFAULT_LIMIT, toBoolean } from '../http/query-values';
-import { toOwnerResponse, type OwnerResponse } from '../owners/owner.response';
-import type { RepositoryBackendPorts } from '../persistence/repositories';
-import { AddVehicleBody, ListVehiclesQuery, OwnerListQuery, OwnerSearchQuery } from './vehicle.dto';
-import { OwnerResponseDoc, VehicleResponseDoc } from './vehicle.openapi';
-import { toVehicleResponse, type VehicleResponse } from './vehicle.response';
-import { normalizeRegistrationNumber } from '@transport/domain';
+import type { AppConfig } from '../config';
+import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
+import { actorOf, type Principal } from '../core/auth/principal';
+import { endOfDayAfter } from '../core/http/date-range';
+import { IF_MATCH } from '../core/http/dto-support';
+import { ApiProblems } from '../core/http/openapi';
+import { pageItems } from '../core/http/paging';
+import { expectedVersion, ObjectIdPipe } from '../core/http/params';
+import { DEFAULT_LIMIT, toBoolean } from '../core/http/query-values';
+import { APP_CONFIG, CLOCK } from '../core/tokens';
+import type { Clock } from '@transport/domain';
+import { AddVehicleBody, ComplianceEntryResponse, ComplianceQuery, InspectBody, LinkBody, ListVehiclesQuery, VehicleResponse } from './vehicles.dto';
+import { VehiclesService } from './vehicles.service';
 
+/** /vehicles: fixed paths (all, add, compliance) are declared before `:id`, which Express would otherwise match first. */
 @ApiTags('vehicles')
 @Controller('vehicles')
 export class VehiclesController {
   constructor(
-    @Inject(REPOSITORIES) private readonly repos: RepositoryBackendPorts,
-    @Inject(USE_CASE_PORTS) private readonly ports: UseCasePorts,
+    private readonly vehicles: VehiclesService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Get('all')
@@ -33,24 +33,11 @@ export class VehiclesController {
       'Open to anonymous callers, as documented. Newest first (createdAt, then _id). Without filters, every vehicle, inspected or not, up to `limit`. ' +
       'When more exist, a `Link: <...>; rel="next"` header gives the next page (an `after` cursor); the body stays a plain array.',
   })
-  @ApiOkResponse({ description: 'A JSON array of Vehicle objects.', type: VehicleResponseDoc, isArray: true })
+  @ApiOkResponse({ description: 'A JSON array of Vehicle objects.', type: VehicleResponse, isArray: true })
   @ApiProblems(400)
   async list(@Query() query: ListVehiclesQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<VehicleResponse[]> {
-    let registrationNumber: string | undefined;
-    if (query.registrationNumber !== undefined) {
-      try {
-        registrationNumber = normalizeRegistrationNumber(query.registrationNumber);
-      } catch {
-        registrationNumber = query.registrationNumber; // a malformed number matches nothing
-      }
-    }
-    const result = await listVehicles(
-      this.repos,
-      { inspected: toBoolean(query.inspected), registrationNumber, driverId: query.driver, ownerId: query.ownerID },
-      { limit: query.limit ?? DEFAULT_LIMIT, after: query.after },
-    );
-    setNextLink(req, res, result.page);
-    return result.page.items.map((v) => toVehicleResponse(v.toState(), result));
+    const filter = { inspected: toBoolean(query.inspected), registrationNumber: query.registrationNumber, driverId: query.driver, ownerId: query.ownerID };
+    return pageItems(req, res, await this.vehicles.list(filter, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }));
   }
 
   @Post('add')
@@ -65,42 +52,90 @@ export class VehiclesController {
       'An ownerID that names no owner is a 422 (OWNER_NOT_FOUND); a registration number already in use is a 409 (VEHICLE_REGISTRATION_TAKEN).',
   })
   @ApiBody({ type: AddVehicleBody })
-  @ApiCreatedResponse({ description: 'The created Vehicle.', type: VehicleResponseDoc })
+  @ApiCreatedResponse({ description: 'The created Vehicle.', type: VehicleResponse })
   @ApiProblems(400, 401, 403, 409, 413, 415, 422)
-  async add(@Body() body: AddVehicleBody, @CurrentPrincipal() principal: Principal): Promise<VehicleResponse> {
+  add(@Body() body: AddVehicleBody, @CurrentPrincipal() principal: Principal): Promise<VehicleResponse> {
     const { ownerID, ...fields } = body;
-    const vehicle = await registerVehicle(
-      this.ports,
-      { ownerId: ownerID, ...fields },
-      actorOf(principal),
-    );
-    return toVehicleResponse(vehicle.toState(), { stations: new Map(), unions: new Map() });
+    return this.vehicles.register({ ownerId: ownerID, ...fields }, actorOf(principal));
   }
 
-  @Get('owner/all')
+  @Get('compliance')
   @Roles('admin', 'assembly')
-  @ApiSecurity('apiKey')
-  @ApiOperation({ summary: 'List vehicle owners (operation 3)', description: 'Newest first; `limit` (default 50, at most 500) and an `after` cursor with a `Link` header, as for vehicles.' })
-  @ApiOkResponse({ description: 'A JSON array of owners.', type: OwnerResponseDoc, isArray: true })
-  @ApiProblems(400, 401, 403)
-  async owners(@Query() query: OwnerListQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<OwnerResponse[]> {
-    const page = await this.repos.owners.list({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after });
-    setNextLink(req, res, page);
-    return page.items.map((o) => toOwnerResponse(o.toState()));
-  }
-
-  @Get('owner/search')
-  @Roles('admin', 'assembly')
+  @ApiTags('vehicles (management)')
   @ApiSecurity('apiKey')
   @ApiOperation({
-    summary: 'Search vehicle owners (operation 4)',
-    description: 'Case-insensitive substring match on name, phone (0244123456 and +233244123456 are the same number) or email. Newest first; a JSON array of owners (empty when none match).',
+    summary: 'Vehicles whose roadworthy or insurance certificate has expired or expires soon',
+    description:
+      'Lists vehicles with a certificate ending by the end of the day `within` days from today (in TZ_DEFAULT), newest first, each with its reasons: ' +
+      'ROADWORTHY_EXPIRED / INSURANCE_EXPIRED (already ended) or ROADWORTHY_EXPIRING / INSURANCE_EXPIRING (ends within the window), plus NOT_APPROVED and CHECKLIST_FAILED when they apply.',
   })
-  @ApiOkResponse({ description: 'A JSON array of matching owners.', type: OwnerResponseDoc, isArray: true })
+  @ApiOkResponse({ type: ComplianceEntryResponse, isArray: true })
   @ApiProblems(400, 401, 403)
-  async search(@Query() query: OwnerSearchQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<OwnerResponse[]> {
-    const page = await this.repos.owners.search(query.query, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after });
-    setNextLink(req, res, page);
-    return page.items.map((o) => toOwnerResponse(o.toState()));
+  async compliance(@Query() query: ComplianceQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ComplianceEntryResponse[]> {
+    const horizon = endOfDayAfter(this.clock.now(), query.within ?? 30, this.config.timeZone);
+    return pageItems(req, res, await this.vehicles.compliance(horizon, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }));
+  }
+
+  @Get(':id')
+  @Roles('admin', 'assembly', 'platform')
+  @ApiTags('vehicles (management)')
+  @ApiSecurity('apiKey')
+  @ApiOperation({ summary: 'One vehicle' })
+  @ApiOkResponse({ type: VehicleResponse })
+  @ApiProblems(400, 401, 403, 404)
+  one(@Param('id', ObjectIdPipe) id: string): Promise<VehicleResponse> {
+    return this.vehicles.get(id);
+  }
+
+  @Post(':id/inspect')
+  @HttpCode(200)
+  @Roles('assembly')
+  @ApiTags('vehicles (management)')
+  @ApiSecurity('apiKey')
+  @ApiHeader(IF_MATCH)
+  @ApiOperation({
+    summary: 'Record an inspection (inspectedBy is the caller)',
+    description: 'All ten items as booleans (missing or extra items: 400). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).',
+  })
+  @ApiBody({ type: InspectBody })
+  @ApiOkResponse({ type: VehicleResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415)
+  inspect(@Param('id', ObjectIdPipe) id: string, @Body() body: InspectBody, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() principal: Principal): Promise<VehicleResponse> {
+    return this.vehicles.inspect(id, body.inspectionChecklist, actorOf(principal), expectedVersion(ifMatch));
+  }
+
+  @Post(':id/approve')
+  @HttpCode(200)
+  @Roles('assembly')
+  @ApiTags('vehicles (management)')
+  @ApiSecurity('apiKey')
+  @ApiHeader(IF_MATCH)
+  @ApiOperation({
+    summary: 'Approve a vehicle (approvedBy is the caller)',
+    description:
+      'Only an inspected vehicle with every item passed, a registration number, and roadworthy and insurance certificates valid now. Refusals are 422 with the domain code ' +
+      '(VEHICLE_NOT_INSPECTED, VEHICLE_INSPECTION_FAILED, VEHICLE_ROADWORTHY_EXPIRED, ...); approving an approved vehicle, or losing a race with another approval, is 409.',
+  })
+  @ApiOkResponse({ type: VehicleResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 422)
+  approve(@Param('id', ObjectIdPipe) id: string, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() principal: Principal): Promise<VehicleResponse> {
+    return this.vehicles.approve(id, actorOf(principal), expectedVersion(ifMatch));
+  }
+
+  @Post(':id/link')
+  @HttpCode(200)
+  @Roles('admin', 'assembly')
+  @ApiTags('vehicles (management)')
+  @ApiSecurity('apiKey')
+  @ApiHeader(IF_MATCH)
+  @ApiOperation({
+    summary: 'Link a driver, a station and/or a transport union',
+    description: 'driver: only to an approved vehicle, and only an approved, activated driver (null unlinks). station: an id, or null to unlink. Unknown ids are 422.',
+  })
+  @ApiBody({ type: LinkBody })
+  @ApiOkResponse({ type: VehicleResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  link(@Param('id', ObjectIdPipe) id: string, @Body() body: LinkBody, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() principal: Principal): Promise<VehicleResponse> {
+    return this.vehicles.link(id, body, actorOf(principal), expectedVersion(ifMatch));
   }
 }

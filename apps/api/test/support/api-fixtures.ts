@@ -18,7 +18,7 @@ import {
 import { FixedClock, PlainTextHasher, SeededRandomSource } from '@transport/domain/testing';
 import type { PrismaClient } from '../../src/generated/prisma/client';
 import { prismaRepositories } from '../../src/persistence/prisma-repositories';
-import { hashApiKey, newApiKey } from '../../src/platform/secrets';
+import { hashApiKey, newApiKey } from '../../src/core/platform/secrets';
 
 export const PASSED = Object.fromEntries(INSPECTION_ITEMS.map((i) => [i, true])) as InspectionChecklist;
 const T0 = new Date('2026-10-01T08:00:00Z');

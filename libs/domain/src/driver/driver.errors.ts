@@ -2,12 +2,12 @@ import { DomainError } from '../shared/domain-error';
 import type { ApprovalItem } from './approval-checklist';
 
 export const DriverErrors = {
-  alreadyActivated: () => new DomainError('DRIVER_ALREADY_ACTIVATED', 'The driver has already activated the account', 'conflict'),
+  alreadyActivated: () => new DomainError('DRIVER_ALREADY_ACTIVATED', 'The driver has already activated the account'),
   activationLocked: () =>
     new DomainError('DRIVER_ACTIVATION_LOCKED', 'Too many wrong activation keys: ask the assembly for a new key'),
   wrongActivationKey: (attemptsLeft: number) =>
     new DomainError('DRIVER_ACTIVATION_KEY_INVALID', `The activation key is wrong; ${attemptsLeft} attempt(s) left before the account locks`),
-  alreadyApproved: () => new DomainError('DRIVER_ALREADY_APPROVED', 'The driver is already approved', 'conflict'),
+  alreadyApproved: () => new DomainError('DRIVER_ALREADY_APPROVED', 'The driver is already approved'),
   checklistFailed: (items: ApprovalItem[]) =>
     new DomainError('DRIVER_CHECKLIST_FAILED', `Approval needs every check passed; failed: ${items.join(', ')}`),
   licenseExpired: () => new DomainError('DRIVER_LICENSE_EXPIRED', "The driver's licence has expired"),
@@ -15,7 +15,7 @@ export const DriverErrors = {
   notVerified: () => new DomainError('DRIVER_NOT_VERIFIED', 'The driver has not activated the account'),
   offline: () => new DomainError('DRIVER_OFFLINE', 'An offline driver cannot be busy'),
   busy: () => new DomainError('DRIVER_BUSY', 'A busy driver cannot go offline; finish the trip first'),
-  invalidRating: () => new DomainError('INVALID_RATING', 'A rating is a whole number of stars from 1 to 5', 'validation', 'rating'),
+  invalidRating: () => new DomainError('INVALID_RATING', 'A rating is a whole number of stars from 1 to 5', 'rating'),
   licenseDates: () =>
-    new DomainError('INVALID_DATES', 'licenseExpiry must be after licenseIssueDate, which cannot be in the future', 'validation', 'licenseExpiry'),
+    new DomainError('INVALID_DATES', 'licenseExpiry must be after licenseIssueDate, which cannot be in the future', 'licenseExpiry'),
 };

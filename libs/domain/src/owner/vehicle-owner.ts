@@ -61,7 +61,7 @@ export class VehicleOwner {
   }
 
   verify(at: Date): void {
-    if (this.state.verified) throw new DomainError('OWNER_ALREADY_VERIFIED', 'The owner is already verified', 'conflict');
+    if (this.state.verified) throw new DomainError('OWNER_ALREADY_VERIFIED', 'The owner is already verified');
     this.state = { ...this.state, verified: true, updatedAt: at };
   }
 }

@@ -1,10 +1,11 @@
 import { DomainError } from './domain-error';
+import type { DomainErrorCode } from './error-codes';
 
 export const CommonErrors = {
-  notFound: (what: string, id: string) => new DomainError('NOT_FOUND', `No ${what} with id ${id}`, 'not_found'),
+  notFound: (what: string, id: string) => new DomainError('NOT_FOUND', `No ${what} with id ${id}`),
   concurrentUpdate: (what: string, id: string) =>
-    new DomainError('CONCURRENT_UPDATE', `The ${what} ${id} was changed by someone else; reload it and try again`, 'conflict'),
-  duplicate: (code: string, message: string, field?: string) => new DomainError(code, message, 'conflict', field),
+    new DomainError('CONCURRENT_UPDATE', `The ${what} ${id} was changed by someone else; reload it and try again`),
+  duplicate: (code: DomainErrorCode, message: string, field?: string) => new DomainError(code, message, field),
 };
 
 /** The uniqueness rules every repository enforces, with the one error each breaks as. */

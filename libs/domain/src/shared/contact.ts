@@ -11,7 +11,7 @@ export function normalizePhone(raw: string, field = 'phone'): string {
   else if (/^\+?233\d{9}$/.test(compact)) digits = compact.replace(/^\+/, '');
   else if (/^\+[1-9]\d{7,14}$/.test(compact) && !compact.startsWith('+233')) digits = compact.slice(1);
   if (!digits) {
-    throw new DomainError('INVALID_PHONE', `${field} must be a phone number such as 0244123456 or +233244123456`, 'validation', field);
+    throw new DomainError('INVALID_PHONE', `${field} must be a phone number such as 0244123456 or +233244123456`, field);
   }
   return `+${digits}`;
 }
@@ -31,7 +31,7 @@ const EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9]
 export function normalizeEmail(raw: string, field = 'email'): string {
   const email = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
   if (email.length > 254 || !EMAIL.test(email)) {
-    throw new DomainError('INVALID_EMAIL', `${field} must be an email address`, 'validation', field);
+    throw new DomainError('INVALID_EMAIL', `${field} must be an email address`, field);
   }
   return email;
 }
@@ -40,7 +40,7 @@ export function normalizeEmail(raw: string, field = 'email'): string {
 export function normalizeDigitalAddress(raw: string, field = 'digitalAddress'): string {
   const value = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
   if (!/^[A-Z]{2}-\d{3,4}-\d{4}$/.test(value)) {
-    throw new DomainError('INVALID_DIGITAL_ADDRESS', `${field} must be a GhanaPostGPS address such as AK-039-5028`, 'validation', field);
+    throw new DomainError('INVALID_DIGITAL_ADDRESS', `${field} must be a GhanaPostGPS address such as AK-039-5028`, field);
   }
   return value;
 }
@@ -56,10 +56,10 @@ const PLAIN_TEXT = /^[\p{L}\p{M}\p{N} .,'\u2019&()/#:+@_-]+$/u;
 export function requireText(raw: unknown, field: string, max = 200): string {
   const value = typeof raw === 'string' ? raw.trim().replace(/\s+/g, ' ') : '';
   if (value.length === 0 || value.length > max) {
-    throw new DomainError('INVALID_TEXT', `${field} must be text of 1 to ${max} characters`, 'validation', field);
+    throw new DomainError('INVALID_TEXT', `${field} must be text of 1 to ${max} characters`, field);
   }
   if (!PLAIN_TEXT.test(value)) {
-    throw new DomainError('INVALID_TEXT', `${field} may contain letters, digits, spaces and . , ' & ( ) / # : + @ _ - only`, 'validation', field);
+    throw new DomainError('INVALID_TEXT', `${field} may contain letters, digits, spaces and . , ' & ( ) / # : + @ _ - only`, field);
   }
   return value;
 }

@@ -1,3 +1,5 @@
+import { ERROR_KINDS, type DomainErrorCode } from './error-codes';
+
 /**
  * What kind of refusal an error is. The API maps kinds to HTTP statuses in one place; the domain never knows HTTP.
  * - `validation`: the input itself is malformed (a bad VIN, a colour that is not hex).
@@ -7,17 +9,21 @@
  */
 export type DomainErrorKind = 'validation' | 'not_found' | 'conflict' | 'rule';
 
-/** The one error type of the domain: a stable machine-readable `code` plus a message for people. */
+/**
+ * The one error type of the domain: a stable machine-readable `code` from the catalogue (its kind comes with it), a
+ * message for people, and the input field at fault when there is one.
+ */
 export class DomainError extends Error {
   override readonly name = 'DomainError';
+  readonly kind: DomainErrorKind;
 
   constructor(
-    readonly code: string,
+    readonly code: DomainErrorCode,
     message: string,
-    readonly kind: DomainErrorKind = 'rule',
     readonly field?: string,
   ) {
     super(message);
+    this.kind = ERROR_KINDS[code];
   }
 }
 

@@ -9,10 +9,10 @@ export interface GeoPoint {
 export function geoPoint(longitude: number, latitude: number, field = 'location'): GeoPoint {
   const finite = (n: unknown) => typeof n === 'number' && Number.isFinite(n);
   if (!finite(longitude) || longitude < -180 || longitude > 180) {
-    throw new DomainError('INVALID_LOCATION', `${field}: longitude must be a number from -180 to 180`, 'validation', field);
+    throw new DomainError('INVALID_LOCATION', `${field}: longitude must be a number from -180 to 180`, field);
   }
   if (!finite(latitude) || latitude < -90 || latitude > 90) {
-    throw new DomainError('INVALID_LOCATION', `${field}: latitude must be a number from -90 to 90`, 'validation', field);
+    throw new DomainError('INVALID_LOCATION', `${field}: latitude must be a number from -90 to 90`, field);
   }
   return { type: 'Point', coordinates: [longitude, latitude] };
 }
@@ -21,7 +21,7 @@ export function geoPoint(longitude: number, latitude: number, field = 'location'
 export function parseGeoPoint(value: unknown, field = 'location'): GeoPoint {
   const v = value as { type?: unknown; coordinates?: unknown } | null;
   if (!v || typeof v !== 'object' || v.type !== 'Point' || !Array.isArray(v.coordinates) || v.coordinates.length !== 2) {
-    throw new DomainError('INVALID_LOCATION', `${field} must be a GeoJSON Point with coordinates [longitude, latitude]`, 'validation', field);
+    throw new DomainError('INVALID_LOCATION', `${field} must be a GeoJSON Point with coordinates [longitude, latitude]`, field);
   }
   return geoPoint(v.coordinates[0] as number, v.coordinates[1] as number, field);
 }

@@ -15,7 +15,7 @@ export function isObjectId(value: unknown): value is string {
 
 export function assertObjectId(value: unknown, field: string): string {
   if (!isObjectId(value)) {
-    throw new DomainError('INVALID_ID', `${field} must be a 24-character lowercase hex id`, 'validation', field);
+    throw new DomainError('INVALID_ID', `${field} must be a 24-character lowercase hex id`, field);
   }
   return value;
 }
@@ -58,7 +58,7 @@ export function objectIdTime(id: string): Date {
 /** A list of ids without repeats, at most 100. */
 export function idList(raw: readonly string[], field: string): string[] {
   if (!Array.isArray(raw) || raw.length > 100) {
-    throw new DomainError('INVALID_ID_LIST', `${field} must be a list of at most 100 ids`, 'validation', field);
+    throw new DomainError('INVALID_ID_LIST', `${field} must be a list of at most 100 ids`, field);
   }
   return [...new Set(raw.map((id) => assertObjectId(id, field)))];
 }

@@ -9,7 +9,7 @@ export const MAX_PESEWAS = 2_000_000_000; // twenty million cedis: fits a Postgr
 
 export function assertPesewas(value: number, field: string): number {
   if (!Number.isSafeInteger(value) || value < 0 || value > MAX_PESEWAS) {
-    throw new DomainError('INVALID_AMOUNT', `${field} must be a whole number of pesewas from 0 to ${MAX_PESEWAS}`, 'validation', field);
+    throw new DomainError('INVALID_AMOUNT', `${field} must be a whole number of pesewas from 0 to ${MAX_PESEWAS}`, field);
   }
   return value;
 }
@@ -17,11 +17,11 @@ export function assertPesewas(value: number, field: string): number {
 /** Cedis as sent by a client (25.5) to pesewas (2550); more than two decimals is refused rather than rounded. */
 export function cedisToPesewas(cedis: number, field: string): number {
   if (typeof cedis !== 'number' || !Number.isFinite(cedis) || cedis < 0) {
-    throw new DomainError('INVALID_AMOUNT', `${field} must be a non-negative amount in cedis`, 'validation', field);
+    throw new DomainError('INVALID_AMOUNT', `${field} must be a non-negative amount in cedis`, field);
   }
   const pesewas = Math.round(cedis * 100);
   if (Math.abs(pesewas - cedis * 100) > 1e-6) {
-    throw new DomainError('INVALID_AMOUNT', `${field} must have at most two decimals`, 'validation', field);
+    throw new DomainError('INVALID_AMOUNT', `${field} must have at most two decimals`, field);
   }
   return assertPesewas(pesewas, field);
 }

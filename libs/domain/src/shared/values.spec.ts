@@ -67,7 +67,7 @@ describe('emails, digital addresses, text', () => {
 
   it('builds errors for missing and duplicate records', () => {
     expect(CommonErrors.notFound('vehicle', 'x')).toMatchObject({ code: 'NOT_FOUND', kind: 'not_found' });
-    expect(CommonErrors.duplicate('X_TAKEN', 'taken', 'email')).toMatchObject({ code: 'X_TAKEN', kind: 'conflict', field: 'email' });
+    expect(CommonErrors.duplicate('DRIVER_EMAIL_TAKEN', 'taken', 'email')).toMatchObject({ code: 'DRIVER_EMAIL_TAKEN', kind: 'conflict', field: 'email' });
   });
 });
 

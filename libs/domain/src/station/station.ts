@@ -24,7 +24,7 @@ export class Station {
     at: Date,
   ): Station {
     if (!Number.isSafeInteger(input.contactNumber) || input.contactNumber < 10_000_000 || input.contactNumber > 999_999_999_999) {
-      throw new DomainError('INVALID_PHONE', 'contactNumber must be the 8 to 12 digits of a phone number', 'validation', 'contactNumber');
+      throw new DomainError('INVALID_PHONE', 'contactNumber must be the 8 to 12 digits of a phone number', 'contactNumber');
     }
     return new Station({
       id: ids.next(),

@@ -13,7 +13,7 @@ interface Row {
 
 const at = new Date('2026-01-01T00:00:00Z');
 const collection = () =>
-  new InMemoryCollection<Row, Row>('row', (r) => ({ ...r }), (r) => ({ ...r }), [{ key: (r) => r.tag, error: () => CommonErrors.duplicate('TAG_TAKEN', 'taken') }]);
+  new InMemoryCollection<Row, Row>('row', (r) => ({ ...r }), (r) => ({ ...r }), [{ key: (r) => r.tag, error: () => CommonErrors.duplicate('TRIP_TICKET_TAKEN', 'taken') }]);
 
 describe('InMemoryCollection', () => {
   it('orders by createdAt, then id, both descending', () => {
@@ -33,7 +33,7 @@ describe('InMemoryCollection', () => {
     await c.add({ id: 'a', version: 0, createdAt: at });
     await c.add({ id: 'b', version: 0, createdAt: at });
     await c.add({ id: 'c', version: 0, createdAt: at, tag: 't' });
-    await expect(c.add({ id: 'd', version: 0, createdAt: at, tag: 't' })).rejects.toMatchObject({ code: 'TAG_TAKEN' });
+    await expect(c.add({ id: 'd', version: 0, createdAt: at, tag: 't' })).rejects.toMatchObject({ code: 'TRIP_TICKET_TAKEN' });
   });
 
   it('answers an unknown cursor, or the last row as cursor, with an empty page', async () => {

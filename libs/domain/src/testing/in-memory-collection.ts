@@ -23,7 +23,7 @@ export function newestFirst(a: Stored, b: Stored): number {
  * unique keys, optimistic revisions, newest-first keyset paging. It is what the repository contract says, in memory.
  */
 export class InMemoryCollection<E, S extends Stored> {
-  private readonly rows = new Map<string, S>();
+  private rows = new Map<string, S>();
 
   constructor(
     private readonly what: string,
@@ -84,6 +84,15 @@ export class InMemoryCollection<E, S extends Stored> {
     const slice = sorted.slice(start, start + request.limit);
     const hasMore = start + request.limit < sorted.length;
     return { items: slice.map((s) => this.restore(s)), next: hasMore ? slice[slice.length - 1].id : undefined };
+  }
+
+  /** A copy of every stored state, for an in-memory unit of work to roll back to. */
+  snapshot(): Map<string, S> {
+    return new Map(this.rows);
+  }
+
+  rollback(snapshot: Map<string, S>): void {
+    this.rows = new Map(snapshot);
   }
 
   private assertUnique(state: S): void {

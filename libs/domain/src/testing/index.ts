@@ -5,3 +5,4 @@ export { SeededRandomSource } from '../shared/random-source';
 export { PlainTextHasher, SequentialIdGenerator } from './fakes';
 export { InMemoryCollection, newestFirst, type UniqueKey } from './in-memory-collection';
 export * from './in-memory-repositories';
+export * from './in-memory-unit-of-work';

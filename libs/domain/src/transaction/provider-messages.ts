@@ -51,7 +51,7 @@ const NUMBER_FIELDS = ['Amount', 'Charges', 'AmountAfterCharges', 'AmountCharged
 const STRING_FIELDS = ['Description', 'ClientReference', 'TransactionId', 'ExternalTransactionId', 'OrderId'] as const;
 
 function bad(message: string): DomainError {
-  return new DomainError('INVALID_CALLBACK', message, 'validation', 'callback');
+  return new DomainError('INVALID_CALLBACK', message, 'callback');
 }
 
 /**

@@ -15,7 +15,8 @@ import {
 
 export const REQUEST_TYPES = ['mobile_money', 'online_checkout'] as const;
 export type RequestType = (typeof REQUEST_TYPES)[number];
-export type TransactionStatus = 'pending' | 'success' | 'failed';
+export const TRANSACTION_STATUSES = ['pending', 'success', 'failed'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 export type FinalStatus = Exclude<TransactionStatus, 'pending'>;
 
 /** Kept per transaction for review; the oldest are dropped past this many. */
@@ -76,7 +77,7 @@ export type ApplyOutcome =
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-const invalid = (field: string, message: string) => new DomainError('INVALID_PAYMENT_REQUEST', message, 'validation', field);
+const invalid = (field: string, message: string) => new DomainError('INVALID_PAYMENT_REQUEST', message, field);
 
 function checkRequest(input: PaymentRequestInput) {
   const reference = typeof input.reference === 'string' ? input.reference.trim() : '';

@@ -1,4 +1,5 @@
 import { DomainError } from '../shared/domain-error';
+import type { DomainErrorCode } from '../shared/error-codes';
 
 /** Vehicle types the platform registers (the interface leaves them open; these are Ghana's road-transport kinds). */
 export const VEHICLE_TYPES = ['taxi', 'minibus', 'bus', 'tricycle', 'motorcycle', 'other'] as const;
@@ -10,7 +11,7 @@ export const MAX_WEIGHT_KG = 100_000;
 /** Litres. */
 export const MAX_FUEL_LITRES = 2_000;
 
-const invalid = (code: string, field: string, message: string) => new DomainError(code, message, 'validation', field);
+const invalid = (code: DomainErrorCode, field: string, message: string) => new DomainError(code, message, field);
 
 /** Upper case with single spaces, e.g. " gr  1234-24 " -> "GR 1234-24". */
 export function normalizeRegistrationNumber(raw: string): string {

@@ -5,7 +5,7 @@ export const VehicleErrors = {
   notInspected: () => new DomainError('VEHICLE_NOT_INSPECTED', 'The vehicle has not been inspected; inspect it before approval'),
   inspectionFailed: (items: InspectionItem[]) =>
     new DomainError('VEHICLE_INSPECTION_FAILED', `The last inspection failed on: ${items.join(', ')}; re-inspect once fixed`),
-  alreadyApproved: () => new DomainError('VEHICLE_ALREADY_APPROVED', 'The vehicle is already approved', 'conflict'),
+  alreadyApproved: () => new DomainError('VEHICLE_ALREADY_APPROVED', 'The vehicle is already approved'),
   registrationNumberMissing: () =>
     new DomainError('VEHICLE_REGISTRATION_NUMBER_MISSING', 'A vehicle needs a registration number before approval'),
   roadWorthyMissing: () => new DomainError('VEHICLE_ROADWORTHY_MISSING', 'roadWorthyExpiryDate is required for approval'),
@@ -16,8 +16,8 @@ export const VehicleErrors = {
   driverNotEligible: () =>
     new DomainError('DRIVER_NOT_ELIGIBLE', 'Only an approved driver who has activated the account can be linked to a vehicle'),
   netWeightAboveGross: () =>
-    new DomainError('INVALID_WEIGHTS', 'netWeight cannot be more than grossWeight', 'validation', 'netWeight'),
+    new DomainError('INVALID_WEIGHTS', 'netWeight cannot be more than grossWeight', 'netWeight'),
   makeYearAfterRegistration: () =>
-    new DomainError('INVALID_DATES', 'makeYear cannot be after yearOfRegistration', 'validation', 'makeYear'),
-  dateInFuture: (field: string) => new DomainError('INVALID_DATES', `${field} cannot be in the future`, 'validation', field),
+    new DomainError('INVALID_DATES', 'makeYear cannot be after yearOfRegistration', 'makeYear'),
+  dateInFuture: (field: string) => new DomainError('INVALID_DATES', `${field} cannot be in the future`, field),
 };

@@ -89,6 +89,22 @@ export type ComplianceReason =
   | { code: 'ROADWORTHY_EXPIRING'; on: Date }
   | { code: 'INSURANCE_EXPIRING'; on: Date };
 
+/** Every compliance reason code, for documents and filters (the check below fails to compile if one is missing). */
+export const COMPLIANCE_REASON_CODES = [
+  'NOT_APPROVED',
+  'ROADWORTHY_MISSING',
+  'ROADWORTHY_EXPIRED',
+  'INSURANCE_MISSING',
+  'INSURANCE_EXPIRED',
+  'CHECKLIST_FAILED',
+  'ROADWORTHY_EXPIRING',
+  'INSURANCE_EXPIRING',
+] as const satisfies ReadonlyArray<ComplianceReason['code']>;
+type MissingComplianceCode = Exclude<ComplianceReason['code'], (typeof COMPLIANCE_REASON_CODES)[number]>;
+// A compile-time proof that the list is complete: MissingComplianceCode must be never.
+const _everyComplianceCodeListed: [MissingComplianceCode] extends [never] ? true : never = true;
+void _everyComplianceCodeListed;
+
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 function checkRegistration(input: VehicleRegistration, at: Date): Omit<Mutable<VehicleState>, 'id' | 'inspected' | 'approved' | 'version' | 'createdAt' | 'updatedAt'> {

@@ -1,0 +1,56 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
+import { actorOf, type Principal } from '../core/auth/principal';
+import { ApiProblems } from '../core/http/openapi';
+import { ObjectIdPipe } from '../core/http/params';
+import { AddMerchantBody, IssuedKeyResponse, IssueKeyBody, KeySummaryResponse, MerchantCreatedResponse, RevokedKeyResponse } from './admin.dto';
+import { AdminService } from './admin.service';
+
+@ApiTags('admin')
+@ApiSecurity('apiKey')
+@Roles('admin')
+@Controller('admin')
+export class AdminController {
+  constructor(private readonly admin: AdminService) {}
+
+  @Post('merchants/add')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Add a merchant',
+    description: 'Answers with the `signingSecret` the merchant uses to verify the notifications this service signs (HMAC-SHA256); it is shown this once.',
+  })
+  @ApiBody({ type: AddMerchantBody })
+  @ApiCreatedResponse({ type: MerchantCreatedResponse })
+  @ApiProblems(400, 401, 403, 413, 415)
+  addMerchant(@Body() body: AddMerchantBody, @CurrentPrincipal() p: Principal): Promise<MerchantCreatedResponse> {
+    return this.admin.addMerchant(body.name, actorOf(p));
+  }
+
+  @Post('keys')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Issue an API key for an admin, assembly user, merchant or platform', description: 'Answers `{ _id, key, role, principal }`; the key is shown this once.' })
+  @ApiBody({ type: IssueKeyBody })
+  @ApiCreatedResponse({ type: IssuedKeyResponse })
+  @ApiProblems(400, 401, 403, 413, 415, 422)
+  issue(@Body() body: IssueKeyBody): Promise<IssuedKeyResponse> {
+    return this.admin.issueKey(body.role, body.principal, body.label ?? '');
+  }
+
+  @Post('keys/:id/revoke')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Revoke a key: it stops working at once' })
+  @ApiOkResponse({ type: RevokedKeyResponse })
+  @ApiProblems(400, 401, 403, 404)
+  revoke(@Param('id', ObjectIdPipe) id: string): Promise<RevokedKeyResponse> {
+    return this.admin.revokeKey(id);
+  }
+
+  @Get('keys')
+  @ApiOperation({ summary: 'Every key (never the key itself)' })
+  @ApiOkResponse({ type: KeySummaryResponse, isArray: true })
+  @ApiProblems(401, 403)
+  list(): Promise<KeySummaryResponse[]> {
+    return this.admin.listKeys();
+  }
+}

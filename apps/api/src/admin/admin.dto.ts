@@ -1,0 +1,92 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { DATE, ID, idMessage, OBJECT_ID } from '../core/http/dto-support';
+import { ROLES } from '../core/auth/principal';
+import type { ApiKeyRecord, AuditRecord } from '../core/ports';
+
+// Requests and responses of the admin routes (API keys, merchants, the audit log), declared once.
+
+/** The record kinds the audit log keeps history for. */
+export const AUDITED_ENTITIES = ['vehicle', 'driver', 'trip', 'owner', 'region', 'assembly', 'assemblyUser', 'station', 'transportUnion', 'merchant', 'apiKey'] as const;
+const ACTOR_ROLES = [...ROLES, 'system', 'anonymous'] as const;
+
+export class AuditQuery {
+  @ApiProperty({ enum: AUDITED_ENTITIES }) @IsIn(AUDITED_ENTITIES as unknown as string[]) entity!: string;
+  @ApiProperty({ ...ID }) @Matches(OBJECT_ID, idMessage) id!: string;
+}
+
+export class AddMerchantBody {
+  @ApiProperty({ example: 'Kumasi Rides Ltd' }) @IsString() @MaxLength(160) name!: string;
+}
+
+export class IssueKeyBody {
+  @ApiProperty({ enum: ROLES }) @IsIn(ROLES as unknown as string[]) role!: string;
+  @ApiProperty({ ...ID, description: 'The admin, assembly user, merchant or platform the key is for.' }) @Matches(OBJECT_ID, idMessage) principal!: string;
+  @ApiPropertyOptional({ example: 'till 1' }) @IsOptional() @IsString() @MaxLength(80) label?: string;
+}
+
+class ActorResponse {
+  @ApiProperty({ enum: ACTOR_ROLES }) role!: string;
+  @ApiProperty() id!: string;
+}
+
+export class AuditEntryResponse {
+  @ApiProperty({ example: '42' }) _id!: string;
+  @ApiProperty({ example: 'vehicle' }) entity!: string;
+  @ApiProperty({ ...ID }) entityId!: string;
+  @ApiProperty({ example: 'VehicleApproved' }) action!: string;
+  @ApiProperty({ type: ActorResponse }) actor!: ActorResponse;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'The record before the change.' }) before!: unknown;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'The record after the change.' }) after!: unknown;
+  @ApiProperty({ ...DATE }) at!: string;
+}
+
+export const toAuditEntryResponse = (r: AuditRecord): AuditEntryResponse => ({
+  _id: r.id,
+  entity: r.entity,
+  entityId: r.entityId,
+  action: r.action,
+  actor: { role: r.actor.role, id: r.actor.id },
+  before: r.before,
+  after: r.after,
+  at: r.at.toISOString(),
+});
+
+export class MerchantCreatedResponse {
+  @ApiProperty({ ...ID }) _id!: string;
+  @ApiProperty({ example: 'Kumasi Rides Ltd' }) name!: string;
+  @ApiProperty({ example: 'tp_whsec_…', description: 'Shown this once: verifies the HMAC-SHA256 signatures of our notifications.' }) signingSecret!: string;
+  @ApiProperty({ ...DATE }) createdAt!: string;
+  @ApiProperty({ ...DATE }) updatedAt!: string;
+  @ApiProperty({ example: 0 }) __v!: number;
+}
+
+export class IssuedKeyResponse {
+  @ApiProperty({ ...ID }) _id!: string;
+  @ApiProperty({ example: 'tp_merchant_…', description: 'Shown this once; only its hash is stored.' }) key!: string;
+  @ApiProperty({ enum: ROLES }) role!: string;
+  @ApiProperty({ ...ID }) principal!: string;
+}
+
+export class KeySummaryResponse {
+  @ApiProperty({ ...ID }) _id!: string;
+  @ApiProperty({ enum: ROLES }) role!: string;
+  @ApiProperty({ ...ID }) principal!: string;
+  @ApiProperty() label!: string;
+  @ApiProperty() revoked!: boolean;
+  @ApiProperty({ ...DATE }) createdAt!: string;
+}
+
+export const toKeySummary = (r: ApiKeyRecord): KeySummaryResponse => ({
+  _id: r.id,
+  role: r.role,
+  principal: r.principalId,
+  label: r.label,
+  revoked: r.revokedAt !== null,
+  createdAt: r.createdAt.toISOString(),
+});
+
+export class RevokedKeyResponse {
+  @ApiProperty({ ...ID }) _id!: string;
+  @ApiProperty({ example: true }) revoked!: boolean;
+}

@@ -1,0 +1,72 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { assertObjectId, CommonErrors, DomainError, type Actor, type Clock, type DataStores, type IdGenerator } from '@transport/domain';
+import { ROLES, type Role } from '../core/auth/principal';
+import { hashApiKey, newApiKey } from '../core/platform/secrets';
+import type { ApiKeyRegistry, AuditTrail, MerchantRegistry } from '../core/ports';
+import { API_KEYS, AUDIT_TRAIL, CLOCK, ID_GENERATOR, MERCHANTS, STORES } from '../core/tokens';
+import { toAuditEntryResponse, toKeySummary, type AuditEntryResponse, type IssuedKeyResponse, type KeySummaryResponse, type MerchantCreatedResponse } from './admin.dto';
+
+/** At most this many audit entries per record are answered (oldest first). */
+const AUDIT_LIMIT = 1000;
+
+/** The operator's work: API keys, merchants, and reading the audit log. */
+@Injectable()
+export class AdminService {
+  constructor(
+    @Inject(API_KEYS) private readonly keys: ApiKeyRegistry,
+    @Inject(MERCHANTS) private readonly merchants: MerchantRegistry,
+    @Inject(AUDIT_TRAIL) private readonly audit: AuditTrail,
+    @Inject(STORES) private readonly stores: DataStores,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  /** Issues a new API key for a principal. The key is returned this once; only its hash is stored. */
+  async issueKey(role: string, principal: string, label = ''): Promise<IssuedKeyResponse> {
+    if (!(ROLES as readonly string[]).includes(role)) throw new DomainError('INVALID_ROLE', `role must be one of ${ROLES.join(', ')}`, 'role');
+    assertObjectId(principal, 'principal');
+    // Assembly and merchant keys act for a stored user or merchant (their data is scoped by it): it must exist.
+    const exists =
+      role === 'assembly' ? (await this.stores.assemblyUsers.findById(principal)) !== undefined
+      : role === 'merchant' ? await this.merchants.exists(principal)
+      : true;
+    if (!exists) throw new DomainError('PRINCIPAL_NOT_FOUND', `No ${role === 'assembly' ? 'assembly user' : 'merchant'} with id ${principal}`, 'principal');
+    const key = newApiKey(role);
+    const id = this.ids.next();
+    await this.keys.add({ id, keyHash: hashApiKey(key), role, principalId: principal, label, at: this.clock.now() });
+    return { _id: id, key, role: role as Role, principal };
+  }
+
+  /** Revokes a key at once (the next request with it gets 401). Revoking twice is harmless. */
+  async revokeKey(id: string): Promise<{ _id: string; revoked: true }> {
+    assertObjectId(id, 'id');
+    const key = await this.keys.findById(id);
+    if (!key) throw CommonErrors.notFound('API key', id);
+    if (!key.revokedAt) await this.keys.revoke(id, this.clock.now());
+    return { _id: id, revoked: true };
+  }
+
+  /** Every key, never the key itself. */
+  async listKeys(): Promise<KeySummaryResponse[]> {
+    return (await this.keys.list()).map(toKeySummary);
+  }
+
+  /** A merchant and its notification signing secret, shown this once. */
+  async addMerchant(name: string, actor: Actor): Promise<MerchantCreatedResponse> {
+    const signingSecret = newApiKey('whsec');
+    const merchant = await this.merchants.add({ id: this.ids.next(), name: name.trim(), signingSecret, at: this.clock.now() }, { actor });
+    return {
+      _id: merchant.id,
+      name: merchant.name,
+      signingSecret,
+      createdAt: merchant.createdAt.toISOString(),
+      updatedAt: merchant.updatedAt.toISOString(),
+      __v: merchant.version,
+    };
+  }
+
+  /** A record's history, oldest first. */
+  async auditFor(entity: string, id: string): Promise<AuditEntryResponse[]> {
+    return (await this.audit.forRecord(entity, id, AUDIT_LIMIT)).map(toAuditEntryResponse);
+  }
+}

@@ -1,0 +1,89 @@
+import { CommonErrors, type Clock, type DomainEvent } from '@transport/domain';
+import { auditEntriesFor, type Actor } from '@transport/domain';
+import type { UnitOfWork, WorkContext } from '@transport/domain';
+
+export interface UseCaseDeps {
+  uow: UnitOfWork;
+  clock: Clock;
+}
+
+interface Aggregate {
+  readonly id: string;
+  readonly version: number;
+  toState(): object;
+  pullEvents?(): DomainEvent[];
+}
+
+interface Store<A> {
+  findById(id: string): Promise<A | undefined>;
+  update(aggregate: A): Promise<A>;
+}
+
+export interface ChangeSpec<A> {
+  /** Audit entity name, e.g. 'vehicle'. */
+  entity: string;
+  store: (context: WorkContext) => Store<A>;
+  id: string;
+  actor: Actor;
+  /** The client's If-Match: the revision it last saw. */
+  expectedVersion?: number;
+  /** Audit action when the aggregate records no events of its own. */
+  action: string;
+  /** Keeps secrets (hashes) out of the audit log. */
+  redact?: (state: object) => object;
+}
+
+/** One domain transition applied to a loaded aggregate, inside the unit of work. */
+export type Transition<A, R = void> = (aggregate: A, at: Date, context: WorkContext) => R | Promise<R>;
+
+/**
+ * The shape of every state change: load, check the revision the client saw, apply one domain transition, save
+ * optimistically, and write one audit entry per event (before/after state, actor), all in one transaction.
+ * A refused transition throws before anything is written.
+ */
+export async function changeAggregate<A extends Aggregate, R = void>(
+  deps: UseCaseDeps,
+  spec: ChangeSpec<A>,
+  transition: Transition<A, R>,
+): Promise<{ saved: A; result: R }> {
+  return deps.uow.run(async (context) => {
+    const store = spec.store(context);
+    const aggregate = await store.findById(spec.id);
+    if (!aggregate) throw CommonErrors.notFound(spec.entity, spec.id);
+    if (spec.expectedVersion !== undefined && spec.expectedVersion !== aggregate.version) {
+      throw CommonErrors.concurrentUpdate(spec.entity, spec.id);
+    }
+    const redact = spec.redact ?? ((s: object) => s);
+    const before = redact(aggregate.toState());
+    const at = deps.clock.now();
+    const result = await transition(aggregate, at, context);
+    // A transition that changed nothing (going online when online) writes nothing: no new revision, no audit entry.
+    if (JSON.stringify(redact(aggregate.toState())) === JSON.stringify(before)) {
+      aggregate.pullEvents?.();
+      return { saved: aggregate, result };
+    }
+    const saved = await store.update(aggregate);
+    const events = aggregate.pullEvents?.() ?? [];
+    const recorded = events.length > 0 ? events : [{ type: spec.action, aggregateId: spec.id, at }];
+    await context.audit.append(auditEntriesFor(spec.entity, recorded, spec.actor, before, redact(saved.toState())));
+    return { saved, result };
+  });
+}
+
+/**
+ * The shape of every creation of a record that records no events of its own: make and store it, and write one
+ * `<entity>Created` audit entry, in one unit of work.
+ */
+export function createRecord<T extends { id: string; toState(): object }>(
+  deps: UseCaseDeps,
+  entity: string,
+  actor: Actor,
+  make: (context: WorkContext, at: Date) => Promise<T>,
+): Promise<T> {
+  return deps.uow.run(async (context) => {
+    const at = deps.clock.now();
+    const saved = await make(context, at);
+    await context.audit.append(auditEntriesFor(entity, [{ type: `${entity}Created`, aggregateId: saved.id, at }], actor, null, saved.toState()));
+    return saved;
+  });
+}

@@ -1,0 +1,52 @@
+import type { DomainErrorCode } from '@transport/domain';
+import { problem, type Problem, type ProblemField } from './http/problem';
+
+/**
+ * The app's own error codes (HTTP-level refusals the domain has no word for), each with its one status. Together
+ * with the domain's catalogue (`DomainErrorCode`, whose kinds map to statuses in the problem filter) this is every
+ * `code` a client can see.
+ */
+export const APP_ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  MALFORMED_JSON: 400,
+  BAD_BODY: 400,
+  UNAUTHORIZED: 401,
+  INVALID_SIGNATURE: 401,
+  FORBIDDEN: 403,
+  ROUTE_NOT_FOUND: 404,
+  BODY_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  PROVIDER_UNREACHABLE: 502,
+  PROVIDER_ERROR: 502,
+} as const;
+
+export type AppErrorCode = keyof typeof APP_ERROR_STATUS;
+
+/** Every code of the API's problem bodies. */
+export type ErrorCode = DomainErrorCode | AppErrorCode;
+
+/** An app-level refusal; the problem filter answers it with its catalogued status. */
+export class AppError extends Error {
+  override readonly name = 'AppError';
+  readonly status: number;
+
+  constructor(
+    readonly code: AppErrorCode,
+    readonly detail: string,
+    readonly extra: { errors?: ProblemField[]; retryAfter?: number } = {},
+  ) {
+    super(detail);
+    this.status = APP_ERROR_STATUS[code];
+  }
+
+  /** The HTTP status this error is answered with. */
+  getStatus(): number {
+    return this.status;
+  }
+
+  /** The problem body (and Retry-After seconds, for 429s) this error is answered with. */
+  getResponse(): { problem: Problem; retryAfter?: number } {
+    return { problem: problem(this.status, this.detail, { code: this.code, errors: this.extra.errors }), retryAfter: this.extra.retryAfter };
+  }
+}

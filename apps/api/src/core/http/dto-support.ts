@@ -1,0 +1,23 @@
+// What every feature's request and response classes share: id and date formats, the If-Match header.
+
+export const OBJECT_ID = /^[0-9a-f]{24}$/;
+export const idMessage = { message: ({ property }: { property: string }) => `${property} must be a 24-character lowercase hex id` };
+/** OpenAPI options of a 24-hex id. */
+export const ID = { example: '65a1b2c3d4e5f60718293a4b', pattern: OBJECT_ID.source };
+/** OpenAPI options of a date-time. */
+export const DATE = { format: 'date-time', example: '2026-11-22T08:30:00.000Z' };
+
+export const IF_MATCH = {
+  name: 'If-Match',
+  required: false,
+  description: 'The revision (__v) the client last saw; a newer one makes the request a 409.',
+};
+
+const iso = (d: Date | undefined) => d?.toISOString();
+export { iso };
+
+/** Absent, not null: drops every key whose value is undefined (the interface shows optional fields only when set). */
+export function withoutUndefined<T extends object>(out: T): T {
+  for (const key of Object.keys(out) as Array<keyof T>) if (out[key] === undefined) delete out[key];
+  return out;
+}

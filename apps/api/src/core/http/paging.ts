@@ -1,0 +1,16 @@
+import type { Request, Response } from 'express';
+import type { Page } from '@transport/domain';
+
+/** RFC 8288: a `Link: <...>; rel="next"` header when more records exist, so bodies keep the documented shape. */
+export function setNextLink(request: Request, response: Response, page: Page<unknown>): void {
+  if (!page.next) return;
+  const url = new URL(request.originalUrl, 'http://placeholder');
+  url.searchParams.set('after', page.next);
+  response.setHeader('Link', `<${url.pathname}${url.search}>; rel="next"`);
+}
+
+/** Sets the `Link` header of a page and answers its items (the documented body is a plain array). */
+export function pageItems<T>(request: Request, response: Response, page: Page<T>): T[] {
+  setNextLink(request, response, page);
+  return page.items;
+}

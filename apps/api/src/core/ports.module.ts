@@ -1,0 +1,79 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { ObjectIdGenerator } from '@transport/domain';
+import type { AppConfig } from '../config';
+import { CallbackUrlPolicy } from '../payments/callback-url-policy';
+import { HttpPaymentProvider } from '../payments/http-payment-provider';
+import { HttpWebhookSender } from '../payments/http-webhook-sender';
+import { SimulatedPaymentProvider } from '../payments/simulated-payment-provider';
+import type { Database } from '../persistence/database';
+import { DatabaseModule } from '../persistence/database.module';
+import { PgBossJobQueue } from '../persistence/pg-boss-job-queue';
+import { PrismaApiKeyRegistry, PrismaAuditTrail, PrismaMerchantRegistry, PrismaPaymentMetrics } from '../persistence/prisma-admin-stores';
+import { ApiKeyStore } from '../persistence/prisma-api-key.store';
+import { prismaStores, PrismaUnitOfWork } from '../persistence/prisma-unit-of-work';
+import { PrismaAuditLog } from '../persistence/prisma-audit-log';
+import { CryptoRandomSource } from './platform/crypto-random-source';
+import { NestEventLog } from './platform/nest-event-log';
+import { ScryptSecretHasher } from './platform/secrets';
+import { SystemClock } from './platform/system-clock';
+import {
+  API_KEYS,
+  APP_CONFIG,
+  AUDIT_TRAIL,
+  CALLBACK_URL_CHECK,
+  CLOCK,
+  EVENT_LOG,
+  ID_GENERATOR,
+  JOB_WORKERS,
+  MERCHANTS,
+  PAYMENT_METRICS,
+  PAYMENT_PROVIDER,
+  RANDOM_SOURCE,
+  SECRET_HASHER,
+  STORES,
+  UNIT_OF_WORK,
+  WEBHOOK_SENDER,
+} from './tokens';
+
+/** The adapters behind every port, bound once for all features: the only place that chooses technologies. */
+@Global()
+@Module({})
+export class PortsModule {
+  static register(config: AppConfig, database: Database): DynamicModule {
+    const clock = new SystemClock();
+    const random = new CryptoRandomSource();
+    const jobs = new PgBossJobQueue(database.pool, { pollSeconds: config.jobs.pollSeconds, workers: config.jobs.workers });
+    const provider = config.provider.url ? new HttpPaymentProvider({ ...config.provider, url: config.provider.url }) : new SimulatedPaymentProvider();
+    const callbackUrls = new CallbackUrlPolicy(config.development, config.callbackUrlAllowlist);
+    const webhooks = new HttpWebhookSender({
+      timeoutMs: config.jobs.notifyTimeoutMs,
+      allowPrivate: config.development,
+      allowlist: config.callbackUrlAllowlist,
+    });
+    const providers = [
+      { provide: APP_CONFIG, useValue: config },
+      { provide: CLOCK, useValue: clock },
+      { provide: EVENT_LOG, useValue: new NestEventLog() },
+      { provide: RANDOM_SOURCE, useValue: random },
+      { provide: ID_GENERATOR, useValue: new ObjectIdGenerator(clock, random) },
+      { provide: SECRET_HASHER, useValue: new ScryptSecretHasher() },
+      { provide: UNIT_OF_WORK, useValue: new PrismaUnitOfWork(database.prisma, (db) => new PrismaAuditLog(db), jobs) },
+      { provide: STORES, useValue: prismaStores(database.prisma, jobs) },
+      { provide: PAYMENT_PROVIDER, useValue: provider },
+      { provide: JOB_WORKERS, useValue: jobs },
+      { provide: WEBHOOK_SENDER, useValue: webhooks },
+      { provide: CALLBACK_URL_CHECK, useValue: (url: string) => callbackUrls.check(url) },
+      { provide: PAYMENT_METRICS, useValue: new PrismaPaymentMetrics(database.prisma) },
+      { provide: API_KEYS, useValue: new PrismaApiKeyRegistry(database.prisma) },
+      { provide: MERCHANTS, useValue: new PrismaMerchantRegistry(database.prisma) },
+      { provide: AUDIT_TRAIL, useValue: new PrismaAuditTrail(database.prisma) },
+      { provide: ApiKeyStore, useValue: new ApiKeyStore(database.prisma) },
+    ];
+    return {
+      module: PortsModule,
+      imports: [DatabaseModule.forDatabase(database)],
+      providers,
+      exports: [...providers.map((p) => p.provide), DatabaseModule],
+    };
+  }
+}

@@ -1,0 +1,84 @@
+import type { Actor, AuditEntryInput } from '@transport/domain';
+
+// The app's own ports, beside the domain's (repositories, unit of work, payment stores): what the admin and payment
+// features need that the domain has no word for. Adapters live in persistence/ and payments/; fakes in the tests.
+
+export interface ApiKeyRecord {
+  id: string;
+  role: string;
+  principalId: string;
+  label: string;
+  revokedAt: Date | null;
+  createdAt: Date;
+}
+
+/** Port: the stored API keys (hash only). */
+export interface ApiKeyRegistry {
+  add(key: { id: string; keyHash: string; role: string; principalId: string; label: string; at: Date }): Promise<void>;
+  findById(id: string): Promise<ApiKeyRecord | undefined>;
+  revoke(id: string, at: Date): Promise<void>;
+  /** Newest first. */
+  list(): Promise<ApiKeyRecord[]>;
+}
+
+export interface MerchantRecord {
+  id: string;
+  name: string;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Port: merchants (the signing secret is written once and never read back here). */
+export interface MerchantRegistry {
+  exists(id: string): Promise<boolean>;
+  /** Creates the merchant and its audit entry together. */
+  add(merchant: { id: string; name: string; signingSecret: string; at: Date }, audit: { actor: Actor }): Promise<MerchantRecord>;
+}
+
+export interface AuditRecord extends AuditEntryInput {
+  id: string;
+}
+
+/** Port: reading the audit log. */
+export interface AuditTrail {
+  /** Oldest first, at most `limit`. */
+  forRecord(entity: string, entityId: string, limit: number): Promise<AuditRecord[]>;
+}
+
+/** Port: sends one signed notification; resolves with the HTTP status, rejects when no answer came. */
+export interface WebhookSender {
+  send(url: string, headers: Record<string, string>, body: string): Promise<number>;
+}
+
+/** Port: refuses callBackUrl values that point into our own network (server-side request forgery). */
+export type CallbackUrlCheck = (url: string) => void;
+
+/** One queue of background jobs and what handles them. */
+export interface JobDefinition {
+  name: string;
+  concurrency: number;
+  options: Record<string, unknown>;
+  handle(data: never, attempt: { id: string; retryCount: number; retryLimit: number }): Promise<void>;
+}
+
+/** Port: starts and stops the background workers of the durable job queue. */
+export interface JobWorkers {
+  start(queues: JobDefinition[]): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Port: the counts /metrics reports, computed from the database so every instance reports the same. */
+export interface PaymentMetricsSource {
+  callbacksByOutcome(): Promise<Array<{ outcome: string | null; count: number }>>;
+  pendingOlderThan(cutoff: Date): Promise<number>;
+  attemptsByOutcome(): Promise<Array<{ outcome: string; count: number }>>;
+  notificationsByStatus(): Promise<Array<{ status: string; count: number }>>;
+}
+
+/** Port: structured log lines for events worth counting (one JSON object each). */
+export interface EventLog {
+  info(event: string, fields: Record<string, unknown>): void;
+  warn(event: string, fields: Record<string, unknown>): void;
+  error(event: string, fields: Record<string, unknown>): void;
+}

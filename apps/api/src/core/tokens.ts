@@ -1,0 +1,29 @@
+/** Injection tokens for the ports the services and controllers use (bound in core/ports.module.ts). */
+export const APP_CONFIG = Symbol('APP_CONFIG');
+export const CLOCK = Symbol('CLOCK');
+export const ID_GENERATOR = Symbol('ID_GENERATOR');
+export const RANDOM_SOURCE = Symbol('RANDOM_SOURCE');
+export const SECRET_HASHER = Symbol('SECRET_HASHER');
+
+/** The unit of work (UnitOfWork): every change runs through it. */
+export const UNIT_OF_WORK = Symbol('UNIT_OF_WORK');
+/** Every store outside a unit of work (DataStores), for reads and single writes. */
+export const STORES = Symbol('STORES');
+
+/** The payment provider adapter (the PaymentProvider port). */
+export const PAYMENT_PROVIDER = Symbol('PAYMENT_PROVIDER');
+/** The durable job queue's workers (JobWorkers). */
+export const JOB_WORKERS = Symbol('JOB_WORKERS');
+/** Sends signed merchant notifications over HTTP (WebhookSender). */
+export const WEBHOOK_SENDER = Symbol('WEBHOOK_SENDER');
+/** Checks merchants' callBackUrl values (CallbackUrlCheck). */
+export const CALLBACK_URL_CHECK = Symbol('CALLBACK_URL_CHECK');
+/** Counts behind /metrics (PaymentMetricsSource). */
+export const PAYMENT_METRICS = Symbol('PAYMENT_METRICS');
+
+/** API keys, merchants and the audit trail as the admin feature reads and writes them. */
+export const API_KEYS = Symbol('API_KEYS');
+export const MERCHANTS = Symbol('MERCHANTS');
+export const AUDIT_TRAIL = Symbol('AUDIT_TRAIL');
+/** Structured event log lines (EventLog). */
+export const EVENT_LOG = Symbol('EVENT_LOG');

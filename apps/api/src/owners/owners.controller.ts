@@ -1,0 +1,64 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
+import { actorOf, type Principal } from '../core/auth/principal';
+import { IF_MATCH } from '../core/http/dto-support';
+import { ApiProblems } from '../core/http/openapi';
+import { pageItems } from '../core/http/paging';
+import { expectedVersion, ObjectIdPipe } from '../core/http/params';
+import { DEFAULT_LIMIT } from '../core/http/query-values';
+import { AddOwnerBody, OwnerListQuery, OwnerResponse, OwnerSearchQuery } from './owners.dto';
+import { OwnersService } from './owners.service';
+
+@ApiTags('vehicles')
+@ApiSecurity('apiKey')
+@Controller('vehicles/owner')
+export class OwnersController {
+  constructor(private readonly owners: OwnersService) {}
+
+  @Get('all')
+  @Roles('admin', 'assembly')
+  @ApiOperation({ summary: 'List vehicle owners (operation 3)', description: 'Newest first; `limit` (default 50, at most 500) and an `after` cursor with a `Link` header, as for vehicles.' })
+  @ApiOkResponse({ description: 'A JSON array of owners.', type: OwnerResponse, isArray: true })
+  @ApiProblems(400, 401, 403)
+  async list(@Query() query: OwnerListQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<OwnerResponse[]> {
+    return pageItems(req, res, await this.owners.list({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after }));
+  }
+
+  @Get('search')
+  @Roles('admin', 'assembly')
+  @ApiOperation({
+    summary: 'Search vehicle owners (operation 4)',
+    description: 'Case-insensitive substring match on name, phone (0244123456 and +233244123456 are the same number) or email. Newest first; a JSON array of owners (empty when none match).',
+  })
+  @ApiOkResponse({ description: 'A JSON array of matching owners.', type: OwnerResponse, isArray: true })
+  @ApiProblems(400, 401, 403)
+  async search(@Query() query: OwnerSearchQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<OwnerResponse[]> {
+    return pageItems(req, res, await this.owners.search(query.query, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }));
+  }
+
+  @Post('add')
+  @HttpCode(201)
+  @Roles('admin', 'assembly')
+  @ApiTags('vehicles (management)')
+  @ApiOperation({ summary: 'Register a vehicle owner', description: 'Starts unverified. Phone stored as +233XXXXXXXXX, email lower-cased.' })
+  @ApiBody({ type: AddOwnerBody })
+  @ApiOkResponse({ type: OwnerResponse })
+  @ApiProblems(400, 401, 403, 413, 415)
+  add(@Body() body: AddOwnerBody, @CurrentPrincipal() principal: Principal): Promise<OwnerResponse> {
+    return this.owners.add(body, actorOf(principal));
+  }
+
+  @Post(':id/verify')
+  @HttpCode(200)
+  @Roles('admin', 'assembly')
+  @ApiTags('vehicles (management)')
+  @ApiHeader(IF_MATCH)
+  @ApiOperation({ summary: 'Mark an owner verified (identity document checked)', description: 'Verifying twice is a 409 (OWNER_ALREADY_VERIFIED).' })
+  @ApiOkResponse({ type: OwnerResponse })
+  @ApiProblems(400, 401, 403, 404, 409)
+  verify(@Param('id', ObjectIdPipe) id: string, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() principal: Principal): Promise<OwnerResponse> {
+    return this.owners.verify(id, actorOf(principal), expectedVersion(ifMatch));
+  }
+}

@@ -1,0 +1,60 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsEmail, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
+import { ID_TYPES, type VehicleOwnerState } from '@transport/domain';
+import { IdParam, LimitParam } from '../core/http/query-values';
+import { RecordResponse } from '../core/http/record-response';
+
+// Requests and responses of the vehicle-owner routes (/vehicles/owner/...), declared once.
+
+export class AddOwnerBody {
+  @ApiProperty({ example: 'Kofi Asante' }) @IsString() @MaxLength(120) name!: string;
+  @ApiProperty({ example: '0244123456' }) @IsString() @MaxLength(20) phone!: string;
+  @ApiProperty({ example: 'kofi.asante@example.com' }) @IsEmail({}, { message: 'email must be an email address' }) @MaxLength(254) email!: string;
+  @ApiProperty({ enum: ID_TYPES }) @IsIn(ID_TYPES as unknown as string[]) idType!: string;
+  @ApiProperty({ example: 'GHA-712345678-9' }) @IsString() @MaxLength(30) idNumber!: string;
+}
+
+export class OwnerSearchQuery {
+  @ApiProperty({ description: 'Part of a name, phone (0244... or +233244...) or email; case-insensitive; 2 to 100 characters.', example: 'mensah' })
+  @IsString()
+  @MinLength(2, { message: 'query must be at least 2 characters' })
+  @MaxLength(100, { message: 'query must be at most 100 characters' })
+  query!: string;
+
+  @LimitParam() limit?: number;
+  @IdParam('Cursor: the `_id` of the last owner of the previous page.') after?: string;
+}
+
+export class OwnerListQuery {
+  @LimitParam() limit?: number;
+  @IdParam('Cursor: the `_id` of the last owner of the previous page.') after?: string;
+}
+
+/** Exactly the owner fields of the interface's driver listing (no record fields there). */
+export class EmbeddedOwnerResponse {
+  @ApiProperty({ example: '65a1b2c3d4e5f60718293a4b', pattern: '^[0-9a-f]{24}$' }) _id!: string;
+  @ApiProperty({ example: 'Kofi Asante' }) name!: string;
+  @ApiProperty({ example: '+233244123456', description: 'Canonical form +233XXXXXXXXX.' }) phone!: string;
+  @ApiProperty({ example: 'kofi.asante@example.com' }) email!: string;
+  @ApiProperty({ enum: ID_TYPES }) idType!: string;
+  @ApiProperty({ example: 'GHA-712345678-9' }) idNumber!: string;
+  @ApiProperty() verified!: boolean;
+}
+
+/** A vehicle owner: the embedded fields plus the record fields. */
+export class OwnerResponse extends RecordResponse {
+  @ApiProperty({ example: 'Kofi Asante' }) name!: string;
+  @ApiProperty({ example: '+233244123456', description: 'Canonical form +233XXXXXXXXX.' }) phone!: string;
+  @ApiProperty({ example: 'kofi.asante@example.com' }) email!: string;
+  @ApiProperty({ enum: ID_TYPES }) idType!: string;
+  @ApiProperty({ example: 'GHA-712345678-9' }) idNumber!: string;
+  @ApiProperty() verified!: boolean;
+}
+
+export function toEmbeddedOwner(o: VehicleOwnerState): EmbeddedOwnerResponse {
+  return { _id: o.id, name: o.name, phone: o.phone, email: o.email, idType: o.idType, idNumber: o.idNumber, verified: o.verified };
+}
+
+export function toOwnerResponse(o: VehicleOwnerState): OwnerResponse {
+  return { ...toEmbeddedOwner(o), createdAt: o.createdAt.toISOString(), updatedAt: o.updatedAt.toISOString(), __v: o.version };
+}

@@ -1,0 +1,102 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { DataStores } from '@transport/domain';
+import type { AppConfig } from '../config';
+import type { EventLog, JobDefinition, JobWorkers } from '../core/ports';
+import { APP_CONFIG, EVENT_LOG, JOB_WORKERS, STORES } from '../core/tokens';
+import { retriesFor } from './retry-window';
+import { PaymentsService, QUEUES, RetryLater, type AttemptInfo } from './payments.service';
+
+/** How often the callback recovery sweep runs (one sweep job at a time across all instances). */
+const SWEEP_EVERY_SECONDS = 15;
+/** Running jobs report in this often; pg-boss's minimum. */
+const HEARTBEAT_SECONDS = 10;
+
+/**
+ * The payment pipeline's durable background work, started with the app and stopped before the database closes:
+ * merchant notifications, reconciliation against the provider's status API, and the stored-callback recovery sweep.
+ */
+@Injectable()
+export class PaymentWorkers implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    private readonly payments: PaymentsService,
+    @Inject(JOB_WORKERS) private readonly workers: JobWorkers,
+    @Inject(STORES) private readonly stores: DataStores,
+    @Inject(EVENT_LOG) private readonly events: EventLog,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const c = this.config.jobs;
+    const expire = (seconds: number) => Math.max(30, Math.ceil(seconds));
+    const queues: JobDefinition[] = [
+      this.definition<{ notificationId: string }>({
+        name: QUEUES.notify,
+        concurrency: c.notifyConcurrency,
+        options: {
+          retryLimit: retriesFor(c.notifyForHours, c.notifyRetrySeconds, c.notifyMaxDelaySeconds),
+          retryDelay: c.notifyRetrySeconds,
+          retryBackoff: true,
+          retryDelayMax: c.notifyMaxDelaySeconds,
+          expireInSeconds: expire((c.notifyTimeoutMs / 1000) * 3),
+          retentionSeconds: (c.notifyForHours + 24) * 3600,
+          // A job whose instance died (kill -9) is taken up again by another after about this long.
+          heartbeatSeconds: HEARTBEAT_SECONDS,
+        },
+        handle: (data, attempt) => this.payments.deliverNotification(data.notificationId, attempt),
+      }),
+      this.definition<{ transactionId: string }>({
+        name: QUEUES.reconcile,
+        concurrency: 4,
+        options: {
+          retryLimit: retriesFor(c.reconcileForHours, c.reconcileRetrySeconds, c.reconcileMaxDelaySeconds),
+          retryDelay: c.reconcileRetrySeconds,
+          retryBackoff: true,
+          retryDelayMax: c.reconcileMaxDelaySeconds,
+          expireInSeconds: expire((this.config.provider.timeoutMs / 1000) * (this.config.provider.retries + 2)),
+          retentionSeconds: (c.reconcileForHours + 24) * 3600,
+          heartbeatSeconds: HEARTBEAT_SECONDS,
+        },
+        handle: (data, attempt) => this.payments.reconcile(data.transactionId, attempt),
+      }),
+      this.definition<Record<string, never>>({
+        name: QUEUES.sweep,
+        concurrency: 1,
+        // stately: at most one queued and one running sweep, however many instances ask for one.
+        options: { policy: 'stately', retryLimit: 3, retryDelay: 5, expireInSeconds: 300 },
+        handle: async () => {
+          const recovered = await this.payments.sweepStoredCallbacks(c.callbackSweepAfterSeconds);
+          if (recovered > 0) this.events.info('payment.callback_sweep', { recovered });
+          await this.stores.followUps.enqueue(QUEUES.sweep, {}, { startAfterSeconds: SWEEP_EVERY_SECONDS, singletonKey: 'sweep' });
+        },
+      }),
+    ];
+    await this.workers.start(queues);
+    if (c.workers) await this.stores.followUps.enqueue(QUEUES.sweep, {}, { singletonKey: 'sweep' });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.workers.stop();
+  }
+
+  /** A failed attempt is logged (unless it only asks to be retried later) and rethrown so the queue retries it. */
+  private definition<T extends object>(queue: {
+    name: string;
+    concurrency: number;
+    options: Record<string, unknown>;
+    handle: (data: T, attempt: AttemptInfo & { id: string }) => Promise<void>;
+  }): JobDefinition {
+    return {
+      ...queue,
+      handle: async (data: never, attempt) => {
+        try {
+          await queue.handle(data as T, attempt);
+        } catch (error) {
+          if (!(error instanceof RetryLater)) {
+            this.events.warn('job.failed', { queue: queue.name, job: attempt.id, attempt: attempt.retryCount + 1, error: (error as Error).message });
+          }
+          throw error;
+        }
+      },
+    };
+  }
+}

@@ -1,0 +1,86 @@
+import { Logger } from '@nestjs/common';
+import { fromPrisma, PgBoss, type Job, type Queue } from 'pg-boss';
+import type pg from 'pg';
+import type { Prisma } from '../generated/prisma/client';
+import type { JobDefinition, JobWorkers } from '../core/ports';
+
+const logger = new Logger('Jobs');
+
+
+/**
+ * Durable jobs on pg-boss, in the service's own database and through the service's own connection pool: a job is
+ * enqueued in the same database transaction as the change that calls for it (so a crash can lose neither), pg-boss
+ * hands each job to one worker at a time across every instance (SKIP LOCKED), and a job whose worker died (missed
+ * heartbeats, or past its expiry) is retried. Sharing the pool keeps the embedded database on its single connection (see database.ts).
+ */
+export class PgBossJobQueue implements JobWorkers {
+  private readonly boss: PgBoss;
+  private started = false;
+
+  constructor(
+    pool: pg.Pool,
+    private readonly options: { pollSeconds: number; workers: boolean },
+  ) {
+    this.boss = new PgBoss({
+      // The query result as pg gives it, as pg-boss's own pool does: a multi-statement text (its locked maintenance
+      // commands) answers with an array of results, which pg-boss reads as such.
+      db: { executeSql: (text, values) => pool.query(text, values) as Promise<{ rows: unknown[] }> },
+      schema: 'pgboss',
+      // Maintenance and cron run in whichever instance holds pg-boss's advisory lock at the time.
+      supervise: options.workers,
+      schedule: options.workers,
+      migrate: true,
+      // How often an instance looks for jobs whose worker died (missed heartbeats, expiry): a killed instance's
+      // jobs are taken up by another within about heartbeat + this.
+      monitorIntervalSeconds: 10,
+      superviseIntervalSeconds: 10,
+    });
+    this.boss.on('error', (error) => logger.error(`job queue: ${error.message}`));
+    this.boss.on('warning', (warning: { message?: string }) => logger.warn(`job queue: ${warning.message ?? JSON.stringify(warning)}`));
+  }
+
+  /** Installs or upgrades pg-boss's own tables (schema pgboss, under its advisory lock) and declares the queues. */
+  async start(queues: ReadonlyArray<JobDefinition>): Promise<void> {
+    await this.boss.start();
+    this.started = true;
+    for (const queue of queues) {
+      const existing = await this.boss.getQueue(queue.name);
+      if (existing) {
+        const { policy: _policy, ...changeable } = queue.options as Omit<Queue, 'name'>;
+        await this.boss.updateQueue(queue.name, changeable);
+      }
+      else await this.boss.createQueue(queue.name, queue.options as Omit<Queue, 'name'>);
+    }
+    if (!this.options.workers) return;
+    for (const queue of queues) {
+      await this.boss.work<object>(
+        queue.name,
+        { batchSize: 1, localConcurrency: queue.concurrency, pollingIntervalSeconds: this.options.pollSeconds },
+        async ([job]: Job<object>[]) => {
+          const limit = (queue.options as Omit<Queue, 'name'>).retryLimit ?? 2;
+          await queue.handle(job.data as never, { id: job.id, retryCount: job.retryCount, retryLimit: limit });
+        },
+      );
+    }
+  }
+
+  /** Enqueues inside the caller's Prisma transaction: the job exists exactly when the transaction commits. */
+  async sendInTransaction(tx: Prisma.TransactionClient, queue: string, data: object, options: { startAfterSeconds?: number } = {}): Promise<void> {
+    await this.boss.send(queue, data, { db: fromPrisma(tx), ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}) });
+  }
+
+  /** Enqueues on its own (outside any transaction). */
+  async send(queue: string, data: object, options: { startAfterSeconds?: number; singletonKey?: string } = {}): Promise<void> {
+    await this.boss.send(queue, data, {
+      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+      ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+    });
+  }
+
+  /** Stops taking jobs, waits for running ones (up to the timeout); unfinished ones are retried after expiry. */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.boss.stop({ graceful: true, timeout: timeoutMs, close: false });
+  }
+}

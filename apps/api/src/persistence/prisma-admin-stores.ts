@@ -1,0 +1,94 @@
+import { auditEntriesFor, type Actor } from '@transport/domain';
+import type { ApiKeyRecord, ApiKeyRegistry, AuditRecord, AuditTrail, MerchantRecord, MerchantRegistry, PaymentMetricsSource } from '../core/ports';
+import type { PrismaClient } from '../generated/prisma/client';
+import { PrismaAuditLog } from './prisma-audit-log';
+
+const toKey = (r: { id: string; role: string; principalId: string; label: string; revokedAt: Date | null; createdAt: Date }): ApiKeyRecord => ({
+  id: r.id,
+  role: r.role,
+  principalId: r.principalId,
+  label: r.label,
+  revokedAt: r.revokedAt,
+  createdAt: r.createdAt,
+});
+
+/** API keys in `api_keys` (SHA-256 of each key only). */
+export class PrismaApiKeyRegistry implements ApiKeyRegistry {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async add(key: { id: string; keyHash: string; role: string; principalId: string; label: string; at: Date }): Promise<void> {
+    const { at, ...fields } = key;
+    await this.prisma.apiKey.create({ data: { ...fields, createdAt: at, updatedAt: at } });
+  }
+
+  async findById(id: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.prisma.apiKey.findUnique({ where: { id } });
+    return row ? toKey(row) : undefined;
+  }
+
+  async revoke(id: string, at: Date): Promise<void> {
+    await this.prisma.apiKey.update({ where: { id }, data: { revokedAt: at, updatedAt: at, version: { increment: 1 } } });
+  }
+
+  async list(): Promise<ApiKeyRecord[]> {
+    return (await this.prisma.apiKey.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] })).map(toKey);
+  }
+}
+
+/** Merchants in `merchants`. */
+export class PrismaMerchantRegistry implements MerchantRegistry {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async exists(id: string): Promise<boolean> {
+    return (await this.prisma.merchant.findUnique({ where: { id }, select: { id: true } })) !== null;
+  }
+
+  async add(merchant: { id: string; name: string; signingSecret: string; at: Date }, audit: { actor: Actor }): Promise<MerchantRecord> {
+    const { id, name, signingSecret, at } = merchant;
+    return this.prisma.$transaction(async (tx) => {
+      const row = await tx.merchant.create({ data: { id, name, signingSecret, createdAt: at, updatedAt: at } });
+      await new PrismaAuditLog(tx).append(auditEntriesFor('merchant', [{ type: 'MerchantCreated', aggregateId: id, at }], audit.actor, null, { id, name: row.name }));
+      return { id: row.id, name: row.name, version: row.version, createdAt: row.createdAt, updatedAt: row.updatedAt };
+    });
+  }
+}
+
+/** Reads `audit_log`. */
+export class PrismaAuditTrail implements AuditTrail {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async forRecord(entity: string, entityId: string, limit: number): Promise<AuditRecord[]> {
+    const rows = await this.prisma.auditEntry.findMany({ where: { entity, entityId }, orderBy: { id: 'asc' }, take: limit });
+    return rows.map((r) => ({
+      id: r.id.toString(),
+      entity: r.entity,
+      entityId: r.entityId,
+      action: r.action,
+      actor: { role: r.actorRole as Actor['role'], id: r.actorId },
+      before: r.before,
+      after: r.after,
+      at: r.at,
+    }));
+  }
+}
+
+/** The counts behind /metrics, each one indexed query. */
+export class PrismaPaymentMetrics implements PaymentMetricsSource {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async callbacksByOutcome() {
+    return (await this.prisma.paymentCallback.groupBy({ by: ['outcome'], _count: { _all: true } })).map((r) => ({ outcome: r.outcome, count: r._count._all }));
+  }
+
+  pendingOlderThan(cutoff: Date): Promise<number> {
+    return this.prisma.transaction.count({ where: { status: 'pending', createdAt: { lte: cutoff } } });
+  }
+
+  async attemptsByOutcome() {
+    return (await this.prisma.paymentDeliveryAttempt.groupBy({ by: ['outcome'], _count: { _all: true } })).map((r) => ({ outcome: r.outcome, count: r._count._all }));
+  }
+
+  async notificationsByStatus() {
+    return (await this.prisma.paymentNotification.groupBy({ by: ['status'], _count: { _all: true } })).map((r) => ({ status: r.status, count: r._count._all }));
+  }
+}

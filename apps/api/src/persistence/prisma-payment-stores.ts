@@ -1,0 +1,167 @@
+import type {
+  CallbackInbox,
+  CallbackOutcome,
+  CallbackTokens,
+  DeliveryAttempt,
+  DeliveryOutcome,
+  FollowUpOptions,
+  FollowUps,
+  NewCallback,
+  NewNotification,
+  NotificationOutbox,
+  NotificationRecord,
+  NotificationStatus,
+  NotificationToDeliver,
+  PaymentStores,
+  StoredCallback,
+} from '@transport/domain';
+import type { Prisma } from '../generated/prisma/client';
+import { inTransaction } from './in-transaction';
+import type { PgBossJobQueue } from './pg-boss-job-queue';
+import type { PrismaExecutor } from './prisma-executor';
+
+const toStored = (row: { id: bigint; transactionId: string | null; body: string; receivedAt: Date }): StoredCallback => ({
+  id: String(row.id),
+  transactionId: row.transactionId,
+  body: row.body,
+  receivedAt: row.receivedAt,
+});
+
+/** The callback inbox in `payment_callbacks`. */
+export class PrismaCallbackInbox implements CallbackInbox {
+  constructor(private readonly db: PrismaExecutor) {}
+
+  async store(callback: NewCallback): Promise<StoredCallback> {
+    return toStored(await this.db.paymentCallback.create({ data: callback }));
+  }
+
+  async claim(id: string): Promise<boolean> {
+    // The row lock holds until the surrounding transaction ends: a second worker waits, then sees it processed.
+    const [row] = await this.db.$queryRaw<Array<{ processedAt: Date | null }>>`
+      SELECT "processedAt" FROM payment_callbacks WHERE id = ${BigInt(id)} FOR UPDATE`;
+    return row !== undefined && row.processedAt === null;
+  }
+
+  async markProcessed(id: string, outcome: CallbackOutcome, at: Date): Promise<void> {
+    await this.db.paymentCallback.update({ where: { id: BigInt(id) }, data: { outcome, processedAt: at } });
+  }
+
+  async listUnprocessed(receivedBy: Date, limit: number): Promise<StoredCallback[]> {
+    const rows = await this.db.paymentCallback.findMany({
+      where: { processedAt: null, receivedAt: { lte: receivedBy } },
+      orderBy: { id: 'asc' },
+      take: limit,
+      select: { id: true, transactionId: true, body: true, receivedAt: true },
+    });
+    return rows.map(toStored);
+  }
+}
+
+/** Callback URL tokens in `payment_callback_tokens` (SHA-256 of each token only). */
+export class PrismaCallbackTokens implements CallbackTokens {
+  constructor(private readonly db: PrismaExecutor) {}
+
+  async add(tokenHash: string, transactionId: string, at: Date): Promise<void> {
+    await this.db.paymentCallbackToken.create({ data: { tokenHash, transactionId, createdAt: at } });
+  }
+
+  async findTransactionId(tokenHash: string): Promise<string | undefined> {
+    return (await this.db.paymentCallbackToken.findUnique({ where: { tokenHash } }))?.transactionId;
+  }
+}
+
+const toAttempt = (a: {
+  notificationId: string;
+  attempt: number;
+  at: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  outcome: string;
+}): DeliveryAttempt => ({ ...a, outcome: a.outcome as DeliveryOutcome });
+
+/** Merchant notifications in `payment_notifications`, attempts in `payment_delivery_attempts`. */
+export class PrismaNotificationOutbox implements NotificationOutbox {
+  constructor(private readonly db: PrismaExecutor) {}
+
+  async existsFor(transactionId: string): Promise<boolean> {
+    return (await this.db.paymentNotification.findUnique({ where: { transactionId }, select: { id: true } })) !== null;
+  }
+
+  async add(n: NewNotification): Promise<void> {
+    await this.db.paymentNotification.create({ data: { ...n, status: 'pending' } });
+  }
+
+  async findForDelivery(id: string): Promise<NotificationToDeliver | undefined> {
+    const row = await this.db.paymentNotification.findUnique({
+      where: { id },
+      include: { transaction: { select: { reference: true, merchant: { select: { signingSecret: true } } } } },
+    });
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      url: row.url,
+      body: row.body,
+      status: row.status as NotificationStatus,
+      attempts: row.attempts,
+      reference: row.transaction.reference,
+      signingSecret: row.transaction.merchant.signingSecret,
+    };
+  }
+
+  async recordAttempt(attempt: DeliveryAttempt, deliveredAt: Date | null): Promise<void> {
+    await inTransaction(this.db, async (tx) => {
+      await tx.paymentDeliveryAttempt.create({ data: attempt });
+      await tx.paymentNotification.update({
+        where: { id: attempt.notificationId },
+        data: {
+          attempts: attempt.attempt,
+          lastAttemptAt: attempt.at,
+          ...(attempt.outcome !== 'retry' ? { status: attempt.outcome } : {}),
+          ...(deliveredAt ? { deliveredAt } : {}),
+        },
+      });
+    });
+  }
+
+  async findByTransaction(transactionId: string): Promise<NotificationRecord | undefined> {
+    const row = await this.db.paymentNotification.findUnique({
+      where: { transactionId },
+      include: { attemptLog: { orderBy: { id: 'asc' } } },
+    });
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      url: row.url,
+      status: row.status as NotificationStatus,
+      attempts: row.attempts,
+      createdAt: row.createdAt,
+      lastAttemptAt: row.lastAttemptAt,
+      deliveredAt: row.deliveredAt,
+      attemptLog: row.attemptLog.map(toAttempt),
+    };
+  }
+}
+
+/** Follow-up jobs on pg-boss: inside a transaction they are enqueued through it (pg-boss's `db` option). */
+export class PgBossFollowUps implements FollowUps {
+  constructor(
+    private readonly jobs: PgBossJobQueue,
+    private readonly tx?: Prisma.TransactionClient,
+  ) {}
+
+  async enqueue(queue: string, data: object, options: FollowUpOptions = {}): Promise<void> {
+    if (this.tx) await this.jobs.sendInTransaction(this.tx, queue, data, options);
+    else await this.jobs.send(queue, data, options);
+  }
+}
+
+/** The payment stores on one Prisma client, or on one open transaction. */
+export function prismaPaymentStores(db: PrismaExecutor, jobs: PgBossJobQueue, tx?: Prisma.TransactionClient): PaymentStores {
+  return {
+    callbacks: new PrismaCallbackInbox(db),
+    callbackTokens: new PrismaCallbackTokens(db),
+    notifications: new PrismaNotificationOutbox(db),
+    followUps: new PgBossFollowUps(jobs, tx),
+  };
+}

@@ -1,0 +1,118 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
+import { actorOf, type Principal } from '../core/auth/principal';
+import { ApiProblems } from '../core/http/openapi';
+import { pageItems } from '../core/http/paging';
+import { ObjectIdPipe } from '../core/http/params';
+import { DEFAULT_LIMIT } from '../core/http/query-values';
+import {
+  AddAssemblyBody,
+  AddAssemblyUserBody,
+  AddRegionBody,
+  AssemblyResponse,
+  AssemblyUserResponse,
+  PageQuery,
+  RegionRecordResponse,
+} from './reference-data.dto';
+import { ReferenceDataService } from './reference-data.service';
+
+/**
+ * Everything under /assembly: assemblies, their regions and their users. One controller for the prefix because
+ * Express matches in registration order, and `GET assembly/:id` would otherwise swallow `GET assembly/users`.
+ */
+@ApiTags('assembly')
+@ApiSecurity('apiKey')
+@Controller('assembly')
+export class AssemblyController {
+  constructor(private readonly reference: ReferenceDataService) {}
+
+  @Get('all')
+  @Roles('admin', 'assembly', 'merchant')
+  @ApiOperation({ summary: 'List assemblies (operation 7)', description: 'Each with its region embedded. Newest first; `limit`/`after` paging with a `Link` header.' })
+  @ApiOkResponse({ type: AssemblyResponse, isArray: true })
+  @ApiProblems(400, 401, 403)
+  async all(@Query() query: PageQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<AssemblyResponse[]> {
+    return pageItems(req, res, await this.reference.listAssemblies({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after }));
+  }
+
+  @Get('users')
+  @Roles('admin', 'assembly')
+  @ApiOperation({
+    summary: 'List assembly users (operation 8)',
+    description: "Admin keys see every assembly user; an assembly user's key sees the users of its own assembly. Never credentials or hashes.",
+  })
+  @ApiOkResponse({ type: AssemblyUserResponse, isArray: true })
+  @ApiProblems(400, 401, 403)
+  async users(@Query() query: PageQuery, @CurrentPrincipal() principal: Principal, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<AssemblyUserResponse[]> {
+    return pageItems(req, res, await this.reference.listAssemblyUsers(actorOf(principal), { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }));
+  }
+
+  @Post('add')
+  @HttpCode(201)
+  @Roles('admin')
+  @ApiTags('reference data')
+  @ApiOperation({ summary: 'Add an assembly' })
+  @ApiCreatedResponse({ type: AssemblyResponse })
+  @ApiBody({ type: AddAssemblyBody })
+  @ApiProblems(400, 401, 403, 413, 415, 422)
+  addAssembly(@Body() body: AddAssemblyBody, @CurrentPrincipal() p: Principal): Promise<AssemblyResponse> {
+    return this.reference.addAssembly({ name: body.name, regionId: body.region, digitalAddress: body.digitalAddress, type: body.type }, actorOf(p));
+  }
+
+  @Post('regions/add')
+  @HttpCode(201)
+  @Roles('admin')
+  @ApiTags('reference data')
+  @ApiOperation({ summary: 'Add a region' })
+  @ApiCreatedResponse({ type: RegionRecordResponse })
+  @ApiBody({ type: AddRegionBody })
+  @ApiProblems(400, 401, 403, 409, 413, 415)
+  addRegion(@Body() body: AddRegionBody, @CurrentPrincipal() p: Principal): Promise<RegionRecordResponse> {
+    return this.reference.addRegion(body, actorOf(p));
+  }
+
+  @Get('regions/:id')
+  @Roles('admin', 'assembly', 'merchant', 'platform')
+  @ApiTags('reference data')
+  @ApiOperation({ summary: 'One region' })
+  @ApiOkResponse({ type: RegionRecordResponse })
+  @ApiProblems(400, 401, 403, 404)
+  region(@Param('id', ObjectIdPipe) id: string): Promise<RegionRecordResponse> {
+    return this.reference.region(id);
+  }
+
+  @Post('users/add')
+  @HttpCode(201)
+  @Roles('admin', 'assembly')
+  @ApiTags('reference data')
+  @ApiOperation({ summary: 'Add an assembly user', description: 'Admins add users to any assembly; assembly users to their own assembly only (422 OTHER_ASSEMBLY otherwise).' })
+  @ApiBody({ type: AddAssemblyUserBody })
+  @ApiCreatedResponse({ type: AssemblyUserResponse })
+  @ApiProblems(400, 401, 403, 409, 413, 415, 422)
+  addUser(@Body() body: AddAssemblyUserBody, @CurrentPrincipal() p: Principal): Promise<AssemblyUserResponse> {
+    const { assembly, ...rest } = body;
+    return this.reference.addAssemblyUser({ ...rest, assemblyId: assembly }, actorOf(p));
+  }
+
+  @Get('users/:id')
+  @Roles('admin', 'assembly')
+  @ApiTags('reference data')
+  @ApiOperation({ summary: 'One assembly user' })
+  @ApiOkResponse({ type: AssemblyUserResponse })
+  @ApiProblems(400, 401, 403, 404)
+  user(@Param('id', ObjectIdPipe) id: string): Promise<AssemblyUserResponse> {
+    return this.reference.assemblyUser(id);
+  }
+
+  @Get(':id')
+  @Roles('admin', 'assembly', 'merchant', 'platform')
+  @ApiTags('reference data')
+  @ApiOperation({ summary: 'One assembly, with its region' })
+  @ApiOkResponse({ type: AssemblyResponse })
+  @ApiProblems(400, 401, 403, 404)
+  assembly(@Param('id', ObjectIdPipe) id: string): Promise<AssemblyResponse> {
+    return this.reference.assembly(id);
+  }
+}

@@ -1,0 +1,186 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  Assembly,
+  AssemblyUser,
+  CommonErrors,
+  DomainError,
+  Region,
+  Station,
+  TransportUnion,
+  type Actor,
+  type Clock,
+  type DataStores,
+  type IdGenerator,
+  type Page,
+  type PageRequest,
+  type RegionState,
+  type UnitOfWork,
+  type WorkContext,
+} from '@transport/domain';
+import { createRecord } from '../core/change-aggregate';
+import { CLOCK, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
+import {
+  toAssemblyResponse,
+  toAssemblyUserResponse,
+  toRegionRecordResponse,
+  toStationRecordResponse,
+  toTransportUnionRecordResponse,
+  type AssemblyResponse,
+  type AssemblyUserResponse,
+  type RegionRecordResponse,
+  type StationRecordResponse,
+  type TransportUnionRecordResponse,
+} from './reference-data.dto';
+
+export interface NewAssemblyUser {
+  assemblyId: string;
+  name: string;
+  email: string;
+  phone: string;
+  role: string;
+}
+
+export interface NewTransportUnion {
+  name: string;
+  status?: string;
+  parentUnionId?: string;
+  digitalAddress: string;
+  contactNumber: string;
+  email: string;
+  zones: string[];
+}
+
+/** Reference data: regions, assemblies, assembly users, stations and transport unions. */
+@Injectable()
+export class ReferenceDataService {
+  constructor(
+    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @Inject(STORES) private readonly stores: DataStores,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  async addRegion(input: { name: string; country: string }, actor: Actor): Promise<RegionRecordResponse> {
+    const region = await this.create('region', actor, (c, at) => c.regions.add(Region.create(input, this.ids, at)));
+    return toRegionRecordResponse(region.toState());
+  }
+
+  async region(id: string): Promise<RegionRecordResponse> {
+    const region = await this.stores.regions.findById(id);
+    if (!region) throw CommonErrors.notFound('region', id);
+    return toRegionRecordResponse(region.toState());
+  }
+
+  async addAssembly(input: { name: string; regionId: string; digitalAddress: string; type: string }, actor: Actor): Promise<AssemblyResponse> {
+    const assembly = await this.create('assembly', actor, async (c, at) => {
+      const created = Assembly.create(input, this.ids, at);
+      if (!(await c.regions.findById(created.toState().regionId))) throw new DomainError('REGION_NOT_FOUND', `region ${input.regionId} names no record`, 'region');
+      return c.assemblies.add(created);
+    });
+    return toAssemblyResponse(assembly.toState(), await this.regionOf(assembly.id, assembly.toState().regionId));
+  }
+
+  async assembly(id: string): Promise<AssemblyResponse> {
+    const assembly = (await this.stores.assemblies.findById(id))?.toState();
+    if (!assembly) throw CommonErrors.notFound('assembly', id);
+    return toAssemblyResponse(assembly, await this.regionOf(assembly.id, assembly.regionId));
+  }
+
+  /** Assemblies, newest first, each with its region (fetched in one batch). */
+  async listAssemblies(request: PageRequest): Promise<Page<AssemblyResponse>> {
+    const page = await this.stores.assemblies.list(request);
+    const states = page.items.map((a) => a.toState());
+    const regions = new Map((await this.stores.regions.findByIds([...new Set(states.map((a) => a.regionId))])).map((r) => [r.id, r.toState()]));
+    return {
+      next: page.next,
+      items: states.map((a) => {
+        const region = regions.get(a.regionId);
+        if (!region) throw brokenReference(a.id, a.regionId);
+        return toAssemblyResponse(a, region);
+      }),
+    };
+  }
+
+  /**
+   * Admins add users to any assembly; an assembly user (acting as `actor`) only to its own, which is checked here
+   * against the stored user, not taken from the request.
+   */
+  async addAssemblyUser(input: NewAssemblyUser, actor: Actor): Promise<AssemblyUserResponse> {
+    const user = await this.create('assemblyUser', actor, async (c, at) => {
+      const created = AssemblyUser.create(input, this.ids, at);
+      if (!(await c.assemblies.findById(created.assemblyId))) throw new DomainError('ASSEMBLY_NOT_FOUND', `assembly ${input.assemblyId} names no record`, 'assembly');
+      if (actor.role === 'assembly') {
+        const self = await c.assemblyUsers.findById(actor.id);
+        if (!self || self.assemblyId !== created.assemblyId) throw new DomainError('OTHER_ASSEMBLY', 'Assembly users may add users to their own assembly only', 'assembly');
+      }
+      return c.assemblyUsers.add(created);
+    });
+    return toAssemblyUserResponse(user.toState());
+  }
+
+  async assemblyUser(id: string): Promise<AssemblyUserResponse> {
+    const user = await this.stores.assemblyUsers.findById(id);
+    if (!user) throw CommonErrors.notFound('assembly user', id);
+    return toAssemblyUserResponse(user.toState());
+  }
+
+  /** Admins see every assembly user; an assembly user sees the users of its own assembly. */
+  async listAssemblyUsers(actor: Actor, request: PageRequest): Promise<Page<AssemblyUserResponse>> {
+    let assemblyId: string | undefined;
+    if (actor.role === 'assembly') {
+      const self = await this.stores.assemblyUsers.findById(actor.id);
+      if (!self) return { items: [] };
+      assemblyId = self.assemblyId;
+    }
+    const page = await this.stores.assemblyUsers.list({ assemblyId }, request);
+    return { next: page.next, items: page.items.map((u) => toAssemblyUserResponse(u.toState())) };
+  }
+
+  async addStation(input: { name: string; transportUnions: string[]; zones: string[]; contactNumber: number; digitalAddress: string }, actor: Actor): Promise<StationRecordResponse> {
+    const station = await this.create('station', actor, async (c, at) => {
+      const created = Station.create(input, this.ids, at);
+      const unions = await c.unions.findByIds(created.toState().transportUnions);
+      if (unions.length !== created.toState().transportUnions.length) {
+        throw new DomainError('TRANSPORT_UNION_NOT_FOUND', 'transportUnions names a union that does not exist', 'transportUnions');
+      }
+      return c.stations.add(created);
+    });
+    return toStationRecordResponse(station.toState());
+  }
+
+  async station(id: string): Promise<StationRecordResponse> {
+    const station = await this.stores.stations.findById(id);
+    if (!station) throw CommonErrors.notFound('station', id);
+    return toStationRecordResponse(station.toState());
+  }
+
+  async addUnion(input: NewTransportUnion, actor: Actor): Promise<TransportUnionRecordResponse> {
+    const union = await this.create('transportUnion', actor, async (c, at) => {
+      const created = TransportUnion.create(input, this.ids, at);
+      if (input.parentUnionId && !(await c.unions.findById(input.parentUnionId))) throw new DomainError('TRANSPORT_UNION_NOT_FOUND', 'transportUnion names no union', 'transportUnion');
+      return c.unions.add(created);
+    });
+    return toTransportUnionRecordResponse(union.toState());
+  }
+
+  async union(id: string): Promise<TransportUnionRecordResponse> {
+    const union = await this.stores.unions.findById(id);
+    if (!union) throw CommonErrors.notFound('transport union', id);
+    return toTransportUnionRecordResponse(union.toState());
+  }
+
+  private create<T extends { id: string; toState(): object }>(entity: string, actor: Actor, make: (context: WorkContext, at: Date) => Promise<T>): Promise<T> {
+    return createRecord({ uow: this.uow, clock: this.clock }, entity, actor, make);
+  }
+
+  private async regionOf(assemblyId: string, regionId: string): Promise<RegionState> {
+    const region = await this.stores.regions.findById(regionId);
+    if (!region) throw brokenReference(assemblyId, regionId);
+    return region.toState();
+  }
+}
+
+/** A stored assembly whose region is gone: the database's foreign keys forbid it, so it is a server fault (500). */
+function brokenReference(assemblyId: string, regionId: string): Error {
+  return new Error(`assembly ${assemblyId} names region ${regionId}, which does not exist`);
+}

@@ -1,0 +1,220 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsDate, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import {
+  COMPLIANCE_REASON_CODES,
+  INSPECTION_ITEMS,
+  MAX_CAPACITY,
+  MAX_FUEL_LITRES,
+  MAX_WEIGHT_KG,
+  VEHICLE_TYPES,
+  type ComplianceReason,
+  type StationState,
+  type TransportUnionState,
+  type VehicleState,
+} from '@transport/domain';
+import { DATE, ID, idMessage, iso, OBJECT_ID, withoutUndefined } from '../core/http/dto-support';
+import { BooleanParam, IdParam, LimitParam } from '../core/http/query-values';
+import { RecordResponse } from '../core/http/record-response';
+import { StationResponse, TransportUnionResponse, toStationResponse, toTransportUnionResponse } from '../reference-data/reference-data.dto';
+
+// Requests and responses of the /vehicles routes, declared once: validation, the OpenAPI document and the types.
+
+export class ListVehiclesQuery {
+  @LimitParam() limit?: number;
+  @IdParam('Cursor: the `_id` of the last vehicle of the previous page (see the `Link` header).') after?: string;
+  @BooleanParam('Filter by inspection status.') inspected?: string;
+  @ApiPropertyOptional({ description: 'Find a vehicle by registration number (compared after normalising: upper case, single spaces).', maxLength: 20 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  registrationNumber?: string;
+  @IdParam('Vehicles linked to this driver.') driver?: string;
+  @IdParam('Vehicles of this owner.') ownerID?: string;
+}
+
+const ISO = 'an ISO 8601 date or date-time';
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+/** Only ISO 8601 strings become dates; numbers, booleans and other text stay as they are and fail @IsDate. */
+const date = () => Transform(({ value }) => (typeof value === 'string' && ISO_DATE.test(value) ? new Date(value) : value));
+
+/** Body of POST /vehicles/add. Server-owned fields (_id, inspected, approved, approvedBy, ...) are refused with 400. */
+export class AddVehicleBody {
+  @ApiProperty({ description: 'The `_id` of an existing vehicle owner (find it with GET /vehicles/owner/search).', example: '65a1b2c3d4e5f60718293a4b' })
+  @Matches(/^[0-9a-f]{24}$/, { message: 'ownerID must be a 24-character lowercase hex id' })
+  ownerID!: string;
+
+  @ApiPropertyOptional({ description: 'Hex colour, #RGB or #RRGGBB.', example: '#FFD700' })
+  @IsOptional() @IsString() @MaxLength(7) color?: string;
+
+  @ApiPropertyOptional({ description: 'Stored upper-case with single spaces; unique.', example: 'GR 1234-24' })
+  @IsOptional() @IsString() @MinLength(2) @MaxLength(40) registrationNumber?: string;
+
+  @ApiPropertyOptional({ example: 'Toyota' }) @IsOptional() @IsString() @MaxLength(60) make?: string;
+  @ApiPropertyOptional({ example: 'Corolla' }) @IsOptional() @IsString() @MaxLength(60) model?: string;
+
+  @ApiPropertyOptional({ description: `Year of manufacture, ${ISO}; not after yearOfRegistration, not in the future.`, example: '2017-01-01T00:00:00.000Z' })
+  @IsOptional() @date() @IsDate({ message: `makeYear must be ${ISO}` }) makeYear?: Date;
+
+  @ApiPropertyOptional({ description: `${ISO}; not in the future.`, example: '2018-03-15T00:00:00.000Z' })
+  @IsOptional() @date() @IsDate({ message: `yearOfRegistration must be ${ISO}` }) yearOfRegistration?: Date;
+
+  @ApiPropertyOptional({ description: 'Seats.', minimum: 1, maximum: MAX_CAPACITY, example: 4 })
+  @IsOptional() @IsInt() @Min(1) @Max(MAX_CAPACITY) capacity?: number;
+
+  @ApiPropertyOptional({ description: 'Kilograms.', minimum: 0, maximum: MAX_WEIGHT_KG, example: 1700 })
+  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(MAX_WEIGHT_KG) grossWeight?: number;
+
+  @ApiPropertyOptional({ description: 'Kilograms; not more than grossWeight.', minimum: 0, maximum: MAX_WEIGHT_KG, example: 1300 })
+  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(MAX_WEIGHT_KG) netWeight?: number;
+
+  @ApiPropertyOptional({ enum: VEHICLE_TYPES, example: 'taxi' })
+  @IsOptional() @IsIn(VEHICLE_TYPES as unknown as string[]) type?: string;
+
+  @ApiPropertyOptional({ description: 'Litres.', minimum: 0, maximum: MAX_FUEL_LITRES, example: 50 })
+  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(MAX_FUEL_LITRES) fuelCapacity?: number;
+
+  @ApiPropertyOptional({ description: `${ISO}. Needed, and in the future, for approval.`, example: '2027-06-30T00:00:00.000Z' })
+  @IsOptional() @date() @IsDate({ message: `roadWorthyExpiryDate must be ${ISO}` }) roadWorthyExpiryDate?: Date;
+
+  @ApiPropertyOptional({ description: `${ISO}. Needed, and in the future, for approval.`, example: '2027-06-30T00:00:00.000Z' })
+  @IsOptional() @date() @IsDate({ message: `insuranceExpiryDate must be ${ISO}` }) insuranceExpiryDate?: Date;
+
+  @ApiPropertyOptional({ description: '17 characters (ISO 3779: no I, O or Q).', example: '1HGCM82633A004352' })
+  @IsOptional() @IsString() @MaxLength(17) vin?: string;
+}
+
+export class InspectBody {
+  @ApiProperty({
+    description: 'All ten items, each true (passed) or false (failed). A failed item is recorded, not refused.',
+    example: Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, item !== 'brakes'])),
+  })
+  @IsObject()
+  inspectionChecklist!: Record<string, unknown>;
+}
+
+export class LinkBody {
+  @ApiPropertyOptional({ ...ID, type: String, nullable: true, description: 'A driver (approved and activated) to link, or null to unlink.' })
+  @IsOptional() @ValidateIf((_o, v) => v !== null) @Matches(OBJECT_ID, idMessage) driver?: string | null;
+  @ApiPropertyOptional({ ...ID, type: String, nullable: true, description: 'A station to link, or null to unlink (the vehicle then shows station: null).' })
+  @IsOptional() @ValidateIf((_o, v) => v !== null) @Matches(OBJECT_ID, idMessage) station?: string | null;
+  @ApiPropertyOptional({ ...ID, description: 'A transport union to link.' }) @IsOptional() @Matches(OBJECT_ID, idMessage) transportUnion?: string;
+}
+
+export class ComplianceQuery {
+  @ApiPropertyOptional({ description: 'Days ahead: certificates ending today through the end of that day (in TZ_DEFAULT) are listed, as are expired ones.', default: 30, minimum: 0, maximum: 366, type: 'integer' })
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : value))
+  @IsInt({ message: 'within must be an integer from 0 to 366' }) @Min(0, { message: 'within must be an integer from 0 to 366' }) @Max(366, { message: 'within must be an integer from 0 to 366' })
+  within?: number;
+  @LimitParam() limit?: number;
+  @IdParam('Cursor: the `_id` of the last vehicle of the previous page.') after?: string;
+}
+
+/** The ten inspection items, each passed (true) or failed (false). */
+export class InspectionChecklistResponse {
+  @ApiProperty() spareTire!: boolean;
+  @ApiProperty() headlights!: boolean;
+  @ApiProperty() tailLights!: boolean;
+  @ApiProperty() turnSignals!: boolean;
+  @ApiProperty() brakeLights!: boolean;
+  @ApiProperty() fireExtinguisher!: boolean;
+  @ApiProperty() emergencySignals!: boolean;
+  @ApiProperty() seatBelts!: boolean;
+  @ApiProperty() brakes!: boolean;
+  @ApiProperty() licensePlate!: boolean;
+}
+
+/** The Vehicle of the interface document; fields marked "present once..." are absent, never null, until then. */
+export class VehicleResponse extends RecordResponse {
+  @ApiProperty({ ...ID }) ownerID!: string;
+  @ApiPropertyOptional({ example: '#FFD700' }) color?: string;
+  @ApiPropertyOptional({ example: 'GR 1234-24' }) registrationNumber?: string;
+  @ApiPropertyOptional({ example: 'Toyota' }) make?: string;
+  @ApiPropertyOptional({ example: 'Corolla' }) model?: string;
+  @ApiPropertyOptional({ ...DATE }) makeYear?: string;
+  @ApiPropertyOptional({ ...DATE }) yearOfRegistration?: string;
+  @ApiPropertyOptional({ description: 'Seats.', example: 4 }) capacity?: number;
+  @ApiPropertyOptional({ description: 'Kilograms.', example: 1700 }) grossWeight?: number;
+  @ApiPropertyOptional({ description: 'Kilograms.', example: 1300 }) netWeight?: number;
+  @ApiPropertyOptional({ enum: VEHICLE_TYPES }) type?: string;
+  @ApiPropertyOptional({ description: 'Litres.', example: 50 }) fuelCapacity?: number;
+  @ApiPropertyOptional({ ...DATE }) roadWorthyExpiryDate?: string;
+  @ApiPropertyOptional({ ...DATE }) insuranceExpiryDate?: string;
+  @ApiPropertyOptional({ example: '1HGCM82633A004352' }) vin?: string;
+  @ApiProperty() inspected!: boolean;
+  @ApiProperty() approved!: boolean;
+  @ApiPropertyOptional({ type: InspectionChecklistResponse, description: 'Present on inspected vehicles.' }) inspectionChecklist?: Record<string, boolean>;
+  @ApiPropertyOptional({ ...ID, description: 'Present on approved vehicles.' }) approvedBy?: string;
+  @ApiPropertyOptional({ ...DATE, description: 'Present on approved vehicles.' }) dateApproved?: string;
+  @ApiPropertyOptional({ ...ID, description: 'Present on inspected vehicles.' }) inspectedBy?: string;
+  @ApiPropertyOptional({ ...DATE, description: 'Present on inspected vehicles.' }) dateInspected?: string;
+  @ApiPropertyOptional({ type: StationResponse, nullable: true, description: 'Present once linked; null once unlinked.' }) station?: StationResponse | null;
+  @ApiPropertyOptional({ type: TransportUnionResponse, description: 'Present once linked.' }) transportUnion?: TransportUnionResponse;
+  @ApiPropertyOptional({ ...ID, description: 'Present once a driver is linked.' }) driver?: string;
+}
+
+/** Linked records the vehicle response embeds, looked up by id. */
+export interface VehicleLinks {
+  stations: ReadonlyMap<string, StationState>;
+  unions: ReadonlyMap<string, TransportUnionState>;
+}
+
+export const NO_LINKS: VehicleLinks = { stations: new Map(), unions: new Map() };
+
+export function toVehicleResponse(v: VehicleState, links: VehicleLinks): VehicleResponse {
+  const out: VehicleResponse = {
+    _id: v.id,
+    ownerID: v.ownerId,
+    color: v.color,
+    registrationNumber: v.registrationNumber,
+    make: v.make,
+    model: v.model,
+    makeYear: iso(v.makeYear),
+    yearOfRegistration: iso(v.yearOfRegistration),
+    capacity: v.capacity,
+    grossWeight: v.grossWeight,
+    netWeight: v.netWeight,
+    type: v.type,
+    fuelCapacity: v.fuelCapacity,
+    roadWorthyExpiryDate: iso(v.roadWorthyExpiryDate),
+    insuranceExpiryDate: iso(v.insuranceExpiryDate),
+    vin: v.vin,
+    inspected: v.inspected,
+    approved: v.approved,
+    inspectionChecklist: v.inspectionChecklist ? { ...v.inspectionChecklist } : undefined,
+    approvedBy: v.approvedBy,
+    dateApproved: iso(v.dateApproved),
+    inspectedBy: v.inspectedBy,
+    dateInspected: iso(v.dateInspected),
+    driver: v.driverId,
+    createdAt: v.createdAt.toISOString(),
+    updatedAt: v.updatedAt.toISOString(),
+    __v: v.version,
+  };
+  if (v.stationId !== undefined) {
+    const station = v.stationId === null ? undefined : links.stations.get(v.stationId);
+    out.station = station ? toStationResponse(station) : null;
+  }
+  const union = v.transportUnionId === undefined ? undefined : links.unions.get(v.transportUnionId);
+  if (union) out.transportUnion = toTransportUnionResponse(union);
+  return withoutUndefined(out);
+}
+
+export class ComplianceReasonResponse {
+  @ApiProperty({ enum: COMPLIANCE_REASON_CODES }) code!: string;
+  @ApiPropertyOptional({ ...DATE, description: 'When the certificate ended or ends.' }) date?: string;
+  @ApiPropertyOptional({ type: [String], description: 'Failed checklist items.' }) items?: string[];
+}
+
+export class ComplianceEntryResponse {
+  @ApiProperty({ type: VehicleResponse }) vehicle!: VehicleResponse;
+  @ApiProperty({ type: [ComplianceReasonResponse] }) reasons!: ComplianceReasonResponse[];
+}
+
+export function toComplianceReason(reason: ComplianceReason): ComplianceReasonResponse {
+  if ('since' in reason) return { code: reason.code, date: reason.since.toISOString() };
+  if ('on' in reason) return { code: reason.code, date: reason.on.toISOString() };
+  if ('items' in reason) return { code: reason.code, items: reason.items };
+  return { code: reason.code };
+}

@@ -1,0 +1,22 @@
+import type { Repositories } from '../repositories';
+import type { AuditLog } from './audit-log';
+import type { PaymentStores } from './payment-stores';
+
+/**
+ * Every store a use case may touch: the domain's repositories and the payment pipeline's inbox, tokens, outbox and
+ * follow-up jobs. Outside a unit of work each call stands alone; inside one they share its transaction.
+ */
+export interface DataStores extends Repositories, PaymentStores {}
+
+/** What a use case may touch inside one transaction: every store, and the audit log. */
+export interface WorkContext extends DataStores {
+  audit: AuditLog;
+}
+
+/**
+ * Port: runs a use case atomically. Everything written inside `run` (state, audit entries, inbox marks, outbox rows,
+ * follow-up jobs) is committed together, or not at all.
+ */
+export interface UnitOfWork {
+  run<T>(work: (context: WorkContext) => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,51 @@
+import { INSPECTION_ITEMS, type Actor, type DriverRegistration, type InspectionChecklist } from '@transport/domain';
+import { FixedClock, InMemoryUnitOfWork, PlainTextHasher, SeededRandomSource, SequentialIdGenerator } from '@transport/domain/testing';
+
+// What the services' specs share: the fakes of every port, wired the way ports.module.ts wires the real adapters.
+
+export const T0 = '2026-06-01T09:00:00.000Z';
+export const INSPECTOR: Actor = { role: 'assembly', id: '65a0000000000000000000a1' };
+export const APPROVER: Actor = { role: 'assembly', id: '65a0000000000000000000a2' };
+export const ADMIN: Actor = { role: 'admin', id: '65a0000000000000000000a0' };
+export const PLATFORM: Actor = { role: 'platform', id: '65a0000000000000000000a3' };
+
+export function fakePorts() {
+  const uow = new InMemoryUnitOfWork();
+  return {
+    uow,
+    stores: uow.stores,
+    clock: new FixedClock(T0),
+    ids: new SequentialIdGenerator(),
+    random: new SeededRandomSource(42),
+    hasher: new PlainTextHasher(),
+  };
+}
+
+export const days = (n: number) => new Date(Date.parse(T0) + n * 86_400_000);
+
+export const allPassed = (): InspectionChecklist => Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, true])) as InspectionChecklist;
+
+export const ownerInput = (over: Partial<{ name: string; phone: string; email: string; idType: string; idNumber: string }> = {}) => ({
+  name: 'Kofi Asante',
+  phone: '0244123456',
+  email: 'Kofi.Asante@Example.com',
+  idType: 'ghana_card',
+  idNumber: 'GHA-712345678-9',
+  ...over,
+});
+
+export const driverInput = (over: Partial<DriverRegistration> = {}): DriverRegistration => ({
+  name: 'Kojo Antwi',
+  phone: '0244555666',
+  email: 'kojo.antwi@example.com',
+  license: 'DL-0001-2020',
+  licenseClass: 'B',
+  licenseExpiry: days(400),
+  licenseIssueDate: days(-800),
+  idType: 'ghana_card',
+  idNumber: 'GHA-700000001-1',
+  gender: 'male',
+  ...over,
+});
+
+export const passedDriverChecklist = { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true };

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsBoolean, IsDate, IsEmail, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { GENDERS, ID_TYPES, LICENSE_CLASSES, type DriverState, type VehicleOwnerState } from '@transport/domain';
-import { DATE, ID } from '../core/http/dto-support';
+import { DATE, ID , ToDate } from '../core/http/dto-support';
 import { BooleanParam, IdParam, LimitParam } from '../core/http/query-values';
 import { RecordResponse } from '../core/http/record-response';
 import { toEmbeddedOwner } from '../owners/owners.dto';
@@ -20,8 +19,6 @@ export class ListDriversQuery {
   email?: string;
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
-const date = () => Transform(({ value }) => (typeof value === 'string' && ISO_DATE.test(value) ? new Date(value) : value));
 
 /** Body of POST /drivers/add: what a driver registers with. */
 export class AddDriverBody {
@@ -33,9 +30,9 @@ export class AddDriverBody {
   @ApiProperty({ example: 'DL-0002-2021', description: 'Licence number.' }) @IsString() @MaxLength(30) license!: string;
   @ApiProperty({ enum: LICENSE_CLASSES, description: 'DVLA licence class.' }) @IsIn(LICENSE_CLASSES as unknown as string[]) licenseClass!: string;
   @ApiProperty({ example: '2028-01-10T00:00:00.000Z', description: 'ISO 8601 date; after licenseIssueDate.' })
-  @date() @IsDate({ message: 'licenseExpiry must be an ISO 8601 date' }) licenseExpiry!: Date;
+  @ToDate() @IsDate({ message: 'licenseExpiry must be an ISO 8601 date' }) licenseExpiry!: Date;
   @ApiProperty({ example: '2021-01-10T00:00:00.000Z', description: 'ISO 8601 date; not in the future.' })
-  @date() @IsDate({ message: 'licenseIssueDate must be an ISO 8601 date' }) licenseIssueDate!: Date;
+  @ToDate() @IsDate({ message: 'licenseIssueDate must be an ISO 8601 date' }) licenseIssueDate!: Date;
   @ApiProperty({ enum: ID_TYPES }) @IsIn(ID_TYPES as unknown as string[]) idType!: string;
   @ApiProperty({ example: 'GHA-700000002-2' }) @IsString() @MaxLength(30) idNumber!: string;
   @ApiProperty({ enum: GENDERS }) @IsIn(GENDERS as unknown as string[]) gender!: string;
@@ -117,7 +114,7 @@ export class DriverCreatedResponse {
 }
 
 /** Personal and secret data an anonymous caller of GET /drivers/all never sees. */
-export const DRIVER_FIELDS_HIDDEN_FROM_ANONYMOUS = ['phone', 'email', 'license', 'idNumber', 'walletAccount'] as const;
+const DRIVER_FIELDS_HIDDEN_FROM_ANONYMOUS = ['phone', 'email', 'license', 'idNumber', 'walletAccount'] as const;
 const OWNER_FIELDS_HIDDEN_FROM_ANONYMOUS = ['phone', 'email', 'idNumber'] as const;
 
 export function toDriverResponse(d: DriverState, owner: VehicleOwnerState | undefined, options: { anonymous: boolean; activationKey?: string }): DriverResponse {

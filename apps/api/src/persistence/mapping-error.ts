@@ -22,11 +22,6 @@ export function mapped<T>(table: string, id: string, step: () => T): T {
   }
 }
 
-export function requireValue<T>(table: string, id: string, field: string, value: T | null | undefined): T {
-  if (value === null || value === undefined) throw new MappingError(table, id, `${field} is missing`);
-  return value;
-}
-
 /** Optional columns: SQL NULL becomes an absent field, never `null`. */
 export function optional<T>(value: T | null): T | undefined {
   return value === null ? undefined : value;

@@ -121,14 +121,4 @@ export class PrismaTransactionRepository implements TransactionRepository {
     const row = await this.db.transaction.findUnique({ where: { merchantId_reference: { merchantId, reference } } });
     return row ? toDomain(row) : undefined;
   }
-
-  /** Served by the (status, createdAt, id) index. */
-  async listNeedingStatusCheck(olderThan: Date, limit: number): Promise<Transaction[]> {
-    const rows = await this.db.transaction.findMany({
-      where: { status: 'pending', OR: [{ needsStatusCheck: true }, { createdAt: { lt: olderThan } }] },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      take: limit,
-    });
-    return rows.map(toDomain);
-  }
 }

@@ -13,7 +13,7 @@ import {
   type TransportUnionState,
   type VehicleState,
 } from '@transport/domain';
-import { DATE, ID, idMessage, iso, OBJECT_ID, withoutUndefined } from '../core/http/dto-support';
+import { DATE, ID, idMessage, iso, OBJECT_ID, withoutUndefined , ToDate } from '../core/http/dto-support';
 import { BooleanParam, IdParam, LimitParam } from '../core/http/query-values';
 import { RecordResponse } from '../core/http/record-response';
 import { StationResponse, TransportUnionResponse, toStationResponse, toTransportUnionResponse } from '../reference-data/reference-data.dto';
@@ -34,9 +34,6 @@ export class ListVehiclesQuery {
 }
 
 const ISO = 'an ISO 8601 date or date-time';
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
-/** Only ISO 8601 strings become dates; numbers, booleans and other text stay as they are and fail @IsDate. */
-const date = () => Transform(({ value }) => (typeof value === 'string' && ISO_DATE.test(value) ? new Date(value) : value));
 
 /** Body of POST /vehicles/add. Server-owned fields (_id, inspected, approved, approvedBy, ...) are refused with 400. */
 export class AddVehicleBody {
@@ -54,10 +51,10 @@ export class AddVehicleBody {
   @ApiPropertyOptional({ example: 'Corolla' }) @IsOptional() @IsString() @MaxLength(60) model?: string;
 
   @ApiPropertyOptional({ description: `Year of manufacture, ${ISO}; not after yearOfRegistration, not in the future.`, example: '2017-01-01T00:00:00.000Z' })
-  @IsOptional() @date() @IsDate({ message: `makeYear must be ${ISO}` }) makeYear?: Date;
+  @IsOptional() @ToDate() @IsDate({ message: `makeYear must be ${ISO}` }) makeYear?: Date;
 
   @ApiPropertyOptional({ description: `${ISO}; not in the future.`, example: '2018-03-15T00:00:00.000Z' })
-  @IsOptional() @date() @IsDate({ message: `yearOfRegistration must be ${ISO}` }) yearOfRegistration?: Date;
+  @IsOptional() @ToDate() @IsDate({ message: `yearOfRegistration must be ${ISO}` }) yearOfRegistration?: Date;
 
   @ApiPropertyOptional({ description: 'Seats.', minimum: 1, maximum: MAX_CAPACITY, example: 4 })
   @IsOptional() @IsInt() @Min(1) @Max(MAX_CAPACITY) capacity?: number;
@@ -75,10 +72,10 @@ export class AddVehicleBody {
   @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(MAX_FUEL_LITRES) fuelCapacity?: number;
 
   @ApiPropertyOptional({ description: `${ISO}. Needed, and in the future, for approval.`, example: '2027-06-30T00:00:00.000Z' })
-  @IsOptional() @date() @IsDate({ message: `roadWorthyExpiryDate must be ${ISO}` }) roadWorthyExpiryDate?: Date;
+  @IsOptional() @ToDate() @IsDate({ message: `roadWorthyExpiryDate must be ${ISO}` }) roadWorthyExpiryDate?: Date;
 
   @ApiPropertyOptional({ description: `${ISO}. Needed, and in the future, for approval.`, example: '2027-06-30T00:00:00.000Z' })
-  @IsOptional() @date() @IsDate({ message: `insuranceExpiryDate must be ${ISO}` }) insuranceExpiryDate?: Date;
+  @IsOptional() @ToDate() @IsDate({ message: `insuranceExpiryDate must be ${ISO}` }) insuranceExpiryDate?: Date;
 
   @ApiPropertyOptional({ description: '17 characters (ISO 3779: no I, O or Q).', example: '1HGCM82633A004352' })
   @IsOptional() @IsString() @MaxLength(17) vin?: string;
@@ -159,8 +156,6 @@ export interface VehicleLinks {
   stations: ReadonlyMap<string, StationState>;
   unions: ReadonlyMap<string, TransportUnionState>;
 }
-
-export const NO_LINKS: VehicleLinks = { stations: new Map(), unions: new Map() };
 
 export function toVehicleResponse(v: VehicleState, links: VehicleLinks): VehicleResponse {
   const out: VehicleResponse = {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { PlainTextHasher } from '../testing/fakes';
-import { APPROVER, days, driverInput, passedDriverChecklist, ports, T0 } from '../test-support/fixtures';
+import { APPROVER, days, driverInput, passedDriverChecklist, ports, T0, onlyRefusals } from '../test-support/fixtures';
 import { Driver, MAX_ACTIVATION_ATTEMPTS } from './driver';
 
 const step = fc.constantFrom('activateRight', 'activateWrong', 'approve', 'revoke', 'online', 'offline', 'busy', 'free', 'reissue');
@@ -26,8 +26,8 @@ describe('Driver state machine (property)', () => {
             else if (s === 'busy') driver.setBusy(true, at);
             else if (s === 'free') driver.setBusy(false, at);
             else key = driver.reissueActivationKey(p, at);
-          } catch {
-            // refused transitions are fine; the invariants must hold regardless
+          } catch (error) {
+            onlyRefusals(error); // refused transitions are fine; the invariants must hold regardless
           }
           const st = driver.toState();
           if (st.busy) expect(st.online).toBe(true);

@@ -1,3 +1,4 @@
+import { DomainError } from '../shared/domain-error';
 import { FixedClock } from '../shared/clock';
 import { SeededRandomSource } from '../shared/random-source';
 import { PlainTextHasher, SequentialIdGenerator } from '../testing/fakes';
@@ -50,3 +51,11 @@ export const driverInput = (over: Partial<DriverRegistration> = {}): DriverRegis
 });
 
 export const passedDriverChecklist = { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true };
+
+/**
+ * For property tests that try transitions a rule may refuse: a refusal is a DomainError; anything else (a TypeError,
+ * a RangeError) is a bug and must fail the property, so it is thrown on.
+ */
+export function onlyRefusals(error: unknown): void {
+  if (!(error instanceof DomainError)) throw error;
+}

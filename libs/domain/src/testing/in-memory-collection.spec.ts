@@ -1,7 +1,4 @@
 import { InMemoryCollection, newestFirst } from './in-memory-collection';
-import { InMemoryTransactionRepository } from './in-memory-repositories';
-import { Transaction } from '../transaction/transaction';
-import { SequentialIdGenerator } from './fakes';
 import { CommonErrors } from '../shared/common.errors';
 
 interface Row {
@@ -41,22 +38,5 @@ describe('InMemoryCollection', () => {
     await c.add({ id: 'a', version: 0, createdAt: at });
     expect(c.page(() => true, { limit: 5, after: 'nope' })).toEqual({ items: [], next: undefined });
     expect(c.page(() => true, { limit: 5, after: 'a' })).toEqual({ items: [], next: undefined });
-  });
-
-  it('lists transactions due for a status check oldest first, by id within the same instant', async () => {
-    const repo = new InMemoryTransactionRepository();
-    const ids = new SequentialIdGenerator();
-    const make = (reference: string) =>
-      Transaction.request(
-        { merchantId: '65a0000000000000000000f1', amount: 100, description: 'd', reference, callBackUrl: 'https://m.example.com', customerPhone: '0244000000', requestType: 'mobile_money' },
-        { Message: 'p', ResponseCode: '0001', Data: {} },
-        ids,
-        at,
-      );
-    const first = await repo.add(make('A'));
-    const second = await repo.add(make('B'));
-    const third = await repo.add(make('C'));
-    const due = await repo.listNeedingStatusCheck(new Date('2027-01-01T00:00:00Z'), 10);
-    expect(due.map((t) => t.id)).toEqual([first.id, second.id, third.id]);
   });
 });

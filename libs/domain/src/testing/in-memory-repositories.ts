@@ -18,7 +18,7 @@ import { Trip, type TripState } from '../trip/trip';
 import type { TripRepository } from '../trip/trip.repository';
 import { Vehicle, type VehicleState } from '../vehicle/vehicle';
 import type { VehicleListFilter, VehicleRepository } from '../vehicle/vehicle.repository';
-import { InMemoryCollection, newestFirst } from './in-memory-collection';
+import { InMemoryCollection } from './in-memory-collection';
 import { DuplicateErrors } from '../shared/common.errors';
 
 export class InMemoryVehicleRepository implements VehicleRepository {
@@ -143,13 +143,4 @@ export class InMemoryTransactionRepository implements TransactionRepository {
   findById = (id: string) => this.store.findById(id);
   findByMerchantReference = async (merchantId: string, reference: string) =>
     this.store.find((s) => s.merchantId === merchantId && s.reference === reference);
-
-  async listNeedingStatusCheck(olderThan: Date, limit: number): Promise<Transaction[]> {
-    return this.store
-      .all()
-      .filter((s) => s.status === 'pending' && (s.needsStatusCheck || s.createdAt < olderThan))
-      .sort((a, b) => newestFirst(b, a))
-      .slice(0, limit)
-      .map(Transaction.restore);
-  }
 }

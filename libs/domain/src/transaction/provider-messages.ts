@@ -5,6 +5,47 @@ export const RESPONSE_SUCCESS = '0000';
 export const RESPONSE_PENDING = '0001';
 export const RESPONSE_UNKNOWN = '0005';
 
+/**
+ * What a provider response code means for a payment:
+ * - `success`: paid;
+ * - `failed`: a documented failure (the customer's wallet, PIN, network or limits refused it);
+ * - `ask`: not final: accepted and pending (0001), state unknown (0005), or a code the documents do not list. The
+ *   transaction stays pending and the provider's status API decides: an unknown code is never taken as a failure
+ *   (the customer may have paid).
+ */
+export type ResponseVerdict = 'success' | 'failed' | 'ask';
+
+/**
+ * The one place a response code is interpreted. Failure codes are those Hubtel's "Response Codes" reference of the
+ * Sales (receive money) API lists as failed transactions (hubtel.readme.io/reference/response-codes).
+ */
+export function responseVerdict(code: string): ResponseVerdict {
+  switch (code) {
+    case RESPONSE_SUCCESS:
+      return 'success';
+    case RESPONSE_PENDING:
+    case RESPONSE_UNKNOWN:
+      return 'ask';
+    case '2001': // the payment processor refused it (no or wrong PIN, USSD timeout, unparsable request)
+    case '2050': // MTN Mobile Money: insufficient funds
+    case '2051': // MTN Mobile Money: number not registered
+    case '2100': // the customer's phone is switched off
+    case '2101': // Airtel Money: wrong PIN
+    case '2102': // Airtel Money: insufficient funds
+    case '2103': // Airtel Money: number not registered
+    case '2152': // Tigo Cash: number not registered
+    case '2153': // Tigo Cash: above the maximum amount
+    case '2154': // Tigo Cash: above the daily limit
+    case '2200': // Vodafone Cash: recipient not registered
+    case '2201': // Vodafone Cash: customer not registered
+    case '3008': // Vodafone Cash: customer not registered (payment channel)
+    case '4000': // validation errors in the request
+      return 'failed';
+    default:
+      return 'ask';
+  }
+}
+
 /** What the provider answered when the payment was requested, kept as received. */
 export interface RequestInfo {
   Message: string;

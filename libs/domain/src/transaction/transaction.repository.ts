@@ -9,6 +9,4 @@ export interface TransactionRepository {
   update(transaction: Transaction): Promise<Transaction>;
   findById(id: string): Promise<Transaction | undefined>;
   findByMerchantReference(merchantId: string, reference: string): Promise<Transaction | undefined>;
-  /** Pending transactions created before `olderThan`, or flagged for a status check, oldest first. */
-  listNeedingStatusCheck(olderThan: Date, limit: number): Promise<Transaction[]>;
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DomainError } from '../shared/domain-error';
 import { days, ports, T0 } from '../test-support/fixtures';
-import { parseCallbackPayload, type CallbackPayload, type RequestInfo } from './provider-messages';
+import { parseCallbackPayload, responseVerdict, type CallbackPayload, type RequestInfo } from './provider-messages';
 import { MAX_ANOMALIES, Transaction, type PaymentRequestInput } from './transaction';
 
 const MERCHANT = '65a0000000000000000000f1';
@@ -42,6 +42,12 @@ describe('Transaction request', () => {
   it('is failed when the provider refuses, and success when it confirms at once', () => {
     expect(Transaction.request(input(), requestInfo('2001'), ports().ids, T0).status).toBe('failed');
     expect(Transaction.request(input(), requestInfo('0000'), ports().ids, T0).status).toBe('success');
+  });
+
+  it('stays pending and asks the status API when the provider answers a code it does not document as final', () => {
+    for (const code of ['0005', '9999']) {
+      expect(Transaction.request(input(), requestInfo(code), ports().ids, T0).toState()).toMatchObject({ status: 'pending', needsStatusCheck: true });
+    }
   });
 
   it('takes no fees from a missing or nonsensical Charges', () => {
@@ -221,5 +227,38 @@ describe('Transaction state machine (property)', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('provider response codes', () => {
+  it.each([
+    ['0000', 'success'],
+    ['0001', 'ask'],
+    ['0005', 'ask'],
+    ['2001', 'failed'],
+    ['2050', 'failed'],
+    ['2051', 'failed'],
+    ['2100', 'failed'],
+    ['2101', 'failed'],
+    ['2102', 'failed'],
+    ['2103', 'failed'],
+    ['2152', 'failed'],
+    ['2153', 'failed'],
+    ['2154', 'failed'],
+    ['2200', 'failed'],
+    ['2201', 'failed'],
+    ['3008', 'failed'],
+    ['4000', 'failed'],
+    ['1234', 'ask'],
+  ])('reads %s as %s', (code, verdict) => {
+    expect(responseVerdict(code)).toBe(verdict);
+  });
+
+  it('never finalises a pending transaction on a pending or undocumented callback code: the status API is asked', () => {
+    for (const code of ['0001', '7777']) {
+      const tx = pending();
+      expect(tx.applyCallback(callback(code), days(1))).toEqual({ result: 'deferred' });
+      expect(tx.toState()).toMatchObject({ status: 'pending', needsStatusCheck: true });
+    }
   });
 });

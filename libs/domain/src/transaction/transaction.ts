@@ -6,8 +6,7 @@ import { oneOf } from '../shared/identity';
 import { assertPesewas } from '../shared/money';
 import {
   RESPONSE_PENDING,
-  RESPONSE_SUCCESS,
-  RESPONSE_UNKNOWN,
+  responseVerdict,
   type CallbackPayload,
   type RequestInfo,
   type StatusCheckResult,
@@ -115,11 +114,15 @@ export class Transaction {
 
   private constructor(private state: Mutable<TransactionState>) {}
 
-  /** The provider's answer decides the start: 0001 pending, 0000 success at once, anything else failed. */
+  /**
+   * The provider's answer decides the start: 0000 success at once, a documented failure failed, 0001 pending (a
+   * callback follows); any other code leaves it pending with the status API to ask (never a guessed failure).
+   */
   static request(input: PaymentRequestInput, requestInfo: RequestInfo, ids: IdGenerator, at: Date): Transaction {
     const fields = checkRequest(input);
     const code = requestInfo.ResponseCode;
-    const status: TransactionStatus = code === RESPONSE_PENDING ? 'pending' : code === RESPONSE_SUCCESS ? 'success' : 'failed';
+    const verdict = responseVerdict(code);
+    const status: TransactionStatus = verdict === 'ask' ? 'pending' : verdict;
     const charges = requestInfo.Data?.Charges;
     const fees = typeof charges === 'number' && Number.isFinite(charges) && charges >= 0 ? reportedPesewas(charges) : 0;
     const tx = new Transaction({
@@ -128,7 +131,7 @@ export class Transaction {
       fees,
       status,
       requestInfo,
-      needsStatusCheck: false,
+      needsStatusCheck: verdict === 'ask' && code !== RESPONSE_PENDING,
       anomalies: [],
       version: 0,
       createdAt: at,
@@ -183,15 +186,16 @@ export class Transaction {
     if (payload.Data.ClientReference !== s.reference) {
       return this.anomaly('callback', 'reference_mismatch', `callback for ${payload.Data.ClientReference}`, at);
     }
-    const code = payload.ResponseCode;
-    if (s.status !== 'pending') return this.afterFinal('callback', code === RESPONSE_UNKNOWN ? undefined : code === RESPONSE_SUCCESS ? 'success' : 'failed', at);
-    if (code === RESPONSE_UNKNOWN) return this.defer(at);
-    if (code === RESPONSE_SUCCESS && reportedPesewas(payload.Data.Amount) !== s.amount) {
+    const verdict = responseVerdict(payload.ResponseCode);
+    if (s.status !== 'pending') return this.afterFinal('callback', verdict === 'ask' ? undefined : verdict, at);
+    // Not final (pending, unknown, undocumented): the status API decides.
+    if (verdict === 'ask') return this.defer(at);
+    if (verdict === 'success' && reportedPesewas(payload.Data.Amount) !== s.amount) {
       return this.anomaly('callback', 'amount_mismatch', `callback reports ${payload.Data.Amount}, expected ${s.amount / 100}`, at);
     }
     s.callBackInfo = payload;
     s.callBackTime = at;
-    return this.finish(code === RESPONSE_SUCCESS ? 'success' : 'failed', 'callback', at);
+    return this.finish(verdict, 'callback', at);
   }
 
   /** The provider's status API, asked during reconciliation; same rules as a callback. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { failedInspectionItems, INSPECTION_ITEMS } from './inspection-checklist';
 import { Vehicle } from './vehicle';
-import { APPROVER, days, INSPECTOR, ports, T0, vehicleInput } from '../test-support/fixtures';
+import { APPROVER, days, INSPECTOR, ports, T0, vehicleInput, onlyRefusals } from '../test-support/fixtures';
 
 const checklist = fc.record(Object.fromEntries(INSPECTION_ITEMS.map((i) => [i, fc.boolean()])) as Record<(typeof INSPECTION_ITEMS)[number], fc.Arbitrary<boolean>>);
 const step = fc.oneof(
@@ -24,8 +24,8 @@ describe('Vehicle state machine (property)', () => {
             else if (s.op === 'approve') v.approve(APPROVER, days(s.day));
             else if (s.op === 'linkDriver') v.linkDriver({ id: '65a0000000000000000000dd', approved: s.approved, verified: s.verified }, at);
             else v.unlinkDriver(at);
-          } catch {
-            // refusals are expected; the invariants below must hold either way
+          } catch (error) {
+            onlyRefusals(error); // refusals are expected; the invariants below must hold either way
           }
           const state = v.toState();
           if (state.approved) {
@@ -54,7 +54,8 @@ describe('Vehicle state machine (property)', () => {
             else if (s.op === 'approve') v.approve(APPROVER, days(s.day));
             else if (s.op === 'linkDriver') v.linkDriver({ id: '65a0000000000000000000dd', approved: s.approved, verified: s.verified }, days(day++));
             else v.unlinkDriver(days(day++));
-          } catch {
+          } catch (error) {
+            onlyRefusals(error);
             expect(v.toState()).toEqual(before);
           }
         }

@@ -1,3 +1,5 @@
+import { Transform } from 'class-transformer';
+
 // What every feature's request and response classes share: id and date formats, the If-Match header.
 
 export const OBJECT_ID = /^[0-9a-f]{24}$/;
@@ -21,3 +23,8 @@ export function withoutUndefined<T extends object>(out: T): T {
   for (const key of Object.keys(out) as Array<keyof T>) if (out[key] === undefined) delete out[key];
   return out;
 }
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+/** Only ISO 8601 strings become dates; numbers, booleans and other text stay as they are and fail @IsDate. */
+export const ToDate = () => Transform(({ value }) => (typeof value === 'string' && ISO_DATE.test(value) ? new Date(value) : value));

@@ -1,3 +1,5 @@
+import type { ErrorCode } from '../errors';
+
 /** RFC 9457 problem details: the one error body of the API. */
 export interface ProblemField {
   field: string;
@@ -9,7 +11,7 @@ export interface Problem {
   title: string;
   status: number;
   detail: string;
-  code?: string;
+  code?: ErrorCode;
   instance?: string;
   errors?: ProblemField[];
 }

@@ -1,8 +1,30 @@
 import nx from '@nx/eslint-plugin';
 
 // Node's I/O modules, bare and with the node: prefix: the domain has no I/O.
-const nodeIo = ['fs', 'fs/promises', 'path', 'child_process', 'net', 'http', 'https', 'http2', 'dgram', 'dns', 'tls',
-  'os', 'cluster', 'worker_threads', 'process', 'crypto', 'stream', 'readline', 'module', 'vm', 'zlib', 'url'];
+const nodeIo = [
+  'fs',
+  'fs/promises',
+  'path',
+  'child_process',
+  'net',
+  'http',
+  'https',
+  'http2',
+  'dgram',
+  'dns',
+  'tls',
+  'os',
+  'cluster',
+  'worker_threads',
+  'process',
+  'crypto',
+  'stream',
+  'readline',
+  'module',
+  'vm',
+  'zlib',
+  'url',
+];
 
 // The feature folders of apps/api/src (one per aggregate or group of routes); core/ and persistence/ are not features.
 export const FEATURES = ['vehicles', 'owners', 'drivers', 'trips', 'reference-data', 'admin', 'payments'];
@@ -32,8 +54,16 @@ export default [
             {
               sourceTag: 'type:domain',
               onlyDependOnLibsWithTags: ['type:domain'],
-              bannedExternalImports: ['@nestjs/*', '@prisma/*', 'prisma', 'class-validator', 'class-transformer', 'pg',
-                '@electric-sql/*', 'express'],
+              bannedExternalImports: [
+                '@nestjs/*',
+                '@prisma/*',
+                'prisma',
+                'class-validator',
+                'class-transformer',
+                'pg',
+                '@electric-sql/*',
+                'express',
+              ],
             },
             { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter'] },
             // The API's tests drive the provider simulator; the API's own code must not (see the rule below).
@@ -59,7 +89,10 @@ export default [
           ]),
           patterns: [
             { group: ['@nestjs/*'], message: 'libs/domain is framework-free: no NestJS.' },
-            { group: ['@prisma/*', 'prisma', 'prisma/*'], message: 'libs/domain knows no database: use a repository port.' },
+            {
+              group: ['@prisma/*', 'prisma', 'prisma/*'],
+              message: 'libs/domain knows no database: use a repository port.',
+            },
             { group: ['class-validator', 'class-transformer'], message: 'libs/domain validates with its own rules.' },
             { group: ['pg', 'pg-*', '@electric-sql/*'], message: 'libs/domain knows no database driver.' },
             { group: ['express', 'supertest'], message: 'libs/domain knows no HTTP.' },
@@ -98,10 +131,23 @@ export default [
         {
           patterns: [
             simulatorBan,
-            { group: ['@prisma/*', 'prisma', '**/generated/prisma', '**/generated/prisma/**'], message: 'Features know no database: use the ports (core/tokens.ts).' },
-            { group: ['**/persistence', '**/persistence/**'], message: 'Features never import persistence/: inject the port it implements.' },
-            { group: ['@nestjs/common'], importNamePattern: 'Exception$', message: 'Throw DomainError or AppError (core/errors.ts); the problem filter maps them to HTTP.' },
-            { group: ['../*/*.controller', '../**/*.controller'], message: "Never import another feature's controller." },
+            {
+              group: ['@prisma/*', 'prisma', '**/generated/prisma', '**/generated/prisma/**'],
+              message: 'Features know no database: use the ports (core/tokens.ts).',
+            },
+            {
+              group: ['**/persistence', '**/persistence/**'],
+              message: 'Features never import persistence/: inject the port it implements.',
+            },
+            {
+              group: ['@nestjs/common'],
+              importNamePattern: 'Exception$',
+              message: 'Throw DomainError or AppError (core/errors.ts); the problem filter maps them to HTTP.',
+            },
+            {
+              group: ['../*/*.controller', '../**/*.controller'],
+              message: "Never import another feature's controller.",
+            },
           ],
         },
       ],

@@ -1,10 +1,7 @@
 import path from 'node:path';
 import { defineConfig } from 'prisma/config';
 import { cliAdapterFactory, unrefLongTimers } from './prisma/cli-adapter';
-import {
-  findRunningEmbeddedPostgres,
-  startEmbeddedPostgres,
-} from './apps/api/src/persistence/embedded-postgres';
+import { findRunningEmbeddedPostgres, startEmbeddedPostgres } from './apps/api/src/persistence/embedded-postgres';
 
 // With DATABASE_URL unset, the CLI works on the embedded database in DATA_DIR (default .data), like the app does.
 // The datasource url must still resolve, or the CLI falls back to the native engine and tries to download it.
@@ -22,7 +19,12 @@ async function databaseUrl(): Promise<string> {
   if (!useEmbedded) return process.env.DATABASE_URL as string;
   const running = await findRunningEmbeddedPostgres(dataDir);
   if (running) return `postgresql://postgres@127.0.0.1:${running.port}/postgres`;
-  const embedded = await startEmbeddedPostgres({ dataDir, maxConnections: 4, advertise: true, keepProcessAlive: false });
+  const embedded = await startEmbeddedPostgres({
+    dataDir,
+    maxConnections: 4,
+    advertise: true,
+    keepProcessAlive: false,
+  });
   // Close the database cleanly once the CLI has nothing left to do.
   process.once('beforeExit', () => void embedded.stop());
   return embedded.url;

@@ -56,12 +56,22 @@ function start() {
   // The demo's payment provider is the simulator (tools: apps/provider-simulator), unless a real one is configured.
   if (!process.env.PAYMENT_PROVIDER_URL) {
     const port = process.env.SIMULATOR_PORT || '3100';
-    children.push(spawn(process.execPath, [join(root, 'dist', 'apps', 'provider-simulator', 'main.js')], { cwd: root, stdio: 'inherit', env: { ...process.env, SIMULATOR_PORT: port } }));
+    children.push(
+      spawn(process.execPath, [join(root, 'dist', 'apps', 'provider-simulator', 'main.js')], {
+        cwd: root,
+        stdio: 'inherit',
+        env: { ...process.env, SIMULATOR_PORT: port },
+      }),
+    );
     env.PAYMENT_PROVIDER_URL = `http://127.0.0.1:${port}`;
     // A demo merchant's notification receiver usually runs on this machine too.
     env.CALLBACK_URL_ALLOWLIST ??= '127.0.0.1,localhost';
   }
-  const api = spawn(process.execPath, [join(root, 'dist', 'apps', 'api', 'main.js')], { cwd: root, stdio: 'inherit', env });
+  const api = spawn(process.execPath, [join(root, 'dist', 'apps', 'api', 'main.js')], {
+    cwd: root,
+    stdio: 'inherit',
+    env,
+  });
   children.push(api);
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => children.forEach((c) => c.kill(signal)));
   api.on('exit', (code, signal) => {
@@ -72,6 +82,13 @@ function start() {
 
 function test() {
   ensureInstalled();
+  // Formatting is part of lint: Prettier (printWidth 120, .prettierrc.json) over every file it is not told to ignore.
+  must(process.execPath, [
+    join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs'),
+    '--check',
+    '.',
+    '--log-level=warn',
+  ]);
   const summaries = join(root, 'tmp', 'test-summary');
   rmSync(summaries, { recursive: true, force: true });
   const status = run(process.execPath, [
@@ -106,11 +123,15 @@ function test() {
 function keys() {
   ensureInstalled();
   nx(['build', 'api', '--outputStyle=static'], { NX_VERBOSE_LOGGING: 'false' });
-  const result = spawnSync(process.execPath, [join(root, 'dist', 'apps', 'api', 'cli.js'), 'keys', ...process.argv.slice(3)], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, APP_ROOT: root },
-  });
+  const result = spawnSync(
+    process.execPath,
+    [join(root, 'dist', 'apps', 'api', 'cli.js'), 'keys', ...process.argv.slice(3)],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, APP_ROOT: root },
+    },
+  );
   process.exit(result.status ?? 1);
 }
 

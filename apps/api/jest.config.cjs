@@ -13,7 +13,10 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   transform: {
     ...preset.transform,
-    [`node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: [swc, { ...swcOptions, jsc: { ...swcOptions.jsc, parser: { syntax: 'ecmascript' } } }],
+    [`node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: [
+      swc,
+      { ...swcOptions, jsc: { ...swcOptions.jsc, parser: { syntax: 'ecmascript' } } },
+    ],
   },
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   // Each end-to-end file creates its own database (or embedded data directory) and applies the migrations.

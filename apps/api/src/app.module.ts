@@ -30,10 +30,15 @@ export class AppModule implements NestModule {
         ReferenceDataModule,
         AdminModule,
         PaymentsModule,
-        ...(config.paymentBasePath ? [RouterModule.register([{ path: config.paymentBasePath, module: PaymentsModule }])] : []),
+        ...(config.paymentBasePath
+          ? [RouterModule.register([{ path: config.paymentBasePath, module: PaymentsModule }])]
+          : []),
       ],
       controllers: [HealthController],
-      providers: [{ provide: HEALTH_TIMEOUT_MS, useValue: config.healthTimeoutMs }, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+      providers: [
+        { provide: HEALTH_TIMEOUT_MS, useValue: config.healthTimeoutMs },
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+      ],
     };
   }
 

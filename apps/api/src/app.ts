@@ -19,7 +19,6 @@ export interface RunningApp {
 
 export const DOCS_PATH = 'docs';
 
-
 export async function createApp(config: AppConfig, logger?: LoggerService | false): Promise<RunningApp> {
   const database = await openDatabase(config);
   try {
@@ -41,7 +40,12 @@ export async function createApp(config: AppConfig, logger?: LoggerService | fals
       .setDescription(OPENAPI_DESCRIPTION)
       .setVersion('0.1.0')
       .addServer('/', 'API base URL ({base_url}); payment routes under PAYMENT_BASE_PATH ({pay_url})')
-      .addSecurity('apiKey', { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The bare API key, or `Bearer <key>`.' })
+      .addSecurity('apiKey', {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Authorization',
+        description: 'The bare API key, or `Bearer <key>`.',
+      })
       .build();
     SwaggerModule.setup(DOCS_PATH, app, () => SwaggerModule.createDocument(app, openApi), {
       jsonDocumentUrl: `${DOCS_PATH}/openapi.json`,

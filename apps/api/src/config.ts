@@ -99,13 +99,15 @@ function zone(value: string): string {
 
 function basePath(value: string): string {
   const trimmed = value.replace(/\/+$/, '');
-  if (trimmed !== '' && !/^(\/[A-Za-z0-9._-]+)+$/.test(trimmed)) throw new ConfigError(`PAYMENT_BASE_PATH must look like /pay, got "${value}"`);
+  if (trimmed !== '' && !/^(\/[A-Za-z0-9._-]+)+$/.test(trimmed))
+    throw new ConfigError(`PAYMENT_BASE_PATH must look like /pay, got "${value}"`);
   return trimmed;
 }
 
 function publicUrl(value: string | undefined, host: string, port: string): string {
   const url = (value || `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(url)) throw new ConfigError(`PUBLIC_BASE_URL must be an http(s) URL, got "${value}"`);
+  if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(url))
+    throw new ConfigError(`PUBLIC_BASE_URL must be an http(s) URL, got "${value}"`);
   return url;
 }
 
@@ -128,7 +130,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     timeZone: zone(env.TZ_DEFAULT || 'Africa/Accra'),
     paymentBasePath: basePath(env.PAYMENT_BASE_PATH ?? ''),
     development: (env.NODE_ENV ?? '') === 'development',
-    callbackUrlAllowlist: new Set((env.CALLBACK_URL_ALLOWLIST ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+    callbackUrlAllowlist: new Set(
+      (env.CALLBACK_URL_ALLOWLIST ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
     publicBaseUrl: publicUrl(env.PUBLIC_BASE_URL, env.HOST || '127.0.0.1', env.PORT || '3000'),
     appRoot,
     jobs: {
@@ -162,13 +169,15 @@ function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) throw new ConfigError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
+  if (!Number.isFinite(value) || value < min || value > max)
+    throw new ConfigError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
   return value;
 }
 
 function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = env[name];
   if (!raw) return undefined;
-  if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(raw)) throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(raw))
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
   return raw.replace(/\/+$/, '');
 }

@@ -12,7 +12,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const started = Date.now();
   const running = await createApp(config);
-  const where = running.database.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'PostgreSQL at DATABASE_URL';
+  const where =
+    running.database.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'PostgreSQL at DATABASE_URL';
   logger.log(`Database ready: ${where}`);
 
   const clock = new SystemClock();
@@ -25,7 +26,10 @@ async function main(): Promise<void> {
 
   let credentials;
   if (config.seedDemo) {
-    const result = await seedDemo({ prisma: running.database.prisma, ids, random: new CryptoRandomSource(), clock }, config.dataDir);
+    const result = await seedDemo(
+      { prisma: running.database.prisma, ids, random: new CryptoRandomSource(), clock },
+      config.dataDir,
+    );
     logger.log(result.seeded ? 'Demo data created' : 'Demo data already present');
     credentials = result.credentials;
   }

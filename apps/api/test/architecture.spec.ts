@@ -14,12 +14,16 @@ interface LintMessage {
 /** Runs the ESLint CLI exactly as `nx lint` does, on code given through stdin as if it were the named file. */
 function lintAs(file: string, code: string): string[] {
   const cli = join(root, 'node_modules', 'eslint', 'bin', 'eslint.js');
-  const result = spawnSync(process.execPath, [cli, '--format', 'json', '--stdin', '--stdin-filename', join(root, file)], {
-    cwd: root,
-    input: code,
-    encoding: 'utf8',
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
+  const result = spawnSync(
+    process.execPath,
+    [cli, '--format', 'json', '--stdin', '--stdin-filename', join(root, file)],
+    {
+      cwd: root,
+      input: code,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    },
+  );
   if (result.status !== 0 && result.status !== 1) throw new Error(`eslint crashed: ${result.stderr}`);
   const [report] = JSON.parse(result.stdout) as Array<{ messages: LintMessage[] }>;
   return report.messages.filter((m) => m.severity === 2).map((m) => `${m.ruleId}: ${m.message}`);
@@ -31,12 +35,24 @@ describe('apps/api architecture: features speak ports only', () => {
   jest.setTimeout(60_000);
 
   it.each([
-    ['the generated Prisma client', "import { PrismaClient } from '../generated/prisma/client';\nexport const x = PrismaClient;\n"],
+    [
+      'the generated Prisma client',
+      "import { PrismaClient } from '../generated/prisma/client';\nexport const x = PrismaClient;\n",
+    ],
     ['@prisma/client', "import { PrismaClient } from '@prisma/client';\nexport const x = PrismaClient;\n"],
-    ['a Prisma adapter in persistence/', "import { PrismaUnitOfWork } from '../persistence/prisma-unit-of-work';\nexport const x = PrismaUnitOfWork;\n"],
+    [
+      'a Prisma adapter in persistence/',
+      "import { PrismaUnitOfWork } from '../persistence/prisma-unit-of-work';\nexport const x = PrismaUnitOfWork;\n",
+    ],
     ["Nest's HttpException", "import { HttpException } from '@nestjs/common';\nexport const x = HttpException;\n"],
-    ["Nest's NotFoundException", "import { Injectable, NotFoundException } from '@nestjs/common';\nexport const x = [Injectable, NotFoundException];\n"],
-    ["another feature's controller", "import { DriversController } from '../drivers/drivers.controller';\nexport const x = DriversController;\n"],
+    [
+      "Nest's NotFoundException",
+      "import { Injectable, NotFoundException } from '@nestjs/common';\nexport const x = [Injectable, NotFoundException];\n",
+    ],
+    [
+      "another feature's controller",
+      "import { DriversController } from '../drivers/drivers.controller';\nexport const x = DriversController;\n",
+    ],
   ])('refuses a service importing %s', (_what, code) => {
     expect(restricted(lintAs('apps/api/src/vehicles/vehicles.service.ts', code))).toHaveLength(1);
   });

@@ -31,12 +31,35 @@ const NASTY: unknown[] = [
 ];
 
 const validVehicle = (owner: string) => ({
-  ownerID: owner, color: '#FFF', registrationNumber: 'BI 1234-26', make: 'Kia', model: 'Rio', makeYear: '2019-01-01', yearOfRegistration: '2020-01-01',
-  capacity: 4, grossWeight: 1500, netWeight: 1100, type: 'taxi', fuelCapacity: 45, roadWorthyExpiryDate: '2027-06-30', insuranceExpiryDate: '2027-06-30', vin: '1HGCM82633A004352',
+  ownerID: owner,
+  color: '#FFF',
+  registrationNumber: 'BI 1234-26',
+  make: 'Kia',
+  model: 'Rio',
+  makeYear: '2019-01-01',
+  yearOfRegistration: '2020-01-01',
+  capacity: 4,
+  grossWeight: 1500,
+  netWeight: 1100,
+  type: 'taxi',
+  fuelCapacity: 45,
+  roadWorthyExpiryDate: '2027-06-30',
+  insuranceExpiryDate: '2027-06-30',
+  vin: '1HGCM82633A004352',
 });
 const validDriver = (owner: string) => ({
-  name: 'Bad Input', phone: '0209999999', email: 'bad.input@example.com', license: 'DL-9999-2021', licenseClass: 'B', licenseExpiry: '2028-01-10',
-  licenseIssueDate: '2021-01-10', idType: 'ghana_card', idNumber: 'GHA-999', gender: 'male', ownerID: owner, walletAccount: '233209999999',
+  name: 'Bad Input',
+  phone: '0209999999',
+  email: 'bad.input@example.com',
+  license: 'DL-9999-2021',
+  licenseClass: 'B',
+  licenseExpiry: '2028-01-10',
+  licenseIssueDate: '2021-01-10',
+  idType: 'ghana_card',
+  idNumber: 'GHA-999',
+  gender: 'male',
+  ownerID: owner,
+  walletAccount: '233209999999',
 });
 
 describeOnEachTier('bad input', (tier) => {
@@ -60,9 +83,17 @@ describeOnEachTier('bad input', (tier) => {
   });
 
   async function expectRefused(res: request.Response): Promise<void> {
-    if (res.status < 400 || res.status >= 500) throw new Error(`expected a 4xx, got ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    if (res.status < 400 || res.status >= 500)
+      throw new Error(`expected a 4xx, got ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
     expect(res.headers['content-type']).toMatch(PROBLEM);
-    expect(res.body).toEqual(expect.objectContaining({ type: expect.any(String), title: expect.any(String), status: res.status, detail: expect.any(String) }));
+    expect(res.body).toEqual(
+      expect.objectContaining({
+        type: expect.any(String),
+        title: expect.any(String),
+        status: res.status,
+        detail: expect.any(String),
+      }),
+    );
     expect(JSON.stringify(res.body)).not.toMatch(/at \w+ \(|node_modules|Prisma/);
   }
 
@@ -73,8 +104,17 @@ describeOnEachTier('bad input', (tier) => {
     for (const field of fields) {
       for (const value of NASTY) {
         // 0 and 3.14 are fine weights and fuel capacities: the only values skipped, by rule.
-        if (['grossWeight', 'netWeight', 'fuelCapacity'].includes(field) && typeof value === 'number' && value >= 0 && value <= 1100) continue;
-        const res = await http().post('/vehicles/add').set('Authorization', f.keys.admin).send({ ...validVehicle(f.ids.owners[0]), [field]: value });
+        if (
+          ['grossWeight', 'netWeight', 'fuelCapacity'].includes(field) &&
+          typeof value === 'number' &&
+          value >= 0 &&
+          value <= 1100
+        )
+          continue;
+        const res = await http()
+          .post('/vehicles/add')
+          .set('Authorization', f.keys.admin)
+          .send({ ...validVehicle(f.ids.owners[0]), [field]: value });
         await expectRefused(res);
         checked++;
       }
@@ -87,7 +127,9 @@ describeOnEachTier('bad input', (tier) => {
     const before = await counts();
     for (const field of Object.keys(validDriver(f.ids.owners[0]))) {
       for (const value of NASTY) {
-        const res = await http().post('/drivers/add').send({ ...validDriver(f.ids.owners[0]), [field]: value });
+        const res = await http()
+          .post('/drivers/add')
+          .send({ ...validDriver(f.ids.owners[0]), [field]: value });
         await expectRefused(res);
       }
     }
@@ -96,18 +138,37 @@ describeOnEachTier('bad input', (tier) => {
 
   it('refuses unknown fields, wrong bodies, malformed JSON, wrong content types and huge bodies', async () => {
     const before = await counts();
-    await expectRefused(await http().post('/vehicles/add').set('Authorization', f.keys.admin).send({ ...validVehicle(f.ids.owners[0]), isAdmin: true }));
-    await expectRefused(await http().post('/vehicles/add').set('Authorization', f.keys.admin).send([validVehicle(f.ids.owners[0])]));
+    await expectRefused(
+      await http()
+        .post('/vehicles/add')
+        .set('Authorization', f.keys.admin)
+        .send({ ...validVehicle(f.ids.owners[0]), isAdmin: true }),
+    );
+    await expectRefused(
+      await http()
+        .post('/vehicles/add')
+        .set('Authorization', f.keys.admin)
+        .send([validVehicle(f.ids.owners[0])]),
+    );
     const malformed = await http().post('/drivers/add').set('Content-Type', 'application/json').send('{"name": "x",');
     await expectRefused(malformed);
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe('MALFORMED_JSON');
-    const form = await http().post('/drivers/add').set('Content-Type', 'application/x-www-form-urlencoded').send('name=x');
+    const form = await http()
+      .post('/drivers/add')
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send('name=x');
     await expectRefused(form);
     expect(form.status).toBe(415);
-    const text = await http().post('/vehicles/add').set('Authorization', f.keys.admin).set('Content-Type', 'text/plain').send('hello');
+    const text = await http()
+      .post('/vehicles/add')
+      .set('Authorization', f.keys.admin)
+      .set('Content-Type', 'text/plain')
+      .send('hello');
     expect(text.status).toBe(415);
-    const huge = await http().post('/drivers/add').send({ ...validDriver(f.ids.owners[0]), name: 'x'.repeat(200_000) });
+    const huge = await http()
+      .post('/drivers/add')
+      .send({ ...validDriver(f.ids.owners[0]), name: 'x'.repeat(200_000) });
     await expectRefused(huge);
     expect(huge.status).toBe(413);
     expect(huge.body.code).toBe('BODY_TOO_LARGE');
@@ -130,11 +191,27 @@ describeOnEachTier('bad input', (tier) => {
     ['/assembly/users', 'after', 'admin'],
     ['/trips/intracity/date?startDate=2026-10-15&endDate=2026-10-15', 'limit', 'admin'],
   ];
-  const badQueryValues = ['0', '501', '-1', '1.5', '10abc', 'abc', 'TRUE', '1', 'yes', "' OR 1=1 --", '%00', 'ffffffffffffffffffffffffff', 'FFFFFFFFFFFFFFFFFFFFFFFF', '🚕'];
+  const badQueryValues = [
+    '0',
+    '501',
+    '-1',
+    '1.5',
+    '10abc',
+    'abc',
+    'TRUE',
+    '1',
+    'yes',
+    "' OR 1=1 --",
+    '%00',
+    'ffffffffffffffffffffffffff',
+    'FFFFFFFFFFFFFFFFFFFFFFFF',
+    '🚕',
+  ];
 
   it.each(queryCases)('%s refuses malformed %s values with 400', async (path, param, who) => {
     for (const value of badQueryValues) {
-      if ((param === 'limit' && value === '1') || (param === 'approved' || param === 'inspected' ? false : false)) continue;
+      if ((param === 'limit' && value === '1') || (param === 'approved' || param === 'inspected' ? false : false))
+        continue;
       const sep = path.includes('?') ? '&' : '?';
       let req = http().get(`${path}${sep}${param}=${encodeURIComponent(value)}`);
       if (who) req = req.set('Authorization', f.keys.admin);
@@ -149,10 +226,24 @@ describeOnEachTier('bad input', (tier) => {
     await expectRefused(await http().get('/vehicles/all?sort=desc'));
     await expectRefused(await http().get('/drivers/all?$where=1'));
     await expectRefused(await http().get(`/vehicles/all?registrationNumber=${'x'.repeat(500)}`));
-    await expectRefused(await http().get(`/vehicles/owner/search?query=${'x'.repeat(101)}`).set('Authorization', f.keys.admin));
-    await expectRefused(await http().get('/payment/check_transaction?reference=%27%20OR%201%3D1').set('Authorization', f.keys.merchantA));
-    await expectRefused(await http().get(`/payment/check_transaction?reference=${'r'.repeat(65)}`).set('Authorization', f.keys.merchantA));
-    await expectRefused(await http().get('/trips/intracity/date?startDate=2026-10-15&endDate=2026-10-15T25:00:00Z').set('Authorization', f.keys.admin));
+    await expectRefused(
+      await http()
+        .get(`/vehicles/owner/search?query=${'x'.repeat(101)}`)
+        .set('Authorization', f.keys.admin),
+    );
+    await expectRefused(
+      await http().get('/payment/check_transaction?reference=%27%20OR%201%3D1').set('Authorization', f.keys.merchantA),
+    );
+    await expectRefused(
+      await http()
+        .get(`/payment/check_transaction?reference=${'r'.repeat(65)}`)
+        .set('Authorization', f.keys.merchantA),
+    );
+    await expectRefused(
+      await http()
+        .get('/trips/intracity/date?startDate=2026-10-15&endDate=2026-10-15T25:00:00Z')
+        .set('Authorization', f.keys.admin),
+    );
   });
 
   it('answers unknown routes and methods with 404 problem+json', async () => {

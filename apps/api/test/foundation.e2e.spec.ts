@@ -10,13 +10,20 @@ import { ensureAdminKey } from '../src/persistence/admin-key';
 import { hashApiKey } from '../src/core/platform/secrets';
 import { describeOnEachTier, openTierStore, startTestApp, WORKSPACE_ROOT, type TierStore } from './support/test-app';
 
-function runPrismaCli(args: string[], databaseUrl: string | undefined, dataDir?: string): Promise<{ code: number | null; output: string }> {
+function runPrismaCli(
+  args: string[],
+  databaseUrl: string | undefined,
+  dataDir?: string,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '' };
     delete env.DATABASE_URL;
     if (databaseUrl) env.DATABASE_URL = databaseUrl;
     if (dataDir) env.DATA_DIR = dataDir;
-    const child = spawn(process.execPath, [require.resolve('prisma/build/index.js'), ...args], { cwd: WORKSPACE_ROOT, env });
+    const child = spawn(process.execPath, [require.resolve('prisma/build/index.js'), ...args], {
+      cwd: WORKSPACE_ROOT,
+      env,
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -45,7 +52,15 @@ describeOnEachTier('workspace foundation', (tier) => {
   it('applies the migrations on start, answers /health with 200 and lists the demo vehicles', async () => {
     running = await startTestApp(store.config());
     const clock = new FixedClock('2026-11-01T10:00:00Z');
-    const seeded = await seedDemo({ prisma: running.database.prisma, ids: new ObjectIdGenerator(clock, new SeededRandomSource(7)), random: new SeededRandomSource(70), clock }, store.config().dataDir);
+    const seeded = await seedDemo(
+      {
+        prisma: running.database.prisma,
+        ids: new ObjectIdGenerator(clock, new SeededRandomSource(7)),
+        random: new SeededRandomSource(70),
+        clock,
+      },
+      store.config().dataDir,
+    );
     expect(seeded.seeded).toBe(true);
     expect(running.database.kind).toBe(tier);
 
@@ -58,7 +73,16 @@ describeOnEachTier('workspace foundation', (tier) => {
     expect(registrations).toEqual(expect.arrayContaining(['GR 1001-24', 'GE 5505-20']));
     const fresh = vehicles.body.find((v: { registrationNumber: string }) => v.registrationNumber === 'GR 1001-24');
     expect(fresh).toMatchObject({ inspected: false, approved: false, __v: 0 });
-    for (const absent of ['inspectionChecklist', 'approvedBy', 'dateApproved', 'inspectedBy', 'dateInspected', 'station', 'transportUnion', 'driver']) {
+    for (const absent of [
+      'inspectionChecklist',
+      'approvedBy',
+      'dateApproved',
+      'inspectedBy',
+      'dateInspected',
+      'station',
+      'transportUnion',
+      'driver',
+    ]) {
       expect(fresh).not.toHaveProperty(absent);
     }
   });
@@ -68,7 +92,15 @@ describeOnEachTier('workspace foundation', (tier) => {
     const before = await running.database.prisma.vehicle.count();
     expect(before).toBe(6);
     const clock = new FixedClock('2026-11-02T10:00:00Z');
-    const again = await seedDemo({ prisma: running.database.prisma, ids: new ObjectIdGenerator(clock, new SeededRandomSource(8)), random: new SeededRandomSource(80), clock }, store.config().dataDir);
+    const again = await seedDemo(
+      {
+        prisma: running.database.prisma,
+        ids: new ObjectIdGenerator(clock, new SeededRandomSource(8)),
+        random: new SeededRandomSource(80),
+        clock,
+      },
+      store.config().dataDir,
+    );
     expect(again.seeded).toBe(false);
     const list = await request(running.app.getHttpServer()).get('/vehicles/all').expect(200);
     expect(list.body).toHaveLength(6);
@@ -78,7 +110,11 @@ describeOnEachTier('workspace foundation', (tier) => {
     running = await startTestApp(store.config());
     const config = store.config();
     // Against a running embedded server the CLI finds it through the data directory, as an operator's would.
-    const result = await runPrismaCli(['migrate', 'status'], config.databaseUrl, config.databaseUrl ? undefined : config.dataDir);
+    const result = await runPrismaCli(
+      ['migrate', 'status'],
+      config.databaseUrl,
+      config.databaseUrl ? undefined : config.dataDir,
+    );
     expect(result.output).toContain('Database schema is up to date!');
     expect(result.code).toBe(0);
   });

@@ -22,7 +22,11 @@ describeOnEachTier('API keys from the operator command', (tier) => {
   async function run(...args: string[]): Promise<{ code: number; text: string }> {
     const lines: string[] = [];
     // Pointed at the running app's database, as an operator's command would be (embedded: through its server).
-    const code = await keysCommand(args, { ...store.config(), databaseUrl: running.database.url, migrateOnStart: false }, (l) => lines.push(l));
+    const code = await keysCommand(
+      args,
+      { ...store.config(), databaseUrl: running.database.url, migrateOnStart: false },
+      (l) => lines.push(l),
+    );
     return { code, text: lines.join('\n') };
   }
 
@@ -51,10 +55,16 @@ describeOnEachTier('API keys from the operator command', (tier) => {
   });
 
   it('refuses an unknown role, a malformed principal and a missing subcommand', async () => {
-    await expect(run('create', '--role', 'root', '--principal', f.ids.merchantA)).rejects.toMatchObject({ code: 'INVALID_ROLE' });
+    await expect(run('create', '--role', 'root', '--principal', f.ids.merchantA)).rejects.toMatchObject({
+      code: 'INVALID_ROLE',
+    });
     await expect(run('create', '--role', 'admin', '--principal', 'me')).rejects.toMatchObject({ code: 'INVALID_ID' });
-    await expect(run('create', '--role', 'merchant', '--principal', 'e'.repeat(24))).rejects.toMatchObject({ code: 'PRINCIPAL_NOT_FOUND' });
-    await expect(run('create', '--role', 'assembly', '--principal', f.ids.merchantA)).rejects.toMatchObject({ code: 'PRINCIPAL_NOT_FOUND' });
+    await expect(run('create', '--role', 'merchant', '--principal', 'e'.repeat(24))).rejects.toMatchObject({
+      code: 'PRINCIPAL_NOT_FOUND',
+    });
+    await expect(run('create', '--role', 'assembly', '--principal', f.ids.merchantA)).rejects.toMatchObject({
+      code: 'PRINCIPAL_NOT_FOUND',
+    });
     expect((await run('frobnicate')).code).toBe(2);
     expect((await run('create', '--role', 'admin')).code).toBe(2);
   });

@@ -8,25 +8,99 @@ import { describeOnPostgres } from './support/postgres-only';
 import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
 
 const ADMIN_KEY = 'admin-key-for-the-management-tests-0123456789';
-const PASSED = { spareTire: true, headlights: true, tailLights: true, turnSignals: true, brakeLights: true, fireExtinguisher: true, emergencySignals: true, seatBelts: true, brakes: true, licensePlate: true };
+const PASSED = {
+  spareTire: true,
+  headlights: true,
+  tailLights: true,
+  turnSignals: true,
+  brakeLights: true,
+  fireExtinguisher: true,
+  emergencySignals: true,
+  seatBelts: true,
+  brakes: true,
+  licensePlate: true,
+};
 const CHECKS = { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true };
 const point = (lng: number, lat: number) => ({ type: 'Point', coordinates: [lng, lat] });
 const future = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
 async function bootstrap(running: RunningApp) {
   const clock = new FixedClock(new Date());
-  await ensureAdminKey(running.database.prisma, new ObjectIdGenerator(clock, new SeededRandomSource(1)), ADMIN_KEY, clock.now());
+  await ensureAdminKey(
+    running.database.prisma,
+    new ObjectIdGenerator(clock, new SeededRandomSource(1)),
+    ADMIN_KEY,
+    clock.now(),
+  );
   const http = () => request(running.app.getHttpServer());
   const admin = (req: request.Test) => req.set('Authorization', ADMIN_KEY);
-  const region = (await admin(http().post('/assembly/regions/add')).send({ name: 'Ashanti', country: '65a000000000000000000c01' }).expect(201)).body;
-  const assembly = (await admin(http().post('/assembly/add')).send({ name: 'Kumasi Metropolitan Assembly', region: region._id, digitalAddress: 'AK-039-5028', type: 'metropolitan' }).expect(201)).body;
+  const region = (
+    await admin(http().post('/assembly/regions/add'))
+      .send({ name: 'Ashanti', country: '65a000000000000000000c01' })
+      .expect(201)
+  ).body;
+  const assembly = (
+    await admin(http().post('/assembly/add'))
+      .send({
+        name: 'Kumasi Metropolitan Assembly',
+        region: region._id,
+        digitalAddress: 'AK-039-5028',
+        type: 'metropolitan',
+      })
+      .expect(201)
+  ).body;
   expect(assembly.region).toMatchObject({ _id: region._id, name: 'Ashanti' });
-  const inspector = (await admin(http().post('/assembly/users/add')).send({ assembly: assembly._id, name: 'Abena Mensah', email: 'abena@kma.gov.gh', phone: '0244000111', role: 'approver' }).expect(201)).body;
-  const assemblyKey = (await admin(http().post('/admin/keys')).send({ role: 'assembly', principal: inspector._id }).expect(201)).body;
-  const platformKey = (await admin(http().post('/admin/keys')).send({ role: 'platform', principal: '65a000000000000000000p01'.replace('p', 'f') }).expect(201)).body;
-  const union = (await admin(http().post('/unions/add')).send({ name: 'GPRTU Kumasi', digitalAddress: 'AK-100-2000', contactNumber: '0302000333', email: 'kumasi@gprtu.org.gh', zones: [] }).expect(201)).body;
-  const station = (await admin(http().post('/stations/add')).send({ name: 'Kejetia', transportUnions: [union._id], zones: [], contactNumber: 302000444, digitalAddress: 'AK-200-3000' }).expect(201)).body;
-  return { http, assemblyKey: assemblyKey.key as string, platformKey: platformKey.key as string, inspector, assembly, union, station, keyIds: { assembly: assemblyKey._id as string } };
+  const inspector = (
+    await admin(http().post('/assembly/users/add'))
+      .send({
+        assembly: assembly._id,
+        name: 'Abena Mensah',
+        email: 'abena@kma.gov.gh',
+        phone: '0244000111',
+        role: 'approver',
+      })
+      .expect(201)
+  ).body;
+  const assemblyKey = (
+    await admin(http().post('/admin/keys')).send({ role: 'assembly', principal: inspector._id }).expect(201)
+  ).body;
+  const platformKey = (
+    await admin(http().post('/admin/keys'))
+      .send({ role: 'platform', principal: '65a000000000000000000p01'.replace('p', 'f') })
+      .expect(201)
+  ).body;
+  const union = (
+    await admin(http().post('/unions/add'))
+      .send({
+        name: 'GPRTU Kumasi',
+        digitalAddress: 'AK-100-2000',
+        contactNumber: '0302000333',
+        email: 'kumasi@gprtu.org.gh',
+        zones: [],
+      })
+      .expect(201)
+  ).body;
+  const station = (
+    await admin(http().post('/stations/add'))
+      .send({
+        name: 'Kejetia',
+        transportUnions: [union._id],
+        zones: [],
+        contactNumber: 302000444,
+        digitalAddress: 'AK-200-3000',
+      })
+      .expect(201)
+  ).body;
+  return {
+    http,
+    assemblyKey: assemblyKey.key as string,
+    platformKey: platformKey.key as string,
+    inspector,
+    assembly,
+    union,
+    station,
+    keyIds: { assembly: assemblyKey._id as string },
+  };
 }
 
 describeOnEachTier('management life cycles through HTTP only', (tier) => {
@@ -46,7 +120,12 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
 
   const as = (key: string) => ({
     get: (path: string) => b.http().get(path).set('Authorization', key),
-    post: (path: string, body?: object) => b.http().post(path).set('Authorization', key).send(body ?? {}),
+    post: (path: string, body?: object) =>
+      b
+        .http()
+        .post(path)
+        .set('Authorization', key)
+        .send(body ?? {}),
   });
 
   async function unchanged(path: string, key: string, before: { __v: number; updatedAt: string }) {
@@ -56,84 +135,211 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
 
   it('owner -> vehicle -> inspection (a failed item, then all passed) -> approval -> link to an approved driver', async () => {
     const asm = as(b.assemblyKey);
-    const owner = (await asm.post('/vehicles/owner/add', { name: 'Kofi Asante', phone: '0244123456', email: 'kofi@example.com', idType: 'ghana_card', idNumber: 'GHA-712345678-9' }).expect(201)).body;
+    const owner = (
+      await asm
+        .post('/vehicles/owner/add', {
+          name: 'Kofi Asante',
+          phone: '0244123456',
+          email: 'kofi@example.com',
+          idType: 'ghana_card',
+          idNumber: 'GHA-712345678-9',
+        })
+        .expect(201)
+    ).body;
     expect(owner).toMatchObject({ verified: false, phone: '+233244123456', __v: 0 });
-    expect((await asm.post(`/vehicles/owner/${owner._id}/verify`).expect(200)).body).toMatchObject({ verified: true, __v: 1 });
-    expect((await asm.post(`/vehicles/owner/${owner._id}/verify`).expect(409)).body.code).toBe('OWNER_ALREADY_VERIFIED');
+    expect((await asm.post(`/vehicles/owner/${owner._id}/verify`).expect(200)).body).toMatchObject({
+      verified: true,
+      __v: 1,
+    });
+    expect((await asm.post(`/vehicles/owner/${owner._id}/verify`).expect(409)).body.code).toBe(
+      'OWNER_ALREADY_VERIFIED',
+    );
 
-    let vehicle = (await asm.post('/vehicles/add', { ownerID: owner._id, registrationNumber: 'AS 1111-26', roadWorthyExpiryDate: future(200), insuranceExpiryDate: future(300) }).expect(201)).body;
+    let vehicle = (
+      await asm
+        .post('/vehicles/add', {
+          ownerID: owner._id,
+          registrationNumber: 'AS 1111-26',
+          roadWorthyExpiryDate: future(200),
+          insuranceExpiryDate: future(300),
+        })
+        .expect(201)
+    ).body;
     const refused = await asm.post(`/vehicles/${vehicle._id}/approve`).expect(422);
     expect(refused.body).toMatchObject({ code: 'VEHICLE_NOT_INSPECTED', status: 422 });
     await unchanged(`/vehicles/${vehicle._id}`, b.assemblyKey, vehicle);
 
-    vehicle = (await asm.post(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: { ...PASSED, brakes: false } }).expect(200)).body;
-    expect(vehicle).toMatchObject({ inspected: true, approved: false, inspectedBy: b.inspector._id, inspectionChecklist: { brakes: false }, __v: 1 });
-    expect((await asm.post(`/vehicles/${vehicle._id}/approve`).expect(422)).body.code).toBe('VEHICLE_INSPECTION_FAILED');
+    vehicle = (
+      await asm
+        .post(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: { ...PASSED, brakes: false } })
+        .expect(200)
+    ).body;
+    expect(vehicle).toMatchObject({
+      inspected: true,
+      approved: false,
+      inspectedBy: b.inspector._id,
+      inspectionChecklist: { brakes: false },
+      __v: 1,
+    });
+    expect((await asm.post(`/vehicles/${vehicle._id}/approve`).expect(422)).body.code).toBe(
+      'VEHICLE_INSPECTION_FAILED',
+    );
     await unchanged(`/vehicles/${vehicle._id}`, b.assemblyKey, vehicle);
-    expect((await asm.post(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: { ...PASSED, wipers: true } }).expect(400)).body.code).toBe('INVALID_CHECKLIST');
+    expect(
+      (
+        await asm
+          .post(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: { ...PASSED, wipers: true } })
+          .expect(400)
+      ).body.code,
+    ).toBe('INVALID_CHECKLIST');
 
     vehicle = (await asm.post(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: PASSED }).expect(200)).body;
-    expect((await asm.post(`/vehicles/${vehicle._id}/approve`).set('If-Match', '0').expect(409)).body.code).toBe('CONCURRENT_UPDATE');
-    vehicle = (await asm.post(`/vehicles/${vehicle._id}/approve`).set('If-Match', String(vehicle.__v)).expect(200)).body;
+    expect((await asm.post(`/vehicles/${vehicle._id}/approve`).set('If-Match', '0').expect(409)).body.code).toBe(
+      'CONCURRENT_UPDATE',
+    );
+    vehicle = (await asm.post(`/vehicles/${vehicle._id}/approve`).set('If-Match', String(vehicle.__v)).expect(200))
+      .body;
     expect(vehicle).toMatchObject({ approved: true, approvedBy: b.inspector._id, __v: 3 });
     expect((await asm.post(`/vehicles/${vehicle._id}/approve`).expect(409)).body.code).toBe('VEHICLE_ALREADY_APPROVED');
 
-    const driver = (await b.http().post('/drivers/add').send({ name: 'Esi Quaye', phone: '0209876543', email: 'esi@example.com', license: 'DL-0002-2021', licenseClass: 'B', licenseExpiry: future(400), licenseIssueDate: '2021-01-10', idType: 'ghana_card', idNumber: 'GHA-700000002-2', gender: 'female' }).expect(201)).body.payload;
+    const driver = (
+      await b
+        .http()
+        .post('/drivers/add')
+        .send({
+          name: 'Esi Quaye',
+          phone: '0209876543',
+          email: 'esi@example.com',
+          license: 'DL-0002-2021',
+          licenseClass: 'B',
+          licenseExpiry: future(400),
+          licenseIssueDate: '2021-01-10',
+          idType: 'ghana_card',
+          idNumber: 'GHA-700000002-2',
+          gender: 'female',
+        })
+        .expect(201)
+    ).body.payload;
     const refusedLink = await asm.post(`/vehicles/${vehicle._id}/link`, { driver: driver._id }).expect(422);
     expect(refusedLink.body.code).toBe('DRIVER_NOT_ELIGIBLE');
     await unchanged(`/vehicles/${vehicle._id}`, b.assemblyKey, vehicle);
     await b.http().post(`/drivers/${driver._id}/activate`).send({ activationKey: driver.activationKey }).expect(200);
     await asm.post(`/drivers/${driver._id}/approve`, { approvalChecklist: CHECKS }).expect(200);
-    vehicle = (await asm.post(`/vehicles/${vehicle._id}/link`, { driver: driver._id, station: b.station._id, transportUnion: b.union._id }).expect(200)).body;
-    expect(vehicle).toMatchObject({ driver: driver._id, station: { _id: b.station._id }, transportUnion: { _id: b.union._id } });
+    vehicle = (
+      await asm
+        .post(`/vehicles/${vehicle._id}/link`, {
+          driver: driver._id,
+          station: b.station._id,
+          transportUnion: b.union._id,
+        })
+        .expect(200)
+    ).body;
+    expect(vehicle).toMatchObject({
+      driver: driver._id,
+      station: { _id: b.station._id },
+      transportUnion: { _id: b.union._id },
+    });
     vehicle = (await asm.post(`/vehicles/${vehicle._id}/link`, { station: null }).expect(200)).body;
     expect(vehicle.station).toBeNull();
-    expect((await asm.post(`/vehicles/${vehicle._id}/link`, { station: '65a0000000000000000000ff' }).expect(422)).body.code).toBe('STATION_NOT_FOUND');
+    expect(
+      (await asm.post(`/vehicles/${vehicle._id}/link`, { station: '65a0000000000000000000ff' }).expect(422)).body.code,
+    ).toBe('STATION_NOT_FOUND');
 
     const audit = (await as(ADMIN_KEY).get(`/audit?entity=vehicle&id=${vehicle._id}`).expect(200)).body;
     expect(audit.map((e: { action: string }) => e.action)).toEqual([
-      'VehicleRegistered', 'VehicleInspected', 'VehicleInspected', 'VehicleApproved', 'VehicleDriverLinked', 'VehicleStationLinked', 'VehicleTransportUnionLinked', 'VehicleStationLinked',
+      'VehicleRegistered',
+      'VehicleInspected',
+      'VehicleInspected',
+      'VehicleApproved',
+      'VehicleDriverLinked',
+      'VehicleStationLinked',
+      'VehicleTransportUnionLinked',
+      'VehicleStationLinked',
     ]);
-    expect(audit[3]).toMatchObject({ actor: { role: 'assembly', id: b.inspector._id }, before: { approved: false }, after: { approved: true } });
+    expect(audit[3]).toMatchObject({
+      actor: { role: 'assembly', id: b.inspector._id },
+      before: { approved: false },
+      after: { approved: true },
+    });
     await as(b.assemblyKey).get(`/audit?entity=vehicle&id=${vehicle._id}`).expect(403);
   });
 
   it('driver registration -> activation (wrong keys, the lock, a new key) -> approval -> online -> busy', async () => {
     const asm = as(b.assemblyKey);
     const platform = as(b.platformKey);
-    const reg = (await b.http().post('/drivers/add').send({ name: 'Kojo Antwi', phone: '0244555666', email: 'kojo@example.com', license: 'DL-0001-2020', licenseClass: 'B', licenseExpiry: future(400), licenseIssueDate: '2020-01-10', idType: 'ghana_card', idNumber: 'GHA-700000001-1', gender: 'male' }).expect(201)).body.payload;
+    const reg = (
+      await b
+        .http()
+        .post('/drivers/add')
+        .send({
+          name: 'Kojo Antwi',
+          phone: '0244555666',
+          email: 'kojo@example.com',
+          license: 'DL-0001-2020',
+          licenseClass: 'B',
+          licenseExpiry: future(400),
+          licenseIssueDate: '2020-01-10',
+          idType: 'ghana_card',
+          idNumber: 'GHA-700000001-1',
+          gender: 'male',
+        })
+        .expect(201)
+    ).body.payload;
     const wrong = reg.activationKey === '000000' ? '111111' : '000000';
     for (let i = 4; i >= 1; i--) {
       const res = await b.http().post(`/drivers/${reg._id}/activate`).send({ activationKey: wrong }).expect(422);
       expect(res.body).toMatchObject({ code: 'DRIVER_ACTIVATION_KEY_INVALID' });
       expect(res.body.detail).toContain(`${i} attempt(s) left`);
     }
-    expect((await b.http().post(`/drivers/${reg._id}/activate`).send({ activationKey: wrong }).expect(422)).body.code).toBe('DRIVER_ACTIVATION_LOCKED');
-    expect((await b.http().post(`/drivers/${reg._id}/activate`).send({ activationKey: reg.activationKey }).expect(422)).body.code).toBe('DRIVER_ACTIVATION_LOCKED');
+    expect(
+      (await b.http().post(`/drivers/${reg._id}/activate`).send({ activationKey: wrong }).expect(422)).body.code,
+    ).toBe('DRIVER_ACTIVATION_LOCKED');
+    expect(
+      (await b.http().post(`/drivers/${reg._id}/activate`).send({ activationKey: reg.activationKey }).expect(422)).body
+        .code,
+    ).toBe('DRIVER_ACTIVATION_LOCKED');
     const before = (await asm.get(`/drivers/${reg._id}`).expect(200)).body;
     expect(before).toMatchObject({ verified: false });
     expect(before).not.toHaveProperty('activationKey');
 
     const reissued = (await asm.post(`/drivers/${reg._id}/activation-key`).expect(200)).body;
     expect(reissued.activationKey).toMatch(/^\d{6}$/);
-    expect((await b.http().post(`/drivers/${reg._id}/activate`).send({ activationKey: reissued.activationKey }).expect(200)).body).toMatchObject({ verified: true });
-    expect((await b.http().post(`/drivers/${reg._id}/activate`).send({ activationKey: reissued.activationKey }).expect(409)).body.code).toBe('DRIVER_ALREADY_ACTIVATED');
+    expect(
+      (await b.http().post(`/drivers/${reg._id}/activate`).send({ activationKey: reissued.activationKey }).expect(200))
+        .body,
+    ).toMatchObject({ verified: true });
+    expect(
+      (await b.http().post(`/drivers/${reg._id}/activate`).send({ activationKey: reissued.activationKey }).expect(409))
+        .body.code,
+    ).toBe('DRIVER_ALREADY_ACTIVATED');
 
-    expect((await platform.post(`/drivers/${reg._id}/status`, { online: true }).expect(422)).body.code).toBe('DRIVER_NOT_APPROVED');
-    const failed = await asm.post(`/drivers/${reg._id}/approve`, { approvalChecklist: { ...CHECKS, criminalRecord: false } }).expect(422);
+    expect((await platform.post(`/drivers/${reg._id}/status`, { online: true }).expect(422)).body.code).toBe(
+      'DRIVER_NOT_APPROVED',
+    );
+    const failed = await asm
+      .post(`/drivers/${reg._id}/approve`, { approvalChecklist: { ...CHECKS, criminalRecord: false } })
+      .expect(422);
     expect(failed.body.code).toBe('DRIVER_CHECKLIST_FAILED');
     const approved = (await asm.post(`/drivers/${reg._id}/approve`, { approvalChecklist: CHECKS }).expect(200)).body;
     expect(approved).toMatchObject({ approved: true, approvalChecklist: CHECKS });
-    expect((await platform.post(`/drivers/${reg._id}/status`, { busy: true }).expect(422)).body.code).toBe('DRIVER_OFFLINE');
-    expect((await platform.post(`/drivers/${reg._id}/status`, { online: true }).expect(200)).body).toMatchObject({ online: true, busy: false });
+    expect((await platform.post(`/drivers/${reg._id}/status`, { busy: true }).expect(422)).body.code).toBe(
+      'DRIVER_OFFLINE',
+    );
+    expect((await platform.post(`/drivers/${reg._id}/status`, { online: true }).expect(200)).body).toMatchObject({
+      online: true,
+      busy: false,
+    });
     const busy = (await platform.post(`/drivers/${reg._id}/status`, { busy: true }).expect(200)).body;
     expect(busy).toMatchObject({ online: true, busy: true });
-    expect((await platform.post(`/drivers/${reg._id}/status`, { online: false }).expect(422)).body.code).toBe('DRIVER_BUSY');
+    expect((await platform.post(`/drivers/${reg._id}/status`, { online: false }).expect(422)).body.code).toBe(
+      'DRIVER_BUSY',
+    );
     const same = (await platform.post(`/drivers/${reg._id}/status`, { busy: true }).expect(200)).body;
     expect(same.__v).toBe(busy.__v); // reporting the current state writes nothing
     await asm.post(`/drivers/${reg._id}/status`, { online: false }).expect(403);
 
-    const revoked = (await asm.post(`/drivers/${reg._id}/revoke`, { reason: 'Complaints under review' }).expect(200)).body;
+    const revoked = (await asm.post(`/drivers/${reg._id}/revoke`, { reason: 'Complaints under review' }).expect(200))
+      .body;
     expect(revoked).toMatchObject({ approved: false, online: false, busy: false });
     const audit = (await as(ADMIN_KEY).get(`/audit?entity=driver&id=${reg._id}`).expect(200)).body;
     expect(JSON.stringify(audit)).not.toMatch(/activationKeyHash|scrypt\$/);
@@ -142,38 +348,125 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
   it('trip add -> end -> checkout -> settle -> refund, each refusal with its code and the trip unchanged', async () => {
     const asm = as(b.assemblyKey);
     const platform = as(b.platformKey);
-    const owner = (await asm.post('/vehicles/owner/add', { name: 'Ama Owusu', phone: '0201234567', email: 'ama@example.com', idType: 'passport', idNumber: 'G1234567' }).expect(201)).body;
-    const vehicle = (await asm.post('/vehicles/add', { ownerID: owner._id, registrationNumber: 'AS 2222-26', capacity: 4, roadWorthyExpiryDate: future(200), insuranceExpiryDate: future(300) }).expect(201)).body;
+    const owner = (
+      await asm
+        .post('/vehicles/owner/add', {
+          name: 'Ama Owusu',
+          phone: '0201234567',
+          email: 'ama@example.com',
+          idType: 'passport',
+          idNumber: 'G1234567',
+        })
+        .expect(201)
+    ).body;
+    const vehicle = (
+      await asm
+        .post('/vehicles/add', {
+          ownerID: owner._id,
+          registrationNumber: 'AS 2222-26',
+          capacity: 4,
+          roadWorthyExpiryDate: future(200),
+          insuranceExpiryDate: future(300),
+        })
+        .expect(201)
+    ).body;
     await asm.post(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: PASSED }).expect(200);
     await asm.post(`/vehicles/${vehicle._id}/approve`).expect(200);
-    const driver = (await b.http().post('/drivers/add').send({ name: 'Yaw Darko', phone: '0551112223', email: 'yaw@example.com', license: 'DL-0003-2022', licenseClass: 'B', licenseExpiry: future(400), licenseIssueDate: '2022-01-10', idType: 'ghana_card', idNumber: 'GHA-3', gender: 'male' }).expect(201)).body.payload;
-    const tripBody = { ticketNumber: 'TKT-9001', serviceID: 'SRV-9001', serviceType: 'taxi', driver: driver._id, vehicle: vehicle._id, pricing: { type: 'standard', pricePerKm: 2.5, pricePerMinute: 0.3 }, passengers: 2, user: 'passenger-1', pickupLocation: point(-0.2166, 5.556), serviceDestination: point(-0.2052, 5.5701), estimatedDistance: 8, estimatedMinutes: 20, paymentMethod: 'momo' };
-    expect((await platform.post('/trips/intracity/add', tripBody).expect(422)).body.code).toBe('TRIP_DRIVER_NOT_APPROVED');
+    const driver = (
+      await b
+        .http()
+        .post('/drivers/add')
+        .send({
+          name: 'Yaw Darko',
+          phone: '0551112223',
+          email: 'yaw@example.com',
+          license: 'DL-0003-2022',
+          licenseClass: 'B',
+          licenseExpiry: future(400),
+          licenseIssueDate: '2022-01-10',
+          idType: 'ghana_card',
+          idNumber: 'GHA-3',
+          gender: 'male',
+        })
+        .expect(201)
+    ).body.payload;
+    const tripBody = {
+      ticketNumber: 'TKT-9001',
+      serviceID: 'SRV-9001',
+      serviceType: 'taxi',
+      driver: driver._id,
+      vehicle: vehicle._id,
+      pricing: { type: 'standard', pricePerKm: 2.5, pricePerMinute: 0.3 },
+      passengers: 2,
+      user: 'passenger-1',
+      pickupLocation: point(-0.2166, 5.556),
+      serviceDestination: point(-0.2052, 5.5701),
+      estimatedDistance: 8,
+      estimatedMinutes: 20,
+      paymentMethod: 'momo',
+    };
+    expect((await platform.post('/trips/intracity/add', tripBody).expect(422)).body.code).toBe(
+      'TRIP_DRIVER_NOT_APPROVED',
+    );
     await b.http().post(`/drivers/${driver._id}/activate`).send({ activationKey: driver.activationKey }).expect(200);
     await asm.post(`/drivers/${driver._id}/approve`, { approvalChecklist: CHECKS }).expect(200);
-    expect((await platform.post('/trips/intracity/add', tripBody).expect(422)).body.code).toBe('TRIP_DRIVER_NOT_LINKED');
+    expect((await platform.post('/trips/intracity/add', tripBody).expect(422)).body.code).toBe(
+      'TRIP_DRIVER_NOT_LINKED',
+    );
     await asm.post(`/vehicles/${vehicle._id}/link`, { driver: driver._id }).expect(200);
 
     let trip = (await platform.post('/trips/intracity/add', tripBody).expect(201)).body;
-    expect(trip).toMatchObject({ estimatedPrice: 26, settled: false, service: { ended: false, passengers: 2, driver: { _id: driver._id, name: 'Yaw Darko' }, vehicle: { _id: vehicle._id, registrationNumber: 'AS 2222-26' }, pricing: { pricePerKm: 2.5 } } });
+    expect(trip).toMatchObject({
+      estimatedPrice: 26,
+      settled: false,
+      service: {
+        ended: false,
+        passengers: 2,
+        driver: { _id: driver._id, name: 'Yaw Darko' },
+        vehicle: { _id: vehicle._id, registrationNumber: 'AS 2222-26' },
+        pricing: { pricePerKm: 2.5 },
+      },
+    });
     expect((await platform.post('/trips/intracity/add', tripBody).expect(409)).body.code).toBe('TRIP_TICKET_TAKEN');
-    expect((await platform.post(`/trips/${trip._id}/checkout`, { droppedOffLocation: point(-0.2, 5.5) }).expect(422)).body.code).toBe('TRIP_NOT_ENDED');
-    expect((await platform.post(`/trips/${trip._id}/settle`, { amount: 1, paymentMethod: 'cash' }).expect(422)).body.code).toBe('TRIP_NOT_ENDED');
+    expect(
+      (await platform.post(`/trips/${trip._id}/checkout`, { droppedOffLocation: point(-0.2, 5.5) }).expect(422)).body
+        .code,
+    ).toBe('TRIP_NOT_ENDED');
+    expect(
+      (await platform.post(`/trips/${trip._id}/settle`, { amount: 1, paymentMethod: 'cash' }).expect(422)).body.code,
+    ).toBe('TRIP_NOT_ENDED');
     await unchanged(`/trips/${trip._id}`, b.platformKey, trip);
 
-    trip = (await platform.post(`/trips/${trip._id}/end`, { finalDistance: 10, durationMinutes: 25, discount: 1 }).expect(200)).body;
-    expect(trip).toMatchObject({ finalPrice: 32.5, discount: 1, finalDistance: 10, service: { ended: true, amount: 32.5 } });
-    expect((await platform.post(`/trips/${trip._id}/end`, { finalDistance: 1, durationMinutes: 1 }).expect(409)).body.code).toBe('TRIP_ALREADY_ENDED');
-    trip = (await platform.post(`/trips/${trip._id}/checkout`, { droppedOffLocation: point(-0.2052, 5.5701) }).expect(200)).body;
+    trip = (
+      await platform.post(`/trips/${trip._id}/end`, { finalDistance: 10, durationMinutes: 25, discount: 1 }).expect(200)
+    ).body;
+    expect(trip).toMatchObject({
+      finalPrice: 32.5,
+      discount: 1,
+      finalDistance: 10,
+      service: { ended: true, amount: 32.5 },
+    });
+    expect(
+      (await platform.post(`/trips/${trip._id}/end`, { finalDistance: 1, durationMinutes: 1 }).expect(409)).body.code,
+    ).toBe('TRIP_ALREADY_ENDED');
+    trip = (
+      await platform.post(`/trips/${trip._id}/checkout`, { droppedOffLocation: point(-0.2052, 5.5701) }).expect(200)
+    ).body;
     expect(trip).toMatchObject({ checkedOut: true, droppedOffLocation: point(-0.2052, 5.5701) });
-    const mismatch = await platform.post(`/trips/${trip._id}/settle`, { amount: 30, paymentMethod: 'momo' }).expect(422);
+    const mismatch = await platform
+      .post(`/trips/${trip._id}/settle`, { amount: 30, paymentMethod: 'momo' })
+      .expect(422);
     expect(mismatch.body).toMatchObject({ code: 'TRIP_SETTLEMENT_MISMATCH' });
     expect(mismatch.body.detail).toContain('31.50');
     await unchanged(`/trips/${trip._id}`, b.platformKey, trip);
-    expect((await platform.post(`/trips/${trip._id}/refund`, { amount: 1 }).expect(422)).body.code).toBe('TRIP_NOT_SETTLED');
+    expect((await platform.post(`/trips/${trip._id}/refund`, { amount: 1 }).expect(422)).body.code).toBe(
+      'TRIP_NOT_SETTLED',
+    );
     trip = (await platform.post(`/trips/${trip._id}/settle`, { amount: 31.5, paymentMethod: 'momo' }).expect(200)).body;
     expect(trip).toMatchObject({ settled: true, settledAmount: 31.5, paymentMethod: 'momo' });
-    expect((await platform.post(`/trips/${trip._id}/refund`, { amount: 40 }).expect(422)).body.code).toBe('TRIP_REFUND_TOO_LARGE');
+    expect((await platform.post(`/trips/${trip._id}/refund`, { amount: 40 }).expect(422)).body.code).toBe(
+      'TRIP_REFUND_TOO_LARGE',
+    );
     trip = (await platform.post(`/trips/${trip._id}/refund`, { amount: 10.25 }).expect(200)).body;
     expect(trip).toMatchObject({ refunded: true, refundAmount: 10.25 });
     await asm.post(`/trips/${trip._id}/refund`, { amount: 1 }).expect(403);
@@ -181,7 +474,17 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
 
   it('lists expired and expiring certificates around the boundaries of the window', async () => {
     const asm = as(b.assemblyKey);
-    const owner = (await asm.post('/vehicles/owner/add', { name: 'Compliance Owner', phone: '0244999000', email: 'compliance@example.com', idType: 'ghana_card', idNumber: 'GHA-C-1' }).expect(201)).body;
+    const owner = (
+      await asm
+        .post('/vehicles/owner/add', {
+          name: 'Compliance Owner',
+          phone: '0244999000',
+          email: 'compliance@example.com',
+          idType: 'ghana_card',
+          idNumber: 'GHA-C-1',
+        })
+        .expect(201)
+    ).body;
     const now = new Date();
     const tz = 'Africa/Accra';
     const endToday = new Date(endOfDayAfter(now, 0, tz).getTime() - 1000);
@@ -189,14 +492,28 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
     const dayAfter = new Date(endOfDayAfter(now, 10, tz).getTime() + 3_600_000);
     const expired = new Date(now.getTime() - 86_400_000);
     const add = (reg: string, roadWorthy: Date) =>
-      asm.post('/vehicles/add', { ownerID: owner._id, registrationNumber: reg, roadWorthyExpiryDate: roadWorthy.toISOString(), insuranceExpiryDate: future(300) }).expect(201);
+      asm
+        .post('/vehicles/add', {
+          ownerID: owner._id,
+          registrationNumber: reg,
+          roadWorthyExpiryDate: roadWorthy.toISOString(),
+          insuranceExpiryDate: future(300),
+        })
+        .expect(201);
     await add('CP 1-26', endToday);
     await add('CP 2-26', endOfDay10);
     await add('CP 3-26', dayAfter);
     await add('CP 4-26', expired);
     const list = async (within: number) => {
-      const body = (await asm.get(`/vehicles/compliance?within=${within}&limit=500`).expect(200)).body as Array<{ vehicle: { registrationNumber: string }; reasons: Array<{ code: string }> }>;
-      return Object.fromEntries(body.filter((e) => e.vehicle.registrationNumber.startsWith('CP')).map((e) => [e.vehicle.registrationNumber, e.reasons.map((r) => r.code)]));
+      const body = (await asm.get(`/vehicles/compliance?within=${within}&limit=500`).expect(200)).body as Array<{
+        vehicle: { registrationNumber: string };
+        reasons: Array<{ code: string }>;
+      }>;
+      return Object.fromEntries(
+        body
+          .filter((e) => e.vehicle.registrationNumber.startsWith('CP'))
+          .map((e) => [e.vehicle.registrationNumber, e.reasons.map((r) => r.code)]),
+      );
     };
     const ten = await list(10);
     expect(Object.keys(ten).sort()).toEqual(['CP 1-26', 'CP 2-26', 'CP 4-26']);
@@ -209,27 +526,84 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
   });
 
   it('rate-limits activation attempts per driver (429 with Retry-After), on top of the five-try lock', async () => {
-    const reg = (await b.http().post('/drivers/add').send({ name: 'Rate Limited', phone: '0244888000', email: 'rate@example.com', license: 'DL-0008-2020', licenseClass: 'B', licenseExpiry: future(400), licenseIssueDate: '2020-01-10', idType: 'ghana_card', idNumber: 'GHA-8', gender: 'male' }).expect(201)).body.payload;
+    const reg = (
+      await b
+        .http()
+        .post('/drivers/add')
+        .send({
+          name: 'Rate Limited',
+          phone: '0244888000',
+          email: 'rate@example.com',
+          license: 'DL-0008-2020',
+          licenseClass: 'B',
+          licenseExpiry: future(400),
+          licenseIssueDate: '2020-01-10',
+          idType: 'ghana_card',
+          idNumber: 'GHA-8',
+          gender: 'male',
+        })
+        .expect(201)
+    ).body.payload;
     const wrong = reg.activationKey === '000000' ? '111111' : '000000';
     const codes = [];
-    for (let i = 0; i < 10; i++) codes.push((await b.http().post(`/drivers/${reg._id}/activate`).send({ activationKey: wrong }).expect(422)).body.code);
-    expect(codes).toEqual([...Array(4).fill('DRIVER_ACTIVATION_KEY_INVALID'), ...Array(6).fill('DRIVER_ACTIVATION_LOCKED')]);
-    const limited = await b.http().post(`/drivers/${reg._id}/activate`).send({ activationKey: reg.activationKey }).expect(429);
+    for (let i = 0; i < 10; i++)
+      codes.push(
+        (await b.http().post(`/drivers/${reg._id}/activate`).send({ activationKey: wrong }).expect(422)).body.code,
+      );
+    expect(codes).toEqual([
+      ...Array(4).fill('DRIVER_ACTIVATION_KEY_INVALID'),
+      ...Array(6).fill('DRIVER_ACTIVATION_LOCKED'),
+    ]);
+    const limited = await b
+      .http()
+      .post(`/drivers/${reg._id}/activate`)
+      .send({ activationKey: reg.activationKey })
+      .expect(429);
     expect(limited.body.code).toBe('RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
   });
 
   it('lets assembly users add users to their own assembly only, and revoked keys stop at once', async () => {
     const asm = as(b.assemblyKey);
-    const other = (await as(ADMIN_KEY).post('/assembly/add', { name: 'Ejisu Municipal Assembly', region: b.assembly.region._id, digitalAddress: 'AE-001-0001', type: 'municipal' }).expect(201)).body;
-    await asm.post('/assembly/users/add', { assembly: b.assembly._id, name: 'Kweku Inspector', email: 'kweku@kma.gov.gh', phone: '0244000222', role: 'inspector' }).expect(201);
-    expect((await asm.post('/assembly/users/add', { assembly: other._id, name: 'Nope', email: 'nope@ejisu.gov.gh', phone: '0244000999', role: 'inspector' }).expect(422)).body.code).toBe('OTHER_ASSEMBLY');
+    const other = (
+      await as(ADMIN_KEY)
+        .post('/assembly/add', {
+          name: 'Ejisu Municipal Assembly',
+          region: b.assembly.region._id,
+          digitalAddress: 'AE-001-0001',
+          type: 'municipal',
+        })
+        .expect(201)
+    ).body;
+    await asm
+      .post('/assembly/users/add', {
+        assembly: b.assembly._id,
+        name: 'Kweku Inspector',
+        email: 'kweku@kma.gov.gh',
+        phone: '0244000222',
+        role: 'inspector',
+      })
+      .expect(201);
+    expect(
+      (
+        await asm
+          .post('/assembly/users/add', {
+            assembly: other._id,
+            name: 'Nope',
+            email: 'nope@ejisu.gov.gh',
+            phone: '0244000999',
+            role: 'inspector',
+          })
+          .expect(422)
+      ).body.code,
+    ).toBe('OTHER_ASSEMBLY');
     await as(b.assemblyKey).post('/stations/add', {}).expect(403);
     const keys = (await as(ADMIN_KEY).get('/admin/keys').expect(200)).body;
     expect(JSON.stringify(keys)).not.toContain(b.assemblyKey);
     const merchant = (await as(ADMIN_KEY).post('/admin/merchants/add', { name: 'Kumasi Rides Ltd' }).expect(201)).body;
     expect(merchant.signingSecret).toMatch(/^tp_whsec_/);
-    const temp = (await as(ADMIN_KEY).post('/admin/keys', { role: 'merchant', principal: merchant._id }).expect(201)).body;
+    const temp = (await as(ADMIN_KEY).post('/admin/keys', { role: 'merchant', principal: merchant._id }).expect(201))
+      .body;
     await as(temp.key).get('/assembly/all').expect(200);
     await as(ADMIN_KEY).post(`/admin/keys/${temp._id}/revoke`).expect(200);
     await as(temp.key).get('/assembly/all').expect(401);
@@ -252,27 +626,75 @@ describeOnPostgres('twenty simultaneous approvals of one vehicle', () => {
   });
 
   it('gives exactly one 200 and nineteen 409s, with one audit entry', async () => {
-    const asm = (path: string, body?: object) => b.http().post(path).set('Authorization', b.assemblyKey).send(body ?? {});
-    const owner = (await asm('/vehicles/owner/add', { name: 'Race Owner', phone: '0244777000', email: 'race@example.com', idType: 'ghana_card', idNumber: 'GHA-R-1' }).expect(201)).body;
-    const vehicle = (await asm('/vehicles/add', { ownerID: owner._id, registrationNumber: 'RC 2020-26', roadWorthyExpiryDate: future(200), insuranceExpiryDate: future(300) }).expect(201)).body;
+    const asm = (path: string, body?: object) =>
+      b
+        .http()
+        .post(path)
+        .set('Authorization', b.assemblyKey)
+        .send(body ?? {});
+    const owner = (
+      await asm('/vehicles/owner/add', {
+        name: 'Race Owner',
+        phone: '0244777000',
+        email: 'race@example.com',
+        idType: 'ghana_card',
+        idNumber: 'GHA-R-1',
+      }).expect(201)
+    ).body;
+    const vehicle = (
+      await asm('/vehicles/add', {
+        ownerID: owner._id,
+        registrationNumber: 'RC 2020-26',
+        roadWorthyExpiryDate: future(200),
+        insuranceExpiryDate: future(300),
+      }).expect(201)
+    ).body;
     await asm(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: PASSED }).expect(200);
     const responses = await Promise.all(Array.from({ length: 20 }, () => asm(`/vehicles/${vehicle._id}/approve`)));
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses).toEqual([200, ...Array(19).fill(409)]);
-    for (const r of responses.filter((x) => x.status === 409)) expect(['CONCURRENT_UPDATE', 'VEHICLE_ALREADY_APPROVED']).toContain(r.body.code);
-    const audit = (await b.http().get(`/audit?entity=vehicle&id=${vehicle._id}`).set('Authorization', ADMIN_KEY).expect(200)).body;
+    for (const r of responses.filter((x) => x.status === 409))
+      expect(['CONCURRENT_UPDATE', 'VEHICLE_ALREADY_APPROVED']).toContain(r.body.code);
+    const audit = (
+      await b.http().get(`/audit?entity=vehicle&id=${vehicle._id}`).set('Authorization', ADMIN_KEY).expect(200)
+    ).body;
     expect(audit.filter((e: { action: string }) => e.action === 'VehicleApproved')).toHaveLength(1);
-    const stored = (await b.http().get(`/vehicles/${vehicle._id}`).set('Authorization', b.assemblyKey).expect(200)).body;
+    const stored = (await b.http().get(`/vehicles/${vehicle._id}`).set('Authorization', b.assemblyKey).expect(200))
+      .body;
     expect(stored).toMatchObject({ approved: true, __v: 2 });
   });
 
   it('lets exactly one of several simultaneous driver approvals win', async () => {
-    const reg = (await b.http().post('/drivers/add').send({ name: 'Race Driver', phone: '0244777111', email: 'race.driver@example.com', license: 'DL-0007-2020', licenseClass: 'B', licenseExpiry: future(400), licenseIssueDate: '2020-01-10', idType: 'ghana_card', idNumber: 'GHA-7', gender: 'male' }).expect(201)).body.payload;
+    const reg = (
+      await b
+        .http()
+        .post('/drivers/add')
+        .send({
+          name: 'Race Driver',
+          phone: '0244777111',
+          email: 'race.driver@example.com',
+          license: 'DL-0007-2020',
+          licenseClass: 'B',
+          licenseExpiry: future(400),
+          licenseIssueDate: '2020-01-10',
+          idType: 'ghana_card',
+          idNumber: 'GHA-7',
+          gender: 'male',
+        })
+        .expect(201)
+    ).body.payload;
     const responses = await Promise.all(
-      Array.from({ length: 10 }, () => b.http().post(`/drivers/${reg._id}/approve`).set('Authorization', b.assemblyKey).send({ approvalChecklist: CHECKS })),
+      Array.from({ length: 10 }, () =>
+        b
+          .http()
+          .post(`/drivers/${reg._id}/approve`)
+          .set('Authorization', b.assemblyKey)
+          .send({ approvalChecklist: CHECKS }),
+      ),
     );
     expect(responses.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(409)]);
-    const audit = (await b.http().get(`/audit?entity=driver&id=${reg._id}`).set('Authorization', ADMIN_KEY).expect(200)).body;
+    const audit = (await b.http().get(`/audit?entity=driver&id=${reg._id}`).set('Authorization', ADMIN_KEY).expect(200))
+      .body;
     expect(audit.filter((e: { action: string }) => e.action === 'DriverApproved')).toHaveLength(1);
   });
 });

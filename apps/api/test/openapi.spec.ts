@@ -18,7 +18,10 @@ interface LintProblem {
 describe('OpenAPI document', () => {
   let store: TierStore;
   let running: RunningApp;
-  let document: { paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>>; components: { securitySchemes: Record<string, unknown> } };
+  let document: {
+    paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>>;
+    components: { securitySchemes: Record<string, unknown> };
+  };
 
   beforeAll(async () => {
     store = await openTierStore('embedded');
@@ -31,16 +34,32 @@ describe('OpenAPI document', () => {
   });
 
   it('documents every operation of the interface, with its credential and error responses', () => {
-    const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(operations).toEqual(
       expect.arrayContaining([
-        'GET /vehicles/all', 'POST /vehicles/add', 'GET /vehicles/owner/all', 'GET /vehicles/owner/search', 'GET /drivers/all', 'POST /drivers/add',
-        'GET /assembly/all', 'GET /assembly/users', 'GET /payment/check_transaction', 'GET /trips/intracity/date',
+        'GET /vehicles/all',
+        'POST /vehicles/add',
+        'GET /vehicles/owner/all',
+        'GET /vehicles/owner/search',
+        'GET /drivers/all',
+        'POST /drivers/add',
+        'GET /assembly/all',
+        'GET /assembly/users',
+        'GET /payment/check_transaction',
+        'GET /trips/intracity/date',
       ]),
     );
-    expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+    expect(document.components.securitySchemes.apiKey).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+    });
     expect(document.paths['/payment/check_transaction'].get.security).toEqual([{ apiKey: [] }]);
-    expect(Object.keys(document.paths['/payment/check_transaction'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404']));
+    expect(Object.keys(document.paths['/payment/check_transaction'].get.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '404']),
+    );
     expect(document.paths['/vehicles/all'].get.security).toEqual([{}]);
   });
 
@@ -50,7 +69,10 @@ describe('OpenAPI document', () => {
       const file = join(dir, 'openapi.json');
       writeFileSync(file, JSON.stringify(document));
       const cli = join(WORKSPACE_ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
-      const result = spawnSync(process.execPath, [cli, 'lint', file, '--format=json'], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } });
+      const result = spawnSync(process.execPath, [cli, 'lint', file, '--format=json'], {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '', REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      });
       const report = JSON.parse(result.stdout) as { problems: LintProblem[] };
       const summary = report.problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
       expect(summary.filter((s) => s.startsWith('error'))).toEqual([]);

@@ -14,22 +14,57 @@ const SIGNING_SECRET = 's'; // the fixture merchants' signing secret
 
 /** The document's Transaction, field by field, with the type of each value (operation 9 after a final callback). */
 const DOCUMENT_SHAPE = {
-  _id: 'string', amount: 'number', fees: 'number', status: 'string', requestType: 'string', merchant: 'string', description: 'string',
-  reference: 'string', callBackUrl: 'string', customerEmail: 'string', customerName: 'string', customerPhone: 'string',
+  _id: 'string',
+  amount: 'number',
+  fees: 'number',
+  status: 'string',
+  requestType: 'string',
+  merchant: 'string',
+  description: 'string',
+  reference: 'string',
+  callBackUrl: 'string',
+  customerEmail: 'string',
+  customerName: 'string',
+  customerPhone: 'string',
   requestInfo: {
-    Message: 'string', ResponseCode: 'string',
-    Data: { TransactionId: 'string', Description: 'string', ClientReference: 'string', Amount: 'number', Charges: 'number', AmountAfterCharges: 'number', AmountCharged: 'number', DeliveryFee: 'number' },
+    Message: 'string',
+    ResponseCode: 'string',
+    Data: {
+      TransactionId: 'string',
+      Description: 'string',
+      ClientReference: 'string',
+      Amount: 'number',
+      Charges: 'number',
+      AmountAfterCharges: 'number',
+      AmountCharged: 'number',
+      DeliveryFee: 'number',
+    },
   },
   callBackInfo: {
-    ResponseCode: 'string', Message: 'string',
-    Data: { Amount: 'number', Charges: 'number', AmountAfterCharges: 'number', AmountCharged: 'number', Description: 'string', ClientReference: 'string', TransactionId: 'string', ExternalTransactionId: 'string', OrderId: 'string' },
+    ResponseCode: 'string',
+    Message: 'string',
+    Data: {
+      Amount: 'number',
+      Charges: 'number',
+      AmountAfterCharges: 'number',
+      AmountCharged: 'number',
+      Description: 'string',
+      ClientReference: 'string',
+      TransactionId: 'string',
+      ExternalTransactionId: 'string',
+      OrderId: 'string',
+    },
   },
-  callBackTime: 'string', createdAt: 'string', updatedAt: 'string', __v: 'number',
+  callBackTime: 'string',
+  createdAt: 'string',
+  updatedAt: 'string',
+  __v: 'number',
 };
 
 /** The same tree with each value replaced by its type, for an exact comparison of keys and value types. */
 function shapeOf(value: unknown): unknown {
-  if (value && typeof value === 'object' && !Array.isArray(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shapeOf(v)]));
+  if (value && typeof value === 'object' && !Array.isArray(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shapeOf(v)]));
   return typeof value;
 }
 
@@ -42,16 +77,39 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
   const failFirst = new Map<string, number>();
   const http = () => request(running.app.getHttpServer());
   const pay = (reference: string, over: object = {}) =>
-    http().post('/payment/request').set('Authorization', f.keys.merchantA).send({
-      amount: 25.5, description: 'Trip payment', reference, callBackUrl: receiver.url, customerName: 'Akua Sarpong',
-      customerPhone: '0244987654', customerEmail: 'akua@example.com', requestType: 'mobile_money', ...over,
-    });
-  const status = async (reference: string) => (await http().get(`/payment/check_transaction?reference=${reference}`).set('Authorization', f.keys.merchantA).expect(200)).body;
-  const deliveries = async (reference: string) => (await http().get(`/payment/deliveries?reference=${reference}`).set('Authorization', f.keys.merchantA).expect(200)).body;
+    http()
+      .post('/payment/request')
+      .set('Authorization', f.keys.merchantA)
+      .send({
+        amount: 25.5,
+        description: 'Trip payment',
+        reference,
+        callBackUrl: receiver.url,
+        customerName: 'Akua Sarpong',
+        customerPhone: '0244987654',
+        customerEmail: 'akua@example.com',
+        requestType: 'mobile_money',
+        ...over,
+      });
+  const status = async (reference: string) =>
+    (
+      await http()
+        .get(`/payment/check_transaction?reference=${reference}`)
+        .set('Authorization', f.keys.merchantA)
+        .expect(200)
+    ).body;
+  const deliveries = async (reference: string) =>
+    (await http().get(`/payment/deliveries?reference=${reference}`).set('Authorization', f.keys.merchantA).expect(200))
+      .body;
 
   beforeAll(async () => {
     store = await openTierStore(tier);
-    simulator = await startProviderSimulator({ callbackSecret: PROVIDER_SECRET, clientId: 'client', clientSecret: 'secret', behaviour: { delayMs: 50 } });
+    simulator = await startProviderSimulator({
+      callbackSecret: PROVIDER_SECRET,
+      clientId: 'client',
+      clientSecret: 'secret',
+      behaviour: { delayMs: 50 },
+    });
     receiver = await startMerchantReceiver((n) => {
       const reference = (JSON.parse(n.body) as { reference: string }).reference;
       const left = failFirst.get(reference) ?? 0;
@@ -65,8 +123,25 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
     running = await startListeningApp({
       ...base,
       callbackUrlAllowlist: new Set(['127.0.0.1']),
-      provider: { ...base.provider, url: simulator.url, clientId: 'client', clientSecret: 'secret', callbackSecret: PROVIDER_SECRET, timeoutMs: 2000, retries: 1 },
-      jobs: { ...base.jobs, pollSeconds: 0.5, reconcileAfterSeconds: 2, reconcileRetrySeconds: 1, reconcileMaxDelaySeconds: 2, notifyRetrySeconds: 1, notifyMaxDelaySeconds: 2, callbackSweepAfterSeconds: 1 },
+      provider: {
+        ...base.provider,
+        url: simulator.url,
+        clientId: 'client',
+        clientSecret: 'secret',
+        callbackSecret: PROVIDER_SECRET,
+        timeoutMs: 2000,
+        retries: 1,
+      },
+      jobs: {
+        ...base.jobs,
+        pollSeconds: 0.5,
+        reconcileAfterSeconds: 2,
+        reconcileRetrySeconds: 1,
+        reconcileMaxDelaySeconds: 2,
+        notifyRetrySeconds: 1,
+        notifyMaxDelaySeconds: 2,
+        callbackSweepAfterSeconds: 1,
+      },
     });
     f = await loadApiFixture(running.database.prisma);
   });
@@ -79,7 +154,10 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
 
   it('request -> simulator callback -> operation 9 in exactly the document shape -> one signed notification that verifies', async () => {
     const created = (await pay('E2E-1').expect(201)).body;
-    expect(created).toMatchObject({ status: 'pending', requestInfo: { ResponseCode: '0001', Data: { ClientReference: 'E2E-1', Amount: 25.5 } } });
+    expect(created).toMatchObject({
+      status: 'pending',
+      requestInfo: { ResponseCode: '0001', Data: { ClientReference: 'E2E-1', Amount: 25.5 } },
+    });
     const done = await eventually(async () => {
       const body = await status('E2E-1');
       expect(body.status).toBe('success');
@@ -95,9 +173,19 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
       expect(got).toHaveLength(1);
       return got;
     });
-    expect(verifyNotification(SIGNING_SECRET, notification.headers as Record<string, string>, notification.body)).toBe(true);
-    expect(verifyNotification('another-secret', notification.headers as Record<string, string>, notification.body)).toBe(false);
-    expect(verifyNotification(SIGNING_SECRET, notification.headers as Record<string, string>, notification.body.replace('25.5', '2550'))).toBe(false);
+    expect(verifyNotification(SIGNING_SECRET, notification.headers as Record<string, string>, notification.body)).toBe(
+      true,
+    );
+    expect(
+      verifyNotification('another-secret', notification.headers as Record<string, string>, notification.body),
+    ).toBe(false);
+    expect(
+      verifyNotification(
+        SIGNING_SECRET,
+        notification.headers as Record<string, string>,
+        notification.body.replace('25.5', '2550'),
+      ),
+    ).toBe(false);
     expect(JSON.parse(notification.body)).toEqual(done);
     expect(notification.headers['idempotency-key']).toBe(notification.headers['webhook-id']);
     const log = await eventually(async () => {
@@ -106,7 +194,9 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
       return body;
     });
     expect(log.notification.id).toBe(notification.headers['webhook-id']);
-    expect(log.attempts).toEqual([expect.objectContaining({ attempt: 1, statusCode: 200, outcome: 'delivered', error: null })]);
+    expect(log.attempts).toEqual([
+      expect.objectContaining({ attempt: 1, statusCode: 200, outcome: 'delivered', error: null }),
+    ]);
     expect(log.attempts[0].latencyMs).toBeGreaterThanOrEqual(0);
     // Nothing more arrives later (one notification, not one per callback or per instance).
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -118,9 +208,14 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
     const created = (await pay('E2E-DUP').expect(201)).body;
     await eventually(async () => expect(simulator.payments.get('E2E-DUP')!.callbacks).toHaveLength(5));
     expect((await status('E2E-DUP')).status).toBe('success');
-    const inbox = await running.database.prisma.paymentCallback.findMany({ where: { transactionId: created._id }, orderBy: { id: 'asc' } });
+    const inbox = await running.database.prisma.paymentCallback.findMany({
+      where: { transactionId: created._id },
+      orderBy: { id: 'asc' },
+    });
     expect(inbox.map((c) => c.outcome)).toEqual(['applied', 'duplicate', 'duplicate', 'duplicate', 'duplicate']);
-    const finals = await running.database.prisma.auditEntry.count({ where: { entityId: created._id, action: { in: ['TransactionSucceeded', 'TransactionFailed'] } } });
+    const finals = await running.database.prisma.auditEntry.count({
+      where: { entityId: created._id, action: { in: ['TransactionSucceeded', 'TransactionFailed'] } },
+    });
     expect(finals).toBe(1);
     await eventually(async () => expect((await deliveries('E2E-DUP')).notification.status).toBe('delivered'));
     expect(receiver.forReference('E2E-DUP')).toHaveLength(1);
@@ -142,7 +237,10 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
     expect(done).not.toHaveProperty('callBackInfo');
     expect(simulator.payments.get('E2E-DROP')!.callbacks).toHaveLength(0);
     const row = await running.database.prisma.transaction.findUniqueOrThrow({ where: { id: created._id } });
-    expect(row.statusCheckInfo).toMatchObject({ responseCode: '0000', data: { status: 'Failed', clientReference: 'E2E-DROP' } });
+    expect(row.statusCheckInfo).toMatchObject({
+      responseCode: '0000',
+      data: { status: 'Failed', clientReference: 'E2E-DROP' },
+    });
     await eventually(async () => expect(receiver.forReference('E2E-DROP')).toHaveLength(1));
     expect(JSON.parse(receiver.forReference('E2E-DROP')[0].body).status).toBe('failed');
   });
@@ -155,11 +253,17 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
       expect(body.notification.status).toBe('delivered');
       return body;
     }, 30_000);
-    expect(log.attempts.map((a: { statusCode: number; outcome: string }) => [a.statusCode, a.outcome])).toEqual([[503, 'retry'], [503, 'retry'], [200, 'delivered']]);
+    expect(log.attempts.map((a: { statusCode: number; outcome: string }) => [a.statusCode, a.outcome])).toEqual([
+      [503, 'retry'],
+      [503, 'retry'],
+      [200, 'delivered'],
+    ]);
     const got = receiver.forReference('E2E-RETRY');
     expect(got).toHaveLength(3);
     expect(new Set(got.map((n) => n.headers['webhook-id'])).size).toBe(1);
-    expect(got.every((n) => verifyNotification(SIGNING_SECRET, n.headers as Record<string, string>, n.body))).toBe(true);
+    expect(got.every((n) => verifyNotification(SIGNING_SECRET, n.headers as Record<string, string>, n.body))).toBe(
+      true,
+    );
     // Backoff: the gaps grow (1 s then at least 2 s with retryDelay 1 and doubling).
     expect(got[1].at - got[0].at).toBeGreaterThanOrEqual(900);
     expect(got[2].at - got[1].at).toBeGreaterThanOrEqual(1900);
@@ -184,13 +288,26 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
     simulator.setBehaviour({ drop: true }, 'E2E-SIG');
     const created = (await pay('E2E-SIG').expect(201)).body;
     const url = await callbackUrlOf(created._id);
-    const body = JSON.stringify({ ResponseCode: '0000', Message: 'success', Data: { Amount: 25.5, ClientReference: 'E2E-SIG' } });
+    const body = JSON.stringify({
+      ResponseCode: '0000',
+      Message: 'success',
+      Data: { Amount: 25.5, ClientReference: 'E2E-SIG' },
+    });
     const before = await running.database.prisma.paymentCallback.count();
-    const unsigned = await request(url.origin).post(url.pathname).set('content-type', 'application/json').send(body).expect(401);
+    const unsigned = await request(url.origin)
+      .post(url.pathname)
+      .set('content-type', 'application/json')
+      .send(body)
+      .expect(401);
     expect(unsigned.body.code).toBe('INVALID_SIGNATURE');
     expect(unsigned.headers['content-type']).toMatch(/application\/problem\+json/);
     const wrong = `sha256=${createHmac('sha256', 'not-the-secret').update(body).digest('hex')}`;
-    await request(url.origin).post(url.pathname).set('content-type', 'application/json').set('x-provider-signature', wrong).send(body).expect(401);
+    await request(url.origin)
+      .post(url.pathname)
+      .set('content-type', 'application/json')
+      .set('x-provider-signature', wrong)
+      .send(body)
+      .expect(401);
     expect(await running.database.prisma.paymentCallback.count()).toBe(before);
     expect((await status('E2E-SIG')).status).toBe('pending');
   });
@@ -222,15 +339,26 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
     await simulator.idle();
     await running.app.get<JobWorkers>(JOB_WORKERS).stop();
     const text = (await http().get('/metrics').set('Authorization', f.keys.admin).expect(200)).text;
-    const metric = (name: string) => Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm').exec(text)?.[1]);
+    const metric = (name: string) =>
+      Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm').exec(text)?.[1]);
     const prisma = running.database.prisma;
-    expect(metric('transport_notification_attempts_total{outcome="retry"}')).toBe(await prisma.paymentDeliveryAttempt.count({ where: { outcome: 'retry' } }));
+    expect(metric('transport_notification_attempts_total{outcome="retry"}')).toBe(
+      await prisma.paymentDeliveryAttempt.count({ where: { outcome: 'retry' } }),
+    );
     expect(metric('transport_notification_attempts_total{outcome="retry"}')).toBeGreaterThanOrEqual(2);
-    expect(metric('transport_notification_attempts_total{outcome="delivered"}')).toBe(await prisma.paymentDeliveryAttempt.count({ where: { outcome: 'delivered' } }));
-    expect(metric('transport_notifications{status="delivered"}')).toBe(await prisma.paymentNotification.count({ where: { status: 'delivered' } }));
-    expect(metric('transport_payment_callbacks_total{outcome="duplicate"}')).toBe(await prisma.paymentCallback.count({ where: { outcome: 'duplicate' } }));
+    expect(metric('transport_notification_attempts_total{outcome="delivered"}')).toBe(
+      await prisma.paymentDeliveryAttempt.count({ where: { outcome: 'delivered' } }),
+    );
+    expect(metric('transport_notifications{status="delivered"}')).toBe(
+      await prisma.paymentNotification.count({ where: { status: 'delivered' } }),
+    );
+    expect(metric('transport_payment_callbacks_total{outcome="duplicate"}')).toBe(
+      await prisma.paymentCallback.count({ where: { outcome: 'duplicate' } }),
+    );
     expect(metric('transport_payment_callbacks_total{outcome="anomaly"}')).toBeGreaterThanOrEqual(1);
-    expect(metric('transport_pending_transactions{older_than_seconds="0"}')).toBe(await prisma.transaction.count({ where: { status: 'pending' } }));
+    expect(metric('transport_pending_transactions{older_than_seconds="0"}')).toBe(
+      await prisma.transaction.count({ where: { status: 'pending' } }),
+    );
   });
 
   /** The callback URL the service gave the simulator for a transaction. */

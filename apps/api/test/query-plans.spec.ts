@@ -78,8 +78,8 @@ describeOnPostgres('query plans at 100,000 rows', () => {
     const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
     (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       const [config, values] = args as [{ text?: string; values?: unknown[] } | string, unknown[] | undefined];
-      const text = typeof config === 'string' ? config : config.text ?? '';
-      captured.push({ text, values: (typeof config === 'string' ? values : config.values ?? values) ?? [] });
+      const text = typeof config === 'string' ? config : (config.text ?? '');
+      captured.push({ text, values: (typeof config === 'string' ? values : (config.values ?? values)) ?? [] });
       return query(...args);
     };
     prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
@@ -116,7 +116,8 @@ describeOnPostgres('query plans at 100,000 rows', () => {
     const used: string[] = [];
     for (const plan of plans) {
       const seq = plan.nodes.filter((n) => n['Node Type'] === 'Seq Scan');
-      if (seq.length > 0) throw new Error(`sequential scan of ${seq.map((n) => n['Relation Name']).join(', ')} in:\n${plan.text}`);
+      if (seq.length > 0)
+        throw new Error(`sequential scan of ${seq.map((n) => n['Relation Name']).join(', ')} in:\n${plan.text}`);
       used.push(...plan.nodes.flatMap((n) => (n['Index Name'] ? [n['Index Name']] : [])));
     }
     return used;
@@ -126,13 +127,21 @@ describeOnPostgres('query plans at 100,000 rows', () => {
   const id = (i: number) => i.toString(16).padStart(24, '0');
 
   it('detects a sequential scan when a query has no index to use (the check can fail)', async () => {
-    await expect(expectIndexedOnly(() => prisma.vehicleOwner.findMany({ where: { idNumber: { contains: '4242' } }, take: 50 }))).rejects.toThrow(
-      /sequential scan of vehicle_owners/,
-    );
+    await expect(
+      expectIndexedOnly(() => prisma.vehicleOwner.findMany({ where: { idNumber: { contains: '4242' } }, take: 50 })),
+    ).rejects.toThrow(/sequential scan of vehicle_owners/);
   });
 
   it('lists vehicles, with every filter and a cursor, through indexes', async () => {
-    for (const filter of [{}, { inspected: true }, { inspected: false }, { approved: true }, { ownerId: id(777) }, { driverId: id(800) }, { registrationNumber: 'GR 5000-24' }]) {
+    for (const filter of [
+      {},
+      { inspected: true },
+      { inspected: false },
+      { approved: true },
+      { ownerId: id(777) },
+      { driverId: id(800) },
+      { registrationNumber: 'GR 5000-24' },
+    ]) {
       expect(await expectIndexedOnly(() => repos.vehicles.list(filter, page))).not.toEqual([]);
     }
     await expectIndexedOnly(() => repos.vehicles.list({}, { limit: 50, after: id(5000) }));
@@ -144,7 +153,8 @@ describeOnPostgres('query plans at 100,000 rows', () => {
     // where they are common it may instead walk the newest-first index and stop at the page, which is also bounded.
     for (const q of ['3f9a2', 'owner4242@', '0240004242', '+2332400042', 'nothing-matches-this']) {
       const used = await expectIndexedOnly(() => repos.owners.search(q, page));
-      if (q === 'nothing-matches-this' || q === 'owner4242@') expect(used.some((name) => name.includes('trgm'))).toBe(true);
+      if (q === 'nothing-matches-this' || q === 'owner4242@')
+        expect(used.some((name) => name.includes('trgm'))).toBe(true);
     }
     await expectIndexedOnly(() => repos.owners.list(page));
   });
@@ -168,6 +178,8 @@ describeOnPostgres('query plans at 100,000 rows', () => {
   });
 
   it('lists vehicles whose certificates end soon without scanning the table', async () => {
-    await expectIndexedOnly(() => repos.vehicles.listCertificatesEndingBy(new Date(Date.now() + 30 * 86_400_000), page));
+    await expectIndexedOnly(() =>
+      repos.vehicles.listCertificatesEndingBy(new Date(Date.now() + 30 * 86_400_000), page),
+    );
   });
 });

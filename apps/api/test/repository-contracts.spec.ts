@@ -26,7 +26,11 @@ describeOnEachTier('Prisma repositories', (tier) => {
       ...prismaRepositories(database.prisma),
       ensureMerchant: async (id: string) => {
         const now = new Date();
-        await database.prisma.merchant.upsert({ where: { id }, update: {}, create: { id, name: `Merchant ${id}`, signingSecret: 'secret', createdAt: now, updatedAt: now } });
+        await database.prisma.merchant.upsert({
+          where: { id },
+          update: {},
+          create: { id, name: `Merchant ${id}`, signingSecret: 'secret', createdAt: now, updatedAt: now },
+        });
       },
       concurrentWriters: tier === 'postgresql',
       close: async () => undefined,

@@ -83,10 +83,14 @@ describeOnPostgres('storm: two instances, SIGKILL mid-storm', () => {
         CALLBACK_SWEEP_AFTER_SECONDS: '3',
       },
     });
-    await eventually(async () => {
-      const res = await fetch(`${instance.url}/health`);
-      if (res.status !== 200) throw new Error(`health ${res.status}`);
-    }, 60_000, 200);
+    await eventually(
+      async () => {
+        const res = await fetch(`${instance.url}/health`);
+        if (res.status !== 200) throw new Error(`health ${res.status}`);
+      },
+      60_000,
+      200,
+    );
   }
 
   beforeAll(async () => {
@@ -101,7 +105,12 @@ describeOnPostgres('storm: two instances, SIGKILL mid-storm', () => {
     }
     await launch(instances[0]); // migrates the empty database
     await launch(instances[1]);
-    db = await openDatabase({ ...loadConfig({ APP_ROOT: WORKSPACE_ROOT }), databaseUrl: database.url, migrateOnStart: false, databasePoolSize: 4 });
+    db = await openDatabase({
+      ...loadConfig({ APP_ROOT: WORKSPACE_ROOT }),
+      databaseUrl: database.url,
+      migrateOnStart: false,
+      databasePoolSize: 4,
+    });
     f = await loadApiFixture(db.prisma);
   });
 
@@ -115,17 +124,31 @@ describeOnPostgres('storm: two instances, SIGKILL mid-storm', () => {
 
   it('ends with every transaction at the truth, nothing applied twice, no callback lost, every notification delivered', async () => {
     const random = seeded(20261122);
-    const counts = { requests: 0, sent: 0, acknowledged: 0, retriedAfterFailure: 0, byKind: { interim: 0, final: 0, duplicate: 0, late: 0 } };
+    const counts = {
+      requests: 0,
+      sent: 0,
+      acknowledged: 0,
+      retriedAfterFailure: 0,
+      byKind: { interim: 0, final: 0, duplicate: 0, late: 0 },
+    };
     const started = Date.now();
 
     // 1. The payments, spread over both instances; the simulator decides each outcome (about 80% paid).
     const references = Array.from({ length: TRANSACTIONS }, (_, i) => `STORM-${i}`);
-    for (const reference of references) simulator.setBehaviour({ outcome: random() < 0.8 ? 'success' : 'failed' }, reference);
+    for (const reference of references)
+      simulator.setBehaviour({ outcome: random() < 0.8 ? 'success' : 'failed' }, reference);
     await pool(references, CONCURRENCY, async (reference, i) => {
       const res = await fetch(`${instances[i % 2].url}/payment/request`, {
         method: 'POST',
         headers: { authorization: f.keys.merchantA, 'content-type': 'application/json' },
-        body: JSON.stringify({ amount: 10 + (i % 50), description: 'Storm fare', reference, callBackUrl: receiver.url, customerPhone: '0244000000', requestType: 'mobile_money' }),
+        body: JSON.stringify({
+          amount: 10 + (i % 50),
+          description: 'Storm fare',
+          reference,
+          callBackUrl: receiver.url,
+          customerPhone: '0244000000',
+          requestType: 'mobile_money',
+        }),
       });
       if (res.status !== 201) throw new Error(`request ${reference}: ${res.status} ${await res.text()}`);
       counts.requests++;
@@ -143,7 +166,11 @@ describeOnPostgres('storm: two instances, SIGKILL mid-storm', () => {
       const payment = simulator.payments.get(reference)!;
       const path = new URL(payment.callbackUrl).pathname;
       const [final] = simulator.plannedCallbacks(reference);
-      const unknown = JSON.stringify({ ...JSON.parse(final.body), ResponseCode: '0005', Message: 'The state of the transaction is unknown' });
+      const unknown = JSON.stringify({
+        ...JSON.parse(final.body),
+        ResponseCode: '0005',
+        Message: 'The state of the transaction is unknown',
+      });
       chains.set(reference, [{ reference, kind: 'final', path, body: final.body }]);
       (chains.get(reference) as PlannedCallback[] & { unknown?: string }).unknown = unknown;
     }
@@ -173,7 +200,12 @@ describeOnPostgres('storm: two instances, SIGKILL mid-storm', () => {
         const target = instances[Math.floor(random() * 2)];
         counts.sent++;
         try {
-          const res = await fetch(`${target.url}${callback.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: callback.body, signal: AbortSignal.timeout(30_000) });
+          const res = await fetch(`${target.url}${callback.path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: callback.body,
+            signal: AbortSignal.timeout(30_000),
+          });
           await res.body?.cancel();
           if (res.status === 200) {
             counts.acknowledged++;
@@ -210,21 +242,30 @@ describeOnPostgres('storm: two instances, SIGKILL mid-storm', () => {
 
     // 4. Wait for the background work to settle: every notification delivered, every stored callback applied.
     const settleStarted = Date.now();
-    await eventually(async () => {
-      const [pendingTx, unprocessed, undelivered] = await Promise.all([
-        db.prisma.transaction.count({ where: { status: 'pending', reference: { startsWith: 'STORM-' } } }),
-        db.prisma.paymentCallback.count({ where: { processedAt: null } }),
-        db.prisma.paymentNotification.count({ where: { status: { not: 'delivered' } } }),
-      ]);
-      const notified = new Set(receiver.received.map((n) => n.headers['webhook-id'])).size;
-      if (pendingTx + unprocessed + undelivered > 0 || notified < TRANSACTIONS) {
-        throw new Error(`not settled: ${pendingTx} pending, ${unprocessed} unapplied callbacks, ${undelivered} undelivered, ${notified} notified`);
-      }
-    }, 240_000, 500);
+    await eventually(
+      async () => {
+        const [pendingTx, unprocessed, undelivered] = await Promise.all([
+          db.prisma.transaction.count({ where: { status: 'pending', reference: { startsWith: 'STORM-' } } }),
+          db.prisma.paymentCallback.count({ where: { processedAt: null } }),
+          db.prisma.paymentNotification.count({ where: { status: { not: 'delivered' } } }),
+        ]);
+        const notified = new Set(receiver.received.map((n) => n.headers['webhook-id'])).size;
+        if (pendingTx + unprocessed + undelivered > 0 || notified < TRANSACTIONS) {
+          throw new Error(
+            `not settled: ${pendingTx} pending, ${unprocessed} unapplied callbacks, ${undelivered} undelivered, ${notified} notified`,
+          );
+        }
+      },
+      240_000,
+      500,
+    );
     const settleSeconds = (Date.now() - settleStarted) / 1000;
 
     // 5. The verdicts.
-    const rows = await db.prisma.transaction.findMany({ where: { merchantId: f.ids.merchantA, reference: { startsWith: 'STORM-' } }, select: { id: true, reference: true, status: true } });
+    const rows = await db.prisma.transaction.findMany({
+      where: { merchantId: f.ids.merchantA, reference: { startsWith: 'STORM-' } },
+      select: { id: true, reference: true, status: true },
+    });
     expect(rows).toHaveLength(TRANSACTIONS);
     const wrong = rows.filter((r) => r.status !== simulator.payments.get(r.reference)!.truth);
     const finals = await db.prisma.$queryRaw<Array<{ entityId: string; n: bigint }>>`
@@ -241,10 +282,18 @@ describeOnPostgres('storm: two instances, SIGKILL mid-storm', () => {
       const entry = byId.get(id) ?? { bodies: new Set<string>(), copies: 0, verified: true };
       entry.bodies.add(n.body);
       entry.copies++;
-      entry.verified &&= verifyNotification(SIGNING_SECRET, n.headers as Record<string, string>, n.body, Date.now(), 3600);
+      entry.verified &&= verifyNotification(
+        SIGNING_SECRET,
+        n.headers as Record<string, string>,
+        n.body,
+        Date.now(),
+        3600,
+      );
       byId.set(id, entry);
     }
-    const referencesNotified = new Set([...byId.values()].map((e) => (JSON.parse([...e.bodies][0]) as { reference: string }).reference));
+    const referencesNotified = new Set(
+      [...byId.values()].map((e) => (JSON.parse([...e.bodies][0]) as { reference: string }).reference),
+    );
     const statusChecks = await db.prisma.transaction.count({ where: { statusCheckTime: { not: null } } });
 
     console.log(

@@ -1,4 +1,10 @@
-import { ObjectIdGenerator, Vehicle, VehicleOwner, INSPECTION_ITEMS, type InspectionChecklist } from '@transport/domain';
+import {
+  ObjectIdGenerator,
+  Vehicle,
+  VehicleOwner,
+  INSPECTION_ITEMS,
+  type InspectionChecklist,
+} from '@transport/domain';
 import { FixedClock, SeededRandomSource } from '@transport/domain/testing';
 import type { Actor, AuditLog, UnitOfWork } from '@transport/domain';
 import { VehiclesService } from '../src/vehicles/vehicles.service';
@@ -31,29 +37,60 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
     await truncateAll(database.prisma);
     const ids = new ObjectIdGenerator(clock, new SeededRandomSource(seed++));
     const repos = prismaRepositories(database.prisma);
-    const owner = await repos.owners.add(VehicleOwner.register({ name: 'Kofi', phone: '0244123456', email: 'kofi@example.com', idType: 'ghana_card', idNumber: 'GHA-1-2' }, ids, clock.now()));
+    const owner = await repos.owners.add(
+      VehicleOwner.register(
+        { name: 'Kofi', phone: '0244123456', email: 'kofi@example.com', idType: 'ghana_card', idNumber: 'GHA-1-2' },
+        ids,
+        clock.now(),
+      ),
+    );
     const vehicle = Vehicle.register(
-      { ownerId: owner.id, registrationNumber: `GR ${seed}-24`, roadWorthyExpiryDate: new Date('2027-01-01'), insuranceExpiryDate: new Date('2027-01-01') },
+      {
+        ownerId: owner.id,
+        registrationNumber: `GR ${seed}-24`,
+        roadWorthyExpiryDate: new Date('2027-01-01'),
+        insuranceExpiryDate: new Date('2027-01-01'),
+      },
       ids,
       clock.now(),
     );
     await repos.vehicles.add(vehicle);
-    return inspectVehicle({ uow: new PrismaUnitOfWork(database.prisma), clock }, vehicle.id, passed, { role: 'assembly', id: '65a0000000000000000000a8' });
+    return inspectVehicle({ uow: new PrismaUnitOfWork(database.prisma), clock }, vehicle.id, passed, {
+      role: 'assembly',
+      id: '65a0000000000000000000a8',
+    });
   }
 
   // The vehicles service on a given unit of work; each change answers with the vehicle as stored afterwards.
-  const vehicles = (uow: UnitOfWork) => new VehiclesService(uow, prismaStores(database.prisma), clock, new ObjectIdGenerator(clock, new SeededRandomSource(1)));
+  const vehicles = (uow: UnitOfWork) =>
+    new VehiclesService(
+      uow,
+      prismaStores(database.prisma),
+      clock,
+      new ObjectIdGenerator(clock, new SeededRandomSource(1)),
+    );
   const stored = async (id: string) => (await prismaRepositories(database.prisma).vehicles.findById(id))!;
-  async function inspectVehicle(deps: { uow: UnitOfWork; clock: FixedClock }, id: string, checklist: InspectionChecklist, actor: Actor): Promise<Vehicle> {
+  async function inspectVehicle(
+    deps: { uow: UnitOfWork; clock: FixedClock },
+    id: string,
+    checklist: InspectionChecklist,
+    actor: Actor,
+  ): Promise<Vehicle> {
     await vehicles(deps.uow).inspect(id, checklist, actor);
     return stored(id);
   }
-  async function approveVehicle(deps: { uow: UnitOfWork; clock: FixedClock }, id: string, actor: Actor, expectedVersion?: number): Promise<Vehicle> {
+  async function approveVehicle(
+    deps: { uow: UnitOfWork; clock: FixedClock },
+    id: string,
+    actor: Actor,
+    expectedVersion?: number,
+  ): Promise<Vehicle> {
     await vehicles(deps.uow).approve(id, actor, expectedVersion);
     return stored(id);
   }
 
-  const auditRows = (entityId: string) => database.prisma.auditEntry.findMany({ where: { entityId }, orderBy: { id: 'asc' } });
+  const auditRows = (entityId: string) =>
+    database.prisma.auditEntry.findMany({ where: { entityId }, orderBy: { id: 'asc' } });
 
   it('writes the change and its audit entry together', async () => {
     const vehicle = await inspectedVehicle();
@@ -83,7 +120,9 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
 
   it('refuses a change made on a stale revision (If-Match) and writes nothing', async () => {
     const vehicle = await inspectedVehicle();
-    await expect(approveVehicle({ uow: new PrismaUnitOfWork(database.prisma), clock }, vehicle.id, approver, 0)).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
+    await expect(
+      approveVehicle({ uow: new PrismaUnitOfWork(database.prisma), clock }, vehicle.id, approver, 0),
+    ).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
     expect((await auditRows(vehicle.id)).map((a) => a.action)).toEqual(['VehicleInspected']);
   });
 
@@ -99,7 +138,11 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
     );
     expect(attempts.filter((a) => a === 'approved')).toHaveLength(1);
     // Losers either lost the race on the revision or loaded the winner's result: both are conflicts.
-    expect(attempts.filter((a) => a !== 'approved').every((a) => a === 'conflict:CONCURRENT_UPDATE' || a === 'conflict:VEHICLE_ALREADY_APPROVED')).toBe(true);
+    expect(
+      attempts
+        .filter((a) => a !== 'approved')
+        .every((a) => a === 'conflict:CONCURRENT_UPDATE' || a === 'conflict:VEHICLE_ALREADY_APPROVED'),
+    ).toBe(true);
     const stored = await prismaRepositories(database.prisma).vehicles.findById(vehicle.id);
     expect(stored?.version).toBe(2);
     expect((await auditRows(vehicle.id)).filter((a) => a.action === 'VehicleApproved')).toHaveLength(1);
@@ -111,29 +154,58 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
     const [a, b] = [(await repos.vehicles.findById(vehicle.id))!, (await repos.vehicles.findById(vehicle.id))!];
     a.approve(approver.id, clock.now());
     b.linkStation(null, clock.now());
-    const outcomes = await Promise.all([a, b].map((copy) => repos.vehicles.update(copy).then(() => 'saved', (e: { code?: string }) => e.code)));
+    const outcomes = await Promise.all(
+      [a, b].map((copy) =>
+        repos.vehicles.update(copy).then(
+          () => 'saved',
+          (e: { code?: string }) => e.code,
+        ),
+      ),
+    );
     expect(outcomes.sort()).toEqual(['CONCURRENT_UPDATE', 'saved']);
     const stored = (await repos.vehicles.findById(vehicle.id))!;
     expect(stored.version).toBe(vehicle.version + 1);
     // The winner's whole change is there and none of the loser's.
     const state = stored.toState();
-    expect(state.approved && state.stationId === undefined ? 'approval won' : !state.approved && state.stationId === null ? 'unlink won' : 'mixed').not.toBe('mixed');
+    expect(
+      state.approved && state.stationId === undefined
+        ? 'approval won'
+        : !state.approved && state.stationId === null
+          ? 'unlink won'
+          : 'mixed',
+    ).not.toBe('mixed');
   });
 
   it('fails loudly on a stored row that breaks the rules, instead of returning a half-valid object', async () => {
     const vehicle = await inspectedVehicle();
-    await database.prisma.$executeRawUnsafe(`UPDATE vehicles SET "inspectionChecklist" = NULL WHERE id = '${vehicle.id}'`);
-    await expect(prismaRepositories(database.prisma).vehicles.findById(vehicle.id)).rejects.toThrow(/cannot be mapped: inspected and inspectionChecklist disagree/);
-    await database.prisma.$executeRawUnsafe(`UPDATE vehicles SET "inspectionChecklist" = '{"brakes": true}'::jsonb WHERE id = '${vehicle.id}'`);
-    await expect(prismaRepositories(database.prisma).vehicles.findById(vehicle.id)).rejects.toThrow(/cannot be mapped: inspectionChecklist needs/);
-    await database.prisma.$executeRawUnsafe(`UPDATE vehicles SET "inspectionChecklist" = NULL, inspected = false, type = 'spaceship' WHERE id = '${vehicle.id}'`);
-    await expect(prismaRepositories(database.prisma).vehicles.list({}, { limit: 5 })).rejects.toThrow(/cannot be mapped: type must be one of/);
+    await database.prisma.$executeRawUnsafe(
+      `UPDATE vehicles SET "inspectionChecklist" = NULL WHERE id = '${vehicle.id}'`,
+    );
+    await expect(prismaRepositories(database.prisma).vehicles.findById(vehicle.id)).rejects.toThrow(
+      /cannot be mapped: inspected and inspectionChecklist disagree/,
+    );
+    await database.prisma.$executeRawUnsafe(
+      `UPDATE vehicles SET "inspectionChecklist" = '{"brakes": true}'::jsonb WHERE id = '${vehicle.id}'`,
+    );
+    await expect(prismaRepositories(database.prisma).vehicles.findById(vehicle.id)).rejects.toThrow(
+      /cannot be mapped: inspectionChecklist needs/,
+    );
+    await database.prisma.$executeRawUnsafe(
+      `UPDATE vehicles SET "inspectionChecklist" = NULL, inspected = false, type = 'spaceship' WHERE id = '${vehicle.id}'`,
+    );
+    await expect(prismaRepositories(database.prisma).vehicles.list({}, { limit: 5 })).rejects.toThrow(
+      /cannot be mapped: type must be one of/,
+    );
   });
 
   it('refuses to change or delete audit history, at the database', async () => {
     const vehicle = await inspectedVehicle();
-    await expect(database.prisma.auditEntry.updateMany({ where: { entityId: vehicle.id }, data: { action: 'forged' } })).rejects.toThrow(/append-only/);
-    await expect(database.prisma.auditEntry.deleteMany({ where: { entityId: vehicle.id } })).rejects.toThrow(/append-only/);
+    await expect(
+      database.prisma.auditEntry.updateMany({ where: { entityId: vehicle.id }, data: { action: 'forged' } }),
+    ).rejects.toThrow(/append-only/);
+    await expect(database.prisma.auditEntry.deleteMany({ where: { entityId: vehicle.id } })).rejects.toThrow(
+      /append-only/,
+    );
     expect(await auditRows(vehicle.id)).toHaveLength(1);
   });
 });

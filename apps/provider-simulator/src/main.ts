@@ -3,10 +3,16 @@ import { startProviderSimulator, type Behaviour } from '@transport/provider-simu
 // The simulator as a process (the demo runs it beside the API): settings from the environment.
 const env = process.env;
 const behaviour: Partial<Behaviour> = {};
-if (env.SIMULATOR_OUTCOME === 'success' || env.SIMULATOR_OUTCOME === 'failed') behaviour.outcome = env.SIMULATOR_OUTCOME;
+if (env.SIMULATOR_OUTCOME === 'success' || env.SIMULATOR_OUTCOME === 'failed')
+  behaviour.outcome = env.SIMULATOR_OUTCOME;
 if (env.SIMULATOR_DELAY_MS) behaviour.delayMs = Number(env.SIMULATOR_DELAY_MS);
 if (env.SIMULATOR_DUPLICATES) behaviour.duplicates = Number(env.SIMULATOR_DUPLICATES);
-for (const [name, key] of [['SIMULATOR_REORDER', 'reorder'], ['SIMULATOR_DROP', 'drop'], ['SIMULATOR_WRONG_AMOUNT', 'wrongAmount'], ['SIMULATOR_REFUSE', 'refuse']] as const) {
+for (const [name, key] of [
+  ['SIMULATOR_REORDER', 'reorder'],
+  ['SIMULATOR_DROP', 'drop'],
+  ['SIMULATOR_WRONG_AMOUNT', 'wrongAmount'],
+  ['SIMULATOR_REFUSE', 'refuse'],
+] as const) {
   if (env[name]) behaviour[key] = /^(1|true|yes|on)$/i.test(env[name] ?? '');
 }
 
@@ -21,7 +27,8 @@ startProviderSimulator({
 }).then(
   (simulator) => {
     console.log(`[provider-simulator] Hubtel-style provider listening on ${simulator.url}`);
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void simulator.close().then(() => process.exit(0)));
+    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+      process.on(signal, () => void simulator.close().then(() => process.exit(0)));
   },
   (error: Error) => {
     console.error(`[provider-simulator] failed to start: ${error.message}`);

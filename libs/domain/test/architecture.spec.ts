@@ -48,7 +48,9 @@ describe('libs/domain architecture rules', () => {
     ['an app', "import { createApp } from '../../../apps/api/src/app';\nexport const x = createApp;\n"],
   ])('refuses an import of %s', async (_name, code) => {
     const errors = await lintInDomain(code);
-    expect(errors.some((e) => e.startsWith('no-restricted-imports') || e.startsWith('@nx/enforce-module-boundaries'))).toBe(true);
+    expect(
+      errors.some((e) => e.startsWith('no-restricted-imports') || e.startsWith('@nx/enforce-module-boundaries')),
+    ).toBe(true);
   });
 
   it('refuses Date.now() and Math.random(): time and randomness come through ports', async () => {
@@ -57,6 +59,8 @@ describe('libs/domain architecture rules', () => {
   });
 
   it('accepts plain domain code (the rule is not simply failing everything)', async () => {
-    expect(await lintInDomain("import { DomainError } from './shared/domain-error';\nexport const x = DomainError;\n")).toEqual([]);
+    expect(
+      await lintInDomain("import { DomainError } from './shared/domain-error';\nexport const x = DomainError;\n"),
+    ).toEqual([]);
   });
 });

@@ -12,7 +12,11 @@ describe('@transport/domain as a package', () => {
   let scratch: string;
 
   beforeAll(() => {
-    const build = spawnSync(process.execPath, [join(__dirname, '..', 'build.mjs')], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    const build = spawnSync(process.execPath, [join(__dirname, '..', 'build.mjs')], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}\n${build.stderr}`);
     scratch = mkdtempSync(join(tmpdir(), 'domain-consumer-'));
     const target = join(scratch, 'node_modules', '@transport', 'domain');
@@ -55,7 +59,11 @@ describe('@transport/domain as a package', () => {
       });
       `,
     );
-    const run = spawnSync(process.execPath, ['check.cjs'], { cwd: scratch, encoding: 'utf8', env: { PATH: process.env.PATH } });
+    const run = spawnSync(process.execPath, ['check.cjs'], {
+      cwd: scratch,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH },
+    });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({ refused: 'VEHICLE_NOT_INSPECTED', approved: true, reg: 'GR 1-24' });
   });
@@ -72,10 +80,25 @@ describe('@transport/domain as a package', () => {
     });
     writeFileSync(
       join(scratch, 'tsconfig.examples.json'),
-      JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'es2022', moduleResolution: 'bundler', noEmit: true, types: [], lib: ['es2023', 'dom'], noUnusedLocals: false }, files }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          target: 'es2022',
+          module: 'es2022',
+          moduleResolution: 'bundler',
+          noEmit: true,
+          types: [],
+          lib: ['es2023', 'dom'],
+          noUnusedLocals: false,
+        },
+        files,
+      }),
     );
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    const run = spawnSync(process.execPath, [tsc, '-p', join(scratch, 'tsconfig.examples.json')], { cwd: scratch, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [tsc, '-p', join(scratch, 'tsconfig.examples.json')], {
+      cwd: scratch,
+      encoding: 'utf8',
+    });
     expect(run.stdout + run.stderr).toBe('');
   });
 
@@ -92,7 +115,17 @@ describe('@transport/domain as a package', () => {
     );
     writeFileSync(
       join(scratch, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', noEmit: true, types: [], skipLibCheck: false }, files: ['consumer.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          noEmit: true,
+          types: [],
+          skipLibCheck: false,
+        },
+        files: ['consumer.ts'],
+      }),
     );
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
     const run = spawnSync(process.execPath, [tsc, '-p', scratch], { cwd: scratch, encoding: 'utf8' });

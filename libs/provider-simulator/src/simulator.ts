@@ -30,7 +30,15 @@ export interface Behaviour {
   wrongAmount: boolean;
 }
 
-export const DEFAULT_BEHAVIOUR: Behaviour = { outcome: 'success', refuse: false, delayMs: 200, duplicates: 0, reorder: false, drop: false, wrongAmount: false };
+export const DEFAULT_BEHAVIOUR: Behaviour = {
+  outcome: 'success',
+  refuse: false,
+  delayMs: 200,
+  duplicates: 0,
+  reorder: false,
+  drop: false,
+  wrongAmount: false,
+};
 
 export interface SimulatedPayment {
   reference: string;
@@ -89,10 +97,14 @@ export async function startProviderSimulator(options: SimulatorOptions = {}): Pr
         Amount: amount,
         Charges: charges,
         AmountAfterCharges: Math.round((amount - charges) * 100) / 100,
-        Description: code === '0000' ? 'The MTN Mobile Money payment has been approved and processed successfully.' : p.description,
+        Description:
+          code === '0000'
+            ? 'The MTN Mobile Money payment has been approved and processed successfully.'
+            : p.description,
         ClientReference: p.reference,
         TransactionId: p.transactionId,
-        ExternalTransactionId: code === '0000' ? String(10_000_000_000 + Number.parseInt(p.transactionId.slice(0, 8), 16)) : '',
+        ExternalTransactionId:
+          code === '0000' ? String(10_000_000_000 + Number.parseInt(p.transactionId.slice(0, 8), 16)) : '',
         AmountCharged: amount,
         OrderId: p.transactionId,
       },
@@ -110,7 +122,9 @@ export async function startProviderSimulator(options: SimulatorOptions = {}): Pr
 
   const signatureHeaders = (body: string): Record<string, string> => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (options.callbackSecret) headers['x-provider-signature'] = `sha256=${createHmac('sha256', options.callbackSecret).update(body).digest('hex')}`;
+    if (options.callbackSecret)
+      headers['x-provider-signature'] =
+        `sha256=${createHmac('sha256', options.callbackSecret).update(body).digest('hex')}`;
     return headers;
   };
 
@@ -127,11 +141,21 @@ export async function startProviderSimulator(options: SimulatorOptions = {}): Pr
     for (const callback of plannedCallbacks(p.reference)) {
       const code = (JSON.parse(callback.body) as { ResponseCode: string }).ResponseCode;
       try {
-        const response = await fetch(callback.url, { method: 'POST', headers: callback.headers, body: callback.body, signal: AbortSignal.timeout(10_000) });
+        const response = await fetch(callback.url, {
+          method: 'POST',
+          headers: callback.headers,
+          body: callback.body,
+          signal: AbortSignal.timeout(10_000),
+        });
         await response.body?.cancel();
         p.callbacks.push({ at: new Date().toISOString(), responseCode: code, httpStatus: response.status });
       } catch (error) {
-        p.callbacks.push({ at: new Date().toISOString(), responseCode: code, httpStatus: null, error: (error as Error).message });
+        p.callbacks.push({
+          at: new Date().toISOString(),
+          responseCode: code,
+          httpStatus: null,
+          error: (error as Error).message,
+        });
       }
       log(`callback ${p.reference} ${code} -> ${p.callbacks.at(-1)?.httpStatus ?? p.callbacks.at(-1)?.error}`);
     }
@@ -154,10 +178,18 @@ export async function startProviderSimulator(options: SimulatorOptions = {}): Pr
       overrides.set(parts[2], JSON.parse(body || '{}') as Partial<Behaviour>);
       return send(res, 200, { reference: parts[2], behaviour: { ...defaults, ...overrides.get(parts[2]) } });
     }
-    if (req.method === 'GET' && parts[0] === '_simulator' && parts[1] === 'transactions') return send(res, 200, [...payments.values()]);
+    if (req.method === 'GET' && parts[0] === '_simulator' && parts[1] === 'transactions')
+      return send(res, 200, [...payments.values()]);
     if (!authorised(req)) return send(res, 401, { Message: 'Unauthorized', ResponseCode: '4101' });
 
-    if (req.method === 'POST' && parts.length === 5 && parts[0] === 'merchantaccount' && parts[1] === 'merchants' && parts[3] === 'receive' && parts[4] === 'mobilemoney') {
+    if (
+      req.method === 'POST' &&
+      parts.length === 5 &&
+      parts[0] === 'merchantaccount' &&
+      parts[1] === 'merchants' &&
+      parts[3] === 'receive' &&
+      parts[4] === 'mobilemoney'
+    ) {
       let input: Record<string, unknown>;
       try {
         input = JSON.parse(body) as Record<string, unknown>;
@@ -168,7 +200,10 @@ export async function startProviderSimulator(options: SimulatorOptions = {}): Pr
       const amount = input.Amount;
       const callbackUrl = input.PrimaryCallbackUrl;
       if (typeof reference !== 'string' || typeof amount !== 'number' || typeof callbackUrl !== 'string') {
-        return send(res, 400, { Message: 'ClientReference, Amount and PrimaryCallbackUrl are required', ResponseCode: '4000' });
+        return send(res, 400, {
+          Message: 'ClientReference, Amount and PrimaryCallbackUrl are required',
+          ResponseCode: '4000',
+        });
       }
       let payment = payments.get(reference);
       if (!payment) {
@@ -194,7 +229,12 @@ export async function startProviderSimulator(options: SimulatorOptions = {}): Pr
           timers.add(timer);
         }
       }
-      if (payment.truth === 'refused') return send(res, 400, { Message: 'The customer wallet could not be debited', ResponseCode: '2001', Data: { ClientReference: reference } });
+      if (payment.truth === 'refused')
+        return send(res, 400, {
+          Message: 'The customer wallet could not be debited',
+          ResponseCode: '2001',
+          Data: { ClientReference: reference },
+        });
       const charges = Math.round(payment.amount) / 100;
       return send(res, 200, {
         Message: 'Transaction pending. Expect callback request for final state',
@@ -241,7 +281,9 @@ export async function startProviderSimulator(options: SimulatorOptions = {}): Pr
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      handle(req, res, Buffer.concat(chunks).toString('utf8')).catch((error: Error) => send(res, 500, { message: error.message }));
+      handle(req, res, Buffer.concat(chunks).toString('utf8')).catch((error: Error) =>
+        send(res, 500, { message: error.message }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));

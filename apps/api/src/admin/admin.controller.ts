@@ -4,7 +4,14 @@ import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { ApiProblems } from '../core/http/openapi';
 import { ObjectIdPipe } from '../core/http/params';
-import { AddMerchantBody, IssuedKeyResponse, IssueKeyBody, KeySummaryResponse, MerchantCreatedResponse, RevokedKeyResponse } from './admin.dto';
+import {
+  AddMerchantBody,
+  IssuedKeyResponse,
+  IssueKeyBody,
+  KeySummaryResponse,
+  MerchantCreatedResponse,
+  RevokedKeyResponse,
+} from './admin.dto';
 import { AdminService } from './admin.service';
 
 @ApiTags('admin')
@@ -18,7 +25,8 @@ export class AdminController {
   @HttpCode(201)
   @ApiOperation({
     summary: 'Add a merchant',
-    description: 'Answers with the `signingSecret` the merchant uses to verify the notifications this service signs (HMAC-SHA256); it is shown this once.',
+    description:
+      'Answers with the `signingSecret` the merchant uses to verify the notifications this service signs (HMAC-SHA256); it is shown this once.',
   })
   @ApiBody({ type: AddMerchantBody })
   @ApiCreatedResponse({ type: MerchantCreatedResponse })
@@ -29,7 +37,10 @@ export class AdminController {
 
   @Post('keys')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Issue an API key for an admin, assembly user, merchant or platform', description: 'Answers `{ _id, key, role, principal }`; the key is shown this once.' })
+  @ApiOperation({
+    summary: 'Issue an API key for an admin, assembly user, merchant or platform',
+    description: 'Answers `{ _id, key, role, principal }`; the key is shown this once.',
+  })
   @ApiBody({ type: IssueKeyBody })
   @ApiCreatedResponse({ type: IssuedKeyResponse })
   @ApiProblems(400, 401, 403, 413, 415, 422)

@@ -7,7 +7,19 @@ import type { ApiKeyRecord, AuditRecord } from '../core/ports';
 // Requests and responses of the admin routes (API keys, merchants, the audit log), declared once.
 
 /** The record kinds the audit log keeps history for. */
-export const AUDITED_ENTITIES = ['vehicle', 'driver', 'trip', 'owner', 'region', 'assembly', 'assemblyUser', 'station', 'transportUnion', 'merchant', 'apiKey'] as const;
+export const AUDITED_ENTITIES = [
+  'vehicle',
+  'driver',
+  'trip',
+  'owner',
+  'region',
+  'assembly',
+  'assemblyUser',
+  'station',
+  'transportUnion',
+  'merchant',
+  'apiKey',
+] as const;
 const ACTOR_ROLES = [...ROLES, 'system', 'anonymous'] as const;
 
 export class AuditQuery {
@@ -21,7 +33,9 @@ export class AddMerchantBody {
 
 export class IssueKeyBody {
   @ApiProperty({ enum: ROLES }) @IsIn(ROLES as unknown as string[]) role!: string;
-  @ApiProperty({ ...ID, description: 'The admin, assembly user, merchant or platform the key is for.' }) @Matches(OBJECT_ID, idMessage) principal!: string;
+  @ApiProperty({ ...ID, description: 'The admin, assembly user, merchant or platform the key is for.' })
+  @Matches(OBJECT_ID, idMessage)
+  principal!: string;
   @ApiPropertyOptional({ example: 'till 1' }) @IsOptional() @IsString() @MaxLength(80) label?: string;
 }
 
@@ -36,8 +50,20 @@ export class AuditEntryResponse {
   @ApiProperty({ ...ID }) entityId!: string;
   @ApiProperty({ example: 'VehicleApproved' }) action!: string;
   @ApiProperty({ type: ActorResponse }) actor!: ActorResponse;
-  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'The record before the change.' }) before!: unknown;
-  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'The record after the change.' }) after!: unknown;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'The record before the change.',
+  })
+  before!: unknown;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'The record after the change.',
+  })
+  after!: unknown;
   @ApiProperty({ ...DATE }) at!: string;
 }
 
@@ -55,7 +81,11 @@ export const toAuditEntryResponse = (r: AuditRecord): AuditEntryResponse => ({
 export class MerchantCreatedResponse {
   @ApiProperty({ ...ID }) _id!: string;
   @ApiProperty({ example: 'Kumasi Rides Ltd' }) name!: string;
-  @ApiProperty({ example: 'tp_whsec_…', description: 'Shown this once: verifies the HMAC-SHA256 signatures of our notifications.' }) signingSecret!: string;
+  @ApiProperty({
+    example: 'tp_whsec_…',
+    description: 'Shown this once: verifies the HMAC-SHA256 signatures of our notifications.',
+  })
+  signingSecret!: string;
   @ApiProperty({ ...DATE }) createdAt!: string;
   @ApiProperty({ ...DATE }) updatedAt!: string;
   @ApiProperty({ example: 0 }) __v!: number;

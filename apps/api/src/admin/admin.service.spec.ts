@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Actor } from '@transport/domain';
 import { ADMIN, fakePorts } from '../core/testing/fixtures';
-import type { ApiKeyRecord, ApiKeyRegistry, AuditRecord, AuditTrail, MerchantRecord, MerchantRegistry } from '../core/ports';
+import type {
+  ApiKeyRecord,
+  ApiKeyRegistry,
+  AuditRecord,
+  AuditTrail,
+  MerchantRecord,
+  MerchantRegistry,
+} from '../core/ports';
 import { ReferenceDataService } from '../reference-data/reference-data.service';
 import { AdminService } from './admin.service';
 
@@ -9,7 +16,15 @@ import { AdminService } from './admin.service';
 class InMemoryKeys implements ApiKeyRegistry {
   readonly rows: Array<ApiKeyRecord & { keyHash: string }> = [];
   async add(k: { id: string; keyHash: string; role: string; principalId: string; label: string; at: Date }) {
-    this.rows.push({ id: k.id, keyHash: k.keyHash, role: k.role, principalId: k.principalId, label: k.label, revokedAt: null, createdAt: k.at });
+    this.rows.push({
+      id: k.id,
+      keyHash: k.keyHash,
+      role: k.role,
+      principalId: k.principalId,
+      label: k.label,
+      revokedAt: null,
+      createdAt: k.at,
+    });
   }
   findById = async (id: string) => this.rows.find((r) => r.id === id);
   async revoke(id: string, at: Date) {
@@ -22,7 +37,15 @@ class InMemoryMerchants implements MerchantRegistry {
   readonly rows: Array<MerchantRecord & { signingSecret: string; actor: Actor }> = [];
   exists = async (id: string) => this.rows.some((r) => r.id === id);
   async add(m: { id: string; name: string; signingSecret: string; at: Date }, audit: { actor: Actor }) {
-    const row = { id: m.id, name: m.name, signingSecret: m.signingSecret, version: 0, createdAt: m.at, updatedAt: m.at, actor: audit.actor };
+    const row = {
+      id: m.id,
+      name: m.name,
+      signingSecret: m.signingSecret,
+      version: 0,
+      createdAt: m.at,
+      updatedAt: m.at,
+      actor: audit.actor,
+    };
     this.rows.push(row);
     return row;
   }
@@ -30,7 +53,8 @@ class InMemoryMerchants implements MerchantRegistry {
 
 class FixedTrail implements AuditTrail {
   constructor(readonly entries: AuditRecord[]) {}
-  forRecord = async (entity: string, id: string, limit: number) => this.entries.filter((e) => e.entity === entity && e.entityId === id).slice(0, limit);
+  forRecord = async (entity: string, id: string, limit: number) =>
+    this.entries.filter((e) => e.entity === entity && e.entityId === id).slice(0, limit);
 }
 
 function setup(trail: AuditRecord[] = []) {
@@ -50,23 +74,46 @@ describe('AdminService on fakes', () => {
     expect(issued).toMatchObject({ role: 'platform', principal: '65a0000000000000000000b1', key: expect.any(String) });
     expect(s.keys.rows[0].keyHash).toBe(sha256(issued.key));
     expect(s.keys.rows[0].keyHash).not.toContain(issued.key);
-    expect(await s.admin.listKeys()).toEqual([{ _id: issued._id, role: 'platform', principal: '65a0000000000000000000b1', label: 'app', revoked: false, createdAt: expect.any(String) }]);
+    expect(await s.admin.listKeys()).toEqual([
+      {
+        _id: issued._id,
+        role: 'platform',
+        principal: '65a0000000000000000000b1',
+        label: 'app',
+        revoked: false,
+        createdAt: expect.any(String),
+      },
+    ]);
   });
 
   it('refuses an unknown role (INVALID_ROLE), a malformed principal, and an assembly or merchant principal that does not exist', async () => {
     const s = setup();
-    await expect(s.admin.issueKey('root', '65a0000000000000000000b1')).rejects.toMatchObject({ code: 'INVALID_ROLE', kind: 'validation' });
+    await expect(s.admin.issueKey('root', '65a0000000000000000000b1')).rejects.toMatchObject({
+      code: 'INVALID_ROLE',
+      kind: 'validation',
+    });
     await expect(s.admin.issueKey('admin', 'nope')).rejects.toMatchObject({ code: 'INVALID_ID' });
-    await expect(s.admin.issueKey('assembly', '65a0000000000000000000b1')).rejects.toMatchObject({ code: 'PRINCIPAL_NOT_FOUND', kind: 'rule' });
-    await expect(s.admin.issueKey('merchant', '65a0000000000000000000b1')).rejects.toMatchObject({ code: 'PRINCIPAL_NOT_FOUND' });
+    await expect(s.admin.issueKey('assembly', '65a0000000000000000000b1')).rejects.toMatchObject({
+      code: 'PRINCIPAL_NOT_FOUND',
+      kind: 'rule',
+    });
+    await expect(s.admin.issueKey('merchant', '65a0000000000000000000b1')).rejects.toMatchObject({
+      code: 'PRINCIPAL_NOT_FOUND',
+    });
     expect(s.keys.rows).toEqual([]);
   });
 
   it('issues keys for an existing assembly user and an existing merchant', async () => {
     const s = setup();
     const region = await s.reference.addRegion({ name: 'Ashanti', country: '65a00000000000000000c0c0' }, ADMIN);
-    const assembly = await s.reference.addAssembly({ name: 'KMA', regionId: region._id, digitalAddress: 'AK-039-5028', type: 'metropolitan' }, ADMIN);
-    const user = await s.reference.addAssemblyUser({ assemblyId: assembly._id, name: 'Abena', email: 'abena@ama.gov.gh', phone: '0244000111', role: 'inspector' }, ADMIN);
+    const assembly = await s.reference.addAssembly(
+      { name: 'KMA', regionId: region._id, digitalAddress: 'AK-039-5028', type: 'metropolitan' },
+      ADMIN,
+    );
+    const user = await s.reference.addAssemblyUser(
+      { assemblyId: assembly._id, name: 'Abena', email: 'abena@ama.gov.gh', phone: '0244000111', role: 'inspector' },
+      ADMIN,
+    );
     const merchant = await s.admin.addMerchant('  Kumasi Rides  ', ADMIN);
     expect((await s.admin.issueKey('assembly', user._id)).role).toBe('assembly');
     expect((await s.admin.issueKey('merchant', merchant._id)).role).toBe('merchant');
@@ -88,17 +135,38 @@ describe('AdminService on fakes', () => {
     await s.admin.revokeKey(issued._id);
     expect(s.keys.rows[0].revokedAt).toEqual(revokedAt);
     expect((await s.admin.listKeys())[0].revoked).toBe(true);
-    await expect(s.admin.revokeKey('65a0000000000000000000ff')).rejects.toMatchObject({ code: 'NOT_FOUND', kind: 'not_found' });
+    await expect(s.admin.revokeKey('65a0000000000000000000ff')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      kind: 'not_found',
+    });
   });
 
   it("answers a record's audit trail oldest first, in the wire shape", async () => {
     const at = new Date('2026-06-01T09:00:00Z');
     const s = setup([
-      { id: '1', entity: 'vehicle', entityId: 'v1', action: 'VehicleRegistered', actor: ADMIN, before: null, after: { a: 1 }, at },
+      {
+        id: '1',
+        entity: 'vehicle',
+        entityId: 'v1',
+        action: 'VehicleRegistered',
+        actor: ADMIN,
+        before: null,
+        after: { a: 1 },
+        at,
+      },
       { id: '2', entity: 'driver', entityId: 'v1', action: 'Other', actor: ADMIN, before: null, after: null, at },
     ]);
     expect(await s.admin.auditFor('vehicle', 'v1')).toEqual([
-      { _id: '1', entity: 'vehicle', entityId: 'v1', action: 'VehicleRegistered', actor: { role: 'admin', id: ADMIN.id }, before: null, after: { a: 1 }, at: at.toISOString() },
+      {
+        _id: '1',
+        entity: 'vehicle',
+        entityId: 'v1',
+        action: 'VehicleRegistered',
+        actor: { role: 'admin', id: ADMIN.id },
+        before: null,
+        after: { a: 1 },
+        at: at.toISOString(),
+      },
     ]);
   });
 });

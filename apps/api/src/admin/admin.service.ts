@@ -1,10 +1,25 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { assertObjectId, CommonErrors, DomainError, type Actor, type Clock, type DataStores, type IdGenerator } from '@transport/domain';
+import {
+  assertObjectId,
+  CommonErrors,
+  DomainError,
+  type Actor,
+  type Clock,
+  type DataStores,
+  type IdGenerator,
+} from '@transport/domain';
 import { ROLES, type Role } from '../core/auth/principal';
 import { hashApiKey, newApiKey } from '../core/platform/secrets';
 import type { ApiKeyRegistry, AuditTrail, MerchantRegistry } from '../core/ports';
 import { API_KEYS, AUDIT_TRAIL, CLOCK, ID_GENERATOR, MERCHANTS, STORES } from '../core/tokens';
-import { toAuditEntryResponse, toKeySummary, type AuditEntryResponse, type IssuedKeyResponse, type KeySummaryResponse, type MerchantCreatedResponse } from './admin.dto';
+import {
+  toAuditEntryResponse,
+  toKeySummary,
+  type AuditEntryResponse,
+  type IssuedKeyResponse,
+  type KeySummaryResponse,
+  type MerchantCreatedResponse,
+} from './admin.dto';
 
 /** At most this many audit entries per record are answered (oldest first). */
 const AUDIT_LIMIT = 1000;
@@ -23,14 +38,22 @@ export class AdminService {
 
   /** Issues a new API key for a principal. The key is returned this once; only its hash is stored. */
   async issueKey(role: string, principal: string, label = ''): Promise<IssuedKeyResponse> {
-    if (!(ROLES as readonly string[]).includes(role)) throw new DomainError('INVALID_ROLE', `role must be one of ${ROLES.join(', ')}`, 'role');
+    if (!(ROLES as readonly string[]).includes(role))
+      throw new DomainError('INVALID_ROLE', `role must be one of ${ROLES.join(', ')}`, 'role');
     assertObjectId(principal, 'principal');
     // Assembly and merchant keys act for a stored user or merchant (their data is scoped by it): it must exist.
     const exists =
-      role === 'assembly' ? (await this.stores.assemblyUsers.findById(principal)) !== undefined
-      : role === 'merchant' ? await this.merchants.exists(principal)
-      : true;
-    if (!exists) throw new DomainError('PRINCIPAL_NOT_FOUND', `No ${role === 'assembly' ? 'assembly user' : 'merchant'} with id ${principal}`, 'principal');
+      role === 'assembly'
+        ? (await this.stores.assemblyUsers.findById(principal)) !== undefined
+        : role === 'merchant'
+          ? await this.merchants.exists(principal)
+          : true;
+    if (!exists)
+      throw new DomainError(
+        'PRINCIPAL_NOT_FOUND',
+        `No ${role === 'assembly' ? 'assembly user' : 'merchant'} with id ${principal}`,
+        'principal',
+      );
     const key = newApiKey(role);
     const id = this.ids.next();
     await this.keys.add({ id, keyHash: hashApiKey(key), role, principalId: principal, label, at: this.clock.now() });
@@ -54,7 +77,10 @@ export class AdminService {
   /** A merchant and its notification signing secret, shown this once. */
   async addMerchant(name: string, actor: Actor): Promise<MerchantCreatedResponse> {
     const signingSecret = newApiKey('whsec');
-    const merchant = await this.merchants.add({ id: this.ids.next(), name: name.trim(), signingSecret, at: this.clock.now() }, { actor });
+    const merchant = await this.merchants.add(
+      { id: this.ids.next(), name: name.trim(), signingSecret, at: this.clock.now() },
+      { actor },
+    );
     return {
       _id: merchant.id,
       name: merchant.name,

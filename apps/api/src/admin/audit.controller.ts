@@ -13,7 +13,11 @@ export class AuditController {
   constructor(private readonly admin: AdminService) {}
 
   @Get()
-  @ApiOperation({ summary: 'The append-only history of a record', description: 'Oldest first: each state change with its actor, time, and the state before and after. Secrets (key hashes) are never recorded.' })
+  @ApiOperation({
+    summary: 'The append-only history of a record',
+    description:
+      'Oldest first: each state change with its actor, time, and the state before and after. Secrets (key hashes) are never recorded.',
+  })
   @ApiOkResponse({ type: AuditEntryResponse, isArray: true })
   @ApiProblems(400, 401, 403)
   history(@Query() query: AuditQuery): Promise<AuditEntryResponse[]> {

@@ -40,7 +40,13 @@ export async function keysCommand(args: string[], config: AppConfig, out: (line:
   if (!config.databaseUrl) {
     const running = await findRunningEmbeddedPostgres(config.dataDir);
     // One connection: the embedded server interleaves concurrent connections' messages (see database.ts).
-    if (running) databaseConfig = { ...config, databaseUrl: `postgresql://postgres@127.0.0.1:${running.port}/postgres`, migrateOnStart: false, databasePoolSize: 1 };
+    if (running)
+      databaseConfig = {
+        ...config,
+        databaseUrl: `postgresql://postgres@127.0.0.1:${running.port}/postgres`,
+        migrateOnStart: false,
+        databasePoolSize: 1,
+      };
   }
   const [command, ...rest] = args;
   if (!['create', 'revoke', 'list'].includes(command)) {

@@ -83,7 +83,9 @@ export function createRecord<T extends { id: string; toState(): object }>(
   return deps.uow.run(async (context) => {
     const at = deps.clock.now();
     const saved = await make(context, at);
-    await context.audit.append(auditEntriesFor(entity, [{ type: `${entity}Created`, aggregateId: saved.id, at }], actor, null, saved.toState()));
+    await context.audit.append(
+      auditEntriesFor(entity, [{ type: `${entity}Created`, aggregateId: saved.id, at }], actor, null, saved.toState()),
+    );
     return saved;
   });
 }

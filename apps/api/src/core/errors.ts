@@ -47,6 +47,9 @@ export class AppError extends Error {
 
   /** The problem body (and Retry-After seconds, for 429s) this error is answered with. */
   getResponse(): { problem: Problem; retryAfter?: number } {
-    return { problem: problem(this.status, this.detail, { code: this.code, errors: this.extra.errors }), retryAfter: this.extra.retryAfter };
+    return {
+      problem: problem(this.status, this.detail, { code: this.code, errors: this.extra.errors }),
+      retryAfter: this.extra.retryAfter,
+    };
   }
 }

@@ -30,7 +30,8 @@ export class HealthController {
   @Get()
   @ApiOperation({
     summary: 'Liveness and database reachability',
-    description: 'Runs a real query against the database, bounded by HEALTH_TIMEOUT_MS. 200 when it answers, 503 when not.',
+    description:
+      'Runs a real query against the database, bounded by HEALTH_TIMEOUT_MS. 200 when it answers, 503 when not.',
   })
   @ApiOkResponse({ description: 'The database answered.' })
   @ApiServiceUnavailableResponse({ description: 'The database did not answer in time or refused the query.' })

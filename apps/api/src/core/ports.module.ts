@@ -8,7 +8,12 @@ import { SimulatedPaymentProvider } from '../payments/simulated-payment-provider
 import type { Database } from '../persistence/database';
 import { DatabaseModule } from '../persistence/database.module';
 import { PgBossJobQueue } from '../persistence/pg-boss-job-queue';
-import { PrismaApiKeyRegistry, PrismaAuditTrail, PrismaMerchantRegistry, PrismaPaymentMetrics } from '../persistence/prisma-admin-stores';
+import {
+  PrismaApiKeyRegistry,
+  PrismaAuditTrail,
+  PrismaMerchantRegistry,
+  PrismaPaymentMetrics,
+} from '../persistence/prisma-admin-stores';
 import { ApiKeyStore } from '../persistence/prisma-api-key.store';
 import { prismaStores, PrismaUnitOfWork } from '../persistence/prisma-unit-of-work';
 import { PrismaAuditLog } from '../persistence/prisma-audit-log';
@@ -42,8 +47,13 @@ export class PortsModule {
   static register(config: AppConfig, database: Database): DynamicModule {
     const clock = new SystemClock();
     const random = new CryptoRandomSource();
-    const jobs = new PgBossJobQueue(database.pool, { pollSeconds: config.jobs.pollSeconds, workers: config.jobs.workers });
-    const provider = config.provider.url ? new HttpPaymentProvider({ ...config.provider, url: config.provider.url }) : new SimulatedPaymentProvider();
+    const jobs = new PgBossJobQueue(database.pool, {
+      pollSeconds: config.jobs.pollSeconds,
+      workers: config.jobs.workers,
+    });
+    const provider = config.provider.url
+      ? new HttpPaymentProvider({ ...config.provider, url: config.provider.url })
+      : new SimulatedPaymentProvider();
     const callbackUrls = new CallbackUrlPolicy(config.development, config.callbackUrlAllowlist);
     const webhooks = new HttpWebhookSender({
       timeoutMs: config.jobs.notifyTimeoutMs,

@@ -33,7 +33,10 @@ export interface MerchantRecord {
 export interface MerchantRegistry {
   exists(id: string): Promise<boolean>;
   /** Creates the merchant and its audit entry together. */
-  add(merchant: { id: string; name: string; signingSecret: string; at: Date }, audit: { actor: Actor }): Promise<MerchantRecord>;
+  add(
+    merchant: { id: string; name: string; signingSecret: string; at: Date },
+    audit: { actor: Actor },
+  ): Promise<MerchantRecord>;
 }
 
 export interface AuditRecord extends AuditEntryInput {

@@ -1,5 +1,13 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ANONYMOUS_ACTOR } from '@transport/domain';
 import { unauthorized } from '../core/auth/api-key.guard';
@@ -54,7 +62,11 @@ export class DriversController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<DriverListResponse> {
     if (query.email !== undefined && !principal) throw unauthorized('Filtering drivers by email needs an API key');
-    const page = await this.drivers.list({ approved: toBoolean(query.approved), email: query.email }, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }, !principal);
+    const page = await this.drivers.list(
+      { approved: toBoolean(query.approved), email: query.email },
+      { limit: query.limit ?? DEFAULT_LIMIT, after: query.after },
+      !principal,
+    );
     return { status: 200, payload: pageItems(req, res, page) };
   }
 
@@ -71,11 +83,20 @@ export class DriversController {
       'An email already registered is a 409 (DRIVER_EMAIL_TAKEN); an ownerID that names no owner is a 422 (OWNER_NOT_FOUND).',
   })
   @ApiBody({ type: AddDriverBody })
-  @ApiCreatedResponse({ description: '`{ "status": 201, "payload": Driver }` with `payload.activationKey`.', type: DriverCreatedResponse })
+  @ApiCreatedResponse({
+    description: '`{ "status": 201, "payload": Driver }` with `payload.activationKey`.',
+    type: DriverCreatedResponse,
+  })
   @ApiProblems(400, 401, 409, 413, 415, 422)
-  async add(@Body() body: AddDriverBody, @CurrentPrincipal() principal: Principal | undefined): Promise<DriverCreatedResponse> {
+  async add(
+    @Body() body: AddDriverBody,
+    @CurrentPrincipal() principal: Principal | undefined,
+  ): Promise<DriverCreatedResponse> {
     const { ownerID, ...fields } = body;
-    const driver = await this.drivers.register({ ...fields, ownerId: ownerID }, principal ? actorOf(principal) : ANONYMOUS_ACTOR);
+    const driver = await this.drivers.register(
+      { ...fields, ownerId: ownerID },
+      principal ? actorOf(principal) : ANONYMOUS_ACTOR,
+    );
     return { status: 201, payload: driver };
   }
 
@@ -104,7 +125,12 @@ export class DriversController {
   @ApiBody({ type: ActivateBody })
   @ApiOkResponse({ type: DriverResponse })
   @ApiProblems(400, 404, 409, 413, 415, 422)
-  activate(@Param('id', ObjectIdPipe) id: string, @Body() body: ActivateBody, @Req() req: Request, @CurrentPrincipal() principal: Principal | undefined): Promise<DriverResponse> {
+  activate(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() body: ActivateBody,
+    @Req() req: Request,
+    @CurrentPrincipal() principal: Principal | undefined,
+  ): Promise<DriverResponse> {
     this.perDriver.hit(id);
     this.perAddress.hit(req.ip ?? 'unknown');
     return this.drivers.activate(id, body.activationKey, principal ? actorOf(principal) : ANONYMOUS_ACTOR);
@@ -118,12 +144,18 @@ export class DriversController {
   @ApiHeader(IF_MATCH)
   @ApiOperation({
     summary: 'Approve a driver at the assembly dashboard (approvedBy is the caller)',
-    description: 'All four checks must be true and the licence valid: otherwise 422 (DRIVER_CHECKLIST_FAILED, DRIVER_LICENSE_EXPIRED). Approving twice, or losing a race, is 409.',
+    description:
+      'All four checks must be true and the licence valid: otherwise 422 (DRIVER_CHECKLIST_FAILED, DRIVER_LICENSE_EXPIRED). Approving twice, or losing a race, is 409.',
   })
   @ApiBody({ type: ApproveDriverBody })
   @ApiOkResponse({ type: DriverResponse })
   @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
-  approve(@Param('id', ObjectIdPipe) id: string, @Body() body: ApproveDriverBody, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() principal: Principal): Promise<DriverResponse> {
+  approve(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() body: ApproveDriverBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<DriverResponse> {
     return this.drivers.approve(id, body.approvalChecklist, actorOf(principal), expectedVersion(ifMatch));
   }
 
@@ -137,7 +169,12 @@ export class DriversController {
   @ApiBody({ type: RevokeBody })
   @ApiOkResponse({ type: DriverResponse })
   @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
-  revoke(@Param('id', ObjectIdPipe) id: string, @Body() body: RevokeBody, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() principal: Principal): Promise<DriverResponse> {
+  revoke(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() body: RevokeBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<DriverResponse> {
     return this.drivers.revoke(id, body.reason, actorOf(principal), expectedVersion(ifMatch));
   }
 
@@ -149,12 +186,18 @@ export class DriversController {
   @ApiHeader(IF_MATCH)
   @ApiOperation({
     summary: 'Report a driver online/offline and busy/free',
-    description: 'Online needs an approved, activated driver (422 otherwise); busy needs online; going offline while busy is 422 DRIVER_BUSY. Reporting the current state changes nothing.',
+    description:
+      'Online needs an approved, activated driver (422 otherwise); busy needs online; going offline while busy is 422 DRIVER_BUSY. Reporting the current state changes nothing.',
   })
   @ApiBody({ type: DriverStatusBody })
   @ApiOkResponse({ type: DriverResponse })
   @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
-  status(@Param('id', ObjectIdPipe) id: string, @Body() body: DriverStatusBody, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() principal: Principal): Promise<DriverResponse> {
+  status(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() body: DriverStatusBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<DriverResponse> {
     return this.drivers.setStatus(id, body, actorOf(principal), expectedVersion(ifMatch));
   }
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsDate, IsEmail, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { GENDERS, ID_TYPES, LICENSE_CLASSES, type DriverState, type VehicleOwnerState } from '@transport/domain';
-import { DATE, ID , ToDate } from '../core/http/dto-support';
+import { DATE, ID, ToDate } from '../core/http/dto-support';
 import { BooleanParam, IdParam, LimitParam } from '../core/http/query-values';
 import { RecordResponse } from '../core/http/record-response';
 import { toEmbeddedOwner } from '../owners/owners.dto';
@@ -12,48 +12,81 @@ export class ListDriversQuery {
   @LimitParam() limit?: number;
   @IdParam('Cursor: the `_id` of the last driver of the previous page.') after?: string;
   @BooleanParam('Filter by approval status.') approved?: string;
-  @ApiPropertyOptional({ description: 'Fetch a driver by email (case-insensitive). Needs an API key.', example: 'kojo.antwi@example.com' })
+  @ApiPropertyOptional({
+    description: 'Fetch a driver by email (case-insensitive). Needs an API key.',
+    example: 'kojo.antwi@example.com',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(254)
   email?: string;
 }
 
-
 /** Body of POST /drivers/add: what a driver registers with. */
 export class AddDriverBody {
   @ApiProperty({ example: 'Esi Quaye', maxLength: 120 }) @IsString() @MaxLength(120) name!: string;
-  @ApiProperty({ example: '0209876543', description: 'Ghana numbers as 0XXXXXXXXX or +233XXXXXXXXX; stored as +233XXXXXXXXX.' })
-  @IsString() @MaxLength(20) phone!: string;
+  @ApiProperty({
+    example: '0209876543',
+    description: 'Ghana numbers as 0XXXXXXXXX or +233XXXXXXXXX; stored as +233XXXXXXXXX.',
+  })
+  @IsString()
+  @MaxLength(20)
+  phone!: string;
   @ApiProperty({ example: 'esi.quaye@example.com', description: 'Unique (case-insensitive); stored lower-cased.' })
-  @IsEmail({}, { message: 'email must be an email address' }) @MaxLength(254) email!: string;
+  @IsEmail({}, { message: 'email must be an email address' })
+  @MaxLength(254)
+  email!: string;
   @ApiProperty({ example: 'DL-0002-2021', description: 'Licence number.' }) @IsString() @MaxLength(30) license!: string;
-  @ApiProperty({ enum: LICENSE_CLASSES, description: 'DVLA licence class.' }) @IsIn(LICENSE_CLASSES as unknown as string[]) licenseClass!: string;
+  @ApiProperty({ enum: LICENSE_CLASSES, description: 'DVLA licence class.' })
+  @IsIn(LICENSE_CLASSES as unknown as string[])
+  licenseClass!: string;
   @ApiProperty({ example: '2028-01-10T00:00:00.000Z', description: 'ISO 8601 date; after licenseIssueDate.' })
-  @ToDate() @IsDate({ message: 'licenseExpiry must be an ISO 8601 date' }) licenseExpiry!: Date;
+  @ToDate()
+  @IsDate({ message: 'licenseExpiry must be an ISO 8601 date' })
+  licenseExpiry!: Date;
   @ApiProperty({ example: '2021-01-10T00:00:00.000Z', description: 'ISO 8601 date; not in the future.' })
-  @ToDate() @IsDate({ message: 'licenseIssueDate must be an ISO 8601 date' }) licenseIssueDate!: Date;
+  @ToDate()
+  @IsDate({ message: 'licenseIssueDate must be an ISO 8601 date' })
+  licenseIssueDate!: Date;
   @ApiProperty({ enum: ID_TYPES }) @IsIn(ID_TYPES as unknown as string[]) idType!: string;
   @ApiProperty({ example: 'GHA-700000002-2' }) @IsString() @MaxLength(30) idNumber!: string;
   @ApiProperty({ enum: GENDERS }) @IsIn(GENDERS as unknown as string[]) gender!: string;
-  @ApiPropertyOptional({ description: "The `_id` of the vehicle owner the driver works for.", example: '65a1b2c3d4e5f60718293a4b' })
-  @IsOptional() @Matches(/^[0-9a-f]{24}$/, { message: 'ownerID must be a 24-character lowercase hex id' }) ownerID?: string;
+  @ApiPropertyOptional({
+    description: 'The `_id` of the vehicle owner the driver works for.',
+    example: '65a1b2c3d4e5f60718293a4b',
+  })
+  @IsOptional()
+  @Matches(/^[0-9a-f]{24}$/, { message: 'ownerID must be a 24-character lowercase hex id' })
+  ownerID?: string;
   @ApiPropertyOptional({ description: 'Mobile-money wallet for payouts.', example: '233209876543' })
-  @IsOptional() @IsString() @MaxLength(40) walletAccount?: string;
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  walletAccount?: string;
 }
 
 export class ActivateBody {
-  @ApiProperty({ example: '042917', description: 'The six-digit key given at registration.' }) @IsString() @MaxLength(12) activationKey!: string;
+  @ApiProperty({ example: '042917', description: 'The six-digit key given at registration.' })
+  @IsString()
+  @MaxLength(12)
+  activationKey!: string;
 }
 
 export class ApproveDriverBody {
-  @ApiProperty({ description: 'validLicense, hasSmartPhone, canUseMap, criminalRecord (true: the check was done and is clear); all must be true.', example: { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true } })
+  @ApiProperty({
+    description:
+      'validLicense, hasSmartPhone, canUseMap, criminalRecord (true: the check was done and is clear); all must be true.',
+    example: { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true },
+  })
   @IsObject()
   approvalChecklist!: Record<string, unknown>;
 }
 
 export class RevokeBody {
-  @ApiProperty({ example: 'Repeated passenger complaints', maxLength: 500 }) @IsString() @MaxLength(500) reason!: string;
+  @ApiProperty({ example: 'Repeated passenger complaints', maxLength: 500 })
+  @IsString()
+  @MaxLength(500)
+  reason!: string;
 }
 
 export class DriverStatusBody {
@@ -82,7 +115,8 @@ export class DriverOwnerResponse {
 export class DriverResponse extends RecordResponse {
   @ApiProperty({ example: 'Kojo Antwi' }) name!: string;
   @ApiPropertyOptional({ example: '+233244555666', description: 'Hidden from anonymous callers.' }) phone?: string;
-  @ApiPropertyOptional({ example: 'kojo.antwi@example.com', description: 'Hidden from anonymous callers.' }) email?: string;
+  @ApiPropertyOptional({ example: 'kojo.antwi@example.com', description: 'Hidden from anonymous callers.' })
+  email?: string;
   @ApiPropertyOptional({ example: 'DL-0001-2020', description: 'Hidden from anonymous callers.' }) license?: string;
   @ApiProperty({ enum: LICENSE_CLASSES }) licenseClass!: string;
   @ApiProperty({ ...DATE }) licenseExpiry!: string;
@@ -94,30 +128,46 @@ export class DriverResponse extends RecordResponse {
   @ApiProperty() busy!: boolean;
   @ApiProperty({ description: 'The driver has activated the account with the activation key.' }) verified!: boolean;
   @ApiProperty() approved!: boolean;
-  @ApiPropertyOptional({ type: ApprovalChecklistResponse, description: 'Present once an assembly has approved the driver.' }) approvalChecklist?: ApprovalChecklistResponse;
-  @ApiPropertyOptional({ example: '042917', description: 'Six digits. Only in the response to POST /drivers/add, once; only its hash is stored.' }) activationKey?: string;
+  @ApiPropertyOptional({
+    type: ApprovalChecklistResponse,
+    description: 'Present once an assembly has approved the driver.',
+  })
+  approvalChecklist?: ApprovalChecklistResponse;
+  @ApiPropertyOptional({
+    example: '042917',
+    description: 'Six digits. Only in the response to POST /drivers/add, once; only its hash is stored.',
+  })
+  activationKey?: string;
   @ApiPropertyOptional({ ...DATE, description: 'Present once activated.' }) dateActivated?: string;
-  @ApiPropertyOptional({ type: DriverOwnerResponse, description: 'The vehicle owner, embedded.' }) ownerID?: DriverOwnerResponse;
+  @ApiPropertyOptional({ type: DriverOwnerResponse, description: 'The vehicle owner, embedded.' })
+  ownerID?: DriverOwnerResponse;
   @ApiPropertyOptional({ description: 'Hidden from anonymous callers.' }) walletAccount?: string;
-  @ApiPropertyOptional({ example: 4.5, description: 'Average of 1-5 star ratings; absent before the first.' }) rating?: number;
+  @ApiPropertyOptional({ example: 4.5, description: 'Average of 1-5 star ratings; absent before the first.' })
+  rating?: number;
 }
 
 /** The interface's envelope for the driver list: the status repeated in the body. */
 export class DriverListResponse {
-  @ApiProperty({ example: 200, description: 'The HTTP status, repeated (the interface carries it in the body).' }) status!: number;
+  @ApiProperty({ example: 200, description: 'The HTTP status, repeated (the interface carries it in the body).' })
+  status!: number;
   @ApiProperty({ type: [DriverResponse] }) payload!: DriverResponse[];
 }
 
 export class DriverCreatedResponse {
   @ApiProperty({ example: 201 }) status!: number;
-  @ApiProperty({ type: DriverResponse, description: 'The registered driver, with `activationKey` this once.' }) payload!: DriverResponse;
+  @ApiProperty({ type: DriverResponse, description: 'The registered driver, with `activationKey` this once.' })
+  payload!: DriverResponse;
 }
 
 /** Personal and secret data an anonymous caller of GET /drivers/all never sees. */
 const DRIVER_FIELDS_HIDDEN_FROM_ANONYMOUS = ['phone', 'email', 'license', 'idNumber', 'walletAccount'] as const;
 const OWNER_FIELDS_HIDDEN_FROM_ANONYMOUS = ['phone', 'email', 'idNumber'] as const;
 
-export function toDriverResponse(d: DriverState, owner: VehicleOwnerState | undefined, options: { anonymous: boolean; activationKey?: string }): DriverResponse {
+export function toDriverResponse(
+  d: DriverState,
+  owner: VehicleOwnerState | undefined,
+  options: { anonymous: boolean; activationKey?: string },
+): DriverResponse {
   const out: DriverResponse = {
     _id: d.id,
     name: d.name,

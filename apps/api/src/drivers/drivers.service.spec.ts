@@ -1,10 +1,23 @@
-import { ADMIN, APPROVER, driverInput, fakePorts, INSPECTOR, ownerInput, passedDriverChecklist, PLATFORM } from '../core/testing/fixtures';
+import {
+  ADMIN,
+  APPROVER,
+  driverInput,
+  fakePorts,
+  INSPECTOR,
+  ownerInput,
+  passedDriverChecklist,
+  PLATFORM,
+} from '../core/testing/fixtures';
 import { OwnersService } from '../owners/owners.service';
 import { DriversService } from './drivers.service';
 
 function setup() {
   const p = fakePorts();
-  return { ...p, drivers: new DriversService(p.uow, p.stores, p.clock, p.ids, p.random, p.hasher), owners: new OwnersService(p.uow, p.stores, p.clock, p.ids) };
+  return {
+    ...p,
+    drivers: new DriversService(p.uow, p.stores, p.clock, p.ids, p.random, p.hasher),
+    owners: new OwnersService(p.uow, p.stores, p.clock, p.ids),
+  };
 }
 
 async function activeApproved(s: ReturnType<typeof setup>) {
@@ -30,51 +43,83 @@ describe('DriversService on fakes', () => {
   it('embeds the owner, and refuses an owner that does not exist (OWNER_NOT_FOUND) writing nothing', async () => {
     const s = setup();
     const owner = await s.owners.add(ownerInput(), INSPECTOR);
-    expect(await s.drivers.register(driverInput({ ownerId: owner._id }), INSPECTOR)).toMatchObject({ ownerID: { _id: owner._id, name: 'Kofi Asante' } });
-    await expect(s.drivers.register(driverInput({ email: 'other@example.com', ownerId: '65a0000000000000000000ff' }), INSPECTOR)).rejects.toMatchObject({ code: 'OWNER_NOT_FOUND' });
+    expect(await s.drivers.register(driverInput({ ownerId: owner._id }), INSPECTOR)).toMatchObject({
+      ownerID: { _id: owner._id, name: 'Kofi Asante' },
+    });
+    await expect(
+      s.drivers.register(driverInput({ email: 'other@example.com', ownerId: '65a0000000000000000000ff' }), INSPECTOR),
+    ).rejects.toMatchObject({ code: 'OWNER_NOT_FOUND' });
     expect((await s.drivers.list({}, { limit: 10 }, false)).items).toHaveLength(1);
   });
 
   it('refuses a second driver with the same email in any case (DRIVER_EMAIL_TAKEN)', async () => {
     const s = setup();
     await s.drivers.register(driverInput(), INSPECTOR);
-    await expect(s.drivers.register(driverInput({ email: 'KOJO.ANTWI@example.com' }), INSPECTOR)).rejects.toMatchObject({ code: 'DRIVER_EMAIL_TAKEN', kind: 'conflict' });
+    await expect(s.drivers.register(driverInput({ email: 'KOJO.ANTWI@example.com' }), INSPECTOR)).rejects.toMatchObject(
+      { code: 'DRIVER_EMAIL_TAKEN', kind: 'conflict' },
+    );
   });
 
   it('counts a wrong activation key (saved although refused) and locks after five', async () => {
     const s = setup();
     const driver = await s.drivers.register(driverInput(), INSPECTOR);
-    for (let i = 0; i < 4; i++) await expect(s.drivers.activate(driver._id, '000000', INSPECTOR)).rejects.toMatchObject({ code: 'DRIVER_ACTIVATION_KEY_INVALID' });
+    for (let i = 0; i < 4; i++)
+      await expect(s.drivers.activate(driver._id, '000000', INSPECTOR)).rejects.toMatchObject({
+        code: 'DRIVER_ACTIVATION_KEY_INVALID',
+      });
     expect((await s.stores.drivers.findById(driver._id))?.toState().activationAttempts).toBe(4);
-    await expect(s.drivers.activate(driver._id, '000000', INSPECTOR)).rejects.toMatchObject({ code: expect.stringMatching(/DRIVER_ACTIVATION_(KEY_INVALID|LOCKED)/) });
-    await expect(s.drivers.activate(driver._id, driver.activationKey!, INSPECTOR)).rejects.toMatchObject({ code: 'DRIVER_ACTIVATION_LOCKED' });
+    await expect(s.drivers.activate(driver._id, '000000', INSPECTOR)).rejects.toMatchObject({
+      code: expect.stringMatching(/DRIVER_ACTIVATION_(KEY_INVALID|LOCKED)/),
+    });
+    await expect(s.drivers.activate(driver._id, driver.activationKey!, INSPECTOR)).rejects.toMatchObject({
+      code: 'DRIVER_ACTIVATION_LOCKED',
+    });
     const reissued = await s.drivers.reissueActivationKey(driver._id, ADMIN);
     expect(reissued.activationKey).toMatch(/^\d{6}$/);
     expect(await s.drivers.activate(driver._id, reissued.activationKey!, INSPECTOR)).toMatchObject({ verified: true });
-    await expect(s.drivers.activate(driver._id, reissued.activationKey!, INSPECTOR)).rejects.toMatchObject({ code: 'DRIVER_ALREADY_ACTIVATED' });
+    await expect(s.drivers.activate(driver._id, reissued.activationKey!, INSPECTOR)).rejects.toMatchObject({
+      code: 'DRIVER_ALREADY_ACTIVATED',
+    });
   });
 
   it('approves with the four checks once, revokes with a reason, and refuses a failed checklist', async () => {
     const s = setup();
     const driver = await s.drivers.register(driverInput(), INSPECTOR);
     await s.drivers.activate(driver._id, driver.activationKey!, INSPECTOR);
-    await expect(s.drivers.approve(driver._id, { ...passedDriverChecklist, canUseMap: false }, APPROVER)).rejects.toMatchObject({ code: 'DRIVER_CHECKLIST_FAILED' });
+    await expect(
+      s.drivers.approve(driver._id, { ...passedDriverChecklist, canUseMap: false }, APPROVER),
+    ).rejects.toMatchObject({ code: 'DRIVER_CHECKLIST_FAILED' });
     const approved = await s.drivers.approve(driver._id, passedDriverChecklist, APPROVER);
     expect(approved).toMatchObject({ approved: true, approvalChecklist: passedDriverChecklist });
-    await expect(s.drivers.approve(driver._id, passedDriverChecklist, APPROVER)).rejects.toMatchObject({ code: 'DRIVER_ALREADY_APPROVED' });
+    await expect(s.drivers.approve(driver._id, passedDriverChecklist, APPROVER)).rejects.toMatchObject({
+      code: 'DRIVER_ALREADY_APPROVED',
+    });
     expect(await s.drivers.revoke(driver._id, 'Complaints', APPROVER)).toMatchObject({ approved: false });
-    expect(auditOf(s, driver._id).map((e) => e.action)).toEqual(['DriverRegistered', 'DriverActivated', 'DriverApproved', 'DriverApprovalRevoked']);
+    expect(auditOf(s, driver._id).map((e) => e.action)).toEqual([
+      'DriverRegistered',
+      'DriverActivated',
+      'DriverApproved',
+      'DriverApprovalRevoked',
+    ]);
   });
 
   it('sets status as the platform reports it; the current state again writes nothing; busy offline is refused', async () => {
     const s = setup();
     const driver = await activeApproved(s);
-    expect(await s.drivers.setStatus(driver._id, { online: true, busy: true }, PLATFORM)).toMatchObject({ online: true, busy: true });
+    expect(await s.drivers.setStatus(driver._id, { online: true, busy: true }, PLATFORM)).toMatchObject({
+      online: true,
+      busy: true,
+    });
     const entries = auditOf(s, driver._id).length;
     await s.drivers.setStatus(driver._id, { online: true }, PLATFORM);
     expect(auditOf(s, driver._id)).toHaveLength(entries);
-    await expect(s.drivers.setStatus(driver._id, { online: false }, PLATFORM)).rejects.toMatchObject({ code: 'DRIVER_BUSY' });
-    expect(await s.drivers.setStatus(driver._id, { online: false, busy: false }, PLATFORM)).toMatchObject({ online: false, busy: false });
+    await expect(s.drivers.setStatus(driver._id, { online: false }, PLATFORM)).rejects.toMatchObject({
+      code: 'DRIVER_BUSY',
+    });
+    expect(await s.drivers.setStatus(driver._id, { online: false, busy: false }, PLATFORM)).toMatchObject({
+      online: false,
+      busy: false,
+    });
   });
 
   it('refuses unknown drivers and stale revisions', async () => {
@@ -89,7 +134,8 @@ describe('DriversService on fakes', () => {
     const owner = await s.owners.add(ownerInput(), INSPECTOR);
     await s.drivers.register(driverInput({ ownerId: owner._id }), INSPECTOR);
     const [anonymous] = (await s.drivers.list({}, { limit: 10 }, true)).items;
-    for (const field of ['phone', 'email', 'license', 'idNumber', 'walletAccount']) expect(anonymous).not.toHaveProperty(field);
+    for (const field of ['phone', 'email', 'license', 'idNumber', 'walletAccount'])
+      expect(anonymous).not.toHaveProperty(field);
     expect(anonymous.ownerID).toEqual({ _id: owner._id, name: 'Kofi Asante', idType: 'ghana_card', verified: false });
     const [full] = (await s.drivers.list({ email: 'KOJO.ANTWI@example.com' }, { limit: 10 }, false)).items;
     expect(full).toMatchObject({ phone: '+233244555666', ownerID: { phone: '+233244123456' } });

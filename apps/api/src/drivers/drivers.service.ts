@@ -44,8 +44,13 @@ export class DriversService {
     const page = await this.stores.drivers.list(filter, request);
     const states = page.items.map((d) => d.toState());
     const ownerIds = [...new Set(states.flatMap((s) => (s.ownerId ? [s.ownerId] : [])))];
-    const owners = new Map<string, VehicleOwnerState>((await this.stores.owners.findByIds(ownerIds)).map((o) => [o.id, o.toState()]));
-    return { next: page.next, items: states.map((s) => toDriverResponse(s, s.ownerId ? owners.get(s.ownerId) : undefined, { anonymous })) };
+    const owners = new Map<string, VehicleOwnerState>(
+      (await this.stores.owners.findByIds(ownerIds)).map((o) => [o.id, o.toState()]),
+    );
+    return {
+      next: page.next,
+      items: states.map((s) => toDriverResponse(s, s.ownerId ? owners.get(s.ownerId) : undefined, { anonymous })),
+    };
   }
 
   async get(id: string): Promise<DriverResponse> {
@@ -57,13 +62,23 @@ export class DriversService {
   /** Registers a driver awaiting activation and approval; the activation key is in the response this once. */
   async register(input: DriverRegistration, actor: Actor): Promise<DriverResponse> {
     const { driver, activationKey } = await this.uow.run(async (context) => {
-      const registered = Driver.register(input, { ids: this.ids, random: this.random, hasher: this.hasher }, this.clock.now());
+      const registered = Driver.register(
+        input,
+        { ids: this.ids, random: this.random, hasher: this.hasher },
+        this.clock.now(),
+      );
       const ownerId = registered.driver.toState().ownerId;
       if (ownerId && !(await context.owners.findById(ownerId))) {
-        throw new DomainError('OWNER_NOT_FOUND', `ownerID ${ownerId} names no vehicle owner; find owners with GET /vehicles/owner/search`, 'ownerID');
+        throw new DomainError(
+          'OWNER_NOT_FOUND',
+          `ownerID ${ownerId} names no vehicle owner; find owners with GET /vehicles/owner/search`,
+          'ownerID',
+        );
       }
       const saved = await context.drivers.add(registered.driver);
-      await context.audit.append(auditEntriesFor('driver', registered.driver.pullEvents(), actor, null, redact(saved.toState())));
+      await context.audit.append(
+        auditEntriesFor('driver', registered.driver.pullEvents(), actor, null, redact(saved.toState())),
+      );
       return { driver: saved, activationKey: registered.activationKey };
     });
     return this.respond(driver, activationKey);
@@ -74,21 +89,37 @@ export class DriversService {
    * lock cannot be dodged by the error rolling the count back.
    */
   async activate(id: string, key: string, actor: Actor): Promise<DriverResponse> {
-    const { saved, result } = await this.change(id, actor, undefined, 'DriverActivation', (d, at) => d.activate(key, at, this.hasher));
+    const { saved, result } = await this.change(id, actor, undefined, 'DriverActivation', (d, at) =>
+      d.activate(key, at, this.hasher),
+    );
     if (!result.activated) throw result.error;
     return this.respond(saved);
   }
 
   async approve(id: string, checklist: unknown, actor: Actor, expectedVersion?: number): Promise<DriverResponse> {
-    return this.respond((await this.change(id, actor, expectedVersion, 'DriverApproved', (d, at) => d.approve(checklist, actor.id, at))).saved);
+    return this.respond(
+      (await this.change(id, actor, expectedVersion, 'DriverApproved', (d, at) => d.approve(checklist, actor.id, at)))
+        .saved,
+    );
   }
 
   async revoke(id: string, reason: string, actor: Actor, expectedVersion?: number): Promise<DriverResponse> {
-    return this.respond((await this.change(id, actor, expectedVersion, 'DriverApprovalRevoked', (d, at) => d.revokeApproval(reason, actor.id, at))).saved);
+    return this.respond(
+      (
+        await this.change(id, actor, expectedVersion, 'DriverApprovalRevoked', (d, at) =>
+          d.revokeApproval(reason, actor.id, at),
+        )
+      ).saved,
+    );
   }
 
   /** online/busy as the platform reports them; going offline and becoming free are applied before the others. */
-  async setStatus(id: string, status: { online?: boolean; busy?: boolean }, actor: Actor, expectedVersion?: number): Promise<DriverResponse> {
+  async setStatus(
+    id: string,
+    status: { online?: boolean; busy?: boolean },
+    actor: Actor,
+    expectedVersion?: number,
+  ): Promise<DriverResponse> {
     const { saved } = await this.change(id, actor, expectedVersion, 'DriverStatus', (d, at) => {
       if (status.busy === false) d.setBusy(false, at);
       if (status.online === true) d.goOnline(at);
@@ -106,7 +137,13 @@ export class DriversService {
     return this.respond(saved, result);
   }
 
-  private change<R>(id: string, actor: Actor, expectedVersion: number | undefined, action: string, transition: Transition<Driver, R>) {
+  private change<R>(
+    id: string,
+    actor: Actor,
+    expectedVersion: number | undefined,
+    action: string,
+    transition: Transition<Driver, R>,
+  ) {
     const spec = { entity: 'driver', store: (c: DataStores) => c.drivers, id, actor, expectedVersion, action, redact };
     return changeAggregate({ uow: this.uow, clock: this.clock }, spec, transition);
   }

@@ -19,10 +19,18 @@ export class OwnersController {
 
   @Get('all')
   @Roles('admin', 'assembly')
-  @ApiOperation({ summary: 'List vehicle owners (operation 3)', description: 'Newest first; `limit` (default 50, at most 500) and an `after` cursor with a `Link` header, as for vehicles.' })
+  @ApiOperation({
+    summary: 'List vehicle owners (operation 3)',
+    description:
+      'Newest first; `limit` (default 50, at most 500) and an `after` cursor with a `Link` header, as for vehicles.',
+  })
   @ApiOkResponse({ description: 'A JSON array of owners.', type: OwnerResponse, isArray: true })
   @ApiProblems(400, 401, 403)
-  async list(@Query() query: OwnerListQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<OwnerResponse[]> {
+  async list(
+    @Query() query: OwnerListQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<OwnerResponse[]> {
     return pageItems(req, res, await this.owners.list({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after }));
   }
 
@@ -30,19 +38,31 @@ export class OwnersController {
   @Roles('admin', 'assembly')
   @ApiOperation({
     summary: 'Search vehicle owners (operation 4)',
-    description: 'Case-insensitive substring match on name, phone (0244123456 and +233244123456 are the same number) or email. Newest first; a JSON array of owners (empty when none match).',
+    description:
+      'Case-insensitive substring match on name, phone (0244123456 and +233244123456 are the same number) or email. Newest first; a JSON array of owners (empty when none match).',
   })
   @ApiOkResponse({ description: 'A JSON array of matching owners.', type: OwnerResponse, isArray: true })
   @ApiProblems(400, 401, 403)
-  async search(@Query() query: OwnerSearchQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<OwnerResponse[]> {
-    return pageItems(req, res, await this.owners.search(query.query, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }));
+  async search(
+    @Query() query: OwnerSearchQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<OwnerResponse[]> {
+    return pageItems(
+      req,
+      res,
+      await this.owners.search(query.query, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }),
+    );
   }
 
   @Post('add')
   @HttpCode(201)
   @Roles('admin', 'assembly')
   @ApiTags('vehicles (management)')
-  @ApiOperation({ summary: 'Register a vehicle owner', description: 'Starts unverified. Phone stored as +233XXXXXXXXX, email lower-cased.' })
+  @ApiOperation({
+    summary: 'Register a vehicle owner',
+    description: 'Starts unverified. Phone stored as +233XXXXXXXXX, email lower-cased.',
+  })
   @ApiBody({ type: AddOwnerBody })
   @ApiOkResponse({ type: OwnerResponse })
   @ApiProblems(400, 401, 403, 413, 415)
@@ -55,10 +75,17 @@ export class OwnersController {
   @Roles('admin', 'assembly')
   @ApiTags('vehicles (management)')
   @ApiHeader(IF_MATCH)
-  @ApiOperation({ summary: 'Mark an owner verified (identity document checked)', description: 'Verifying twice is a 409 (OWNER_ALREADY_VERIFIED).' })
+  @ApiOperation({
+    summary: 'Mark an owner verified (identity document checked)',
+    description: 'Verifying twice is a 409 (OWNER_ALREADY_VERIFIED).',
+  })
   @ApiOkResponse({ type: OwnerResponse })
   @ApiProblems(400, 401, 403, 404, 409)
-  verify(@Param('id', ObjectIdPipe) id: string, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() principal: Principal): Promise<OwnerResponse> {
+  verify(
+    @Param('id', ObjectIdPipe) id: string,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<OwnerResponse> {
     return this.owners.verify(id, actorOf(principal), expectedVersion(ifMatch));
   }
 }

@@ -9,13 +9,19 @@ import { RecordResponse } from '../core/http/record-response';
 export class AddOwnerBody {
   @ApiProperty({ example: 'Kofi Asante' }) @IsString() @MaxLength(120) name!: string;
   @ApiProperty({ example: '0244123456' }) @IsString() @MaxLength(20) phone!: string;
-  @ApiProperty({ example: 'kofi.asante@example.com' }) @IsEmail({}, { message: 'email must be an email address' }) @MaxLength(254) email!: string;
+  @ApiProperty({ example: 'kofi.asante@example.com' })
+  @IsEmail({}, { message: 'email must be an email address' })
+  @MaxLength(254)
+  email!: string;
   @ApiProperty({ enum: ID_TYPES }) @IsIn(ID_TYPES as unknown as string[]) idType!: string;
   @ApiProperty({ example: 'GHA-712345678-9' }) @IsString() @MaxLength(30) idNumber!: string;
 }
 
 export class OwnerSearchQuery {
-  @ApiProperty({ description: 'Part of a name, phone (0244... or +233244...) or email; case-insensitive; 2 to 100 characters.', example: 'mensah' })
+  @ApiProperty({
+    description: 'Part of a name, phone (0244... or +233244...) or email; case-insensitive; 2 to 100 characters.',
+    example: 'mensah',
+  })
   @IsString()
   @MinLength(2, { message: 'query must be at least 2 characters' })
   @MaxLength(100, { message: 'query must be at most 100 characters' })
@@ -52,9 +58,22 @@ export class OwnerResponse extends RecordResponse {
 }
 
 export function toEmbeddedOwner(o: VehicleOwnerState): EmbeddedOwnerResponse {
-  return { _id: o.id, name: o.name, phone: o.phone, email: o.email, idType: o.idType, idNumber: o.idNumber, verified: o.verified };
+  return {
+    _id: o.id,
+    name: o.name,
+    phone: o.phone,
+    email: o.email,
+    idType: o.idType,
+    idNumber: o.idNumber,
+    verified: o.verified,
+  };
 }
 
 export function toOwnerResponse(o: VehicleOwnerState): OwnerResponse {
-  return { ...toEmbeddedOwner(o), createdAt: o.createdAt.toISOString(), updatedAt: o.updatedAt.toISOString(), __v: o.version };
+  return {
+    ...toEmbeddedOwner(o),
+    createdAt: o.createdAt.toISOString(),
+    updatedAt: o.updatedAt.toISOString(),
+    __v: o.version,
+  };
 }

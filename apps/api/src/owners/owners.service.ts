@@ -1,5 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { VehicleOwner, type Actor, type Clock, type DataStores, type IdGenerator, type Page, type PageRequest, type UnitOfWork, type VehicleOwnerRegistration } from '@transport/domain';
+import {
+  VehicleOwner,
+  type Actor,
+  type Clock,
+  type DataStores,
+  type IdGenerator,
+  type Page,
+  type PageRequest,
+  type UnitOfWork,
+  type VehicleOwnerRegistration,
+} from '@transport/domain';
 import { changeAggregate, createRecord } from '../core/change-aggregate';
 import { CLOCK, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
 import { toOwnerResponse, type OwnerResponse } from './owners.dto';
@@ -26,13 +36,22 @@ export class OwnersService {
   }
 
   async add(input: VehicleOwnerRegistration, actor: Actor): Promise<OwnerResponse> {
-    const owner = await createRecord({ uow: this.uow, clock: this.clock }, 'owner', actor, (c, at) => c.owners.add(VehicleOwner.register(input, this.ids, at)));
+    const owner = await createRecord({ uow: this.uow, clock: this.clock }, 'owner', actor, (c, at) =>
+      c.owners.add(VehicleOwner.register(input, this.ids, at)),
+    );
     return toOwnerResponse(owner.toState());
   }
 
   /** The owner's identity document was checked; verifying twice is a conflict (OWNER_ALREADY_VERIFIED). */
   async verify(ownerId: string, actor: Actor, expectedVersion?: number): Promise<OwnerResponse> {
-    const spec = { entity: 'owner', store: (c: DataStores) => c.owners, id: ownerId, actor, expectedVersion, action: 'OwnerVerified' };
+    const spec = {
+      entity: 'owner',
+      store: (c: DataStores) => c.owners,
+      id: ownerId,
+      actor,
+      expectedVersion,
+      action: 'OwnerVerified',
+    };
     const { saved } = await changeAggregate({ uow: this.uow, clock: this.clock }, spec, (o, at) => o.verify(at));
     return toOwnerResponse(saved.toState());
   }

@@ -3,14 +3,31 @@ import { CallbackUrlPolicy, isPrivateAddress } from './callback-url-policy';
 describe('CallbackUrlPolicy', () => {
   const strict = new CallbackUrlPolicy(false, new Set(['receiver.test']));
 
-  it.each(['https://merchant.example.com/cb', 'http://203.0.113.7:8080/hook', 'https://[2001:db8::1]/cb', 'http://receiver.test/cb'])('accepts %s', (url) => {
+  it.each([
+    'https://merchant.example.com/cb',
+    'http://203.0.113.7:8080/hook',
+    'https://[2001:db8::1]/cb',
+    'http://receiver.test/cb',
+  ])('accepts %s', (url) => {
     expect(() => strict.check(url)).not.toThrow();
   });
 
   it.each([
-    'ftp://merchant.example.com', 'not a url', 'https://user:pw@merchant.example.com', 'http://localhost:3000', 'http://127.0.0.1', 'http://10.1.2.3',
-    'http://172.16.0.1', 'http://192.168.1.1', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/', 'http://[fd00::1]/', 'http://[::ffff:127.0.0.1]/',
-    'http://0.0.0.0', 'http://metadata.google.internal', 'http://printer.local',
+    'ftp://merchant.example.com',
+    'not a url',
+    'https://user:pw@merchant.example.com',
+    'http://localhost:3000',
+    'http://127.0.0.1',
+    'http://10.1.2.3',
+    'http://172.16.0.1',
+    'http://192.168.1.1',
+    'http://169.254.169.254/latest/meta-data',
+    'http://[::1]/',
+    'http://[fd00::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://0.0.0.0',
+    'http://metadata.google.internal',
+    'http://printer.local',
   ])('refuses %s outside development', (url) => {
     expect(() => strict.check(url)).toThrow(expect.objectContaining({ code: 'CALLBACK_URL_REFUSED' }));
   });

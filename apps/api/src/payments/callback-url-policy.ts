@@ -23,7 +23,13 @@ export class CallbackUrlPolicy {
     if (url.username || url.password) throw refuse('callBackUrl must not carry credentials');
     const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
     if (this.allowPrivate || this.allowlist.has(host)) return;
-    if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal') || isPrivateAddress(host)) {
+    if (
+      host === 'localhost' ||
+      host.endsWith('.localhost') ||
+      host.endsWith('.local') ||
+      host.endsWith('.internal') ||
+      isPrivateAddress(host)
+    ) {
       throw refuse('callBackUrl must not point at a loopback, private or link-local address');
     }
   }
@@ -37,7 +43,16 @@ export function isPrivateAddress(host: string): boolean {
   const kind = isIP(host);
   if (kind === 4) {
     const [a, b] = host.split('.').map(Number);
-    return a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || a >= 224;
+    return (
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 100 && b >= 64 && b <= 127) ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      a >= 224
+    );
   }
   if (kind === 6) {
     const h = host.toLowerCase();

@@ -3,7 +3,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { HttpPaymentProvider } from './http-payment-provider';
 
 /** A provider stand-in that answers with `respond`, or destroys the connection when it returns 'reset'. */
-async function provider(respond: (index: number, body: string, auth: string | undefined) => { status: number; body: unknown } | 'reset') {
+async function provider(
+  respond: (index: number, body: string, auth: string | undefined) => { status: number; body: unknown } | 'reset',
+) {
   const calls: string[] = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
@@ -19,12 +21,36 @@ async function provider(respond: (index: number, body: string, auth: string | un
   server.on('connection', (s) => sockets.add(s));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, calls, close: () => new Promise<void>((resolve) => { sockets.forEach((s) => s.destroy()); server.close(() => resolve()); }) };
+  return {
+    url,
+    calls,
+    close: () =>
+      new Promise<void>((resolve) => {
+        sockets.forEach((s) => s.destroy());
+        server.close(() => resolve());
+      }),
+  };
 }
 
-const request = { reference: 'R-1', amount: 2550, description: 'Fare', customerName: 'A', customerPhone: '+233244000000', customerEmail: '', requestType: 'mobile_money', providerCallbackUrl: 'https://svc/cb/x' };
+const request = {
+  reference: 'R-1',
+  amount: 2550,
+  description: 'Fare',
+  customerName: 'A',
+  customerPhone: '+233244000000',
+  customerEmail: '',
+  requestType: 'mobile_money',
+  providerCallbackUrl: 'https://svc/cb/x',
+};
 const pending = { Message: 'pending', ResponseCode: '0001', Data: { ClientReference: 'R-1', Amount: 25.5 } };
-const config = (url: string) => ({ url, account: 'POS-1', clientId: 'id', clientSecret: 'secret', timeoutMs: 1000, retries: 2 });
+const config = (url: string) => ({
+  url,
+  account: 'POS-1',
+  clientId: 'id',
+  clientSecret: 'secret',
+  timeoutMs: 1000,
+  retries: 2,
+});
 
 describe('HttpPaymentProvider', () => {
   it('posts the Hubtel-style request with Basic authentication and keeps the answer as requestInfo', async () => {
@@ -35,10 +61,20 @@ describe('HttpPaymentProvider', () => {
     });
     try {
       const info = await new HttpPaymentProvider(config(p.url)).requestPayment(request);
-      expect(info).toEqual({ Message: 'pending', ResponseCode: '0001', Data: { ClientReference: 'R-1', Amount: 25.5 } });
+      expect(info).toEqual({
+        Message: 'pending',
+        ResponseCode: '0001',
+        Data: { ClientReference: 'R-1', Amount: 25.5 },
+      });
       expect(p.calls).toEqual(['POST /merchantaccount/merchants/POS-1/receive/mobilemoney']);
       expect(seen!.auth).toBe(`Basic ${Buffer.from('id:secret').toString('base64')}`);
-      expect(seen!.body).toMatchObject({ ClientReference: 'R-1', Amount: 25.5, PrimaryCallbackUrl: 'https://svc/cb/x', CustomerMsisdn: '+233244000000', Channel: 'mobile-money' });
+      expect(seen!.body).toMatchObject({
+        ClientReference: 'R-1',
+        Amount: 25.5,
+        PrimaryCallbackUrl: 'https://svc/cb/x',
+        CustomerMsisdn: '+233244000000',
+        Channel: 'mobile-money',
+      });
     } finally {
       await p.close();
     }
@@ -57,7 +93,9 @@ describe('HttpPaymentProvider', () => {
   it('never retries an HTTP answer: a 500 without a response code is one call and a 502 problem', async () => {
     const p = await provider(() => ({ status: 500, body: { error: 'boom' } }));
     try {
-      await expect(new HttpPaymentProvider(config(p.url)).requestPayment(request)).rejects.toMatchObject({ status: 502 });
+      await expect(new HttpPaymentProvider(config(p.url)).requestPayment(request)).rejects.toMatchObject({
+        status: 502,
+      });
       expect(p.calls).toHaveLength(1);
     } finally {
       await p.close();
@@ -67,7 +105,11 @@ describe('HttpPaymentProvider', () => {
   it('keeps a refusal (4xx with a response code) as the answer, so the transaction starts failed', async () => {
     const p = await provider(() => ({ status: 400, body: { Message: 'refused', ResponseCode: '2001', Data: {} } }));
     try {
-      expect(await new HttpPaymentProvider(config(p.url)).requestPayment(request)).toEqual({ Message: 'refused', ResponseCode: '2001', Data: {} });
+      expect(await new HttpPaymentProvider(config(p.url)).requestPayment(request)).toEqual({
+        Message: 'refused',
+        ResponseCode: '2001',
+        Data: {},
+      });
     } finally {
       await p.close();
     }
@@ -76,8 +118,12 @@ describe('HttpPaymentProvider', () => {
   it('gives up after the configured retries when nobody answers (502 PROVIDER_UNREACHABLE)', async () => {
     const p = await provider(() => 'reset');
     try {
-      const error = await new HttpPaymentProvider(config(p.url)).requestPayment(request).catch((e: { getResponse(): { problem: { code: string } } }) => e);
-      expect((error as { getResponse(): { problem: { code: string } } }).getResponse().problem.code).toBe('PROVIDER_UNREACHABLE');
+      const error = await new HttpPaymentProvider(config(p.url))
+        .requestPayment(request)
+        .catch((e: { getResponse(): { problem: { code: string } } }) => e);
+      expect((error as { getResponse(): { problem: { code: string } } }).getResponse().problem.code).toBe(
+        'PROVIDER_UNREACHABLE',
+      );
       expect(p.calls).toHaveLength(3);
     } finally {
       await p.close();
@@ -86,7 +132,10 @@ describe('HttpPaymentProvider', () => {
 
   it('maps the status API: Paid/Failed/Unpaid, amount and reference; anything else is unknown', async () => {
     const answers: Record<string, { status: number; body: unknown }> = {
-      PAID: { status: 200, body: { responseCode: '0000', data: { status: 'Paid', amount: 25.5, clientReference: 'PAID' } } },
+      PAID: {
+        status: 200,
+        body: { responseCode: '0000', data: { status: 'Paid', amount: 25.5, clientReference: 'PAID' } },
+      },
       FAILED: { status: 200, body: { responseCode: '0000', data: { status: 'Failed', clientReference: 'FAILED' } } },
       UNPAID: { status: 200, body: { responseCode: '0000', data: { status: 'Unpaid', clientReference: 'UNPAID' } } },
       MISSING: { status: 404, body: { responseCode: '4040', message: 'not found' } },
@@ -94,7 +143,11 @@ describe('HttpPaymentProvider', () => {
     const p = await provider((i) => Object.values(answers)[i]);
     try {
       const provider = new HttpPaymentProvider(config(p.url));
-      expect(await provider.checkStatus('PAID')).toMatchObject({ state: 'paid', amount: 25.5, clientReference: 'PAID' });
+      expect(await provider.checkStatus('PAID')).toMatchObject({
+        state: 'paid',
+        amount: 25.5,
+        clientReference: 'PAID',
+      });
       expect(await provider.checkStatus('FAILED')).toMatchObject({ state: 'failed', clientReference: 'FAILED' });
       expect(await provider.checkStatus('UNPAID')).toMatchObject({ state: 'pending' });
       expect(await provider.checkStatus('MISSING')).toMatchObject({ state: 'unknown', raw: { responseCode: '4040' } });

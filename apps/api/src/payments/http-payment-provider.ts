@@ -41,10 +41,17 @@ export class HttpPaymentProvider implements PaymentProvider {
     });
     const info = body as Partial<RequestInfo> | undefined;
     if (!info || typeof info.ResponseCode !== 'string') {
-      throw new AppError('PROVIDER_ERROR', `The payment provider answered HTTP ${status} without a response code; nothing was charged or stored, try again`);
+      throw new AppError(
+        'PROVIDER_ERROR',
+        `The payment provider answered HTTP ${status} without a response code; nothing was charged or stored, try again`,
+      );
     }
     // Refusals (4xx with a response code) are kept as the provider's answer: the transaction starts failed.
-    return { Message: String(info.Message ?? ''), ResponseCode: info.ResponseCode, Data: (info.Data ?? {}) as RequestInfo['Data'] };
+    return {
+      Message: String(info.Message ?? ''),
+      ResponseCode: info.ResponseCode,
+      Data: (info.Data ?? {}) as RequestInfo['Data'],
+    };
   }
 
   async checkStatus(reference: string): Promise<StatusCheckResult> {
@@ -69,7 +76,11 @@ export class HttpPaymentProvider implements PaymentProvider {
       try {
         const response = await fetch(url, {
           ...init,
-          headers: { authorization: this.auth, accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}) },
+          headers: {
+            authorization: this.auth,
+            accept: 'application/json',
+            ...(init.body ? { 'content-type': 'application/json' } : {}),
+          },
           signal: AbortSignal.timeout(this.config.timeoutMs),
         });
         const text = await response.text();
@@ -82,7 +93,10 @@ export class HttpPaymentProvider implements PaymentProvider {
         return { status: response.status, body };
       } catch (error) {
         if (attempt >= this.config.retries) {
-          throw new AppError('PROVIDER_UNREACHABLE', `The payment provider could not be reached (${describeFetchError(error)}); nothing was stored, try again`);
+          throw new AppError(
+            'PROVIDER_UNREACHABLE',
+            `The payment provider could not be reached (${describeFetchError(error)}); nothing was stored, try again`,
+          );
         }
         await sleep(200 * 2 ** attempt);
       }
@@ -91,4 +105,12 @@ export class HttpPaymentProvider implements PaymentProvider {
 }
 
 /** Status names of a Hubtel-style status API. */
-const STATES: Record<string, StatusCheckResult['state']> = { paid: 'paid', success: 'paid', unpaid: 'pending', pending: 'pending', failed: 'failed', cancelled: 'failed', expired: 'failed' };
+const STATES: Record<string, StatusCheckResult['state']> = {
+  paid: 'paid',
+  success: 'paid',
+  unpaid: 'pending',
+  pending: 'pending',
+  failed: 'failed',
+  cancelled: 'failed',
+  expired: 'failed',
+};

@@ -16,7 +16,13 @@ export class HttpWebhookSender implements WebhookSender {
 
   async send(url: string, headers: Record<string, string>, body: string): Promise<number> {
     await this.checkDestination(url);
-    const response = await fetch(url, { method: 'POST', redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs), headers, body });
+    const response = await fetch(url, {
+      method: 'POST',
+      redirect: 'manual',
+      signal: AbortSignal.timeout(this.options.timeoutMs),
+      headers,
+      body,
+    });
     await response.body?.cancel();
     return response.status;
   }

@@ -9,14 +9,24 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  *
  * Verify with a constant-time comparison and refuse timestamps far from your clock (replays).
  */
-export const SIGNATURE_HEADERS = { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' } as const;
+export const SIGNATURE_HEADERS = {
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
+} as const;
 
 export function signNotification(secret: string, timestamp: number, body: string): string {
   return `v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex')}`;
 }
 
 /** The merchant's side, used by our tests and given as the reference implementation. */
-export function verifyNotification(secret: string, headers: Record<string, string | undefined>, body: string, now = Date.now(), toleranceSeconds = 300): boolean {
+export function verifyNotification(
+  secret: string,
+  headers: Record<string, string | undefined>,
+  body: string,
+  now = Date.now(),
+  toleranceSeconds = 300,
+): boolean {
   const timestamp = Number(headers[SIGNATURE_HEADERS.timestamp]);
   const given = headers[SIGNATURE_HEADERS.signature] ?? '';
   if (!Number.isInteger(timestamp) || Math.abs(now / 1000 - timestamp) > toleranceSeconds) return false;

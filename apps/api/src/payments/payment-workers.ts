@@ -66,7 +66,11 @@ export class PaymentWorkers implements OnApplicationBootstrap, OnApplicationShut
         handle: async () => {
           const recovered = await this.payments.sweepStoredCallbacks(c.callbackSweepAfterSeconds);
           if (recovered > 0) this.events.info('payment.callback_sweep', { recovered });
-          await this.stores.followUps.enqueue(QUEUES.sweep, {}, { startAfterSeconds: SWEEP_EVERY_SECONDS, singletonKey: 'sweep' });
+          await this.stores.followUps.enqueue(
+            QUEUES.sweep,
+            {},
+            { startAfterSeconds: SWEEP_EVERY_SECONDS, singletonKey: 'sweep' },
+          );
         },
       }),
     ];
@@ -92,7 +96,12 @@ export class PaymentWorkers implements OnApplicationBootstrap, OnApplicationShut
           await queue.handle(data as T, attempt);
         } catch (error) {
           if (!(error instanceof RetryLater)) {
-            this.events.warn('job.failed', { queue: queue.name, job: attempt.id, attempt: attempt.retryCount + 1, error: (error as Error).message });
+            this.events.warn('job.failed', {
+              queue: queue.name,
+              job: attempt.id,
+              attempt: attempt.retryCount + 1,
+              error: (error as Error).message,
+            });
           }
           throw error;
         }

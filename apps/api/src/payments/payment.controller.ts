@@ -5,11 +5,25 @@ import { cedisToPesewas } from '@transport/domain';
 import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { ApiProblems } from '../core/http/openapi';
-import { CallbackReceipt, CheckTransactionQuery, DeliveriesResponse, PaymentRequestBody, toTransactionResponse, TransactionResponse } from './payments.dto';
+import {
+  CallbackReceipt,
+  CheckTransactionQuery,
+  DeliveriesResponse,
+  PaymentRequestBody,
+  toTransactionResponse,
+  TransactionResponse,
+} from './payments.dto';
 import { PaymentsService } from './payments.service';
 
 /** Headers worth keeping with a stored callback (never credentials). */
-const KEPT_HEADERS = ['content-type', 'content-length', 'user-agent', 'x-forwarded-for', 'x-request-id', 'x-provider-signature'];
+const KEPT_HEADERS = [
+  'content-type',
+  'content-length',
+  'user-agent',
+  'x-forwarded-for',
+  'x-request-id',
+  'x-provider-signature',
+];
 
 /** The payment routes, under PAYMENT_BASE_PATH (the interface's {pay_url}). */
 @ApiTags('payment')
@@ -28,9 +42,16 @@ export class PaymentController {
       'callBackUrl must be http(s) and, outside development mode, not a loopback, private or link-local address (CALLBACK_URL_REFUSED).',
   })
   @ApiBody({ type: PaymentRequestBody })
-  @ApiCreatedResponse({ type: TransactionResponse, description: 'A new transaction (200 with the same shape for a repeated request).' })
+  @ApiCreatedResponse({
+    type: TransactionResponse,
+    description: 'A new transaction (200 with the same shape for a repeated request).',
+  })
   @ApiProblems(400, 401, 403, 409, 413, 415, 502)
-  async request(@Body() body: PaymentRequestBody, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) res: Response): Promise<TransactionResponse> {
+  async request(
+    @Body() body: PaymentRequestBody,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<TransactionResponse> {
     const { transaction, created } = await this.payments.request(
       { ...body, amount: cedisToPesewas(body.amount, 'amount'), merchantId: principal.principalId },
       actorOf(principal),
@@ -51,10 +72,22 @@ export class PaymentController {
       'a missing or wrong signature is a 401 and nothing is stored. A callback whose amount differs from the request is stored and recorded as an anomaly: the status does not change, ' +
       "and the provider's status API decides (reconciliation).",
   })
-  @ApiOkResponse({ type: CallbackReceipt, description: '`{ "received": true, "outcome": "applied" | "duplicate" | "deferred" | "anomaly" }`' })
+  @ApiOkResponse({
+    type: CallbackReceipt,
+    description: '`{ "received": true, "outcome": "applied" | "duplicate" | "deferred" | "anomaly" }`',
+  })
   @ApiProblems(400, 401, 404, 413)
-  async callback(@Param('token') token: string, @Req() req: Request, @Headers() headers: Record<string, string>): Promise<CallbackReceipt> {
-    const raw = typeof req.body === 'string' ? req.body : Buffer.isBuffer(req.body) ? req.body.toString('utf8') : JSON.stringify(req.body ?? '');
+  async callback(
+    @Param('token') token: string,
+    @Req() req: Request,
+    @Headers() headers: Record<string, string>,
+  ): Promise<CallbackReceipt> {
+    const raw =
+      typeof req.body === 'string'
+        ? req.body
+        : Buffer.isBuffer(req.body)
+          ? req.body.toString('utf8')
+          : JSON.stringify(req.body ?? '');
     const kept = Object.fromEntries(KEPT_HEADERS.filter((h) => headers[h] !== undefined).map((h) => [h, headers[h]]));
     const { outcome } = await this.payments.receiveCallback(token, raw, kept);
     return { received: true, outcome };
@@ -66,14 +99,19 @@ export class PaymentController {
   @ApiOperation({
     summary: 'Transaction status (operation 9)',
     description:
-      'On the payment base URL, with a merchant key. A merchant sees only its own transactions: another merchant\'s reference is a 404, exactly like an unknown one. ' +
-      'status is pending, success or failed. requestInfo is the provider\'s answer to the payment request (ResponseCode 0001: pending, a callback will follow); ' +
+      "On the payment base URL, with a merchant key. A merchant sees only its own transactions: another merchant's reference is a 404, exactly like an unknown one. " +
+      "status is pending, success or failed. requestInfo is the provider's answer to the payment request (ResponseCode 0001: pending, a callback will follow); " +
       'callBackInfo and callBackTime are present once the final callback has arrived (ResponseCode 0000: success). Amounts are cedis.',
   })
   @ApiOkResponse({ type: TransactionResponse })
   @ApiProblems(400, 401, 403, 404)
-  async check(@Query() query: CheckTransactionQuery, @CurrentPrincipal() principal: Principal): Promise<TransactionResponse> {
-    return toTransactionResponse((await this.payments.ownTransaction(principal.principalId, query.reference)).toState());
+  async check(
+    @Query() query: CheckTransactionQuery,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<TransactionResponse> {
+    return toTransactionResponse(
+      (await this.payments.ownTransaction(principal.principalId, query.reference)).toState(),
+    );
   }
 
   @Get('deliveries')
@@ -86,11 +124,14 @@ export class PaymentController {
       '`Webhook-Id` (the notification id, the same on every attempt; also sent as `Idempotency-Key`), `Webhook-Timestamp` (unix seconds) and ' +
       '`Webhook-Signature: v1=<hex HMAC-SHA256(signingSecret, "<Webhook-Timestamp>.<raw body>")>`. Verify in constant time and refuse old timestamps. ' +
       'Any 2xx answer delivers it; anything else (or no answer within the timeout) is retried with exponential backoff for at least 24 hours. ' +
-      '`notification` is null until the transaction is final. Another merchant\'s reference is a 404, like an unknown one.',
+      "`notification` is null until the transaction is final. Another merchant's reference is a 404, like an unknown one.",
   })
   @ApiOkResponse({ type: DeliveriesResponse })
   @ApiProblems(400, 401, 403, 404)
-  async deliveries(@Query() query: CheckTransactionQuery, @CurrentPrincipal() principal: Principal): Promise<DeliveriesResponse> {
+  async deliveries(
+    @Query() query: CheckTransactionQuery,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<DeliveriesResponse> {
     return this.payments.deliveries(principal.principalId, query.reference);
   }
 }

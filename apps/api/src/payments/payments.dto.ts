@@ -14,20 +14,42 @@ import { RecordResponse } from '../core/http/record-response';
 // Requests and responses of the payment routes, declared once: validation, the OpenAPI document and the types.
 
 export class PaymentRequestBody {
-  @ApiProperty({ example: 25.5, description: 'Cedis, at most two decimals.' }) @IsNumber({ maxDecimalPlaces: 2 }) @Min(0.01) @Max(20_000_000) amount!: number;
+  @ApiProperty({ example: 25.5, description: 'Cedis, at most two decimals.' })
+  @IsNumber({ maxDecimalPlaces: 2 })
+  @Min(0.01)
+  @Max(20_000_000)
+  amount!: number;
   @ApiProperty({ example: 'Trip payment' }) @IsString() @MaxLength(200) description!: string;
-  @ApiProperty({ example: 'TRIP-TKT-0001', description: 'Your reference; unique per merchant. Repeating a request with it returns the same transaction.' }) @IsString() @MaxLength(64) reference!: string;
-  @ApiProperty({ example: 'https://merchant.example.com/payments/callback', description: 'Where you want the final state (http or https).' }) @IsString() @MaxLength(2048) callBackUrl!: string;
+  @ApiProperty({
+    example: 'TRIP-TKT-0001',
+    description: 'Your reference; unique per merchant. Repeating a request with it returns the same transaction.',
+  })
+  @IsString()
+  @MaxLength(64)
+  reference!: string;
+  @ApiProperty({
+    example: 'https://merchant.example.com/payments/callback',
+    description: 'Where you want the final state (http or https).',
+  })
+  @IsString()
+  @MaxLength(2048)
+  callBackUrl!: string;
   @ApiPropertyOptional({ example: 'Akua Sarpong' }) @IsOptional() @IsString() @MaxLength(120) customerName?: string;
   @ApiProperty({ example: '0244987654' }) @IsString() @MaxLength(20) customerPhone!: string;
-  @ApiPropertyOptional({ example: 'akua@example.com' }) @IsOptional() @IsString() @MaxLength(254) customerEmail?: string;
+  @ApiPropertyOptional({ example: 'akua@example.com' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(254)
+  customerEmail?: string;
   @ApiProperty({ enum: REQUEST_TYPES }) @IsIn(REQUEST_TYPES as unknown as string[]) requestType!: string;
 }
 
 export class CheckTransactionQuery {
   @ApiProperty({ description: 'The merchant reference of the transaction.', example: 'TRIP-TKT-0001' })
   @IsString()
-  @Matches(/^[A-Za-z0-9._:-]{1,64}$/, { message: 'reference must be 1 to 64 letters, digits, dots, underscores, colons or hyphens' })
+  @Matches(/^[A-Za-z0-9._:-]{1,64}$/, {
+    message: 'reference must be 1 to 64 letters, digits, dots, underscores, colons or hyphens',
+  })
   reference!: string;
 }
 
@@ -53,7 +75,8 @@ export class CallBackInfoData {
   @ApiProperty({ example: 0.05 }) Charges!: number;
   @ApiProperty({ example: 25.45 }) AmountAfterCharges!: number;
   @ApiProperty({ example: 25.5 }) AmountCharged!: number;
-  @ApiProperty({ example: 'The Mobile Money payment has been approved and processed successfully.' }) Description!: string;
+  @ApiProperty({ example: 'The Mobile Money payment has been approved and processed successfully.' })
+  Description!: string;
   @ApiProperty({ example: 'TRIP-TKT-0001' }) ClientReference!: string;
   @ApiProperty({ example: '5f3c1d2e0a1b4c5d' }) TransactionId!: string;
   @ApiProperty({ example: '000011112222' }) ExternalTransactionId!: string;
@@ -80,8 +103,14 @@ export class TransactionResponse extends RecordResponse {
   @ApiProperty({ example: 'Akua Sarpong', description: 'May be empty.' }) customerName!: string;
   @ApiProperty({ example: '+233244987654' }) customerPhone!: string;
   @ApiProperty({ type: RequestInfoResponse }) requestInfo!: RequestInfoResponse;
-  @ApiPropertyOptional({ type: CallBackInfoResponse, description: 'Present once the final callback was received.' }) callBackInfo?: CallBackInfoResponse;
-  @ApiPropertyOptional({ format: 'date-time', example: '2026-11-22T08:31:00.000Z', description: 'When the callback was received.' }) callBackTime?: string;
+  @ApiPropertyOptional({ type: CallBackInfoResponse, description: 'Present once the final callback was received.' })
+  callBackInfo?: CallBackInfoResponse;
+  @ApiPropertyOptional({
+    format: 'date-time',
+    example: '2026-11-22T08:31:00.000Z',
+    description: 'When the callback was received.',
+  })
+  callBackTime?: string;
 }
 
 export function toTransactionResponse(t: TransactionState): TransactionResponse {
@@ -114,9 +143,17 @@ export class CallbackReceipt {
 }
 
 export class NotificationResponse {
-  @ApiProperty({ example: '6740a1b2c3d4e5f601234567', description: 'The idempotency id: Webhook-Id and Idempotency-Key on every attempt.' }) id!: string;
+  @ApiProperty({
+    example: '6740a1b2c3d4e5f601234567',
+    description: 'The idempotency id: Webhook-Id and Idempotency-Key on every attempt.',
+  })
+  id!: string;
   @ApiProperty({ example: 'https://merchant.example.com/hooks/payments' }) url!: string;
-  @ApiProperty({ enum: ['pending', 'delivered', 'failed'], description: 'failed: no 2xx answer within the retry window (at least 24 hours).' }) status!: string;
+  @ApiProperty({
+    enum: ['pending', 'delivered', 'failed'],
+    description: 'failed: no 2xx answer within the retry window (at least 24 hours).',
+  })
+  status!: string;
   @ApiProperty({ example: 1 }) attempts!: number;
   @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) createdAt!: string;
   @ApiProperty({ example: '2026-11-22T10:00:00.120Z', nullable: true, type: String }) lastAttemptAt!: string | null;
@@ -126,7 +163,13 @@ export class NotificationResponse {
 export class DeliveryAttemptResponse {
   @ApiProperty({ example: 1 }) attempt!: number;
   @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) at!: string;
-  @ApiProperty({ example: 200, nullable: true, type: Number, description: 'null when no answer came (refused, reset, timed out).' }) statusCode!: number | null;
+  @ApiProperty({
+    example: 200,
+    nullable: true,
+    type: Number,
+    description: 'null when no answer came (refused, reset, timed out).',
+  })
+  statusCode!: number | null;
   @ApiProperty({ example: 120 }) latencyMs!: number;
   @ApiProperty({ enum: ['delivered', 'retry', 'failed'] }) outcome!: string;
   @ApiProperty({ example: null, nullable: true, type: String }) error!: string | null;
@@ -135,11 +178,16 @@ export class DeliveryAttemptResponse {
 export class DeliveriesResponse {
   @ApiProperty({ example: 'TRIP-TKT-0001' }) reference!: string;
   @ApiProperty({ example: '6740a1b2c3d4e5f601234560', description: 'The transaction _id.' }) transaction!: string;
-  @ApiProperty({ type: NotificationResponse, nullable: true, description: 'null while the transaction is pending.' }) notification!: NotificationResponse | null;
+  @ApiProperty({ type: NotificationResponse, nullable: true, description: 'null while the transaction is pending.' })
+  notification!: NotificationResponse | null;
   @ApiProperty({ type: [DeliveryAttemptResponse], description: 'Oldest first.' }) attempts!: DeliveryAttemptResponse[];
 }
 
-export function toDeliveriesResponse(reference: string, transactionId: string, n: NotificationRecord | undefined): DeliveriesResponse {
+export function toDeliveriesResponse(
+  reference: string,
+  transactionId: string,
+  n: NotificationRecord | undefined,
+): DeliveriesResponse {
   return {
     reference,
     transaction: transactionId,

@@ -1,4 +1,10 @@
-import type { CallbackPayload, PaymentProvider, PaymentRequest, RequestInfo, StatusCheckResult } from '@transport/domain';
+import type {
+  CallbackPayload,
+  PaymentProvider,
+  PaymentRequest,
+  RequestInfo,
+  StatusCheckResult,
+} from '@transport/domain';
 import { FixedClock, InMemoryUnitOfWork, SeededRandomSource, SequentialIdGenerator } from '@transport/domain/testing';
 import type { EventLog, PaymentMetricsSource, WebhookSender } from '../core/ports';
 import { verifyNotification } from './notification-signature';
@@ -10,7 +16,11 @@ const SECRET = 'whsec_test_secret_0123456789abcdef';
 /** The provider as the service sees it: answers requests with 0001 and status checks as told. */
 class FakeProvider implements PaymentProvider {
   readonly requests: PaymentRequest[] = [];
-  requestAnswer: RequestInfo = { Message: 'Transaction pending', ResponseCode: '0001', Data: { TransactionId: 'tx-1' } };
+  requestAnswer: RequestInfo = {
+    Message: 'Transaction pending',
+    ResponseCode: '0001',
+    Data: { TransactionId: 'tx-1' },
+  };
   status: StatusCheckResult = { state: 'pending', raw: {} };
   failRequests = false;
   async requestPayment(request: PaymentRequest): Promise<RequestInfo> {
@@ -42,7 +52,10 @@ class RecordingEvents implements EventLog {
 }
 
 const metricsSource: PaymentMetricsSource = {
-  callbacksByOutcome: async () => [{ outcome: 'applied', count: 3 }, { outcome: null, count: 1 }],
+  callbacksByOutcome: async () => [
+    { outcome: 'applied', count: 3 },
+    { outcome: null, count: 1 },
+  ],
   pendingOlderThan: async (cutoff) => (cutoff.getTime() >= Date.parse('2026-11-22T09:59:00Z') ? 2 : 0),
   attemptsByOutcome: async () => [{ outcome: 'delivered', count: 4 }],
   notificationsByStatus: async () => [{ status: 'pending', count: 1 }],
@@ -118,10 +131,20 @@ describe('PaymentsService on fakes', () => {
       const ctx = setup();
       const { transaction, token } = await requested(ctx);
       expect(transaction.status).toBe('pending');
-      expect(ctx.provider.requests[0]).toMatchObject({ reference: 'REF-1', amount: 2550, providerCallbackUrl: expect.stringMatching(/^https:\/\/pay\.example\.com\/payment\/callback\/[A-Za-z0-9_-]{43}$/) });
+      expect(ctx.provider.requests[0]).toMatchObject({
+        reference: 'REF-1',
+        amount: 2550,
+        providerCallbackUrl: expect.stringMatching(
+          /^https:\/\/pay\.example\.com\/payment\/callback\/[A-Za-z0-9_-]{43}$/,
+        ),
+      });
       expect(await ctx.uow.stores.callbackTokens.findTransactionId('not-a-hash')).toBeUndefined();
-      expect(ctx.uow.audit.entries.map((e) => [e.entity, e.action, e.actor.id])).toEqual([['transaction', 'TransactionRequested', MERCHANT]]);
-      expect(ctx.uow.followUps.jobs).toEqual([{ queue: QUEUES.reconcile, data: { transactionId: transaction.id }, options: { startAfterSeconds: 300 } }]);
+      expect(ctx.uow.audit.entries.map((e) => [e.entity, e.action, e.actor.id])).toEqual([
+        ['transaction', 'TransactionRequested', MERCHANT],
+      ]);
+      expect(ctx.uow.followUps.jobs).toEqual([
+        { queue: QUEUES.reconcile, data: { transactionId: transaction.id }, options: { startAfterSeconds: 300 } },
+      ]);
       expect(token).not.toEqual('');
     });
 
@@ -136,7 +159,9 @@ describe('PaymentsService on fakes', () => {
     it('refuses a different request under a used reference (TRANSACTION_REFERENCE_CONFLICT)', async () => {
       const ctx = setup();
       await ctx.service.request(request(), merchant);
-      await expect(ctx.service.request(request('REF-1', 9999), merchant)).rejects.toMatchObject({ code: 'TRANSACTION_REFERENCE_CONFLICT' });
+      await expect(ctx.service.request(request('REF-1', 9999), merchant)).rejects.toMatchObject({
+        code: 'TRANSACTION_REFERENCE_CONFLICT',
+      });
     });
 
     it('starts failed when the provider refuses, and schedules the merchant notification at once', async () => {
@@ -152,7 +177,9 @@ describe('PaymentsService on fakes', () => {
       const ctx = setup();
       ctx.provider.failRequests = true;
       await expect(ctx.service.request(request(), merchant)).rejects.toThrow('provider unreachable');
-      await expect(ctx.service.request({ ...request('REF-2'), callBackUrl: 'https://internal.example/hook' }, merchant)).rejects.toThrow('refused');
+      await expect(
+        ctx.service.request({ ...request('REF-2'), callBackUrl: 'https://internal.example/hook' }, merchant),
+      ).rejects.toThrow('refused');
       expect(await ctx.uow.stores.transactions.findByMerchantReference(MERCHANT, 'REF-1')).toBeUndefined();
       expect(ctx.uow.audit.entries).toEqual([]);
       expect(ctx.refusedUrls).toEqual(['https://internal.example/hook']);
@@ -163,19 +190,28 @@ describe('PaymentsService on fakes', () => {
     it('stores the raw callback, applies 0000 once, and queues the signed notification', async () => {
       const ctx = setup();
       const { transaction, token } = await requested(ctx);
-      const result = await ctx.service.receiveCallback(token, JSON.stringify(callback('0000')), { 'content-type': 'application/json' });
+      const result = await ctx.service.receiveCallback(token, JSON.stringify(callback('0000')), {
+        'content-type': 'application/json',
+      });
       expect(result).toEqual({ outcome: 'applied' });
       expect((await ctx.service.ownTransaction(MERCHANT, 'REF-1')).status).toBe('success');
-      expect(ctx.uow.callbacks.all).toMatchObject([{ transactionId: transaction.id, outcome: 'applied', headers: { 'content-type': 'application/json' } }]);
+      expect(ctx.uow.callbacks.all).toMatchObject([
+        { transactionId: transaction.id, outcome: 'applied', headers: { 'content-type': 'application/json' } },
+      ]);
       expect(ctx.uow.notifications.all).toHaveLength(1);
-      expect(JSON.parse(ctx.uow.notifications.all[0].body)).toMatchObject({ _id: transaction.id, status: 'success', amount: 25.5 });
+      expect(JSON.parse(ctx.uow.notifications.all[0].body)).toMatchObject({
+        _id: transaction.id,
+        status: 'success',
+        amount: 25.5,
+      });
     });
 
     it('applies duplicates and late 0005s as duplicates: one final state, one audit entry, one notification', async () => {
       const ctx = setup();
       const { token } = await requested(ctx);
       const outcomes = [];
-      for (const body of [callback('0000'), callback('0000'), callback('0005')]) outcomes.push((await ctx.service.receiveCallback(token, JSON.stringify(body), {})).outcome);
+      for (const body of [callback('0000'), callback('0000'), callback('0005')])
+        outcomes.push((await ctx.service.receiveCallback(token, JSON.stringify(body), {})).outcome);
       expect(outcomes).toEqual(['applied', 'duplicate', 'duplicate']);
       expect(ctx.uow.audit.entries.filter((e) => e.action === 'TransactionSucceeded')).toHaveLength(1);
       expect(ctx.uow.notifications.all).toHaveLength(1);
@@ -187,14 +223,18 @@ describe('PaymentsService on fakes', () => {
       const { transaction, token } = await requested(ctx);
       ctx.uow.followUps.take(QUEUES.reconcile);
       expect((await ctx.service.receiveCallback(token, JSON.stringify(callback('0005')), {})).outcome).toBe('deferred');
-      expect(ctx.uow.followUps.jobs).toEqual([{ queue: QUEUES.reconcile, data: { transactionId: transaction.id }, options: {} }]);
+      expect(ctx.uow.followUps.jobs).toEqual([
+        { queue: QUEUES.reconcile, data: { transactionId: transaction.id }, options: {} },
+      ]);
     });
 
     it('keeps a wrong amount as an anomaly: status unchanged, no notification, a status check scheduled', async () => {
       const ctx = setup();
       const { token } = await requested(ctx);
       ctx.uow.followUps.take(QUEUES.reconcile);
-      expect((await ctx.service.receiveCallback(token, JSON.stringify(callback('0000', 1)), {})).outcome).toBe('anomaly');
+      expect((await ctx.service.receiveCallback(token, JSON.stringify(callback('0000', 1)), {})).outcome).toBe(
+        'anomaly',
+      );
       const stored = await ctx.service.ownTransaction(MERCHANT, 'REF-1');
       expect(stored.status).toBe('pending');
       expect(stored.toState().anomalies).toMatchObject([{ reason: 'amount_mismatch' }]);
@@ -213,7 +253,9 @@ describe('PaymentsService on fakes', () => {
     it('answers an unknown token NOT_FOUND and stores nothing', async () => {
       const ctx = setup();
       await requested(ctx);
-      await expect(ctx.service.receiveCallback('A'.repeat(43), JSON.stringify(callback('0000')), {})).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(
+        ctx.service.receiveCallback('A'.repeat(43), JSON.stringify(callback('0000')), {}),
+      ).rejects.toMatchObject({ code: 'NOT_FOUND' });
       await expect(ctx.service.receiveCallback('bad token!', '{}', {})).rejects.toMatchObject({ code: 'NOT_FOUND' });
       expect(ctx.uow.callbacks.all).toEqual([]);
     });
@@ -221,8 +263,12 @@ describe('PaymentsService on fakes', () => {
     it('stores a body that is not a callback as malformed, then refuses it (INVALID_CALLBACK)', async () => {
       const ctx = setup();
       const { token } = await requested(ctx);
-      await expect(ctx.service.receiveCallback(token, 'not json', {})).rejects.toMatchObject({ code: 'INVALID_CALLBACK' });
-      await expect(ctx.service.receiveCallback(token, '{"ResponseCode":"0000"}', {})).rejects.toMatchObject({ code: 'INVALID_CALLBACK' });
+      await expect(ctx.service.receiveCallback(token, 'not json', {})).rejects.toMatchObject({
+        code: 'INVALID_CALLBACK',
+      });
+      await expect(ctx.service.receiveCallback(token, '{"ResponseCode":"0000"}', {})).rejects.toMatchObject({
+        code: 'INVALID_CALLBACK',
+      });
       expect(ctx.uow.callbacks.all.map((c) => c.outcome)).toEqual(['malformed', 'malformed']);
       expect((await ctx.service.ownTransaction(MERCHANT, 'REF-1')).status).toBe('pending');
     });
@@ -231,13 +277,20 @@ describe('PaymentsService on fakes', () => {
       const ctx = setup({ callbackSecret: 'provider-secret' });
       const { token } = await requested(ctx);
       const body = JSON.stringify(callback('0000'));
-      await expect(ctx.service.receiveCallback(token, body, {})).rejects.toMatchObject({ code: 'INVALID_SIGNATURE', status: 401 });
-      await expect(ctx.service.receiveCallback(token, body, { 'x-provider-signature': 'sha256=00' })).rejects.toMatchObject({ code: 'INVALID_SIGNATURE' });
+      await expect(ctx.service.receiveCallback(token, body, {})).rejects.toMatchObject({
+        code: 'INVALID_SIGNATURE',
+        status: 401,
+      });
+      await expect(
+        ctx.service.receiveCallback(token, body, { 'x-provider-signature': 'sha256=00' }),
+      ).rejects.toMatchObject({ code: 'INVALID_SIGNATURE' });
       expect(ctx.uow.callbacks.all).toEqual([]);
       const { createHmac } = await import('node:crypto');
       const signature = `sha256=${createHmac('sha256', 'provider-secret').update(body).digest('hex')}`;
       expect(validProviderSignature('provider-secret', body, signature)).toBe(true);
-      expect(await ctx.service.receiveCallback(token, body, { 'x-provider-signature': signature })).toEqual({ outcome: 'applied' });
+      expect(await ctx.service.receiveCallback(token, body, { 'x-provider-signature': signature })).toEqual({
+        outcome: 'applied',
+      });
     });
 
     it('rolls the whole change back when a write fails half-way (nothing applied, the inbox row stays unprocessed)', async () => {
@@ -248,7 +301,9 @@ describe('PaymentsService on fakes', () => {
       ctx.uow.audit.append = async () => {
         throw new Error('disk full');
       };
-      await expect(ctx.service.receiveCallback(token, JSON.stringify(callback('0000')), {})).rejects.toThrow('disk full');
+      await expect(ctx.service.receiveCallback(token, JSON.stringify(callback('0000')), {})).rejects.toThrow(
+        'disk full',
+      );
       ctx.uow.audit.append = append;
       expect((await ctx.service.ownTransaction(MERCHANT, 'REF-1')).status).toBe('pending');
       expect(ctx.uow.audit.entries).toHaveLength(auditBefore);
@@ -266,7 +321,12 @@ describe('PaymentsService on fakes', () => {
     it('applies a stored callback at most once, however often it is processed', async () => {
       const ctx = setup();
       const { transaction } = await requested(ctx);
-      const stored = await ctx.uow.stores.callbacks.store({ transactionId: transaction.id, receivedAt: ctx.clock.now(), headers: {}, body: JSON.stringify(callback('0000')) });
+      const stored = await ctx.uow.stores.callbacks.store({
+        transactionId: transaction.id,
+        receivedAt: ctx.clock.now(),
+        headers: {},
+        body: JSON.stringify(callback('0000')),
+      });
       expect(await ctx.service.processStoredCallback(stored)).toBe('applied');
       expect(await ctx.service.processStoredCallback(stored)).toBeUndefined();
       expect(ctx.uow.audit.entries.filter((e) => e.action === 'TransactionSucceeded')).toHaveLength(1);
@@ -275,7 +335,13 @@ describe('PaymentsService on fakes', () => {
     it('reorders safely: a 0005 stored before the final callback but applied after it is a duplicate', async () => {
       const ctx = setup();
       const { transaction } = await requested(ctx);
-      const store = (code: string) => ctx.uow.stores.callbacks.store({ transactionId: transaction.id, receivedAt: ctx.clock.now(), headers: {}, body: JSON.stringify(callback(code)) });
+      const store = (code: string) =>
+        ctx.uow.stores.callbacks.store({
+          transactionId: transaction.id,
+          receivedAt: ctx.clock.now(),
+          headers: {},
+          body: JSON.stringify(callback(code)),
+        });
       const early = await store('0005');
       const final = await store('0000');
       expect(await ctx.service.processStoredCallback(final)).toBe('applied');
@@ -294,7 +360,12 @@ describe('PaymentsService on fakes', () => {
       expect(settled.status).toBe('success');
       expect(settled.toState().statusCheckInfo).toEqual({ status: 'Paid' });
       expect(ctx.uow.followUps.jobs.map((j) => j.queue)).toEqual([QUEUES.reconcile, QUEUES.notify]);
-      expect(ctx.events.lines).toContainEqual(expect.objectContaining({ event: 'payment.status_check', fields: expect.objectContaining({ outcome: 'applied', status: 'success' }) }));
+      expect(ctx.events.lines).toContainEqual(
+        expect.objectContaining({
+          event: 'payment.status_check',
+          fields: expect.objectContaining({ outcome: 'applied', status: 'success' }),
+        }),
+      );
     });
 
     it('fails a transaction the provider reports failed', async () => {
@@ -317,7 +388,9 @@ describe('PaymentsService on fakes', () => {
       const ctx = setup();
       const { transaction } = await requested(ctx);
       await ctx.service.reconcile(transaction.id, attempt(5, 5));
-      expect(ctx.events.lines).toContainEqual(expect.objectContaining({ level: 'error', event: 'payment.reconcile_gave_up' }));
+      expect(ctx.events.lines).toContainEqual(
+        expect.objectContaining({ level: 'error', event: 'payment.reconcile_gave_up' }),
+      );
     });
 
     it('does nothing for a transaction that is already final or unknown', async () => {
@@ -348,7 +421,11 @@ describe('PaymentsService on fakes', () => {
       expect(sent.url).toBe('https://merchant.example.com/hook');
       expect(sent.headers['idempotency-key']).toBe(id);
       expect(verifyNotification(SECRET, sent.headers, sent.body, ctx.clock.now().getTime())).toBe(true);
-      expect(ctx.uow.notifications.all[0]).toMatchObject({ status: 'delivered', attempts: 1, attemptLog: [{ outcome: 'delivered', statusCode: 200 }] });
+      expect(ctx.uow.notifications.all[0]).toMatchObject({
+        status: 'delivered',
+        attempts: 1,
+        attemptLog: [{ outcome: 'delivered', statusCode: 200 }],
+      });
     });
 
     it('retries a failing endpoint with the same id, then gives up after the last attempt', async () => {
@@ -374,8 +451,14 @@ describe('PaymentsService on fakes', () => {
       const id = await finished(ctx);
       await ctx.service.deliverNotification(id, attempt());
       const deliveries = await ctx.service.deliveries(MERCHANT, 'REF-1');
-      expect(deliveries).toMatchObject({ reference: 'REF-1', notification: { id, status: 'delivered' }, attempts: [{ attempt: 1, outcome: 'delivered' }] });
-      await expect(ctx.service.deliveries('65a1b2c3d4e5f60718293a4c', 'REF-1')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      expect(deliveries).toMatchObject({
+        reference: 'REF-1',
+        notification: { id, status: 'delivered' },
+        attempts: [{ attempt: 1, outcome: 'delivered' }],
+      });
+      await expect(ctx.service.deliveries('65a1b2c3d4e5f60718293a4c', 'REF-1')).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      });
       expect((await ctx.service.deliveries(MERCHANT, 'REF-1')).attempts).toHaveLength(1);
     });
 

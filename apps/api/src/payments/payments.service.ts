@@ -52,7 +52,11 @@ export interface PaymentSettings {
 }
 export const PAYMENT_SETTINGS = Symbol('PAYMENT_SETTINGS');
 
-export const QUEUES = { notify: 'payment-notify', reconcile: 'payment-reconcile', sweep: 'payment-callback-sweep' } as const;
+export const QUEUES = {
+  notify: 'payment-notify',
+  reconcile: 'payment-reconcile',
+  sweep: 'payment-callback-sweep',
+} as const;
 
 /** Headers of provider callbacks: the signature, when the provider is configured with a secret. */
 export const PROVIDER_SIGNATURE_HEADER = 'x-provider-signature';
@@ -70,7 +74,12 @@ type ParsedCallback = { payload: CallbackPayload } | { error: DomainError };
 
 const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
-const referenceConflict = () => new DomainError('TRANSACTION_REFERENCE_CONFLICT', 'This reference was already used for a different payment request', 'reference');
+const referenceConflict = () =>
+  new DomainError(
+    'TRANSACTION_REFERENCE_CONFLICT',
+    'This reference was already used for a different payment request',
+    'reference',
+  );
 
 /** `sha256=<hex HMAC-SHA256(secret, raw body)>`, compared in constant time. */
 export function validProviderSignature(secret: string, rawBody: string, given: string | undefined): boolean {
@@ -83,7 +92,12 @@ function parseStoredCallback(body: string): ParsedCallback {
   try {
     return { payload: parseCallbackPayload(JSON.parse(body)) };
   } catch (error) {
-    return { error: error instanceof DomainError ? error : new DomainError('INVALID_CALLBACK', 'The callback body is not valid JSON', 'callback') };
+    return {
+      error:
+        error instanceof DomainError
+          ? error
+          : new DomainError('INVALID_CALLBACK', 'The callback body is not valid JSON', 'callback'),
+    };
   }
 }
 
@@ -151,7 +165,9 @@ export class PaymentsService {
         const stored = await ctx.transactions.add(transaction);
         await ctx.callbackTokens.add(tokenHash(token), stored.id, now);
         await ctx.audit.append(auditEntriesFor('transaction', transaction.pullEvents(), actor, null, stored.toState()));
-        await this.scheduleFollowUps(ctx, stored.toState(), { reconcileAfterSeconds: this.settings.reconcileAfterSeconds });
+        await this.scheduleFollowUps(ctx, stored.toState(), {
+          reconcileAfterSeconds: this.settings.reconcileAfterSeconds,
+        });
         return stored;
       });
       return { transaction: saved, created: true };
@@ -170,7 +186,11 @@ export class PaymentsService {
    * A provider callback: found by its token, stored raw in the inbox first (so nothing received is ever lost), then
    * applied through the domain in one transaction with its audit entry. Unknown tokens store nothing.
    */
-  async receiveCallback(token: string, rawBody: string, headers: Record<string, string>): Promise<{ outcome: CallbackOutcome }> {
+  async receiveCallback(
+    token: string,
+    rawBody: string,
+    headers: Record<string, string>,
+  ): Promise<{ outcome: CallbackOutcome }> {
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw CommonErrors.notFound('callback', 'token');
     const transactionId = await this.stores.callbackTokens.findTransactionId(tokenHash(token));
     if (!transactionId) throw CommonErrors.notFound('callback', 'token');
@@ -178,7 +198,12 @@ export class PaymentsService {
     if (secret !== undefined && !validProviderSignature(secret, rawBody, headers[PROVIDER_SIGNATURE_HEADER])) {
       throw new AppError('INVALID_SIGNATURE', `${PROVIDER_SIGNATURE_HEADER} is missing or does not match the body`);
     }
-    const stored = await this.stores.callbacks.store({ transactionId, receivedAt: this.clock.now(), headers, body: rawBody });
+    const stored = await this.stores.callbacks.store({
+      transactionId,
+      receivedAt: this.clock.now(),
+      headers,
+      body: rawBody,
+    });
     const parsed = parseStoredCallback(rawBody);
     const outcome = await this.processStoredCallback(stored, parsed);
     if ('error' in parsed) throw parsed.error;
@@ -190,13 +215,23 @@ export class PaymentsService {
    * already processed it (the request that stored it, or the recovery sweep after a crash). Undefined when it was
    * already done.
    */
-  async processStoredCallback(inbox: StoredCallback, parsed: ParsedCallback = parseStoredCallback(inbox.body)): Promise<CallbackOutcome | undefined> {
+  async processStoredCallback(
+    inbox: StoredCallback,
+    parsed: ParsedCallback = parseStoredCallback(inbox.body),
+  ): Promise<CallbackOutcome | undefined> {
     return retryOnConcurrentUpdate(() =>
       this.uow.run(async (ctx) => {
         if (!(await ctx.callbacks.claim(inbox.id))) return undefined;
         const outcome: CallbackOutcome =
           'payload' in parsed && inbox.transactionId
-            ? (await this.applyProviderMessage(ctx, inbox.transactionId, (t) => t.applyCallback(parsed.payload, inbox.receivedAt), { scheduleStatusCheck: true })).result
+            ? (
+                await this.applyProviderMessage(
+                  ctx,
+                  inbox.transactionId,
+                  (t) => t.applyCallback(parsed.payload, inbox.receivedAt),
+                  { scheduleStatusCheck: true },
+                )
+              ).result
             : 'malformed';
         await ctx.callbacks.markProcessed(inbox.id, outcome, this.clock.now());
         return outcome;
@@ -215,9 +250,19 @@ export class PaymentsService {
     const answer = await this.provider.checkStatus(current.toState().reference);
     const outcome = await retryOnConcurrentUpdate(() =>
       // This job retries by itself while the transaction stays pending: no second status check is scheduled.
-      this.uow.run((ctx) => this.applyProviderMessage(ctx, transactionId, (t) => t.applyStatusCheck(answer, this.clock.now()), { scheduleStatusCheck: false })),
+      this.uow.run((ctx) =>
+        this.applyProviderMessage(ctx, transactionId, (t) => t.applyStatusCheck(answer, this.clock.now()), {
+          scheduleStatusCheck: false,
+        }),
+      ),
     );
-    this.events.info('payment.status_check', { transactionId, state: answer.state, outcome: outcome.result, status: outcome.status, attempt: attempt.retryCount + 1 });
+    this.events.info('payment.status_check', {
+      transactionId,
+      state: answer.state,
+      outcome: outcome.result,
+      status: outcome.status,
+      attempt: attempt.retryCount + 1,
+    });
     if (outcome.status !== 'pending') return;
     if (attempt.retryCount >= attempt.retryLimit) {
       this.events.error('payment.reconcile_gave_up', { transactionId, attempts: attempt.retryCount + 1 });
@@ -237,7 +282,12 @@ export class PaymentsService {
       const rows = await this.stores.callbacks.listUnprocessed(cutoff, batch);
       for (const row of rows) {
         const outcome = await this.processStoredCallback(row);
-        if (outcome) this.events.info('payment.callback_recovered', { callbackId: row.id, transactionId: row.transactionId, outcome });
+        if (outcome)
+          this.events.info('payment.callback_recovered', {
+            callbackId: row.id,
+            transactionId: row.transactionId,
+            outcome,
+          });
         done += 1;
       }
       if (rows.length < batch) return done;
@@ -278,10 +328,26 @@ export class PaymentsService {
     const outcome = delivered ? 'delivered' : attempt.retryCount >= attempt.retryLimit ? 'failed' : 'retry';
     const number = notification.attempts + 1;
     await this.stores.notifications.recordAttempt(
-      { notificationId, attempt: number, at: started, statusCode, latencyMs, error: error ?? (delivered ? null : `HTTP ${statusCode}`), outcome },
+      {
+        notificationId,
+        attempt: number,
+        at: started,
+        statusCode,
+        latencyMs,
+        error: error ?? (delivered ? null : `HTTP ${statusCode}`),
+        outcome,
+      },
       delivered ? this.clock.now() : null,
     );
-    this.events.info('payment.notification', { notificationId, reference: notification.reference, attempt: number, outcome, statusCode, latencyMs, error });
+    this.events.info('payment.notification', {
+      notificationId,
+      reference: notification.reference,
+      attempt: number,
+      outcome,
+      statusCode,
+      latencyMs,
+      error,
+    });
     if (outcome === 'retry') throw new RetryLater(`notification ${notificationId}: ${error ?? `HTTP ${statusCode}`}`);
   }
 
@@ -295,7 +361,11 @@ export class PaymentsService {
   /** Every notification attempt for one of the caller's transactions. */
   async deliveries(merchantId: string, reference: string): Promise<DeliveriesResponse> {
     const transaction = await this.ownTransaction(merchantId, reference);
-    return toDeliveriesResponse(reference, transaction.id, await this.stores.notifications.findByTransaction(transaction.id));
+    return toDeliveriesResponse(
+      reference,
+      transaction.id,
+      await this.stores.notifications.findByTransaction(transaction.id),
+    );
   }
 
   /** The payment pipeline's figures in Prometheus text. */
@@ -334,16 +404,30 @@ export class PaymentsService {
    * merchant notification (an outbox row, the exact body to sign, and the job that delivers it); a pending one that
    * needs the provider's word gets a status check.
    */
-  private async scheduleFollowUps(ctx: WorkContext, state: TransactionState, options: { reconcileAfterSeconds?: number } = {}): Promise<void> {
+  private async scheduleFollowUps(
+    ctx: WorkContext,
+    state: TransactionState,
+    options: { reconcileAfterSeconds?: number } = {},
+  ): Promise<void> {
     if (state.status !== 'pending') {
       if (await ctx.notifications.existsFor(state.id)) return;
       const id = this.ids.next();
-      await ctx.notifications.add({ id, transactionId: state.id, url: state.callBackUrl, body: JSON.stringify(toTransactionResponse(state)), createdAt: this.clock.now() });
+      await ctx.notifications.add({
+        id,
+        transactionId: state.id,
+        url: state.callBackUrl,
+        body: JSON.stringify(toTransactionResponse(state)),
+        createdAt: this.clock.now(),
+      });
       await ctx.followUps.enqueue(QUEUES.notify, { notificationId: id });
       return;
     }
     if (options.reconcileAfterSeconds !== undefined) {
-      await ctx.followUps.enqueue(QUEUES.reconcile, { transactionId: state.id }, { startAfterSeconds: options.reconcileAfterSeconds });
+      await ctx.followUps.enqueue(
+        QUEUES.reconcile,
+        { transactionId: state.id },
+        { startAfterSeconds: options.reconcileAfterSeconds },
+      );
     } else if (state.needsStatusCheck) {
       await ctx.followUps.enqueue(QUEUES.reconcile, { transactionId: state.id });
     }

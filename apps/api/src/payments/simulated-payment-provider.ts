@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { RESPONSE_PENDING, type PaymentProvider, type PaymentRequest, type RequestInfo, type StatusCheckResult } from '@transport/domain';
+import {
+  RESPONSE_PENDING,
+  type PaymentProvider,
+  type PaymentRequest,
+  type RequestInfo,
+  type StatusCheckResult,
+} from '@transport/domain';
 
 /**
  * An in-process stand-in for a Hubtel-style provider: it accepts every request as pending (0001), charging 1%, and

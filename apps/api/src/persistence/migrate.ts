@@ -14,7 +14,13 @@ export async function migrateDeploy(appRoot: string, databaseUrl: string): Promi
   const code = await new Promise<number | null>((resolvePromise, reject) => {
     const child = spawn(process.execPath, [cli, 'migrate', 'deploy'], {
       cwd: appRoot,
-      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_OPTIONS: '', PRISMA_HIDE_UPDATE_MESSAGE: '1', CHECKPOINT_DISABLE: '1' },
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        NODE_OPTIONS: '',
+        PRISMA_HIDE_UPDATE_MESSAGE: '1',
+        CHECKPOINT_DISABLE: '1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));

@@ -6,7 +6,6 @@ import type { JobDefinition, JobWorkers } from '../core/ports';
 
 const logger = new Logger('Jobs');
 
-
 /**
  * Durable jobs on pg-boss, in the service's own database and through the service's own connection pool: a job is
  * enqueued in the same database transaction as the change that calls for it (so a crash can lose neither), pg-boss
@@ -36,7 +35,9 @@ export class PgBossJobQueue implements JobWorkers {
       superviseIntervalSeconds: 10,
     });
     this.boss.on('error', (error) => logger.error(`job queue: ${error.message}`));
-    this.boss.on('warning', (warning: { message?: string }) => logger.warn(`job queue: ${warning.message ?? JSON.stringify(warning)}`));
+    this.boss.on('warning', (warning: { message?: string }) =>
+      logger.warn(`job queue: ${warning.message ?? JSON.stringify(warning)}`),
+    );
   }
 
   /** Installs or upgrades pg-boss's own tables (schema pgboss, under its advisory lock) and declares the queues. */
@@ -48,8 +49,7 @@ export class PgBossJobQueue implements JobWorkers {
       if (existing) {
         const { policy: _policy, ...changeable } = queue.options as Omit<Queue, 'name'>;
         await this.boss.updateQueue(queue.name, changeable);
-      }
-      else await this.boss.createQueue(queue.name, queue.options as Omit<Queue, 'name'>);
+      } else await this.boss.createQueue(queue.name, queue.options as Omit<Queue, 'name'>);
     }
     if (!this.options.workers) return;
     for (const queue of queues) {
@@ -65,12 +65,24 @@ export class PgBossJobQueue implements JobWorkers {
   }
 
   /** Enqueues inside the caller's Prisma transaction: the job exists exactly when the transaction commits. */
-  async sendInTransaction(tx: Prisma.TransactionClient, queue: string, data: object, options: { startAfterSeconds?: number } = {}): Promise<void> {
-    await this.boss.send(queue, data, { db: fromPrisma(tx), ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}) });
+  async sendInTransaction(
+    tx: Prisma.TransactionClient,
+    queue: string,
+    data: object,
+    options: { startAfterSeconds?: number } = {},
+  ): Promise<void> {
+    await this.boss.send(queue, data, {
+      db: fromPrisma(tx),
+      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+    });
   }
 
   /** Enqueues on its own (outside any transaction). */
-  async send(queue: string, data: object, options: { startAfterSeconds?: number; singletonKey?: string } = {}): Promise<void> {
+  async send(
+    queue: string,
+    data: object,
+    options: { startAfterSeconds?: number; singletonKey?: string } = {},
+  ): Promise<void> {
     await this.boss.send(queue, data, {
       ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),

@@ -1,9 +1,24 @@
 import { auditEntriesFor, type Actor } from '@transport/domain';
-import type { ApiKeyRecord, ApiKeyRegistry, AuditRecord, AuditTrail, MerchantRecord, MerchantRegistry, PaymentMetricsSource } from '../core/ports';
+import type {
+  ApiKeyRecord,
+  ApiKeyRegistry,
+  AuditRecord,
+  AuditTrail,
+  MerchantRecord,
+  MerchantRegistry,
+  PaymentMetricsSource,
+} from '../core/ports';
 import type { PrismaClient } from '../generated/prisma/client';
 import { PrismaAuditLog } from './prisma-audit-log';
 
-const toKey = (r: { id: string; role: string; principalId: string; label: string; revokedAt: Date | null; createdAt: Date }): ApiKeyRecord => ({
+const toKey = (r: {
+  id: string;
+  role: string;
+  principalId: string;
+  label: string;
+  revokedAt: Date | null;
+  createdAt: Date;
+}): ApiKeyRecord => ({
   id: r.id,
   role: r.role,
   principalId: r.principalId,
@@ -16,7 +31,14 @@ const toKey = (r: { id: string; role: string; principalId: string; label: string
 export class PrismaApiKeyRegistry implements ApiKeyRegistry {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async add(key: { id: string; keyHash: string; role: string; principalId: string; label: string; at: Date }): Promise<void> {
+  async add(key: {
+    id: string;
+    keyHash: string;
+    role: string;
+    principalId: string;
+    label: string;
+    at: Date;
+  }): Promise<void> {
     const { at, ...fields } = key;
     await this.prisma.apiKey.create({ data: { ...fields, createdAt: at, updatedAt: at } });
   }
@@ -27,7 +49,10 @@ export class PrismaApiKeyRegistry implements ApiKeyRegistry {
   }
 
   async revoke(id: string, at: Date): Promise<void> {
-    await this.prisma.apiKey.update({ where: { id }, data: { revokedAt: at, updatedAt: at, version: { increment: 1 } } });
+    await this.prisma.apiKey.update({
+      where: { id },
+      data: { revokedAt: at, updatedAt: at, version: { increment: 1 } },
+    });
   }
 
   async list(): Promise<ApiKeyRecord[]> {
@@ -43,11 +68,19 @@ export class PrismaMerchantRegistry implements MerchantRegistry {
     return (await this.prisma.merchant.findUnique({ where: { id }, select: { id: true } })) !== null;
   }
 
-  async add(merchant: { id: string; name: string; signingSecret: string; at: Date }, audit: { actor: Actor }): Promise<MerchantRecord> {
+  async add(
+    merchant: { id: string; name: string; signingSecret: string; at: Date },
+    audit: { actor: Actor },
+  ): Promise<MerchantRecord> {
     const { id, name, signingSecret, at } = merchant;
     return this.prisma.$transaction(async (tx) => {
       const row = await tx.merchant.create({ data: { id, name, signingSecret, createdAt: at, updatedAt: at } });
-      await new PrismaAuditLog(tx).append(auditEntriesFor('merchant', [{ type: 'MerchantCreated', aggregateId: id, at }], audit.actor, null, { id, name: row.name }));
+      await new PrismaAuditLog(tx).append(
+        auditEntriesFor('merchant', [{ type: 'MerchantCreated', aggregateId: id, at }], audit.actor, null, {
+          id,
+          name: row.name,
+        }),
+      );
       return { id: row.id, name: row.name, version: row.version, createdAt: row.createdAt, updatedAt: row.updatedAt };
     });
   }
@@ -58,7 +91,11 @@ export class PrismaAuditTrail implements AuditTrail {
   constructor(private readonly prisma: PrismaClient) {}
 
   async forRecord(entity: string, entityId: string, limit: number): Promise<AuditRecord[]> {
-    const rows = await this.prisma.auditEntry.findMany({ where: { entity, entityId }, orderBy: { id: 'asc' }, take: limit });
+    const rows = await this.prisma.auditEntry.findMany({
+      where: { entity, entityId },
+      orderBy: { id: 'asc' },
+      take: limit,
+    });
     return rows.map((r) => ({
       id: r.id.toString(),
       entity: r.entity,
@@ -77,7 +114,10 @@ export class PrismaPaymentMetrics implements PaymentMetricsSource {
   constructor(private readonly prisma: PrismaClient) {}
 
   async callbacksByOutcome() {
-    return (await this.prisma.paymentCallback.groupBy({ by: ['outcome'], _count: { _all: true } })).map((r) => ({ outcome: r.outcome, count: r._count._all }));
+    return (await this.prisma.paymentCallback.groupBy({ by: ['outcome'], _count: { _all: true } })).map((r) => ({
+      outcome: r.outcome,
+      count: r._count._all,
+    }));
   }
 
   pendingOlderThan(cutoff: Date): Promise<number> {
@@ -85,10 +125,16 @@ export class PrismaPaymentMetrics implements PaymentMetricsSource {
   }
 
   async attemptsByOutcome() {
-    return (await this.prisma.paymentDeliveryAttempt.groupBy({ by: ['outcome'], _count: { _all: true } })).map((r) => ({ outcome: r.outcome, count: r._count._all }));
+    return (await this.prisma.paymentDeliveryAttempt.groupBy({ by: ['outcome'], _count: { _all: true } })).map((r) => ({
+      outcome: r.outcome,
+      count: r._count._all,
+    }));
   }
 
   async notificationsByStatus() {
-    return (await this.prisma.paymentNotification.groupBy({ by: ['status'], _count: { _all: true } })).map((r) => ({ status: r.status, count: r._count._all }));
+    return (await this.prisma.paymentNotification.groupBy({ by: ['status'], _count: { _all: true } })).map((r) => ({
+      status: r.status,
+      count: r._count._all,
+    }));
   }
 }

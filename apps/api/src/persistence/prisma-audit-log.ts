@@ -2,7 +2,8 @@ import type { AuditEntryInput, AuditLog } from '@transport/domain';
 import type { Prisma } from '../generated/prisma/client';
 import type { PrismaExecutor } from './prisma-executor';
 
-const json = (value: unknown) => (value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue));
+const json = (value: unknown) =>
+  value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue);
 
 /** Appends to audit_log; the database itself refuses updates and deletes there. */
 export class PrismaAuditLog implements AuditLog {

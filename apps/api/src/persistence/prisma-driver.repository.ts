@@ -51,7 +51,8 @@ export function toDomain(row: DriverRow): Driver {
     if (row.approvedBy !== null) s.approvedBy = row.approvedBy;
     if (row.dateApproved !== null) s.dateApproved = row.dateApproved;
     if (row.revocationReason !== null) {
-      if (row.revokedBy === null || row.dateRevoked === null) throw new MappingError('drivers', row.id, 'incomplete revocation');
+      if (row.revokedBy === null || row.dateRevoked === null)
+        throw new MappingError('drivers', row.id, 'incomplete revocation');
       s.revocation = { reason: row.revocationReason, revokedBy: row.revokedBy, dateRevoked: row.dateRevoked };
     }
     if (row.dateActivated !== null) s.dateActivated = row.dateActivated;
@@ -114,8 +115,13 @@ export class PrismaDriverRepository implements DriverRepository {
   async update(driver: Driver): Promise<Driver> {
     const s = driver.toState();
     const { id, createdAt: _c, ...data } = toPersistence(s);
-    const { count } = await this.db.driver.updateMany({ where: { id, version: s.version }, data: { ...data, version: s.version + 1 } });
-    await assertOneUpdated(count, 'driver', id, () => this.db.driver.findUnique({ where: { id }, select: { id: true } }));
+    const { count } = await this.db.driver.updateMany({
+      where: { id, version: s.version },
+      data: { ...data, version: s.version + 1 },
+    });
+    await assertOneUpdated(count, 'driver', id, () =>
+      this.db.driver.findUnique({ where: { id }, select: { id: true } }),
+    );
     return Driver.restore({ ...s, version: s.version + 1 });
   }
 
@@ -133,12 +139,18 @@ export class PrismaDriverRepository implements DriverRepository {
   async list(filter: DriverListFilter, page: PageRequest): Promise<Page<Driver>> {
     let after = {};
     if (page.after !== undefined) {
-      const condition = afterCondition(await this.db.driver.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }));
+      const condition = afterCondition(
+        await this.db.driver.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }),
+      );
       if (!condition) return { items: [] };
       after = condition;
     }
     const where = { approved: filter.approved, email: filter.email?.trim().toLowerCase() };
-    const rows = await this.db.driver.findMany({ where: { AND: [where, after] }, orderBy: NEWEST_FIRST, take: page.limit + 1 });
+    const rows = await this.db.driver.findMany({
+      where: { AND: [where, after] },
+      orderBy: NEWEST_FIRST,
+      take: page.limit + 1,
+    });
     return toPage(rows, page, toDomain);
   }
 }

@@ -2,13 +2,21 @@ import { CommonErrors, DomainError } from '@transport/domain';
 
 interface PrismaKnownError {
   code?: string;
-  meta?: { target?: unknown; modelName?: string; driverAdapterError?: { cause?: { constraint?: { fields?: string[]; index?: string } } } };
+  meta?: {
+    target?: unknown;
+    modelName?: string;
+    driverAdapterError?: { cause?: { constraint?: { fields?: string[]; index?: string } } };
+  };
 }
 
 /** Which unique constraint a P2002 names, as the list of its fields (or the index name). */
 function uniqueTarget(error: PrismaKnownError): string {
   const meta = error.meta ?? {};
-  const fromTarget = Array.isArray(meta.target) ? meta.target.join(',') : typeof meta.target === 'string' ? meta.target : '';
+  const fromTarget = Array.isArray(meta.target)
+    ? meta.target.join(',')
+    : typeof meta.target === 'string'
+      ? meta.target
+      : '';
   const constraint = meta.driverAdapterError?.cause?.constraint;
   return [fromTarget, constraint?.fields?.join(',') ?? '', constraint?.index ?? ''].join('|');
 }

@@ -20,7 +20,12 @@ import { inTransaction } from './in-transaction';
 import type { PgBossJobQueue } from './pg-boss-job-queue';
 import type { PrismaExecutor } from './prisma-executor';
 
-const toStored = (row: { id: bigint; transactionId: string | null; body: string; receivedAt: Date }): StoredCallback => ({
+const toStored = (row: {
+  id: bigint;
+  transactionId: string | null;
+  body: string;
+  receivedAt: Date;
+}): StoredCallback => ({
   id: String(row.id),
   transactionId: row.transactionId,
   body: row.body,
@@ -157,7 +162,11 @@ export class PgBossFollowUps implements FollowUps {
 }
 
 /** The payment stores on one Prisma client, or on one open transaction. */
-export function prismaPaymentStores(db: PrismaExecutor, jobs: PgBossJobQueue, tx?: Prisma.TransactionClient): PaymentStores {
+export function prismaPaymentStores(
+  db: PrismaExecutor,
+  jobs: PgBossJobQueue,
+  tx?: Prisma.TransactionClient,
+): PaymentStores {
   return {
     callbacks: new PrismaCallbackInbox(db),
     callbackTokens: new PrismaCallbackTokens(db),

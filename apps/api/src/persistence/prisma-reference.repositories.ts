@@ -33,21 +33,41 @@ import { translateUniqueViolation } from './prisma-errors';
 // management issue adds their updates.
 
 export const regionToDomain = (row: RegionRow): Region =>
-  Region.restore({ id: row.id, name: row.name, country: row.country, version: row.version, createdAt: row.createdAt, updatedAt: row.updatedAt });
+  Region.restore({
+    id: row.id,
+    name: row.name,
+    country: row.country,
+    version: row.version,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  });
 
 export const assemblyToDomain = (row: AssemblyRow): Assembly =>
   mapped('assemblies', row.id, () =>
     Assembly.restore({
-      id: row.id, name: row.name, regionId: row.regionId, digitalAddress: row.digitalAddress, type: oneOf(ASSEMBLY_TYPES, row.type, 'type'),
-      version: row.version, createdAt: row.createdAt, updatedAt: row.updatedAt,
+      id: row.id,
+      name: row.name,
+      regionId: row.regionId,
+      digitalAddress: row.digitalAddress,
+      type: oneOf(ASSEMBLY_TYPES, row.type, 'type'),
+      version: row.version,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
     }),
   );
 
 export const assemblyUserToDomain = (row: AssemblyUserRow): AssemblyUser =>
   mapped('assembly_users', row.id, () =>
     AssemblyUser.restore({
-      id: row.id, assemblyId: row.assemblyId, name: row.name, email: row.email, phone: row.phone, role: oneOf(ASSEMBLY_ROLES, row.role, 'role'),
-      version: row.version, createdAt: row.createdAt, updatedAt: row.updatedAt,
+      id: row.id,
+      assemblyId: row.assemblyId,
+      name: row.name,
+      email: row.email,
+      phone: row.phone,
+      role: oneOf(ASSEMBLY_ROLES, row.role, 'role'),
+      version: row.version,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
     }),
   );
 
@@ -55,16 +75,31 @@ export function stationToDomain(row: StationRow): Station {
   const contactNumber = Number(row.contactNumber);
   if (!Number.isSafeInteger(contactNumber)) throw new MappingError('stations', row.id, 'contactNumber out of range');
   return Station.restore({
-    id: row.id, name: row.name, transportUnions: row.transportUnions, zones: row.zones, contactNumber, digitalAddress: row.digitalAddress,
-    version: row.version, createdAt: row.createdAt, updatedAt: row.updatedAt,
+    id: row.id,
+    name: row.name,
+    transportUnions: row.transportUnions,
+    zones: row.zones,
+    contactNumber,
+    digitalAddress: row.digitalAddress,
+    version: row.version,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
   });
 }
 
 export const unionToDomain = (row: UnionRow): TransportUnion =>
   mapped('transport_unions', row.id, () =>
     TransportUnion.restore({
-      id: row.id, status: oneOf(UNION_STATUSES, row.status, 'status'), name: row.name, digitalAddress: row.digitalAddress,
-      contactNumber: row.contactNumber, email: row.email, zones: row.zones, version: row.version, createdAt: row.createdAt, updatedAt: row.updatedAt,
+      id: row.id,
+      status: oneOf(UNION_STATUSES, row.status, 'status'),
+      name: row.name,
+      digitalAddress: row.digitalAddress,
+      contactNumber: row.contactNumber,
+      email: row.email,
+      zones: row.zones,
+      version: row.version,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
       ...(row.parentUnionId === null ? {} : { parentUnionId: row.parentUnionId }),
     }),
   );
@@ -101,7 +136,9 @@ export class PrismaAssemblyRepository implements AssemblyRepository {
   async list(page: PageRequest): Promise<Page<Assembly>> {
     let after = {};
     if (page.after !== undefined) {
-      const condition = afterCondition(await this.db.assembly.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }));
+      const condition = afterCondition(
+        await this.db.assembly.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }),
+      );
       if (!condition) return { items: [] };
       after = condition;
     }
@@ -127,11 +164,17 @@ export class PrismaAssemblyUserRepository implements AssemblyUserRepository {
   async list(filter: { assemblyId?: string }, page: PageRequest): Promise<Page<AssemblyUser>> {
     let after = {};
     if (page.after !== undefined) {
-      const condition = afterCondition(await this.db.assemblyUser.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }));
+      const condition = afterCondition(
+        await this.db.assemblyUser.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }),
+      );
       if (!condition) return { items: [] };
       after = condition;
     }
-    const rows = await this.db.assemblyUser.findMany({ where: { AND: [{ assemblyId: filter.assemblyId }, after] }, orderBy: NEWEST_FIRST, take: page.limit + 1 });
+    const rows = await this.db.assemblyUser.findMany({
+      where: { AND: [{ assemblyId: filter.assemblyId }, after] },
+      orderBy: NEWEST_FIRST,
+      take: page.limit + 1,
+    });
     return toPage(rows, page, assemblyUserToDomain);
   }
 }
@@ -142,7 +185,14 @@ export class PrismaStationRepository implements StationRepository {
   async add(station: Station): Promise<Station> {
     const s = station.toState();
     return stationToDomain(
-      await this.db.station.create({ data: { ...s, transportUnions: [...s.transportUnions], zones: [...s.zones], contactNumber: BigInt(s.contactNumber) } }),
+      await this.db.station.create({
+        data: {
+          ...s,
+          transportUnions: [...s.transportUnions],
+          zones: [...s.zones],
+          contactNumber: BigInt(s.contactNumber),
+        },
+      }),
     );
   }
   async findById(id: string): Promise<Station | undefined> {
@@ -159,7 +209,11 @@ export class PrismaTransportUnionRepository implements TransportUnionRepository 
 
   async add(union: TransportUnion): Promise<TransportUnion> {
     const s = union.toState();
-    return unionToDomain(await this.db.transportUnion.create({ data: { ...s, zones: [...s.zones], parentUnionId: s.parentUnionId ?? null } }));
+    return unionToDomain(
+      await this.db.transportUnion.create({
+        data: { ...s, zones: [...s.zones], parentUnionId: s.parentUnionId ?? null },
+      }),
+    );
   }
   async findById(id: string): Promise<TransportUnion | undefined> {
     const row = await this.db.transportUnion.findUnique({ where: { id } });

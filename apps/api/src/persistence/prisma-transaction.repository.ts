@@ -91,7 +91,10 @@ export function toPersistence(s: TransactionState) {
   };
 }
 
-const uniqueErrors = { reference: DuplicateErrors.transactionReference, merchantId: DuplicateErrors.transactionReference };
+const uniqueErrors = {
+  reference: DuplicateErrors.transactionReference,
+  merchantId: DuplicateErrors.transactionReference,
+};
 
 export class PrismaTransactionRepository implements TransactionRepository {
   constructor(private readonly db: PrismaExecutor) {}
@@ -107,8 +110,13 @@ export class PrismaTransactionRepository implements TransactionRepository {
   async update(transaction: Transaction): Promise<Transaction> {
     const s = transaction.toState();
     const { id, createdAt: _c, ...data } = toPersistence(s);
-    const { count } = await this.db.transaction.updateMany({ where: { id, version: s.version }, data: { ...data, version: s.version + 1 } });
-    await assertOneUpdated(count, 'transaction', id, () => this.db.transaction.findUnique({ where: { id }, select: { id: true } }));
+    const { count } = await this.db.transaction.updateMany({
+      where: { id, version: s.version },
+      data: { ...data, version: s.version + 1 },
+    });
+    await assertOneUpdated(count, 'transaction', id, () =>
+      this.db.transaction.findUnique({ where: { id }, select: { id: true } }),
+    );
     return Transaction.restore({ ...s, version: s.version + 1 });
   }
 

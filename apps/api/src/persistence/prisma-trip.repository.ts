@@ -22,7 +22,8 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type TripWithService = TripRow & { service: ServiceRow | null };
 
 function object(table: string, id: string, field: string, value: unknown): Record<string, unknown> {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new MappingError(table, id, `${field} is not an object`);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new MappingError(table, id, `${field} is not an object`);
   return value as Record<string, unknown>;
 }
 
@@ -30,10 +31,15 @@ function serviceToDomain(row: ServiceRow): TripServiceState {
   const pricing = object('trip_services', row.id, 'pricing', row.pricing);
   const driver = object('trip_services', row.id, 'driver', row.driver);
   const vehicle = object('trip_services', row.id, 'vehicle', row.vehicle);
-  if (typeof pricing.pricePerKm !== 'number' || typeof pricing.pricePerMinute !== 'number' || typeof pricing.id !== 'string') {
+  if (
+    typeof pricing.pricePerKm !== 'number' ||
+    typeof pricing.pricePerMinute !== 'number' ||
+    typeof pricing.id !== 'string'
+  ) {
     throw new MappingError('trip_services', row.id, 'pricing needs id, pricePerKm and pricePerMinute');
   }
-  if (typeof driver.id !== 'string' || typeof vehicle.id !== 'string') throw new MappingError('trip_services', row.id, 'snapshots need ids');
+  if (typeof driver.id !== 'string' || typeof vehicle.id !== 'string')
+    throw new MappingError('trip_services', row.id, 'snapshots need ids');
   return {
     id: row.id,
     serviceID: row.serviceID,
@@ -74,7 +80,8 @@ export function toDomain(row: TripWithService): Trip {
     if (row.cashPrice !== null) s.cashPrice = row.cashPrice;
     if (row.finalDistance !== null) s.finalDistance = row.finalDistance;
     if (row.paymentMethod !== null) s.paymentMethod = oneOf(PAYMENT_METHODS, row.paymentMethod, 'paymentMethod');
-    if (row.droppedOffLocation !== null) s.droppedOffLocation = parseGeoPoint(row.droppedOffLocation, 'droppedOffLocation');
+    if (row.droppedOffLocation !== null)
+      s.droppedOffLocation = parseGeoPoint(row.droppedOffLocation, 'droppedOffLocation');
     if (row.checkOutTime !== null) s.checkOutTime = row.checkOutTime;
     if (s.refundAmount > s.settledAmount) throw new MappingError('trips', row.id, 'refunds exceed the settled amount');
     return Trip.restore(s);
@@ -111,8 +118,15 @@ export function toPersistence(s: TripState) {
   };
   const v = s.service;
   const service = {
-    id: v.id, serviceID: v.serviceID, type: v.type, driver: json(v.driver), vehicle: json(v.vehicle), pricing: json(v.pricing),
-    passengers: v.passengers, amount: v.amount, ended: v.ended,
+    id: v.id,
+    serviceID: v.serviceID,
+    type: v.type,
+    driver: json(v.driver),
+    vehicle: json(v.vehicle),
+    pricing: json(v.pricing),
+    passengers: v.passengers,
+    amount: v.amount,
+    ended: v.ended,
   };
   return { trip, service };
 }
@@ -123,7 +137,9 @@ export class PrismaTripRepository implements TripRepository {
   async add(trip: Trip): Promise<Trip> {
     const { trip: data, service } = toPersistence(trip.toState());
     try {
-      return toDomain(await this.db.trip.create({ data: { ...data, service: { create: service } }, include: { service: true } }));
+      return toDomain(
+        await this.db.trip.create({ data: { ...data, service: { create: service } }, include: { service: true } }),
+      );
     } catch (error) {
       translateUniqueViolation(error, { ticketNumber: DuplicateErrors.tripTicket });
     }
@@ -134,7 +150,10 @@ export class PrismaTripRepository implements TripRepository {
     const { trip: data, service } = toPersistence(s);
     const { id, createdAt: _c, ...fields } = data;
     await inTransaction(this.db, async (tx) => {
-      const { count } = await tx.trip.updateMany({ where: { id, version: s.version }, data: { ...fields, version: s.version + 1 } });
+      const { count } = await tx.trip.updateMany({
+        where: { id, version: s.version },
+        data: { ...fields, version: s.version + 1 },
+      });
       await assertOneUpdated(count, 'trip', id, () => tx.trip.findUnique({ where: { id }, select: { id: true } }));
       const { id: _serviceId, ...serviceFields } = service;
       await tx.tripService.update({ where: { tripId: id }, data: serviceFields });
@@ -151,7 +170,9 @@ export class PrismaTripRepository implements TripRepository {
   async listCreatedBetween(range: { from: Date; to: Date }, page: PageRequest): Promise<Page<Trip>> {
     let after = {};
     if (page.after !== undefined) {
-      const condition = afterCondition(await this.db.trip.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }));
+      const condition = afterCondition(
+        await this.db.trip.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }),
+      );
       if (!condition) return { items: [] };
       after = condition;
     }

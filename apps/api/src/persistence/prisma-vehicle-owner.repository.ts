@@ -1,4 +1,13 @@
-import { ID_TYPES, oneOf, phoneSearchForms, VehicleOwner, type Page, type PageRequest, type VehicleOwnerRepository, type VehicleOwnerState } from '@transport/domain';
+import {
+  ID_TYPES,
+  oneOf,
+  phoneSearchForms,
+  VehicleOwner,
+  type Page,
+  type PageRequest,
+  type VehicleOwnerRepository,
+  type VehicleOwnerState,
+} from '@transport/domain';
 import type { VehicleOwner as OwnerRow } from '../generated/prisma/client';
 import { mapped } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
@@ -23,7 +32,18 @@ export function toDomain(row: OwnerRow): VehicleOwner {
 }
 
 export function toPersistence(s: VehicleOwnerState) {
-  return { id: s.id, name: s.name, phone: s.phone, email: s.email, idType: s.idType, idNumber: s.idNumber, verified: s.verified, version: s.version, createdAt: s.createdAt, updatedAt: s.updatedAt };
+  return {
+    id: s.id,
+    name: s.name,
+    phone: s.phone,
+    email: s.email,
+    idType: s.idType,
+    idNumber: s.idNumber,
+    verified: s.verified,
+    version: s.version,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+  };
 }
 
 /** Prisma's `contains` wraps the text in % without escaping it: escape LIKE's wildcards so they match literally. */
@@ -41,8 +61,13 @@ export class PrismaVehicleOwnerRepository implements VehicleOwnerRepository {
   async update(owner: VehicleOwner): Promise<VehicleOwner> {
     const s = owner.toState();
     const { id, createdAt: _c, ...data } = toPersistence(s);
-    const { count } = await this.db.vehicleOwner.updateMany({ where: { id, version: s.version }, data: { ...data, version: s.version + 1 } });
-    await assertOneUpdated(count, 'vehicle owner', id, () => this.db.vehicleOwner.findUnique({ where: { id }, select: { id: true } }));
+    const { count } = await this.db.vehicleOwner.updateMany({
+      where: { id, version: s.version },
+      data: { ...data, version: s.version + 1 },
+    });
+    await assertOneUpdated(count, 'vehicle owner', id, () =>
+      this.db.vehicleOwner.findUnique({ where: { id }, select: { id: true } }),
+    );
     return VehicleOwner.restore({ ...s, version: s.version + 1 });
   }
 
@@ -78,11 +103,17 @@ export class PrismaVehicleOwnerRepository implements VehicleOwnerRepository {
   private async page(where: object, page: PageRequest): Promise<Page<VehicleOwner>> {
     let after = {};
     if (page.after !== undefined) {
-      const condition = afterCondition(await this.db.vehicleOwner.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }));
+      const condition = afterCondition(
+        await this.db.vehicleOwner.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }),
+      );
       if (!condition) return { items: [] };
       after = condition;
     }
-    const rows = await this.db.vehicleOwner.findMany({ where: { AND: [where, after] }, orderBy: NEWEST_FIRST, take: page.limit + 1 });
+    const rows = await this.db.vehicleOwner.findMany({
+      where: { AND: [where, after] },
+      orderBy: NEWEST_FIRST,
+      take: page.limit + 1,
+    });
     return toPage(rows, page, toDomain);
   }
 }

@@ -46,7 +46,10 @@ export function toDomain(row: VehicleRow): Vehicle {
     set('roadWorthyExpiryDate', row.roadWorthyExpiryDate);
     set('insuranceExpiryDate', row.insuranceExpiryDate);
     set('vin', row.vin);
-    set('inspectionChecklist', row.inspectionChecklist === null ? null : parseInspectionChecklist(row.inspectionChecklist));
+    set(
+      'inspectionChecklist',
+      row.inspectionChecklist === null ? null : parseInspectionChecklist(row.inspectionChecklist),
+    );
     set('inspectedBy', row.inspectedBy);
     set('dateInspected', row.dateInspected);
     set('approvedBy', row.approvedBy);
@@ -124,7 +127,9 @@ export class PrismaVehicleRepository implements VehicleRepository {
     } catch (error) {
       translateUniqueViolation(error, uniqueErrors);
     }
-    await assertOneUpdated(count, 'vehicle', id, () => this.db.vehicle.findUnique({ where: { id }, select: { id: true } }));
+    await assertOneUpdated(count, 'vehicle', id, () =>
+      this.db.vehicle.findUnique({ where: { id }, select: { id: true } }),
+    );
     return Vehicle.restore({ ...s, version: s.version + 1 });
   }
 
@@ -153,12 +158,17 @@ export class PrismaVehicleRepository implements VehicleRepository {
   private async page(where: object, page: PageRequest): Promise<Page<Vehicle>> {
     let after = {};
     if (page.after !== undefined) {
-      const condition = afterCondition(await this.db.vehicle.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }));
+      const condition = afterCondition(
+        await this.db.vehicle.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }),
+      );
       if (!condition) return { items: [] };
       after = condition;
     }
-    const rows = await this.db.vehicle.findMany({ where: { AND: [where, after] }, orderBy: NEWEST_FIRST, take: page.limit + 1 });
+    const rows = await this.db.vehicle.findMany({
+      where: { AND: [where, after] },
+      orderBy: NEWEST_FIRST,
+      take: page.limit + 1,
+    });
     return toPage(rows, page, toDomain);
   }
 }
-

@@ -30,23 +30,47 @@ export class AssemblyController {
 
   @Get('all')
   @Roles('admin', 'assembly', 'merchant')
-  @ApiOperation({ summary: 'List assemblies (operation 7)', description: 'Each with its region embedded. Newest first; `limit`/`after` paging with a `Link` header.' })
+  @ApiOperation({
+    summary: 'List assemblies (operation 7)',
+    description: 'Each with its region embedded. Newest first; `limit`/`after` paging with a `Link` header.',
+  })
   @ApiOkResponse({ type: AssemblyResponse, isArray: true })
   @ApiProblems(400, 401, 403)
-  async all(@Query() query: PageQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<AssemblyResponse[]> {
-    return pageItems(req, res, await this.reference.listAssemblies({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after }));
+  async all(
+    @Query() query: PageQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<AssemblyResponse[]> {
+    return pageItems(
+      req,
+      res,
+      await this.reference.listAssemblies({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after }),
+    );
   }
 
   @Get('users')
   @Roles('admin', 'assembly')
   @ApiOperation({
     summary: 'List assembly users (operation 8)',
-    description: "Admin keys see every assembly user; an assembly user's key sees the users of its own assembly. Never credentials or hashes.",
+    description:
+      "Admin keys see every assembly user; an assembly user's key sees the users of its own assembly. Never credentials or hashes.",
   })
   @ApiOkResponse({ type: AssemblyUserResponse, isArray: true })
   @ApiProblems(400, 401, 403)
-  async users(@Query() query: PageQuery, @CurrentPrincipal() principal: Principal, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<AssemblyUserResponse[]> {
-    return pageItems(req, res, await this.reference.listAssemblyUsers(actorOf(principal), { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }));
+  async users(
+    @Query() query: PageQuery,
+    @CurrentPrincipal() principal: Principal,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<AssemblyUserResponse[]> {
+    return pageItems(
+      req,
+      res,
+      await this.reference.listAssemblyUsers(actorOf(principal), {
+        limit: query.limit ?? DEFAULT_LIMIT,
+        after: query.after,
+      }),
+    );
   }
 
   @Post('add')
@@ -58,7 +82,10 @@ export class AssemblyController {
   @ApiBody({ type: AddAssemblyBody })
   @ApiProblems(400, 401, 403, 413, 415, 422)
   addAssembly(@Body() body: AddAssemblyBody, @CurrentPrincipal() p: Principal): Promise<AssemblyResponse> {
-    return this.reference.addAssembly({ name: body.name, regionId: body.region, digitalAddress: body.digitalAddress, type: body.type }, actorOf(p));
+    return this.reference.addAssembly(
+      { name: body.name, regionId: body.region, digitalAddress: body.digitalAddress, type: body.type },
+      actorOf(p),
+    );
   }
 
   @Post('regions/add')
@@ -87,7 +114,11 @@ export class AssemblyController {
   @HttpCode(201)
   @Roles('admin', 'assembly')
   @ApiTags('reference data')
-  @ApiOperation({ summary: 'Add an assembly user', description: 'Admins add users to any assembly; assembly users to their own assembly only (422 OTHER_ASSEMBLY otherwise).' })
+  @ApiOperation({
+    summary: 'Add an assembly user',
+    description:
+      'Admins add users to any assembly; assembly users to their own assembly only (422 OTHER_ASSEMBLY otherwise).',
+  })
   @ApiBody({ type: AddAssemblyUserBody })
   @ApiCreatedResponse({ type: AssemblyUserResponse })
   @ApiProblems(400, 401, 403, 409, 413, 415, 422)

@@ -1,5 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import {
   ASSEMBLY_ROLES,
   ASSEMBLY_TYPES,
@@ -36,27 +48,51 @@ export class AddAssemblyBody {
 export class AddAssemblyUserBody {
   @ApiProperty({ ...ID }) @Matches(OBJECT_ID, idMessage) assembly!: string;
   @ApiProperty({ example: 'Abena Mensah' }) @IsString() @MaxLength(120) name!: string;
-  @ApiProperty({ example: 'abena.mensah@ama.gov.gh' }) @IsEmail({}, { message: 'email must be an email address' }) @MaxLength(254) email!: string;
+  @ApiProperty({ example: 'abena.mensah@ama.gov.gh' })
+  @IsEmail({}, { message: 'email must be an email address' })
+  @MaxLength(254)
+  email!: string;
   @ApiProperty({ example: '0244000111' }) @IsString() @MaxLength(20) phone!: string;
   @ApiProperty({ enum: ASSEMBLY_ROLES }) @IsIn(ASSEMBLY_ROLES as unknown as string[]) role!: string;
 }
 
 export class AddStationBody {
   @ApiProperty({ example: 'Kaneshie Station' }) @IsString() @MaxLength(160) name!: string;
-  @ApiProperty({ type: [String] }) @IsArray() @ArrayMaxSize(100) @Matches(OBJECT_ID, { each: true, message: 'transportUnions must be 24-character hex ids' }) transportUnions!: string[];
-  @ApiProperty({ type: [String] }) @IsArray() @ArrayMaxSize(100) @Matches(OBJECT_ID, { each: true, message: 'zones must be 24-character hex ids' }) zones!: string[];
+  @ApiProperty({ type: [String] })
+  @IsArray()
+  @ArrayMaxSize(100)
+  @Matches(OBJECT_ID, { each: true, message: 'transportUnions must be 24-character hex ids' })
+  transportUnions!: string[];
+  @ApiProperty({ type: [String] })
+  @IsArray()
+  @ArrayMaxSize(100)
+  @Matches(OBJECT_ID, { each: true, message: 'zones must be 24-character hex ids' })
+  zones!: string[];
   @ApiProperty({ example: 302000444 }) @IsInt() @Min(10_000_000) @Max(999_999_999_999) contactNumber!: number;
   @ApiProperty({ example: 'GA-222-1010' }) @IsString() @MaxLength(20) digitalAddress!: string;
 }
 
 export class AddUnionBody {
   @ApiProperty({ example: 'GPRTU Accra Branch' }) @IsString() @MaxLength(160) name!: string;
-  @ApiPropertyOptional({ enum: UNION_STATUSES, default: 'active' }) @IsOptional() @IsIn(UNION_STATUSES as unknown as string[]) status?: string;
-  @ApiPropertyOptional({ ...ID, description: 'The parent union, for a branch.' }) @IsOptional() @Matches(OBJECT_ID, idMessage) transportUnion?: string;
+  @ApiPropertyOptional({ enum: UNION_STATUSES, default: 'active' })
+  @IsOptional()
+  @IsIn(UNION_STATUSES as unknown as string[])
+  status?: string;
+  @ApiPropertyOptional({ ...ID, description: 'The parent union, for a branch.' })
+  @IsOptional()
+  @Matches(OBJECT_ID, idMessage)
+  transportUnion?: string;
   @ApiProperty({ example: 'GA-183-8164' }) @IsString() @MaxLength(20) digitalAddress!: string;
   @ApiProperty({ example: '0302000333' }) @IsString() @MaxLength(20) contactNumber!: string;
-  @ApiProperty({ example: 'accra@gprtu.org.gh' }) @IsEmail({}, { message: 'email must be an email address' }) @MaxLength(254) email!: string;
-  @ApiProperty({ type: [String] }) @IsArray() @ArrayMaxSize(100) @Matches(OBJECT_ID, { each: true, message: 'zones must be 24-character hex ids' }) zones!: string[];
+  @ApiProperty({ example: 'accra@gprtu.org.gh' })
+  @IsEmail({}, { message: 'email must be an email address' })
+  @MaxLength(254)
+  email!: string;
+  @ApiProperty({ type: [String] })
+  @IsArray()
+  @ArrayMaxSize(100)
+  @Matches(OBJECT_ID, { each: true, message: 'zones must be 24-character hex ids' })
+  zones!: string[];
 }
 
 /** A region as embedded in an assembly. */
@@ -135,20 +171,48 @@ const versions = (s: { createdAt: Date; updatedAt: Date; version: number }): Ver
 });
 
 export const toRegionResponse = (r: RegionState): RegionResponse => ({ _id: r.id, name: r.name, country: r.country });
-export const toRegionRecordResponse = (r: RegionState): RegionRecordResponse => ({ ...toRegionResponse(r), ...versions(r) });
+export const toRegionRecordResponse = (r: RegionState): RegionRecordResponse => ({
+  ...toRegionResponse(r),
+  ...versions(r),
+});
 
 export function toAssemblyResponse(a: AssemblyState, region: RegionState): AssemblyResponse {
-  return { _id: a.id, name: a.name, region: toRegionResponse(region), digitalAddress: a.digitalAddress, type: a.type, ...versions(a) };
+  return {
+    _id: a.id,
+    name: a.name,
+    region: toRegionResponse(region),
+    digitalAddress: a.digitalAddress,
+    type: a.type,
+    ...versions(a),
+  };
 }
 
 export function toAssemblyUserResponse(u: AssemblyUserState): AssemblyUserResponse {
-  return { _id: u.id, assembly: u.assemblyId, name: u.name, email: u.email, phone: u.phone, role: u.role, ...versions(u) };
+  return {
+    _id: u.id,
+    assembly: u.assemblyId,
+    name: u.name,
+    email: u.email,
+    phone: u.phone,
+    role: u.role,
+    ...versions(u),
+  };
 }
 
 export function toStationResponse(s: StationState): StationResponse {
-  return { _id: s.id, name: s.name, transportUnions: [...s.transportUnions], zones: [...s.zones], contactNumber: s.contactNumber, digitalAddress: s.digitalAddress };
+  return {
+    _id: s.id,
+    name: s.name,
+    transportUnions: [...s.transportUnions],
+    zones: [...s.zones],
+    contactNumber: s.contactNumber,
+    digitalAddress: s.digitalAddress,
+  };
 }
-export const toStationRecordResponse = (s: StationState): StationRecordResponse => ({ ...toStationResponse(s), ...versions(s) });
+export const toStationRecordResponse = (s: StationState): StationRecordResponse => ({
+  ...toStationResponse(s),
+  ...versions(s),
+});
 
 export function toTransportUnionResponse(u: TransportUnionState): TransportUnionResponse {
   const out: TransportUnionResponse = {
@@ -163,4 +227,7 @@ export function toTransportUnionResponse(u: TransportUnionState): TransportUnion
   if (u.parentUnionId !== undefined) out.transportUnion = u.parentUnionId;
   return out;
 }
-export const toTransportUnionRecordResponse = (u: TransportUnionState): TransportUnionRecordResponse => ({ ...toTransportUnionResponse(u), ...versions(u) });
+export const toTransportUnionRecordResponse = (u: TransportUnionState): TransportUnionRecordResponse => ({
+  ...toTransportUnionResponse(u),
+  ...versions(u),
+});

@@ -10,18 +10,30 @@ function setup() {
 
 async function withAssembly(s: ReturnType<typeof setup>) {
   const region = await s.reference.addRegion({ name: 'Ashanti', country: COUNTRY }, ADMIN);
-  const assembly = await s.reference.addAssembly({ name: 'Kumasi Metropolitan Assembly', regionId: region._id, digitalAddress: 'AK-039-5028', type: 'metropolitan' }, ADMIN);
+  const assembly = await s.reference.addAssembly(
+    { name: 'Kumasi Metropolitan Assembly', regionId: region._id, digitalAddress: 'AK-039-5028', type: 'metropolitan' },
+    ADMIN,
+  );
   return { region, assembly };
 }
 
-const user = (assemblyId: string, email = 'abena.mensah@ama.gov.gh') => ({ assemblyId, name: 'Abena Mensah', email, phone: '0244000111', role: 'inspector' });
+const user = (assemblyId: string, email = 'abena.mensah@ama.gov.gh') => ({
+  assemblyId,
+  name: 'Abena Mensah',
+  email,
+  phone: '0244000111',
+  role: 'inspector',
+});
 
 describe('ReferenceDataService on fakes', () => {
   it('adds a region and an assembly with its region embedded, each audited once', async () => {
     const s = setup();
     const { region, assembly } = await withAssembly(s);
     expect(region).toMatchObject({ name: 'Ashanti', country: COUNTRY, __v: 0 });
-    expect(assembly).toMatchObject({ name: 'Kumasi Metropolitan Assembly', region: { _id: region._id, name: 'Ashanti' } });
+    expect(assembly).toMatchObject({
+      name: 'Kumasi Metropolitan Assembly',
+      region: { _id: region._id, name: 'Ashanti' },
+    });
     expect(await s.reference.region(region._id)).toEqual(region);
     expect(await s.reference.assembly(assembly._id)).toEqual(assembly);
     expect(s.uow.audit.entries.map((e) => e.action)).toEqual(['regionCreated', 'assemblyCreated']);
@@ -30,8 +42,16 @@ describe('ReferenceDataService on fakes', () => {
   it('refuses a duplicate region, an assembly in an unknown region (REGION_NOT_FOUND) and unknown ids', async () => {
     const s = setup();
     await withAssembly(s);
-    await expect(s.reference.addRegion({ name: 'Ashanti', country: COUNTRY }, ADMIN)).rejects.toMatchObject({ code: 'REGION_TAKEN', kind: 'conflict' });
-    await expect(s.reference.addAssembly({ name: 'X', regionId: '65a0000000000000000000ff', digitalAddress: 'AK-039-5028', type: 'district' }, ADMIN)).rejects.toMatchObject({ code: 'REGION_NOT_FOUND', kind: 'rule' });
+    await expect(s.reference.addRegion({ name: 'Ashanti', country: COUNTRY }, ADMIN)).rejects.toMatchObject({
+      code: 'REGION_TAKEN',
+      kind: 'conflict',
+    });
+    await expect(
+      s.reference.addAssembly(
+        { name: 'X', regionId: '65a0000000000000000000ff', digitalAddress: 'AK-039-5028', type: 'district' },
+        ADMIN,
+      ),
+    ).rejects.toMatchObject({ code: 'REGION_NOT_FOUND', kind: 'rule' });
     await expect(s.reference.region('65a0000000000000000000ff')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(s.reference.assembly('65a0000000000000000000ff')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(s.uow.audit.entries).toHaveLength(2);
@@ -41,25 +61,47 @@ describe('ReferenceDataService on fakes', () => {
     const s = setup();
     const { region, assembly } = await withAssembly(s);
     s.clock.advance(1000);
-    const second = await s.reference.addAssembly({ name: 'Ejisu Municipal Assembly', regionId: region._id, digitalAddress: 'AE-001-0001', type: 'municipal' }, ADMIN);
+    const second = await s.reference.addAssembly(
+      { name: 'Ejisu Municipal Assembly', regionId: region._id, digitalAddress: 'AE-001-0001', type: 'municipal' },
+      ADMIN,
+    );
     const page = await s.reference.listAssemblies({ limit: 1 });
     expect(page.items.map((a) => a._id)).toEqual([second._id]);
     expect(page.next).toBe(second._id);
-    expect((await s.reference.listAssemblies({ limit: 5, after: page.next })).items.map((a) => a._id)).toEqual([assembly._id]);
+    expect((await s.reference.listAssemblies({ limit: 5, after: page.next })).items.map((a) => a._id)).toEqual([
+      assembly._id,
+    ]);
   });
 
   it('adds assembly users: admins anywhere, assembly users only to their own assembly (OTHER_ASSEMBLY)', async () => {
     const s = setup();
     const { region, assembly } = await withAssembly(s);
-    const other = await s.reference.addAssembly({ name: 'Other', regionId: region._id, digitalAddress: 'AK-039-5029', type: 'district' }, ADMIN);
+    const other = await s.reference.addAssembly(
+      { name: 'Other', regionId: region._id, digitalAddress: 'AK-039-5029', type: 'district' },
+      ADMIN,
+    );
     const first = await s.reference.addAssemblyUser(user(assembly._id), ADMIN);
     expect(first).toMatchObject({ assembly: assembly._id, email: 'abena.mensah@ama.gov.gh', phone: '+233244000111' });
-    const colleague = await s.reference.addAssemblyUser(user(assembly._id, 'kwame@ama.gov.gh'), { role: 'assembly', id: first._id });
+    const colleague = await s.reference.addAssemblyUser(user(assembly._id, 'kwame@ama.gov.gh'), {
+      role: 'assembly',
+      id: first._id,
+    });
     expect(colleague.assembly).toBe(assembly._id);
-    await expect(s.reference.addAssemblyUser(user(other._id, 'x@other.gov.gh'), { role: 'assembly', id: first._id })).rejects.toMatchObject({ code: 'OTHER_ASSEMBLY' });
-    await expect(s.reference.addAssemblyUser(user(assembly._id, 'y@ama.gov.gh'), { role: 'assembly', id: '65a0000000000000000000ff' })).rejects.toMatchObject({ code: 'OTHER_ASSEMBLY' });
-    await expect(s.reference.addAssemblyUser(user('65a0000000000000000000ff', 'z@ama.gov.gh'), ADMIN)).rejects.toMatchObject({ code: 'ASSEMBLY_NOT_FOUND' });
-    await expect(s.reference.addAssemblyUser(user(assembly._id), ADMIN)).rejects.toMatchObject({ code: 'ASSEMBLY_USER_EMAIL_TAKEN' });
+    await expect(
+      s.reference.addAssemblyUser(user(other._id, 'x@other.gov.gh'), { role: 'assembly', id: first._id }),
+    ).rejects.toMatchObject({ code: 'OTHER_ASSEMBLY' });
+    await expect(
+      s.reference.addAssemblyUser(user(assembly._id, 'y@ama.gov.gh'), {
+        role: 'assembly',
+        id: '65a0000000000000000000ff',
+      }),
+    ).rejects.toMatchObject({ code: 'OTHER_ASSEMBLY' });
+    await expect(
+      s.reference.addAssemblyUser(user('65a0000000000000000000ff', 'z@ama.gov.gh'), ADMIN),
+    ).rejects.toMatchObject({ code: 'ASSEMBLY_NOT_FOUND' });
+    await expect(s.reference.addAssemblyUser(user(assembly._id), ADMIN)).rejects.toMatchObject({
+      code: 'ASSEMBLY_USER_EMAIL_TAKEN',
+    });
     expect(await s.reference.assemblyUser(first._id)).toEqual(first);
     await expect(s.reference.assemblyUser('65a0000000000000000000ff')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
@@ -67,23 +109,81 @@ describe('ReferenceDataService on fakes', () => {
   it('lists assembly users: every one for admins, their own assembly for an assembly user, none for an unknown one', async () => {
     const s = setup();
     const { region, assembly } = await withAssembly(s);
-    const other = await s.reference.addAssembly({ name: 'Other', regionId: region._id, digitalAddress: 'AK-039-5029', type: 'district' }, ADMIN);
+    const other = await s.reference.addAssembly(
+      { name: 'Other', regionId: region._id, digitalAddress: 'AK-039-5029', type: 'district' },
+      ADMIN,
+    );
     const mine = await s.reference.addAssemblyUser(user(assembly._id), ADMIN);
     await s.reference.addAssemblyUser(user(other._id, 'x@other.gov.gh'), ADMIN);
     expect((await s.reference.listAssemblyUsers(ADMIN, { limit: 10 })).items).toHaveLength(2);
-    expect((await s.reference.listAssemblyUsers({ role: 'assembly', id: mine._id }, { limit: 10 })).items.map((u) => u._id)).toEqual([mine._id]);
-    expect(await s.reference.listAssemblyUsers({ role: 'assembly', id: '65a0000000000000000000ff' }, { limit: 10 })).toEqual({ items: [] });
+    expect(
+      (await s.reference.listAssemblyUsers({ role: 'assembly', id: mine._id }, { limit: 10 })).items.map((u) => u._id),
+    ).toEqual([mine._id]);
+    expect(
+      await s.reference.listAssemblyUsers({ role: 'assembly', id: '65a0000000000000000000ff' }, { limit: 10 }),
+    ).toEqual({ items: [] });
   });
 
   it('adds unions (a branch needs an existing parent) and stations (every union must exist)', async () => {
     const s = setup();
-    const parent = await s.reference.addUnion({ name: 'GPRTU', digitalAddress: 'GA-183-8164', contactNumber: '0302000333', email: 'hq@gprtu.org.gh', zones: [] }, ADMIN);
-    const branch = await s.reference.addUnion({ name: 'GPRTU Accra', parentUnionId: parent._id, digitalAddress: 'GA-183-8165', contactNumber: '0302000334', email: 'accra@gprtu.org.gh', zones: [] }, ADMIN);
+    const parent = await s.reference.addUnion(
+      {
+        name: 'GPRTU',
+        digitalAddress: 'GA-183-8164',
+        contactNumber: '0302000333',
+        email: 'hq@gprtu.org.gh',
+        zones: [],
+      },
+      ADMIN,
+    );
+    const branch = await s.reference.addUnion(
+      {
+        name: 'GPRTU Accra',
+        parentUnionId: parent._id,
+        digitalAddress: 'GA-183-8165',
+        contactNumber: '0302000334',
+        email: 'accra@gprtu.org.gh',
+        zones: [],
+      },
+      ADMIN,
+    );
     expect(branch).toMatchObject({ transportUnion: parent._id, status: 'active' });
-    await expect(s.reference.addUnion({ name: 'Orphan', parentUnionId: '65a0000000000000000000ff', digitalAddress: 'GA-183-8166', contactNumber: '0302000335', email: 'o@gprtu.org.gh', zones: [] }, ADMIN)).rejects.toMatchObject({ code: 'TRANSPORT_UNION_NOT_FOUND' });
-    const station = await s.reference.addStation({ name: 'Kaneshie', transportUnions: [parent._id, branch._id], zones: [], contactNumber: 302000444, digitalAddress: 'GA-222-1010' }, ADMIN);
+    await expect(
+      s.reference.addUnion(
+        {
+          name: 'Orphan',
+          parentUnionId: '65a0000000000000000000ff',
+          digitalAddress: 'GA-183-8166',
+          contactNumber: '0302000335',
+          email: 'o@gprtu.org.gh',
+          zones: [],
+        },
+        ADMIN,
+      ),
+    ).rejects.toMatchObject({ code: 'TRANSPORT_UNION_NOT_FOUND' });
+    const station = await s.reference.addStation(
+      {
+        name: 'Kaneshie',
+        transportUnions: [parent._id, branch._id],
+        zones: [],
+        contactNumber: 302000444,
+        digitalAddress: 'GA-222-1010',
+      },
+      ADMIN,
+    );
     expect(station).toMatchObject({ transportUnions: [parent._id, branch._id], __v: 0 });
-    await expect(s.reference.addStation({ name: 'Nowhere', transportUnions: ['65a0000000000000000000ff'], zones: [], contactNumber: 302000444, digitalAddress: 'GA-222-1011' }, ADMIN)).rejects.toMatchObject({ code: 'TRANSPORT_UNION_NOT_FOUND' });
+    await expect(
+      s.reference.addStation(
+        {
+          name: 'Nowhere',
+          transportUnions: ['65a0000000000000000000ff'],
+          zones: [],
+          contactNumber: 302000444,
+          digitalAddress: 'GA-222-1011',
+        },
+        ADMIN,
+      ),
+    ).rejects.toMatchObject({ code: 'TRANSPORT_UNION_NOT_FOUND' });
     expect(await s.reference.station(station._id)).toEqual(station);
     expect(await s.reference.union(branch._id)).toEqual(branch);
     await expect(s.reference.station('65a0000000000000000000ff')).rejects.toMatchObject({ code: 'NOT_FOUND' });

@@ -71,10 +71,14 @@ export class ReferenceDataService {
     return toRegionRecordResponse(region.toState());
   }
 
-  async addAssembly(input: { name: string; regionId: string; digitalAddress: string; type: string }, actor: Actor): Promise<AssemblyResponse> {
+  async addAssembly(
+    input: { name: string; regionId: string; digitalAddress: string; type: string },
+    actor: Actor,
+  ): Promise<AssemblyResponse> {
     const assembly = await this.create('assembly', actor, async (c, at) => {
       const created = Assembly.create(input, this.ids, at);
-      if (!(await c.regions.findById(created.toState().regionId))) throw new DomainError('REGION_NOT_FOUND', `region ${input.regionId} names no record`, 'region');
+      if (!(await c.regions.findById(created.toState().regionId)))
+        throw new DomainError('REGION_NOT_FOUND', `region ${input.regionId} names no record`, 'region');
       return c.assemblies.add(created);
     });
     return toAssemblyResponse(assembly.toState(), await this.regionOf(assembly.id, assembly.toState().regionId));
@@ -90,7 +94,12 @@ export class ReferenceDataService {
   async listAssemblies(request: PageRequest): Promise<Page<AssemblyResponse>> {
     const page = await this.stores.assemblies.list(request);
     const states = page.items.map((a) => a.toState());
-    const regions = new Map((await this.stores.regions.findByIds([...new Set(states.map((a) => a.regionId))])).map((r) => [r.id, r.toState()]));
+    const regions = new Map(
+      (await this.stores.regions.findByIds([...new Set(states.map((a) => a.regionId))])).map((r) => [
+        r.id,
+        r.toState(),
+      ]),
+    );
     return {
       next: page.next,
       items: states.map((a) => {
@@ -108,10 +117,16 @@ export class ReferenceDataService {
   async addAssemblyUser(input: NewAssemblyUser, actor: Actor): Promise<AssemblyUserResponse> {
     const user = await this.create('assemblyUser', actor, async (c, at) => {
       const created = AssemblyUser.create(input, this.ids, at);
-      if (!(await c.assemblies.findById(created.assemblyId))) throw new DomainError('ASSEMBLY_NOT_FOUND', `assembly ${input.assemblyId} names no record`, 'assembly');
+      if (!(await c.assemblies.findById(created.assemblyId)))
+        throw new DomainError('ASSEMBLY_NOT_FOUND', `assembly ${input.assemblyId} names no record`, 'assembly');
       if (actor.role === 'assembly') {
         const self = await c.assemblyUsers.findById(actor.id);
-        if (!self || self.assemblyId !== created.assemblyId) throw new DomainError('OTHER_ASSEMBLY', 'Assembly users may add users to their own assembly only', 'assembly');
+        if (!self || self.assemblyId !== created.assemblyId)
+          throw new DomainError(
+            'OTHER_ASSEMBLY',
+            'Assembly users may add users to their own assembly only',
+            'assembly',
+          );
       }
       return c.assemblyUsers.add(created);
     });
@@ -136,12 +151,19 @@ export class ReferenceDataService {
     return { next: page.next, items: page.items.map((u) => toAssemblyUserResponse(u.toState())) };
   }
 
-  async addStation(input: { name: string; transportUnions: string[]; zones: string[]; contactNumber: number; digitalAddress: string }, actor: Actor): Promise<StationRecordResponse> {
+  async addStation(
+    input: { name: string; transportUnions: string[]; zones: string[]; contactNumber: number; digitalAddress: string },
+    actor: Actor,
+  ): Promise<StationRecordResponse> {
     const station = await this.create('station', actor, async (c, at) => {
       const created = Station.create(input, this.ids, at);
       const unions = await c.unions.findByIds(created.toState().transportUnions);
       if (unions.length !== created.toState().transportUnions.length) {
-        throw new DomainError('TRANSPORT_UNION_NOT_FOUND', 'transportUnions names a union that does not exist', 'transportUnions');
+        throw new DomainError(
+          'TRANSPORT_UNION_NOT_FOUND',
+          'transportUnions names a union that does not exist',
+          'transportUnions',
+        );
       }
       return c.stations.add(created);
     });
@@ -157,7 +179,8 @@ export class ReferenceDataService {
   async addUnion(input: NewTransportUnion, actor: Actor): Promise<TransportUnionRecordResponse> {
     const union = await this.create('transportUnion', actor, async (c, at) => {
       const created = TransportUnion.create(input, this.ids, at);
-      if (input.parentUnionId && !(await c.unions.findById(input.parentUnionId))) throw new DomainError('TRANSPORT_UNION_NOT_FOUND', 'transportUnion names no union', 'transportUnion');
+      if (input.parentUnionId && !(await c.unions.findById(input.parentUnionId)))
+        throw new DomainError('TRANSPORT_UNION_NOT_FOUND', 'transportUnion names no union', 'transportUnion');
       return c.unions.add(created);
     });
     return toTransportUnionRecordResponse(union.toState());
@@ -169,7 +192,11 @@ export class ReferenceDataService {
     return toTransportUnionRecordResponse(union.toState());
   }
 
-  private create<T extends { id: string; toState(): object }>(entity: string, actor: Actor, make: (context: WorkContext, at: Date) => Promise<T>): Promise<T> {
+  private create<T extends { id: string; toState(): object }>(
+    entity: string,
+    actor: Actor,
+    make: (context: WorkContext, at: Date) => Promise<T>,
+  ): Promise<T> {
     return createRecord({ uow: this.uow, clock: this.clock }, entity, actor, make);
   }
 

@@ -12,7 +12,16 @@ import { pageItems } from '../core/http/paging';
 import { expectedVersion, ObjectIdPipe } from '../core/http/params';
 import { DEFAULT_LIMIT } from '../core/http/query-values';
 import { APP_CONFIG } from '../core/tokens';
-import { AddTripBody, CheckoutBody, EndTripBody, RefundBody, SettleBody, TripResponse, TripsByDateQuery, type PointBody } from './trips.dto';
+import {
+  AddTripBody,
+  CheckoutBody,
+  EndTripBody,
+  RefundBody,
+  SettleBody,
+  TripResponse,
+  TripsByDateQuery,
+  type PointBody,
+} from './trips.dto';
 import { TripsService } from './trips.service';
 
 const point = (p: PointBody, field: string) => geoPoint(p.coordinates[0], p.coordinates[1], field);
@@ -36,9 +45,17 @@ export class TripsController {
   })
   @ApiOkResponse({ type: TripResponse, isArray: true })
   @ApiProblems(400, 401, 403)
-  async byDate(@Query() query: TripsByDateQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<TripResponse[]> {
+  async byDate(
+    @Query() query: TripsByDateQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<TripResponse[]> {
     const range = parseDateRange(query.startDate, query.endDate, this.config.timeZone);
-    return pageItems(req, res, await this.trips.listCreatedBetween(range, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }));
+    return pageItems(
+      req,
+      res,
+      await this.trips.listCreatedBetween(range, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }),
+    );
   }
 
   @Post('intracity/add')
@@ -47,7 +64,8 @@ export class TripsController {
   @ApiTags('trips (management)')
   @ApiOperation({
     summary: 'Record a trip, with a snapshot of its driver, vehicle and pricing',
-    description: 'The vehicle must be approved and linked to the driver, who must be approved and activated (422 otherwise). Prices in cedis.',
+    description:
+      'The vehicle must be approved and linked to the driver, who must be approved and activated (422 otherwise). Prices in cedis.',
   })
   @ApiBody({ type: AddTripBody })
   @ApiOkResponse({ type: TripResponse })
@@ -96,8 +114,18 @@ export class TripsController {
   @ApiBody({ type: EndTripBody })
   @ApiOkResponse({ type: TripResponse })
   @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
-  end(@Param('id', ObjectIdPipe) id: string, @Body() b: EndTripBody, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() p: Principal): Promise<TripResponse> {
-    const input = { finalDistance: b.finalDistance, durationMinutes: b.durationMinutes, discount: cedisToPesewas(b.discount ?? 0, 'discount'), charges: cedisToPesewas(b.charges ?? 0, 'charges') };
+  end(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() b: EndTripBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() p: Principal,
+  ): Promise<TripResponse> {
+    const input = {
+      finalDistance: b.finalDistance,
+      durationMinutes: b.durationMinutes,
+      discount: cedisToPesewas(b.discount ?? 0, 'discount'),
+      charges: cedisToPesewas(b.charges ?? 0, 'charges'),
+    };
     return this.trips.end(id, input, actorOf(p), expectedVersion(ifMatch));
   }
 
@@ -110,8 +138,18 @@ export class TripsController {
   @ApiBody({ type: CheckoutBody })
   @ApiOkResponse({ type: TripResponse })
   @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
-  checkout(@Param('id', ObjectIdPipe) id: string, @Body() b: CheckoutBody, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() p: Principal): Promise<TripResponse> {
-    return this.trips.checkOut(id, point(b.droppedOffLocation, 'droppedOffLocation'), actorOf(p), expectedVersion(ifMatch));
+  checkout(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() b: CheckoutBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() p: Principal,
+  ): Promise<TripResponse> {
+    return this.trips.checkOut(
+      id,
+      point(b.droppedOffLocation, 'droppedOffLocation'),
+      actorOf(p),
+      expectedVersion(ifMatch),
+    );
   }
 
   @Post(':id/settle')
@@ -119,12 +157,25 @@ export class TripsController {
   @Roles('admin', 'platform')
   @ApiTags('trips (management)')
   @ApiHeader(IF_MATCH)
-  @ApiOperation({ summary: 'Settle the trip, once, for exactly the amount due (422 TRIP_SETTLEMENT_MISMATCH otherwise)' })
+  @ApiOperation({
+    summary: 'Settle the trip, once, for exactly the amount due (422 TRIP_SETTLEMENT_MISMATCH otherwise)',
+  })
   @ApiBody({ type: SettleBody })
   @ApiOkResponse({ type: TripResponse })
   @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
-  settle(@Param('id', ObjectIdPipe) id: string, @Body() b: SettleBody, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() p: Principal): Promise<TripResponse> {
-    return this.trips.settle(id, cedisToPesewas(b.amount, 'amount'), b.paymentMethod, actorOf(p), expectedVersion(ifMatch));
+  settle(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() b: SettleBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() p: Principal,
+  ): Promise<TripResponse> {
+    return this.trips.settle(
+      id,
+      cedisToPesewas(b.amount, 'amount'),
+      b.paymentMethod,
+      actorOf(p),
+      expectedVersion(ifMatch),
+    );
   }
 
   @Post(':id/refund')
@@ -136,7 +187,12 @@ export class TripsController {
   @ApiBody({ type: RefundBody })
   @ApiOkResponse({ type: TripResponse })
   @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
-  refund(@Param('id', ObjectIdPipe) id: string, @Body() b: RefundBody, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() p: Principal): Promise<TripResponse> {
+  refund(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() b: RefundBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() p: Principal,
+  ): Promise<TripResponse> {
     return this.trips.refund(id, cedisToPesewas(b.amount, 'amount'), actorOf(p), expectedVersion(ifMatch));
   }
 }

@@ -1,6 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { Equals, IsArray, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  Equals,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { PAYMENT_METHODS, pesewasToCedis, SERVICE_TYPES, type GeoPoint, type TripState } from '@transport/domain';
 import { ID, idMessage, OBJECT_ID, withoutUndefined } from '../core/http/dto-support';
 import { IdParam, LimitParam } from '../core/http/query-values';
@@ -9,12 +23,19 @@ import { RecordResponse } from '../core/http/record-response';
 // Requests and responses of the /trips routes, declared once: validation, the OpenAPI document and the types.
 
 export class TripsByDateQuery {
-  @ApiProperty({ description: 'YYYY-MM-DD (a day in TZ_DEFAULT, Africa/Accra by default) or an ISO 8601 date-time.', example: '2026-11-01' })
+  @ApiProperty({
+    description: 'YYYY-MM-DD (a day in TZ_DEFAULT, Africa/Accra by default) or an ISO 8601 date-time.',
+    example: '2026-11-01',
+  })
   @IsString()
   @MaxLength(40)
   startDate!: string;
 
-  @ApiProperty({ description: 'YYYY-MM-DD (the whole day is included) or an ISO 8601 date-time (included). At most 366 days after startDate.', example: '2026-11-30' })
+  @ApiProperty({
+    description:
+      'YYYY-MM-DD (the whole day is included) or an ISO 8601 date-time (included). At most 366 days after startDate.',
+    example: '2026-11-30',
+  })
   @IsString()
   @MaxLength(40)
   endDate!: string;
@@ -25,13 +46,24 @@ export class TripsByDateQuery {
 
 export class PointBody {
   @ApiProperty({ enum: ['Point'] }) @Equals('Point') type!: string;
-  @ApiProperty({ type: [Number], example: [-0.2166, 5.556], description: '[longitude, latitude]' }) @IsArray() @IsNumber({ allowNaN: false, allowInfinity: false }, { each: true }) coordinates!: number[];
+  @ApiProperty({ type: [Number], example: [-0.2166, 5.556], description: '[longitude, latitude]' })
+  @IsArray()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { each: true })
+  coordinates!: number[];
 }
 
 export class PricingBody {
   @ApiProperty({ example: 'standard' }) @IsString() @MaxLength(40) type!: string;
-  @ApiProperty({ example: 2.5, description: 'Cedis per km, at most two decimals.' }) @IsNumber({ maxDecimalPlaces: 2 }) @Min(0) @Max(1000) pricePerKm!: number;
-  @ApiProperty({ example: 0.3, description: 'Cedis per minute, at most two decimals.' }) @IsNumber({ maxDecimalPlaces: 2 }) @Min(0) @Max(1000) pricePerMinute!: number;
+  @ApiProperty({ example: 2.5, description: 'Cedis per km, at most two decimals.' })
+  @IsNumber({ maxDecimalPlaces: 2 })
+  @Min(0)
+  @Max(1000)
+  pricePerKm!: number;
+  @ApiProperty({ example: 0.3, description: 'Cedis per minute, at most two decimals.' })
+  @IsNumber({ maxDecimalPlaces: 2 })
+  @Min(0)
+  @Max(1000)
+  pricePerMinute!: number;
 }
 
 export class AddTripBody {
@@ -45,16 +77,45 @@ export class AddTripBody {
   @ApiProperty({ example: 'passenger-1' }) @IsString() @MaxLength(120) user!: string;
   @ApiProperty({ type: PointBody }) @IsObject() @ValidateNested() @Type(() => PointBody) pickupLocation!: PointBody;
   @ApiProperty({ type: PointBody }) @IsObject() @ValidateNested() @Type(() => PointBody) serviceDestination!: PointBody;
-  @ApiProperty({ example: 8.2, description: 'Kilometres.' }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(1000) estimatedDistance!: number;
-  @ApiProperty({ example: 20 }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(1440) estimatedMinutes!: number;
-  @ApiPropertyOptional({ enum: PAYMENT_METHODS }) @IsOptional() @IsIn(PAYMENT_METHODS as unknown as string[]) paymentMethod?: string;
+  @ApiProperty({ example: 8.2, description: 'Kilometres.' })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1000)
+  estimatedDistance!: number;
+  @ApiProperty({ example: 20 })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1440)
+  estimatedMinutes!: number;
+  @ApiPropertyOptional({ enum: PAYMENT_METHODS })
+  @IsOptional()
+  @IsIn(PAYMENT_METHODS as unknown as string[])
+  paymentMethod?: string;
 }
 
 export class EndTripBody {
-  @ApiProperty({ example: 8.6, description: 'Kilometres.' }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(1000) finalDistance!: number;
-  @ApiProperty({ example: 22 }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(1440) durationMinutes!: number;
-  @ApiPropertyOptional({ example: 1, description: 'Cedis; not more than the final price.' }) @IsOptional() @IsNumber({ maxDecimalPlaces: 2 }) @Min(0) @Max(20_000_000) discount?: number;
-  @ApiPropertyOptional({ example: 0.5, description: 'Cedis.' }) @IsOptional() @IsNumber({ maxDecimalPlaces: 2 }) @Min(0) @Max(20_000_000) charges?: number;
+  @ApiProperty({ example: 8.6, description: 'Kilometres.' })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1000)
+  finalDistance!: number;
+  @ApiProperty({ example: 22 })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1440)
+  durationMinutes!: number;
+  @ApiPropertyOptional({ example: 1, description: 'Cedis; not more than the final price.' })
+  @IsOptional()
+  @IsNumber({ maxDecimalPlaces: 2 })
+  @Min(0)
+  @Max(20_000_000)
+  discount?: number;
+  @ApiPropertyOptional({ example: 0.5, description: 'Cedis.' })
+  @IsOptional()
+  @IsNumber({ maxDecimalPlaces: 2 })
+  @Min(0)
+  @Max(20_000_000)
+  charges?: number;
 }
 
 export class CheckoutBody {
@@ -62,17 +123,26 @@ export class CheckoutBody {
 }
 
 export class SettleBody {
-  @ApiProperty({ example: 27.05, description: 'Cedis: exactly the amount due (final price - discount + charges).' }) @IsNumber({ maxDecimalPlaces: 2 }) @Min(0) @Max(20_000_000) amount!: number;
+  @ApiProperty({ example: 27.05, description: 'Cedis: exactly the amount due (final price - discount + charges).' })
+  @IsNumber({ maxDecimalPlaces: 2 })
+  @Min(0)
+  @Max(20_000_000)
+  amount!: number;
   @ApiProperty({ enum: PAYMENT_METHODS }) @IsIn(PAYMENT_METHODS as unknown as string[]) paymentMethod!: string;
 }
 
 export class RefundBody {
-  @ApiProperty({ example: 5, description: 'Cedis; refunds add up to at most the settled amount.' }) @IsNumber({ maxDecimalPlaces: 2 }) @Min(0.01) @Max(20_000_000) amount!: number;
+  @ApiProperty({ example: 5, description: 'Cedis; refunds add up to at most the settled amount.' })
+  @IsNumber({ maxDecimalPlaces: 2 })
+  @Min(0.01)
+  @Max(20_000_000)
+  amount!: number;
 }
 
 class PointResponse {
   @ApiProperty({ enum: ['Point'] }) type!: string;
-  @ApiProperty({ type: [Number], example: [-0.2166, 5.556], description: '[longitude, latitude]' }) coordinates!: number[];
+  @ApiProperty({ type: [Number], example: [-0.2166, 5.556], description: '[longitude, latitude]' })
+  coordinates!: number[];
 }
 class TripDriverResponse {
   @ApiProperty() _id!: string;
@@ -100,7 +170,8 @@ class TripServiceResponse {
   @ApiProperty() _id!: string;
   @ApiProperty() serviceID!: string;
   @ApiProperty({ enum: SERVICE_TYPES }) type!: string;
-  @ApiProperty({ type: TripDriverResponse, description: 'The driver as they were when the service started.' }) driver!: TripDriverResponse;
+  @ApiProperty({ type: TripDriverResponse, description: 'The driver as they were when the service started.' })
+  driver!: TripDriverResponse;
   @ApiProperty({ type: TripVehicleResponse }) vehicle!: TripVehicleResponse;
   @ApiProperty({ type: PricingResponse }) pricing!: PricingResponse;
   @ApiProperty() passengers!: number;
@@ -142,9 +213,28 @@ export function toTripResponse(t: TripState): TripResponse {
       _id: s.id,
       serviceID: s.serviceID,
       type: s.type,
-      driver: withoutUndefined({ _id: s.driver.id, name: s.driver.name, phone: s.driver.phone, email: s.driver.email, walletAccount: s.driver.walletAccount, rating: s.driver.rating }),
-      vehicle: withoutUndefined({ _id: s.vehicle.id, registrationNumber: s.vehicle.registrationNumber, make: s.vehicle.make, model: s.vehicle.model, capacity: s.vehicle.capacity, type: s.vehicle.type }),
-      pricing: { _id: s.pricing.id, type: s.pricing.type, pricePerKm: pesewasToCedis(s.pricing.pricePerKm), pricePerMinute: pesewasToCedis(s.pricing.pricePerMinute) },
+      driver: withoutUndefined({
+        _id: s.driver.id,
+        name: s.driver.name,
+        phone: s.driver.phone,
+        email: s.driver.email,
+        walletAccount: s.driver.walletAccount,
+        rating: s.driver.rating,
+      }),
+      vehicle: withoutUndefined({
+        _id: s.vehicle.id,
+        registrationNumber: s.vehicle.registrationNumber,
+        make: s.vehicle.make,
+        model: s.vehicle.model,
+        capacity: s.vehicle.capacity,
+        type: s.vehicle.type,
+      }),
+      pricing: {
+        _id: s.pricing.id,
+        type: s.pricing.type,
+        pricePerKm: pesewasToCedis(s.pricing.pricePerKm),
+        pricePerMinute: pesewasToCedis(s.pricing.pricePerMinute),
+      },
       passengers: s.passengers,
       amount: pesewasToCedis(s.amount),
       ended: s.ended,

@@ -1,5 +1,15 @@
 import { geoPoint } from '@transport/domain';
-import { allPassed, APPROVER, days, driverInput, fakePorts, INSPECTOR, ownerInput, passedDriverChecklist, PLATFORM } from '../core/testing/fixtures';
+import {
+  allPassed,
+  APPROVER,
+  days,
+  driverInput,
+  fakePorts,
+  INSPECTOR,
+  ownerInput,
+  passedDriverChecklist,
+  PLATFORM,
+} from '../core/testing/fixtures';
 import { DriversService } from '../drivers/drivers.service';
 import { OwnersService } from '../owners/owners.service';
 import { VehiclesService } from '../vehicles/vehicles.service';
@@ -12,7 +22,16 @@ async function setup() {
   const vehicles = new VehiclesService(p.uow, p.stores, p.clock, p.ids);
   const drivers = new DriversService(p.uow, p.stores, p.clock, p.ids, p.random, p.hasher);
   const owner = await owners.add(ownerInput(), INSPECTOR);
-  const vehicle = await vehicles.register({ ownerId: owner._id, registrationNumber: 'GR 1-24', capacity: 4, roadWorthyExpiryDate: days(100), insuranceExpiryDate: days(100) }, INSPECTOR);
+  const vehicle = await vehicles.register(
+    {
+      ownerId: owner._id,
+      registrationNumber: 'GR 1-24',
+      capacity: 4,
+      roadWorthyExpiryDate: days(100),
+      insuranceExpiryDate: days(100),
+    },
+    INSPECTOR,
+  );
   await vehicles.inspect(vehicle._id, allPassed(), INSPECTOR);
   await vehicles.approve(vehicle._id, APPROVER);
   const driver = await drivers.register(driverInput(), INSPECTOR);
@@ -41,16 +60,27 @@ describe('TripsService on fakes', () => {
   it('records a trip with a snapshot of its driver and vehicle, audited once', async () => {
     const s = await setup();
     const trip = await s.trips.add(s.input(), PLATFORM);
-    expect(trip.service).toMatchObject({ driver: { _id: s.driver._id, name: 'Kojo Antwi' }, vehicle: { _id: s.vehicle._id, registrationNumber: 'GR 1-24' }, pricing: { pricePerKm: 2.5 } });
+    expect(trip.service).toMatchObject({
+      driver: { _id: s.driver._id, name: 'Kojo Antwi' },
+      vehicle: { _id: s.vehicle._id, registrationNumber: 'GR 1-24' },
+      pricing: { pricePerKm: 2.5 },
+    });
     expect(await s.trips.get(trip._id)).toEqual(trip);
     expect(s.uow.audit.entries.filter((e) => e.entityId === trip._id).map((e) => e.action)).toEqual(['TripCreated']);
   });
 
   it('refuses an unknown driver or vehicle (DRIVER_NOT_FOUND, VEHICLE_NOT_FOUND) and too many passengers, writing nothing', async () => {
     const s = await setup();
-    await expect(s.trips.add(s.input({ driverId: '65a0000000000000000000ff' }), PLATFORM)).rejects.toMatchObject({ code: 'DRIVER_NOT_FOUND', kind: 'rule' });
-    await expect(s.trips.add(s.input({ vehicleId: '65a0000000000000000000ff' }), PLATFORM)).rejects.toMatchObject({ code: 'VEHICLE_NOT_FOUND' });
-    await expect(s.trips.add(s.input({ passengers: 9 }), PLATFORM)).rejects.toMatchObject({ code: 'TRIP_TOO_MANY_PASSENGERS' });
+    await expect(s.trips.add(s.input({ driverId: '65a0000000000000000000ff' }), PLATFORM)).rejects.toMatchObject({
+      code: 'DRIVER_NOT_FOUND',
+      kind: 'rule',
+    });
+    await expect(s.trips.add(s.input({ vehicleId: '65a0000000000000000000ff' }), PLATFORM)).rejects.toMatchObject({
+      code: 'VEHICLE_NOT_FOUND',
+    });
+    await expect(s.trips.add(s.input({ passengers: 9 }), PLATFORM)).rejects.toMatchObject({
+      code: 'TRIP_TOO_MANY_PASSENGERS',
+    });
     expect((await s.trips.listCreatedBetween({ from: days(-1), to: days(1) }, { limit: 10 })).items).toEqual([]);
   });
 
@@ -58,13 +88,27 @@ describe('TripsService on fakes', () => {
     const s = await setup();
     const trip = await s.trips.add(s.input(), PLATFORM);
     await expect(s.trips.settle(trip._id, 100, 'cash', PLATFORM)).rejects.toMatchObject({ code: 'TRIP_NOT_ENDED' });
-    const ended = await s.trips.end(trip._id, { finalDistance: 10, durationMinutes: 20, discount: 100, charges: 50 }, PLATFORM, 0);
+    const ended = await s.trips.end(
+      trip._id,
+      { finalDistance: 10, durationMinutes: 20, discount: 100, charges: 50 },
+      PLATFORM,
+      0,
+    );
     expect(ended.finalPrice).toBeGreaterThan(0);
-    await expect(s.trips.end(trip._id, { finalDistance: 10, durationMinutes: 20, discount: 0, charges: 0 }, PLATFORM)).rejects.toMatchObject({ code: 'TRIP_ALREADY_ENDED' });
-    expect(await s.trips.checkOut(trip._id, geoPoint(-0.19, 5.6, 'droppedOffLocation'), PLATFORM)).toMatchObject({ checkedOut: true });
+    await expect(
+      s.trips.end(trip._id, { finalDistance: 10, durationMinutes: 20, discount: 0, charges: 0 }, PLATFORM),
+    ).rejects.toMatchObject({ code: 'TRIP_ALREADY_ENDED' });
+    expect(await s.trips.checkOut(trip._id, geoPoint(-0.19, 5.6, 'droppedOffLocation'), PLATFORM)).toMatchObject({
+      checkedOut: true,
+    });
     const due = Math.round((ended.finalPrice! - ended.discount + ended.charges) * 100);
-    await expect(s.trips.settle(trip._id, due + 1, 'cash', PLATFORM)).rejects.toMatchObject({ code: 'TRIP_SETTLEMENT_MISMATCH' });
-    expect(await s.trips.settle(trip._id, due, 'momo', PLATFORM)).toMatchObject({ settled: true, paymentMethod: 'momo' });
+    await expect(s.trips.settle(trip._id, due + 1, 'cash', PLATFORM)).rejects.toMatchObject({
+      code: 'TRIP_SETTLEMENT_MISMATCH',
+    });
+    expect(await s.trips.settle(trip._id, due, 'momo', PLATFORM)).toMatchObject({
+      settled: true,
+      paymentMethod: 'momo',
+    });
     await expect(s.trips.refund(trip._id, due + 1, PLATFORM)).rejects.toMatchObject({ code: 'TRIP_REFUND_TOO_LARGE' });
     expect(await s.trips.refund(trip._id, due, PLATFORM)).toMatchObject({ refunded: true, refundAmount: due / 100 });
   });
@@ -73,7 +117,9 @@ describe('TripsService on fakes', () => {
     const s = await setup();
     const trip = await s.trips.add(s.input(), PLATFORM);
     await expect(s.trips.get('65a0000000000000000000ff')).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(s.trips.checkOut(trip._id, geoPoint(0, 0, 'droppedOffLocation'), PLATFORM, 7)).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
+    await expect(s.trips.checkOut(trip._id, geoPoint(0, 0, 'droppedOffLocation'), PLATFORM, 7)).rejects.toMatchObject({
+      code: 'CONCURRENT_UPDATE',
+    });
   });
 
   it('lists trips created in [from, to), newest first', async () => {

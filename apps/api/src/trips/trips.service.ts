@@ -54,7 +54,10 @@ export class TripsService {
   /** Creates a trip with a snapshot of the driver, the vehicle and the pricing as they are now. */
   async add(input: NewTrip, actor: Actor): Promise<TripResponse> {
     const saved = await this.uow.run(async (context) => {
-      const [driver, vehicle] = await Promise.all([context.drivers.findById(input.driverId), context.vehicles.findById(input.vehicleId)]);
+      const [driver, vehicle] = await Promise.all([
+        context.drivers.findById(input.driverId),
+        context.vehicles.findById(input.vehicleId),
+      ]);
       if (!driver) throw new DomainError('DRIVER_NOT_FOUND', `driver ${input.driverId} names no record`, 'driver');
       if (!vehicle) throw new DomainError('VEHICLE_NOT_FOUND', `vehicle ${input.vehicleId} names no record`, 'vehicle');
       const d = driver.toState();
@@ -64,8 +67,26 @@ export class TripsService {
           ticketNumber: input.ticketNumber,
           serviceID: input.serviceID,
           serviceType: input.serviceType,
-          driver: { id: d.id, name: d.name, phone: d.phone, email: d.email, walletAccount: d.walletAccount, rating: driver.rating, approved: d.approved, verified: d.verified },
-          vehicle: { id: v.id, registrationNumber: v.registrationNumber, make: v.make, model: v.model, capacity: v.capacity, type: v.type, approved: v.approved, driverId: v.driverId },
+          driver: {
+            id: d.id,
+            name: d.name,
+            phone: d.phone,
+            email: d.email,
+            walletAccount: d.walletAccount,
+            rating: driver.rating,
+            approved: d.approved,
+            verified: d.verified,
+          },
+          vehicle: {
+            id: v.id,
+            registrationNumber: v.registrationNumber,
+            make: v.make,
+            model: v.model,
+            capacity: v.capacity,
+            type: v.type,
+            approved: v.approved,
+            driverId: v.driverId,
+          },
           pricing: { id: this.ids.next(), ...input.pricing },
           passengers: input.passengers,
           user: input.user,
@@ -86,7 +107,12 @@ export class TripsService {
   }
 
   /** The final price from the final distance and duration (once); money in pesewas. */
-  end(id: string, input: { finalDistance: number; durationMinutes: number; discount: number; charges: number }, actor: Actor, expectedVersion?: number): Promise<TripResponse> {
+  end(
+    id: string,
+    input: { finalDistance: number; durationMinutes: number; discount: number; charges: number },
+    actor: Actor,
+    expectedVersion?: number,
+  ): Promise<TripResponse> {
     return this.change(id, actor, expectedVersion, 'TripEnded', (t, at) => t.end(input, at));
   }
 
@@ -95,7 +121,13 @@ export class TripsService {
   }
 
   /** Settles once, for exactly the amount due (pesewas). */
-  settle(id: string, amount: number, paymentMethod: string, actor: Actor, expectedVersion?: number): Promise<TripResponse> {
+  settle(
+    id: string,
+    amount: number,
+    paymentMethod: string,
+    actor: Actor,
+    expectedVersion?: number,
+  ): Promise<TripResponse> {
     return this.change(id, actor, expectedVersion, 'TripSettled', (t, at) => t.settle(amount, paymentMethod, at));
   }
 
@@ -104,7 +136,13 @@ export class TripsService {
     return this.change(id, actor, expectedVersion, 'TripRefunded', (t, at) => t.refund(amount, at));
   }
 
-  private async change(id: string, actor: Actor, expectedVersion: number | undefined, action: string, transition: Transition<Trip>): Promise<TripResponse> {
+  private async change(
+    id: string,
+    actor: Actor,
+    expectedVersion: number | undefined,
+    action: string,
+    transition: Transition<Trip>,
+  ): Promise<TripResponse> {
     const spec = { entity: 'trip', store: (c: DataStores) => c.trips, id, actor, expectedVersion, action };
     const { saved } = await changeAggregate({ uow: this.uow, clock: this.clock }, spec, transition);
     return toTripResponse(saved.toState());

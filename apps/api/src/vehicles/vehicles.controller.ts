@@ -1,5 +1,13 @@
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '../config';
 import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
@@ -12,7 +20,15 @@ import { expectedVersion, ObjectIdPipe } from '../core/http/params';
 import { DEFAULT_LIMIT, toBoolean } from '../core/http/query-values';
 import { APP_CONFIG, CLOCK } from '../core/tokens';
 import type { Clock } from '@transport/domain';
-import { AddVehicleBody, ComplianceEntryResponse, ComplianceQuery, InspectBody, LinkBody, ListVehiclesQuery, VehicleResponse } from './vehicles.dto';
+import {
+  AddVehicleBody,
+  ComplianceEntryResponse,
+  ComplianceQuery,
+  InspectBody,
+  LinkBody,
+  ListVehiclesQuery,
+  VehicleResponse,
+} from './vehicles.dto';
 import { VehiclesService } from './vehicles.service';
 
 /** /vehicles: fixed paths (all, add, compliance) are declared before `:id`, which Express would otherwise match first. */
@@ -35,9 +51,22 @@ export class VehiclesController {
   })
   @ApiOkResponse({ description: 'A JSON array of Vehicle objects.', type: VehicleResponse, isArray: true })
   @ApiProblems(400)
-  async list(@Query() query: ListVehiclesQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<VehicleResponse[]> {
-    const filter = { inspected: toBoolean(query.inspected), registrationNumber: query.registrationNumber, driverId: query.driver, ownerId: query.ownerID };
-    return pageItems(req, res, await this.vehicles.list(filter, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }));
+  async list(
+    @Query() query: ListVehiclesQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<VehicleResponse[]> {
+    const filter = {
+      inspected: toBoolean(query.inspected),
+      registrationNumber: query.registrationNumber,
+      driverId: query.driver,
+      ownerId: query.ownerID,
+    };
+    return pageItems(
+      req,
+      res,
+      await this.vehicles.list(filter, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }),
+    );
   }
 
   @Post('add')
@@ -71,9 +100,17 @@ export class VehiclesController {
   })
   @ApiOkResponse({ type: ComplianceEntryResponse, isArray: true })
   @ApiProblems(400, 401, 403)
-  async compliance(@Query() query: ComplianceQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ComplianceEntryResponse[]> {
+  async compliance(
+    @Query() query: ComplianceQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ComplianceEntryResponse[]> {
     const horizon = endOfDayAfter(this.clock.now(), query.within ?? 30, this.config.timeZone);
-    return pageItems(req, res, await this.vehicles.compliance(horizon, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }));
+    return pageItems(
+      req,
+      res,
+      await this.vehicles.compliance(horizon, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }),
+    );
   }
 
   @Get(':id')
@@ -95,12 +132,18 @@ export class VehiclesController {
   @ApiHeader(IF_MATCH)
   @ApiOperation({
     summary: 'Record an inspection (inspectedBy is the caller)',
-    description: 'All ten items as booleans (missing or extra items: 400). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).',
+    description:
+      'All ten items as booleans (missing or extra items: 400). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).',
   })
   @ApiBody({ type: InspectBody })
   @ApiOkResponse({ type: VehicleResponse })
   @ApiProblems(400, 401, 403, 404, 409, 413, 415)
-  inspect(@Param('id', ObjectIdPipe) id: string, @Body() body: InspectBody, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() principal: Principal): Promise<VehicleResponse> {
+  inspect(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() body: InspectBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<VehicleResponse> {
     return this.vehicles.inspect(id, body.inspectionChecklist, actorOf(principal), expectedVersion(ifMatch));
   }
 
@@ -118,7 +161,11 @@ export class VehiclesController {
   })
   @ApiOkResponse({ type: VehicleResponse })
   @ApiProblems(400, 401, 403, 404, 409, 422)
-  approve(@Param('id', ObjectIdPipe) id: string, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() principal: Principal): Promise<VehicleResponse> {
+  approve(
+    @Param('id', ObjectIdPipe) id: string,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<VehicleResponse> {
     return this.vehicles.approve(id, actorOf(principal), expectedVersion(ifMatch));
   }
 
@@ -130,12 +177,18 @@ export class VehiclesController {
   @ApiHeader(IF_MATCH)
   @ApiOperation({
     summary: 'Link a driver, a station and/or a transport union',
-    description: 'driver: only to an approved vehicle, and only an approved, activated driver (null unlinks). station: an id, or null to unlink. Unknown ids are 422.',
+    description:
+      'driver: only to an approved vehicle, and only an approved, activated driver (null unlinks). station: an id, or null to unlink. Unknown ids are 422.',
   })
   @ApiBody({ type: LinkBody })
   @ApiOkResponse({ type: VehicleResponse })
   @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
-  link(@Param('id', ObjectIdPipe) id: string, @Body() body: LinkBody, @Headers('if-match') ifMatch: string | undefined, @CurrentPrincipal() principal: Principal): Promise<VehicleResponse> {
+  link(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() body: LinkBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<VehicleResponse> {
     return this.vehicles.link(id, body, actorOf(principal), expectedVersion(ifMatch));
   }
 }

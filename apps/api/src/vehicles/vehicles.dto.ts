@@ -1,6 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsDate, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import {
+  IsDate,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 import {
   COMPLIANCE_REASON_CODES,
   INSPECTION_ITEMS,
@@ -13,10 +27,15 @@ import {
   type TransportUnionState,
   type VehicleState,
 } from '@transport/domain';
-import { DATE, ID, idMessage, iso, OBJECT_ID, withoutUndefined , ToDate } from '../core/http/dto-support';
+import { DATE, ID, idMessage, iso, OBJECT_ID, withoutUndefined, ToDate } from '../core/http/dto-support';
 import { BooleanParam, IdParam, LimitParam } from '../core/http/query-values';
 import { RecordResponse } from '../core/http/record-response';
-import { StationResponse, TransportUnionResponse, toStationResponse, toTransportUnionResponse } from '../reference-data/reference-data.dto';
+import {
+  StationResponse,
+  TransportUnionResponse,
+  toStationResponse,
+  toTransportUnionResponse,
+} from '../reference-data/reference-data.dto';
 
 // Requests and responses of the /vehicles routes, declared once: validation, the OpenAPI document and the types.
 
@@ -24,7 +43,10 @@ export class ListVehiclesQuery {
   @LimitParam() limit?: number;
   @IdParam('Cursor: the `_id` of the last vehicle of the previous page (see the `Link` header).') after?: string;
   @BooleanParam('Filter by inspection status.') inspected?: string;
-  @ApiPropertyOptional({ description: 'Find a vehicle by registration number (compared after normalising: upper case, single spaces).', maxLength: 20 })
+  @ApiPropertyOptional({
+    description: 'Find a vehicle by registration number (compared after normalising: upper case, single spaces).',
+    maxLength: 20,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(40)
@@ -37,48 +59,105 @@ const ISO = 'an ISO 8601 date or date-time';
 
 /** Body of POST /vehicles/add. Server-owned fields (_id, inspected, approved, approvedBy, ...) are refused with 400. */
 export class AddVehicleBody {
-  @ApiProperty({ description: 'The `_id` of an existing vehicle owner (find it with GET /vehicles/owner/search).', example: '65a1b2c3d4e5f60718293a4b' })
+  @ApiProperty({
+    description: 'The `_id` of an existing vehicle owner (find it with GET /vehicles/owner/search).',
+    example: '65a1b2c3d4e5f60718293a4b',
+  })
   @Matches(/^[0-9a-f]{24}$/, { message: 'ownerID must be a 24-character lowercase hex id' })
   ownerID!: string;
 
   @ApiPropertyOptional({ description: 'Hex colour, #RGB or #RRGGBB.', example: '#FFD700' })
-  @IsOptional() @IsString() @MaxLength(7) color?: string;
+  @IsOptional()
+  @IsString()
+  @MaxLength(7)
+  color?: string;
 
   @ApiPropertyOptional({ description: 'Stored upper-case with single spaces; unique.', example: 'GR 1234-24' })
-  @IsOptional() @IsString() @MinLength(2) @MaxLength(40) registrationNumber?: string;
+  @IsOptional()
+  @IsString()
+  @MinLength(2)
+  @MaxLength(40)
+  registrationNumber?: string;
 
   @ApiPropertyOptional({ example: 'Toyota' }) @IsOptional() @IsString() @MaxLength(60) make?: string;
   @ApiPropertyOptional({ example: 'Corolla' }) @IsOptional() @IsString() @MaxLength(60) model?: string;
 
-  @ApiPropertyOptional({ description: `Year of manufacture, ${ISO}; not after yearOfRegistration, not in the future.`, example: '2017-01-01T00:00:00.000Z' })
-  @IsOptional() @ToDate() @IsDate({ message: `makeYear must be ${ISO}` }) makeYear?: Date;
+  @ApiPropertyOptional({
+    description: `Year of manufacture, ${ISO}; not after yearOfRegistration, not in the future.`,
+    example: '2017-01-01T00:00:00.000Z',
+  })
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: `makeYear must be ${ISO}` })
+  makeYear?: Date;
 
   @ApiPropertyOptional({ description: `${ISO}; not in the future.`, example: '2018-03-15T00:00:00.000Z' })
-  @IsOptional() @ToDate() @IsDate({ message: `yearOfRegistration must be ${ISO}` }) yearOfRegistration?: Date;
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: `yearOfRegistration must be ${ISO}` })
+  yearOfRegistration?: Date;
 
   @ApiPropertyOptional({ description: 'Seats.', minimum: 1, maximum: MAX_CAPACITY, example: 4 })
-  @IsOptional() @IsInt() @Min(1) @Max(MAX_CAPACITY) capacity?: number;
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_CAPACITY)
+  capacity?: number;
 
   @ApiPropertyOptional({ description: 'Kilograms.', minimum: 0, maximum: MAX_WEIGHT_KG, example: 1700 })
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(MAX_WEIGHT_KG) grossWeight?: number;
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(MAX_WEIGHT_KG)
+  grossWeight?: number;
 
-  @ApiPropertyOptional({ description: 'Kilograms; not more than grossWeight.', minimum: 0, maximum: MAX_WEIGHT_KG, example: 1300 })
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(MAX_WEIGHT_KG) netWeight?: number;
+  @ApiPropertyOptional({
+    description: 'Kilograms; not more than grossWeight.',
+    minimum: 0,
+    maximum: MAX_WEIGHT_KG,
+    example: 1300,
+  })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(MAX_WEIGHT_KG)
+  netWeight?: number;
 
   @ApiPropertyOptional({ enum: VEHICLE_TYPES, example: 'taxi' })
-  @IsOptional() @IsIn(VEHICLE_TYPES as unknown as string[]) type?: string;
+  @IsOptional()
+  @IsIn(VEHICLE_TYPES as unknown as string[])
+  type?: string;
 
   @ApiPropertyOptional({ description: 'Litres.', minimum: 0, maximum: MAX_FUEL_LITRES, example: 50 })
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(MAX_FUEL_LITRES) fuelCapacity?: number;
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(MAX_FUEL_LITRES)
+  fuelCapacity?: number;
 
-  @ApiPropertyOptional({ description: `${ISO}. Needed, and in the future, for approval.`, example: '2027-06-30T00:00:00.000Z' })
-  @IsOptional() @ToDate() @IsDate({ message: `roadWorthyExpiryDate must be ${ISO}` }) roadWorthyExpiryDate?: Date;
+  @ApiPropertyOptional({
+    description: `${ISO}. Needed, and in the future, for approval.`,
+    example: '2027-06-30T00:00:00.000Z',
+  })
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: `roadWorthyExpiryDate must be ${ISO}` })
+  roadWorthyExpiryDate?: Date;
 
-  @ApiPropertyOptional({ description: `${ISO}. Needed, and in the future, for approval.`, example: '2027-06-30T00:00:00.000Z' })
-  @IsOptional() @ToDate() @IsDate({ message: `insuranceExpiryDate must be ${ISO}` }) insuranceExpiryDate?: Date;
+  @ApiPropertyOptional({
+    description: `${ISO}. Needed, and in the future, for approval.`,
+    example: '2027-06-30T00:00:00.000Z',
+  })
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: `insuranceExpiryDate must be ${ISO}` })
+  insuranceExpiryDate?: Date;
 
   @ApiPropertyOptional({ description: '17 characters (ISO 3779: no I, O or Q).', example: '1HGCM82633A004352' })
-  @IsOptional() @IsString() @MaxLength(17) vin?: string;
+  @IsOptional()
+  @IsString()
+  @MaxLength(17)
+  vin?: string;
 }
 
 export class InspectBody {
@@ -91,18 +170,46 @@ export class InspectBody {
 }
 
 export class LinkBody {
-  @ApiPropertyOptional({ ...ID, type: String, nullable: true, description: 'A driver (approved and activated) to link, or null to unlink.' })
-  @IsOptional() @ValidateIf((_o, v) => v !== null) @Matches(OBJECT_ID, idMessage) driver?: string | null;
-  @ApiPropertyOptional({ ...ID, type: String, nullable: true, description: 'A station to link, or null to unlink (the vehicle then shows station: null).' })
-  @IsOptional() @ValidateIf((_o, v) => v !== null) @Matches(OBJECT_ID, idMessage) station?: string | null;
-  @ApiPropertyOptional({ ...ID, description: 'A transport union to link.' }) @IsOptional() @Matches(OBJECT_ID, idMessage) transportUnion?: string;
+  @ApiPropertyOptional({
+    ...ID,
+    type: String,
+    nullable: true,
+    description: 'A driver (approved and activated) to link, or null to unlink.',
+  })
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @Matches(OBJECT_ID, idMessage)
+  driver?: string | null;
+  @ApiPropertyOptional({
+    ...ID,
+    type: String,
+    nullable: true,
+    description: 'A station to link, or null to unlink (the vehicle then shows station: null).',
+  })
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @Matches(OBJECT_ID, idMessage)
+  station?: string | null;
+  @ApiPropertyOptional({ ...ID, description: 'A transport union to link.' })
+  @IsOptional()
+  @Matches(OBJECT_ID, idMessage)
+  transportUnion?: string;
 }
 
 export class ComplianceQuery {
-  @ApiPropertyOptional({ description: 'Days ahead: certificates ending today through the end of that day (in TZ_DEFAULT) are listed, as are expired ones.', default: 30, minimum: 0, maximum: 366, type: 'integer' })
+  @ApiPropertyOptional({
+    description:
+      'Days ahead: certificates ending today through the end of that day (in TZ_DEFAULT) are listed, as are expired ones.',
+    default: 30,
+    minimum: 0,
+    maximum: 366,
+    type: 'integer',
+  })
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : value))
-  @IsInt({ message: 'within must be an integer from 0 to 366' }) @Min(0, { message: 'within must be an integer from 0 to 366' }) @Max(366, { message: 'within must be an integer from 0 to 366' })
+  @IsInt({ message: 'within must be an integer from 0 to 366' })
+  @Min(0, { message: 'within must be an integer from 0 to 366' })
+  @Max(366, { message: 'within must be an integer from 0 to 366' })
   within?: number;
   @LimitParam() limit?: number;
   @IdParam('Cursor: the `_id` of the last vehicle of the previous page.') after?: string;
@@ -141,13 +248,20 @@ export class VehicleResponse extends RecordResponse {
   @ApiPropertyOptional({ example: '1HGCM82633A004352' }) vin?: string;
   @ApiProperty() inspected!: boolean;
   @ApiProperty() approved!: boolean;
-  @ApiPropertyOptional({ type: InspectionChecklistResponse, description: 'Present on inspected vehicles.' }) inspectionChecklist?: Record<string, boolean>;
+  @ApiPropertyOptional({ type: InspectionChecklistResponse, description: 'Present on inspected vehicles.' })
+  inspectionChecklist?: Record<string, boolean>;
   @ApiPropertyOptional({ ...ID, description: 'Present on approved vehicles.' }) approvedBy?: string;
   @ApiPropertyOptional({ ...DATE, description: 'Present on approved vehicles.' }) dateApproved?: string;
   @ApiPropertyOptional({ ...ID, description: 'Present on inspected vehicles.' }) inspectedBy?: string;
   @ApiPropertyOptional({ ...DATE, description: 'Present on inspected vehicles.' }) dateInspected?: string;
-  @ApiPropertyOptional({ type: StationResponse, nullable: true, description: 'Present once linked; null once unlinked.' }) station?: StationResponse | null;
-  @ApiPropertyOptional({ type: TransportUnionResponse, description: 'Present once linked.' }) transportUnion?: TransportUnionResponse;
+  @ApiPropertyOptional({
+    type: StationResponse,
+    nullable: true,
+    description: 'Present once linked; null once unlinked.',
+  })
+  station?: StationResponse | null;
+  @ApiPropertyOptional({ type: TransportUnionResponse, description: 'Present once linked.' })
+  transportUnion?: TransportUnionResponse;
   @ApiPropertyOptional({ ...ID, description: 'Present once a driver is linked.' }) driver?: string;
 }
 

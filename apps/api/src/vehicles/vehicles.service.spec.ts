@@ -1,5 +1,14 @@
 import { Station, TransportUnion } from '@transport/domain';
-import { allPassed, APPROVER, days, driverInput, fakePorts, INSPECTOR, ownerInput, passedDriverChecklist } from '../core/testing/fixtures';
+import {
+  allPassed,
+  APPROVER,
+  days,
+  driverInput,
+  fakePorts,
+  INSPECTOR,
+  ownerInput,
+  passedDriverChecklist,
+} from '../core/testing/fixtures';
 import { DriversService } from '../drivers/drivers.service';
 import { OwnersService } from '../owners/owners.service';
 import { VehiclesService } from './vehicles.service';
@@ -14,10 +23,20 @@ function setup() {
 
 async function registered(s: ReturnType<typeof setup>, over: Record<string, unknown> = {}) {
   const owner = await s.owners.add(ownerInput(), INSPECTOR);
-  return s.vehicles.register({ ownerId: owner._id, registrationNumber: 'gr  1234-24', roadWorthyExpiryDate: days(180), insuranceExpiryDate: days(365), ...over }, INSPECTOR);
+  return s.vehicles.register(
+    {
+      ownerId: owner._id,
+      registrationNumber: 'gr  1234-24',
+      roadWorthyExpiryDate: days(180),
+      insuranceExpiryDate: days(365),
+      ...over,
+    },
+    INSPECTOR,
+  );
 }
 
-const auditOf = (s: ReturnType<typeof setup>, id: string) => s.uow.audit.entries.filter((e) => e.entityId === id).map((e) => e.action);
+const auditOf = (s: ReturnType<typeof setup>, id: string) =>
+  s.uow.audit.entries.filter((e) => e.entityId === id).map((e) => e.action);
 
 describe('VehiclesService on fakes', () => {
   it('registers a vehicle of an existing owner, uninspected and unapproved, with one audit entry', async () => {
@@ -29,7 +48,9 @@ describe('VehiclesService on fakes', () => {
 
   it('refuses a vehicle whose owner does not exist (OWNER_NOT_FOUND) and stores nothing', async () => {
     const s = setup();
-    await expect(s.vehicles.register({ ownerId: '65a0000000000000000000ff', registrationNumber: 'GR 1-24' }, INSPECTOR)).rejects.toMatchObject({ code: 'OWNER_NOT_FOUND', kind: 'rule' });
+    await expect(
+      s.vehicles.register({ ownerId: '65a0000000000000000000ff', registrationNumber: 'GR 1-24' }, INSPECTOR),
+    ).rejects.toMatchObject({ code: 'OWNER_NOT_FOUND', kind: 'rule' });
     expect((await s.vehicles.list({}, { limit: 10 })).items).toEqual([]);
     expect(s.uow.audit.entries).toEqual([]);
   });
@@ -56,22 +77,58 @@ describe('VehiclesService on fakes', () => {
   it('refuses a stale If-Match (CONCURRENT_UPDATE) and an unknown vehicle (NOT_FOUND)', async () => {
     const s = setup();
     const vehicle = await registered(s);
-    await expect(s.vehicles.inspect(vehicle._id, allPassed(), INSPECTOR, 3)).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE', kind: 'conflict' });
-    await expect(s.vehicles.get('65a0000000000000000000ff')).rejects.toMatchObject({ code: 'NOT_FOUND', kind: 'not_found' });
+    await expect(s.vehicles.inspect(vehicle._id, allPassed(), INSPECTOR, 3)).rejects.toMatchObject({
+      code: 'CONCURRENT_UPDATE',
+      kind: 'conflict',
+    });
+    await expect(s.vehicles.get('65a0000000000000000000ff')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      kind: 'not_found',
+    });
     await expect(s.vehicles.approve('65a0000000000000000000ff', APPROVER)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('links a station and a union (embedded in the answer), unlinks the station to null, and refuses unknown references', async () => {
     const s = setup();
     const vehicle = await registered(s);
-    const union = await s.stores.unions.add(TransportUnion.create({ name: 'GPRTU Accra', digitalAddress: 'GA-183-8164', contactNumber: '0302000333', email: 'accra@gprtu.org.gh', zones: [] }, s.ids, s.clock.now()));
-    const station = await s.stores.stations.add(Station.create({ name: 'Kaneshie', transportUnions: [union.id], zones: [], contactNumber: 302000444, digitalAddress: 'GA-222-1010' }, s.ids, s.clock.now()));
+    const union = await s.stores.unions.add(
+      TransportUnion.create(
+        {
+          name: 'GPRTU Accra',
+          digitalAddress: 'GA-183-8164',
+          contactNumber: '0302000333',
+          email: 'accra@gprtu.org.gh',
+          zones: [],
+        },
+        s.ids,
+        s.clock.now(),
+      ),
+    );
+    const station = await s.stores.stations.add(
+      Station.create(
+        {
+          name: 'Kaneshie',
+          transportUnions: [union.id],
+          zones: [],
+          contactNumber: 302000444,
+          digitalAddress: 'GA-222-1010',
+        },
+        s.ids,
+        s.clock.now(),
+      ),
+    );
     const linked = await s.vehicles.link(vehicle._id, { station: station.id, transportUnion: union.id }, INSPECTOR);
     expect(linked).toMatchObject({ station: { _id: station.id, name: 'Kaneshie' }, transportUnion: { _id: union.id } });
     expect(await s.vehicles.link(vehicle._id, { station: null }, INSPECTOR)).toMatchObject({ station: null });
-    await expect(s.vehicles.link(vehicle._id, { station: '65a0000000000000000000ff' }, INSPECTOR)).rejects.toMatchObject({ code: 'STATION_NOT_FOUND', field: 'station' });
-    await expect(s.vehicles.link(vehicle._id, { transportUnion: '65a0000000000000000000ff' }, INSPECTOR)).rejects.toMatchObject({ code: 'TRANSPORT_UNION_NOT_FOUND' });
-    await expect(s.vehicles.link(vehicle._id, { driver: '65a0000000000000000000ff' }, INSPECTOR)).rejects.toMatchObject({ code: 'DRIVER_NOT_FOUND' });
+    await expect(
+      s.vehicles.link(vehicle._id, { station: '65a0000000000000000000ff' }, INSPECTOR),
+    ).rejects.toMatchObject({ code: 'STATION_NOT_FOUND', field: 'station' });
+    await expect(
+      s.vehicles.link(vehicle._id, { transportUnion: '65a0000000000000000000ff' }, INSPECTOR),
+    ).rejects.toMatchObject({ code: 'TRANSPORT_UNION_NOT_FOUND' });
+    await expect(s.vehicles.link(vehicle._id, { driver: '65a0000000000000000000ff' }, INSPECTOR)).rejects.toMatchObject(
+      { code: 'DRIVER_NOT_FOUND' },
+    );
   });
 
   it('links an approved, activated driver to an approved vehicle, and unlinks it', async () => {
@@ -89,8 +146,22 @@ describe('VehiclesService on fakes', () => {
   it('rolls a link back whole when one of its references is refused', async () => {
     const s = setup();
     const vehicle = await registered(s);
-    const union = await s.stores.unions.add(TransportUnion.create({ name: 'GPRTU', digitalAddress: 'GA-183-8164', contactNumber: '0302000333', email: 'a@gprtu.org.gh', zones: [] }, s.ids, s.clock.now()));
-    await expect(s.vehicles.link(vehicle._id, { transportUnion: union.id, driver: '65a0000000000000000000ff' }, INSPECTOR)).rejects.toMatchObject({ code: 'DRIVER_NOT_FOUND' });
+    const union = await s.stores.unions.add(
+      TransportUnion.create(
+        {
+          name: 'GPRTU',
+          digitalAddress: 'GA-183-8164',
+          contactNumber: '0302000333',
+          email: 'a@gprtu.org.gh',
+          zones: [],
+        },
+        s.ids,
+        s.clock.now(),
+      ),
+    );
+    await expect(
+      s.vehicles.link(vehicle._id, { transportUnion: union.id, driver: '65a0000000000000000000ff' }, INSPECTOR),
+    ).rejects.toMatchObject({ code: 'DRIVER_NOT_FOUND' });
     expect(await s.vehicles.get(vehicle._id)).not.toHaveProperty('transportUnion');
   });
 
@@ -101,7 +172,9 @@ describe('VehiclesService on fakes', () => {
     const owner = await s.owners.add(ownerInput({ email: 'b@example.com' }), INSPECTOR);
     const b = await s.vehicles.register({ ownerId: owner._id, registrationNumber: 'GR 2-24' }, INSPECTOR);
     expect((await s.vehicles.list({}, { limit: 10 })).items.map((v) => v._id)).toEqual([b._id, a._id]);
-    expect((await s.vehicles.list({ registrationNumber: 'gr 2-24' }, { limit: 10 })).items.map((v) => v._id)).toEqual([b._id]);
+    expect((await s.vehicles.list({ registrationNumber: 'gr 2-24' }, { limit: 10 })).items.map((v) => v._id)).toEqual([
+      b._id,
+    ]);
     expect((await s.vehicles.list({ registrationNumber: '!!' }, { limit: 10 })).items).toEqual([]);
     expect((await s.vehicles.list({ ownerId: owner._id }, { limit: 10 })).items.map((v) => v._id)).toEqual([b._id]);
     const first = await s.vehicles.list({}, { limit: 1 });
@@ -110,12 +183,23 @@ describe('VehiclesService on fakes', () => {
 
   it('lists vehicles whose certificates end within the window, with their reasons', async () => {
     const s = setup();
-    const soon = await registered(s, { registrationNumber: 'GR 1-24', roadWorthyExpiryDate: days(10), insuranceExpiryDate: days(400) });
-    await registered(s, { registrationNumber: 'GR 2-24', roadWorthyExpiryDate: days(100), insuranceExpiryDate: days(400) });
+    const soon = await registered(s, {
+      registrationNumber: 'GR 1-24',
+      roadWorthyExpiryDate: days(10),
+      insuranceExpiryDate: days(400),
+    });
+    await registered(s, {
+      registrationNumber: 'GR 2-24',
+      roadWorthyExpiryDate: days(100),
+      insuranceExpiryDate: days(400),
+    });
     const page = await s.vehicles.compliance(days(30), { limit: 10 });
     expect(page.items).toHaveLength(1);
     expect(page.items[0].vehicle._id).toBe(soon._id);
-    expect(page.items[0].reasons).toEqual([{ code: 'NOT_APPROVED' }, { code: 'ROADWORTHY_EXPIRING', date: days(10).toISOString() }]);
+    expect(page.items[0].reasons).toEqual([
+      { code: 'NOT_APPROVED' },
+      { code: 'ROADWORTHY_EXPIRING', date: days(10).toISOString() },
+    ]);
   });
 });
 
@@ -128,13 +212,20 @@ describe('OwnersService on fakes', () => {
     expect((await s.owners.search('0244123456', { limit: 10 })).items.map((o) => o._id)).toEqual([owner._id]);
     expect((await s.owners.search('nobody', { limit: 10 })).items).toEqual([]);
     expect(await s.owners.verify(owner._id, INSPECTOR, 0)).toMatchObject({ verified: true, __v: 1 });
-    await expect(s.owners.verify(owner._id, INSPECTOR)).rejects.toMatchObject({ code: 'OWNER_ALREADY_VERIFIED', kind: 'conflict' });
+    await expect(s.owners.verify(owner._id, INSPECTOR)).rejects.toMatchObject({
+      code: 'OWNER_ALREADY_VERIFIED',
+      kind: 'conflict',
+    });
     expect(auditOf(s, owner._id)).toEqual(['ownerCreated', 'OwnerVerified']);
   });
 
   it('refuses an invalid owner with the field at fault, and a stale or unknown verification', async () => {
     const s = setup();
-    await expect(s.owners.add(ownerInput({ phone: '12' }), INSPECTOR)).rejects.toMatchObject({ code: 'INVALID_PHONE', kind: 'validation', field: 'phone' });
+    await expect(s.owners.add(ownerInput({ phone: '12' }), INSPECTOR)).rejects.toMatchObject({
+      code: 'INVALID_PHONE',
+      kind: 'validation',
+      field: 'phone',
+    });
     const owner = await s.owners.add(ownerInput(), INSPECTOR);
     await expect(s.owners.verify(owner._id, INSPECTOR, 5)).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
     await expect(s.owners.verify('65a0000000000000000000ff', INSPECTOR)).rejects.toMatchObject({ code: 'NOT_FOUND' });

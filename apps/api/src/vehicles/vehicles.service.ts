@@ -17,7 +17,13 @@ import {
 } from '@transport/domain';
 import { changeAggregate, type Transition } from '../core/change-aggregate';
 import { CLOCK, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
-import { toComplianceReason, toVehicleResponse, type ComplianceEntryResponse, type VehicleLinks, type VehicleResponse } from './vehicles.dto';
+import {
+  toComplianceReason,
+  toVehicleResponse,
+  type ComplianceEntryResponse,
+  type VehicleLinks,
+  type VehicleResponse,
+} from './vehicles.dto';
 
 export interface VehicleLinkChanges {
   /** A driver id, or null to unlink the driver. */
@@ -27,8 +33,11 @@ export interface VehicleLinkChanges {
   transportUnion?: string;
 }
 
-const missing = (code: 'DRIVER_NOT_FOUND' | 'STATION_NOT_FOUND' | 'TRANSPORT_UNION_NOT_FOUND', field: string, id: string) =>
-  new DomainError(code, `${field} ${id} names no record`, field);
+const missing = (
+  code: 'DRIVER_NOT_FOUND' | 'STATION_NOT_FOUND' | 'TRANSPORT_UNION_NOT_FOUND',
+  field: string,
+  id: string,
+) => new DomainError(code, `${field} ${id} names no record`, field);
 
 /** Vehicles: registration, inspection, approval, links, compliance, and the lists. */
 @Injectable()
@@ -67,7 +76,11 @@ export class VehiclesService {
       const vehicle = Vehicle.register(input, this.ids, this.clock.now());
       const ownerId = vehicle.toState().ownerId;
       if (!(await context.owners.findById(ownerId))) {
-        throw new DomainError('OWNER_NOT_FOUND', `ownerID ${ownerId} names no vehicle owner; find owners with GET /vehicles/owner/search`, 'ownerID');
+        throw new DomainError(
+          'OWNER_NOT_FOUND',
+          `ownerID ${ownerId} names no vehicle owner; find owners with GET /vehicles/owner/search`,
+          'ownerID',
+        );
       }
       const stored = await context.vehicles.add(vehicle);
       await context.audit.append(auditEntriesFor('vehicle', vehicle.pullEvents(), actor, null, stored.toState()));
@@ -77,11 +90,15 @@ export class VehiclesService {
   }
 
   async inspect(id: string, checklist: unknown, actor: Actor, expectedVersion?: number): Promise<VehicleResponse> {
-    return this.respond(await this.change(id, actor, expectedVersion, 'VehicleInspected', (v, at) => v.inspect(checklist, actor.id, at)));
+    return this.respond(
+      await this.change(id, actor, expectedVersion, 'VehicleInspected', (v, at) => v.inspect(checklist, actor.id, at)),
+    );
   }
 
   async approve(id: string, actor: Actor, expectedVersion?: number): Promise<VehicleResponse> {
-    return this.respond(await this.change(id, actor, expectedVersion, 'VehicleApproved', (v, at) => v.approve(actor.id, at)));
+    return this.respond(
+      await this.change(id, actor, expectedVersion, 'VehicleApproved', (v, at) => v.approve(actor.id, at)),
+    );
   }
 
   /** Links (or unlinks) driver, station and union in one change; every referenced record must exist. */
@@ -94,11 +111,13 @@ export class VehiclesService {
         v.linkDriver(driver, at);
       }
       if (links.station !== undefined) {
-        if (links.station !== null && !(await ctx.stations.findById(links.station))) throw missing('STATION_NOT_FOUND', 'station', links.station);
+        if (links.station !== null && !(await ctx.stations.findById(links.station)))
+          throw missing('STATION_NOT_FOUND', 'station', links.station);
         v.linkStation(links.station, at);
       }
       if (links.transportUnion !== undefined) {
-        if (!(await ctx.unions.findById(links.transportUnion))) throw missing('TRANSPORT_UNION_NOT_FOUND', 'transportUnion', links.transportUnion);
+        if (!(await ctx.unions.findById(links.transportUnion)))
+          throw missing('TRANSPORT_UNION_NOT_FOUND', 'transportUnion', links.transportUnion);
         v.linkTransportUnion(links.transportUnion, at);
       }
     });
@@ -142,7 +161,13 @@ export class VehiclesService {
     const states = vehicles.map((v) => v.toState());
     const stationIds = [...new Set(states.flatMap((s) => (s.stationId ? [s.stationId] : [])))];
     const unionIds = [...new Set(states.flatMap((s) => (s.transportUnionId ? [s.transportUnionId] : [])))];
-    const [stations, unions] = await Promise.all([this.stores.stations.findByIds(stationIds), this.stores.unions.findByIds(unionIds)]);
-    return { stations: new Map(stations.map((s) => [s.id, s.toState()])), unions: new Map(unions.map((u) => [u.id, u.toState()])) };
+    const [stations, unions] = await Promise.all([
+      this.stores.stations.findByIds(stationIds),
+      this.stores.unions.findByIds(unionIds),
+    ]);
+    return {
+      stations: new Map(stations.map((s) => [s.id, s.toState()])),
+      unions: new Map(unions.map((u) => [u.id, u.toState()])),
+    };
   }
 }

@@ -26,7 +26,18 @@ const minutes = (n: number) => new Date(T0.getTime() + n * 60_000);
 
 export interface ApiFixture {
   keys: { admin: string; assembly: string; merchantA: string; merchantB: string; revoked: string };
-  ids: { owners: string[]; merchantA: string; merchantB: string; linkedVehicle: string; freshVehicle: string; workingDriver: string; assemblyUser: string; otherAssemblyUser: string; station: string; union: string };
+  ids: {
+    owners: string[];
+    merchantA: string;
+    merchantB: string;
+    linkedVehicle: string;
+    freshVehicle: string;
+    workingDriver: string;
+    assemblyUser: string;
+    otherAssemblyUser: string;
+    station: string;
+    union: string;
+  };
 }
 
 /** A known data set for the interface tests: 60 vehicles, owners, drivers, assemblies, trips around a day boundary, payments. */
@@ -40,27 +51,116 @@ export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> 
   for (let i = 0; i < 3; i++) {
     owners.push(
       await repos.owners.add(
-        VehicleOwner.register({ name: ['Kofi Asante', 'Ama Owusu', 'Yaw Mensah'][i], phone: `024412345${i}`, email: `owner${i}@example.com`, idType: 'ghana_card', idNumber: `GHA-10000000${i}-1` }, ids, minutes(i)),
+        VehicleOwner.register(
+          {
+            name: ['Kofi Asante', 'Ama Owusu', 'Yaw Mensah'][i],
+            phone: `024412345${i}`,
+            email: `owner${i}@example.com`,
+            idType: 'ghana_card',
+            idNumber: `GHA-10000000${i}-1`,
+          },
+          ids,
+          minutes(i),
+        ),
       ),
     );
   }
-  const region = await repos.regions.add(Region.create({ name: 'Greater Accra', country: ids.next() }, ids, minutes(3)));
-  const assembly = await repos.assemblies.add(Assembly.create({ name: 'Accra Metropolitan Assembly', regionId: region.id, digitalAddress: 'GA-107-2123', type: 'metropolitan' }, ids, minutes(4)));
-  const otherAssembly = await repos.assemblies.add(Assembly.create({ name: 'Tema Metropolitan Assembly', regionId: region.id, digitalAddress: 'GT-019-4455', type: 'metropolitan' }, ids, minutes(5)));
-  const user = await repos.assemblyUsers.add(AssemblyUser.create({ assemblyId: assembly.id, name: 'Abena Mensah', email: 'abena@ama.gov.gh', phone: '0244000111', role: 'approver' }, ids, minutes(6)));
-  const otherUser = await repos.assemblyUsers.add(AssemblyUser.create({ assemblyId: otherAssembly.id, name: 'Kweku Tema', email: 'kweku@tma.gov.gh', phone: '0244000333', role: 'inspector' }, ids, minutes(7)));
-  const union = await repos.unions.add(TransportUnion.create({ name: 'GPRTU Accra', digitalAddress: 'GA-183-8164', contactNumber: '0302000333', email: 'accra@gprtu.org.gh', zones: [] }, ids, minutes(8)));
-  const station = await repos.stations.add(Station.create({ name: 'Kaneshie', transportUnions: [union.id], zones: [], contactNumber: 302000444, digitalAddress: 'GA-222-1010' }, ids, minutes(9)));
+  const region = await repos.regions.add(
+    Region.create({ name: 'Greater Accra', country: ids.next() }, ids, minutes(3)),
+  );
+  const assembly = await repos.assemblies.add(
+    Assembly.create(
+      { name: 'Accra Metropolitan Assembly', regionId: region.id, digitalAddress: 'GA-107-2123', type: 'metropolitan' },
+      ids,
+      minutes(4),
+    ),
+  );
+  const otherAssembly = await repos.assemblies.add(
+    Assembly.create(
+      { name: 'Tema Metropolitan Assembly', regionId: region.id, digitalAddress: 'GT-019-4455', type: 'metropolitan' },
+      ids,
+      minutes(5),
+    ),
+  );
+  const user = await repos.assemblyUsers.add(
+    AssemblyUser.create(
+      {
+        assemblyId: assembly.id,
+        name: 'Abena Mensah',
+        email: 'abena@ama.gov.gh',
+        phone: '0244000111',
+        role: 'approver',
+      },
+      ids,
+      minutes(6),
+    ),
+  );
+  const otherUser = await repos.assemblyUsers.add(
+    AssemblyUser.create(
+      {
+        assemblyId: otherAssembly.id,
+        name: 'Kweku Tema',
+        email: 'kweku@tma.gov.gh',
+        phone: '0244000333',
+        role: 'inspector',
+      },
+      ids,
+      minutes(7),
+    ),
+  );
+  const union = await repos.unions.add(
+    TransportUnion.create(
+      {
+        name: 'GPRTU Accra',
+        digitalAddress: 'GA-183-8164',
+        contactNumber: '0302000333',
+        email: 'accra@gprtu.org.gh',
+        zones: [],
+      },
+      ids,
+      minutes(8),
+    ),
+  );
+  const station = await repos.stations.add(
+    Station.create(
+      {
+        name: 'Kaneshie',
+        transportUnions: [union.id],
+        zones: [],
+        contactNumber: 302000444,
+        digitalAddress: 'GA-222-1010',
+      },
+      ids,
+      minutes(9),
+    ),
+  );
 
   const registration = (n: number, ownerId: string) =>
     Driver.register(
-      { name: `Driver ${n}`, phone: `02010000${String(n).padStart(2, '0')}`, email: `driver${n}@example.com`, license: `DL-${n}-2020`, licenseClass: 'B', licenseIssueDate: minutes(-500_000), licenseExpiry: minutes(500_000), idType: 'ghana_card', idNumber: `GHA-D${n}`, gender: 'female', ownerId, walletAccount: `23320100000${n}` },
+      {
+        name: `Driver ${n}`,
+        phone: `02010000${String(n).padStart(2, '0')}`,
+        email: `driver${n}@example.com`,
+        license: `DL-${n}-2020`,
+        licenseClass: 'B',
+        licenseIssueDate: minutes(-500_000),
+        licenseExpiry: minutes(500_000),
+        idType: 'ghana_card',
+        idNumber: `GHA-D${n}`,
+        gender: 'female',
+        ownerId,
+        walletAccount: `23320100000${n}`,
+      },
       { ids, random: new SeededRandomSource(n), hasher },
       minutes(10 + n),
     );
   const working = registration(1, owners[0].id);
   working.driver.activate(working.activationKey, minutes(20), hasher);
-  working.driver.approve({ validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true }, user.id, minutes(21));
+  working.driver.approve(
+    { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true },
+    user.id,
+    minutes(21),
+  );
   working.driver.goOnline(minutes(22));
   working.driver.rate(4, minutes(23));
   const workingDriver = await repos.drivers.add(working.driver);
@@ -72,7 +172,17 @@ export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> 
   let freshVehicle = '';
   for (let n = 0; n < 60; n++) {
     const v = Vehicle.register(
-      { ownerId: owners[n % 3].id, registrationNumber: `GR ${1000 + n}-24`, color: '#FFD700', make: 'Toyota', model: 'Corolla', capacity: 4, type: 'taxi', roadWorthyExpiryDate: minutes(600_000), insuranceExpiryDate: minutes(600_000) },
+      {
+        ownerId: owners[n % 3].id,
+        registrationNumber: `GR ${1000 + n}-24`,
+        color: '#FFD700',
+        make: 'Toyota',
+        model: 'Corolla',
+        capacity: 4,
+        type: 'taxi',
+        roadWorthyExpiryDate: minutes(600_000),
+        insuranceExpiryDate: minutes(600_000),
+      },
       ids,
       minutes(100 + n),
     );
@@ -91,14 +201,45 @@ export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> 
   // Trips around the end of 2026-10-15 in Accra (UTC+0): 12:00, 23:59 on the 15th, 00:00 on the 16th.
   const d = workingDriver.toState();
   const vehicle = (await repos.vehicles.findById(linkedVehicle))!.toState();
-  for (const [ticket, at] of [['TKT-NOON', '2026-10-15T12:00:00Z'], ['TKT-LATE', '2026-10-15T23:59:00Z'], ['TKT-NEXT', '2026-10-16T00:00:00Z'], ['TKT-EARLY', '2026-10-14T23:59:59Z']] as const) {
+  for (const [ticket, at] of [
+    ['TKT-NOON', '2026-10-15T12:00:00Z'],
+    ['TKT-LATE', '2026-10-15T23:59:00Z'],
+    ['TKT-NEXT', '2026-10-16T00:00:00Z'],
+    ['TKT-EARLY', '2026-10-14T23:59:59Z'],
+  ] as const) {
     const trip = Trip.create(
       {
-        ticketNumber: ticket, serviceID: `SRV-${ticket}`, serviceType: 'taxi', passengers: 1, user: 'passenger',
-        driver: { id: d.id, name: d.name, phone: d.phone, email: d.email, walletAccount: d.walletAccount, rating: 4, approved: true, verified: true },
-        vehicle: { id: vehicle.id, registrationNumber: vehicle.registrationNumber, make: vehicle.make, model: vehicle.model, capacity: vehicle.capacity, type: vehicle.type, approved: true, driverId: vehicle.driverId },
+        ticketNumber: ticket,
+        serviceID: `SRV-${ticket}`,
+        serviceType: 'taxi',
+        passengers: 1,
+        user: 'passenger',
+        driver: {
+          id: d.id,
+          name: d.name,
+          phone: d.phone,
+          email: d.email,
+          walletAccount: d.walletAccount,
+          rating: 4,
+          approved: true,
+          verified: true,
+        },
+        vehicle: {
+          id: vehicle.id,
+          registrationNumber: vehicle.registrationNumber,
+          make: vehicle.make,
+          model: vehicle.model,
+          capacity: vehicle.capacity,
+          type: vehicle.type,
+          approved: true,
+          driverId: vehicle.driverId,
+        },
         pricing: { id: ids.next(), type: 'standard', pricePerKm: 250, pricePerMinute: 30 },
-        pickupLocation: geoPoint(-0.2166, 5.556), serviceDestination: geoPoint(-0.2052, 5.5701), estimatedDistance: 8, estimatedMinutes: 20, paymentMethod: 'momo',
+        pickupLocation: geoPoint(-0.2166, 5.556),
+        serviceDestination: geoPoint(-0.2052, 5.5701),
+        estimatedDistance: 8,
+        estimatedMinutes: 20,
+        paymentMethod: 'momo',
       },
       ids,
       new Date(at),
@@ -113,25 +254,79 @@ export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> 
 
   const merchantA = ids.next();
   const merchantB = ids.next();
-  for (const id of [merchantA, merchantB]) await prisma.merchant.create({ data: { id, name: `Merchant ${id}`, signingSecret: 's', createdAt: T0, updatedAt: T0 } });
+  for (const id of [merchantA, merchantB])
+    await prisma.merchant.create({
+      data: { id, name: `Merchant ${id}`, signingSecret: 's', createdAt: T0, updatedAt: T0 },
+    });
   const payment = (merchantId: string, reference: string) =>
     Transaction.request(
-      { merchantId, amount: 2550, description: 'Trip payment', reference, callBackUrl: 'https://merchant.example.com/cb', customerName: '', customerPhone: '0244987654', customerEmail: '', requestType: 'mobile_money' },
-      { Message: 'Transaction pending. Expect callback request for final state', ResponseCode: '0001', Data: { TransactionId: 't-1', Description: 'Trip payment', ClientReference: reference, Amount: 25.5, Charges: 0.05, AmountAfterCharges: 25.45, AmountCharged: 25.5, DeliveryFee: 0 } },
+      {
+        merchantId,
+        amount: 2550,
+        description: 'Trip payment',
+        reference,
+        callBackUrl: 'https://merchant.example.com/cb',
+        customerName: '',
+        customerPhone: '0244987654',
+        customerEmail: '',
+        requestType: 'mobile_money',
+      },
+      {
+        Message: 'Transaction pending. Expect callback request for final state',
+        ResponseCode: '0001',
+        Data: {
+          TransactionId: 't-1',
+          Description: 'Trip payment',
+          ClientReference: reference,
+          Amount: 25.5,
+          Charges: 0.05,
+          AmountAfterCharges: 25.45,
+          AmountCharged: 25.5,
+          DeliveryFee: 0,
+        },
+      },
       ids,
       minutes(300),
     );
   const paid = payment(merchantA, 'REF-PAID');
   paid.applyCallback(
-    parseCallbackPayload({ ResponseCode: '0000', Message: 'success', Data: { Amount: 25.5, Charges: 0.05, AmountAfterCharges: 25.45, AmountCharged: 25.5, Description: 'ok', ClientReference: 'REF-PAID', TransactionId: 't-1', ExternalTransactionId: 'e-1', OrderId: 'o-1' } }),
+    parseCallbackPayload({
+      ResponseCode: '0000',
+      Message: 'success',
+      Data: {
+        Amount: 25.5,
+        Charges: 0.05,
+        AmountAfterCharges: 25.45,
+        AmountCharged: 25.5,
+        Description: 'ok',
+        ClientReference: 'REF-PAID',
+        TransactionId: 't-1',
+        ExternalTransactionId: 'e-1',
+        OrderId: 'o-1',
+      },
+    }),
     minutes(301),
   );
   await repos.transactions.add(paid);
   await repos.transactions.add(payment(merchantA, 'REF-PENDING'));
   await repos.transactions.add(payment(merchantB, 'REF-B-ONLY'));
 
-  const keys = { admin: newApiKey('admin'), assembly: newApiKey('assembly'), merchantA: newApiKey('merchant'), merchantB: newApiKey('merchant'), revoked: newApiKey('admin') };
-  const key = (value: string, role: string, principalId: string, revokedAt: Date | null = null) => ({ id: ids.next(), keyHash: hashApiKey(value), role, principalId, revokedAt, createdAt: T0, updatedAt: T0 });
+  const keys = {
+    admin: newApiKey('admin'),
+    assembly: newApiKey('assembly'),
+    merchantA: newApiKey('merchant'),
+    merchantB: newApiKey('merchant'),
+    revoked: newApiKey('admin'),
+  };
+  const key = (value: string, role: string, principalId: string, revokedAt: Date | null = null) => ({
+    id: ids.next(),
+    keyHash: hashApiKey(value),
+    role,
+    principalId,
+    revokedAt,
+    createdAt: T0,
+    updatedAt: T0,
+  });
   await prisma.apiKey.createMany({
     data: [
       key(keys.admin, 'admin', ids.next()),
@@ -143,6 +338,17 @@ export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> 
   });
   return {
     keys,
-    ids: { owners: owners.map((o) => o.id), merchantA, merchantB, linkedVehicle, freshVehicle, workingDriver: workingDriver.id, assemblyUser: user.id, otherAssemblyUser: otherUser.id, station: station.id, union: union.id },
+    ids: {
+      owners: owners.map((o) => o.id),
+      merchantA,
+      merchantB,
+      linkedVehicle,
+      freshVehicle,
+      workingDriver: workingDriver.id,
+      assemblyUser: user.id,
+      otherAssemblyUser: otherUser.id,
+      station: station.id,
+      union: union.id,
+    },
   };
 }

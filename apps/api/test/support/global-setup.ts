@@ -18,7 +18,9 @@ export default async function globalSetup(): Promise<void> {
     }
     process.env.TEST_POSTGRES_TIER = 'unavailable';
     const bar = '!'.repeat(100);
-    process.stderr.write(`\n${bar}\n${reason}\nSKIPPING every PostgreSQL-tier test (set DATABASE_URL or start PostgreSQL).\n${bar}\n\n`);
+    process.stderr.write(
+      `\n${bar}\n${reason}\nSKIPPING every PostgreSQL-tier test (set DATABASE_URL or start PostgreSQL).\n${bar}\n\n`,
+    );
   } finally {
     await client.end().catch(() => undefined);
   }

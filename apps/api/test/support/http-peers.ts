@@ -47,7 +47,8 @@ export async function startMerchantReceiver(answer: (n: ReceivedNotification, in
   return {
     url: `http://127.0.0.1:${port}/hooks/payments`,
     received,
-    forReference: (reference: string) => received.filter((n) => (JSON.parse(n.body) as { reference: string }).reference === reference),
+    forReference: (reference: string) =>
+      received.filter((n) => (JSON.parse(n.body) as { reference: string }).reference === reference),
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));

@@ -18,7 +18,9 @@ export function postgresTierAvailable(): boolean {
 }
 
 /** A fresh, empty database for one test file; `drop` removes it (and any connection left to it). */
-export async function createScratchDatabase(prefix = 'test'): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+export async function createScratchDatabase(
+  prefix = 'test',
+): Promise<{ url: string; name: string; drop(): Promise<void> }> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: postgresAdminUrl() });
   await admin.connect();

@@ -27,6 +27,20 @@ export interface AuditLog {
 }
 
 /** One entry per domain event of a change, each with the record's state before and after the whole change. */
-export function auditEntriesFor(entity: string, events: readonly DomainEvent[], actor: Actor, before: unknown, after: unknown): AuditEntryInput[] {
-  return events.map((event) => ({ entity, entityId: event.aggregateId, action: event.type, actor, before, after, at: event.at }));
+export function auditEntriesFor(
+  entity: string,
+  events: readonly DomainEvent[],
+  actor: Actor,
+  before: unknown,
+  after: unknown,
+): AuditEntryInput[] {
+  return events.map((event) => ({
+    entity,
+    entityId: event.aggregateId,
+    action: event.type,
+    actor,
+    before,
+    after,
+    at: event.at,
+  }));
 }

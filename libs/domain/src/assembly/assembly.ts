@@ -20,7 +20,11 @@ export interface AssemblyState {
 export class Assembly {
   private constructor(private readonly state: AssemblyState) {}
 
-  static create(input: { name: string; regionId: string; digitalAddress: string; type: string }, ids: IdGenerator, at: Date): Assembly {
+  static create(
+    input: { name: string; regionId: string; digitalAddress: string; type: string },
+    ids: IdGenerator,
+    at: Date,
+  ): Assembly {
     return new Assembly({
       id: ids.next(),
       name: requireText(input.name, 'name', 160),

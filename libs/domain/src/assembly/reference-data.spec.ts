@@ -11,31 +11,74 @@ describe('reference data', () => {
   it('creates a region and an assembly of a known type with a GhanaPostGPS address', () => {
     const r = Region.create({ name: 'Ashanti', country: ID }, ports().ids, T0);
     expect(Region.restore(r.toState()).toState()).toEqual(r.toState());
-    const a = Assembly.create({ name: 'Kumasi Metropolitan Assembly', regionId: r.id, digitalAddress: 'ak-039-5028', type: 'metropolitan' }, ports().ids, T0);
+    const a = Assembly.create(
+      { name: 'Kumasi Metropolitan Assembly', regionId: r.id, digitalAddress: 'ak-039-5028', type: 'metropolitan' },
+      ports().ids,
+      T0,
+    );
     expect(a.toState()).toMatchObject({ regionId: r.id, digitalAddress: 'AK-039-5028', type: 'metropolitan' });
     expect(Assembly.restore(a.toState()).id).toBe(a.id);
-    expect(() => Assembly.create({ name: 'X', regionId: r.id, digitalAddress: 'AK-039-5028', type: 'village' }, ports().ids, T0)).toThrow(/type/);
+    expect(() =>
+      Assembly.create({ name: 'X', regionId: r.id, digitalAddress: 'AK-039-5028', type: 'village' }, ports().ids, T0),
+    ).toThrow(/type/);
   });
 
   it('creates an assembly user with a role', () => {
-    const u = AssemblyUser.create({ assemblyId: ID, name: 'Abena', email: 'ABENA@ama.gov.gh', phone: '0244000111', role: 'approver' }, ports().ids, T0);
-    expect(u.toState()).toMatchObject({ email: 'abena@ama.gov.gh', phone: '+233244000111', role: 'approver', assemblyId: ID });
+    const u = AssemblyUser.create(
+      { assemblyId: ID, name: 'Abena', email: 'ABENA@ama.gov.gh', phone: '0244000111', role: 'approver' },
+      ports().ids,
+      T0,
+    );
+    expect(u.toState()).toMatchObject({
+      email: 'abena@ama.gov.gh',
+      phone: '+233244000111',
+      role: 'approver',
+      assemblyId: ID,
+    });
     expect(u.assemblyId).toBe(ID);
     expect(AssemblyUser.restore(u.toState()).id).toBe(u.id);
-    expect(() => AssemblyUser.create({ assemblyId: ID, name: 'A', email: 'a@b.gh', phone: '0244000111', role: 'king' }, ports().ids, T0)).toThrow(/role/);
+    expect(() =>
+      AssemblyUser.create(
+        { assemblyId: ID, name: 'A', email: 'a@b.gh', phone: '0244000111', role: 'king' },
+        ports().ids,
+        T0,
+      ),
+    ).toThrow(/role/);
   });
 
   it('creates a station with a numeric contact and deduplicated id lists', () => {
-    const s = Station.create({ name: 'Kaneshie', transportUnions: [ID, ID], zones: [], contactNumber: 302000444, digitalAddress: 'GA-222-1010' }, ports().ids, T0);
+    const s = Station.create(
+      {
+        name: 'Kaneshie',
+        transportUnions: [ID, ID],
+        zones: [],
+        contactNumber: 302000444,
+        digitalAddress: 'GA-222-1010',
+      },
+      ports().ids,
+      T0,
+    );
     expect(s.toState()).toMatchObject({ transportUnions: [ID], zones: [], contactNumber: 302000444 });
     expect(Station.restore(s.toState()).id).toBe(s.id);
     for (const contactNumber of [12, 1.5, 1e13]) {
-      expect(() => Station.create({ name: 'K', transportUnions: [], zones: [], contactNumber, digitalAddress: 'GA-222-1010' }, ports().ids, T0)).toThrow(/contactNumber/);
+      expect(() =>
+        Station.create(
+          { name: 'K', transportUnions: [], zones: [], contactNumber, digitalAddress: 'GA-222-1010' },
+          ports().ids,
+          T0,
+        ),
+      ).toThrow(/contactNumber/);
     }
   });
 
   it('creates a transport union, active unless told otherwise, optionally a branch of another', () => {
-    const base = { name: 'GPRTU', digitalAddress: 'GA-183-8164', contactNumber: '0302000333', email: 'accra@gprtu.org.gh', zones: [ID] };
+    const base = {
+      name: 'GPRTU',
+      digitalAddress: 'GA-183-8164',
+      contactNumber: '0302000333',
+      email: 'accra@gprtu.org.gh',
+      zones: [ID],
+    };
     const u = TransportUnion.create(base, ports().ids, T0);
     expect(u.toState()).toMatchObject({ status: 'active', contactNumber: '+233302000333' });
     expect(u.toState()).not.toHaveProperty('parentUnionId');

@@ -6,7 +6,10 @@ export const DriverErrors = {
   activationLocked: () =>
     new DomainError('DRIVER_ACTIVATION_LOCKED', 'Too many wrong activation keys: ask the assembly for a new key'),
   wrongActivationKey: (attemptsLeft: number) =>
-    new DomainError('DRIVER_ACTIVATION_KEY_INVALID', `The activation key is wrong; ${attemptsLeft} attempt(s) left before the account locks`),
+    new DomainError(
+      'DRIVER_ACTIVATION_KEY_INVALID',
+      `The activation key is wrong; ${attemptsLeft} attempt(s) left before the account locks`,
+    ),
   alreadyApproved: () => new DomainError('DRIVER_ALREADY_APPROVED', 'The driver is already approved'),
   checklistFailed: (items: ApprovalItem[]) =>
     new DomainError('DRIVER_CHECKLIST_FAILED', `Approval needs every check passed; failed: ${items.join(', ')}`),
@@ -17,5 +20,9 @@ export const DriverErrors = {
   busy: () => new DomainError('DRIVER_BUSY', 'A busy driver cannot go offline; finish the trip first'),
   invalidRating: () => new DomainError('INVALID_RATING', 'A rating is a whole number of stars from 1 to 5', 'rating'),
   licenseDates: () =>
-    new DomainError('INVALID_DATES', 'licenseExpiry must be after licenseIssueDate, which cannot be in the future', 'licenseExpiry'),
+    new DomainError(
+      'INVALID_DATES',
+      'licenseExpiry must be after licenseIssueDate, which cannot be in the future',
+      'licenseExpiry',
+    ),
 };

@@ -3,7 +3,17 @@ import { PlainTextHasher } from '../testing/fakes';
 import { APPROVER, days, driverInput, passedDriverChecklist, ports, T0, onlyRefusals } from '../test-support/fixtures';
 import { Driver, MAX_ACTIVATION_ATTEMPTS } from './driver';
 
-const step = fc.constantFrom('activateRight', 'activateWrong', 'approve', 'revoke', 'online', 'offline', 'busy', 'free', 'reissue');
+const step = fc.constantFrom(
+  'activateRight',
+  'activateWrong',
+  'approve',
+  'revoke',
+  'online',
+  'offline',
+  'busy',
+  'free',
+  'reissue',
+);
 
 describe('Driver state machine (property)', () => {
   it('busy implies online, online implies approved and verified, attempts never pass the limit', () => {

@@ -31,7 +31,17 @@ describe('Driver registration', () => {
     const { driver, activationKey } = registered({ ownerId: OWNER, walletAccount: '233244555666' });
     expect(activationKey).toMatch(/^\d{6}$/);
     const s = driver.toState();
-    expect(s).toMatchObject({ approved: false, verified: false, online: false, busy: false, ratingCount: 0, email: 'kojo.antwi@example.com', phone: '+233244555666', license: 'DL-0001-2020', ownerId: OWNER });
+    expect(s).toMatchObject({
+      approved: false,
+      verified: false,
+      online: false,
+      busy: false,
+      ratingCount: 0,
+      email: 'kojo.antwi@example.com',
+      phone: '+233244555666',
+      license: 'DL-0001-2020',
+      ownerId: OWNER,
+    });
     expect(s.activationKeyHash).toBe(`plain:${activationKey}`);
     expect(JSON.stringify(s)).not.toContain(`"${activationKey}"`);
     expect(driver.rating).toBeUndefined();
@@ -66,8 +76,14 @@ describe('Driver activation', () => {
     const { driver } = registered();
     for (let i = 1; i <= MAX_ACTIVATION_ATTEMPTS; i++) {
       const outcome = driver.activate('99999x', days(1), hasher);
-      expect(outcome).toMatchObject({ activated: false, attemptsLeft: MAX_ACTIVATION_ATTEMPTS - i, locked: i === MAX_ACTIVATION_ATTEMPTS });
-      expect(outcome.activated === false && outcome.error.code).toBe(i === MAX_ACTIVATION_ATTEMPTS ? 'DRIVER_ACTIVATION_LOCKED' : 'DRIVER_ACTIVATION_KEY_INVALID');
+      expect(outcome).toMatchObject({
+        activated: false,
+        attemptsLeft: MAX_ACTIVATION_ATTEMPTS - i,
+        locked: i === MAX_ACTIVATION_ATTEMPTS,
+      });
+      expect(outcome.activated === false && outcome.error.code).toBe(
+        i === MAX_ACTIVATION_ATTEMPTS ? 'DRIVER_ACTIVATION_LOCKED' : 'DRIVER_ACTIVATION_KEY_INVALID',
+      );
     }
     expect(driver.activationLocked).toBe(true);
     expect(codeOf(() => driver.activate('000000', days(1), hasher))).toBe('DRIVER_ACTIVATION_LOCKED');
@@ -84,11 +100,16 @@ describe('Driver activation', () => {
   it('refuses activating or reissuing for an activated driver', () => {
     const driver = working();
     expect(codeOf(() => driver.activate('000000', days(3), hasher))).toBe('DRIVER_ALREADY_ACTIVATED');
-    expect(codeOf(() => driver.reissueActivationKey({ random: new SeededRandomSource(1), hasher }, days(3)))).toBe('DRIVER_ALREADY_ACTIVATED');
+    expect(codeOf(() => driver.reissueActivationKey({ random: new SeededRandomSource(1), hasher }, days(3)))).toBe(
+      'DRIVER_ALREADY_ACTIVATED',
+    );
   });
 
   it('draws keys uniformly, redrawing values that would bias the result', () => {
-    const draws = [[0xff, 0xff, 0xff, 0xff], [0, 0, 0, 42]];
+    const draws = [
+      [0xff, 0xff, 0xff, 0xff],
+      [0, 0, 0, 42],
+    ];
     const random = { bytes: () => new Uint8Array(draws.shift()!) };
     expect(newActivationKey(random)).toBe('000042');
   });
@@ -97,12 +118,19 @@ describe('Driver activation', () => {
 describe('Driver approval', () => {
   it('approves with all four checks passed and a valid licence', () => {
     const driver = working();
-    expect(driver.toState()).toMatchObject({ approved: true, approvedBy: APPROVER, dateApproved: days(2), approvalChecklist: passedDriverChecklist });
+    expect(driver.toState()).toMatchObject({
+      approved: true,
+      approvedBy: APPROVER,
+      dateApproved: days(2),
+      approvalChecklist: passedDriverChecklist,
+    });
   });
 
   it('refuses a failed check, naming it', () => {
     const { driver } = registered();
-    expect(() => driver.approve({ ...passedDriverChecklist, criminalRecord: false }, APPROVER, days(1))).toThrow(/criminalRecord/);
+    expect(() => driver.approve({ ...passedDriverChecklist, criminalRecord: false }, APPROVER, days(1))).toThrow(
+      /criminalRecord/,
+    );
     expect(driver.approved).toBe(false);
   });
 
@@ -116,7 +144,11 @@ describe('Driver approval', () => {
   });
 
   it.each([
-    ['missing and extra items', { validLicense: true, x: true }, /unknown items: x; needs true\/false for: hasSmartPhone/],
+    [
+      'missing and extra items',
+      { validLicense: true, x: true },
+      /unknown items: x; needs true\/false for: hasSmartPhone/,
+    ],
     ['only missing items', { validLicense: true }, /^approvalChecklist needs/],
     ['only extra items', { ...passedDriverChecklist, x: false }, /^approvalChecklist unknown items: x$/],
     ['a list', [], /must be an object/],
@@ -130,7 +162,12 @@ describe('Driver approval', () => {
     driver.setBusy(true, days(3));
     driver.revokeApproval('complaints', APPROVER, days(4));
     const s = driver.toState();
-    expect(s).toMatchObject({ approved: false, online: false, busy: false, revocation: { reason: 'complaints', revokedBy: APPROVER, dateRevoked: days(4) } });
+    expect(s).toMatchObject({
+      approved: false,
+      online: false,
+      busy: false,
+      revocation: { reason: 'complaints', revokedBy: APPROVER, dateRevoked: days(4) },
+    });
     expect(s).not.toHaveProperty('approvedBy');
     expect(codeOf(() => driver.revokeApproval('again', APPROVER, days(5)))).toBe('DRIVER_NOT_APPROVED');
     driver.approve(passedDriverChecklist, APPROVER, days(6));

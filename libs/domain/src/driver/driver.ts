@@ -181,7 +181,12 @@ export class Driver {
     const attemptsLeft = MAX_ACTIVATION_ATTEMPTS - s.activationAttempts;
     this.record('DriverActivationFailed', at, { attemptsLeft });
     const locked = attemptsLeft === 0;
-    return { activated: false, attemptsLeft, locked, error: locked ? DriverErrors.activationLocked() : DriverErrors.wrongActivationKey(attemptsLeft) };
+    return {
+      activated: false,
+      attemptsLeft,
+      locked,
+      error: locked ? DriverErrors.activationLocked() : DriverErrors.wrongActivationKey(attemptsLeft),
+    };
   }
 
   /** A new key replaces the old one and lifts the lock. Returned once; only its hash is kept. */

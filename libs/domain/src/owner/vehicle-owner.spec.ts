@@ -1,19 +1,34 @@
 import { ports, T0, days } from '../test-support/fixtures';
 import { VehicleOwner } from './vehicle-owner';
 
-const input = { name: ' Kofi Asante ', phone: '0244123456', email: 'Kofi@Example.com', idType: 'ghana_card', idNumber: 'gha-712345678-9' };
+const input = {
+  name: ' Kofi Asante ',
+  phone: '0244123456',
+  email: 'Kofi@Example.com',
+  idType: 'ghana_card',
+  idNumber: 'gha-712345678-9',
+};
 
 describe('VehicleOwner', () => {
   it('registers unverified with a canonical phone and a lower-case email', () => {
     const o = VehicleOwner.register(input, ports().ids, T0);
-    expect(o.toState()).toMatchObject({ name: 'Kofi Asante', phone: '+233244123456', email: 'kofi@example.com', idNumber: 'GHA-712345678-9', verified: false, version: 0 });
+    expect(o.toState()).toMatchObject({
+      name: 'Kofi Asante',
+      phone: '+233244123456',
+      email: 'kofi@example.com',
+      idNumber: 'GHA-712345678-9',
+      verified: false,
+      version: 0,
+    });
   });
 
   it('is verified once; verifying again is a conflict that changes nothing', () => {
     const o = VehicleOwner.register(input, ports().ids, T0);
     o.verify(days(1));
     expect(o.toState()).toMatchObject({ verified: true, updatedAt: days(1) });
-    expect(() => o.verify(days(2))).toThrow(expect.objectContaining({ code: 'OWNER_ALREADY_VERIFIED', kind: 'conflict' }));
+    expect(() => o.verify(days(2))).toThrow(
+      expect.objectContaining({ code: 'OWNER_ALREADY_VERIFIED', kind: 'conflict' }),
+    );
     expect(o.toState().updatedAt).toEqual(days(1));
   });
 

@@ -5,7 +5,11 @@ import { DomainError } from './domain-error';
  * non-boolean item is refused (INVALID_CHECKLIST on `field`), never guessed. Used by the vehicle inspection and the
  * driver approval.
  */
-export function parseChecklist<I extends string>(raw: unknown, items: readonly I[], field: string): Readonly<Record<I, boolean>> {
+export function parseChecklist<I extends string>(
+  raw: unknown,
+  items: readonly I[],
+  field: string,
+): Readonly<Record<I, boolean>> {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new DomainError('INVALID_CHECKLIST', `${field} must be an object with ${items.join(', ')}`, field);
   }
@@ -13,7 +17,10 @@ export function parseChecklist<I extends string>(raw: unknown, items: readonly I
   const extra = Object.keys(given).filter((key) => !(items as readonly string[]).includes(key));
   const missing = items.filter((item) => typeof given[item] !== 'boolean');
   if (extra.length > 0 || missing.length > 0) {
-    const parts = [extra.length ? `unknown items: ${extra.join(', ')}` : '', missing.length ? `needs true/false for: ${missing.join(', ')}` : ''];
+    const parts = [
+      extra.length ? `unknown items: ${extra.join(', ')}` : '',
+      missing.length ? `needs true/false for: ${missing.join(', ')}` : '',
+    ];
     throw new DomainError('INVALID_CHECKLIST', `${field} ${parts.filter(Boolean).join('; ')}`, field);
   }
   const out = {} as Record<I, boolean>;

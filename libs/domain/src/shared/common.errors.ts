@@ -10,11 +10,21 @@ export const CommonErrors = {
 
 /** The uniqueness rules every repository enforces, with the one error each breaks as. */
 export const DuplicateErrors = {
-  vehicleRegistration: () => CommonErrors.duplicate('VEHICLE_REGISTRATION_TAKEN', 'Another vehicle has this registration number', 'registrationNumber'),
+  vehicleRegistration: () =>
+    CommonErrors.duplicate(
+      'VEHICLE_REGISTRATION_TAKEN',
+      'Another vehicle has this registration number',
+      'registrationNumber',
+    ),
   driverEmail: () => CommonErrors.duplicate('DRIVER_EMAIL_TAKEN', 'Another driver has this email', 'email'),
   region: () => CommonErrors.duplicate('REGION_TAKEN', 'The country already has a region with this name', 'name'),
-  assemblyUserEmail: () => CommonErrors.duplicate('ASSEMBLY_USER_EMAIL_TAKEN', 'Another assembly user has this email', 'email'),
+  assemblyUserEmail: () =>
+    CommonErrors.duplicate('ASSEMBLY_USER_EMAIL_TAKEN', 'Another assembly user has this email', 'email'),
   tripTicket: () => CommonErrors.duplicate('TRIP_TICKET_TAKEN', 'Another trip has this ticket number', 'ticketNumber'),
   transactionReference: () =>
-    CommonErrors.duplicate('TRANSACTION_REFERENCE_TAKEN', 'This merchant already has a transaction with this reference', 'reference'),
+    CommonErrors.duplicate(
+      'TRANSACTION_REFERENCE_TAKEN',
+      'This merchant already has a transaction with this reference',
+      'reference',
+    ),
 };

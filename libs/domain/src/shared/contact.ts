@@ -11,7 +11,11 @@ export function normalizePhone(raw: string, field = 'phone'): string {
   else if (/^\+?233\d{9}$/.test(compact)) digits = compact.replace(/^\+/, '');
   else if (/^\+[1-9]\d{7,14}$/.test(compact) && !compact.startsWith('+233')) digits = compact.slice(1);
   if (!digits) {
-    throw new DomainError('INVALID_PHONE', `${field} must be a phone number such as 0244123456 or +233244123456`, field);
+    throw new DomainError(
+      'INVALID_PHONE',
+      `${field} must be a phone number such as 0244123456 or +233244123456`,
+      field,
+    );
   }
   return `+${digits}`;
 }
@@ -25,7 +29,8 @@ export function phoneSearchForms(query: string): string[] {
   return [...forms];
 }
 
-const EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+const EMAIL =
+  /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
 /** Lower-cased and checked; 254 characters at most (the SMTP limit). */
 export function normalizeEmail(raw: string, field = 'email'): string {
@@ -40,7 +45,11 @@ export function normalizeEmail(raw: string, field = 'email'): string {
 export function normalizeDigitalAddress(raw: string, field = 'digitalAddress'): string {
   const value = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
   if (!/^[A-Z]{2}-\d{3,4}-\d{4}$/.test(value)) {
-    throw new DomainError('INVALID_DIGITAL_ADDRESS', `${field} must be a GhanaPostGPS address such as AK-039-5028`, field);
+    throw new DomainError(
+      'INVALID_DIGITAL_ADDRESS',
+      `${field} must be a GhanaPostGPS address such as AK-039-5028`,
+      field,
+    );
   }
   return value;
 }
@@ -59,7 +68,11 @@ export function requireText(raw: unknown, field: string, max = 200): string {
     throw new DomainError('INVALID_TEXT', `${field} must be text of 1 to ${max} characters`, field);
   }
   if (!PLAIN_TEXT.test(value)) {
-    throw new DomainError('INVALID_TEXT', `${field} may contain letters, digits, spaces and . , ' & ( ) / # : + @ _ - only`, field);
+    throw new DomainError(
+      'INVALID_TEXT',
+      `${field} may contain letters, digits, spaces and . , ' & ( ) / # : + @ _ - only`,
+      field,
+    );
   }
   return value;
 }

@@ -20,6 +20,7 @@ describe('DomainError', () => {
     expect(new DomainError('OWNER_NOT_FOUND', 'x', 'ownerID').kind).toBe('rule');
     expect(new DomainError('INVALID_VIN', 'x').kind).toBe('validation');
     expect(new DomainError('VEHICLE_ALREADY_APPROVED', 'x').kind).toBe('conflict');
-    for (const code of Object.keys(ERROR_KINDS) as DomainErrorCode[]) expect(new DomainError(code, 'x').kind).toBe(ERROR_KINDS[code]);
+    for (const code of Object.keys(ERROR_KINDS) as DomainErrorCode[])
+      expect(new DomainError(code, 'x').kind).toBe(ERROR_KINDS[code]);
   });
 });

@@ -20,8 +20,18 @@ export function geoPoint(longitude: number, latitude: number, field = 'location'
 /** Checks a value received as GeoJSON and returns a clean copy. */
 export function parseGeoPoint(value: unknown, field = 'location'): GeoPoint {
   const v = value as { type?: unknown; coordinates?: unknown } | null;
-  if (!v || typeof v !== 'object' || v.type !== 'Point' || !Array.isArray(v.coordinates) || v.coordinates.length !== 2) {
-    throw new DomainError('INVALID_LOCATION', `${field} must be a GeoJSON Point with coordinates [longitude, latitude]`, field);
+  if (
+    !v ||
+    typeof v !== 'object' ||
+    v.type !== 'Point' ||
+    !Array.isArray(v.coordinates) ||
+    v.coordinates.length !== 2
+  ) {
+    throw new DomainError(
+      'INVALID_LOCATION',
+      `${field} must be a GeoJSON Point with coordinates [longitude, latitude]`,
+      field,
+    );
   }
   return geoPoint(v.coordinates[0] as number, v.coordinates[1] as number, field);
 }

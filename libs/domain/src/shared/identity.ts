@@ -15,7 +15,11 @@ export function oneOf<T extends string>(allowed: readonly T[], raw: unknown, fie
 export function documentNumber(raw: unknown, field: string): string {
   const value = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
   if (!/^[A-Z0-9][A-Z0-9/-]{2,29}$/.test(value)) {
-    throw new DomainError('INVALID_DOCUMENT_NUMBER', `${field} must be 3 to 30 letters, digits, hyphens or slashes`, field);
+    throw new DomainError(
+      'INVALID_DOCUMENT_NUMBER',
+      `${field} must be 3 to 30 letters, digits, hyphens or slashes`,
+      field,
+    );
   }
   return value;
 }

@@ -9,7 +9,11 @@ export const MAX_PESEWAS = 2_000_000_000; // twenty million cedis: fits a Postgr
 
 export function assertPesewas(value: number, field: string): number {
   if (!Number.isSafeInteger(value) || value < 0 || value > MAX_PESEWAS) {
-    throw new DomainError('INVALID_AMOUNT', `${field} must be a whole number of pesewas from 0 to ${MAX_PESEWAS}`, field);
+    throw new DomainError(
+      'INVALID_AMOUNT',
+      `${field} must be a whole number of pesewas from 0 to ${MAX_PESEWAS}`,
+      field,
+    );
   }
   return value;
 }

@@ -43,14 +43,16 @@ describe('emails, digital addresses, text', () => {
   it('checks GhanaPostGPS addresses', () => {
     expect(normalizeDigitalAddress(' ak-039-5028 ')).toBe('AK-039-5028');
     expect(normalizeDigitalAddress('GA-1070-2123')).toBe('GA-1070-2123');
-    for (const bad of ['AK0395028', 'A-039-5028', 'AK-39-5028', 5]) expect(() => normalizeDigitalAddress(bad as string)).toThrow(/GhanaPostGPS/);
+    for (const bad of ['AK0395028', 'A-039-5028', 'AK-39-5028', 5])
+      expect(() => normalizeDigitalAddress(bad as string)).toThrow(/GhanaPostGPS/);
   });
 
   it('trims text, bounds its length and keeps it plain', () => {
     expect(requireText('  Kofi ', 'name')).toBe('Kofi');
     expect(requireText("Ama  O'Brien-Owusu", 'name')).toBe("Ama O'Brien-Owusu");
     expect(requireText('Ɔkɔmfo Anɔkye', 'name')).toBe('Ɔkɔmfo Anɔkye');
-    for (const bad of ["'; DROP TABLE vehicles; --", '<b>x</b>', 'a\u0000b', '🚕', '${x}']) expect(() => requireText(bad, 'name')).toThrow(/letters, digits/);
+    for (const bad of ["'; DROP TABLE vehicles; --", '<b>x</b>', 'a\u0000b', '🚕', '${x}'])
+      expect(() => requireText(bad, 'name')).toThrow(/letters, digits/);
     expect(() => requireText('x'.repeat(11), 'name', 10)).toThrow(/1 to 10/);
     expect(() => requireText(undefined, 'name')).toThrow(/name/);
   });
@@ -59,7 +61,9 @@ describe('emails, digital addresses, text', () => {
     expect(oneOf(['a', 'b'] as const, 'b', 'f')).toBe('b');
     expect(() => oneOf(['a'] as const, 'z', 'f')).toThrow(/one of a/);
     expect(documentNumber(' gha-1/2 ', 'idNumber')).toBe('GHA-1/2');
-    expect(idList(['65a000000000000000000001', '65a000000000000000000001'], 'zones')).toEqual(['65a000000000000000000001']);
+    expect(idList(['65a000000000000000000001', '65a000000000000000000001'], 'zones')).toEqual([
+      '65a000000000000000000001',
+    ]);
     expect(() => idList('x' as never, 'zones')).toThrow(/list/);
     expect(() => idList(Array(101).fill('65a000000000000000000001'), 'zones')).toThrow(/at most 100/);
     expect(() => idList(['nope'], 'zones')).toThrow(/24-character/);
@@ -67,7 +71,11 @@ describe('emails, digital addresses, text', () => {
 
   it('builds errors for missing and duplicate records', () => {
     expect(CommonErrors.notFound('vehicle', 'x')).toMatchObject({ code: 'NOT_FOUND', kind: 'not_found' });
-    expect(CommonErrors.duplicate('DRIVER_EMAIL_TAKEN', 'taken', 'email')).toMatchObject({ code: 'DRIVER_EMAIL_TAKEN', kind: 'conflict', field: 'email' });
+    expect(CommonErrors.duplicate('DRIVER_EMAIL_TAKEN', 'taken', 'email')).toMatchObject({
+      code: 'DRIVER_EMAIL_TAKEN',
+      kind: 'conflict',
+      field: 'email',
+    });
   });
 });
 
@@ -101,7 +109,13 @@ describe('GeoJSON points', () => {
 
   it('parses received GeoJSON', () => {
     expect(parseGeoPoint({ type: 'Point', coordinates: [1, 2] })).toEqual({ type: 'Point', coordinates: [1, 2] });
-    for (const bad of [null, 'x', { type: 'Line', coordinates: [1, 2] }, { type: 'Point', coordinates: [1] }, { type: 'Point', coordinates: 'ab' }]) {
+    for (const bad of [
+      null,
+      'x',
+      { type: 'Line', coordinates: [1, 2] },
+      { type: 'Point', coordinates: [1] },
+      { type: 'Point', coordinates: 'ab' },
+    ]) {
       expect(() => parseGeoPoint(bad, 'pickupLocation')).toThrow(/pickupLocation/);
     }
   });

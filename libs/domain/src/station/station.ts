@@ -19,12 +19,26 @@ export class Station {
   private constructor(private readonly state: StationState) {}
 
   static create(
-    input: { name: string; transportUnions: readonly string[]; zones: readonly string[]; contactNumber: number; digitalAddress: string },
+    input: {
+      name: string;
+      transportUnions: readonly string[];
+      zones: readonly string[];
+      contactNumber: number;
+      digitalAddress: string;
+    },
     ids: IdGenerator,
     at: Date,
   ): Station {
-    if (!Number.isSafeInteger(input.contactNumber) || input.contactNumber < 10_000_000 || input.contactNumber > 999_999_999_999) {
-      throw new DomainError('INVALID_PHONE', 'contactNumber must be the 8 to 12 digits of a phone number', 'contactNumber');
+    if (
+      !Number.isSafeInteger(input.contactNumber) ||
+      input.contactNumber < 10_000_000 ||
+      input.contactNumber > 999_999_999_999
+    ) {
+      throw new DomainError(
+        'INVALID_PHONE',
+        'contactNumber must be the 8 to 12 digits of a phone number',
+        'contactNumber',
+      );
     }
     return new Station({
       id: ids.next(),

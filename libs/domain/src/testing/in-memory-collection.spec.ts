@@ -10,11 +10,21 @@ interface Row {
 
 const at = new Date('2026-01-01T00:00:00Z');
 const collection = () =>
-  new InMemoryCollection<Row, Row>('row', (r) => ({ ...r }), (r) => ({ ...r }), [{ key: (r) => r.tag, error: () => CommonErrors.duplicate('TRIP_TICKET_TAKEN', 'taken') }]);
+  new InMemoryCollection<Row, Row>(
+    'row',
+    (r) => ({ ...r }),
+    (r) => ({ ...r }),
+    [{ key: (r) => r.tag, error: () => CommonErrors.duplicate('TRIP_TICKET_TAKEN', 'taken') }],
+  );
 
 describe('InMemoryCollection', () => {
   it('orders by createdAt, then id, both descending', () => {
-    const rows = [{ id: 'a', version: 0, createdAt: at }, { id: 'c', version: 0, createdAt: at }, { id: 'b', version: 0, createdAt: at }, { id: 'b', version: 0, createdAt: at }];
+    const rows = [
+      { id: 'a', version: 0, createdAt: at },
+      { id: 'c', version: 0, createdAt: at },
+      { id: 'b', version: 0, createdAt: at },
+      { id: 'b', version: 0, createdAt: at },
+    ];
     expect([...rows].sort(newestFirst).map((r) => r.id)).toEqual(['c', 'b', 'b', 'a']);
   });
 
@@ -30,7 +40,9 @@ describe('InMemoryCollection', () => {
     await c.add({ id: 'a', version: 0, createdAt: at });
     await c.add({ id: 'b', version: 0, createdAt: at });
     await c.add({ id: 'c', version: 0, createdAt: at, tag: 't' });
-    await expect(c.add({ id: 'd', version: 0, createdAt: at, tag: 't' })).rejects.toMatchObject({ code: 'TRIP_TICKET_TAKEN' });
+    await expect(c.add({ id: 'd', version: 0, createdAt: at, tag: 't' })).rejects.toMatchObject({
+      code: 'TRIP_TICKET_TAKEN',
+    });
   });
 
   it('answers an unknown cursor, or the last row as cursor, with an empty page', async () => {

@@ -34,7 +34,8 @@ export class InMemoryCollection<E, S extends Stored> {
 
   async add(entity: E): Promise<E> {
     const state = this.toState(entity);
-    if (this.rows.has(state.id)) throw CommonErrors.duplicate('DUPLICATE_ID', `A ${this.what} with id ${state.id} already exists`);
+    if (this.rows.has(state.id))
+      throw CommonErrors.duplicate('DUPLICATE_ID', `A ${this.what} with id ${state.id} already exists`);
     this.assertUnique(state);
     this.rows.set(state.id, state);
     return this.restore(state);

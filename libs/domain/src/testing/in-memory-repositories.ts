@@ -48,7 +48,11 @@ export class InMemoryVehicleRepository implements VehicleRepository {
 }
 
 export class InMemoryVehicleOwnerRepository implements VehicleOwnerRepository {
-  readonly store = new InMemoryCollection<VehicleOwner, VehicleOwnerState>('vehicle owner', (o) => o.toState(), VehicleOwner.restore);
+  readonly store = new InMemoryCollection<VehicleOwner, VehicleOwnerState>(
+    'vehicle owner',
+    (o) => o.toState(),
+    VehicleOwner.restore,
+  );
   add = (o: VehicleOwner) => this.store.add(o);
   update = (o: VehicleOwner) => this.store.update(o);
   findById = (id: string) => this.store.findById(id);
@@ -59,7 +63,8 @@ export class InMemoryVehicleOwnerRepository implements VehicleOwnerRepository {
     const needle = query.trim().toLowerCase();
     const phones = phoneSearchForms(needle);
     return this.store.page(
-      (s) => s.name.toLowerCase().includes(needle) || s.email.includes(needle) || phones.some((p) => s.phone.includes(p)),
+      (s) =>
+        s.name.toLowerCase().includes(needle) || s.email.includes(needle) || phones.some((p) => s.phone.includes(p)),
       page,
     );
   }
@@ -77,7 +82,8 @@ export class InMemoryDriverRepository implements DriverRepository {
   async list(filter: DriverListFilter, page: PageRequest): Promise<Page<Driver>> {
     const email = filter.email?.trim().toLowerCase();
     return this.store.page(
-      (s) => (filter.approved === undefined || s.approved === filter.approved) && (email === undefined || s.email === email),
+      (s) =>
+        (filter.approved === undefined || s.approved === filter.approved) && (email === undefined || s.email === email),
       page,
     );
   }
@@ -100,9 +106,12 @@ export class InMemoryAssemblyRepository implements AssemblyRepository {
 }
 
 export class InMemoryAssemblyUserRepository implements AssemblyUserRepository {
-  readonly store = new InMemoryCollection<AssemblyUser, AssemblyUserState>('assembly user', (u) => u.toState(), AssemblyUser.restore, [
-    { key: (s) => s.email, error: DuplicateErrors.assemblyUserEmail },
-  ]);
+  readonly store = new InMemoryCollection<AssemblyUser, AssemblyUserState>(
+    'assembly user',
+    (u) => u.toState(),
+    AssemblyUser.restore,
+    [{ key: (s) => s.email, error: DuplicateErrors.assemblyUserEmail }],
+  );
   add = (u: AssemblyUser) => this.store.add(u);
   findById = (id: string) => this.store.findById(id);
   list = async (filter: { assemblyId?: string }, page: PageRequest) =>
@@ -117,7 +126,11 @@ export class InMemoryStationRepository implements StationRepository {
 }
 
 export class InMemoryTransportUnionRepository implements TransportUnionRepository {
-  readonly store = new InMemoryCollection<TransportUnion, TransportUnionState>('transport union', (u) => u.toState(), TransportUnion.restore);
+  readonly store = new InMemoryCollection<TransportUnion, TransportUnionState>(
+    'transport union',
+    (u) => u.toState(),
+    TransportUnion.restore,
+  );
   add = (u: TransportUnion) => this.store.add(u);
   findById = (id: string) => this.store.findById(id);
   findByIds = (ids: readonly string[]) => this.store.findByIds(ids);
@@ -135,9 +148,12 @@ export class InMemoryTripRepository implements TripRepository {
 }
 
 export class InMemoryTransactionRepository implements TransactionRepository {
-  readonly store = new InMemoryCollection<Transaction, TransactionState>('transaction', (t) => t.toState(), Transaction.restore, [
-    { key: (s) => `${s.merchantId}/${s.reference}`, error: DuplicateErrors.transactionReference },
-  ]);
+  readonly store = new InMemoryCollection<Transaction, TransactionState>(
+    'transaction',
+    (t) => t.toState(),
+    Transaction.restore,
+    [{ key: (s) => `${s.merchantId}/${s.reference}`, error: DuplicateErrors.transactionReference }],
+  );
   add = (t: Transaction) => this.store.add(t);
   update = (t: Transaction) => this.store.update(t);
   findById = (id: string) => this.store.findById(id);

@@ -11,12 +11,22 @@ describe('InMemoryUnitOfWork', () => {
     const { ids } = ports();
     const vehicle = await uow.run(async (ctx) => {
       const saved = await ctx.vehicles.add(Vehicle.register(vehicleInput(), ids, T0));
-      await ctx.audit.append(auditEntriesFor('vehicle', [{ type: 'VehicleRegistered', aggregateId: saved.id, at: T0 }], SYSTEM_ACTOR, null, { a: 1 }));
+      await ctx.audit.append(
+        auditEntriesFor('vehicle', [{ type: 'VehicleRegistered', aggregateId: saved.id, at: T0 }], SYSTEM_ACTOR, null, {
+          a: 1,
+        }),
+      );
       await ctx.callbackTokens.add('hash', TX, T0);
       const stored = await ctx.callbacks.store({ transactionId: TX, receivedAt: T0, headers: { a: 'b' }, body: '{}' });
       expect(await ctx.callbacks.claim(stored.id)).toBe(true);
       await ctx.callbacks.markProcessed(stored.id, 'applied', T0);
-      await ctx.notifications.add({ id: 'n1', transactionId: TX, url: 'https://m.example/h', body: '{}', createdAt: T0 });
+      await ctx.notifications.add({
+        id: 'n1',
+        transactionId: TX,
+        url: 'https://m.example/h',
+        body: '{}',
+        createdAt: T0,
+      });
       await ctx.followUps.enqueue('q', { id: 1 });
       return saved;
     });
@@ -38,7 +48,9 @@ describe('InMemoryUnitOfWork', () => {
     await uow.stores.callbacks.store({ transactionId: TX, receivedAt: T0, headers: {}, body: 'kept' });
     const failing = uow.run(async (ctx) => {
       await ctx.vehicles.add(Vehicle.register(vehicleInput(), ids, T0));
-      await ctx.audit.append(auditEntriesFor('vehicle', [{ type: 'X', aggregateId: TX, at: T0 }], ANONYMOUS_ACTOR, null, null));
+      await ctx.audit.append(
+        auditEntriesFor('vehicle', [{ type: 'X', aggregateId: TX, at: T0 }], ANONYMOUS_ACTOR, null, null),
+      );
       await ctx.callbacks.markProcessed('1', 'applied', T0);
       await ctx.callbackTokens.add('hash', TX, T0);
       await ctx.notifications.add({ id: 'n1', transactionId: TX, url: 'u', body: '{}', createdAt: T0 });
@@ -71,13 +83,35 @@ describe('InMemoryUnitOfWork', () => {
     const uow = new InMemoryUnitOfWork();
     const outbox = uow.stores.notifications;
     await outbox.add({ id: 'n1', transactionId: TX, url: 'https://m.example/h', body: '{"a":1}', createdAt: T0 });
-    expect(await outbox.findForDelivery('n1')).toEqual({ id: 'n1', url: 'https://m.example/h', body: '{"a":1}', status: 'pending', attempts: 0, reference: '', signingSecret: '' });
+    expect(await outbox.findForDelivery('n1')).toEqual({
+      id: 'n1',
+      url: 'https://m.example/h',
+      body: '{"a":1}',
+      status: 'pending',
+      attempts: 0,
+      reference: '',
+      signingSecret: '',
+    });
     uow.notifications.setMerchant(TX, { reference: 'REF', signingSecret: 's' });
     expect(await outbox.findForDelivery('n1')).toMatchObject({ reference: 'REF', signingSecret: 's' });
     expect(await outbox.findForDelivery('n2')).toBeUndefined();
-    const attempt = { notificationId: 'n1', attempt: 1, at: T0, statusCode: 503, latencyMs: 5, error: 'HTTP 503', outcome: 'retry' as const };
+    const attempt = {
+      notificationId: 'n1',
+      attempt: 1,
+      at: T0,
+      statusCode: 503,
+      latencyMs: 5,
+      error: 'HTTP 503',
+      outcome: 'retry' as const,
+    };
     await outbox.recordAttempt(attempt, null);
-    expect(await outbox.findByTransaction(TX)).toMatchObject({ status: 'pending', attempts: 1, lastAttemptAt: T0, deliveredAt: null, attemptLog: [attempt] });
+    expect(await outbox.findByTransaction(TX)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastAttemptAt: T0,
+      deliveredAt: null,
+      attemptLog: [attempt],
+    });
     await outbox.recordAttempt({ ...attempt, attempt: 2, statusCode: 200, error: null, outcome: 'delivered' }, T0);
     expect(await outbox.findByTransaction(TX)).toMatchObject({ status: 'delivered', attempts: 2, deliveredAt: T0 });
     await outbox.recordAttempt({ ...attempt, notificationId: 'n2' }, null);
@@ -88,7 +122,8 @@ describe('InMemoryUnitOfWork', () => {
   it('lists unprocessed callbacks received by a time, oldest first, up to a limit, and ignores unknown marks', async () => {
     const uow = new InMemoryUnitOfWork();
     const later = new Date(T0.getTime() + 1000);
-    for (const at of [T0, T0, later]) await uow.stores.callbacks.store({ transactionId: null, receivedAt: at, headers: {}, body: '' });
+    for (const at of [T0, T0, later])
+      await uow.stores.callbacks.store({ transactionId: null, receivedAt: at, headers: {}, body: '' });
     await uow.stores.callbacks.markProcessed('404', 'malformed', T0);
     expect((await uow.stores.callbacks.listUnprocessed(T0, 1)).map((c) => c.id)).toEqual(['1']);
     expect((await uow.stores.callbacks.listUnprocessed(T0, 10)).map((c) => c.id)).toEqual(['1', '2']);
@@ -105,7 +140,15 @@ describe('InMemoryUnitOfWork', () => {
   it('restores nested records (attempt logs, job data) as they were before a failed change', async () => {
     const uow = new InMemoryUnitOfWork();
     await uow.stores.notifications.add({ id: 'n1', transactionId: TX, url: 'u', body: '{}', createdAt: T0 });
-    const attempt = { notificationId: 'n1', attempt: 1, at: T0, statusCode: 500, latencyMs: 1, error: 'HTTP 500', outcome: 'retry' as const };
+    const attempt = {
+      notificationId: 'n1',
+      attempt: 1,
+      at: T0,
+      statusCode: 500,
+      latencyMs: 1,
+      error: 'HTTP 500',
+      outcome: 'retry' as const,
+    };
     await uow.stores.notifications.recordAttempt(attempt, null);
     await uow.stores.followUps.enqueue('q', { ids: ['a', 'b'] });
     await expect(

@@ -32,7 +32,8 @@ import {
 function clone<T>(value: T): T {
   if (value instanceof Date) return new Date(value.getTime()) as T;
   if (Array.isArray(value)) return value.map(clone) as T;
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clone(v)])) as T;
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clone(v)])) as T;
   return value;
 }
 
@@ -75,7 +76,12 @@ export class InMemoryCallbackInbox implements CallbackInbox, Restorable {
     return this.rows.items;
   }
   async store(callback: NewCallback): Promise<StoredCallback> {
-    const row: InboxRow = { ...clone(callback), id: String(this.rows.items.length + 1), outcome: null, processedAt: null };
+    const row: InboxRow = {
+      ...clone(callback),
+      id: String(this.rows.items.length + 1),
+      outcome: null,
+      processedAt: null,
+    };
     this.rows.items.push(row);
     return { id: row.id, transactionId: row.transactionId, body: row.body, receivedAt: row.receivedAt };
   }
@@ -134,7 +140,14 @@ export class InMemoryNotificationOutbox implements NotificationOutbox, Restorabl
     return this.rows.items.some((r) => r.transactionId === transactionId);
   }
   async add(notification: NewNotification): Promise<void> {
-    this.rows.items.push({ ...notification, status: 'pending', attempts: 0, lastAttemptAt: null, deliveredAt: null, attemptLog: [] });
+    this.rows.items.push({
+      ...notification,
+      status: 'pending',
+      attempts: 0,
+      lastAttemptAt: null,
+      deliveredAt: null,
+      attemptLog: [],
+    });
   }
   async findForDelivery(id: string): Promise<NotificationToDeliver | undefined> {
     const row = this.rows.items.find((r) => r.id === id);
@@ -155,7 +168,16 @@ export class InMemoryNotificationOutbox implements NotificationOutbox, Restorabl
     const row = this.rows.items.find((r) => r.transactionId === transactionId);
     if (!row) return undefined;
     const { id, url, status, attempts, createdAt, lastAttemptAt, deliveredAt, attemptLog } = row;
-    return { id, url, status, attempts, createdAt, lastAttemptAt, deliveredAt, attemptLog: attemptLog.map((a) => ({ ...a })) };
+    return {
+      id,
+      url,
+      status,
+      attempts,
+      createdAt,
+      lastAttemptAt,
+      deliveredAt,
+      attemptLog: attemptLog.map((a) => ({ ...a })),
+    };
   }
   checkpoint = () => this.rows.checkpoint();
 }
@@ -228,9 +250,13 @@ export class InMemoryUnitOfWork implements UnitOfWork {
   }
 
   private async runNow<T>(work: (context: WorkContext) => Promise<T>): Promise<T> {
-    const collections = Object.values(this.repositories).map((r) => r.store as { snapshot(): Map<string, unknown>; rollback(s: Map<string, unknown>): void });
+    const collections = Object.values(this.repositories).map(
+      (r) => r.store as { snapshot(): Map<string, unknown>; rollback(s: Map<string, unknown>): void },
+    );
     const snapshots = collections.map((c) => c.snapshot());
-    const restores = [this.audit, this.callbacks, this.callbackTokens, this.notifications, this.followUps].map((s) => s.checkpoint());
+    const restores = [this.audit, this.callbacks, this.callbackTokens, this.notifications, this.followUps].map((s) =>
+      s.checkpoint(),
+    );
     try {
       return await work({ ...this.stores, audit: this.audit });
     } catch (error) {

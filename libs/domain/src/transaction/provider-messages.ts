@@ -102,11 +102,17 @@ function bad(message: string): DomainError {
 export function parseCallbackPayload(raw: unknown): CallbackPayload {
   const body = raw as { ResponseCode?: unknown; Message?: unknown; Data?: Record<string, unknown> } | null;
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw bad('The callback body must be a JSON object');
-  if (typeof body.ResponseCode !== 'string' || !/^\d{4}$/.test(body.ResponseCode)) throw bad('ResponseCode must be a four-digit string');
+  if (typeof body.ResponseCode !== 'string' || !/^\d{4}$/.test(body.ResponseCode))
+    throw bad('ResponseCode must be a four-digit string');
   const data = body.Data;
   if (!data || typeof data !== 'object' || Array.isArray(data)) throw bad('Data must be an object');
-  if (typeof data.ClientReference !== 'string' || data.ClientReference === '') throw bad('Data.ClientReference is required');
-  const out = { ResponseCode: body.ResponseCode, Message: typeof body.Message === 'string' ? body.Message : '', Data: {} } as CallbackPayload;
+  if (typeof data.ClientReference !== 'string' || data.ClientReference === '')
+    throw bad('Data.ClientReference is required');
+  const out = {
+    ResponseCode: body.ResponseCode,
+    Message: typeof body.Message === 'string' ? body.Message : '',
+    Data: {},
+  } as CallbackPayload;
   const target = out.Data as unknown as Record<string, unknown>;
   for (const field of NUMBER_FIELDS) {
     const value = data[field] ?? 0;

@@ -25,7 +25,18 @@ const requestInfo = (code = '0001', charges: unknown = 0.05): RequestInfo => ({
 const callback = (code: string, over: Partial<CallbackPayload['Data']> = {}): CallbackPayload => ({
   ResponseCode: code,
   Message: code === '0000' ? 'success' : 'failed',
-  Data: { Amount: 25.5, Charges: 0.05, AmountAfterCharges: 25.45, AmountCharged: 25.5, Description: 'ok', ClientReference: 'TRIP-0001', TransactionId: 't-1', ExternalTransactionId: 'e-1', OrderId: 'o-1', ...over },
+  Data: {
+    Amount: 25.5,
+    Charges: 0.05,
+    AmountAfterCharges: 25.45,
+    AmountCharged: 25.5,
+    Description: 'ok',
+    ClientReference: 'TRIP-0001',
+    TransactionId: 't-1',
+    ExternalTransactionId: 'e-1',
+    OrderId: 'o-1',
+    ...over,
+  },
 });
 const pending = () => Transaction.request(input(), requestInfo(), ports().ids, T0);
 
@@ -33,10 +44,20 @@ describe('Transaction request', () => {
   it('is pending when the provider accepts (0001), keeping requestInfo as received and the fees in pesewas', () => {
     const tx = pending();
     const s = tx.toState();
-    expect(s).toMatchObject({ status: 'pending', fees: 5, amount: 2550, customerPhone: '+233244987654', customerEmail: 'akua@example.com', needsStatusCheck: false, anomalies: [] });
+    expect(s).toMatchObject({
+      status: 'pending',
+      fees: 5,
+      amount: 2550,
+      customerPhone: '+233244987654',
+      customerEmail: 'akua@example.com',
+      needsStatusCheck: false,
+      anomalies: [],
+    });
     expect(s.requestInfo).toEqual(requestInfo());
     expect(s).not.toHaveProperty('callBackInfo');
-    expect(tx.pullEvents()).toEqual([expect.objectContaining({ type: 'TransactionRequested', data: { status: 'pending', responseCode: '0001' } })]);
+    expect(tx.pullEvents()).toEqual([
+      expect.objectContaining({ type: 'TransactionRequested', data: { status: 'pending', responseCode: '0001' } }),
+    ]);
   });
 
   it('is failed when the provider refuses, and success when it confirms at once', () => {
@@ -46,18 +67,29 @@ describe('Transaction request', () => {
 
   it('stays pending and asks the status API when the provider answers a code it does not document as final', () => {
     for (const code of ['0005', '9999']) {
-      expect(Transaction.request(input(), requestInfo(code), ports().ids, T0).toState()).toMatchObject({ status: 'pending', needsStatusCheck: true });
+      expect(Transaction.request(input(), requestInfo(code), ports().ids, T0).toState()).toMatchObject({
+        status: 'pending',
+        needsStatusCheck: true,
+      });
     }
   });
 
   it('takes no fees from a missing or nonsensical Charges', () => {
     expect(Transaction.request(input(), requestInfo('0001', null), ports().ids, T0).toState().fees).toBe(0);
     expect(Transaction.request(input(), requestInfo('0001', -3), ports().ids, T0).toState().fees).toBe(0);
-    expect(Transaction.request(input(), { Message: 'x', ResponseCode: '0001' } as RequestInfo, ports().ids, T0).toState().fees).toBe(0);
+    expect(
+      Transaction.request(input(), { Message: 'x', ResponseCode: '0001' } as RequestInfo, ports().ids, T0).toState()
+        .fees,
+    ).toBe(0);
   });
 
   it('allows an empty customer name and email', () => {
-    const s = Transaction.request(input({ customerName: undefined, customerEmail: '' }), requestInfo(), ports().ids, T0).toState();
+    const s = Transaction.request(
+      input({ customerName: undefined, customerEmail: '' }),
+      requestInfo(),
+      ports().ids,
+      T0,
+    ).toState();
     expect(s).toMatchObject({ customerName: '', customerEmail: '' });
   });
 
@@ -94,7 +126,12 @@ describe('Transaction callbacks', () => {
   it('moves pending to success on 0000 with matching amount and reference, storing callBackInfo and time', () => {
     const tx = pending();
     expect(tx.applyCallback(callback('0000'), days(1))).toEqual({ result: 'applied', status: 'success' });
-    expect(tx.toState()).toMatchObject({ status: 'success', callBackInfo: callback('0000'), callBackTime: days(1), updatedAt: days(1) });
+    expect(tx.toState()).toMatchObject({
+      status: 'success',
+      callBackInfo: callback('0000'),
+      callBackTime: days(1),
+      updatedAt: days(1),
+    });
   });
 
   it('moves pending to failed on any other final code', () => {
@@ -114,7 +151,10 @@ describe('Transaction callbacks', () => {
   it('records a conflicting final callback as an anomaly and keeps the status', () => {
     const tx = pending();
     tx.applyCallback(callback('0000'), days(1));
-    expect(tx.applyCallback(callback('2001'), days(2))).toEqual({ result: 'anomaly', reason: 'conflicting_final_state' });
+    expect(tx.applyCallback(callback('2001'), days(2))).toEqual({
+      result: 'anomaly',
+      reason: 'conflicting_final_state',
+    });
     const s = tx.toState();
     expect(s.status).toBe('success');
     expect(s.needsStatusCheck).toBe(false);
@@ -123,8 +163,14 @@ describe('Transaction callbacks', () => {
 
   it('does not move to success on a wrong amount or reference; flags it for a status check', () => {
     const tx = pending();
-    expect(tx.applyCallback(callback('0000', { Amount: 1 }), days(1))).toEqual({ result: 'anomaly', reason: 'amount_mismatch' });
-    expect(tx.applyCallback(callback('0000', { ClientReference: 'OTHER' }), days(1))).toEqual({ result: 'anomaly', reason: 'reference_mismatch' });
+    expect(tx.applyCallback(callback('0000', { Amount: 1 }), days(1))).toEqual({
+      result: 'anomaly',
+      reason: 'amount_mismatch',
+    });
+    expect(tx.applyCallback(callback('0000', { ClientReference: 'OTHER' }), days(1))).toEqual({
+      result: 'anomaly',
+      reason: 'reference_mismatch',
+    });
     expect(tx.toState()).toMatchObject({ status: 'pending', needsStatusCheck: true });
     expect(tx.toState()).not.toHaveProperty('callBackInfo');
   });
@@ -139,7 +185,8 @@ describe('Transaction callbacks', () => {
 
   it('keeps only the latest anomalies', () => {
     const tx = pending();
-    for (let i = 0; i < MAX_ANOMALIES + 5; i++) tx.applyCallback(callback('0000', { ClientReference: `X${i}` }), days(1));
+    for (let i = 0; i < MAX_ANOMALIES + 5; i++)
+      tx.applyCallback(callback('0000', { ClientReference: `X${i}` }), days(1));
     expect(tx.toState().anomalies).toHaveLength(MAX_ANOMALIES);
     expect(tx.toState().anomalies[MAX_ANOMALIES - 1].detail).toContain(`X${MAX_ANOMALIES + 4}`);
   });
@@ -149,7 +196,10 @@ describe('Transaction status checks', () => {
   const raw = { status: 'Paid' };
   it('applies a paid or failed status to a pending transaction without inventing callBackInfo', () => {
     const tx = pending();
-    expect(tx.applyStatusCheck({ state: 'paid', amount: 25.5, clientReference: 'TRIP-0001', raw }, days(1))).toEqual({ result: 'applied', status: 'success' });
+    expect(tx.applyStatusCheck({ state: 'paid', amount: 25.5, clientReference: 'TRIP-0001', raw }, days(1))).toEqual({
+      result: 'applied',
+      status: 'success',
+    });
     expect(tx.toState()).toMatchObject({ statusCheckInfo: raw, statusCheckTime: days(1), needsStatusCheck: false });
     expect(tx.toState()).not.toHaveProperty('callBackInfo');
     const failed = pending();
@@ -164,12 +214,21 @@ describe('Transaction status checks', () => {
 
   it('follows the callback rules for mismatches and late answers', () => {
     const tx = pending();
-    expect(tx.applyStatusCheck({ state: 'paid', amount: 2, raw }, days(1))).toEqual({ result: 'anomaly', reason: 'amount_mismatch' });
-    expect(tx.applyStatusCheck({ state: 'paid', clientReference: 'NOPE', raw }, days(1))).toEqual({ result: 'anomaly', reason: 'reference_mismatch' });
+    expect(tx.applyStatusCheck({ state: 'paid', amount: 2, raw }, days(1))).toEqual({
+      result: 'anomaly',
+      reason: 'amount_mismatch',
+    });
+    expect(tx.applyStatusCheck({ state: 'paid', clientReference: 'NOPE', raw }, days(1))).toEqual({
+      result: 'anomaly',
+      reason: 'reference_mismatch',
+    });
     expect(tx.applyStatusCheck({ state: 'paid', raw }, days(1))).toEqual({ result: 'applied', status: 'success' });
     expect(tx.applyStatusCheck({ state: 'paid', raw }, days(2))).toEqual({ result: 'duplicate' });
     expect(tx.applyStatusCheck({ state: 'pending', raw }, days(2))).toEqual({ result: 'duplicate' });
-    expect(tx.applyStatusCheck({ state: 'failed', raw }, days(2))).toEqual({ result: 'anomaly', reason: 'conflicting_final_state' });
+    expect(tx.applyStatusCheck({ state: 'failed', raw }, days(2))).toEqual({
+      result: 'anomaly',
+      reason: 'conflicting_final_state',
+    });
     expect(tx.applyCallback(callback('2001'), days(2)).result).toBe('anomaly');
   });
 
@@ -188,7 +247,21 @@ describe('Callback payload parsing', () => {
   it('accepts the provider body and fills omitted descriptive fields', () => {
     expect(parseCallbackPayload(callback('0000'))).toEqual(callback('0000'));
     const sparse = parseCallbackPayload({ ResponseCode: '2001', Data: { ClientReference: 'R' } });
-    expect(sparse).toEqual({ ResponseCode: '2001', Message: '', Data: { Amount: 0, Charges: 0, AmountAfterCharges: 0, AmountCharged: 0, Description: '', ClientReference: 'R', TransactionId: '', ExternalTransactionId: '', OrderId: '' } });
+    expect(sparse).toEqual({
+      ResponseCode: '2001',
+      Message: '',
+      Data: {
+        Amount: 0,
+        Charges: 0,
+        AmountAfterCharges: 0,
+        AmountCharged: 0,
+        Description: '',
+        ClientReference: 'R',
+        TransactionId: '',
+        ExternalTransactionId: '',
+        OrderId: '',
+      },
+    });
   });
 
   it.each([
@@ -207,8 +280,17 @@ describe('Callback payload parsing', () => {
 
 describe('Transaction state machine (property)', () => {
   const message = fc.oneof(
-    fc.record({ kind: fc.constant('callback' as const), code: fc.constantFrom('0000', '0005', '2001', '4000'), amount: fc.constantFrom(25.5, 25.49, 1), reference: fc.constantFrom('TRIP-0001', 'OTHER') }),
-    fc.record({ kind: fc.constant('status' as const), state: fc.constantFrom('paid', 'failed', 'pending', 'unknown'), amount: fc.constantFrom(25.5, 3) }),
+    fc.record({
+      kind: fc.constant('callback' as const),
+      code: fc.constantFrom('0000', '0005', '2001', '4000'),
+      amount: fc.constantFrom(25.5, 25.49, 1),
+      reference: fc.constantFrom('TRIP-0001', 'OTHER'),
+    }),
+    fc.record({
+      kind: fc.constant('status' as const),
+      state: fc.constantFrom('paid', 'failed', 'pending', 'unknown'),
+      amount: fc.constantFrom(25.5, 3),
+    }),
   );
 
   it('a final status never changes, and a transaction is success only with a matching amount', () => {
@@ -217,7 +299,8 @@ describe('Transaction state machine (property)', () => {
         const tx = pending();
         let final: string | undefined;
         messages.forEach((m, i) => {
-          if (m.kind === 'callback') tx.applyCallback(callback(m.code, { Amount: m.amount, ClientReference: m.reference }), days(i));
+          if (m.kind === 'callback')
+            tx.applyCallback(callback(m.code, { Amount: m.amount, ClientReference: m.reference }), days(i));
           else tx.applyStatusCheck({ state: m.state as 'paid', amount: m.amount, raw: {} }, days(i));
           const s = tx.toState();
           if (final) expect(s.status).toBe(final);

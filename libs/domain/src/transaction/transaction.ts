@@ -175,9 +175,15 @@ export class Transaction {
     const f = checkRequest(input);
     const s = this.state;
     return (
-      f.merchantId === s.merchantId && f.amount === s.amount && f.description === s.description && f.reference === s.reference &&
-      f.callBackUrl === s.callBackUrl && f.customerName === s.customerName && f.customerPhone === s.customerPhone &&
-      f.customerEmail === s.customerEmail && f.requestType === s.requestType
+      f.merchantId === s.merchantId &&
+      f.amount === s.amount &&
+      f.description === s.description &&
+      f.reference === s.reference &&
+      f.callBackUrl === s.callBackUrl &&
+      f.customerName === s.customerName &&
+      f.customerPhone === s.customerPhone &&
+      f.customerEmail === s.customerEmail &&
+      f.requestType === s.requestType
     );
   }
 
@@ -191,7 +197,12 @@ export class Transaction {
     // Not final (pending, unknown, undocumented): the status API decides.
     if (verdict === 'ask') return this.defer(at);
     if (verdict === 'success' && reportedPesewas(payload.Data.Amount) !== s.amount) {
-      return this.anomaly('callback', 'amount_mismatch', `callback reports ${payload.Data.Amount}, expected ${s.amount / 100}`, at);
+      return this.anomaly(
+        'callback',
+        'amount_mismatch',
+        `callback reports ${payload.Data.Amount}, expected ${s.amount / 100}`,
+        at,
+      );
     }
     s.callBackInfo = payload;
     s.callBackTime = at;
@@ -204,11 +215,17 @@ export class Transaction {
     if (result.clientReference !== undefined && result.clientReference !== s.reference) {
       return this.anomaly('status_check', 'reference_mismatch', `status for ${result.clientReference}`, at);
     }
-    const implied: FinalStatus | undefined = result.state === 'paid' ? 'success' : result.state === 'failed' ? 'failed' : undefined;
+    const implied: FinalStatus | undefined =
+      result.state === 'paid' ? 'success' : result.state === 'failed' ? 'failed' : undefined;
     if (s.status !== 'pending') return this.afterFinal('status_check', implied, at);
     if (!implied) return this.defer(at);
     if (implied === 'success' && result.amount !== undefined && reportedPesewas(result.amount) !== s.amount) {
-      return this.anomaly('status_check', 'amount_mismatch', `status reports ${result.amount}, expected ${s.amount / 100}`, at);
+      return this.anomaly(
+        'status_check',
+        'amount_mismatch',
+        `status reports ${result.amount}, expected ${s.amount / 100}`,
+        at,
+      );
     }
     s.statusCheckInfo = result.raw;
     s.statusCheckTime = at;
@@ -238,7 +255,12 @@ export class Transaction {
     return { result: 'deferred' };
   }
 
-  private anomaly(source: TransactionAnomaly['source'], reason: TransactionAnomaly['reason'], detail: string, at: Date): ApplyOutcome {
+  private anomaly(
+    source: TransactionAnomaly['source'],
+    reason: TransactionAnomaly['reason'],
+    detail: string,
+    at: Date,
+  ): ApplyOutcome {
     const s = this.state;
     s.anomalies = [...s.anomalies, { at, source, reason, detail }].slice(-MAX_ANOMALIES);
     // A suspicious message on a pending payment is resolved by asking the provider, never by trusting the message.

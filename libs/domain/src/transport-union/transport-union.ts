@@ -24,7 +24,15 @@ export class TransportUnion {
   private constructor(private readonly state: TransportUnionState) {}
 
   static create(
-    input: { name: string; status?: string; parentUnionId?: string; digitalAddress: string; contactNumber: string; email: string; zones: readonly string[] },
+    input: {
+      name: string;
+      status?: string;
+      parentUnionId?: string;
+      digitalAddress: string;
+      contactNumber: string;
+      email: string;
+      zones: readonly string[];
+    },
     ids: IdGenerator,
     at: Date,
   ): TransportUnion {
@@ -41,7 +49,9 @@ export class TransportUnion {
       updatedAt: at,
     };
     return new TransportUnion(
-      input.parentUnionId === undefined ? state : { ...state, parentUnionId: assertObjectId(input.parentUnionId, 'transportUnion') },
+      input.parentUnionId === undefined
+        ? state
+        : { ...state, parentUnionId: assertObjectId(input.parentUnionId, 'transportUnion') },
     );
   }
 

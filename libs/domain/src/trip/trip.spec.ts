@@ -6,8 +6,26 @@ import { estimatePrice, type Pricing } from './pricing';
 import { Trip, type TripRequest } from './trip';
 
 const pricing: Pricing = { id: '65a0000000000000000000c1', type: 'standard', pricePerKm: 250, pricePerMinute: 30 };
-const driver = { id: '65a0000000000000000000d1', name: 'Kojo', phone: '+233244555666', email: 'k@example.com', walletAccount: '233244555666', rating: 4.5, approved: true, verified: true };
-const vehicle = { id: '65a0000000000000000000e1', registrationNumber: 'GR 1-24', make: 'Toyota', model: 'Corolla', capacity: 4, type: 'taxi', approved: true, driverId: driver.id };
+const driver = {
+  id: '65a0000000000000000000d1',
+  name: 'Kojo',
+  phone: '+233244555666',
+  email: 'k@example.com',
+  walletAccount: '233244555666',
+  rating: 4.5,
+  approved: true,
+  verified: true,
+};
+const vehicle = {
+  id: '65a0000000000000000000e1',
+  registrationNumber: 'GR 1-24',
+  make: 'Toyota',
+  model: 'Corolla',
+  capacity: 4,
+  type: 'taxi',
+  approved: true,
+  driverId: driver.id,
+};
 const request = (over: Partial<TripRequest> = {}): TripRequest => ({
   ticketNumber: 'TKT-1',
   serviceID: 'SRV-1',
@@ -43,9 +61,24 @@ describe('Trip creation', () => {
   it('snapshots the service and estimates the price in pesewas', () => {
     const s = newTrip().toState();
     expect(s.estimatedPrice).toBe(8 * 250 + 20 * 30);
-    expect(s.service).toMatchObject({ serviceID: 'SRV-1', type: 'taxi', passengers: 2, amount: 0, ended: false, driver: { id: driver.id, rating: 4.5 }, vehicle: { id: vehicle.id, capacity: 4 } });
+    expect(s.service).toMatchObject({
+      serviceID: 'SRV-1',
+      type: 'taxi',
+      passengers: 2,
+      amount: 0,
+      ended: false,
+      driver: { id: driver.id, rating: 4.5 },
+      vehicle: { id: vehicle.id, capacity: 4 },
+    });
     expect(s.service.driver).not.toHaveProperty('approved');
-    expect(s).toMatchObject({ settled: false, refunded: false, checkedOut: false, charges: 0, discount: 0, paymentMethod: 'momo' });
+    expect(s).toMatchObject({
+      settled: false,
+      refunded: false,
+      checkedOut: false,
+      charges: 0,
+      discount: 0,
+      paymentMethod: 'momo',
+    });
     expect(newTrip({ paymentMethod: undefined }).toState()).not.toHaveProperty('paymentMethod');
   });
 
@@ -65,7 +98,9 @@ describe('Trip creation', () => {
   });
 
   it('accepts any passenger count when the vehicle capacity is unknown', () => {
-    expect(newTrip({ vehicle: { ...vehicle, capacity: undefined }, passengers: 9 }).toState().service.passengers).toBe(9);
+    expect(newTrip({ vehicle: { ...vehicle, capacity: undefined }, passengers: 9 }).toState().service.passengers).toBe(
+      9,
+    );
   });
 });
 
@@ -73,7 +108,13 @@ describe('Trip life cycle', () => {
   it('ends with the final price from distance and time, once', () => {
     const t = ended();
     const s = t.toState();
-    expect(s).toMatchObject({ finalDistance: 10, finalPrice: 10 * 250 + 25 * 30, discount: 100, charges: 50, service: { ended: true, amount: 3250 } });
+    expect(s).toMatchObject({
+      finalDistance: 10,
+      finalPrice: 10 * 250 + 25 * 30,
+      discount: 100,
+      charges: 50,
+      service: { ended: true, amount: 3250 },
+    });
     expect(t.amountDue).toBe(3250 - 100 + 50);
     expect(codeOf(() => t.end({ finalDistance: 1, durationMinutes: 1 }, days(2)))).toBe('TRIP_ALREADY_ENDED');
   });
@@ -81,7 +122,9 @@ describe('Trip life cycle', () => {
   it('ends without discount or charges when none are given, and refuses a discount above the price', () => {
     const t = newTrip();
     expect(t.amountDue).toBeUndefined();
-    expect(codeOf(() => t.end({ finalDistance: 1, durationMinutes: 0, discount: 251 }, days(1)))).toBe('TRIP_DISCOUNT_TOO_LARGE');
+    expect(codeOf(() => t.end({ finalDistance: 1, durationMinutes: 0, discount: 251 }, days(1)))).toBe(
+      'TRIP_DISCOUNT_TOO_LARGE',
+    );
     t.end({ finalDistance: 1, durationMinutes: 0 }, days(1));
     expect(t.toState()).toMatchObject({ discount: 0, charges: 0, finalPrice: 250 });
   });
@@ -91,7 +134,11 @@ describe('Trip life cycle', () => {
     expect(codeOf(() => early.checkOut(geoPoint(0, 0), days(1)))).toBe('TRIP_NOT_ENDED');
     const t = ended();
     t.checkOut(geoPoint(-0.2, 5.5), days(2));
-    expect(t.toState()).toMatchObject({ checkedOut: true, checkOutTime: days(2), droppedOffLocation: { type: 'Point', coordinates: [-0.2, 5.5] } });
+    expect(t.toState()).toMatchObject({
+      checkedOut: true,
+      checkOutTime: days(2),
+      droppedOffLocation: { type: 'Point', coordinates: [-0.2, 5.5] },
+    });
     expect(codeOf(() => t.checkOut(geoPoint(0, 0), days(3)))).toBe('TRIP_ALREADY_CHECKED_OUT');
   });
 
@@ -124,7 +171,13 @@ describe('Trip life cycle', () => {
     t.checkOut(geoPoint(0, 0), days(2));
     t.settle(3200, 'momo', days(2));
     t.refund(10, days(3));
-    expect(t.pullEvents().map((e) => e.type)).toEqual(['TripCreated', 'TripEnded', 'TripCheckedOut', 'TripSettled', 'TripRefunded']);
+    expect(t.pullEvents().map((e) => e.type)).toEqual([
+      'TripCreated',
+      'TripEnded',
+      'TripCheckedOut',
+      'TripSettled',
+      'TripRefunded',
+    ]);
     expect(t.pullEvents()).toEqual([]);
   });
 

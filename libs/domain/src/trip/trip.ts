@@ -115,8 +115,22 @@ export class Trip {
       id: ids.next(),
       serviceID: requireText(input.serviceID, 'serviceID', 60),
       type: oneOf(SERVICE_TYPES, input.serviceType, 'service.type'),
-      driver: { id: driver.id, name: driver.name, phone: driver.phone, email: driver.email, walletAccount: driver.walletAccount, rating: driver.rating },
-      vehicle: { id: vehicle.id, registrationNumber: vehicle.registrationNumber, make: vehicle.make, model: vehicle.model, capacity: vehicle.capacity, type: vehicle.type },
+      driver: {
+        id: driver.id,
+        name: driver.name,
+        phone: driver.phone,
+        email: driver.email,
+        walletAccount: driver.walletAccount,
+        rating: driver.rating,
+      },
+      vehicle: {
+        id: vehicle.id,
+        registrationNumber: vehicle.registrationNumber,
+        make: vehicle.make,
+        model: vehicle.model,
+        capacity: vehicle.capacity,
+        type: vehicle.type,
+      },
       pricing: { ...input.pricing },
       passengers,
       amount: 0,
@@ -142,7 +156,8 @@ export class Trip {
       createdAt: at,
       updatedAt: at,
     };
-    if (input.paymentMethod !== undefined) state.paymentMethod = oneOf(PAYMENT_METHODS, input.paymentMethod, 'paymentMethod');
+    if (input.paymentMethod !== undefined)
+      state.paymentMethod = oneOf(PAYMENT_METHODS, input.paymentMethod, 'paymentMethod');
     const trip = new Trip(state);
     trip.record('TripCreated', at);
     return trip;

@@ -17,7 +17,11 @@ const invalid = (code: DomainErrorCode, field: string, message: string) => new D
 export function normalizeRegistrationNumber(raw: string): string {
   const value = typeof raw === 'string' ? raw.trim().replace(/\s+/g, ' ').toUpperCase() : '';
   if (!/^[A-Z0-9][A-Z0-9 -]{1,19}$/.test(value)) {
-    throw invalid('INVALID_REGISTRATION_NUMBER', 'registrationNumber', 'registrationNumber must be 2 to 20 letters, digits, spaces or hyphens, such as GR 1234-24');
+    throw invalid(
+      'INVALID_REGISTRATION_NUMBER',
+      'registrationNumber',
+      'registrationNumber must be 2 to 20 letters, digits, spaces or hyphens, such as GR 1234-24',
+    );
   }
   return value;
 }

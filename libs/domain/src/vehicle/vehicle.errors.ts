@@ -2,19 +2,27 @@ import { DomainError } from '../shared/domain-error';
 import type { InspectionItem } from './inspection-checklist';
 
 export const VehicleErrors = {
-  notInspected: () => new DomainError('VEHICLE_NOT_INSPECTED', 'The vehicle has not been inspected; inspect it before approval'),
+  notInspected: () =>
+    new DomainError('VEHICLE_NOT_INSPECTED', 'The vehicle has not been inspected; inspect it before approval'),
   inspectionFailed: (items: InspectionItem[]) =>
-    new DomainError('VEHICLE_INSPECTION_FAILED', `The last inspection failed on: ${items.join(', ')}; re-inspect once fixed`),
+    new DomainError(
+      'VEHICLE_INSPECTION_FAILED',
+      `The last inspection failed on: ${items.join(', ')}; re-inspect once fixed`,
+    ),
   alreadyApproved: () => new DomainError('VEHICLE_ALREADY_APPROVED', 'The vehicle is already approved'),
   registrationNumberMissing: () =>
     new DomainError('VEHICLE_REGISTRATION_NUMBER_MISSING', 'A vehicle needs a registration number before approval'),
-  roadWorthyMissing: () => new DomainError('VEHICLE_ROADWORTHY_MISSING', 'roadWorthyExpiryDate is required for approval'),
+  roadWorthyMissing: () =>
+    new DomainError('VEHICLE_ROADWORTHY_MISSING', 'roadWorthyExpiryDate is required for approval'),
   roadWorthyExpired: () => new DomainError('VEHICLE_ROADWORTHY_EXPIRED', 'The roadworthy certificate has expired'),
   insuranceMissing: () => new DomainError('VEHICLE_INSURANCE_MISSING', 'insuranceExpiryDate is required for approval'),
   insuranceExpired: () => new DomainError('VEHICLE_INSURANCE_EXPIRED', 'The insurance has expired'),
   notApproved: () => new DomainError('VEHICLE_NOT_APPROVED', 'Only an approved vehicle can be linked to a driver'),
   driverNotEligible: () =>
-    new DomainError('DRIVER_NOT_ELIGIBLE', 'Only an approved driver who has activated the account can be linked to a vehicle'),
+    new DomainError(
+      'DRIVER_NOT_ELIGIBLE',
+      'Only an approved driver who has activated the account can be linked to a vehicle',
+    ),
   netWeightAboveGross: () =>
     new DomainError('INVALID_WEIGHTS', 'netWeight cannot be more than grossWeight', 'netWeight'),
   makeYearAfterRegistration: () =>

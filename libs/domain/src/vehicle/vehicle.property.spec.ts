@@ -3,7 +3,12 @@ import { failedInspectionItems, INSPECTION_ITEMS } from './inspection-checklist'
 import { Vehicle } from './vehicle';
 import { APPROVER, days, INSPECTOR, ports, T0, vehicleInput, onlyRefusals } from '../test-support/fixtures';
 
-const checklist = fc.record(Object.fromEntries(INSPECTION_ITEMS.map((i) => [i, fc.boolean()])) as Record<(typeof INSPECTION_ITEMS)[number], fc.Arbitrary<boolean>>);
+const checklist = fc.record(
+  Object.fromEntries(INSPECTION_ITEMS.map((i) => [i, fc.boolean()])) as Record<
+    (typeof INSPECTION_ITEMS)[number],
+    fc.Arbitrary<boolean>
+  >,
+);
 const step = fc.oneof(
   fc.record({ op: fc.constant('inspect' as const), checklist }),
   fc.record({ op: fc.constant('approve' as const), day: fc.integer({ min: 0, max: 400 }) }),
@@ -22,7 +27,8 @@ describe('Vehicle state machine (property)', () => {
           try {
             if (s.op === 'inspect') v.inspect(s.checklist, INSPECTOR, at);
             else if (s.op === 'approve') v.approve(APPROVER, days(s.day));
-            else if (s.op === 'linkDriver') v.linkDriver({ id: '65a0000000000000000000dd', approved: s.approved, verified: s.verified }, at);
+            else if (s.op === 'linkDriver')
+              v.linkDriver({ id: '65a0000000000000000000dd', approved: s.approved, verified: s.verified }, at);
             else v.unlinkDriver(at);
           } catch (error) {
             onlyRefusals(error); // refusals are expected; the invariants below must hold either way
@@ -52,7 +58,8 @@ describe('Vehicle state machine (property)', () => {
           try {
             if (s.op === 'inspect') v.inspect(s.checklist, INSPECTOR, days(day++));
             else if (s.op === 'approve') v.approve(APPROVER, days(s.day));
-            else if (s.op === 'linkDriver') v.linkDriver({ id: '65a0000000000000000000dd', approved: s.approved, verified: s.verified }, days(day++));
+            else if (s.op === 'linkDriver')
+              v.linkDriver({ id: '65a0000000000000000000dd', approved: s.approved, verified: s.verified }, days(day++));
             else v.unlinkDriver(days(day++));
           } catch (error) {
             onlyRefusals(error);

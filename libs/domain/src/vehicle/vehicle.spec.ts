@@ -1,5 +1,16 @@
 import { DomainError } from '../shared/domain-error';
-import { allPassed, APPROVER, days, INSPECTOR, OWNER, ports, STATION, T0, UNION, vehicleInput } from '../test-support/fixtures';
+import {
+  allPassed,
+  APPROVER,
+  days,
+  INSPECTOR,
+  OWNER,
+  ports,
+  STATION,
+  T0,
+  UNION,
+  vehicleInput,
+} from '../test-support/fixtures';
 import { Vehicle } from './vehicle';
 
 const codeOf = (fn: () => unknown): string => {
@@ -22,8 +33,24 @@ describe('Vehicle registration', () => {
   it('starts uninspected and unapproved with none of the inspection, approval or link fields', () => {
     const v = Vehicle.register({ ownerId: OWNER }, ports().ids, T0);
     const s = v.toState();
-    expect(s).toMatchObject({ ownerId: OWNER, inspected: false, approved: false, version: 0, createdAt: T0, updatedAt: T0 });
-    for (const absent of ['inspectionChecklist', 'approvedBy', 'dateApproved', 'inspectedBy', 'dateInspected', 'stationId', 'transportUnionId', 'driverId']) {
+    expect(s).toMatchObject({
+      ownerId: OWNER,
+      inspected: false,
+      approved: false,
+      version: 0,
+      createdAt: T0,
+      updatedAt: T0,
+    });
+    for (const absent of [
+      'inspectionChecklist',
+      'approvedBy',
+      'dateApproved',
+      'inspectedBy',
+      'dateInspected',
+      'stationId',
+      'transportUnionId',
+      'driverId',
+    ]) {
       expect(s).not.toHaveProperty(absent);
     }
     expect(v.pullEvents().map((e) => e.type)).toEqual(['VehicleRegistered']);
@@ -31,17 +58,41 @@ describe('Vehicle registration', () => {
   });
 
   it('normalises registration number, VIN and colour', () => {
-    const s = Vehicle.register(vehicleInput({ registrationNumber: '  gr   1234-24 ', vin: '1hgcm82633a004352', color: '#ffd700' }), ports().ids, T0).toState();
+    const s = Vehicle.register(
+      vehicleInput({ registrationNumber: '  gr   1234-24 ', vin: '1hgcm82633a004352', color: '#ffd700' }),
+      ports().ids,
+      T0,
+    ).toState();
     expect(s).toMatchObject({ registrationNumber: 'GR 1234-24', vin: '1HGCM82633A004352', color: '#FFD700' });
   });
 
   it('keeps every optional field it is given', () => {
     const s = Vehicle.register(
-      vehicleInput({ make: ' Toyota ', model: 'Corolla', makeYear: days(-3000), yearOfRegistration: days(-2900), capacity: 4, grossWeight: 1700, netWeight: 1300, type: 'taxi', fuelCapacity: 50, color: '#FFF' }),
+      vehicleInput({
+        make: ' Toyota ',
+        model: 'Corolla',
+        makeYear: days(-3000),
+        yearOfRegistration: days(-2900),
+        capacity: 4,
+        grossWeight: 1700,
+        netWeight: 1300,
+        type: 'taxi',
+        fuelCapacity: 50,
+        color: '#FFF',
+      }),
       ports().ids,
       T0,
     ).toState();
-    expect(s).toMatchObject({ make: 'Toyota', model: 'Corolla', capacity: 4, grossWeight: 1700, netWeight: 1300, type: 'taxi', fuelCapacity: 50, color: '#FFF' });
+    expect(s).toMatchObject({
+      make: 'Toyota',
+      model: 'Corolla',
+      capacity: 4,
+      grossWeight: 1700,
+      netWeight: 1300,
+      type: 'taxi',
+      fuelCapacity: 50,
+      color: '#FFF',
+    });
     expect(s.makeYear).toEqual(days(-3000));
   });
 
@@ -68,7 +119,9 @@ describe('Vehicle registration', () => {
   });
 
   it('refuses non-string text where text is expected', () => {
-    expect(codeOf(() => Vehicle.register(vehicleInput({ registrationNumber: 42 as never }), ports().ids, T0))).toBe('INVALID_REGISTRATION_NUMBER');
+    expect(codeOf(() => Vehicle.register(vehicleInput({ registrationNumber: 42 as never }), ports().ids, T0))).toBe(
+      'INVALID_REGISTRATION_NUMBER',
+    );
     expect(codeOf(() => Vehicle.register(vehicleInput({ vin: 42 as never }), ports().ids, T0))).toBe('INVALID_VIN');
     expect(codeOf(() => Vehicle.register(vehicleInput({ color: 42 as never }), ports().ids, T0))).toBe('INVALID_COLOR');
   });
@@ -78,12 +131,26 @@ describe('Vehicle inspection', () => {
   it('records the checklist, inspector and date; a failed item is recorded, not refused', () => {
     const v = Vehicle.register(vehicleInput(), ports().ids, T0);
     v.inspect({ ...allPassed(), brakes: false }, INSPECTOR, days(1));
-    expect(v.toState()).toMatchObject({ inspected: true, approved: false, inspectedBy: INSPECTOR, dateInspected: days(1), updatedAt: days(1) });
+    expect(v.toState()).toMatchObject({
+      inspected: true,
+      approved: false,
+      inspectedBy: INSPECTOR,
+      dateInspected: days(1),
+      updatedAt: days(1),
+    });
     expect(v.toState().inspectionChecklist?.brakes).toBe(false);
   });
 
   it.each([
-    ['a missing item', (() => { const c: Record<string, boolean> = { ...allPassed() }; delete c.brakes; return c; })(), /brakes/],
+    [
+      'a missing item',
+      (() => {
+        const c: Record<string, boolean> = { ...allPassed() };
+        delete c.brakes;
+        return c;
+      })(),
+      /brakes/,
+    ],
     ['an extra item', { ...allPassed(), wipers: true }, /unknown items: wipers/],
     ['a non-boolean item', { ...allPassed(), brakes: 'yes' }, /brakes/],
     ['an array', [true], /must be an object/],
@@ -98,7 +165,11 @@ describe('Vehicle inspection', () => {
     const v = Vehicle.register(vehicleInput(), ports().ids, T0);
     v.inspect({ ...allPassed(), spareTire: false }, INSPECTOR, days(1));
     v.inspect(allPassed(), APPROVER, days(2));
-    expect(v.toState()).toMatchObject({ inspectedBy: APPROVER, dateInspected: days(2), inspectionChecklist: allPassed() });
+    expect(v.toState()).toMatchObject({
+      inspectedBy: APPROVER,
+      dateInspected: days(2),
+      inspectionChecklist: allPassed(),
+    });
   });
 
   it('withdraws approval (and unlinks the driver) when an approved vehicle fails a re-inspection, as an event', () => {
@@ -123,7 +194,9 @@ describe('Vehicle inspection', () => {
   });
 
   it('refuses an inspector id that is not an id', () => {
-    expect(codeOf(() => Vehicle.register(vehicleInput(), ports().ids, T0).inspect(allPassed(), 'x', T0))).toBe('INVALID_ID');
+    expect(codeOf(() => Vehicle.register(vehicleInput(), ports().ids, T0).inspect(allPassed(), 'x', T0))).toBe(
+      'INVALID_ID',
+    );
   });
 });
 
@@ -224,7 +297,11 @@ describe('Vehicle compliance', () => {
   });
 
   it('lists every reason an unfit vehicle may not operate', () => {
-    const v = Vehicle.register(vehicleInput({ roadWorthyExpiryDate: days(5), insuranceExpiryDate: days(6) }), ports().ids, T0);
+    const v = Vehicle.register(
+      vehicleInput({ roadWorthyExpiryDate: days(5), insuranceExpiryDate: days(6) }),
+      ports().ids,
+      T0,
+    );
     v.inspect({ ...allPassed(), seatBelts: false }, INSPECTOR, days(1));
     expect(v.complianceAt(days(6))).toEqual([
       { code: 'NOT_APPROVED' },
@@ -238,8 +315,15 @@ describe('Vehicle compliance', () => {
     const v = approvedVehicle(); // roadworthy ends at day 180, insurance at day 365
     expect(v.complianceOutlook(days(10), days(181))).toEqual([{ code: 'ROADWORTHY_EXPIRING', on: days(180) }]);
     expect(v.complianceOutlook(days(10), days(180))).toEqual([]);
-    expect(v.complianceOutlook(days(200), days(366))).toEqual([{ code: 'ROADWORTHY_EXPIRED', since: days(180) }, { code: 'INSURANCE_EXPIRING', on: days(365) }]);
-    expect(Vehicle.register({ ownerId: OWNER }, ports().ids, T0).complianceOutlook(T0, days(1)).map((r) => r.code)).toEqual(['NOT_APPROVED', 'ROADWORTHY_MISSING', 'INSURANCE_MISSING']);
+    expect(v.complianceOutlook(days(200), days(366))).toEqual([
+      { code: 'ROADWORTHY_EXPIRED', since: days(180) },
+      { code: 'INSURANCE_EXPIRING', on: days(365) },
+    ]);
+    expect(
+      Vehicle.register({ ownerId: OWNER }, ports().ids, T0)
+        .complianceOutlook(T0, days(1))
+        .map((r) => r.code),
+    ).toEqual(['NOT_APPROVED', 'ROADWORTHY_MISSING', 'INSURANCE_MISSING']);
   });
 
   it('reports missing certificates', () => {

@@ -1,7 +1,12 @@
 import { assertObjectId, type IdGenerator } from '../shared/id-generator';
 import type { DomainEvent } from '../shared/events';
 import { requireText } from '../shared/contact';
-import { failedInspectionItems, parseInspectionChecklist, type InspectionChecklist, type InspectionItem } from './inspection-checklist';
+import {
+  failedInspectionItems,
+  parseInspectionChecklist,
+  type InspectionChecklist,
+  type InspectionItem,
+} from './inspection-checklist';
 import { boundedNumber, validDate } from '../shared/values';
 import {
   MAX_CAPACITY,
@@ -107,21 +112,30 @@ void _everyComplianceCodeListed;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-function checkRegistration(input: VehicleRegistration, at: Date): Omit<Mutable<VehicleState>, 'id' | 'inspected' | 'approved' | 'version' | 'createdAt' | 'updatedAt'> {
+function checkRegistration(
+  input: VehicleRegistration,
+  at: Date,
+): Omit<Mutable<VehicleState>, 'id' | 'inspected' | 'approved' | 'version' | 'createdAt' | 'updatedAt'> {
   const out: Mutable<Partial<VehicleState>> = { ownerId: assertObjectId(input.ownerId, 'ownerID') };
   if (input.color !== undefined) out.color = normalizeColor(input.color);
-  if (input.registrationNumber !== undefined) out.registrationNumber = normalizeRegistrationNumber(input.registrationNumber);
+  if (input.registrationNumber !== undefined)
+    out.registrationNumber = normalizeRegistrationNumber(input.registrationNumber);
   if (input.make !== undefined) out.make = requireText(input.make, 'make', 60);
   if (input.model !== undefined) out.model = requireText(input.model, 'model', 60);
   if (input.makeYear !== undefined) out.makeYear = validDate(input.makeYear, 'makeYear');
-  if (input.yearOfRegistration !== undefined) out.yearOfRegistration = validDate(input.yearOfRegistration, 'yearOfRegistration');
+  if (input.yearOfRegistration !== undefined)
+    out.yearOfRegistration = validDate(input.yearOfRegistration, 'yearOfRegistration');
   if (input.capacity !== undefined) out.capacity = boundedNumber(input.capacity, 'capacity', 1, MAX_CAPACITY, true);
-  if (input.grossWeight !== undefined) out.grossWeight = boundedNumber(input.grossWeight, 'grossWeight', 0, MAX_WEIGHT_KG);
+  if (input.grossWeight !== undefined)
+    out.grossWeight = boundedNumber(input.grossWeight, 'grossWeight', 0, MAX_WEIGHT_KG);
   if (input.netWeight !== undefined) out.netWeight = boundedNumber(input.netWeight, 'netWeight', 0, MAX_WEIGHT_KG);
   if (input.type !== undefined) out.type = parseVehicleType(input.type);
-  if (input.fuelCapacity !== undefined) out.fuelCapacity = boundedNumber(input.fuelCapacity, 'fuelCapacity', 0, MAX_FUEL_LITRES);
-  if (input.roadWorthyExpiryDate !== undefined) out.roadWorthyExpiryDate = validDate(input.roadWorthyExpiryDate, 'roadWorthyExpiryDate');
-  if (input.insuranceExpiryDate !== undefined) out.insuranceExpiryDate = validDate(input.insuranceExpiryDate, 'insuranceExpiryDate');
+  if (input.fuelCapacity !== undefined)
+    out.fuelCapacity = boundedNumber(input.fuelCapacity, 'fuelCapacity', 0, MAX_FUEL_LITRES);
+  if (input.roadWorthyExpiryDate !== undefined)
+    out.roadWorthyExpiryDate = validDate(input.roadWorthyExpiryDate, 'roadWorthyExpiryDate');
+  if (input.insuranceExpiryDate !== undefined)
+    out.insuranceExpiryDate = validDate(input.insuranceExpiryDate, 'insuranceExpiryDate');
   if (input.vin !== undefined) out.vin = normalizeVin(input.vin);
 
   if (out.netWeight !== undefined && out.grossWeight !== undefined && out.netWeight > out.grossWeight) {
@@ -147,7 +161,15 @@ export class Vehicle {
 
   static register(input: VehicleRegistration, ids: IdGenerator, at: Date): Vehicle {
     const fields = checkRegistration(input, at);
-    const vehicle = new Vehicle({ ...fields, id: ids.next(), inspected: false, approved: false, version: 0, createdAt: at, updatedAt: at });
+    const vehicle = new Vehicle({
+      ...fields,
+      id: ids.next(),
+      inspected: false,
+      approved: false,
+      version: 0,
+      createdAt: at,
+      updatedAt: at,
+    });
     vehicle.record('VehicleRegistered', at);
     return vehicle;
   }
@@ -263,7 +285,8 @@ export class Vehicle {
     const reasons: ComplianceReason[] = [];
     if (!s.approved) reasons.push({ code: 'NOT_APPROVED' });
     if (!s.roadWorthyExpiryDate) reasons.push({ code: 'ROADWORTHY_MISSING' });
-    else if (s.roadWorthyExpiryDate <= date) reasons.push({ code: 'ROADWORTHY_EXPIRED', since: s.roadWorthyExpiryDate });
+    else if (s.roadWorthyExpiryDate <= date)
+      reasons.push({ code: 'ROADWORTHY_EXPIRED', since: s.roadWorthyExpiryDate });
     if (!s.insuranceExpiryDate) reasons.push({ code: 'INSURANCE_MISSING' });
     else if (s.insuranceExpiryDate <= date) reasons.push({ code: 'INSURANCE_EXPIRED', since: s.insuranceExpiryDate });
     const failed = s.inspectionChecklist ? failedInspectionItems(s.inspectionChecklist) : [];
@@ -278,8 +301,10 @@ export class Vehicle {
   complianceOutlook(now: Date, horizon: Date): ComplianceReason[] {
     const reasons = this.complianceAt(now);
     const { roadWorthyExpiryDate: roadWorthy, insuranceExpiryDate: insurance } = this.state;
-    if (roadWorthy && roadWorthy > now && roadWorthy < horizon) reasons.push({ code: 'ROADWORTHY_EXPIRING', on: roadWorthy });
-    if (insurance && insurance > now && insurance < horizon) reasons.push({ code: 'INSURANCE_EXPIRING', on: insurance });
+    if (roadWorthy && roadWorthy > now && roadWorthy < horizon)
+      reasons.push({ code: 'ROADWORTHY_EXPIRING', on: roadWorthy });
+    if (insurance && insurance > now && insurance < horizon)
+      reasons.push({ code: 'INSURANCE_EXPIRING', on: insurance });
     return reasons;
   }
 

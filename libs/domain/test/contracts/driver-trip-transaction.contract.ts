@@ -42,23 +42,42 @@ export function driverTripTransactionContract(name: string, open: OpenBackend): 
       loaded.rate(4, at(9));
       const saved = await b.drivers.update(loaded);
       expect((await b.drivers.findById(d.id))!.toState()).toEqual(saved.toState());
-      expect(saved.toState()).toMatchObject({ verified: true, approved: true, online: true, busy: true, ratingTotal: 4, ratingCount: 1, version: 1 });
+      expect(saved.toState()).toMatchObject({
+        verified: true,
+        approved: true,
+        online: true,
+        busy: true,
+        ratingTotal: 4,
+        ratingCount: 1,
+        version: 1,
+      });
       saved.setBusy(false, at(10));
       saved.revokeApproval('complaint', USER, at(11));
       await b.drivers.update(saved);
-      expect((await b.drivers.findById(d.id))!.toState()).toMatchObject({ approved: false, online: false, revocation: { reason: 'complaint', revokedBy: USER, dateRevoked: at(11) }, version: 2 });
+      expect((await b.drivers.findById(d.id))!.toState()).toMatchObject({
+        approved: false,
+        online: false,
+        revocation: { reason: 'complaint', revokedBy: USER, dateRevoked: at(11) },
+        version: 2,
+      });
     });
 
     it('filters drivers by approval and email, newest first, with paging', async () => {
       const ids = idsFor(14);
       for (let n = 1; n <= 4; n++) {
         const { driver: d } = driver(ids, n);
-        if (n % 2 === 0) d.approve({ validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true }, USER, at(20));
+        if (n % 2 === 0)
+          d.approve({ validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true }, USER, at(20));
         await b.drivers.add(d);
       }
       const emails = async (filter: Parameters<typeof b.drivers.list>[0], limit = 10, after?: string) =>
         (await b.drivers.list(filter, { limit, after })).items.map((d) => d.toState().email);
-      expect(await emails({})).toEqual(['driver4@example.com', 'driver3@example.com', 'driver2@example.com', 'driver1@example.com']);
+      expect(await emails({})).toEqual([
+        'driver4@example.com',
+        'driver3@example.com',
+        'driver2@example.com',
+        'driver1@example.com',
+      ]);
       expect(await emails({ approved: true })).toEqual(['driver4@example.com', 'driver2@example.com']);
       expect(await emails({ approved: false })).toEqual(['driver3@example.com', 'driver1@example.com']);
       expect(await emails({ email: 'DRIVER3@example.com' })).toEqual(['driver3@example.com']);
@@ -72,7 +91,8 @@ export function driverTripTransactionContract(name: string, open: OpenBackend): 
       const created = [at(0), at(60), at(120), at(180)];
       const trips = [];
       for (const [i, when] of created.entries()) trips.push(await b.trips.add(trip(ids, i, when)));
-      const tickets = async (from: Date, to: Date) => (await b.trips.listCreatedBetween({ from, to }, { limit: 10 })).items.map((t) => t.toState().ticketNumber);
+      const tickets = async (from: Date, to: Date) =>
+        (await b.trips.listCreatedBetween({ from, to }, { limit: 10 })).items.map((t) => t.toState().ticketNumber);
       expect(await tickets(at(60), at(180))).toEqual(['TKT-2', 'TKT-1']);
       expect(await tickets(at(0), at(181))).toEqual(['TKT-3', 'TKT-2', 'TKT-1', 'TKT-0']);
       const t = (await b.trips.findById(trips[0].id))!;
@@ -109,8 +129,19 @@ export function driverTripTransactionContract(name: string, open: OpenBackend): 
       const recent = await b.transactions.add(transaction(ids, m, 'RECENT', at(31)));
       const done = await b.transactions.add(transaction(ids, m, 'DONE', at(1)));
       const callback = (ref: string, code: string, amount = 25.5) => ({
-        ResponseCode: code, Message: 'm',
-        Data: { Amount: amount, Charges: 0, AmountAfterCharges: amount, AmountCharged: amount, Description: '', ClientReference: ref, TransactionId: 't', ExternalTransactionId: 'e', OrderId: 'o' },
+        ResponseCode: code,
+        Message: 'm',
+        Data: {
+          Amount: amount,
+          Charges: 0,
+          AmountAfterCharges: amount,
+          AmountCharged: amount,
+          Description: '',
+          ClientReference: ref,
+          TransactionId: 't',
+          ExternalTransactionId: 'e',
+          OrderId: 'o',
+        },
       });
       flagged.applyCallback(callback('FLAGGED', '0005'), at(32));
       await b.transactions.update(flagged);
@@ -119,7 +150,10 @@ export function driverTripTransactionContract(name: string, open: OpenBackend): 
       const savedDone = await b.transactions.update(done);
       expect((await b.transactions.findById(done.id))!.toState()).toEqual(savedDone.toState());
       expect(savedDone.toState().anomalies).toHaveLength(1);
-      expect((await b.transactions.findById(flagged.id))!.toState()).toMatchObject({ status: 'pending', needsStatusCheck: true });
+      expect((await b.transactions.findById(flagged.id))!.toState()).toMatchObject({
+        status: 'pending',
+        needsStatusCheck: true,
+      });
       expect((await b.transactions.findById(recent.id))!.status).toBe('pending');
       expect((await b.transactions.findById(old.id))!.status).toBe('pending');
     });

@@ -20,11 +20,18 @@ export function idsFor(seed: number): IdGenerator {
   return ObjectIdGeneratorFor(new FixedClock(T0), new SeededRandomSource(seed));
 }
 
-export const passed = (): InspectionChecklist => Object.fromEntries(INSPECTION_ITEMS.map((i) => [i, true])) as InspectionChecklist;
+export const passed = (): InspectionChecklist =>
+  Object.fromEntries(INSPECTION_ITEMS.map((i) => [i, true])) as InspectionChecklist;
 
 export function owner(ids: IdGenerator, n: number, when = at(n)) {
   return VehicleOwner.register(
-    { name: `Owner ${n} Mensah`, phone: `024400${String(n).padStart(4, '0')}`, email: `owner${n}@example.com`, idType: 'ghana_card', idNumber: `GHA-${n}-00` },
+    {
+      name: `Owner ${n} Mensah`,
+      phone: `024400${String(n).padStart(4, '0')}`,
+      email: `owner${n}@example.com`,
+      idType: 'ghana_card',
+      idNumber: `GHA-${n}-00`,
+    },
     ids,
     when,
   );
@@ -32,7 +39,14 @@ export function owner(ids: IdGenerator, n: number, when = at(n)) {
 
 export function vehicle(ids: IdGenerator, ownerId: string, n: number, when = at(n)) {
   return Vehicle.register(
-    { ownerId, registrationNumber: `GR ${1000 + n}-24`, roadWorthyExpiryDate: at(60 * 24 * (n + 1)), insuranceExpiryDate: at(60 * 24 * 400), make: 'Toyota', capacity: 4 },
+    {
+      ownerId,
+      registrationNumber: `GR ${1000 + n}-24`,
+      roadWorthyExpiryDate: at(60 * 24 * (n + 1)),
+      insuranceExpiryDate: at(60 * 24 * 400),
+      make: 'Toyota',
+      capacity: 4,
+    },
     ids,
     when,
   );
@@ -41,8 +55,16 @@ export function vehicle(ids: IdGenerator, ownerId: string, n: number, when = at(
 export function driver(ids: IdGenerator, n: number, when = at(n)) {
   return Driver.register(
     {
-      name: `Driver ${n}`, phone: `020100${String(n).padStart(4, '0')}`, email: `Driver${n}@Example.com`, license: `DL-${n}-2020`, licenseClass: 'B',
-      licenseExpiry: at(60 * 24 * 400), licenseIssueDate: at(-60 * 24 * 400), idType: 'ghana_card', idNumber: `GHA-D${n}`, gender: 'female',
+      name: `Driver ${n}`,
+      phone: `020100${String(n).padStart(4, '0')}`,
+      email: `Driver${n}@Example.com`,
+      license: `DL-${n}-2020`,
+      licenseClass: 'B',
+      licenseExpiry: at(60 * 24 * 400),
+      licenseIssueDate: at(-60 * 24 * 400),
+      idType: 'ghana_card',
+      idNumber: `GHA-D${n}`,
+      gender: 'female',
     },
     { ids, random: new SeededRandomSource(n + 1), hasher },
     when,
@@ -52,11 +74,32 @@ export function driver(ids: IdGenerator, n: number, when = at(n)) {
 export function trip(ids: IdGenerator, n: number, when: Date) {
   return Trip.create(
     {
-      ticketNumber: `TKT-${n}`, serviceID: `SRV-${n}`, serviceType: 'taxi',
-      driver: { id: '65a0000000000000000000d1', name: 'D', phone: '+233201000001', email: 'd@example.com', approved: true, verified: true },
-      vehicle: { id: '65a0000000000000000000e1', registrationNumber: 'GR 1-24', capacity: 4, approved: true, driverId: '65a0000000000000000000d1' },
+      ticketNumber: `TKT-${n}`,
+      serviceID: `SRV-${n}`,
+      serviceType: 'taxi',
+      driver: {
+        id: '65a0000000000000000000d1',
+        name: 'D',
+        phone: '+233201000001',
+        email: 'd@example.com',
+        approved: true,
+        verified: true,
+      },
+      vehicle: {
+        id: '65a0000000000000000000e1',
+        registrationNumber: 'GR 1-24',
+        capacity: 4,
+        approved: true,
+        driverId: '65a0000000000000000000d1',
+      },
       pricing: { id: '65a0000000000000000000c1', type: 'standard', pricePerKm: 250, pricePerMinute: 30 },
-      passengers: 1, user: 'passenger', pickupLocation: geoPoint(-0.2, 5.5), serviceDestination: geoPoint(-0.21, 5.51), estimatedDistance: 5, estimatedMinutes: 12, paymentMethod: 'momo',
+      passengers: 1,
+      user: 'passenger',
+      pickupLocation: geoPoint(-0.2, 5.5),
+      serviceDestination: geoPoint(-0.21, 5.51),
+      estimatedDistance: 5,
+      estimatedMinutes: 12,
+      paymentMethod: 'momo',
     },
     ids,
     when,
@@ -65,7 +108,15 @@ export function trip(ids: IdGenerator, n: number, when: Date) {
 
 export function transaction(ids: IdGenerator, merchantId: string, reference: string, when = T0) {
   return Transaction.request(
-    { merchantId, amount: 2550, description: 'Trip payment', reference, callBackUrl: 'https://merchant.example.com/cb', customerPhone: '0244987654', requestType: 'mobile_money' },
+    {
+      merchantId,
+      amount: 2550,
+      description: 'Trip payment',
+      reference,
+      callBackUrl: 'https://merchant.example.com/cb',
+      customerPhone: '0244987654',
+      requestType: 'mobile_money',
+    },
     { Message: 'pending', ResponseCode: '0001', Data: { ClientReference: reference, Amount: 25.5, Charges: 0.05 } },
     ids,
     when,

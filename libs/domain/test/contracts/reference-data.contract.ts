@@ -19,20 +19,51 @@ export function referenceDataContract(name: string, open: OpenBackend): void {
       const region = await b.regions.add(Region.create({ name: 'Ashanti', country }, ids, at(0)));
       expect((await b.regions.findById(region.id))!.toState()).toEqual(region.toState());
       expect((await b.regions.findByIds([region.id])).map((r) => r.id)).toEqual([region.id]);
-      expect(await failureCode(b.regions.add(Region.create({ name: 'Ashanti', country }, ids, at(1))))).toBe('REGION_TAKEN');
+      expect(await failureCode(b.regions.add(Region.create({ name: 'Ashanti', country }, ids, at(1))))).toBe(
+        'REGION_TAKEN',
+      );
 
-      const a1 = await b.assemblies.add(Assembly.create({ name: 'Kumasi Metropolitan Assembly', regionId: region.id, digitalAddress: 'ak-039-5028', type: 'metropolitan' }, ids, at(1)));
-      const a2 = await b.assemblies.add(Assembly.create({ name: 'Ejisu Municipal Assembly', regionId: region.id, digitalAddress: 'AE-001-0001', type: 'municipal' }, ids, at(2)));
+      const a1 = await b.assemblies.add(
+        Assembly.create(
+          {
+            name: 'Kumasi Metropolitan Assembly',
+            regionId: region.id,
+            digitalAddress: 'ak-039-5028',
+            type: 'metropolitan',
+          },
+          ids,
+          at(1),
+        ),
+      );
+      const a2 = await b.assemblies.add(
+        Assembly.create(
+          { name: 'Ejisu Municipal Assembly', regionId: region.id, digitalAddress: 'AE-001-0001', type: 'municipal' },
+          ids,
+          at(2),
+        ),
+      );
       expect((await b.assemblies.findById(a1.id))!.toState()).toEqual(a1.toState());
       expect((await b.assemblies.list({ limit: 10 })).items.map((a) => a.id)).toEqual([a2.id, a1.id]);
 
       const user = (n: number, assemblyId: string) =>
-        AssemblyUser.create({ assemblyId, name: `User ${n}`, email: `user${n}@kma.gov.gh`, phone: `02440000${10 + n}`, role: 'inspector' }, ids, at(10 + n));
+        AssemblyUser.create(
+          {
+            assemblyId,
+            name: `User ${n}`,
+            email: `user${n}@kma.gov.gh`,
+            phone: `02440000${10 + n}`,
+            role: 'inspector',
+          },
+          ids,
+          at(10 + n),
+        );
       const u1 = await b.assemblyUsers.add(user(1, a1.id));
       const u2 = await b.assemblyUsers.add(user(2, a2.id));
       expect((await b.assemblyUsers.findById(u1.id))!.toState()).toEqual(u1.toState());
       expect((await b.assemblyUsers.list({}, { limit: 10 })).items.map((u) => u.id)).toEqual([u2.id, u1.id]);
-      expect((await b.assemblyUsers.list({ assemblyId: a1.id }, { limit: 10 })).items.map((u) => u.id)).toEqual([u1.id]);
+      expect((await b.assemblyUsers.list({ assemblyId: a1.id }, { limit: 10 })).items.map((u) => u.id)).toEqual([
+        u1.id,
+      ]);
       expect(await failureCode(b.assemblyUsers.add(user(1, a2.id)))).toBe('ASSEMBLY_USER_EMAIL_TAKEN');
     });
 
@@ -40,10 +71,33 @@ export function referenceDataContract(name: string, open: OpenBackend): void {
       const ids = idsFor(22);
       const zone = '65a0000000000000000000b1';
       const union = await b.unions.add(
-        TransportUnion.create({ name: 'GPRTU Kumasi', digitalAddress: 'AK-100-2000', contactNumber: '0302000333', email: 'kumasi@gprtu.org.gh', zones: [zone], parentUnionId: '65a0000000000000000000b2' }, ids, at(0)),
+        TransportUnion.create(
+          {
+            name: 'GPRTU Kumasi',
+            digitalAddress: 'AK-100-2000',
+            contactNumber: '0302000333',
+            email: 'kumasi@gprtu.org.gh',
+            zones: [zone],
+            parentUnionId: '65a0000000000000000000b2',
+          },
+          ids,
+          at(0),
+        ),
       );
       expect((await b.unions.findById(union.id))!.toState()).toEqual(union.toState());
-      const station = await b.stations.add(Station.create({ name: 'Kejetia', transportUnions: [union.id], zones: [zone], contactNumber: 302000444, digitalAddress: 'AK-200-3000' }, ids, at(1)));
+      const station = await b.stations.add(
+        Station.create(
+          {
+            name: 'Kejetia',
+            transportUnions: [union.id],
+            zones: [zone],
+            contactNumber: 302000444,
+            digitalAddress: 'AK-200-3000',
+          },
+          ids,
+          at(1),
+        ),
+      );
       expect((await b.stations.findById(station.id))!.toState()).toEqual(station.toState());
       expect((await b.stations.findByIds([station.id, zone])).map((s) => s.id)).toEqual([station.id]);
       expect((await b.unions.findByIds([union.id])).map((u) => u.id)).toEqual([union.id]);

@@ -20,7 +20,9 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
       expect((await b.owners.findById(o.id))?.toState()).toEqual(o.toState());
       expect(await b.owners.findById('65a0000000000000000000ff')).toBeUndefined();
       const other = await b.owners.add(owner(ids, 2));
-      expect((await b.owners.findByIds([o.id, other.id, '65a0000000000000000000ff'])).map((x) => x.id).sort()).toEqual([o.id, other.id].sort());
+      expect((await b.owners.findByIds([o.id, other.id, '65a0000000000000000000ff'])).map((x) => x.id).sort()).toEqual(
+        [o.id, other.id].sort(),
+      );
     });
 
     it('searches owners by part of name, email or phone in either spelling, case-insensitively', async () => {
@@ -78,7 +80,13 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
       expect(saved.toState()).toEqual({ ...loaded.toState(), version: 1 });
       const reloaded = (await b.vehicles.findById(v.id))!.toState();
       expect(reloaded.stationId).toBeNull();
-      expect(reloaded).toMatchObject({ approved: true, inspectionChecklist: passed(), approvedBy: USER, dateApproved: at(101), version: 1 });
+      expect(reloaded).toMatchObject({
+        approved: true,
+        inspectionChecklist: passed(),
+        approvedBy: USER,
+        dateApproved: at(101),
+        version: 1,
+      });
     });
 
     it('refuses a second vehicle with the same registration number', async () => {
@@ -106,7 +114,14 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
       }
       const regs = async (filter: Parameters<typeof b.vehicles.list>[0], limit = 10) =>
         (await b.vehicles.list(filter, { limit })).items.map((v) => v.toState().registrationNumber);
-      expect(await regs({})).toEqual(['GR 1006-24', 'GR 1005-24', 'GR 1004-24', 'GR 1003-24', 'GR 1002-24', 'GR 1001-24']);
+      expect(await regs({})).toEqual([
+        'GR 1006-24',
+        'GR 1005-24',
+        'GR 1004-24',
+        'GR 1003-24',
+        'GR 1002-24',
+        'GR 1001-24',
+      ]);
       expect(await regs({ inspected: true })).toEqual(['GR 1003-24', 'GR 1002-24', 'GR 1001-24']);
       expect(await regs({ inspected: false })).toEqual(['GR 1006-24', 'GR 1005-24', 'GR 1004-24']);
       expect(await regs({ approved: true })).toEqual(['GR 1002-24']);
@@ -135,7 +150,10 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
       const writers = Array.from({ length: 5 }, async (_, i) => {
         const copy = (await b.vehicles.findById(v.id))!;
         copy.inspect(passed(), USER, at(10 + i));
-        return b.vehicles.update(copy).then(() => 'ok', (e: { code?: string; message?: string }) => e.code ?? e.message);
+        return b.vehicles.update(copy).then(
+          () => 'ok',
+          (e: { code?: string; message?: string }) => e.code ?? e.message,
+        );
       });
       const outcomes = await Promise.all(writers);
       // Every writer read revision 0 before any wrote only where writers truly race; the serialised backends may let

@@ -26,8 +26,14 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, [context.getHandler(), context.getClass()]);
-    const optional = this.reflector.getAllAndOverride<boolean | undefined>(OPTIONAL_AUTH_KEY, [context.getHandler(), context.getClass()]);
+    const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    const optional = this.reflector.getAllAndOverride<boolean | undefined>(OPTIONAL_AUTH_KEY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     if (!roles && !optional) return true;
 
     const request = context.switchToHttp().getRequest<Request & AuthenticatedRequest>();
@@ -40,7 +46,10 @@ export class ApiKeyGuard implements CanActivate {
     if (!principal) throw unauthorized('The API key is unknown or revoked');
     request.principal = principal;
     if (roles && !roles.includes(principal.role)) {
-      throw new AppError('FORBIDDEN', `This operation is for ${roles.join(' or ')} keys; this key is a ${principal.role} key`);
+      throw new AppError(
+        'FORBIDDEN',
+        `This operation is for ${roles.join(' or ')} keys; this key is a ${principal.role} key`,
+      );
     }
     return true;
   }

@@ -10,7 +10,14 @@ const invalid = (field: string, message: string) => new DomainError('INVALID_DAT
 /** Milliseconds the zone is ahead of UTC at an instant. */
 function zoneOffset(instant: number, timeZone: string): number {
   const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
   }).formatToParts(new Date(instant));
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
@@ -46,7 +53,8 @@ function parseBound(field: string, raw: string, timeZone: string): Bound {
     return { instant: zonedToInstant([y, mo, d], timeZone), dateOnly: true };
   }
   const dateTime = DATE_TIME.exec(raw);
-  if (!dateTime) throw invalid(field, `${field} must be YYYY-MM-DD or an ISO 8601 date-time such as 2026-11-01T08:30:00Z`);
+  if (!dateTime)
+    throw invalid(field, `${field} must be YYYY-MM-DD or an ISO 8601 date-time such as 2026-11-01T08:30:00Z`);
   const [y, mo, d, h, mi] = dateTime.slice(1, 6).map(Number);
   const s = Number(dateTime[6] ?? 0);
   const ms = Number((dateTime[7] ?? '0').padEnd(3, '0'));
@@ -54,7 +62,8 @@ function parseBound(field: string, raw: string, timeZone: string): Bound {
   if (h > 23 || mi > 59 || s > 59) throw invalid(field, `${field} has an impossible time of day`);
   const zone = dateTime[8];
   if (!zone) return { instant: zonedToInstant([y, mo, d, h, mi, s, ms], timeZone), dateOnly: false };
-  const offset = zone === 'Z' ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6))) * 60_000;
+  const offset =
+    zone === 'Z' ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6))) * 60_000;
   return { instant: Date.UTC(y, mo - 1, d, h, mi, s, ms) - offset, dateOnly: false };
 }
 
@@ -67,7 +76,8 @@ export function parseDateRange(startDate: string, endDate: string, timeZone: str
   const end = parseBound('endDate', endDate, timeZone);
   const to = end.dateOnly ? zonedToInstant(endDayAfter(endDate), timeZone) : end.instant + 1;
   if (start.instant >= to) throw invalid('startDate', 'startDate must not be after endDate');
-  if (to - start.instant > MAX_RANGE_DAYS * DAY) throw invalid('endDate', `The range may cover at most ${MAX_RANGE_DAYS} days`);
+  if (to - start.instant > MAX_RANGE_DAYS * DAY)
+    throw invalid('endDate', `The range may cover at most ${MAX_RANGE_DAYS} days`);
   return { from: new Date(start.instant), to: new Date(to) };
 }
 
@@ -77,10 +87,12 @@ function endDayAfter(date: string): number[] {
   return [next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate()];
 }
 
-
 /** The first instant after the whole day that is `days` days after `now`'s day, in `timeZone`. */
 export function endOfDayAfter(now: Date, days: number, timeZone: string): Date {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now).split('-').map(Number);
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+    .format(now)
+    .split('-')
+    .map(Number);
   const target = new Date(Date.UTC(parts[0], parts[1] - 1, parts[2]) + (days + 1) * DAY);
   return new Date(zonedToInstant([target.getUTCFullYear(), target.getUTCMonth() + 1, target.getUTCDate()], timeZone));
 }

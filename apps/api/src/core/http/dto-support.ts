@@ -3,7 +3,9 @@ import { Transform } from 'class-transformer';
 // What every feature's request and response classes share: id and date formats, the If-Match header.
 
 export const OBJECT_ID = /^[0-9a-f]{24}$/;
-export const idMessage = { message: ({ property }: { property: string }) => `${property} must be a 24-character lowercase hex id` };
+export const idMessage = {
+  message: ({ property }: { property: string }) => `${property} must be a 24-character lowercase hex id`,
+};
 /** OpenAPI options of a 24-hex id. */
 export const ID = { example: '65a1b2c3d4e5f60718293a4b', pattern: OBJECT_ID.source };
 /** OpenAPI options of a date-time. */
@@ -27,4 +29,5 @@ export function withoutUndefined<T extends object>(out: T): T {
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
 /** Only ISO 8601 strings become dates; numbers, booleans and other text stay as they are and fail @IsDate. */
-export const ToDate = () => Transform(({ value }) => (typeof value === 'string' && ISO_DATE.test(value) ? new Date(value) : value));
+export const ToDate = () =>
+  Transform(({ value }) => (typeof value === 'string' && ISO_DATE.test(value) ? new Date(value) : value));

@@ -9,12 +9,24 @@ export class ProblemFieldDoc {
 
 /** RFC 9457 problem details: the body of every error. */
 export class ProblemDoc {
-  @ApiProperty({ example: 'about:blank', description: 'A URI naming the kind of problem (urn:transport:problem:<code> for coded ones).' }) type!: string;
+  @ApiProperty({
+    example: 'about:blank',
+    description: 'A URI naming the kind of problem (urn:transport:problem:<code> for coded ones).',
+  })
+  type!: string;
   @ApiProperty({ example: 'Bad Request' }) title!: string;
   @ApiProperty({ example: 400 }) status!: number;
   @ApiProperty({ example: 'limit: limit must be an integer from 1 to 500' }) detail!: string;
-  @ApiPropertyOptional({ example: 'VALIDATION_FAILED', description: 'Stable machine-readable code (domain error codes such as VEHICLE_NOT_INSPECTED).' }) code?: string;
-  @ApiPropertyOptional({ type: [ProblemFieldDoc], description: 'For validation failures: each field and what is wrong with it.' }) errors?: ProblemFieldDoc[];
+  @ApiPropertyOptional({
+    example: 'VALIDATION_FAILED',
+    description: 'Stable machine-readable code (domain error codes such as VEHICLE_NOT_INSPECTED).',
+  })
+  code?: string;
+  @ApiPropertyOptional({
+    type: [ProblemFieldDoc],
+    description: 'For validation failures: each field and what is wrong with it.',
+  })
+  errors?: ProblemFieldDoc[];
 }
 
 const MEANINGS: Record<number, string> = {
@@ -34,7 +46,11 @@ export function ApiProblems(...statuses: number[]) {
   return applyDecorators(
     ApiExtraModels(ProblemDoc),
     ...statuses.map((status) =>
-      ApiResponse({ status, description: MEANINGS[status], content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: getSchemaPath(ProblemDoc) } } } }),
+      ApiResponse({
+        status,
+        description: MEANINGS[status],
+        content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: getSchemaPath(ProblemDoc) } } },
+      }),
     ),
   );
 }

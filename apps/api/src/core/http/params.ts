@@ -6,7 +6,9 @@ import { AppError } from '../errors';
 export class ObjectIdPipe implements PipeTransform<string, string> {
   transform(value: string): string {
     if (!/^[0-9a-f]{24}$/.test(value)) {
-      throw new AppError('VALIDATION_FAILED', 'id must be a 24-character lowercase hex id', { errors: [{ field: 'id', message: 'must be a 24-character lowercase hex id' }] });
+      throw new AppError('VALIDATION_FAILED', 'id must be a 24-character lowercase hex id', {
+        errors: [{ field: 'id', message: 'must be a 24-character lowercase hex id' }],
+      });
     }
     return value;
   }
@@ -17,7 +19,9 @@ export function expectedVersion(header: string | undefined): number | undefined 
   if (header === undefined) return undefined;
   const match = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(header);
   if (!match) {
-    throw new AppError('VALIDATION_FAILED', 'If-Match must be the record revision (__v), e.g. If-Match: 3', { errors: [{ field: 'If-Match', message: 'must be a revision number' }] });
+    throw new AppError('VALIDATION_FAILED', 'If-Match must be the record revision (__v), e.g. If-Match: 3', {
+      errors: [{ field: 'If-Match', message: 'must be a revision number' }],
+    });
   }
   return Number(match[1]);
 }

@@ -40,7 +40,9 @@ export class ProblemFilter implements ExceptionFilter {
 
   private toProblem(error: unknown, request: Request): Problem {
     if (isDomainError(error)) {
-      const errors: ProblemField[] | undefined = error.field ? [{ field: error.field, message: error.message }] : undefined;
+      const errors: ProblemField[] | undefined = error.field
+        ? [{ field: error.field, message: error.message }]
+        : undefined;
       return problem(STATUS_BY_KIND[error.kind], error.message, { code: error.code, errors });
     }
     if (error instanceof AppError) return error.getResponse().problem;
@@ -48,7 +50,11 @@ export class ProblemFilter implements ExceptionFilter {
     if (error instanceof HttpException) {
       const status = error.getStatus();
       const payload = error.getResponse();
-      if (status === 404 && typeof payload === 'object' && /^Cannot /.test(String((payload as { message?: unknown }).message))) {
+      if (
+        status === 404 &&
+        typeof payload === 'object' &&
+        /^Cannot /.test(String((payload as { message?: unknown }).message))
+      ) {
         return new AppError('ROUTE_NOT_FOUND', `No route ${request.method} ${request.path}`).getResponse().problem;
       }
       const message = typeof payload === 'string' ? payload : (payload as { message?: unknown }).message;
@@ -63,13 +69,22 @@ function bodyParserProblem(error: unknown): Problem | undefined {
   const parserError = error as BodyParserError;
   const status = parserError?.status ?? parserError?.statusCode;
   if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
-  if (parserError.type === 'entity.parse.failed') return new AppError('MALFORMED_JSON', 'The request body is not valid JSON').getResponse().problem;
-  if (parserError.type === 'entity.too.large') return new AppError('BODY_TOO_LARGE', 'The request body is larger than 100 kB').getResponse().problem;
-  return problem(status, parserError.expose ? String((error as Error).message) : 'The request body was refused', { code: 'BAD_BODY' satisfies AppErrorCode });
+  if (parserError.type === 'entity.parse.failed')
+    return new AppError('MALFORMED_JSON', 'The request body is not valid JSON').getResponse().problem;
+  if (parserError.type === 'entity.too.large')
+    return new AppError('BODY_TOO_LARGE', 'The request body is larger than 100 kB').getResponse().problem;
+  return problem(status, parserError.expose ? String((error as Error).message) : 'The request body was refused', {
+    code: 'BAD_BODY' satisfies AppErrorCode,
+  });
 }
 
 /** Express error middleware placed right after the body parser: its failures become problems, not generic errors. */
-export function bodyParserErrors(error: unknown, _request: Request, response: Response, next: (error?: unknown) => void): void {
+export function bodyParserErrors(
+  error: unknown,
+  _request: Request,
+  response: Response,
+  next: (error?: unknown) => void,
+): void {
   const body = bodyParserProblem(error);
   if (!body) return next(error);
   response.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));

@@ -10,7 +10,13 @@ const OBJECT_ID = /^[0-9a-f]{24}$/;
 /** `limit`: an integer from 1 to 500 (default 50). Anything else, including "10abc" or a repeated parameter, is a 400. */
 export function LimitParam() {
   return applyDecorators(
-    ApiPropertyOptional({ description: `How many records to return: an integer from 1 to ${MAX_LIMIT}.`, default: DEFAULT_LIMIT, minimum: 1, maximum: MAX_LIMIT, type: 'integer' }),
+    ApiPropertyOptional({
+      description: `How many records to return: an integer from 1 to ${MAX_LIMIT}.`,
+      default: DEFAULT_LIMIT,
+      minimum: 1,
+      maximum: MAX_LIMIT,
+      type: 'integer',
+    }),
     IsOptional(),
     Transform(({ value }) => (typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : value)),
     IsInt({ message: `limit must be an integer from 1 to ${MAX_LIMIT}` }),
@@ -22,7 +28,12 @@ export function LimitParam() {
 /** An id parameter: 24 lowercase hex characters. A well-formed id that names nothing is simply no match. */
 export function IdParam(description: string, required = false) {
   return applyDecorators(
-    ApiPropertyOptional({ description, pattern: OBJECT_ID.source, example: '65a1b2c3d4e5f60718293a4b', required } as never),
+    ApiPropertyOptional({
+      description,
+      pattern: OBJECT_ID.source,
+      example: '65a1b2c3d4e5f60718293a4b',
+      required,
+    } as never),
     ...(required ? [] : [IsOptional()]),
     Matches(OBJECT_ID, { message: ({ property }) => `${property} must be a 24-character lowercase hex id` }),
   );
@@ -37,4 +48,5 @@ export function BooleanParam(description: string) {
   );
 }
 
-export const toBoolean = (value: string | undefined): boolean | undefined => (value === undefined ? undefined : value === 'true');
+export const toBoolean = (value: string | undefined): boolean | undefined =>
+  value === undefined ? undefined : value === 'true';

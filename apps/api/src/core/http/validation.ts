@@ -24,7 +24,8 @@ export function validationPipe(): ValidationPipe {
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => {
       const fields = flatten(errors);
-      const detail = fields.length === 1 ? `${fields[0].field}: ${fields[0].message}` : `${fields.length} fields are invalid`;
+      const detail =
+        fields.length === 1 ? `${fields[0].field}: ${fields[0].message}` : `${fields.length} fields are invalid`;
       return new AppError('VALIDATION_FAILED', detail, { errors: fields });
     },
   });

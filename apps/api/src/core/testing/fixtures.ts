@@ -1,5 +1,11 @@
 import { INSPECTION_ITEMS, type Actor, type DriverRegistration, type InspectionChecklist } from '@transport/domain';
-import { FixedClock, InMemoryUnitOfWork, PlainTextHasher, SeededRandomSource, SequentialIdGenerator } from '@transport/domain/testing';
+import {
+  FixedClock,
+  InMemoryUnitOfWork,
+  PlainTextHasher,
+  SeededRandomSource,
+  SequentialIdGenerator,
+} from '@transport/domain/testing';
 
 // What the services' specs share: the fakes of every port, wired the way ports.module.ts wires the real adapters.
 
@@ -23,9 +29,12 @@ export function fakePorts() {
 
 export const days = (n: number) => new Date(Date.parse(T0) + n * 86_400_000);
 
-export const allPassed = (): InspectionChecklist => Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, true])) as InspectionChecklist;
+export const allPassed = (): InspectionChecklist =>
+  Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, true])) as InspectionChecklist;
 
-export const ownerInput = (over: Partial<{ name: string; phone: string; email: string; idType: string; idNumber: string }> = {}) => ({
+export const ownerInput = (
+  over: Partial<{ name: string; phone: string; email: string; idType: string; idNumber: string }> = {},
+) => ({
   name: 'Kofi Asante',
   phone: '0244123456',
   email: 'Kofi.Asante@Example.com',

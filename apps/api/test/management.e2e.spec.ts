@@ -601,7 +601,7 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
     const keys = (await as(ADMIN_KEY).get('/admin/keys').expect(200)).body;
     expect(JSON.stringify(keys)).not.toContain(b.assemblyKey);
     const merchant = (await as(ADMIN_KEY).post('/admin/merchants/add', { name: 'Kumasi Rides Ltd' }).expect(201)).body;
-    expect(merchant.signingSecret).toMatch(/^tp_whsec_/);
+    expect(merchant.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const temp = (await as(ADMIN_KEY).post('/admin/keys', { role: 'merchant', principal: merchant._id }).expect(201))
       .body;
     await as(temp.key).get('/assembly/all').expect(200);

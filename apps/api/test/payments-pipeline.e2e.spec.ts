@@ -4,6 +4,7 @@ import { startProviderSimulator, type RunningSimulator } from '@transport/provid
 import type { RunningApp } from '../src/app';
 import { JOB_WORKERS, PAYMENT_PROVIDER } from '../src/core/tokens';
 import type { JobWorkers } from '../src/core/ports';
+import { Webhook } from 'standardwebhooks';
 import { verifyNotification } from '../src/payments/notification-signature';
 import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { eventually, freePort, startListeningApp, startMerchantReceiver } from './support/http-peers';
@@ -150,6 +151,22 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
     await simulator?.close();
     await receiver?.close();
     await store?.dispose();
+  });
+
+  it('delivers notifications that a Standard Webhooks library verifies, and refuses a replay under another webhook-id', async () => {
+    await pay('E2E-SW').expect(201);
+    const [notification] = await eventually(async () => {
+      const got = receiver.forReference('E2E-SW');
+      expect(got).toHaveLength(1);
+      return got;
+    });
+    const headers = notification.headers as Record<string, string>;
+    // The fixture merchants' secret predates the whsec_ format: libraries take such a secret as raw bytes.
+    const webhook = new Webhook(SIGNING_SECRET, { format: 'raw' });
+    expect(webhook.verify(notification.body, headers)).toMatchObject({ reference: 'E2E-SW', status: 'success' });
+    expect(() => webhook.verify(notification.body, { ...headers, 'webhook-id': 'replayed-under-a-new-id' })).toThrow(
+      /No matching signature/,
+    );
   });
 
   it('request -> simulator callback -> operation 9 in exactly the document shape -> one signed notification that verifies', async () => {

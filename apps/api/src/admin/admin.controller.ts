@@ -26,7 +26,7 @@ export class AdminController {
   @ApiOperation({
     summary: 'Add a merchant',
     description:
-      'Answers with the `signingSecret` the merchant uses to verify the notifications this service signs (HMAC-SHA256); it is shown this once.',
+      'Answers with the `signingSecret` (`whsec_...`, Standard Webhooks) the merchant uses to verify the notifications this service signs; it is shown this once.',
   })
   @ApiBody({ type: AddMerchantBody })
   @ApiCreatedResponse({ type: MerchantCreatedResponse })

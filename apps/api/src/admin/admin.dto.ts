@@ -82,8 +82,8 @@ export class MerchantCreatedResponse {
   @ApiProperty({ ...ID }) _id!: string;
   @ApiProperty({ example: 'Kumasi Rides Ltd' }) name!: string;
   @ApiProperty({
-    example: 'tp_whsec_…',
-    description: 'Shown this once: verifies the HMAC-SHA256 signatures of our notifications.',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    description: 'Shown this once: the Standard Webhooks secret that verifies our notifications (webhook-signature).',
   })
   signingSecret!: string;
   @ApiProperty({ ...DATE }) createdAt!: string;

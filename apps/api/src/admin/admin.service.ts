@@ -9,7 +9,7 @@ import {
   type IdGenerator,
 } from '@transport/domain';
 import { ROLES, type Role } from '../core/auth/principal';
-import { hashApiKey, newApiKey } from '../core/platform/secrets';
+import { hashApiKey, newApiKey, newSigningSecret } from '../core/platform/secrets';
 import type { ApiKeyRegistry, AuditTrail, MerchantRegistry } from '../core/ports';
 import { API_KEYS, AUDIT_TRAIL, CLOCK, ID_GENERATOR, MERCHANTS, STORES } from '../core/tokens';
 import {
@@ -76,7 +76,7 @@ export class AdminService {
 
   /** A merchant and its notification signing secret, shown this once. */
   async addMerchant(name: string, actor: Actor): Promise<MerchantCreatedResponse> {
-    const signingSecret = newApiKey('whsec');
+    const signingSecret = newSigningSecret();
     const merchant = await this.merchants.add(
       { id: this.ids.next(), name: name.trim(), signingSecret, at: this.clock.now() },
       { actor },

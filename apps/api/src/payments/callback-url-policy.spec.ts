@@ -1,13 +1,15 @@
-import { CallbackUrlPolicy, isPrivateAddress } from './callback-url-policy';
+import { CallbackUrlPolicy, isGlobalUnicast } from './callback-url-policy';
 
 describe('CallbackUrlPolicy', () => {
   const strict = new CallbackUrlPolicy(false, new Set(['receiver.test']));
 
   it.each([
     'https://merchant.example.com/cb',
-    'http://203.0.113.7:8080/hook',
-    'https://[2001:db8::1]/cb',
+    'https://merchant.example.com:443/cb',
+    'https://8.8.8.8/hook',
+    'https://[2001:4860::8888]/cb',
     'http://receiver.test/cb',
+    'http://receiver.test:8080/cb',
   ])('accepts %s', (url) => {
     expect(() => strict.check(url)).not.toThrow();
   });
@@ -28,6 +30,17 @@ describe('CallbackUrlPolicy', () => {
     'http://0.0.0.0',
     'http://metadata.google.internal',
     'http://printer.local',
+    // documentation, benchmarking, NAT64 and 6to4 ranges: not reachable hosts of a merchant
+    'http://192.0.2.1/cb',
+    'http://198.18.0.1/cb',
+    'http://203.0.113.7/hook',
+    'http://[64:ff9b::7f00:1]/cb',
+    'http://[2002:7f00:1::]/cb',
+    'https://[2001:db8::1]/cb',
+    // plain http, or any port but https's
+    'http://merchant.example.com/cb',
+    'https://merchant.example.com:8443/cb',
+    'https://8.8.8.8:6379/',
   ])('refuses %s outside development', (url) => {
     expect(() => strict.check(url)).toThrow(expect.objectContaining({ code: 'CALLBACK_URL_REFUSED' }));
   });
@@ -38,14 +51,16 @@ describe('CallbackUrlPolicy', () => {
     expect(() => dev.check('file:///etc/passwd')).toThrow(expect.objectContaining({ code: 'CALLBACK_URL_REFUSED' }));
   });
 
-  it('classifies addresses', () => {
-    expect(isPrivateAddress('8.8.8.8')).toBe(false);
-    expect(isPrivateAddress('100.64.0.1')).toBe(true);
-    expect(isPrivateAddress('224.0.0.1')).toBe(true);
-    expect(isPrivateAddress('example.com')).toBe(false);
-    expect(isPrivateAddress('2001:4860::8888')).toBe(false);
-    expect(isPrivateAddress('fe80::1')).toBe(true);
-    expect(isPrivateAddress('::ffff:10.0.0.1')).toBe(true);
-    expect(isPrivateAddress('::ffff:808:808')).toBe(false);
+  it('classifies addresses: only global unicast passes', () => {
+    expect(isGlobalUnicast('8.8.8.8')).toBe(true);
+    expect(isGlobalUnicast('2001:4860::8888')).toBe(true);
+    expect(isGlobalUnicast('::ffff:808:808')).toBe(true);
+    expect(isGlobalUnicast('100.64.0.1')).toBe(false);
+    expect(isGlobalUnicast('224.0.0.1')).toBe(false);
+    expect(isGlobalUnicast('example.com')).toBe(false);
+    expect(isGlobalUnicast('fe80::1')).toBe(false);
+    expect(isGlobalUnicast('::ffff:10.0.0.1')).toBe(false);
+    expect(isGlobalUnicast('192.0.2.1')).toBe(false);
+    expect(isGlobalUnicast('64:ff9b::7f00:1')).toBe(false);
   });
 });

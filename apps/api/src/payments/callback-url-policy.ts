@@ -1,10 +1,27 @@
-import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { DomainError } from '@transport/domain';
 
 /**
- * Where merchants may ask us to send notifications. Outside development, loopback, private, link-local and
- * unspecified addresses are refused (no server-side request forgery into our own network), unless the host is on
- * the allowlist. Host names are checked again, after DNS resolution, when a notification is sent.
+ * Whether an address is global unicast: reachable on the public internet and not one of the special ranges
+ * (loopback, private, link-local, carrier-grade NAT, documentation and benchmarking ranges, multicast, NAT64 64:ff9b::/96,
+ * 6to4, Teredo, ...). The ranges are ipaddr.js's, a maintained list of the IANA special-purpose registries; an
+ * IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
+ */
+export function isGlobalUnicast(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  return parsed.range() === 'unicast';
+}
+
+/** The port a notification may be sent to outside development: https's own (written or implied). */
+const WEB_PORTS = new Set(['', '443']);
+
+/**
+ * Where merchants may ask us to send notifications. Outside development, only https URLs on port 443 whose host
+ * is a name or a global unicast address (no server-side request forgery into our own network), unless the host is on
+ * the allowlist. Names are checked again, at connect time, on the address actually connected to (HttpWebhookSender).
  */
 export class CallbackUrlPolicy {
   constructor(
@@ -21,50 +38,24 @@ export class CallbackUrlPolicy {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse('callBackUrl must use http or https');
     if (url.username || url.password) throw refuse('callBackUrl must not carry credentials');
-    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const host = hostOf(url);
     if (this.allowPrivate || this.allowlist.has(host)) return;
-    if (
-      host === 'localhost' ||
-      host.endsWith('.localhost') ||
-      host.endsWith('.local') ||
-      host.endsWith('.internal') ||
-      isPrivateAddress(host)
-    ) {
-      throw refuse('callBackUrl must not point at a loopback, private or link-local address');
+    // Notifications carry payment data and a signature worth replaying: only over TLS, outside development.
+    if (url.protocol !== 'https:') throw refuse('callBackUrl must use https');
+    if (!WEB_PORTS.has(url.port)) throw refuse('callBackUrl must use the standard port (443)');
+    const internalName =
+      host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal');
+    if (internalName || (ipaddr.isValid(host) && !isGlobalUnicast(host))) {
+      throw refuse('callBackUrl must not point at a loopback, private, link-local or reserved address');
     }
   }
+}
+
+/** The host of a URL as DNS and the allowlist see it: lower-case, IPv6 without brackets. */
+export function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
 }
 
 function refuse(message: string): DomainError {
   return new DomainError('CALLBACK_URL_REFUSED', message, 'callBackUrl');
-}
-
-export function isPrivateAddress(host: string): boolean {
-  const kind = isIP(host);
-  if (kind === 4) {
-    const [a, b] = host.split('.').map(Number);
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      a >= 224
-    );
-  }
-  if (kind === 6) {
-    const h = host.toLowerCase();
-    if (h === '::' || h === '::1') return true;
-    if (h.startsWith('::ffff:')) {
-      // IPv4-mapped: URL parsing writes ::ffff:127.0.0.1 as ::ffff:7f00:1.
-      const rest = h.slice(7);
-      if (isIP(rest) === 4) return isPrivateAddress(rest);
-      const [hi, lo] = rest.split(':').map((g) => parseInt(g, 16));
-      return isPrivateAddress([hi >> 8, hi & 255, lo >> 8, lo & 255].join('.'));
-    }
-    return /^f[cd]/.test(h) || /^fe[89ab]/.test(h) || h.startsWith('ff');
-  }
-  return false;
 }

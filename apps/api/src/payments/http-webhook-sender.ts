@@ -1,36 +1,89 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { WebhookSender } from '../core/ports';
-import { isPrivateAddress } from './callback-url-policy';
+import { hostOf, isGlobalUnicast } from './callback-url-policy';
+
+/** Resolves a host name to its addresses (node:dns by default; tests pass a stub). */
+export type Resolver = (host: string) => Promise<LookupAddress[]>;
+
+const systemResolver: Resolver = (host) =>
+  new Promise((resolve, reject) =>
+    dnsLookup(host, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
 
 export interface WebhookSenderOptions {
   timeoutMs: number;
   /** Development mode or allowlisted hosts may resolve to private addresses. */
   allowPrivate: boolean;
   allowlist: ReadonlySet<string>;
+  resolve?: Resolver;
 }
 
-/** POSTs a notification with fetch, no redirects followed; host names are resolved and checked first (SSRF). */
+/**
+ * POSTs a notification with no redirects followed. Server-side request forgery is checked where it cannot be
+ * dodged: on the address the socket connects to. The host name is resolved once, inside the connection's own
+ * `lookup`, and only a global unicast answer is connected to; a name that pointed somewhere public when the URL was
+ * checked and at 127.0.0.1 now (DNS rebinding) is refused before any connection.
+ */
 export class HttpWebhookSender implements WebhookSender {
-  constructor(private readonly options: WebhookSenderOptions) {}
+  private readonly resolve: Resolver;
 
-  async send(url: string, headers: Record<string, string>, body: string): Promise<number> {
-    await this.checkDestination(url);
-    const response = await fetch(url, {
-      method: 'POST',
-      redirect: 'manual',
-      signal: AbortSignal.timeout(this.options.timeoutMs),
-      headers,
-      body,
-    });
-    await response.body?.cancel();
-    return response.status;
+  constructor(private readonly options: WebhookSenderOptions) {
+    this.resolve = options.resolve ?? systemResolver;
   }
 
-  private async checkDestination(raw: string): Promise<void> {
-    const host = new URL(raw).hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    if (this.options.allowPrivate || this.options.allowlist.has(host)) return;
-    const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
-    if (addresses.some(isPrivateAddress)) throw new Error(`refused: ${host} resolves to a private address`);
+  send(url: string, headers: Record<string, string>, body: string): Promise<number> {
+    const target = new URL(url);
+    const host = hostOf(target);
+    const trusted = this.options.allowPrivate || this.options.allowlist.has(host);
+    if (!trusted && ipaddr.isValid(host) && !isGlobalUnicast(host))
+      return Promise.reject(new Error(`refused: ${host} is not a public address`));
+    const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise<number>((resolve, reject) => {
+      const req = request(
+        target,
+        {
+          method: 'POST',
+          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          timeout: this.options.timeoutMs,
+          lookup: trusted ? undefined : this.checkedLookup(host),
+        },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`no answer within ${this.options.timeoutMs} ms`)));
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  /** The connection's DNS lookup: resolve once, keep only global unicast addresses, connect to the first. */
+  private checkedLookup(host: string): LookupFunction {
+    return (_hostname, options, callback) => {
+      this.resolve(host).then(
+        (addresses) => {
+          const usable = addresses.filter((a) => isGlobalUnicast(a.address));
+          if (usable.length === 0) {
+            callback(
+              new Error(
+                `refused: ${host} resolves to ${addresses.map((a) => a.address).join(', ') || 'nothing'}, not a public address`,
+              ),
+              '',
+              4,
+            );
+            return;
+          }
+          if ((options as { all?: boolean }).all)
+            (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
+          else callback(null, usable[0].address, usable[0].family);
+        },
+        (error: Error) => callback(error as NodeJS.ErrnoException, '', 4),
+      );
+    };
   }
 }

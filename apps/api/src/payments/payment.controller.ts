@@ -39,7 +39,7 @@ export class PaymentController {
     description:
       'Idempotent on your reference: the same request again answers 200 with the stored transaction; a different request under a used reference is a 409. ' +
       'The transaction starts pending when the provider accepts (requestInfo.ResponseCode 0001), failed if it refuses; its final state arrives by the provider callback. ' +
-      'callBackUrl must be http(s) and, outside development mode, not a loopback, private or link-local address (CALLBACK_URL_REFUSED).',
+      'callBackUrl must be http(s); outside development mode it must be https on port 443 to a name or a global unicast address (no loopback, private, link-local, documentation, NAT64 or 6to4 ranges), else CALLBACK_URL_REFUSED. Names are checked again on the address actually connected to when sending.',
   })
   @ApiBody({ type: PaymentRequestBody })
   @ApiCreatedResponse({
@@ -120,9 +120,10 @@ export class PaymentController {
   @ApiOperation({
     summary: 'Notifications we sent you for a transaction, with every attempt',
     description:
-      'When a transaction reaches its final state the service POSTs it (the operation-9 shape) to your callBackUrl, signed: ' +
-      '`Webhook-Id` (the notification id, the same on every attempt; also sent as `Idempotency-Key`), `Webhook-Timestamp` (unix seconds) and ' +
-      '`Webhook-Signature: v1=<hex HMAC-SHA256(signingSecret, "<Webhook-Timestamp>.<raw body>")>`. Verify in constant time and refuse old timestamps. ' +
+      'When a transaction reaches its final state the service POSTs it (the operation-9 shape) to your callBackUrl, signed as Standard Webhooks: ' +
+      '`webhook-id` (the notification id, the same on every attempt; also sent as `Idempotency-Key`), `webhook-timestamp` (unix seconds) and ' +
+      '`webhook-signature: v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>` where the key is the base64 part of your `whsec_` signingSecret. ' +
+      'Any Standard Webhooks library verifies it (`standardwebhooks` on npm); by hand, compare in constant time and refuse old timestamps. ' +
       'Any 2xx answer delivers it; anything else (or no answer within the timeout) is retried with exponential backoff for at least 24 hours. ' +
       "`notification` is null until the transaction is final. Another merchant's reference is a 404, like an unknown one.",
   })

@@ -7,11 +7,12 @@ import type {
 } from '@transport/domain';
 import { FixedClock, InMemoryUnitOfWork, SeededRandomSource, SequentialIdGenerator } from '@transport/domain/testing';
 import type { EventLog, PaymentMetricsSource, WebhookSender } from '../core/ports';
+import { Webhook } from 'standardwebhooks';
 import { verifyNotification } from './notification-signature';
 import { PaymentsService, QUEUES, RetryLater, validProviderSignature, type PaymentSettings } from './payments.service';
 
 const MERCHANT = '65a1b2c3d4e5f60718293a4b';
-const SECRET = 'whsec_test_secret_0123456789abcdef';
+const SECRET = `whsec_${Buffer.from('a test signing secret of 32 bytes').toString('base64')}`;
 
 /** The provider as the service sees it: answers requests with 0001 and status checks as told. */
 class FakeProvider implements PaymentProvider {
@@ -426,6 +427,38 @@ describe('PaymentsService on fakes', () => {
         attempts: 1,
         attemptLog: [{ outcome: 'delivered', statusCode: 200 }],
       });
+    });
+
+    it('signs as Standard Webhooks: the standardwebhooks library verifies it, and a replay under another id or a changed body fails', async () => {
+      const ctx = setup();
+      const id = await finished(ctx);
+      await ctx.service.deliverNotification(id, attempt());
+      const [sent] = ctx.webhooks.sent;
+      jest.spyOn(Date, 'now').mockReturnValue(ctx.clock.now().getTime());
+      try {
+        const webhook = new Webhook(SECRET);
+        expect(webhook.verify(sent.body, sent.headers)).toMatchObject({ reference: 'REF-1', status: 'success' });
+        expect(sent.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+        expect(() => webhook.verify(sent.body, { ...sent.headers, 'webhook-id': 'another-id' })).toThrow(
+          /No matching signature/,
+        );
+        expect(() => webhook.verify(sent.body.replace('success', 'failed'), sent.headers)).toThrow(
+          /No matching signature/,
+        );
+        expect(() =>
+          new Webhook(`whsec_${Buffer.from('someone else').toString('base64')}`).verify(sent.body, sent.headers),
+        ).toThrow(/No matching signature/);
+        expect(
+          verifyNotification(
+            SECRET,
+            { ...sent.headers, 'webhook-id': 'another-id' },
+            sent.body,
+            ctx.clock.now().getTime(),
+          ),
+        ).toBe(false);
+      } finally {
+        jest.restoreAllMocks();
+      }
     });
 
     it('retries a failing endpoint with the same id, then gives up after the last attempt', async () => {

@@ -37,7 +37,7 @@ import {
   WEBHOOK_SENDER,
 } from '../core/tokens';
 import { describeFetchError } from './fetch-error';
-import { SIGNATURE_HEADERS, signNotification } from './notification-signature';
+import { SIGNATURE_HEADERS, signatureHeader } from './notification-signature';
 import { renderPaymentMetrics } from './payment-metrics';
 import { toDeliveriesResponse, toTransactionResponse, type DeliveriesResponse } from './payments.dto';
 
@@ -316,7 +316,12 @@ export class PaymentsService {
           'idempotency-key': notification.id,
           [SIGNATURE_HEADERS.id]: notification.id,
           [SIGNATURE_HEADERS.timestamp]: String(timestamp),
-          [SIGNATURE_HEADERS.signature]: signNotification(notification.signingSecret, timestamp, notification.body),
+          [SIGNATURE_HEADERS.signature]: signatureHeader(
+            [notification.signingSecret],
+            notification.id,
+            timestamp,
+            notification.body,
+          ),
         },
         notification.body,
       );

@@ -23,7 +23,7 @@ import { SYSTEM_ACTOR } from '@transport/domain';
 import { PrismaAuditLog } from './prisma-audit-log';
 import { prismaRepositories } from './prisma-repositories';
 import type { PrismaClient } from '../generated/prisma/client';
-import { hashApiKey, newApiKey, ScryptSecretHasher } from '../core/platform/secrets';
+import { hashApiKey, newApiKey, newSigningSecret, ScryptSecretHasher } from '../core/platform/secrets';
 
 export interface DemoCredentials {
   admin: string;
@@ -373,7 +373,7 @@ export async function seedDemo(
         data: {
           id: merchantId,
           name: 'Demo Merchant',
-          signingSecret: newApiKey('whsec'),
+          signingSecret: newSigningSecret(),
           createdAt: at(-400),
           updatedAt: at(-400),
         },

@@ -25,9 +25,11 @@ distances km. Dates are ISO 8601 UTC. Phone numbers are stored as +233XXXXXXXXX;
 change). Fields the interface marks "present once ..." are absent, not null, until then.
 
 **Payment notifications.** When a transaction reaches its final state, the service POSTs it (the operation-9 shape) to
-the merchant's \`callBackUrl\` with \`Webhook-Id\` (the same on every attempt; also \`Idempotency-Key\`),
-\`Webhook-Timestamp\` (unix seconds) and \`Webhook-Signature: v1=<hex HMAC-SHA256(signingSecret, "<timestamp>.<raw body>")>\`.
-Verify over the raw bytes in constant time, refuse stale timestamps, deduplicate on \`Webhook-Id\`. Any 2xx answer
+the merchant's \`callBackUrl\`, signed as Standard Webhooks: \`webhook-id\` (the same on every attempt; also
+\`Idempotency-Key\`), \`webhook-timestamp\` (unix seconds) and
+\`webhook-signature: v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>\` (the key is the base64
+part of the \`whsec_\` signingSecret). Any Standard Webhooks library verifies it; refuse stale timestamps and
+deduplicate on \`webhook-id\`. Any 2xx answer
 delivers it; otherwise it is retried with exponential backoff for at least 24 hours (see \`GET /payment/deliveries\`).
 The provider unreachable when a payment is requested: 502, nothing stored, the same request may be sent again.
 `.trim();

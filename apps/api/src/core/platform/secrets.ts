@@ -34,3 +34,8 @@ export class ScryptSecretHasher {
     return verifyShortSecret(secret, hash);
   }
 }
+
+/** A merchant's notification signing secret in the Standard Webhooks format: `whsec_` and 32 random bytes in base64. */
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}

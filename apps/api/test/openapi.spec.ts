@@ -1,3 +1,4 @@
+import { COMPLIANCE_REASON_CODES } from '@transport/domain';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +32,16 @@ describe('OpenAPI document', () => {
   afterAll(async () => {
     await running?.close();
     await store?.dispose();
+  });
+
+  it('lists every compliance reason the domain emits, from the same list the code uses', () => {
+    const schemas = (
+      document.components as unknown as {
+        schemas: Record<string, { properties?: Record<string, { enum?: string[] }> }>;
+      }
+    ).schemas;
+    expect(schemas.ComplianceReasonResponse.properties?.code.enum).toEqual([...COMPLIANCE_REASON_CODES]);
+    expect(COMPLIANCE_REASON_CODES).toEqual(expect.arrayContaining(['ROADWORTHY_MISSING', 'INSURANCE_MISSING']));
   });
 
   it('documents every operation of the interface, with its credential and error responses', () => {

@@ -13,6 +13,7 @@ export * from './shared/geo-point';
 export * from './shared/contact';
 export * from './shared/identity';
 export * from './shared/values';
+export * from './shared/mutable';
 
 export * from './owner/vehicle-owner';
 export * from './owner/vehicle-owner.repository';

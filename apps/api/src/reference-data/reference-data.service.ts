@@ -4,6 +4,7 @@ import {
   AssemblyUser,
   CommonErrors,
   DomainError,
+  ReferenceErrors,
   Region,
   Station,
   TransportUnion,
@@ -78,7 +79,7 @@ export class ReferenceDataService {
     const assembly = await this.create('assembly', actor, async (c, at) => {
       const created = Assembly.create(input, this.ids, at);
       if (!(await c.regions.findById(created.toState().regionId)))
-        throw new DomainError('REGION_NOT_FOUND', `region ${input.regionId} names no record`, 'region');
+        throw ReferenceErrors.missing('region', input.regionId);
       return c.assemblies.add(created);
     });
     return toAssemblyResponse(assembly.toState(), await this.regionOf(assembly.id, assembly.toState().regionId));
@@ -118,7 +119,7 @@ export class ReferenceDataService {
     const user = await this.create('assemblyUser', actor, async (c, at) => {
       const created = AssemblyUser.create(input, this.ids, at);
       if (!(await c.assemblies.findById(created.assemblyId)))
-        throw new DomainError('ASSEMBLY_NOT_FOUND', `assembly ${input.assemblyId} names no record`, 'assembly');
+        throw ReferenceErrors.missing('assembly', input.assemblyId);
       if (actor.role === 'assembly') {
         const self = await c.assemblyUsers.findById(actor.id);
         if (!self || self.assemblyId !== created.assemblyId)

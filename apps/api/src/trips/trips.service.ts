@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   CommonErrors,
-  DomainError,
+  ReferenceErrors,
   Trip,
   auditEntriesFor,
   type Actor,
@@ -58,8 +58,8 @@ export class TripsService {
         context.drivers.findById(input.driverId),
         context.vehicles.findById(input.vehicleId),
       ]);
-      if (!driver) throw new DomainError('DRIVER_NOT_FOUND', `driver ${input.driverId} names no record`, 'driver');
-      if (!vehicle) throw new DomainError('VEHICLE_NOT_FOUND', `vehicle ${input.vehicleId} names no record`, 'vehicle');
+      if (!driver) throw ReferenceErrors.missing('driver', input.driverId);
+      if (!vehicle) throw ReferenceErrors.missing('vehicle', input.vehicleId);
       const d = driver.toState();
       const v = vehicle.toState();
       const trip = Trip.create(

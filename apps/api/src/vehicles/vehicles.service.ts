@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   CommonErrors,
   DomainError,
+  ReferenceErrors,
   Vehicle,
   auditEntriesFor,
   normalizeRegistrationNumber,
@@ -32,12 +33,6 @@ export interface VehicleLinkChanges {
   station?: string | null;
   transportUnion?: string;
 }
-
-const missing = (
-  code: 'DRIVER_NOT_FOUND' | 'STATION_NOT_FOUND' | 'TRANSPORT_UNION_NOT_FOUND',
-  field: string,
-  id: string,
-) => new DomainError(code, `${field} ${id} names no record`, field);
 
 /** Vehicles: registration, inspection, approval, links, compliance, and the lists. */
 @Injectable()
@@ -107,17 +102,17 @@ export class VehiclesService {
       if (links.driver === null) v.unlinkDriver(at);
       else if (links.driver !== undefined) {
         const driver = await ctx.drivers.findById(links.driver);
-        if (!driver) throw missing('DRIVER_NOT_FOUND', 'driver', links.driver);
+        if (!driver) throw ReferenceErrors.missing('driver', links.driver);
         v.linkDriver(driver, at);
       }
       if (links.station !== undefined) {
         if (links.station !== null && !(await ctx.stations.findById(links.station)))
-          throw missing('STATION_NOT_FOUND', 'station', links.station);
+          throw ReferenceErrors.missing('station', links.station);
         v.linkStation(links.station, at);
       }
       if (links.transportUnion !== undefined) {
         if (!(await ctx.unions.findById(links.transportUnion)))
-          throw missing('TRANSPORT_UNION_NOT_FOUND', 'transportUnion', links.transportUnion);
+          throw ReferenceErrors.missing('transportUnion', links.transportUnion);
         v.linkTransportUnion(links.transportUnion, at);
       }
     });

@@ -10,6 +10,7 @@ import { APPROVAL_ITEMS, parseApprovalChecklist, type ApprovalChecklist } from '
 import { documentNumber, ID_TYPES, oneOf, type IdType } from '../shared/identity';
 import { GENDERS, LICENSE_CLASSES, type Gender, type LicenseClass } from './driver-fields';
 import { DriverErrors } from './driver.errors';
+import type { Mutable } from '../shared/mutable';
 
 export const MAX_ACTIVATION_ATTEMPTS = 5;
 
@@ -76,8 +77,6 @@ export interface DriverPorts {
 export type ActivationOutcome =
   | { readonly activated: true }
   | { readonly activated: false; readonly attemptsLeft: number; readonly locked: boolean; readonly error: DomainError };
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * A driver: registered (with a one-time activation key), activated by the driver, approved at an assembly dashboard,

@@ -8,6 +8,28 @@ export const CommonErrors = {
   duplicate: (code: DomainErrorCode, message: string, field?: string) => new DomainError(code, message, field),
 };
 
+/**
+ * Records a request names by id, with the code a missing one breaks as. Not `NOT_FOUND` (404, the addressed record is
+ * absent): the request is well-formed but refers to a record that does not exist, a `<THING>_NOT_FOUND` rule (422).
+ */
+const REFERENCE_CODES = {
+  assembly: 'ASSEMBLY_NOT_FOUND',
+  driver: 'DRIVER_NOT_FOUND',
+  owner: 'OWNER_NOT_FOUND',
+  principal: 'PRINCIPAL_NOT_FOUND',
+  region: 'REGION_NOT_FOUND',
+  station: 'STATION_NOT_FOUND',
+  transportUnion: 'TRANSPORT_UNION_NOT_FOUND',
+  vehicle: 'VEHICLE_NOT_FOUND',
+} as const satisfies Record<string, DomainErrorCode>;
+export type ReferencedRecord = keyof typeof REFERENCE_CODES;
+
+export const ReferenceErrors = {
+  /** The request's `field` names `id`, and no `record` has it: `ReferenceErrors.missing('owner', id, 'ownerID')`. */
+  missing: (record: ReferencedRecord, id: string, field: string = record) =>
+    new DomainError(REFERENCE_CODES[record], `${field} ${id} names no record`, field),
+};
+
 /** The uniqueness rules every repository enforces, with the one error each breaks as. */
 export const DuplicateErrors = {
   vehicleRegistration: () =>

@@ -3,7 +3,7 @@ import { parseGeoPoint, geoPoint } from './geo-point';
 import { documentNumber, oneOf } from './identity';
 import { idList } from './id-generator';
 import { assertPesewas, cedisToPesewas, MAX_PESEWAS, pesewasToCedis } from './money';
-import { CommonErrors } from './common.errors';
+import { CommonErrors, ReferenceErrors } from './common.errors';
 
 describe('phone numbers', () => {
   it.each([
@@ -75,6 +75,20 @@ describe('emails, digital addresses, text', () => {
       code: 'DRIVER_EMAIL_TAKEN',
       kind: 'conflict',
       field: 'email',
+    });
+  });
+
+  it('reports a reference to a missing record as a rule (422), not as the 404 of the addressed record', () => {
+    expect(ReferenceErrors.missing('owner', '65a000000000000000000001', 'ownerID')).toMatchObject({
+      code: 'OWNER_NOT_FOUND',
+      kind: 'rule',
+      field: 'ownerID',
+      message: 'ownerID 65a000000000000000000001 names no record',
+    });
+    expect(ReferenceErrors.missing('transportUnion', 'x')).toMatchObject({
+      code: 'TRANSPORT_UNION_NOT_FOUND',
+      kind: 'rule',
+      field: 'transportUnion',
     });
   });
 });

@@ -16,10 +16,45 @@ export const RESPONSE_UNKNOWN = '0005';
 export type ResponseVerdict = 'success' | 'failed' | 'ask';
 
 /**
- * The one place a response code is interpreted. Failure codes are those Hubtel's "Response Codes" reference of the
- * Sales (receive money) API lists as failed transactions (hubtel.readme.io/reference/response-codes).
+ * The codes Hubtel's "Response Codes" reference of the Sales (receive money) API documents
+ * (https://hubtel.readme.io/reference/response-codes): 0000 success, 0001 accepted (callback to follow), 0005 state
+ * unknown, and the rest failed transactions. A code outside this list is undocumented.
+ */
+export const DOCUMENTED_RESPONSE_CODES = [
+  RESPONSE_SUCCESS,
+  RESPONSE_PENDING,
+  RESPONSE_UNKNOWN,
+  '2001',
+  '2050',
+  '2051',
+  '2100',
+  '2101',
+  '2102',
+  '2103',
+  '2152',
+  '2153',
+  '2154',
+  '2200',
+  '2201',
+  '3008',
+  '4000',
+] as const;
+export type DocumentedResponseCode = (typeof DOCUMENTED_RESPONSE_CODES)[number];
+
+function isDocumented(code: string): code is DocumentedResponseCode {
+  return (DOCUMENTED_RESPONSE_CODES as readonly string[]).includes(code);
+}
+
+/**
+ * The one place a response code is interpreted. An undocumented code is never taken as a failure: the customer may
+ * have paid, so the status API decides.
  */
 export function responseVerdict(code: string): ResponseVerdict {
+  return isDocumented(code) ? documentedVerdict(code) : 'ask';
+}
+
+// Exhaustive on purpose (no default): a code added to DOCUMENTED_RESPONSE_CODES without a case here does not compile.
+function documentedVerdict(code: DocumentedResponseCode): ResponseVerdict {
   switch (code) {
     case RESPONSE_SUCCESS:
       return 'success';
@@ -41,8 +76,6 @@ export function responseVerdict(code: string): ResponseVerdict {
     case '3008': // Vodafone Cash: customer not registered (payment channel)
     case '4000': // validation errors in the request
       return 'failed';
-    default:
-      return 'ask';
   }
 }
 

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { DomainError } from '../shared/domain-error';
 import { days, ports, T0 } from '../test-support/fixtures';
-import { parseCallbackPayload, responseVerdict, type CallbackPayload, type RequestInfo } from './provider-messages';
+import {
+  DOCUMENTED_RESPONSE_CODES,
+  parseCallbackPayload,
+  responseVerdict,
+  type CallbackPayload,
+  type RequestInfo,
+} from './provider-messages';
 import { MAX_ANOMALIES, Transaction, type PaymentRequestInput } from './transaction';
 
 const MERCHANT = '65a0000000000000000000f1';
@@ -335,6 +341,18 @@ describe('provider response codes', () => {
     ['1234', 'ask'],
   ])('reads %s as %s', (code, verdict) => {
     expect(responseVerdict(code)).toBe(verdict);
+  });
+
+  it('fails only on documented codes: every documented code but success, pending and unknown is a failure', () => {
+    const failures = DOCUMENTED_RESPONSE_CODES.filter((code) => !['0000', '0001', '0005'].includes(code));
+    expect(failures.length).toBeGreaterThan(0);
+    for (const code of failures) expect(responseVerdict(code)).toBe('failed');
+    fc.assert(
+      fc.property(fc.stringMatching(/^\d{4}$/), (code) => {
+        fc.pre(!(DOCUMENTED_RESPONSE_CODES as readonly string[]).includes(code));
+        expect(responseVerdict(code)).toBe('ask');
+      }),
+    );
   });
 
   it('never finalises a pending transaction on a pending or undocumented callback code: the status API is asked', () => {

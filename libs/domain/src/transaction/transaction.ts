@@ -11,6 +11,7 @@ import {
   type RequestInfo,
   type StatusCheckResult,
 } from './provider-messages';
+import type { Mutable } from '../shared/mutable';
 
 export const REQUEST_TYPES = ['mobile_money', 'online_checkout'] as const;
 export type RequestType = (typeof REQUEST_TYPES)[number];
@@ -73,8 +74,6 @@ export type ApplyOutcome =
   | { readonly result: 'duplicate' }
   | { readonly result: 'deferred' }
   | { readonly result: 'anomaly'; readonly reason: TransactionAnomaly['reason'] };
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 const invalid = (field: string, message: string) => new DomainError('INVALID_PAYMENT_REQUEST', message, field);
 

@@ -7,6 +7,7 @@ import { assertPesewas } from '../shared/money';
 import { boundedNumber } from '../shared/values';
 import { estimatePrice, MAX_TRIP_KM, type Pricing } from './pricing';
 import { TripErrors } from './trip.errors';
+import type { Mutable } from '../shared/mutable';
 
 export const PAYMENT_METHODS = ['cash', 'momo', 'card', 'wallet'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
@@ -91,8 +92,6 @@ export interface TripRequest {
   estimatedMinutes: number;
   paymentMethod?: string;
 }
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * An intracity trip: created with a snapshot of its service (driver, vehicle, pricing), then ended, checked out,

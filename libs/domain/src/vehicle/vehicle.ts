@@ -19,6 +19,7 @@ import {
   type VehicleType,
 } from './vehicle-fields';
 import { VehicleErrors } from './vehicle.errors';
+import type { Mutable } from '../shared/mutable';
 
 /** What a vehicle is registered with. Everything but the owner is optional at registration. */
 export interface VehicleRegistration {
@@ -109,8 +110,6 @@ type MissingComplianceCode = Exclude<ComplianceReason['code'], (typeof COMPLIANC
 // A compile-time proof that the list is complete: MissingComplianceCode must be never.
 const _everyComplianceCodeListed: [MissingComplianceCode] extends [never] ? true : never = true;
 void _everyComplianceCodeListed;
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 function checkRegistration(
   input: VehicleRegistration,

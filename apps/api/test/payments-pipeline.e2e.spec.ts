@@ -153,6 +153,13 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
     await store?.dispose();
   });
 
+  it('keeps the callback recovery sweep on a pg-boss schedule, so a sweep that fails for good cannot end the sweeps', async () => {
+    const schedules = await running.database.prisma.$queryRawUnsafe<Array<{ name: string; cron: string }>>(
+      'SELECT name, cron FROM pgboss.schedule',
+    );
+    expect(schedules).toContainEqual({ name: 'payment-callback-sweep', cron: '* * * * *' });
+  });
+
   it('delivers notifications that a Standard Webhooks library verifies, and refuses a replay under another webhook-id', async () => {
     await pay('E2E-SW').expect(201);
     const [notification] = await eventually(async () => {

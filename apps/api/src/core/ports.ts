@@ -61,6 +61,8 @@ export type CallbackUrlCheck = (url: string) => void;
 export interface JobDefinition {
   name: string;
   concurrency: number;
+  /** A cron expression: a job of this queue is also sent on that schedule (once across all instances). */
+  cron?: string;
   options: Record<string, unknown>;
   handle(data: never, attempt: { id: string; retryCount: number; retryLimit: number }): Promise<void>;
 }

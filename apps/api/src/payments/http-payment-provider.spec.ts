@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { HttpPaymentProvider } from './http-payment-provider';
+import { HttpPaymentProvider, MAX_ANSWER_BYTES } from './http-payment-provider';
 
 /** A provider stand-in that answers with `respond`, or destroys the connection when it returns 'reset'. */
 async function provider(
@@ -152,6 +152,18 @@ describe('HttpPaymentProvider', () => {
       expect(await provider.checkStatus('UNPAID')).toMatchObject({ state: 'pending' });
       expect(await provider.checkStatus('MISSING')).toMatchObject({ state: 'unknown', raw: { responseCode: '4040' } });
       expect(p.calls[0]).toBe('GET /transactions/POS-1/status?clientReference=PAID');
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('reads no more than 64 KiB of an answer: a larger one is no answer (PROVIDER_ERROR), not a buffered megabyte', async () => {
+    const p = await provider(() => ({ status: 200, body: { ...pending, Message: 'x'.repeat(MAX_ANSWER_BYTES + 1) } }));
+    try {
+      await expect(new HttpPaymentProvider(config(p.url)).requestPayment(request)).rejects.toMatchObject({
+        code: 'PROVIDER_ERROR',
+      });
+      expect(await new HttpPaymentProvider(config(p.url)).checkStatus('R-1')).toMatchObject({ state: 'unknown' });
     } finally {
       await p.close();
     }

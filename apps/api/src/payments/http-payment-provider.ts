@@ -4,6 +4,31 @@ import type { ProviderConfig } from '../config';
 import { AppError } from '../core/errors';
 import { describeFetchError } from './fetch-error';
 
+/** A provider answer larger than this is no answer (its documented bodies are a few hundred bytes). */
+export const MAX_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * The body of an answer as text, read no further than `limit` bytes: a larger body is cancelled and read as
+ * undefined, so a broken or hostile endpoint cannot make us buffer without bound.
+ */
+async function readCapped(response: Response, limit: number): Promise<string | undefined> {
+  const reader = response.body?.getReader();
+  if (!reader) return undefined;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** The provider's channel names for our request types. */
 const CHANNELS: Record<string, string> = { mobile_money: 'mobile-money', online_checkout: 'checkout' };
 
@@ -83,7 +108,7 @@ export class HttpPaymentProvider implements PaymentProvider {
           },
           signal: AbortSignal.timeout(this.config.timeoutMs),
         });
-        const text = await response.text();
+        const text = await readCapped(response, MAX_ANSWER_BYTES);
         let body: unknown;
         try {
           body = text ? JSON.parse(text) : undefined;

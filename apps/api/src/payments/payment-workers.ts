@@ -61,6 +61,9 @@ export class PaymentWorkers implements OnApplicationBootstrap, OnApplicationShut
       this.definition<Record<string, never>>({
         name: QUEUES.sweep,
         concurrency: 1,
+        // Each sweep queues the next one 15 s later; a sweep that fails for good would end that chain, so pg-boss's
+        // scheduler also starts one every minute: the sweep cannot die.
+        cron: '* * * * *',
         // stately: at most one queued and one running sweep, however many instances ask for one.
         options: { policy: 'stately', retryLimit: 3, retryDelay: 5, expireInSeconds: 300 },
         handle: async () => {
@@ -86,6 +89,7 @@ export class PaymentWorkers implements OnApplicationBootstrap, OnApplicationShut
   private definition<T extends object>(queue: {
     name: string;
     concurrency: number;
+    cron?: string;
     options: Record<string, unknown>;
     handle: (data: T, attempt: AttemptInfo & { id: string }) => Promise<void>;
   }): JobDefinition {

@@ -52,6 +52,8 @@ export class PgBossJobQueue implements JobWorkers {
       } else await this.boss.createQueue(queue.name, queue.options as Omit<Queue, 'name'>);
     }
     if (!this.options.workers) return;
+    // Schedules are kept by pg-boss in its own tables; declaring them again from every instance is safe.
+    for (const queue of queues) if (queue.cron) await this.boss.schedule(queue.name, queue.cron, {});
     for (const queue of queues) {
       await this.boss.work<object>(
         queue.name,

@@ -44,3 +44,19 @@ export function auditEntriesFor(
     at: event.at,
   }));
 }
+
+/**
+ * One entry per domain event, carrying the event's own data instead of whole states: for records whose state holds
+ * what outsiders sent (a payment's callbacks), so an entry stays small however large a message was.
+ */
+export function eventEntriesFor(entity: string, events: readonly DomainEvent[], actor: Actor): AuditEntryInput[] {
+  return events.map((event) => ({
+    entity,
+    entityId: event.aggregateId,
+    action: event.type,
+    actor,
+    before: null,
+    after: event.data ?? null,
+    at: event.at,
+  }));
+}

@@ -152,11 +152,21 @@ export class InMemoryTransactionRepository implements TransactionRepository {
     'transaction',
     (t) => t.toState(),
     Transaction.restore,
-    [{ key: (s) => `${s.merchantId}/${s.reference}`, error: DuplicateErrors.transactionReference }],
+    [
+      { key: (s) => `${s.merchantId}/${s.reference}`, error: DuplicateErrors.transactionReference },
+      { key: (s) => `provider/${s.providerReference}`, error: DuplicateErrors.transactionReference },
+    ],
   );
   add = (t: Transaction) => this.store.add(t);
   update = (t: Transaction) => this.store.update(t);
   findById = (id: string) => this.store.findById(id);
   findByMerchantReference = async (merchantId: string, reference: string) =>
     this.store.find((s) => s.merchantId === merchantId && s.reference === reference);
+  listOpenUnchangedSince = async (before: Date, limit: number) =>
+    this.store
+      .all()
+      .filter((s) => (s.status === 'requesting' || s.status === 'pending') && s.updatedAt < before)
+      .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime())
+      .slice(0, limit)
+      .map((s) => s.id);
 }

@@ -32,8 +32,21 @@ describe('InMemoryUnitOfWork', () => {
     });
     expect(await uow.stores.vehicles.findById(vehicle.id)).toBeDefined();
     expect(uow.audit.entries).toMatchObject([{ entity: 'vehicle', action: 'VehicleRegistered', actor: SYSTEM_ACTOR }]);
-    expect(await uow.stores.callbackTokens.findTransactionId('hash')).toBe(TX);
-    expect(await uow.stores.callbackTokens.findTransactionId('other')).toBeUndefined();
+    expect(await uow.stores.callbackTokens.find('hash')).toEqual({ transactionId: TX, expiresAt: null });
+    expect(await uow.stores.callbackTokens.find('other')).toBeUndefined();
+    const later = new Date(T0.getTime() + 1000);
+    await uow.stores.callbackTokens.expire(TX, T0);
+    await uow.stores.callbackTokens.expire(TX, later);
+    expect(await uow.stores.callbackTokens.find('hash')).toEqual({ transactionId: TX, expiresAt: T0 });
+    expect(await uow.stores.callbacks.countFor(TX)).toBe(1);
+    await uow.stores.callbacks.deadLetter({
+      receivedAt: T0,
+      reason: 'unknown_token',
+      transactionId: null,
+      headers: {},
+      body: 'x',
+    });
+    expect(uow.callbacks.deadLettered).toMatchObject([{ reason: 'unknown_token', body: 'x' }]);
     expect(uow.callbacks.all).toMatchObject([{ outcome: 'applied', processedAt: T0 }]);
     expect(await uow.stores.callbacks.claim('1')).toBe(false);
     expect(await uow.stores.callbacks.claim('404')).toBe(false);
@@ -52,6 +65,7 @@ describe('InMemoryUnitOfWork', () => {
         auditEntriesFor('vehicle', [{ type: 'X', aggregateId: TX, at: T0 }], ANONYMOUS_ACTOR, null, null),
       );
       await ctx.callbacks.markProcessed('1', 'applied', T0);
+      await ctx.callbacks.deadLetter({ receivedAt: T0, reason: 'unknown_token', transactionId: null, headers: {}, body: '' });
       await ctx.callbackTokens.add('hash', TX, T0);
       await ctx.notifications.add({ id: 'n1', transactionId: TX, url: 'u', body: '{}', createdAt: T0 });
       await ctx.followUps.enqueue('q', {});
@@ -61,8 +75,9 @@ describe('InMemoryUnitOfWork', () => {
     expect((await uow.stores.vehicles.list({}, { limit: 10 })).items).toEqual([]);
     expect(uow.audit.entries).toEqual([]);
     expect(await uow.stores.callbacks.listUnprocessed(T0, 10)).toMatchObject([{ id: '1', body: 'kept' }]);
-    expect(await uow.stores.callbackTokens.findTransactionId('hash')).toBeUndefined();
+    expect(await uow.stores.callbackTokens.find('hash')).toBeUndefined();
     expect(uow.notifications.all).toEqual([]);
+    expect(uow.callbacks.deadLettered).toEqual([]);
     expect(uow.followUps.jobs).toEqual([]);
     await expect(uow.run(async () => 'next')).resolves.toBe('next');
   });
@@ -90,10 +105,13 @@ describe('InMemoryUnitOfWork', () => {
       status: 'pending',
       attempts: 0,
       reference: '',
-      signingSecret: '',
+      merchantId: '',
+      signingSecrets: [],
+      merchantPausedAt: null,
     });
-    uow.notifications.setMerchant(TX, { reference: 'REF', signingSecret: 's' });
-    expect(await outbox.findForDelivery('n1')).toMatchObject({ reference: 'REF', signingSecret: 's' });
+    const M = '65a0000000000000000000f9';
+    uow.notifications.setMerchant(TX, { reference: 'REF', merchantId: M, signingSecrets: ['s'] });
+    expect(await outbox.findForDelivery('n1')).toMatchObject({ reference: 'REF', signingSecrets: ['s'] });
     expect(await outbox.findForDelivery('n2')).toBeUndefined();
     const attempt = {
       notificationId: 'n1',
@@ -104,7 +122,7 @@ describe('InMemoryUnitOfWork', () => {
       error: 'HTTP 503',
       outcome: 'retry' as const,
     };
-    await outbox.recordAttempt(attempt, null);
+    expect(await outbox.recordAttempt(attempt, null, M)).toEqual(T0);
     expect(await outbox.findByTransaction(TX)).toMatchObject({
       status: 'pending',
       attempts: 1,
@@ -112,11 +130,41 @@ describe('InMemoryUnitOfWork', () => {
       deliveredAt: null,
       attemptLog: [attempt],
     });
-    await outbox.recordAttempt({ ...attempt, attempt: 2, statusCode: 200, error: null, outcome: 'delivered' }, T0);
+    expect(
+      await outbox.recordAttempt({ ...attempt, attempt: 2, statusCode: 200, error: null, outcome: 'delivered' }, T0, M),
+    ).toBeNull();
     expect(await outbox.findByTransaction(TX)).toMatchObject({ status: 'delivered', attempts: 2, deliveredAt: T0 });
-    await outbox.recordAttempt({ ...attempt, notificationId: 'n2' }, null);
+    expect(await outbox.recordAttempt({ ...attempt, notificationId: 'n2' }, null, M)).toBeNull();
+    expect(await outbox.redeliver('n1')).toBeUndefined();
+    expect(await outbox.redeliver('n2')).toBeUndefined();
     expect(await outbox.findByTransaction('65a0000000000000000000f2')).toBeUndefined();
     expect(await outbox.existsFor('65a0000000000000000000f2')).toBe(false);
+  });
+
+  it('pauses a merchant\'s notifications, redelivers a failed or paused one, and resumes the merchant', async () => {
+    const uow = new InMemoryUnitOfWork();
+    const outbox = uow.stores.notifications;
+    const M = '65a0000000000000000000f9';
+    const TX2 = '65a0000000000000000000f2';
+    await outbox.add({ id: 'n1', transactionId: TX, url: 'u', body: '{}', createdAt: T0 });
+    await outbox.add({ id: 'n2', transactionId: TX2, url: 'u', body: '{}', createdAt: T0 });
+    uow.notifications.setMerchant(TX, { reference: 'A', merchantId: M, signingSecrets: ['s'] });
+    uow.notifications.setMerchant(TX2, { reference: 'B', merchantId: M, signingSecrets: ['s'] });
+    expect(await outbox.pause(M, 'n1', T0)).toBe(true);
+    expect(await outbox.pause(M, 'n2', T0)).toBe(false);
+    expect(await outbox.pause(M, 'n3', T0)).toBe(false);
+    expect(await outbox.findForDelivery('n1')).toMatchObject({ status: 'paused', merchantPausedAt: T0 });
+    expect(await outbox.redeliver('n1')).toEqual({ merchantId: M });
+    expect(await outbox.resume(M)).toEqual(['n2']);
+    expect(await outbox.findForDelivery('n2')).toMatchObject({ status: 'pending', merchantPausedAt: null });
+    await outbox.add({ id: 'n3', transactionId: '65a0000000000000000000f3', url: 'u', body: '{}', createdAt: T0 });
+    await outbox.recordAttempt(
+      { notificationId: 'n3', attempt: 1, at: T0, statusCode: 500, latencyMs: 1, error: 'x', outcome: 'failed' },
+      null,
+      '',
+    );
+    expect(await outbox.redeliver('n3')).toEqual({ merchantId: '' });
+    expect(await outbox.resume('nobody')).toEqual([]);
   });
 
   it('lists unprocessed callbacks received by a time, oldest first, up to a limit, and ignores unknown marks', async () => {
@@ -149,11 +197,11 @@ describe('InMemoryUnitOfWork', () => {
       error: 'HTTP 500',
       outcome: 'retry' as const,
     };
-    await uow.stores.notifications.recordAttempt(attempt, null);
+    await uow.stores.notifications.recordAttempt(attempt, null, 'm');
     await uow.stores.followUps.enqueue('q', { ids: ['a', 'b'] });
     await expect(
       uow.run(async (ctx) => {
-        await ctx.notifications.recordAttempt({ ...attempt, attempt: 2, outcome: 'failed' }, null);
+        await ctx.notifications.recordAttempt({ ...attempt, attempt: 2, outcome: 'failed' }, null, 'm');
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');

@@ -3,6 +3,7 @@ import type {
   CallbackInbox,
   CallbackOutcome,
   CallbackTokens,
+  DeadLetter,
   DeliveryAttempt,
   FollowUpOptions,
   FollowUps,
@@ -72,8 +73,12 @@ interface InboxRow extends StoredCallback {
 
 export class InMemoryCallbackInbox implements CallbackInbox, Restorable {
   private readonly rows = new Rows<InboxRow>();
+  private readonly deadLetters = new Rows<DeadLetter>();
   get all(): readonly InboxRow[] {
     return this.rows.items;
+  }
+  get deadLettered(): readonly DeadLetter[] {
+    return this.deadLetters.items;
   }
   async store(callback: NewCallback): Promise<StoredCallback> {
     const row: InboxRow = {
@@ -84,6 +89,12 @@ export class InMemoryCallbackInbox implements CallbackInbox, Restorable {
     };
     this.rows.items.push(row);
     return { id: row.id, transactionId: row.transactionId, body: row.body, receivedAt: row.receivedAt };
+  }
+  async countFor(transactionId: string): Promise<number> {
+    return this.rows.items.filter((r) => r.transactionId === transactionId).length;
+  }
+  async deadLetter(letter: DeadLetter): Promise<void> {
+    this.deadLetters.items.push(clone(letter));
   }
   async claim(id: string): Promise<boolean> {
     const row = this.rows.items.find((r) => r.id === id);
@@ -99,18 +110,32 @@ export class InMemoryCallbackInbox implements CallbackInbox, Restorable {
       .slice(0, limit)
       .map((r) => ({ id: r.id, transactionId: r.transactionId, body: r.body, receivedAt: r.receivedAt }));
   }
-  checkpoint = () => this.rows.checkpoint();
+  checkpoint = () => {
+    const restores = [this.rows.checkpoint(), this.deadLetters.checkpoint()];
+    return () => restores.forEach((restore) => restore());
+  };
 }
 
 export class InMemoryCallbackTokens implements CallbackTokens, Restorable {
-  private readonly rows = new Rows<{ tokenHash: string; transactionId: string; at: Date }>();
+  private readonly rows = new Rows<{ tokenHash: string; transactionId: string; at: Date; expiresAt: Date | null }>();
   async add(tokenHash: string, transactionId: string, at: Date): Promise<void> {
-    this.rows.items.push({ tokenHash, transactionId, at });
+    this.rows.items.push({ tokenHash, transactionId, at, expiresAt: null });
   }
-  async findTransactionId(tokenHash: string): Promise<string | undefined> {
-    return this.rows.items.find((r) => r.tokenHash === tokenHash)?.transactionId;
+  async find(tokenHash: string): Promise<{ transactionId: string; expiresAt: Date | null } | undefined> {
+    const row = this.rows.items.find((r) => r.tokenHash === tokenHash);
+    return row && { transactionId: row.transactionId, expiresAt: row.expiresAt };
+  }
+  async expire(transactionId: string, at: Date): Promise<void> {
+    for (const row of this.rows.items) if (row.transactionId === transactionId) row.expiresAt ??= at;
   }
   checkpoint = () => this.rows.checkpoint();
+}
+
+/** A transaction's merchant, as delivering its notification needs it. */
+export interface MerchantOfTransaction {
+  reference: string;
+  merchantId: string;
+  signingSecrets: string[];
 }
 
 interface NotificationRow extends NewNotification {
@@ -127,14 +152,20 @@ interface NotificationRow extends NewNotification {
  */
 export class InMemoryNotificationOutbox implements NotificationOutbox, Restorable {
   private readonly rows = new Rows<NotificationRow>();
-  private readonly merchants = new Map<string, { reference: string; signingSecret: string }>();
+  private readonly merchants = new Map<string, MerchantOfTransaction>();
+  private readonly health = new Map<string, { failingSince: Date | null; pausedAt: Date | null }>();
 
   get all(): readonly NotificationRow[] {
     return this.rows.items;
   }
-  /** What signing a transaction's notification needs (the merchant's secret, the transaction's reference). */
-  setMerchant(transactionId: string, details: { reference: string; signingSecret: string }): void {
+  /** What signing a transaction's notification needs (the merchant's secrets, the transaction's reference). */
+  setMerchant(transactionId: string, details: MerchantOfTransaction): void {
     this.merchants.set(transactionId, details);
+  }
+  private healthOf(merchantId: string) {
+    const current = this.health.get(merchantId) ?? { failingSince: null, pausedAt: null };
+    this.health.set(merchantId, current);
+    return current;
   }
   async existsFor(transactionId: string): Promise<boolean> {
     return this.rows.items.some((r) => r.transactionId === transactionId);
@@ -152,17 +183,50 @@ export class InMemoryNotificationOutbox implements NotificationOutbox, Restorabl
   async findForDelivery(id: string): Promise<NotificationToDeliver | undefined> {
     const row = this.rows.items.find((r) => r.id === id);
     if (!row) return undefined;
-    const merchant = this.merchants.get(row.transactionId) ?? { reference: '', signingSecret: '' };
-    return { id: row.id, url: row.url, body: row.body, status: row.status, attempts: row.attempts, ...merchant };
+    const merchant = this.merchants.get(row.transactionId) ?? { reference: '', signingSecrets: [], merchantId: '' };
+    return {
+      id: row.id,
+      url: row.url,
+      body: row.body,
+      status: row.status,
+      attempts: row.attempts,
+      ...merchant,
+      merchantPausedAt: this.healthOf(merchant.merchantId).pausedAt,
+    };
   }
-  async recordAttempt(attempt: DeliveryAttempt, deliveredAt: Date | null): Promise<void> {
+  async recordAttempt(attempt: DeliveryAttempt, deliveredAt: Date | null, merchantId: string): Promise<Date | null> {
     const row = this.rows.items.find((r) => r.id === attempt.notificationId);
-    if (!row) return;
+    const health = this.healthOf(merchantId);
+    if (!row) return health.failingSince;
     row.attemptLog.push({ ...attempt });
     row.attempts = attempt.attempt;
     row.lastAttemptAt = attempt.at;
     if (attempt.outcome !== 'retry') row.status = attempt.outcome;
     if (deliveredAt) row.deliveredAt = deliveredAt;
+    health.failingSince = deliveredAt ? null : (health.failingSince ?? attempt.at);
+    return health.failingSince;
+  }
+  async pause(merchantId: string, notificationId: string, at: Date): Promise<boolean> {
+    const health = this.healthOf(merchantId);
+    const row = this.rows.items.find((r) => r.id === notificationId);
+    if (row && row.status === 'pending') row.status = 'paused';
+    if (health.pausedAt) return false;
+    health.pausedAt = at;
+    return true;
+  }
+  async redeliver(notificationId: string): Promise<{ merchantId: string } | undefined> {
+    const row = this.rows.items.find((r) => r.id === notificationId);
+    if (!row || (row.status !== 'failed' && row.status !== 'paused')) return undefined;
+    row.status = 'pending';
+    return { merchantId: this.merchants.get(row.transactionId)?.merchantId ?? '' };
+  }
+  async resume(merchantId: string): Promise<string[]> {
+    this.health.set(merchantId, { failingSince: null, pausedAt: null });
+    const paused = this.rows.items.filter(
+      (r) => r.status === 'paused' && this.merchants.get(r.transactionId)?.merchantId === merchantId,
+    );
+    for (const row of paused) row.status = 'pending';
+    return paused.map((r) => r.id);
   }
   async findByTransaction(transactionId: string): Promise<NotificationRecord | undefined> {
     const row = this.rows.items.find((r) => r.transactionId === transactionId);

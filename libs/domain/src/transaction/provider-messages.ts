@@ -38,6 +38,9 @@ export const DOCUMENTED_RESPONSE_CODES = [
   '2201',
   '3008',
   '4000',
+  '4070',
+  '4101',
+  '4103',
 ] as const;
 export type DocumentedResponseCode = (typeof DOCUMENTED_RESPONSE_CODES)[number];
 
@@ -75,6 +78,9 @@ function documentedVerdict(code: DocumentedResponseCode): ResponseVerdict {
     case '2201': // Vodafone Cash: customer not registered
     case '3008': // Vodafone Cash: customer not registered (payment channel)
     case '4000': // validation errors in the request
+    case '4070': // fees not set for this amount (below the minimum): nothing was charged
+    case '4101': // the business or its API keys are not set up to receive money: nothing was charged
+    case '4103': // the account may not transact on this channel: nothing was charged
       return 'failed';
   }
 }
@@ -95,7 +101,10 @@ export interface RequestInfo {
   };
 }
 
-/** The provider's final-state callback. */
+/**
+ * The provider's final-state callback (Hubtel's "Receive Money Callback"). The fields the service reads are checked;
+ * every other field the provider sends (PaymentDate, and whatever it adds later) is kept as received.
+ */
 export interface CallbackPayload {
   ResponseCode: string;
   Message: string;
@@ -109,16 +118,54 @@ export interface CallbackPayload {
     TransactionId: string;
     ExternalTransactionId: string;
     OrderId: string;
+    readonly [field: string]: unknown;
   };
+  readonly [field: string]: unknown;
 }
 
-/** The provider's status API, reduced to what reconciliation needs; `raw` is kept for review. */
+/**
+ * The provider's status API, reduced to what reconciliation needs; `raw` is kept for review. Hubtel's statuses are
+ * Paid, Unpaid and Refunded; `not_found` is an answer that it has no payment under the reference, `unknown` any
+ * answer that says nothing (an error, an unreadable body).
+ */
 export interface StatusCheckResult {
-  state: 'paid' | 'failed' | 'pending' | 'unknown';
+  state: 'paid' | 'unpaid' | 'refunded' | 'failed' | 'pending' | 'not_found' | 'unknown';
   /** Cedis, when the provider reports it. */
   amount?: number;
   clientReference?: string;
+  /** The provider's own id of the payment, when it reports it. */
+  transactionId?: string;
   raw: Record<string, unknown>;
+}
+
+/** Hubtel's receive-money channels, by mobile network. */
+export const MOBILE_MONEY_CHANNELS = ['mtn-gh', 'vodafone-gh', 'tigo-gh'] as const;
+export type MobileMoneyChannel = (typeof MOBILE_MONEY_CHANNELS)[number];
+
+/** Ghana's mobile prefixes (after 233) by network: MTN, Telecel (the former Vodafone) and AirtelTigo. */
+const NETWORK_PREFIXES: Record<string, MobileMoneyChannel> = {
+  '24': 'mtn-gh',
+  '25': 'mtn-gh',
+  '53': 'mtn-gh',
+  '54': 'mtn-gh',
+  '55': 'mtn-gh',
+  '59': 'mtn-gh',
+  '20': 'vodafone-gh',
+  '50': 'vodafone-gh',
+  '26': 'tigo-gh',
+  '27': 'tigo-gh',
+  '56': 'tigo-gh',
+  '57': 'tigo-gh',
+};
+
+/**
+ * The mobile-money channel of a normalised phone number (+233XXXXXXXXX), from its network prefix; undefined for a
+ * number outside Ghana's mobile ranges. (A number ported to another network keeps its prefix: the provider then
+ * refuses the request with 2001, and the transaction fails without a charge.)
+ */
+export function mobileMoneyChannel(phone: string): MobileMoneyChannel | undefined {
+  const match = /^\+233(\d{2})\d{7}$/.exec(phone);
+  return match ? NETWORK_PREFIXES[match[1]] : undefined;
 }
 
 const NUMBER_FIELDS = ['Amount', 'Charges', 'AmountAfterCharges', 'AmountCharged'] as const;
@@ -141,10 +188,12 @@ export function parseCallbackPayload(raw: unknown): CallbackPayload {
   if (!data || typeof data !== 'object' || Array.isArray(data)) throw bad('Data must be an object');
   if (typeof data.ClientReference !== 'string' || data.ClientReference === '')
     throw bad('Data.ClientReference is required');
+  // Everything received is kept; the fields read are checked and normalised over it.
   const out = {
+    ...body,
     ResponseCode: body.ResponseCode,
     Message: typeof body.Message === 'string' ? body.Message : '',
-    Data: {},
+    Data: { ...data },
   } as CallbackPayload;
   const target = out.Data as unknown as Record<string, unknown>;
   for (const field of NUMBER_FIELDS) {

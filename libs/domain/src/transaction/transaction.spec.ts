@@ -8,7 +8,13 @@ import {
   type CallbackPayload,
   type RequestInfo,
 } from './provider-messages';
-import { MAX_ANOMALIES, Transaction, type PaymentRequestInput } from './transaction';
+import {
+  MAX_ANOMALIES,
+  MAX_ANOMALY_DETAIL,
+  Transaction,
+  UNPAID_IS_FINAL_AFTER_MS,
+  type PaymentRequestInput,
+} from './transaction';
 
 const MERCHANT = '65a0000000000000000000f1';
 const input = (over: Partial<PaymentRequestInput> = {}): PaymentRequestInput => ({
@@ -23,10 +29,12 @@ const input = (over: Partial<PaymentRequestInput> = {}): PaymentRequestInput => 
   requestType: 'mobile_money',
   ...over,
 });
+/** Every transaction here is the first one its fresh id generator makes: this is its id and ClientReference. */
+const REF = ports().ids.next();
 const requestInfo = (code = '0001', charges: unknown = 0.05): RequestInfo => ({
   Message: 'Transaction pending. Expect callback request for final state',
   ResponseCode: code,
-  Data: { TransactionId: 't-1', ClientReference: 'TRIP-0001', Amount: 25.5, Charges: charges as number },
+  Data: { TransactionId: 't-1', ClientReference: REF, Amount: 25.5, Charges: charges as number },
 });
 const callback = (code: string, over: Partial<CallbackPayload['Data']> = {}): CallbackPayload => ({
   ResponseCode: code,
@@ -37,7 +45,7 @@ const callback = (code: string, over: Partial<CallbackPayload['Data']> = {}): Ca
     AmountAfterCharges: 25.45,
     AmountCharged: 25.5,
     Description: 'ok',
-    ClientReference: 'TRIP-0001',
+    ClientReference: REF,
     TransactionId: 't-1',
     ExternalTransactionId: 'e-1',
     OrderId: 'o-1',
@@ -60,15 +68,65 @@ describe('Transaction request', () => {
       anomalies: [],
     });
     expect(s.requestInfo).toEqual(requestInfo());
+    expect(s).toMatchObject({ providerReference: REF, id: REF, providerTransactionId: 't-1' });
     expect(s).not.toHaveProperty('callBackInfo');
     expect(tx.pullEvents()).toEqual([
-      expect.objectContaining({ type: 'TransactionRequested', data: { status: 'pending', responseCode: '0001' } }),
+      expect.objectContaining({ type: 'TransactionRequested', data: { status: 'requesting' } }),
+      expect.objectContaining({ type: 'TransactionProviderAnswered', data: { responseCode: '0001' } }),
     ]);
+  });
+
+  it('is stored requesting before the provider is asked, with the platform-unique ClientReference', () => {
+    const tx = Transaction.intend(input(), ports().ids, T0);
+    expect(tx.toState()).toMatchObject({ status: 'requesting', providerReference: REF, fees: 0 });
+    expect(tx.toState()).not.toHaveProperty('requestInfo');
+    expect(tx.applyRequestAnswer(requestInfo(), days(1))).toEqual({ result: 'accepted' });
+    expect(tx.applyRequestAnswer(requestInfo('2001'), days(1))).toEqual({ result: 'duplicate' });
+    expect(tx.status).toBe('pending');
+  });
+
+  it('keeps an unanswered request requesting, for the status API to settle once', () => {
+    const tx = Transaction.intend(input(), ports().ids, T0);
+    expect(tx.requestUnanswered(days(1), 'timeout '.repeat(100))).toEqual({ result: 'deferred' });
+    expect(tx.requestUnanswered(days(1), 'again')).toEqual({ result: 'duplicate' });
+    expect(tx.toState()).toMatchObject({ status: 'requesting', needsStatusCheck: true });
+    const event = tx.pullEvents()[1];
+    expect(String(event.data?.reason).length).toBe(MAX_ANOMALY_DETAIL);
+    expect(pending().requestUnanswered(days(1), 'late')).toEqual({ result: 'duplicate' });
+  });
+
+  it('flags an answer that names another ClientReference, or another provider transaction than a status check did', () => {
+    const tx = Transaction.intend(input(), ports().ids, T0);
+    const other = { ...requestInfo(), Data: { ...requestInfo().Data, ClientReference: 'SOMEONE-ELSE' } };
+    expect(tx.applyRequestAnswer(other, days(1))).toEqual({ result: 'anomaly', reason: 'reference_mismatch' });
+    expect(tx.toState()).toMatchObject({ status: 'pending', needsStatusCheck: true });
+
+    const checked = Transaction.intend(input(), ports().ids, T0);
+    checked.applyStatusCheck({ state: 'pending', transactionId: 't-9', raw: {} }, days(1));
+    expect(checked.applyRequestAnswer(requestInfo(), days(1))).toEqual({
+      result: 'anomaly',
+      reason: 'provider_id_mismatch',
+    });
+  });
+
+  it('keeps an answer that arrives after a callback settled it, changing nothing else', () => {
+    const tx = Transaction.intend(input(), ports().ids, T0);
+    tx.applyCallback(callback('0000'), days(1));
+    expect(tx.applyRequestAnswer(requestInfo(), days(2))).toEqual({ result: 'accepted' });
+    expect(tx.toState()).toMatchObject({ status: 'success', requestInfo: requestInfo() });
   });
 
   it('is failed when the provider refuses, and success when it confirms at once', () => {
     expect(Transaction.request(input(), requestInfo('2001'), ports().ids, T0).status).toBe('failed');
     expect(Transaction.request(input(), requestInfo('0000'), ports().ids, T0).status).toBe('success');
+  });
+
+  it('asks only for numbers of a Ghanaian mobile-money network, for mobile money', () => {
+    expect(() => Transaction.checkRequest(input({ customerPhone: '0311234567' }))).toThrow(/mobile-money number/);
+    expect(() => Transaction.checkRequest(input({ customerPhone: '+447700900123' }))).toThrow(/mobile-money number/);
+    expect(
+      Transaction.checkRequest(input({ customerPhone: '+447700900123', requestType: 'online_checkout' })).customerPhone,
+    ).toBe('+447700900123');
   });
 
   it('stays pending and asks the status API when the provider answers a code it does not document as final', () => {
@@ -177,8 +235,42 @@ describe('Transaction callbacks', () => {
       result: 'anomaly',
       reason: 'reference_mismatch',
     });
+    // The merchant's own reference is not the provider's: a callback naming it is someone else's payment.
+    expect(tx.applyCallback(callback('0000', { ClientReference: 'TRIP-0001' }), days(1)).result).toBe('anomaly');
+    expect(tx.applyCallback(callback('0000', { TransactionId: 'other-provider-id' }), days(1))).toEqual({
+      result: 'anomaly',
+      reason: 'provider_id_mismatch',
+    });
     expect(tx.toState()).toMatchObject({ status: 'pending', needsStatusCheck: true });
     expect(tx.toState()).not.toHaveProperty('callBackInfo');
+  });
+
+  it('confirms an unauthenticated final callback with the status API before it is final', () => {
+    const tx = pending();
+    expect(tx.applyCallback(callback('0000'), days(1), false)).toEqual({ result: 'deferred' });
+    expect(tx.toState()).toMatchObject({
+      status: 'pending',
+      needsStatusCheck: true,
+      callBackInfo: callback('0000'),
+      callBackTime: days(1),
+    });
+    expect(tx.applyCallback(callback('0000'), days(2), false)).toEqual({ result: 'duplicate' });
+    expect(tx.applyCallback(callback('2001'), days(2), false)).toEqual({
+      result: 'anomaly',
+      reason: 'conflicting_callback',
+    });
+    // A forged 0000 for a payment the provider reports failed ends failed.
+    expect(tx.applyStatusCheck({ state: 'failed', raw: {} }, days(3))).toEqual({ result: 'applied', status: 'failed' });
+  });
+
+  it('takes the provider id from the first authenticated callback when the request went unanswered', () => {
+    const tx = Transaction.intend(input(), ports().ids, T0);
+    tx.requestUnanswered(days(1), 'timeout');
+    expect(tx.applyCallback(callback('2001'), days(1))).toEqual({ result: 'applied', status: 'failed' });
+    expect(tx.toState().providerTransactionId).toBe('t-1');
+    const unnamed = Transaction.intend(input(), ports().ids, T0);
+    unnamed.applyCallback(callback('2001', { TransactionId: '' }), days(1));
+    expect(unnamed.toState()).not.toHaveProperty('providerTransactionId');
   });
 
   it('leaves 0005 pending and marks it for a status check, once', () => {
@@ -186,7 +278,11 @@ describe('Transaction callbacks', () => {
     expect(tx.applyCallback(callback('0005'), days(1))).toEqual({ result: 'deferred' });
     expect(tx.toState()).toMatchObject({ status: 'pending', needsStatusCheck: true });
     expect(tx.applyCallback(callback('0005'), days(2))).toEqual({ result: 'duplicate' });
-    expect(tx.pullEvents().map((e) => e.type)).toEqual(['TransactionRequested', 'TransactionStateUnknown']);
+    expect(tx.pullEvents().map((e) => e.type)).toEqual([
+      'TransactionRequested',
+      'TransactionProviderAnswered',
+      'TransactionStateUnknown',
+    ]);
   });
 
   it('keeps only the latest anomalies', () => {
@@ -195,6 +291,8 @@ describe('Transaction callbacks', () => {
       tx.applyCallback(callback('0000', { ClientReference: `X${i}` }), days(1));
     expect(tx.toState().anomalies).toHaveLength(MAX_ANOMALIES);
     expect(tx.toState().anomalies[MAX_ANOMALIES - 1].detail).toContain(`X${MAX_ANOMALIES + 4}`);
+    tx.applyCallback(callback('0000', { ClientReference: 'Y'.repeat(100_000) }), days(1));
+    expect(tx.toState().anomalies.at(-1)?.detail).toHaveLength(MAX_ANOMALY_DETAIL);
   });
 });
 
@@ -202,7 +300,7 @@ describe('Transaction status checks', () => {
   const raw = { status: 'Paid' };
   it('applies a paid or failed status to a pending transaction without inventing callBackInfo', () => {
     const tx = pending();
-    expect(tx.applyStatusCheck({ state: 'paid', amount: 25.5, clientReference: 'TRIP-0001', raw }, days(1))).toEqual({
+    expect(tx.applyStatusCheck({ state: 'paid', amount: 25.5, clientReference: REF, raw }, days(1))).toEqual({
       result: 'applied',
       status: 'success',
     });
@@ -216,6 +314,43 @@ describe('Transaction status checks', () => {
     const tx = pending();
     expect(tx.applyStatusCheck({ state: 'pending', raw }, days(1))).toEqual({ result: 'deferred' });
     expect(tx.applyStatusCheck({ state: 'unknown', raw }, days(2))).toEqual({ result: 'duplicate' });
+  });
+
+  const soon = new Date(T0.getTime() + 60_000);
+  const late = new Date(T0.getTime() + UNPAID_IS_FINAL_AFTER_MS);
+
+  it('reads Unpaid as still open at first, and as failed once the prompt has long expired; Refunded as failed', () => {
+    expect(pending().applyStatusCheck({ state: 'unpaid', raw }, soon)).toEqual({ result: 'deferred' });
+    expect(pending().applyStatusCheck({ state: 'unpaid', raw }, late)).toEqual({ result: 'applied', status: 'failed' });
+    expect(pending().applyStatusCheck({ state: 'refunded', raw }, soon)).toEqual({
+      result: 'applied',
+      status: 'failed',
+    });
+  });
+
+  it('fails a request the provider never received only after the same delay; never one it accepted', () => {
+    const requesting = () => Transaction.intend(input(), ports().ids, T0);
+    expect(requesting().applyStatusCheck({ state: 'not_found', raw }, soon)).toEqual({ result: 'deferred' });
+    expect(requesting().applyStatusCheck({ state: 'not_found', raw }, late)).toEqual({
+      result: 'applied',
+      status: 'failed',
+    });
+    expect(pending().applyStatusCheck({ state: 'not_found', raw }, late)).toEqual({ result: 'deferred' });
+    const accepted = requesting();
+    expect(accepted.applyStatusCheck({ state: 'unpaid', transactionId: 't-1', raw }, soon)).toEqual({
+      result: 'accepted',
+    });
+    expect(accepted.toState()).toMatchObject({ status: 'pending', providerTransactionId: 't-1' });
+    expect(requesting().applyStatusCheck({ state: 'unknown', raw }, soon)).toEqual({ result: 'deferred' });
+  });
+
+  it('flags a status answer naming another provider transaction', () => {
+    const tx = pending();
+    expect(tx.applyStatusCheck({ state: 'paid', transactionId: 't-2', raw }, days(1))).toEqual({
+      result: 'anomaly',
+      reason: 'provider_id_mismatch',
+    });
+    expect(tx.applyStatusCheck({ state: 'paid', transactionId: 't-1', raw }, days(1)).result).toBe('applied');
   });
 
   it('follows the callback rules for mismatches and late answers', () => {
@@ -252,6 +387,9 @@ describe('Transaction status checks', () => {
 describe('Callback payload parsing', () => {
   it('accepts the provider body and fills omitted descriptive fields', () => {
     expect(parseCallbackPayload(callback('0000'))).toEqual(callback('0000'));
+    // Fields the service does not read are kept as received.
+    const dated = { ...callback('0000'), Extra: 1, Data: { ...callback('0000').Data, PaymentDate: '2024-05-14' } };
+    expect(parseCallbackPayload(dated)).toEqual(dated);
     const sparse = parseCallbackPayload({ ResponseCode: '2001', Data: { ClientReference: 'R' } });
     expect(sparse).toEqual({
       ResponseCode: '2001',
@@ -290,11 +428,12 @@ describe('Transaction state machine (property)', () => {
       kind: fc.constant('callback' as const),
       code: fc.constantFrom('0000', '0005', '2001', '4000'),
       amount: fc.constantFrom(25.5, 25.49, 1),
-      reference: fc.constantFrom('TRIP-0001', 'OTHER'),
+      reference: fc.constantFrom(REF, 'OTHER'),
+      authenticated: fc.boolean(),
     }),
     fc.record({
       kind: fc.constant('status' as const),
-      state: fc.constantFrom('paid', 'failed', 'pending', 'unknown'),
+      state: fc.constantFrom('paid', 'failed', 'pending', 'unknown', 'unpaid', 'refunded', 'not_found'),
       amount: fc.constantFrom(25.5, 3),
     }),
   );
@@ -306,12 +445,21 @@ describe('Transaction state machine (property)', () => {
         let final: string | undefined;
         messages.forEach((m, i) => {
           if (m.kind === 'callback')
-            tx.applyCallback(callback(m.code, { Amount: m.amount, ClientReference: m.reference }), days(i));
+            tx.applyCallback(
+              callback(m.code, { Amount: m.amount, ClientReference: m.reference }),
+              days(i),
+              m.authenticated,
+            );
           else tx.applyStatusCheck({ state: m.state as 'paid', amount: m.amount, raw: {} }, days(i));
           const s = tx.toState();
           if (final) expect(s.status).toBe(final);
-          else if (s.status !== 'pending') final = s.status;
-          if (s.status === 'success' && s.callBackInfo) expect(s.callBackInfo.Data.Amount).toBe(25.5);
+          else if (s.status !== 'pending') {
+            final = s.status;
+            // Success only on an authenticated word: a signed callback or the status API.
+            if (final === 'success') expect(m.kind === 'status' || m.authenticated).toBe(true);
+          }
+          // Decided by a callback: its amount matched. (Decided by the status API: the callback kept is whatever arrived.)
+          if (s.status === 'success' && !s.statusCheckInfo) expect(s.callBackInfo?.Data.Amount).toBe(25.5);
         });
       }),
       { numRuns: 500 },
@@ -338,6 +486,9 @@ describe('provider response codes', () => {
     ['2201', 'failed'],
     ['3008', 'failed'],
     ['4000', 'failed'],
+    ['4070', 'failed'],
+    ['4101', 'failed'],
+    ['4103', 'failed'],
     ['1234', 'ask'],
   ])('reads %s as %s', (code, verdict) => {
     expect(responseVerdict(code)).toBe(verdict);

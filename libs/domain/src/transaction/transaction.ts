@@ -5,6 +5,7 @@ import { assertObjectId, type IdGenerator } from '../shared/id-generator';
 import { oneOf } from '../shared/identity';
 import { assertPesewas } from '../shared/money';
 import {
+  mobileMoneyChannel,
   RESPONSE_PENDING,
   responseVerdict,
   type CallbackPayload,
@@ -15,17 +16,34 @@ import type { Mutable } from '../shared/mutable';
 
 export const REQUEST_TYPES = ['mobile_money', 'online_checkout'] as const;
 export type RequestType = (typeof REQUEST_TYPES)[number];
-export const TRANSACTION_STATUSES = ['pending', 'success', 'failed'] as const;
+/**
+ * `requesting`: stored, the provider not yet answered (or could not be reached: reconciliation asks its status API);
+ * `pending`: the provider accepted it, its final state is awaited; `success` and `failed` are final.
+ */
+export const TRANSACTION_STATUSES = ['requesting', 'pending', 'success', 'failed'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
-export type FinalStatus = Exclude<TransactionStatus, 'pending'>;
+export type FinalStatus = Extract<TransactionStatus, 'success' | 'failed'>;
 
 /** Kept per transaction for review; the oldest are dropped past this many. */
 export const MAX_ANOMALIES = 50;
+/** An anomaly's detail is cut to this many characters (it quotes values a caller sent). */
+export const MAX_ANOMALY_DETAIL = 200;
+/**
+ * How long after the request the provider's "Unpaid" (or "no such payment", for a request it may never have received)
+ * becomes a failure. Hubtel sends the final callback within about 30 seconds and asks for a status check only after
+ * five minutes; a USSD prompt expires well before this.
+ */
+export const UNPAID_IS_FINAL_AFTER_MS = 15 * 60_000;
 
 export interface TransactionAnomaly {
   readonly at: Date;
-  readonly source: 'callback' | 'status_check';
-  readonly reason: 'reference_mismatch' | 'amount_mismatch' | 'conflicting_final_state';
+  readonly source: 'request' | 'callback' | 'status_check';
+  readonly reason:
+    | 'reference_mismatch'
+    | 'provider_id_mismatch'
+    | 'amount_mismatch'
+    | 'conflicting_final_state'
+    | 'conflicting_callback';
   readonly detail: string;
 }
 
@@ -51,16 +69,27 @@ export interface TransactionState {
   readonly requestType: RequestType;
   readonly description: string;
   readonly reference: string;
+  /**
+   * The ClientReference the provider is given: unique across the platform (the transaction's id), so two merchants'
+   * references can never name one provider payment.
+   */
+  readonly providerReference: string;
+  /** The provider's TransactionId, once it named one; every later callback and status answer must carry the same. */
+  readonly providerTransactionId?: string;
   readonly callBackUrl: string;
   readonly customerEmail: string;
   readonly customerName: string;
   readonly customerPhone: string;
-  readonly requestInfo: RequestInfo;
+  /** The provider's answer to the request; absent while `requesting`. */
+  readonly requestInfo?: RequestInfo;
   readonly callBackInfo?: CallbackPayload;
   readonly callBackTime?: Date;
   readonly statusCheckInfo?: Record<string, unknown>;
   readonly statusCheckTime?: Date;
-  /** Set when the provider said the state is unknown (0005) or reported something suspicious: reconcile it. */
+  /**
+   * Set when the provider's status API must decide: the state is unknown (0005), the request went unanswered, a
+   * callback reported a final state that is not authenticated (it is confirmed first), or something was suspicious.
+   */
   readonly needsStatusCheck: boolean;
   readonly anomalies: readonly TransactionAnomaly[];
   readonly version: number;
@@ -71,6 +100,7 @@ export interface TransactionState {
 /** What applying a provider message did: values to log and count, never exceptions. */
 export type ApplyOutcome =
   | { readonly result: 'applied'; readonly status: FinalStatus }
+  | { readonly result: 'accepted' }
   | { readonly result: 'duplicate' }
   | { readonly result: 'deferred' }
   | { readonly result: 'anomaly'; readonly reason: TransactionAnomaly['reason'] };
@@ -91,6 +121,14 @@ function checkRequest(input: PaymentRequestInput) {
   const customerName = input.customerName?.trim() ? requireText(input.customerName, 'customerName', 120) : '';
   const amount = assertPesewas(input.amount, 'amount');
   if (amount === 0) throw invalid('amount', 'amount must be more than zero');
+  const requestType = oneOf(REQUEST_TYPES, input.requestType, 'requestType');
+  const customerPhone = normalizePhone(input.customerPhone, 'customerPhone');
+  if (requestType === 'mobile_money' && !mobileMoneyChannel(customerPhone)) {
+    throw invalid(
+      'customerPhone',
+      'customerPhone must be a Ghanaian mobile-money number (MTN, Telecel or AirtelTigo), such as 0244123456',
+    );
+  }
   return {
     merchantId: assertObjectId(input.merchantId, 'merchant'),
     amount,
@@ -98,45 +136,47 @@ function checkRequest(input: PaymentRequestInput) {
     reference,
     callBackUrl,
     customerName,
-    customerPhone: normalizePhone(input.customerPhone, 'customerPhone'),
+    customerPhone,
     customerEmail: input.customerEmail ? normalizeEmail(input.customerEmail, 'customerEmail') : '',
-    requestType: oneOf(REQUEST_TYPES, input.requestType, 'requestType'),
+    requestType,
   };
 }
 
 /**
- * A mobile-money or online-checkout payment. Pending until the provider's final callback (or the status API) says
- * success or failure; a final status never changes again. Duplicates are no-ops; contradictions are anomalies.
+ * A mobile-money or online-checkout payment. Stored `requesting` before the provider is asked (so nothing the provider
+ * does can be left without a record), `pending` once the provider accepted it, until an authenticated message (a
+ * signed callback, or the provider's status API) says success or failure; a final status never changes again.
+ * Duplicates are no-ops; contradictions are anomalies that the status API settles.
  */
 export class Transaction {
   private events: DomainEvent[] = [];
 
   private constructor(private state: Mutable<TransactionState>) {}
 
-  /**
-   * The provider's answer decides the start: 0000 success at once, a documented failure failed, 0001 pending (a
-   * callback follows); any other code leaves it pending with the status API to ask (never a guessed failure).
-   */
-  static request(input: PaymentRequestInput, requestInfo: RequestInfo, ids: IdGenerator, at: Date): Transaction {
+  /** The intent, stored before the provider is asked. Its id is the ClientReference the provider will be given. */
+  static intend(input: PaymentRequestInput, ids: IdGenerator, at: Date): Transaction {
     const fields = checkRequest(input);
-    const code = requestInfo.ResponseCode;
-    const verdict = responseVerdict(code);
-    const status: TransactionStatus = verdict === 'ask' ? 'pending' : verdict;
-    const charges = requestInfo.Data?.Charges;
-    const fees = typeof charges === 'number' && Number.isFinite(charges) && charges >= 0 ? reportedPesewas(charges) : 0;
+    const id = ids.next();
     const tx = new Transaction({
-      id: ids.next(),
+      id,
       ...fields,
-      fees,
-      status,
-      requestInfo,
-      needsStatusCheck: verdict === 'ask' && code !== RESPONSE_PENDING,
+      providerReference: id,
+      fees: 0,
+      status: 'requesting',
+      needsStatusCheck: false,
       anomalies: [],
       version: 0,
       createdAt: at,
       updatedAt: at,
     });
-    tx.record('TransactionRequested', at, { status, responseCode: code });
+    tx.record('TransactionRequested', at, { status: 'requesting' });
+    return tx;
+  }
+
+  /** The intent and the provider's answer in one step (tests, imports). */
+  static request(input: PaymentRequestInput, requestInfo: RequestInfo, ids: IdGenerator, at: Date): Transaction {
+    const tx = Transaction.intend(input, ids, at);
+    tx.applyRequestAnswer(requestInfo, at);
     return tx;
   }
 
@@ -186,13 +226,62 @@ export class Transaction {
     );
   }
 
-  applyCallback(payload: CallbackPayload, at: Date): ApplyOutcome {
+  /**
+   * The provider's answer to the request (over its authenticated API): 0000 success at once, a documented failure
+   * failed, 0001 pending (a callback follows); any other code pending with the status API to ask (never a guessed
+   * failure). An answer that arrives after a callback or status check already moved the transaction is kept, and
+   * changes nothing else.
+   */
+  applyRequestAnswer(info: RequestInfo, at: Date): ApplyOutcome {
     const s = this.state;
-    if (payload.Data.ClientReference !== s.reference) {
+    if (s.requestInfo) return { result: 'duplicate' };
+    s.requestInfo = info;
+    s.updatedAt = at;
+    const charges = info.Data?.Charges;
+    if (typeof charges === 'number' && Number.isFinite(charges) && charges >= 0) s.fees = reportedPesewas(charges);
+    const code = info.ResponseCode;
+    this.record('TransactionProviderAnswered', at, { responseCode: code });
+    const echoed = info.Data?.ClientReference;
+    if (echoed !== undefined && echoed !== s.providerReference) {
+      if (s.status === 'requesting') s.status = 'pending';
+      return this.anomaly('request', 'reference_mismatch', `answer for ${echoed}`, at);
+    }
+    const mismatch = this.adoptProviderId(info.Data?.TransactionId, 'request', at);
+    if (mismatch) return mismatch;
+    if (s.status !== 'requesting') return { result: 'accepted' };
+    const verdict = responseVerdict(code);
+    if (verdict !== 'ask') return this.finish(verdict, 'request', at);
+    s.status = 'pending';
+    if (code !== RESPONSE_PENDING) s.needsStatusCheck = true;
+    return { result: 'accepted' };
+  }
+
+  /** The provider could not be reached, or its answer was unreadable: its status API will tell (reconciliation). */
+  requestUnanswered(at: Date, reason: string): ApplyOutcome {
+    const s = this.state;
+    if (s.status !== 'requesting' || s.needsStatusCheck) return { result: 'duplicate' };
+    s.needsStatusCheck = true;
+    s.updatedAt = at;
+    this.record('TransactionRequestUnanswered', at, { reason: bounded(reason) });
+    return { result: 'deferred' };
+  }
+
+  /**
+   * A provider callback. `authenticated`: its signature was verified; an unauthenticated final state is kept as
+   * callBackInfo but confirmed with the provider's status API before it becomes final (a leaked callback URL cannot
+   * decide a payment).
+   */
+  applyCallback(payload: CallbackPayload, at: Date, authenticated = true): ApplyOutcome {
+    const s = this.state;
+    if (payload.Data.ClientReference !== s.providerReference) {
       return this.anomaly('callback', 'reference_mismatch', `callback for ${payload.Data.ClientReference}`, at);
     }
+    const given = payload.Data.TransactionId;
+    if (given && s.providerTransactionId && given !== s.providerTransactionId) {
+      return this.anomaly('callback', 'provider_id_mismatch', `callback names provider transaction ${given}`, at);
+    }
     const verdict = responseVerdict(payload.ResponseCode);
-    if (s.status !== 'pending') return this.afterFinal('callback', verdict === 'ask' ? undefined : verdict, at);
+    if (isFinal(s.status)) return this.afterFinal('callback', verdict === 'ask' ? undefined : verdict, at);
     // Not final (pending, unknown, undocumented): the status API decides.
     if (verdict === 'ask') return this.defer(at);
     if (verdict === 'success' && reportedPesewas(payload.Data.Amount) !== s.amount) {
@@ -203,21 +292,33 @@ export class Transaction {
         at,
       );
     }
+    if (!authenticated) return this.awaitConfirmation(payload, verdict, at);
+    if (given && !s.providerTransactionId) s.providerTransactionId = given;
     s.callBackInfo = payload;
     s.callBackTime = at;
     return this.finish(verdict, 'callback', at);
   }
 
-  /** The provider's status API, asked during reconciliation; same rules as a callback. */
+  /** The provider's status API, asked during reconciliation: authenticated, so it decides (with the same checks). */
   applyStatusCheck(result: StatusCheckResult, at: Date): ApplyOutcome {
     const s = this.state;
-    if (result.clientReference !== undefined && result.clientReference !== s.reference) {
+    if (result.clientReference !== undefined && result.clientReference !== s.providerReference) {
       return this.anomaly('status_check', 'reference_mismatch', `status for ${result.clientReference}`, at);
     }
-    const implied: FinalStatus | undefined =
-      result.state === 'paid' ? 'success' : result.state === 'failed' ? 'failed' : undefined;
-    if (s.status !== 'pending') return this.afterFinal('status_check', implied, at);
-    if (!implied) return this.defer(at);
+    const mismatch = this.adoptProviderId(result.transactionId, 'status_check', at);
+    if (mismatch) return mismatch;
+    const implied = this.impliedByStatus(result.state, at);
+    if (isFinal(s.status)) return this.afterFinal('status_check', implied, at);
+    if (!implied) {
+      // The provider has it (pending or not yet paid): no longer just requested.
+      if (s.status === 'requesting' && (result.state === 'pending' || result.state === 'unpaid')) {
+        s.status = 'pending';
+        s.updatedAt = at;
+        this.record('TransactionAccepted', at, { source: 'status_check' });
+        return { result: 'accepted' };
+      }
+      return this.defer(at);
+    }
     if (implied === 'success' && result.amount !== undefined && reportedPesewas(result.amount) !== s.amount) {
       return this.anomaly(
         'status_check',
@@ -229,6 +330,61 @@ export class Transaction {
     s.statusCheckInfo = result.raw;
     s.statusCheckTime = at;
     return this.finish(implied, 'status_check', at);
+  }
+
+  private impliedByStatus(state: StatusCheckResult['state'], at: Date): FinalStatus | undefined {
+    const old = at.getTime() - this.state.createdAt.getTime() >= UNPAID_IS_FINAL_AFTER_MS;
+    switch (state) {
+      case 'paid':
+        return 'success';
+      case 'failed':
+      case 'refunded':
+        return 'failed';
+      case 'unpaid':
+        return old ? 'failed' : undefined;
+      case 'not_found':
+        // Only a request the provider may never have received: one it accepted is never failed for being unfound.
+        return old && this.state.status === 'requesting' ? 'failed' : undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  /** Records the provider's TransactionId the first time one is named; a different one later is an anomaly. */
+  private adoptProviderId(
+    given: string | undefined,
+    source: TransactionAnomaly['source'],
+    at: Date,
+  ): ApplyOutcome | undefined {
+    const s = this.state;
+    if (!given) return undefined;
+    if (!s.providerTransactionId) {
+      s.providerTransactionId = given;
+      s.updatedAt = at;
+      return undefined;
+    }
+    if (given === s.providerTransactionId) return undefined;
+    return this.anomaly(source, 'provider_id_mismatch', `${source} names provider transaction ${given}`, at);
+  }
+
+  /** An unauthenticated final callback: kept, and confirmed with the status API before anything is final. */
+  private awaitConfirmation(payload: CallbackPayload, verdict: FinalStatus, at: Date): ApplyOutcome {
+    const s = this.state;
+    if (s.callBackInfo) {
+      if (responseVerdict(s.callBackInfo.ResponseCode) === verdict) return { result: 'duplicate' };
+      return this.anomaly(
+        'callback',
+        'conflicting_callback',
+        `callback says ${verdict} after one that said otherwise`,
+        at,
+      );
+    }
+    s.callBackInfo = payload;
+    s.callBackTime = at;
+    s.needsStatusCheck = true;
+    s.updatedAt = at;
+    this.record('TransactionCallbackToConfirm', at, { responseCode: payload.ResponseCode });
+    return { result: 'deferred' };
   }
 
   private finish(status: FinalStatus, source: string, at: Date): ApplyOutcome {
@@ -257,13 +413,14 @@ export class Transaction {
   private anomaly(
     source: TransactionAnomaly['source'],
     reason: TransactionAnomaly['reason'],
-    detail: string,
+    text: string,
     at: Date,
   ): ApplyOutcome {
     const s = this.state;
+    const detail = bounded(text);
     s.anomalies = [...s.anomalies, { at, source, reason, detail }].slice(-MAX_ANOMALIES);
-    // A suspicious message on a pending payment is resolved by asking the provider, never by trusting the message.
-    if (s.status === 'pending') s.needsStatusCheck = true;
+    // A suspicious message on an open payment is resolved by asking the provider, never by trusting the message.
+    if (!isFinal(s.status)) s.needsStatusCheck = true;
     s.updatedAt = at;
     this.record('TransactionAnomaly', at, { source, reason, detail });
     return { result: 'anomaly', reason };
@@ -272,6 +429,14 @@ export class Transaction {
   private record(type: string, at: Date, data?: Record<string, unknown>): void {
     this.events.push({ type, aggregateId: this.state.id, at, data });
   }
+}
+
+function isFinal(status: TransactionStatus): status is FinalStatus {
+  return status === 'success' || status === 'failed';
+}
+
+function bounded(text: string): string {
+  return text.length > MAX_ANOMALY_DETAIL ? `${text.slice(0, MAX_ANOMALY_DETAIL - 1)}…` : text;
 }
 
 /** Amounts reported by the provider, in cedis, compared to the pesewa (providers send floats such as 25.499999). */

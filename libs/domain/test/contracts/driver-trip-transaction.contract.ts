@@ -143,10 +143,11 @@ export function driverTripTransactionContract(name: string, open: OpenBackend): 
           OrderId: 'o',
         },
       });
-      flagged.applyCallback(callback('FLAGGED', '0005'), at(32));
+      flagged.applyCallback(callback(flagged.id, '0005'), at(32));
       await b.transactions.update(flagged);
-      done.applyCallback(callback('DONE', '0000'), at(33));
-      done.applyCallback(callback('DONE', '2001'), at(34));
+      // The provider knows a payment by its platform-unique ClientReference, the transaction's id.
+      done.applyCallback(callback(done.id, '0000'), at(33));
+      done.applyCallback(callback(done.id, '2001'), at(34));
       const savedDone = await b.transactions.update(done);
       expect((await b.transactions.findById(done.id))!.toState()).toEqual(savedDone.toState());
       expect(savedDone.toState().anomalies).toHaveLength(1);
@@ -156,6 +157,10 @@ export function driverTripTransactionContract(name: string, open: OpenBackend): 
       });
       expect((await b.transactions.findById(recent.id))!.status).toBe('pending');
       expect((await b.transactions.findById(old.id))!.status).toBe('pending');
+      // The backstop's scan: open transactions unchanged since a time, oldest first; final ones never.
+      expect(await b.transactions.listOpenUnchangedSince(at(40), 10)).toEqual([old.id, recent.id, flagged.id]);
+      expect(await b.transactions.listOpenUnchangedSince(at(31), 10)).toEqual([old.id]);
+      expect(await b.transactions.listOpenUnchangedSince(at(40), 1)).toEqual([old.id]);
     });
   });
 }

@@ -117,7 +117,7 @@ export function transaction(ids: IdGenerator, merchantId: string, reference: str
       customerPhone: '0244987654',
       requestType: 'mobile_money',
     },
-    { Message: 'pending', ResponseCode: '0001', Data: { ClientReference: reference, Amount: 25.5, Charges: 0.05 } },
+    { Message: 'pending', ResponseCode: '0001', Data: { Amount: 25.5, Charges: 0.05 } },
     ids,
     when,
   );

@@ -26,6 +26,25 @@ export interface AppConfig {
   appRoot: string;
   jobs: JobsConfig;
   provider: ProviderConfig;
+  payments: PaymentPolicyConfig;
+}
+
+/** What the payment pipeline allows and keeps (limits are shared by every instance through the database). */
+export interface PaymentPolicyConfig {
+  /** Payment requests per merchant per minute. */
+  perMerchantPerMinute: number;
+  /** Payment prompts to one customer phone per hour (across merchants). */
+  perPhonePerHour: number;
+  /** A callback token opens nothing this long after its transaction's final state. */
+  tokenGraceHours: number;
+  /** Callbacks kept per transaction; past it a token's callbacks are refused (429) and not stored. */
+  maxCallbacksPerTransaction: number;
+  /** A merchant whose notifications have failed for this long is paused (resumed by an operator). */
+  notifyPauseAfterHours: number;
+  /** The backstop scan asks the provider about open transactions unchanged for this long. */
+  backstopAfterMinutes: number;
+  /** The provider's "Unpaid" is read as failed once a payment is this old (Hubtel: status checks after 5 minutes). */
+  unpaidFinalAfterSeconds: number;
 }
 
 /** Background work (pg-boss queues in the same database). Seconds unless named otherwise. */
@@ -40,6 +59,8 @@ export interface JobsConfig {
   reconcileMaxDelaySeconds: number;
   /** How long status checks go on before a transaction is left for an operator. */
   reconcileForHours: number;
+  /** Status checks one instance runs at once. */
+  reconcileConcurrency: number;
   /** First delay between merchant notification attempts; doubles up to notifyMaxDelaySeconds. */
   notifyRetrySeconds: number;
   notifyMaxDelaySeconds: number;
@@ -47,6 +68,8 @@ export interface JobsConfig {
   notifyForHours: number;
   notifyTimeoutMs: number;
   notifyConcurrency: number;
+  /** Deliveries running at once for one merchant, across every instance (one slow endpoint cannot hold them all). */
+  notifyPerMerchant: number;
   /** A stored callback still unapplied after this long (its request died mid-way) is applied by the recovery sweep. */
   callbackSweepAfterSeconds: number;
 }
@@ -145,11 +168,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       reconcileRetrySeconds: int(env, 'RECONCILE_RETRY_SECONDS', 60, 1, 3600),
       reconcileMaxDelaySeconds: int(env, 'RECONCILE_MAX_DELAY_SECONDS', 3600, 1, 86_400),
       reconcileForHours: int(env, 'RECONCILE_FOR_HOURS', 72, 1, 720),
+      reconcileConcurrency: int(env, 'RECONCILE_CONCURRENCY', 8, 1, 100),
       notifyRetrySeconds: int(env, 'NOTIFY_RETRY_SECONDS', 30, 1, 3600),
       notifyMaxDelaySeconds: int(env, 'NOTIFY_MAX_DELAY_SECONDS', 3600, 1, 86_400),
       notifyForHours: int(env, 'NOTIFY_FOR_HOURS', 24, 1, 720),
       notifyTimeoutMs: int(env, 'NOTIFY_TIMEOUT_MS', 10_000, 100, 120_000),
       notifyConcurrency: int(env, 'NOTIFY_CONCURRENCY', 8, 1, 100),
+      notifyPerMerchant: int(env, 'NOTIFY_PER_MERCHANT', 2, 1, 100),
       callbackSweepAfterSeconds: int(env, 'CALLBACK_SWEEP_AFTER_SECONDS', 60, 1, 86_400),
     },
     provider: {
@@ -161,6 +186,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       timeoutMs: int(env, 'PAYMENT_PROVIDER_TIMEOUT_MS', 15_000, 100, 120_000),
       retries: int(env, 'PAYMENT_PROVIDER_RETRIES', 2, 0, 10),
       callbackSecret: env.PAYMENT_PROVIDER_CALLBACK_SECRET || undefined,
+    },
+    payments: {
+      perMerchantPerMinute: int(env, 'PAYMENT_LIMIT_PER_MERCHANT_PER_MINUTE', 300, 1, 1_000_000),
+      perPhonePerHour: int(env, 'PAYMENT_LIMIT_PER_PHONE_PER_HOUR', 10, 1, 1_000_000),
+      tokenGraceHours: int(env, 'CALLBACK_TOKEN_GRACE_HOURS', 168, 1, 8760),
+      maxCallbacksPerTransaction: int(env, 'CALLBACKS_PER_TRANSACTION', 20, 1, 1000),
+      notifyPauseAfterHours: int(env, 'NOTIFY_PAUSE_AFTER_HOURS', 12, 1, 720),
+      backstopAfterMinutes: int(env, 'PAYMENT_BACKSTOP_AFTER_MINUTES', 30, 1, 10_080),
+      unpaidFinalAfterSeconds: int(env, 'UNPAID_FINAL_AFTER_SECONDS', 900, 0, 86_400),
     },
   };
 }

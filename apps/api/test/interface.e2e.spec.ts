@@ -377,11 +377,12 @@ describeOnEachTier('the interface operations', (tier) => {
       });
       expect(res.body.requestInfo).toMatchObject({
         ResponseCode: '0001',
-        Data: { ClientReference: 'REF-PAID', Amount: 25.5 },
+        // Towards the provider the payment is named by its own id, never by the merchant's reference.
+        Data: { ClientReference: res.body._id, Amount: 25.5 },
       });
       expect(res.body.callBackInfo).toMatchObject({
         ResponseCode: '0000',
-        Data: { Amount: 25.5, ClientReference: 'REF-PAID', ExternalTransactionId: 'e-1' },
+        Data: { Amount: 25.5, ClientReference: res.body._id, ExternalTransactionId: 'e-1' },
       });
       expect(res.body.callBackTime).toMatch(ISO);
       const pending = await http()

@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { startProviderSimulator, type RunningSimulator } from '@transport/provider-simulator';
 import type { RunningApp } from '../src/app';
@@ -54,6 +56,8 @@ const DOCUMENT_SHAPE = {
       TransactionId: 'string',
       ExternalTransactionId: 'string',
       OrderId: 'string',
+      // Hubtel's callback carries it; every field a callback carries is kept.
+      PaymentDate: 'string',
     },
   },
   callBackTime: 'string',
@@ -83,7 +87,8 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
       .set('Authorization', f.keys.merchantA)
       .send({
         amount: 25.5,
-        description: 'Trip payment',
+        // The simulator's test hooks find a payment by its description (the provider knows it by our id).
+        description: reference,
         reference,
         callBackUrl: receiver.url,
         customerName: 'Akua Sarpong',
@@ -133,6 +138,8 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
         timeoutMs: 2000,
         retries: 1,
       },
+      // The simulator decides at once, so its Unpaid is final at once here.
+      payments: { ...base.payments, unpaidFinalAfterSeconds: 0 },
       jobs: {
         ...base.jobs,
         pollSeconds: 0.5,
@@ -141,6 +148,9 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
         reconcileMaxDelaySeconds: 2,
         notifyRetrySeconds: 1,
         notifyMaxDelaySeconds: 2,
+        notifyConcurrency: 3,
+        notifyPerMerchant: 2,
+        notifyTimeoutMs: 10_000,
         callbackSweepAfterSeconds: 1,
       },
     });
@@ -180,7 +190,7 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
     const created = (await pay('E2E-1').expect(201)).body;
     expect(created).toMatchObject({
       status: 'pending',
-      requestInfo: { ResponseCode: '0001', Data: { ClientReference: 'E2E-1', Amount: 25.5 } },
+      requestInfo: { ResponseCode: '0001', Data: { ClientReference: created._id, Amount: 25.5 } },
     });
     const done = await eventually(async () => {
       const body = await status('E2E-1');
@@ -230,7 +240,7 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
   it('applies duplicated and reordered callbacks once: one final state, one audit entry, one notification', async () => {
     simulator.setBehaviour({ duplicates: 3, reorder: true }, 'E2E-DUP');
     const created = (await pay('E2E-DUP').expect(201)).body;
-    await eventually(async () => expect(simulator.payments.get('E2E-DUP')!.callbacks).toHaveLength(5));
+    await eventually(async () => expect(simulator.paymentFor('E2E-DUP')!.callbacks).toHaveLength(5));
     expect((await status('E2E-DUP')).status).toBe('success');
     const inbox = await running.database.prisma.paymentCallback.findMany({
       where: { transactionId: created._id },
@@ -259,11 +269,11 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
     expect(elapsed).toBeGreaterThanOrEqual(2000);
     expect(elapsed).toBeLessThan(10_000);
     expect(done).not.toHaveProperty('callBackInfo');
-    expect(simulator.payments.get('E2E-DROP')!.callbacks).toHaveLength(0);
+    expect(simulator.paymentFor('E2E-DROP')!.callbacks).toHaveLength(0);
     const row = await running.database.prisma.transaction.findUniqueOrThrow({ where: { id: created._id } });
     expect(row.statusCheckInfo).toMatchObject({
       responseCode: '0000',
-      data: { status: 'Failed', clientReference: 'E2E-DROP' },
+      data: { status: 'Unpaid', clientReference: created._id },
     });
     await eventually(async () => expect(receiver.forReference('E2E-DROP')).toHaveLength(1));
     expect(JSON.parse(receiver.forReference('E2E-DROP')[0].body).status).toBe('failed');
@@ -296,7 +306,7 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
   it('never moves a tampered amount to success: the anomaly is recorded and the status API is asked (which agrees it is wrong)', async () => {
     simulator.setBehaviour({ wrongAmount: true }, 'E2E-AMOUNT');
     const created = (await pay('E2E-AMOUNT').expect(201)).body;
-    await eventually(async () => expect(simulator.payments.get('E2E-AMOUNT')!.callbacks).toHaveLength(1));
+    await eventually(async () => expect(simulator.paymentFor('E2E-AMOUNT')!.callbacks).toHaveLength(1));
     await eventually(async () => {
       const row = await running.database.prisma.transaction.findUniqueOrThrow({ where: { id: created._id } });
       expect((row.anomalies as unknown[]).length).toBeGreaterThanOrEqual(2); // the callback's, then the status check's
@@ -336,7 +346,7 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
     expect((await status('E2E-SIG')).status).toBe('pending');
   });
 
-  it('starts a refused request failed (and notifies it); answers 502 and stores nothing when the provider is unreachable', async () => {
+  it('starts a refused request failed (and notifies it); keeps a requesting one (202) when the provider is unreachable, which its status API settles', async () => {
     simulator.setBehaviour({ refuse: true }, 'E2E-REFUSED');
     const refused = (await pay('E2E-REFUSED').expect(201)).body;
     expect(refused).toMatchObject({ status: 'failed', requestInfo: { ResponseCode: '2001' } });
@@ -346,15 +356,58 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
     const provider = running.app.get<{ config: { url: string } }>(PAYMENT_PROVIDER);
     const original = provider.config.url;
     provider.config.url = `http://127.0.0.1:${port}`;
+    let down: { _id: string; status: string };
     try {
-      const res = await pay('E2E-DOWN').expect(502);
-      expect(res.body.code).toBe('PROVIDER_UNREACHABLE');
+      down = (await pay('E2E-DOWN').expect(202)).body;
+      expect(down.status).toBe('requesting');
     } finally {
       provider.config.url = original;
     }
-    expect(await running.database.prisma.transaction.count({ where: { reference: 'E2E-DOWN' } })).toBe(0);
-    // The same request again, once the provider is back, goes through.
-    await pay('E2E-DOWN').expect(201);
+    // The same request again reads the stored transaction; the provider never received it, so its status API has no
+    // such payment, and the queued status check fails it (nothing was charged) and notifies the merchant.
+    expect((await pay('E2E-DOWN').expect(200)).body._id).toBe(down._id);
+    await eventually(async () => expect((await status('E2E-DOWN')).status).toBe('failed'), 20_000);
+    await eventually(async () => expect(receiver.forReference('E2E-DOWN')).toHaveLength(1));
+  });
+
+  it("keeps one merchant's black-hole endpoint from holding the notification slots of another merchant", async () => {
+    // Merchant B's endpoint accepts connections and never answers; each of its deliveries waits out the timeout.
+    let inFlight = 0;
+    let mostAtOnce = 0;
+    const hole = createServer((req) => {
+      inFlight++;
+      mostAtOnce = Math.max(mostAtOnce, inFlight);
+      req.on('close', () => inFlight--);
+    });
+    await new Promise<void>((resolve) => hole.listen(0, '127.0.0.1', resolve));
+    const holeUrl = `http://127.0.0.1:${(hole.address() as AddressInfo).port}/hook`;
+    try {
+      // More of B's notifications than this instance has notification workers (3).
+      for (let i = 1; i <= 4; i++) {
+        await http()
+          .post('/payment/request')
+          .set('Authorization', f.keys.merchantB)
+          .send({
+            amount: 5,
+            description: `E2E-HOLE-${i}`,
+            reference: `E2E-HOLE-${i}`,
+            callBackUrl: holeUrl,
+            customerPhone: '0244987654',
+            requestType: 'mobile_money',
+          })
+          .expect(201);
+      }
+      await eventually(async () => expect(inFlight).toBe(2), 10_000);
+      const started = Date.now();
+      await pay('E2E-FAIR').expect(201);
+      await eventually(async () => expect(receiver.forReference('E2E-FAIR')).toHaveLength(1), 8_000);
+      // Delivered well before B's hanging deliveries time out (NOTIFY_TIMEOUT_MS, 10 s here).
+      expect(Date.now() - started).toBeLessThan(8_000);
+      expect(mostAtOnce).toBe(2);
+    } finally {
+      hole.closeAllConnections();
+      hole.close();
+    }
   });
 
   it('counts callbacks, notification attempts and pending transactions in the metrics, as the database has them', async () => {
@@ -381,13 +434,13 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
     );
     expect(metric('transport_payment_callbacks_total{outcome="anomaly"}')).toBeGreaterThanOrEqual(1);
     expect(metric('transport_pending_transactions{older_than_seconds="0"}')).toBe(
-      await prisma.transaction.count({ where: { status: 'pending' } }),
+      await prisma.transaction.count({ where: { status: { in: ['requesting', 'pending'] } } }),
     );
   });
 
   /** The callback URL the service gave the simulator for a transaction. */
   async function callbackUrlOf(transactionId: string): Promise<URL> {
     const row = await running.database.prisma.transaction.findUniqueOrThrow({ where: { id: transactionId } });
-    return new URL(simulator.payments.get(row.reference)!.callbackUrl);
+    return new URL(simulator.paymentFor(row.providerReference)!.callbackUrl);
   }
 });

@@ -1,6 +1,8 @@
+import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import type { RunningApp } from '../src/app';
 import { PAYMENT_PROVIDER } from '../src/core/tokens';
+import { PAYMENT_SETTINGS, PaymentsService, type PaymentSettings } from '../src/payments/payments.service';
 import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
 
@@ -14,7 +16,9 @@ const body = (reference: string, over: object = {}) => ({
   requestType: 'mobile_money',
   ...over,
 });
-const callback = (reference: string, code = '0000', amount = 25.5) => ({
+type Tx = Record<string, unknown> & { _id: string; requestInfo: { Data: { TransactionId: string } } };
+/** The provider's callback for a transaction: it names the payment by its ClientReference (the transaction id). */
+const callback = (tx: Tx, code = '0000', amount = 25.5) => ({
   ResponseCode: code,
   Message: code === '0000' ? 'success' : 'failed',
   Data: {
@@ -23,12 +27,15 @@ const callback = (reference: string, code = '0000', amount = 25.5) => ({
     AmountAfterCharges: amount - 0.26,
     AmountCharged: amount,
     Description: 'The Mobile Money payment has been approved and processed successfully.',
-    ClientReference: reference,
-    TransactionId: 't-1',
+    ClientReference: tx._id,
+    TransactionId: tx.requestInfo.Data.TransactionId,
     ExternalTransactionId: 'e-1',
     OrderId: 'o-1',
+    PaymentDate: '2026-11-22T08:31:00.0000000Z',
   },
 });
+const PROVIDER_SECRET = 'e2e-provider-secret';
+const sign = (body: string) => `sha256=${createHmac('sha256', PROVIDER_SECRET).update(body).digest('hex')}`;
 
 describeOnEachTier('payment request and provider callback', (tier) => {
   let store: TierStore;
@@ -42,7 +49,8 @@ describeOnEachTier('payment request and provider callback', (tier) => {
 
   beforeAll(async () => {
     store = await openTierStore(tier);
-    running = await startTestApp(store.config());
+    const base = store.config();
+    running = await startTestApp({ ...base, provider: { ...base.provider, callbackSecret: PROVIDER_SECRET } });
     f = await loadApiFixture(running.database.prisma);
   });
   afterAll(async () => {
@@ -50,8 +58,18 @@ describeOnEachTier('payment request and provider callback', (tier) => {
     await store?.dispose();
   });
 
+  /** Posts a callback as the provider does, signed. */
+  const post = (token: string, payload: unknown) => {
+    const raw = JSON.stringify(payload);
+    return http()
+      .post(`/payment/callback/${token}`)
+      .set('content-type', 'application/json')
+      .set('x-provider-signature', sign(raw))
+      .send(raw);
+  };
+
   /** The callback URL the provider was given: the service keeps only the token's hash, so tests capture it here. */
-  async function requestAndToken(reference: string): Promise<{ tx: Record<string, unknown>; token: string }> {
+  async function requestAndToken(reference: string, key = f.keys.merchantA): Promise<{ tx: Tx; token: string }> {
     const seen: string[] = [];
     const real = running.app.get(PAYMENT_PROVIDER) as {
       requestPayment: (r: { providerCallbackUrl: string }) => Promise<unknown>;
@@ -62,7 +80,7 @@ describeOnEachTier('payment request and provider callback', (tier) => {
       return original(r);
     };
     try {
-      const tx = (await merchant(f.keys.merchantA).post('/payment/request', body(reference)).expect(201)).body;
+      const tx = (await merchant(key).post('/payment/request', body(reference)).expect(201)).body as Tx;
       return { tx, token: seen[0].split('/payment/callback/')[1] };
     } finally {
       real.requestPayment = original;
@@ -77,7 +95,7 @@ describeOnEachTier('payment request and provider callback', (tier) => {
       fees: 0.26,
       reference: 'PAY-1',
       merchant: f.ids.merchantA,
-      requestInfo: { ResponseCode: '0001', Data: { ClientReference: 'PAY-1', Amount: 25.5 } },
+      requestInfo: { ResponseCode: '0001', Data: { ClientReference: first._id, Amount: 25.5 } },
     });
     expect(first).not.toHaveProperty('callBackInfo');
     const again = (await merchant(f.keys.merchantA).post('/payment/request', body('PAY-1')).expect(200)).body;
@@ -108,7 +126,7 @@ describeOnEachTier('payment request and provider callback', (tier) => {
 
   it('applies the final callback: operation 9 then shows callBackInfo 0000 and callBackTime; duplicates change nothing', async () => {
     const { tx, token } = await requestAndToken('PAY-10');
-    const res = await http().post(`/payment/callback/${token}`).send(callback('PAY-10')).expect(200);
+    const res = await post(token, callback(tx)).expect(200);
     expect(res.body).toEqual({ received: true, outcome: 'applied' });
     const status = (await merchant(f.keys.merchantA).get('/payment/check_transaction?reference=PAY-10').expect(200))
       .body;
@@ -116,12 +134,11 @@ describeOnEachTier('payment request and provider callback', (tier) => {
       _id: tx._id,
       status: 'success',
       requestInfo: { ResponseCode: '0001' },
-      callBackInfo: { ResponseCode: '0000', Data: { Amount: 25.5, ClientReference: 'PAY-10' } },
+      // Every field the provider sent is kept, PaymentDate included.
+      callBackInfo: callback(tx),
     });
     expect(status.callBackTime).toMatch(/Z$/);
-    expect((await http().post(`/payment/callback/${token}`).send(callback('PAY-10')).expect(200)).body.outcome).toBe(
-      'duplicate',
-    );
+    expect((await post(token, callback(tx)).expect(200)).body.outcome).toBe('duplicate');
     const after = (await merchant(f.keys.merchantA).get('/payment/check_transaction?reference=PAY-10').expect(200))
       .body;
     expect({ v: after.__v, u: after.updatedAt }).toEqual({ v: status.__v, u: status.updatedAt });
@@ -130,34 +147,37 @@ describeOnEachTier('payment request and provider callback', (tier) => {
       orderBy: { id: 'asc' },
     });
     expect(inbox.map((c) => c.outcome)).toEqual(['applied', 'duplicate']);
-    expect(JSON.parse(inbox[0].body)).toEqual(callback('PAY-10'));
+    expect(JSON.parse(inbox[0].body)).toEqual(callback(tx));
   });
 
-  it('refuses unknown tokens (404, nothing stored), stores malformed bodies (400), and never moves a tampered amount to success', async () => {
-    const before = await running.database.prisma.paymentCallback.count();
-    await http()
-      .post(`/payment/callback/${'x'.repeat(43)}`)
-      .send(callback('PAY-10'))
-      .expect(404);
-    await http().post('/payment/callback/short').send(callback('PAY-10')).expect(404);
-    expect(await running.database.prisma.paymentCallback.count()).toBe(before);
-
+  it('refuses unknown tokens (404, kept in the dead-letter table, never applied), stores malformed bodies (400), and never moves a tampered amount to success', async () => {
     const { tx, token } = await requestAndToken('PAY-20');
+    const before = await running.database.prisma.paymentCallback.count();
+    const letters = await running.database.prisma.paymentDeadLetter.count();
+    await post('x'.repeat(43), callback(tx)).expect(404);
+    await post('short', callback(tx)).expect(404);
+    expect(await running.database.prisma.paymentCallback.count()).toBe(before);
+    const dead = await running.database.prisma.paymentDeadLetter.findMany({ orderBy: { id: 'asc' }, skip: letters });
+    expect(dead.map((d) => [d.reason, d.transactionId, JSON.parse(d.body).Data.ClientReference])).toEqual([
+      ['unknown_token', null, tx._id],
+      ['unknown_token', null, tx._id],
+    ]);
+
+    const broken = '{"ResponseCode": "0000",';
     const malformed = await http()
       .post(`/payment/callback/${token}`)
       .set('Content-Type', 'application/json')
-      .send('{"ResponseCode": "0000",')
+      .set('x-provider-signature', sign(broken))
+      .send(broken)
       .expect(400);
     expect(malformed.headers['content-type']).toMatch(/problem\+json/);
     await http()
       .post(`/payment/callback/${token}`)
       .set('Content-Type', 'text/plain')
+      .set('x-provider-signature', sign('not json at all'))
       .send('not json at all')
       .expect(400);
-    const tampered = await http()
-      .post(`/payment/callback/${token}`)
-      .send(callback('PAY-20', '0000', 2.55))
-      .expect(200);
+    const tampered = await post(token, callback(tx, '0000', 2.55)).expect(200);
     expect(tampered.body.outcome).toBe('anomaly');
     const status = (await merchant(f.keys.merchantA).get('/payment/check_transaction?reference=PAY-20').expect(200))
       .body;
@@ -172,6 +192,74 @@ describeOnEachTier('payment request and provider callback', (tier) => {
       .post(`/payment/callback/${token}`)
       .send({ pad: 'x'.repeat(200_000) });
     expect(huge.status).toBe(413);
+  });
+
+  it("names each payment by its own id at the provider: merchant B reusing A's reference never gets A's payment", async () => {
+    const seen: string[] = [];
+    const provider = running.app.get(PAYMENT_PROVIDER) as {
+      requestPayment: (r: { reference: string }) => Promise<unknown>;
+    };
+    const original = provider.requestPayment.bind(provider);
+    provider.requestPayment = async (r) => {
+      seen.push(r.reference);
+      return original(r);
+    };
+    let a: { tx: Tx; token: string };
+    let b: { tx: Tx; token: string };
+    try {
+      a = await requestAndToken('SHARED-REF', f.keys.merchantA);
+      b = await requestAndToken('SHARED-REF', f.keys.merchantB);
+    } finally {
+      provider.requestPayment = original;
+    }
+    expect(seen).toEqual([a.tx._id, b.tx._id]);
+    await post(a.token, callback(a.tx)).expect(200);
+    // A's payment, replayed on B's callback URL, is someone else's payment: an anomaly, never B's success.
+    expect((await post(b.token, callback(a.tx)).expect(200)).body.outcome).toBe('anomaly');
+    const check = (key: string) => merchant(key).get('/payment/check_transaction?reference=SHARED-REF').expect(200);
+    expect((await check(f.keys.merchantB)).body.status).toBe('pending');
+    expect((await check(f.keys.merchantA)).body.status).toBe('success');
+  });
+
+  it('without a provider signature, a forged 0000 is only kept: the status API reports it failed, and failed it ends', async () => {
+    const settings = running.app.get<PaymentSettings>(PAYMENT_SETTINGS);
+    const provider = running.app.get(PAYMENT_PROVIDER) as { checkStatus: (reference: string) => Promise<unknown> };
+    const originalCheck = provider.checkStatus.bind(provider);
+    const check = () => merchant(f.keys.merchantA).get('/payment/check_transaction?reference=FORGED-1').expect(200);
+    settings.callbackSecret = undefined;
+    try {
+      const { tx, token } = await requestAndToken('FORGED-1');
+      const forged = await http().post(`/payment/callback/${token}`).send(callback(tx)).expect(200);
+      expect(forged.body.outcome).toBe('deferred');
+      expect((await check()).body).toMatchObject({ status: 'pending', callBackInfo: { ResponseCode: '0000' } });
+      provider.checkStatus = async (reference: string) => ({
+        state: 'refunded',
+        clientReference: reference,
+        raw: { responseCode: '0000', data: { status: 'Refunded' } },
+      });
+      await running.app.get(PaymentsService).reconcile(tx._id, { retryCount: 0, retryLimit: 0 });
+      expect((await check()).body.status).toBe('failed');
+    } finally {
+      settings.callbackSecret = PROVIDER_SECRET;
+      provider.checkStatus = originalCheck;
+    }
+  });
+
+  it('answers 202 and keeps a requesting transaction when the provider cannot be reached; a repeat reads it', async () => {
+    const provider = running.app.get(PAYMENT_PROVIDER) as { requestPayment: (r: unknown) => Promise<unknown> };
+    const original = provider.requestPayment.bind(provider);
+    provider.requestPayment = async () => {
+      throw new Error('connect ECONNREFUSED');
+    };
+    try {
+      const first = await merchant(f.keys.merchantA).post('/payment/request', body('DOWN-1')).expect(202);
+      expect(first.body.status).toBe('requesting');
+      expect(first.body).not.toHaveProperty('requestInfo');
+      const again = await merchant(f.keys.merchantA).post('/payment/request', body('DOWN-1')).expect(200);
+      expect(again.body._id).toBe(first.body._id);
+    } finally {
+      provider.requestPayment = original;
+    }
   });
 
   it('exposes callback outcomes and pending transactions in Prometheus text', async () => {
@@ -189,9 +277,7 @@ describeOnEachTier('payment request and provider callback', (tier) => {
 
   it('applies exactly once when the same callback arrives several times at once', async () => {
     const { tx, token } = await requestAndToken('PAY-30');
-    const results = await Promise.all(
-      Array.from({ length: 5 }, () => http().post(`/payment/callback/${token}`).send(callback('PAY-30', '2001'))),
-    );
+    const results = await Promise.all(Array.from({ length: 5 }, () => post(token, callback(tx, '2001'))));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(results.map((r) => r.body.outcome).sort()).toEqual([
       'applied',

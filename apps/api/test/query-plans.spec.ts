@@ -66,8 +66,8 @@ describeOnPostgres('query plans at 100,000 rows', () => {
         INSERT INTO trip_services (id, "tripId", "serviceID", type, driver, vehicle, pricing, passengers, amount)
           SELECT lpad(to_hex(i + ${ROWS}), 24, '0'), lpad(to_hex(i), 24, '0'), 'S', 'taxi', '{"id":"d"}', '{"id":"v"}', '{"id":"p","type":"t","pricePerKm":1,"pricePerMinute":1}', 1, 0
           FROM generate_series(1, ${ROWS}) i;
-        INSERT INTO transactions (id, "merchantId", amount, status, "requestType", description, reference, "callBackUrl", "customerPhone", "requestInfo", "createdAt", "updatedAt")
-          SELECT lpad(to_hex(i), 24, '0'), '${'f'.repeat(24)}', 100, CASE WHEN i % 100 = 0 THEN 'pending' ELSE 'success' END, 'mobile_money', 'd', 'REF-' || i,
+        INSERT INTO transactions (id, "merchantId", amount, status, "requestType", description, reference, "providerReference", "callBackUrl", "customerPhone", "requestInfo", "createdAt", "updatedAt")
+          SELECT lpad(to_hex(i), 24, '0'), '${'f'.repeat(24)}', 100, CASE WHEN i % 100 = 0 THEN 'pending' ELSE 'success' END, 'mobile_money', 'd', 'REF-' || i, lpad(to_hex(i), 24, '0'),
                  'https://m.example.com', '+233244000000', '{"Message":"m","ResponseCode":"0001","Data":{}}', now() - i * interval '1 minute', now() FROM generate_series(1, ${ROWS}) i;
         ANALYZE;
       `);

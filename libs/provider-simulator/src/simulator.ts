@@ -3,15 +3,22 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 /**
- * A Hubtel-style mobile-money provider for demos and tests. It speaks the HTTP API the service's HttpPaymentProvider
- * calls, decides each payment's outcome (its "truth"), and sends callbacks to the PrimaryCallbackUrl after a delay,
- * behaving as configured: fail, duplicate, reorder, drop, report a wrong amount, or refuse the request.
+ * A mobile-money provider for demos and tests that follows Hubtel's published "Direct Receive Money", "Receive Money
+ * Callback" and "Transaction Status Check" documents field for field (request fields and their checks, answer and
+ * callback bodies, the Paid/Unpaid statuses), decides each payment's outcome (its "truth"), and sends callbacks to
+ * the PrimaryCallbackUrl after a delay, behaving as configured: fail, duplicate, reorder, drop, report a wrong
+ * amount, or refuse the request.
  *
- *   POST /merchantaccount/merchants/:account/receive/mobilemoney   request a payment (idempotent on ClientReference)
+ *   POST /merchantaccount/merchants/:account/receive/mobilemoney   request a payment
  *   GET  /transactions/:account/status?clientReference=...         the status API (what reconciliation asks)
  *   PUT  /_simulator/behaviour                                     default behaviour (JSON Behaviour, partial)
- *   PUT  /_simulator/references/:reference                         behaviour for one reference
+ *   PUT  /_simulator/references/:key                               behaviour for one payment (see below)
  *   GET  /_simulator/transactions                                  every payment with its truth and callbacks sent
+ *
+ * What the documents leave open, decided here: a repeated ClientReference answers like the first request (no second
+ * prompt); an unknown reference at the status API is HTTP 404. A behaviour or a lookup `key` matches a payment's
+ * ClientReference or its Description (tests put their marker in the description, since the service names payments
+ * by its own ids).
  */
 export interface Behaviour {
   /** The payment's real outcome. */
@@ -47,7 +54,7 @@ export interface SimulatedPayment {
   description: string;
   callbackUrl: string;
   behaviour: Behaviour;
-  /** What the status API reports: Paid or Failed once decided (immediately), or Refused. */
+  /** What the status API reports: Paid (success) or Unpaid (failed, refused) once decided (immediately). */
   truth: 'success' | 'failed' | 'refused';
   requestedAt: string;
   callbacks: Array<{ at: string; responseCode: string; httpStatus: number | null; error?: string }>;
@@ -71,9 +78,11 @@ export interface RunningSimulator {
   url: string;
   server: Server;
   payments: Map<string, SimulatedPayment>;
-  setBehaviour(behaviour: Partial<Behaviour>, reference?: string): void;
+  setBehaviour(behaviour: Partial<Behaviour>, key?: string): void;
+  /** The payment whose ClientReference or Description is `key`. */
+  paymentFor(key: string): SimulatedPayment | undefined;
   /** The callback bodies the simulator would send for a payment, in its send order (after its delay). */
-  plannedCallbacks(reference: string): Array<{ url: string; body: string; headers: Record<string, string> }>;
+  plannedCallbacks(key: string): Array<{ url: string; body: string; headers: Record<string, string> }>;
   /** Resolves once no callback is waiting to be sent or being sent (a test's quiet point). */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -86,6 +95,8 @@ export async function startProviderSimulator(options: SimulatorOptions = {}): Pr
   const timers = new Set<NodeJS.Timeout>();
   let sending = 0;
   const log = options.log ?? (() => undefined);
+
+  const paymentFor = (key: string) => payments.get(key) ?? [...payments.values()].find((p) => p.description === key);
 
   const callbackBody = (p: SimulatedPayment, code: string): string => {
     const amount = p.behaviour.wrongAmount ? p.amount + 1 : p.amount;
@@ -107,12 +118,13 @@ export async function startProviderSimulator(options: SimulatorOptions = {}): Pr
           code === '0000' ? String(10_000_000_000 + Number.parseInt(p.transactionId.slice(0, 8), 16)) : '',
         AmountCharged: amount,
         OrderId: p.transactionId,
+        PaymentDate: p.requestedAt,
       },
     });
   };
 
-  const plannedCallbacks = (reference: string) => {
-    const p = payments.get(reference);
+  const plannedCallbacks = (key: string) => {
+    const p = paymentFor(key);
     if (!p || p.truth === 'refused' || p.behaviour.drop) return [];
     const final = callbackBody(p, p.truth === 'success' ? '0000' : '2001');
     const bodies = [final, ...Array.from({ length: p.behaviour.duplicates }, () => final)];
@@ -196,18 +208,14 @@ export async function startProviderSimulator(options: SimulatorOptions = {}): Pr
       } catch {
         return send(res, 400, { Message: 'Invalid JSON', ResponseCode: '4000' });
       }
-      const reference = input.ClientReference;
-      const amount = input.Amount;
-      const callbackUrl = input.PrimaryCallbackUrl;
-      if (typeof reference !== 'string' || typeof amount !== 'number' || typeof callbackUrl !== 'string') {
-        return send(res, 400, {
-          Message: 'ClientReference, Amount and PrimaryCallbackUrl are required',
-          ResponseCode: '4000',
-        });
-      }
+      const problem = invalidRequest(input);
+      if (problem) return send(res, 400, { Message: problem, ResponseCode: '4000' });
+      const reference = input.ClientReference as string;
+      const amount = input.Amount as number;
+      const callbackUrl = (input.PrimaryCallbackUrl ?? input.PrimaryCallbackURL) as string;
       let payment = payments.get(reference);
       if (!payment) {
-        const behaviour = { ...defaults, ...overrides.get(reference) };
+        const behaviour = { ...defaults, ...overrides.get(reference), ...overrides.get(String(input.Description)) };
         payment = {
           reference,
           transactionId: randomBytes(16).toString('hex'),
@@ -256,21 +264,22 @@ export async function startProviderSimulator(options: SimulatorOptions = {}): Pr
       const payment = payments.get(url.searchParams.get('clientReference') ?? '');
       if (!payment) return send(res, 404, { message: 'Transaction not found', responseCode: '4040' });
       const amount = payment.behaviour.wrongAmount ? payment.amount + 1 : payment.amount;
+      // The fields of the documented answer; a payment that was not made is Unpaid.
       return send(res, 200, {
         message: 'Successful',
         responseCode: '0000',
         data: {
           date: payment.requestedAt,
-          status: payment.truth === 'success' ? 'Paid' : 'Failed',
+          status: payment.truth === 'success' ? 'Paid' : 'Unpaid',
           transactionId: payment.transactionId,
           externalTransactionId: payment.truth === 'success' ? `ext-${payment.transactionId.slice(0, 10)}` : null,
           paymentMethod: 'mobilemoney',
           clientReference: payment.reference,
-          currencyCode: 'GHS',
+          currencyCode: null,
           amount,
           charges: Math.round(amount) / 100,
           amountAfterCharges: Math.round((amount - Math.round(amount) / 100) * 100) / 100,
-          isFulfilled: payment.truth === 'success',
+          isFulfilled: null,
         },
       });
     }
@@ -292,10 +301,11 @@ export async function startProviderSimulator(options: SimulatorOptions = {}): Pr
     url: `http://${options.host ?? '127.0.0.1'}:${address.port}`,
     server,
     payments,
-    setBehaviour(behaviour, reference) {
-      if (reference) overrides.set(reference, behaviour);
+    setBehaviour(behaviour, key) {
+      if (key) overrides.set(key, behaviour);
       else defaults = { ...defaults, ...behaviour };
     },
+    paymentFor,
     plannedCallbacks,
     async idle() {
       while (timers.size > 0 || sending > 0) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -306,6 +316,26 @@ export async function startProviderSimulator(options: SimulatorOptions = {}): Pr
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+const CHANNELS = ['mtn-gh', 'vodafone-gh', 'tigo-gh'];
+
+/** The request checks of "Direct Receive Money" (mandatory fields and their formats); undefined when it passes. */
+function invalidRequest(input: Record<string, unknown>): string | undefined {
+  const reference = input.ClientReference;
+  if (typeof reference !== 'string' || !/^[A-Za-z0-9]{1,36}$/.test(reference))
+    return 'ClientReference is mandatory: alphanumeric, at most 36 characters';
+  if (typeof input.CustomerMsisdn !== 'string' || !/^233\d{9}$/.test(input.CustomerMsisdn))
+    return 'CustomerMsisdn is mandatory, in international format such as 233249111411';
+  if (typeof input.Channel !== 'string' || !CHANNELS.includes(input.Channel))
+    return `Channel is mandatory: one of ${CHANNELS.join(', ')}`;
+  const amount = input.Amount;
+  if (typeof amount !== 'number' || !(amount > 0) || Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6)
+    return 'Amount is mandatory: more than zero, at most two decimal places';
+  const callbackUrl = input.PrimaryCallbackUrl ?? input.PrimaryCallbackURL;
+  if (typeof callbackUrl !== 'string' || !/^https?:\/\//.test(callbackUrl)) return 'PrimaryCallbackUrl is mandatory';
+  if (typeof input.Description !== 'string' || input.Description === '') return 'Description is mandatory';
+  return undefined;
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

@@ -1,14 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Actor } from '@transport/domain';
-import { ADMIN, fakePorts } from '../core/testing/fixtures';
-import type {
-  ApiKeyRecord,
-  ApiKeyRegistry,
-  AuditRecord,
-  AuditTrail,
-  MerchantRecord,
-  MerchantRegistry,
-} from '../core/ports';
+import { ADMIN, InMemoryMerchants, fakePorts } from '../core/testing/fixtures';
+import type { ApiKeyRecord, ApiKeyRegistry, AuditRecord, AuditTrail } from '../core/ports';
 import { ReferenceDataService } from '../reference-data/reference-data.service';
 import { AdminService } from './admin.service';
 
@@ -31,24 +23,6 @@ class InMemoryKeys implements ApiKeyRegistry {
     this.rows.find((r) => r.id === id)!.revokedAt = at;
   }
   list = async () => [...this.rows].reverse();
-}
-
-class InMemoryMerchants implements MerchantRegistry {
-  readonly rows: Array<MerchantRecord & { signingSecret: string; actor: Actor }> = [];
-  exists = async (id: string) => this.rows.some((r) => r.id === id);
-  async add(m: { id: string; name: string; signingSecret: string; at: Date }, audit: { actor: Actor }) {
-    const row = {
-      id: m.id,
-      name: m.name,
-      signingSecret: m.signingSecret,
-      version: 0,
-      createdAt: m.at,
-      updatedAt: m.at,
-      actor: audit.actor,
-    };
-    this.rows.push(row);
-    return row;
-  }
 }
 
 class FixedTrail implements AuditTrail {

@@ -17,6 +17,8 @@ import {
 import { ApiKeyStore } from '../persistence/prisma-api-key.store';
 import { prismaStores, PrismaUnitOfWork } from '../persistence/prisma-unit-of-work';
 import { PrismaAuditLog } from '../persistence/prisma-audit-log';
+import type { RateLimitRule } from './ports';
+import { PostgresRateLimits } from '../persistence/postgres-rate-limits';
 import { CryptoRandomSource } from './platform/crypto-random-source';
 import { NestEventLog } from './platform/nest-event-log';
 import { ScryptSecretHasher } from './platform/secrets';
@@ -34,11 +36,28 @@ import {
   PAYMENT_METRICS,
   PAYMENT_PROVIDER,
   RANDOM_SOURCE,
+  RATE_LIMITS,
   SECRET_HASHER,
   STORES,
   UNIT_OF_WORK,
   WEBHOOK_SENDER,
 } from './tokens';
+
+/** Every shared rate limit, by name, from the configuration. */
+export function rateLimitRules(config: AppConfig): Record<string, RateLimitRule> {
+  return {
+    'payment-merchant': {
+      points: config.payments.perMerchantPerMinute,
+      seconds: 60,
+      message: 'Too many payment requests for this merchant',
+    },
+    'payment-phone': {
+      points: config.payments.perPhonePerHour,
+      seconds: 3600,
+      message: 'Too many payment prompts to this customer phone',
+    },
+  };
+}
 
 /** The adapters behind every port, bound once for all features: the only place that chooses technologies. */
 @Global()
@@ -78,6 +97,7 @@ export class PortsModule {
       { provide: MERCHANTS, useValue: new PrismaMerchantRegistry(database.prisma) },
       { provide: AUDIT_TRAIL, useValue: new PrismaAuditTrail(database.prisma) },
       { provide: ApiKeyStore, useValue: new ApiKeyStore(database.prisma) },
+      { provide: RATE_LIMITS, useValue: new PostgresRateLimits(database.pool, rateLimitRules(config)) },
     ];
     return {
       module: PortsModule,

@@ -37,6 +37,14 @@ export interface MerchantRegistry {
     merchant: { id: string; name: string; signingSecret: string; at: Date },
     audit: { actor: Actor },
   ): Promise<MerchantRecord>;
+  /**
+   * Replaces the merchant's signing secret; the replaced one keeps signing (beside the new one) until
+   * `previousUntil`. Audited without the secrets. False for an unknown merchant.
+   */
+  rotateSigningSecret(
+    rotation: { id: string; signingSecret: string; previousUntil: Date; at: Date },
+    audit: { actor: Actor },
+  ): Promise<boolean>;
 }
 
 export interface AuditRecord extends AuditEntryInput {
@@ -64,7 +72,23 @@ export interface JobDefinition {
   /** A cron expression: a job of this queue is also sent on that schedule (once across all instances). */
   cron?: string;
   options: Record<string, unknown>;
+  /** At most this many running jobs per group (FollowUpOptions.group) across every instance. */
+  groupConcurrency?: number;
   handle(data: never, attempt: { id: string; retryCount: number; retryLimit: number }): Promise<void>;
+}
+
+/** A limit: at most `points` uses of one key per `seconds`. */
+export interface RateLimitRule {
+  points: number;
+  seconds: number;
+  /** Said in the 429's detail ("Too many payment requests for this merchant"). */
+  message: string;
+}
+
+/** Port: rate limits shared by every instance. */
+export interface RateLimits {
+  /** Counts one use of `key` under the named limit; past it, throws RATE_LIMITED (429 with Retry-After). */
+  consume(limit: string, key: string): Promise<void>;
 }
 
 /** Port: starts and stops the background workers of the durable job queue. */

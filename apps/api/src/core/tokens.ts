@@ -27,3 +27,5 @@ export const MERCHANTS = Symbol('MERCHANTS');
 export const AUDIT_TRAIL = Symbol('AUDIT_TRAIL');
 /** Structured event log lines (EventLog). */
 export const EVENT_LOG = Symbol('EVENT_LOG');
+/** Rate limits shared across instances (RateLimits). */
+export const RATE_LIMITS = Symbol('RATE_LIMITS');

@@ -53,7 +53,7 @@ const config = (url: string) => ({
 });
 
 describe('HttpPaymentProvider', () => {
-  it('posts the Hubtel-style request with Basic authentication and keeps the answer as requestInfo', async () => {
+  it('posts the request as Hubtel documents it, with Basic authentication, and keeps the answer as requestInfo', async () => {
     let seen: { body: Record<string, unknown>; auth?: string } | undefined;
     const p = await provider((_, body, auth) => {
       seen = { body: JSON.parse(body), auth };
@@ -68,22 +68,61 @@ describe('HttpPaymentProvider', () => {
       });
       expect(p.calls).toEqual(['POST /merchantaccount/merchants/POS-1/receive/mobilemoney']);
       expect(seen!.auth).toBe(`Basic ${Buffer.from('id:secret').toString('base64')}`);
-      expect(seen!.body).toMatchObject({
-        ClientReference: 'R-1',
+      // Every field of "Direct Receive Money", and no other.
+      expect(seen!.body).toEqual({
+        CustomerName: 'A',
+        CustomerMsisdn: '233244000000',
+        CustomerEmail: '',
+        Channel: 'mtn-gh',
         Amount: 25.5,
         PrimaryCallbackUrl: 'https://svc/cb/x',
-        CustomerMsisdn: '+233244000000',
-        Channel: 'mobile-money',
+        Description: 'Fare',
+        ClientReference: 'R-1',
       });
     } finally {
       await p.close();
     }
   });
 
-  it('retries a call that got no answer (connection reset), and succeeds', async () => {
-    const p = await provider((i) => (i === 0 ? 'reset' : { status: 200, body: pending }));
+  it('names the channel from the network prefix (Telecel, AirtelTigo) and refuses a number on none', async () => {
+    const bodies: Array<Record<string, unknown>> = [];
+    const p = await provider((_, body) => {
+      bodies.push(JSON.parse(body));
+      return { status: 200, body: pending };
+    });
     try {
-      expect((await new HttpPaymentProvider(config(p.url)).requestPayment(request)).ResponseCode).toBe('0001');
+      const hubtel = new HttpPaymentProvider(config(p.url));
+      await hubtel.requestPayment({ ...request, customerPhone: '+233201234567', amount: 1001 });
+      await hubtel.requestPayment({ ...request, customerPhone: '+233571234567' });
+      expect(bodies.map((b) => [b.Channel, b.Amount])).toEqual([
+        ['vodafone-gh', 10.01],
+        ['tigo-gh', 25.5],
+      ]);
+      await expect(hubtel.requestPayment({ ...request, customerPhone: '+447700900123' })).rejects.toMatchObject({
+        code: 'PROVIDER_ERROR',
+      });
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('sends a payment request once: no answer is left to the status API (a ClientReference is never reused)', async () => {
+    const p = await provider(() => 'reset');
+    try {
+      await expect(new HttpPaymentProvider(config(p.url)).requestPayment(request)).rejects.toMatchObject({
+        code: 'PROVIDER_UNREACHABLE',
+      });
+      expect(p.calls).toHaveLength(1);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('retries a status check that got no answer (connection reset), and succeeds', async () => {
+    const paid = { responseCode: '0000', data: { status: 'Paid', clientReference: 'R-1' } };
+    const p = await provider((i) => (i === 0 ? 'reset' : { status: 200, body: paid }));
+    try {
+      expect((await new HttpPaymentProvider(config(p.url)).checkStatus('R-1')).state).toBe('paid');
       expect(p.calls).toHaveLength(2);
     } finally {
       await p.close();
@@ -115,11 +154,11 @@ describe('HttpPaymentProvider', () => {
     }
   });
 
-  it('gives up after the configured retries when nobody answers (502 PROVIDER_UNREACHABLE)', async () => {
+  it('gives up a status check after the configured retries when nobody answers (PROVIDER_UNREACHABLE)', async () => {
     const p = await provider(() => 'reset');
     try {
       const error = await new HttpPaymentProvider(config(p.url))
-        .requestPayment(request)
+        .checkStatus('R-1')
         .catch((e: { getResponse(): { problem: { code: string } } }) => e);
       expect((error as { getResponse(): { problem: { code: string } } }).getResponse().problem.code).toBe(
         'PROVIDER_UNREACHABLE',
@@ -130,15 +169,22 @@ describe('HttpPaymentProvider', () => {
     }
   });
 
-  it('maps the status API: Paid/Failed/Unpaid, amount and reference; anything else is unknown', async () => {
+  it('maps the status API: Paid/Unpaid/Refunded, amount, reference and provider id; 404 is not found; else unknown', async () => {
     const answers: Record<string, { status: number; body: unknown }> = {
       PAID: {
         status: 200,
-        body: { responseCode: '0000', data: { status: 'Paid', amount: 25.5, clientReference: 'PAID' } },
+        body: {
+          responseCode: '0000',
+          data: { status: 'Paid', amount: 25.5, clientReference: 'PAID', transactionId: '7fd0' },
+        },
       },
-      FAILED: { status: 200, body: { responseCode: '0000', data: { status: 'Failed', clientReference: 'FAILED' } } },
+      REFUNDED: {
+        status: 200,
+        body: { responseCode: '0000', data: { status: 'Refunded', clientReference: 'REFUNDED' } },
+      },
       UNPAID: { status: 200, body: { responseCode: '0000', data: { status: 'Unpaid', clientReference: 'UNPAID' } } },
       MISSING: { status: 404, body: { responseCode: '4040', message: 'not found' } },
+      ODD: { status: 200, body: { responseCode: '0000', data: { status: 'Cancelled' } } },
     };
     const p = await provider((i) => Object.values(answers)[i]);
     try {
@@ -147,10 +193,15 @@ describe('HttpPaymentProvider', () => {
         state: 'paid',
         amount: 25.5,
         clientReference: 'PAID',
+        transactionId: '7fd0',
       });
-      expect(await provider.checkStatus('FAILED')).toMatchObject({ state: 'failed', clientReference: 'FAILED' });
-      expect(await provider.checkStatus('UNPAID')).toMatchObject({ state: 'pending' });
-      expect(await provider.checkStatus('MISSING')).toMatchObject({ state: 'unknown', raw: { responseCode: '4040' } });
+      expect(await provider.checkStatus('REFUNDED')).toMatchObject({ state: 'refunded', clientReference: 'REFUNDED' });
+      expect(await provider.checkStatus('UNPAID')).toMatchObject({ state: 'unpaid' });
+      expect(await provider.checkStatus('MISSING')).toMatchObject({
+        state: 'not_found',
+        raw: { responseCode: '4040' },
+      });
+      expect(await provider.checkStatus('ODD')).toMatchObject({ state: 'unknown' });
       expect(p.calls[0]).toBe('GET /transactions/POS-1/status?clientReference=PAID');
     } finally {
       await p.close();

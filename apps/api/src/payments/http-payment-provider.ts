@@ -1,5 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PaymentProvider, PaymentRequest, RequestInfo, StatusCheckResult } from '@transport/domain';
+import {
+  mobileMoneyChannel,
+  type PaymentProvider,
+  type PaymentRequest,
+  type RequestInfo,
+  type StatusCheckResult,
+} from '@transport/domain';
 import type { ProviderConfig } from '../config';
 import { AppError } from '../core/errors';
 import { describeFetchError } from './fetch-error';
@@ -29,18 +35,21 @@ async function readCapped(response: Response, limit: number): Promise<string | u
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The provider's channel names for our request types. */
-const CHANNELS: Record<string, string> = { mobile_money: 'mobile-money', online_checkout: 'checkout' };
-
 /**
- * A Hubtel-style provider over HTTP (the real one, or the simulator in tools/provider-simulator):
+ * Hubtel's Sales API over HTTP, field for field as its "Direct Receive Money" and "Transaction Status Check"
+ * documents describe them (the simulator in libs/provider-simulator follows the same documents):
  *
- *   POST {url}/merchantaccount/merchants/{account}/receive/mobilemoney   -> { Message, ResponseCode, Data }
- *   GET  {statusUrl}/transactions/{account}/status?clientReference=...  -> { message, responseCode, data: { status, amount, ... } }
+ *   POST {url}/merchantaccount/merchants/{POS Sales ID}/receive/mobilemoney
+ *        { CustomerName, CustomerMsisdn (233XXXXXXXXX), CustomerEmail, Channel (mtn-gh | vodafone-gh | tigo-gh),
+ *          Amount (cedis, 2 decimals), PrimaryCallbackUrl, Description, ClientReference (alphanumeric, <= 36) }
+ *        -> { Message, ResponseCode, Data: { TransactionId, ClientReference, Amount, Charges, ... } }
+ *   GET  {statusUrl}/transactions/{POS Sales ID}/status?clientReference=...
+ *        -> { message, responseCode, data: { status: Paid | Unpaid | Refunded, transactionId, clientReference, amount, ... } }
  *
- * Basic authentication with the client id and secret. Calls that fail before any answer arrives (connection refused
- * or reset, DNS failure, timeout) are retried a few times with a short backoff; an HTTP answer, whatever its status,
- * is never retried here. A repeated request is safe: the provider is idempotent on ClientReference.
+ * Basic authentication with the API id and key. The payment request is sent once: a request that got no answer may
+ * still have reached the provider, and Hubtel requires a ClientReference never to be used twice, so the status API
+ * (reconciliation) finds out instead. Status checks that fail before any answer arrives (connection refused or
+ * reset, DNS failure, timeout) are retried a few times with a short backoff.
  */
 export class HttpPaymentProvider implements PaymentProvider {
   private readonly auth: string;
@@ -51,25 +60,29 @@ export class HttpPaymentProvider implements PaymentProvider {
 
   async requestPayment(request: PaymentRequest): Promise<RequestInfo> {
     const url = `${this.config.url}/merchantaccount/merchants/${encodeURIComponent(this.config.account)}/receive/mobilemoney`;
-    const { status, body } = await this.call(url, {
-      method: 'POST',
-      body: JSON.stringify({
-        CustomerName: request.customerName,
-        CustomerMsisdn: request.customerPhone,
-        CustomerEmail: request.customerEmail,
-        Channel: CHANNELS[request.requestType] ?? request.requestType,
-        Amount: request.amount / 100,
-        PrimaryCallbackUrl: request.providerCallbackUrl,
-        Description: request.description,
-        ClientReference: request.reference,
-      }),
-    });
+    const channel = mobileMoneyChannel(request.customerPhone);
+    if (!channel)
+      throw new AppError('PROVIDER_ERROR', 'The customer phone is on no mobile-money network the provider serves');
+    const { status, body } = await this.call(
+      url,
+      {
+        method: 'POST',
+        body: JSON.stringify({
+          CustomerName: request.customerName,
+          CustomerMsisdn: request.customerPhone.replace(/^\+/, ''),
+          CustomerEmail: request.customerEmail,
+          Channel: channel,
+          Amount: Number((request.amount / 100).toFixed(2)),
+          PrimaryCallbackUrl: request.providerCallbackUrl,
+          Description: request.description,
+          ClientReference: request.reference,
+        }),
+      },
+      0,
+    );
     const info = body as Partial<RequestInfo> | undefined;
     if (!info || typeof info.ResponseCode !== 'string') {
-      throw new AppError(
-        'PROVIDER_ERROR',
-        `The payment provider answered HTTP ${status} without a response code; nothing was charged or stored, try again`,
-      );
+      throw new AppError('PROVIDER_ERROR', `The payment provider answered HTTP ${status} without a response code`);
     }
     // Refusals (4xx with a response code) are kept as the provider's answer: the transaction starts failed.
     return {
@@ -82,10 +95,17 @@ export class HttpPaymentProvider implements PaymentProvider {
   async checkStatus(reference: string): Promise<StatusCheckResult> {
     const base = this.config.statusUrl ?? this.config.url;
     const url = `${base}/transactions/${encodeURIComponent(this.config.account)}/status?clientReference=${encodeURIComponent(reference)}`;
-    const { status, body } = await this.call(url, { method: 'GET' });
+    const { status, body } = await this.call(url, { method: 'GET' }, this.config.retries);
     const raw = (body && typeof body === 'object' ? body : { httpStatus: status }) as Record<string, unknown>;
-    const data = (raw.data ?? {}) as { status?: unknown; amount?: unknown; clientReference?: unknown };
+    const data = (raw.data ?? {}) as {
+      status?: unknown;
+      amount?: unknown;
+      clientReference?: unknown;
+      transactionId?: unknown;
+    };
     if (status >= 500) throw new Error(`status API answered HTTP ${status}`);
+    // No payment under this reference (the provider never received the request).
+    if (status === 404) return { state: 'not_found', raw };
     if (raw.responseCode !== '0000' || typeof data.status !== 'string') return { state: 'unknown', raw };
     const state = STATES[data.status.toLowerCase()] ?? 'unknown';
     return {
@@ -93,10 +113,15 @@ export class HttpPaymentProvider implements PaymentProvider {
       raw,
       ...(typeof data.amount === 'number' ? { amount: data.amount } : {}),
       ...(typeof data.clientReference === 'string' ? { clientReference: data.clientReference } : {}),
+      ...(typeof data.transactionId === 'string' && data.transactionId ? { transactionId: data.transactionId } : {}),
     };
   }
 
-  private async call(url: string, init: { method: string; body?: string }): Promise<{ status: number; body: unknown }> {
+  private async call(
+    url: string,
+    init: { method: string; body?: string },
+    retries: number,
+  ): Promise<{ status: number; body: unknown }> {
     for (let attempt = 0; ; attempt++) {
       try {
         const response = await fetch(url, {
@@ -117,10 +142,10 @@ export class HttpPaymentProvider implements PaymentProvider {
         }
         return { status: response.status, body };
       } catch (error) {
-        if (attempt >= this.config.retries) {
+        if (attempt >= retries) {
           throw new AppError(
             'PROVIDER_UNREACHABLE',
-            `The payment provider could not be reached (${describeFetchError(error)}); nothing was stored, try again`,
+            `The payment provider could not be reached (${describeFetchError(error)})`,
           );
         }
         await sleep(200 * 2 ** attempt);
@@ -129,13 +154,9 @@ export class HttpPaymentProvider implements PaymentProvider {
   }
 }
 
-/** Status names of a Hubtel-style status API. */
+/** The statuses Hubtel's status check documents: Paid, Unpaid and Refunded. Any other is unknown (asked again). */
 const STATES: Record<string, StatusCheckResult['state']> = {
   paid: 'paid',
-  success: 'paid',
-  unpaid: 'pending',
-  pending: 'pending',
-  failed: 'failed',
-  cancelled: 'failed',
-  expired: 'failed',
+  unpaid: 'unpaid',
+  refunded: 'refunded',
 };

@@ -24,7 +24,7 @@ export async function renderPaymentMetrics(source: PaymentMetricsSource, now: Da
     lines.push(`transport_payment_callbacks_total{outcome="${outcome}"} ${count}`);
   }
   lines.push(
-    '# HELP transport_pending_transactions Pending transactions, by age in seconds (cumulative buckets).',
+    '# HELP transport_pending_transactions Open (requesting or pending) transactions, by age in seconds (cumulative buckets).',
     '# TYPE transport_pending_transactions gauge',
   );
   for (const [bucket, count] of pendingByAge)

@@ -32,6 +32,8 @@ export class PaymentWorkers implements OnApplicationBootstrap, OnApplicationShut
       this.definition<{ notificationId: string }>({
         name: QUEUES.notify,
         concurrency: c.notifyConcurrency,
+        // One merchant's slow or dead endpoint holds at most this many of the slots, across every instance.
+        groupConcurrency: c.notifyPerMerchant,
         options: {
           retryLimit: retriesFor(c.notifyForHours, c.notifyRetrySeconds, c.notifyMaxDelaySeconds),
           retryDelay: c.notifyRetrySeconds,
@@ -46,7 +48,7 @@ export class PaymentWorkers implements OnApplicationBootstrap, OnApplicationShut
       }),
       this.definition<{ transactionId: string }>({
         name: QUEUES.reconcile,
-        concurrency: 4,
+        concurrency: c.reconcileConcurrency,
         options: {
           retryLimit: retriesFor(c.reconcileForHours, c.reconcileRetrySeconds, c.reconcileMaxDelaySeconds),
           retryDelay: c.reconcileRetrySeconds,
@@ -76,6 +78,14 @@ export class PaymentWorkers implements OnApplicationBootstrap, OnApplicationShut
           );
         },
       }),
+      this.definition<Record<string, never>>({
+        name: QUEUES.backstop,
+        concurrency: 1,
+        // Every ten minutes, once across all instances: open transactions whose follow-up was lost are asked about.
+        cron: '*/10 * * * *',
+        options: { policy: 'stately', retryLimit: 2, retryDelay: 30, expireInSeconds: 300 },
+        handle: async () => void (await this.payments.backstop()),
+      }),
     ];
     await this.workers.start(queues);
     if (c.workers) await this.stores.followUps.enqueue(QUEUES.sweep, {}, { singletonKey: 'sweep' });
@@ -89,6 +99,7 @@ export class PaymentWorkers implements OnApplicationBootstrap, OnApplicationShut
   private definition<T extends object>(queue: {
     name: string;
     concurrency: number;
+    groupConcurrency?: number;
     cron?: string;
     options: Record<string, unknown>;
     handle: (data: T, attempt: AttemptInfo & { id: string }) => Promise<void>;
@@ -99,14 +110,16 @@ export class PaymentWorkers implements OnApplicationBootstrap, OnApplicationShut
         try {
           await queue.handle(data as T, attempt);
         } catch (error) {
-          if (!(error instanceof RetryLater)) {
-            this.events.warn('job.failed', {
-              queue: queue.name,
-              job: attempt.id,
-              attempt: attempt.retryCount + 1,
-              error: (error as Error).message,
-            });
-          }
+          const fields = {
+            queue: queue.name,
+            job: attempt.id,
+            attempt: attempt.retryCount + 1,
+            data,
+            error: (error as Error).message,
+          };
+          // The last attempt failed: nothing retries it any more, so an operator must hear of it.
+          if (attempt.retryCount >= attempt.retryLimit) this.events.error('job.gave_up', fields);
+          else if (!(error instanceof RetryLater)) this.events.warn('job.failed', fields);
           throw error;
         }
       },

@@ -1,15 +1,28 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { cedisToPesewas } from '@transport/domain';
 import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { ApiProblems } from '../core/http/openapi';
+import { ObjectIdPipe } from '../core/http/params';
 import {
   CallbackReceipt,
   CheckTransactionQuery,
   DeliveriesResponse,
   PaymentRequestBody,
+  ResumedResponse,
+  RotatedSecretResponse,
+  RotateSecretBody,
   toTransactionResponse,
   TransactionResponse,
 } from './payments.dto';
@@ -38,15 +51,20 @@ export class PaymentController {
     summary: 'Request a mobile-money or online-checkout payment',
     description:
       'Idempotent on your reference: the same request again answers 200 with the stored transaction; a different request under a used reference is a 409. ' +
-      'The transaction starts pending when the provider accepts (requestInfo.ResponseCode 0001), failed if it refuses; its final state arrives by the provider callback. ' +
+      'The transaction is stored before the provider is asked. 201: the provider answered; the transaction is pending when it accepted (requestInfo.ResponseCode 0001), failed if it refused; its final state arrives by the provider callback. ' +
+      "202: the provider could not be reached or its answer was lost; the transaction is `requesting` (no requestInfo) and the provider's status API settles it; repeat the same request to read it. " +
+      'Towards the provider the payment is named by its own id (ClientReference), never by your reference, so references of different merchants can never meet there. ' +
+      'Limits (429 RATE_LIMITED with Retry-After, shared by every instance): PAYMENT_LIMIT_PER_MERCHANT_PER_MINUTE requests per merchant per minute (default 300) and PAYMENT_LIMIT_PER_PHONE_PER_HOUR prompts to one customer phone per hour (default 10). ' +
+      'For mobile_money, customerPhone must be on a Ghanaian mobile-money network (MTN, Telecel, AirtelTigo); the channel is taken from its prefix. ' +
       'callBackUrl must be http(s); outside development mode it must be https on port 443 to a name or a global unicast address (no loopback, private, link-local, documentation, NAT64 or 6to4 ranges), else CALLBACK_URL_REFUSED. Names are checked again on the address actually connected to when sending.',
   })
   @ApiBody({ type: PaymentRequestBody })
   @ApiCreatedResponse({
     type: TransactionResponse,
-    description: 'A new transaction (200 with the same shape for a repeated request).',
+    description: 'A new transaction (200 with the same shape for a repeated request, 202 while requesting).',
   })
-  @ApiProblems(400, 401, 403, 409, 413, 415, 502)
+  @ApiAcceptedResponse({ type: TransactionResponse, description: 'Stored, the provider not yet answered.' })
+  @ApiProblems(400, 401, 403, 409, 413, 415, 429)
   async request(
     @Body() body: PaymentRequestBody,
     @CurrentPrincipal() principal: Principal,
@@ -56,7 +74,7 @@ export class PaymentController {
       { ...body, amount: cedisToPesewas(body.amount, 'amount'), merchantId: principal.principalId },
       actorOf(principal),
     );
-    res.status(created ? 201 : 200);
+    res.status(!created ? 200 : transaction.status === 'requesting' ? 202 : 201);
     return toTransactionResponse(transaction.toState());
   }
 
@@ -66,17 +84,20 @@ export class PaymentController {
   @ApiOperation({
     summary: "The provider's final-state callback",
     description:
-      'The token in the path is the credential (unguessable, one per transaction). The raw body and headers are stored before anything is applied. ' +
-      '200 once stored, duplicates included; 404 for an unknown token (nothing stored); 400 for a body that is not a callback (stored for inspection). ' +
-      'When the service is configured with PAYMENT_PROVIDER_CALLBACK_SECRET, the callback must also carry `X-Provider-Signature: sha256=<hex HMAC-SHA256 of the raw body>`; ' +
-      'a missing or wrong signature is a 401 and nothing is stored. A callback whose amount differs from the request is stored and recorded as an anomaly: the status does not change, ' +
-      "and the provider's status API decides (reconciliation).",
+      'The token in the path names one transaction (unguessable). The raw body and headers are stored before anything is applied; every field is kept. ' +
+      '200 once stored, duplicates included; 400 for a body that is not a callback (stored for inspection). ' +
+      '404 for a token that names no transaction and 410 CALLBACK_TOKEN_EXPIRED for one whose transaction was settled more than CALLBACK_TOKEN_GRACE_HOURS ago (default 168): the callback is kept in the dead-letter table (body cut to 16 KiB), never applied. ' +
+      '429 TOO_MANY_CALLBACKS past CALLBACKS_PER_TRANSACTION stored callbacks for one transaction (default 20): nothing more is stored. ' +
+      'When the service is configured with PAYMENT_PROVIDER_CALLBACK_SECRET, the callback must also carry `X-Provider-Signature: sha256=<hex HMAC-SHA256 of the raw body>` ' +
+      '(a missing or wrong signature is a 401 and nothing is stored), and a signed final state is final at once. Without it the token alone is not trusted: a final state is kept (callBackInfo) ' +
+      "and confirmed with the provider's status API before the transaction becomes final (outcome `deferred`). " +
+      "A callback whose ClientReference, provider TransactionId or amount differs is stored and recorded as an anomaly: the status does not change, and the provider's status API decides.",
   })
   @ApiOkResponse({
     type: CallbackReceipt,
     description: '`{ "received": true, "outcome": "applied" | "duplicate" | "deferred" | "anomaly" }`',
   })
-  @ApiProblems(400, 401, 404, 413)
+  @ApiProblems(400, 401, 404, 410, 413, 429)
   async callback(
     @Param('token') token: string,
     @Req() req: Request,
@@ -100,7 +121,7 @@ export class PaymentController {
     summary: 'Transaction status (operation 9)',
     description:
       "On the payment base URL, with a merchant key. A merchant sees only its own transactions: another merchant's reference is a 404, exactly like an unknown one. " +
-      "status is pending, success or failed. requestInfo is the provider's answer to the payment request (ResponseCode 0001: pending, a callback will follow); " +
+      "status is requesting, pending, success or failed. requestInfo is the provider's answer to the payment request (ResponseCode 0001: pending, a callback will follow; absent while requesting); " +
       'callBackInfo and callBackTime are present once the final callback has arrived (ResponseCode 0000: success). Amounts are cedis.',
   })
   @ApiOkResponse({ type: TransactionResponse })
@@ -125,6 +146,8 @@ export class PaymentController {
       '`webhook-signature: v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>` where the key is the base64 part of your `whsec_` signingSecret. ' +
       'Any Standard Webhooks library verifies it (`standardwebhooks` on npm); by hand, compare in constant time and refuse old timestamps. ' +
       'Any 2xx answer delivers it; anything else (or no answer within the timeout) is retried with exponential backoff for at least 24 hours. ' +
+      'At most NOTIFY_PER_MERCHANT deliveries to one merchant run at once (default 2); when your endpoint has failed for NOTIFY_PAUSE_AFTER_HOURS (default 12), your notifications are paused (status `paused`) until an operator resumes them. ' +
+      'After POST /payment/signing-secret/rotate, each delivery carries a signature by the new and by the previous secret (space-separated) until the overlap ends. ' +
       "`notification` is null until the transaction is final. Another merchant's reference is a 404, like an unknown one.",
   })
   @ApiOkResponse({ type: DeliveriesResponse })
@@ -134,5 +157,60 @@ export class PaymentController {
     @CurrentPrincipal() principal: Principal,
   ): Promise<DeliveriesResponse> {
     return this.payments.deliveries(principal.principalId, query.reference);
+  }
+
+  @Post('signing-secret/rotate')
+  @HttpCode(200)
+  @Roles('merchant')
+  @ApiSecurity('apiKey')
+  @ApiOperation({
+    summary: 'Replace your notification signing secret, with an overlap',
+    description:
+      'Answers the new `whsec_` secret, shown this once. Until previousSecretValidUntil (overlapHours, default 24, at most 168) every delivery is signed ' +
+      'by both the new and the previous secret (`webhook-signature: v1,<new> v1,<previous>`), so you can switch your verifier without missing one. Audited, without the secrets.',
+  })
+  @ApiBody({ type: RotateSecretBody, required: false })
+  @ApiOkResponse({ type: RotatedSecretResponse })
+  @ApiProblems(400, 401, 403)
+  async rotate(
+    @Body() body: RotateSecretBody,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<RotatedSecretResponse> {
+    res.setHeader('Cache-Control', 'no-store');
+    return this.payments.rotateSigningSecret(principal.principalId, body?.overlapHours ?? 24, actorOf(principal));
+  }
+
+  @Post('notifications/:id/redeliver')
+  @HttpCode(204)
+  @Roles('admin')
+  @ApiSecurity('apiKey')
+  @ApiOperation({
+    summary: 'Operators: send a failed or paused notification again',
+    description:
+      'A new delivery run with the same notification id (the merchant deduplicates on webhook-id). 409 NOTIFICATION_NOT_REDELIVERABLE when it is unknown, still pending or delivered. Audited.',
+  })
+  @ApiNoContentResponse({ description: 'Queued.' })
+  @ApiProblems(400, 401, 403, 409)
+  async redeliver(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+    await this.payments.redeliver(id, actorOf(principal));
+  }
+
+  @Post('merchants/:id/notifications/resume')
+  @HttpCode(200)
+  @Roles('admin')
+  @ApiSecurity('apiKey')
+  @ApiOperation({
+    summary: "Operators: lift a merchant's notification pause",
+    description:
+      'Notifications to a merchant whose endpoint failed for NOTIFY_PAUSE_AFTER_HOURS are paused and reported (log event payment.notifications_paused); this sends them again. Audited.',
+  })
+  @ApiOkResponse({ type: ResumedResponse })
+  @ApiProblems(400, 401, 403, 404)
+  async resume(
+    @Param('id', ObjectIdPipe) id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ResumedResponse> {
+    return this.payments.resumeNotifications(id, actorOf(principal));
   }
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import {
   pesewasToCedis,
   REQUEST_TYPES,
@@ -81,19 +81,32 @@ export class CallBackInfoData {
   @ApiProperty({ example: '5f3c1d2e0a1b4c5d' }) TransactionId!: string;
   @ApiProperty({ example: '000011112222' }) ExternalTransactionId!: string;
   @ApiProperty({ example: '6b0262850000000000000001' }) OrderId!: string;
+  /** Every other field the provider sent (PaymentDate, ...), kept as received. */
+  [field: string]: unknown;
 }
 
 export class CallBackInfoResponse implements CallbackPayload {
   @ApiProperty({ example: '0000' }) ResponseCode!: string;
   @ApiProperty({ example: 'success' }) Message!: string;
-  @ApiProperty({ type: CallBackInfoData }) Data!: CallBackInfoData;
+  @ApiProperty({
+    type: CallBackInfoData,
+    description: 'Every field the provider sent is kept as received, including ones not listed here (PaymentDate).',
+  })
+  Data!: CallBackInfoData;
+  [field: string]: unknown;
 }
 
 /** The Transaction of the interface (operation 9). Amounts are cedis with at most two decimals. */
 export class TransactionResponse extends RecordResponse {
   @ApiProperty({ example: 25.5, description: 'Cedis.' }) amount!: number;
   @ApiProperty({ example: 0.05, description: 'Cedis.' }) fees!: number;
-  @ApiProperty({ enum: TRANSACTION_STATUSES }) status!: string;
+  @ApiProperty({
+    enum: TRANSACTION_STATUSES,
+    description:
+      'requesting: stored, the provider has not answered yet (or could not be reached; its status API is asked). ' +
+      'pending: the provider accepted it; the final state follows. success and failed are final.',
+  })
+  status!: string;
   @ApiProperty({ enum: REQUEST_TYPES }) requestType!: string;
   @ApiProperty({ example: '65a1b2c3d4e5f60718293a4b' }) merchant!: string;
   @ApiProperty({ example: 'Trip payment' }) description!: string;
@@ -102,7 +115,11 @@ export class TransactionResponse extends RecordResponse {
   @ApiProperty({ example: '', description: 'May be empty.' }) customerEmail!: string;
   @ApiProperty({ example: 'Akua Sarpong', description: 'May be empty.' }) customerName!: string;
   @ApiProperty({ example: '+233244987654' }) customerPhone!: string;
-  @ApiProperty({ type: RequestInfoResponse }) requestInfo!: RequestInfoResponse;
+  @ApiPropertyOptional({
+    type: RequestInfoResponse,
+    description: "The provider's answer to the request; absent while the transaction is requesting.",
+  })
+  requestInfo?: RequestInfoResponse;
   @ApiPropertyOptional({ type: CallBackInfoResponse, description: 'Present once the final callback was received.' })
   callBackInfo?: CallBackInfoResponse;
   @ApiPropertyOptional({
@@ -127,11 +144,11 @@ export function toTransactionResponse(t: TransactionState): TransactionResponse 
     customerEmail: t.customerEmail,
     customerName: t.customerName,
     customerPhone: t.customerPhone,
-    requestInfo: t.requestInfo,
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
     __v: t.version,
   };
+  if (t.requestInfo) out.requestInfo = t.requestInfo;
   if (t.callBackInfo) out.callBackInfo = t.callBackInfo;
   if (t.callBackTime) out.callBackTime = t.callBackTime.toISOString();
   return out;
@@ -140,6 +157,31 @@ export function toTransactionResponse(t: TransactionState): TransactionResponse 
 export class CallbackReceipt {
   @ApiProperty({ example: true }) received!: true;
   @ApiProperty({ enum: ['applied', 'duplicate', 'deferred', 'anomaly'] }) outcome!: string;
+}
+
+export class RotateSecretBody {
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 168,
+    default: 24,
+    description: 'Hours during which the replaced secret keeps signing beside the new one.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(168)
+  overlapHours?: number;
+}
+
+export class RotatedSecretResponse {
+  @ApiProperty({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', description: 'Shown this once.' })
+  signingSecret!: string;
+  @ApiProperty({ format: 'date-time', description: 'Until then, deliveries carry a signature by each secret.' })
+  previousSecretValidUntil!: string;
+}
+
+export class ResumedResponse {
+  @ApiProperty({ example: 3, description: 'Paused notifications sent again.' }) resumed!: number;
 }
 
 export class NotificationResponse {

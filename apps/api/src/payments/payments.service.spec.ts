@@ -6,12 +6,18 @@ import type {
   StatusCheckResult,
 } from '@transport/domain';
 import { FixedClock, InMemoryUnitOfWork, SeededRandomSource, SequentialIdGenerator } from '@transport/domain/testing';
+import { createHmac } from 'node:crypto';
 import type { EventLog, PaymentMetricsSource, WebhookSender } from '../core/ports';
+import { CountingRateLimits, InMemoryMerchants } from '../core/testing/fixtures';
 import { Webhook } from 'standardwebhooks';
 import { verifyNotification } from './notification-signature';
 import { PaymentsService, QUEUES, RetryLater, validProviderSignature, type PaymentSettings } from './payments.service';
 
 const MERCHANT = '65a1b2c3d4e5f60718293a4b';
+const OTHER_MERCHANT = '65a1b2c3d4e5f60718293a4c';
+/** The first transaction of a setup (a fresh id generator each time): its id is its ClientReference at the provider. */
+const TX1 = new SequentialIdGenerator().next();
+const PROVIDER_SECRET = 'provider-secret';
 const SECRET = `whsec_${Buffer.from('a test signing secret of 32 bytes').toString('base64')}`;
 
 /** The provider as the service sees it: answers requests with 0001 and status checks as told. */
@@ -62,8 +68,10 @@ const metricsSource: PaymentMetricsSource = {
   notificationsByStatus: async () => [{ status: 'pending', count: 1 }],
 };
 
-function setup(settings: Partial<PaymentSettings> = {}) {
+function setup(settings: Partial<PaymentSettings> = {}, limits: Record<string, number> = {}) {
   const uow = new InMemoryUnitOfWork();
+  const rateLimits = new CountingRateLimits(limits);
+  const merchants = new InMemoryMerchants();
   const clock = new FixedClock(new Date('2026-11-22T10:00:00Z'));
   const provider = new FakeProvider();
   const webhooks = new FakeWebhooks();
@@ -85,10 +93,34 @@ function setup(settings: Partial<PaymentSettings> = {}) {
     webhooks,
     metricsSource,
     events,
-    { callbackBase: 'https://pay.example.com', reconcileAfterSeconds: 300, ...settings },
+    rateLimits,
+    merchants,
+    {
+      callbackBase: 'https://pay.example.com',
+      reconcileAfterSeconds: 300,
+      callbackSecret: PROVIDER_SECRET,
+      tokenGraceHours: 168,
+      maxCallbacksPerTransaction: 20,
+      notifyPauseAfterHours: 12,
+      backstopAfterMinutes: 30,
+      unpaidFinalAfterSeconds: 900,
+      ...settings,
+    },
   );
-  return { uow, clock, provider, webhooks, events, service, refusedUrls };
+  return { uow, clock, provider, webhooks, events, service, refusedUrls, rateLimits, merchants, settings };
 }
+
+/** Posts a callback as the provider does: signed when the service expects signatures. */
+function post(ctx: ReturnType<typeof setup>, token: string, payload: unknown, headers: Record<string, string> = {}) {
+  const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  const secret = 'callbackSecret' in ctx.settings ? ctx.settings.callbackSecret : PROVIDER_SECRET;
+  const signed = secret
+    ? { ...headers, 'x-provider-signature': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` }
+    : headers;
+  return ctx.service.receiveCallback(token, body, signed);
+}
+
+const later = (ctx: ReturnType<typeof setup>, ms: number) => ctx.clock.set(new Date(ctx.clock.now().getTime() + ms));
 
 const request = (reference = 'REF-1', amount = 2550) => ({
   merchantId: MERCHANT,
@@ -101,7 +133,7 @@ const request = (reference = 'REF-1', amount = 2550) => ({
 });
 const merchant = { role: 'merchant' as const, id: MERCHANT };
 
-const callback = (code: string, amount = 25.5, reference = 'REF-1'): CallbackPayload => ({
+const callback = (code: string, amount = 25.5, reference = TX1): CallbackPayload => ({
   ResponseCode: code,
   Message: code === '0000' ? 'success' : 'failed',
   Data: {
@@ -128,25 +160,46 @@ const attempt = (retryCount = 0, retryLimit = 5) => ({ retryCount, retryLimit })
 
 describe('PaymentsService on fakes', () => {
   describe('request', () => {
-    it('asks the provider, then stores the pending transaction, its callback token, its audit entry and a status check, together', async () => {
+    it('stores the intent (transaction, token, audit entry, status check) first, then asks the provider under the transaction id', async () => {
       const ctx = setup();
       const { transaction, token } = await requested(ctx);
       expect(transaction.status).toBe('pending');
       expect(ctx.provider.requests[0]).toMatchObject({
-        reference: 'REF-1',
+        reference: transaction.id,
         amount: 2550,
         providerCallbackUrl: expect.stringMatching(
           /^https:\/\/pay\.example\.com\/payment\/callback\/[A-Za-z0-9_-]{43}$/,
         ),
       });
-      expect(await ctx.uow.stores.callbackTokens.findTransactionId('not-a-hash')).toBeUndefined();
+      expect(transaction.toState()).toMatchObject({ providerReference: transaction.id, providerTransactionId: 'tx-1' });
+      expect(await ctx.uow.stores.callbackTokens.find('not-a-hash')).toBeUndefined();
       expect(ctx.uow.audit.entries.map((e) => [e.entity, e.action, e.actor.id])).toEqual([
         ['transaction', 'TransactionRequested', MERCHANT],
+        ['transaction', 'TransactionProviderAnswered', 'system'],
+      ]);
+      // Events only: the audit log never copies a whole state (or a provider's message) into itself.
+      expect(ctx.uow.audit.entries.map((e) => [e.before, e.after])).toEqual([
+        [null, { status: 'requesting' }],
+        [null, { responseCode: '0001' }],
       ]);
       expect(ctx.uow.followUps.jobs).toEqual([
         { queue: QUEUES.reconcile, data: { transactionId: transaction.id }, options: { startAfterSeconds: 300 } },
       ]);
       expect(token).not.toEqual('');
+    });
+
+    it("names two merchants' payments under the same reference apart at the provider, and one callback cannot settle the other", async () => {
+      const ctx = setup();
+      const a = await requested(ctx);
+      const b = await ctx.service.request({ ...request(), merchantId: OTHER_MERCHANT }, merchant);
+      const [first, second] = ctx.provider.requests.map((r) => r.reference);
+      expect(first).not.toEqual(second);
+      expect([first, second]).toEqual([a.transaction.id, b.transaction.id]);
+      // A's successful callback, replayed on B's callback URL: an anomaly, never B's success.
+      const bUrl = ctx.provider.requests[1].providerCallbackUrl;
+      const bToken = bUrl.slice(bUrl.lastIndexOf('/') + 1);
+      expect((await post(ctx, bToken, callback('0000', 25.5, a.transaction.id))).outcome).toBe('anomaly');
+      expect((await ctx.service.ownTransaction(OTHER_MERCHANT, 'REF-1')).status).toBe('pending');
     });
 
     it('answers a repeated request with the stored transaction and asks the provider only once', async () => {
@@ -171,19 +224,75 @@ describe('PaymentsService on fakes', () => {
       const { transaction } = await ctx.service.request(request(), merchant);
       expect(transaction.status).toBe('failed');
       expect(ctx.uow.notifications.all).toHaveLength(1);
-      expect(ctx.uow.followUps.jobs.map((j) => j.queue)).toEqual([QUEUES.notify]);
+      expect(ctx.uow.followUps.jobs.map((j) => j.queue)).toEqual([QUEUES.reconcile, QUEUES.notify]);
+      expect(ctx.uow.followUps.jobs[1].options).toEqual({ group: MERCHANT });
     });
 
-    it('stores nothing when the provider cannot be reached, or when the callBackUrl is refused', async () => {
+    it('keeps a requesting transaction when the provider cannot be reached; its status check settles it', async () => {
       const ctx = setup();
       ctx.provider.failRequests = true;
-      await expect(ctx.service.request(request(), merchant)).rejects.toThrow('provider unreachable');
+      const { transaction, created } = await ctx.service.request(request(), merchant);
+      expect({ created, status: transaction.status }).toEqual({ created: true, status: 'requesting' });
+      expect(transaction.toState()).toMatchObject({ needsStatusCheck: true });
+      expect(transaction.toState()).not.toHaveProperty('requestInfo');
+      expect(ctx.events.lines).toContainEqual(expect.objectContaining({ event: 'payment.request_unanswered' }));
+      // A repeat of the same request reads it; it does not ask the provider again.
+      expect((await ctx.service.request(request(), merchant)).created).toBe(false);
+      ctx.provider.status = { state: 'paid', amount: 25.5, clientReference: TX1, transactionId: 'tx-9', raw: {} };
+      await ctx.service.reconcile(transaction.id, attempt());
+      expect((await ctx.service.ownTransaction(MERCHANT, 'REF-1')).toState()).toMatchObject({
+        status: 'success',
+        providerTransactionId: 'tx-9',
+      });
+    });
+
+    it('leaves a transaction reconciliation settles when the provider answered but the answer could not be written', async () => {
+      const ctx = setup();
+      const update = ctx.uow.repositories.transactions.update;
+      ctx.uow.repositories.transactions.update = async () => {
+        throw new Error('database gone');
+      };
+      const { transaction, created } = await ctx.service.request(request(), merchant);
+      ctx.uow.repositories.transactions.update = update;
+      expect({ created, status: transaction.status }).toEqual({ created: true, status: 'requesting' });
+      expect(ctx.provider.requests).toHaveLength(1);
+      expect(ctx.events.lines).toContainEqual(
+        expect.objectContaining({ level: 'error', event: 'payment.answer_not_recorded' }),
+      );
+      expect(ctx.uow.followUps.jobs.map((j) => j.queue)).toEqual([QUEUES.reconcile]);
+      ctx.provider.status = { state: 'unpaid', raw: {} };
+      later(ctx, 16 * 60_000);
+      await ctx.service.reconcile(transaction.id, attempt());
+      expect((await ctx.service.ownTransaction(MERCHANT, 'REF-1')).status).toBe('failed');
+    });
+
+    it('stores nothing when the callBackUrl is refused', async () => {
+      const ctx = setup();
       await expect(
         ctx.service.request({ ...request('REF-2'), callBackUrl: 'https://internal.example/hook' }, merchant),
       ).rejects.toThrow('refused');
-      expect(await ctx.uow.stores.transactions.findByMerchantReference(MERCHANT, 'REF-1')).toBeUndefined();
+      expect(await ctx.uow.stores.transactions.findByMerchantReference(MERCHANT, 'REF-2')).toBeUndefined();
       expect(ctx.uow.audit.entries).toEqual([]);
       expect(ctx.refusedUrls).toEqual(['https://internal.example/hook']);
+    });
+
+    it('limits prompts per customer phone and requests per merchant (429), keyed without the phone number itself', async () => {
+      const ctx = setup({}, { 'payment-phone': 1, 'payment-merchant': 3 });
+      await ctx.service.request(request('REF-1'), merchant);
+      await expect(ctx.service.request(request('REF-2'), merchant)).rejects.toMatchObject({
+        code: 'RATE_LIMITED',
+        status: 429,
+      });
+      expect(await ctx.uow.stores.transactions.findByMerchantReference(MERCHANT, 'REF-2')).toBeUndefined();
+      await ctx.service.request({ ...request('REF-3'), customerPhone: '0241234567' }, merchant);
+      await expect(
+        ctx.service.request({ ...request('REF-4'), customerPhone: '0207654321' }, merchant),
+      ).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+      expect([...ctx.rateLimits.used.keys()].join(' ')).not.toMatch(/244987654/);
+      // A repeat of a stored request is a read, and counts against nothing.
+      const used = [...ctx.rateLimits.used.values()];
+      await ctx.service.request(request('REF-1'), merchant);
+      expect([...ctx.rateLimits.used.values()]).toEqual(used);
     });
   });
 
@@ -191,7 +300,7 @@ describe('PaymentsService on fakes', () => {
     it('stores the raw callback, applies 0000 once, and queues the signed notification', async () => {
       const ctx = setup();
       const { transaction, token } = await requested(ctx);
-      const result = await ctx.service.receiveCallback(token, JSON.stringify(callback('0000')), {
+      const result = await post(ctx, token, callback('0000'), {
         'content-type': 'application/json',
       });
       expect(result).toEqual({ outcome: 'applied' });
@@ -212,7 +321,7 @@ describe('PaymentsService on fakes', () => {
       const { token } = await requested(ctx);
       const outcomes = [];
       for (const body of [callback('0000'), callback('0000'), callback('0005')])
-        outcomes.push((await ctx.service.receiveCallback(token, JSON.stringify(body), {})).outcome);
+        outcomes.push((await post(ctx, token, body)).outcome);
       expect(outcomes).toEqual(['applied', 'duplicate', 'duplicate']);
       expect(ctx.uow.audit.entries.filter((e) => e.action === 'TransactionSucceeded')).toHaveLength(1);
       expect(ctx.uow.notifications.all).toHaveLength(1);
@@ -223,7 +332,7 @@ describe('PaymentsService on fakes', () => {
       const ctx = setup();
       const { transaction, token } = await requested(ctx);
       ctx.uow.followUps.take(QUEUES.reconcile);
-      expect((await ctx.service.receiveCallback(token, JSON.stringify(callback('0005')), {})).outcome).toBe('deferred');
+      expect((await post(ctx, token, callback('0005'))).outcome).toBe('deferred');
       expect(ctx.uow.followUps.jobs).toEqual([
         { queue: QUEUES.reconcile, data: { transactionId: transaction.id }, options: {} },
       ]);
@@ -233,9 +342,7 @@ describe('PaymentsService on fakes', () => {
       const ctx = setup();
       const { token } = await requested(ctx);
       ctx.uow.followUps.take(QUEUES.reconcile);
-      expect((await ctx.service.receiveCallback(token, JSON.stringify(callback('0000', 1)), {})).outcome).toBe(
-        'anomaly',
-      );
+      expect((await post(ctx, token, callback('0000', 1))).outcome).toBe('anomaly');
       const stored = await ctx.service.ownTransaction(MERCHANT, 'REF-1');
       expect(stored.status).toBe('pending');
       expect(stored.toState().anomalies).toMatchObject([{ reason: 'amount_mismatch' }]);
@@ -246,28 +353,98 @@ describe('PaymentsService on fakes', () => {
     it('records a contradicting late callback as an anomaly and keeps the first final state', async () => {
       const ctx = setup();
       const { token } = await requested(ctx);
-      await ctx.service.receiveCallback(token, JSON.stringify(callback('0000')), {});
-      expect((await ctx.service.receiveCallback(token, JSON.stringify(callback('2001')), {})).outcome).toBe('anomaly');
+      await post(ctx, token, callback('0000'));
+      expect((await post(ctx, token, callback('2001'))).outcome).toBe('anomaly');
       expect((await ctx.service.ownTransaction(MERCHANT, 'REF-1')).status).toBe('success');
     });
 
-    it('answers an unknown token NOT_FOUND and stores nothing', async () => {
+    it('answers an unknown token NOT_FOUND, keeping the callback in the dead-letter table (cut to 16 KiB)', async () => {
       const ctx = setup();
       await requested(ctx);
       await expect(
         ctx.service.receiveCallback('A'.repeat(43), JSON.stringify(callback('0000')), {}),
       ).rejects.toMatchObject({ code: 'NOT_FOUND' });
-      await expect(ctx.service.receiveCallback('bad token!', '{}', {})).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(ctx.service.receiveCallback('bad token!', 'x'.repeat(100_000), {})).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      });
       expect(ctx.uow.callbacks.all).toEqual([]);
+      expect(ctx.uow.callbacks.deadLettered.map((d) => [d.reason, d.transactionId, d.body.length])).toEqual([
+        ['unknown_token', null, JSON.stringify(callback('0000')).length],
+        ['unknown_token', null, 16 * 1024],
+      ]);
+    });
+
+    it('expires a token a grace period after the final state: later callbacks are dead letters (410)', async () => {
+      const ctx = setup();
+      const { transaction, token } = await requested(ctx);
+      await post(ctx, token, callback('0000'));
+      later(ctx, 167 * 3_600_000);
+      expect((await post(ctx, token, callback('0000'))).outcome).toBe('duplicate');
+      later(ctx, 2 * 3_600_000);
+      await expect(post(ctx, token, callback('0000'))).rejects.toMatchObject({
+        code: 'CALLBACK_TOKEN_EXPIRED',
+        status: 410,
+      });
+      expect(ctx.uow.callbacks.deadLettered).toMatchObject([
+        { reason: 'expired_token', transactionId: transaction.id },
+      ]);
+    });
+
+    it('keeps at most the configured number of callbacks per transaction (429 past it, nothing stored)', async () => {
+      const ctx = setup({ maxCallbacksPerTransaction: 2 });
+      const { token } = await requested(ctx);
+      await post(ctx, token, callback('0005'));
+      await post(ctx, token, callback('0005'));
+      await expect(post(ctx, token, callback('0000'))).rejects.toMatchObject({ code: 'TOO_MANY_CALLBACKS' });
+      expect(ctx.uow.callbacks.all).toHaveLength(2);
+    });
+
+    it('without a provider secret, confirms a final callback with the status API: a forged 0000 never ends in success', async () => {
+      const ctx = setup({ callbackSecret: undefined });
+      const { transaction, token } = await requested(ctx);
+      ctx.uow.followUps.take(QUEUES.reconcile);
+      expect((await post(ctx, token, callback('0000'))).outcome).toBe('deferred');
+      const waiting = await ctx.service.ownTransaction(MERCHANT, 'REF-1');
+      expect(waiting.toState()).toMatchObject({
+        status: 'pending',
+        needsStatusCheck: true,
+        callBackInfo: callback('0000'),
+      });
+      expect(ctx.uow.followUps.jobs).toEqual([
+        { queue: QUEUES.reconcile, data: { transactionId: transaction.id }, options: {} },
+      ]);
+      ctx.provider.status = { state: 'refunded', clientReference: TX1, transactionId: 'tx-1', raw: {} };
+      await ctx.service.reconcile(transaction.id, attempt());
+      expect((await ctx.service.ownTransaction(MERCHANT, 'REF-1')).status).toBe('failed');
+
+      const genuine = setup({ callbackSecret: undefined });
+      const g = await requested(genuine);
+      await post(genuine, g.token, callback('0000'));
+      genuine.provider.status = { state: 'paid', amount: 25.5, clientReference: TX1, transactionId: 'tx-1', raw: {} };
+      await genuine.service.reconcile(g.transaction.id, attempt());
+      expect((await genuine.service.ownTransaction(MERCHANT, 'REF-1')).status).toBe('success');
+    });
+
+    it('keeps audit entries small whatever a callback carries, and keeps every field the provider sent', async () => {
+      const ctx = setup();
+      const { token } = await requested(ctx);
+      const big = {
+        ...callback('0000'),
+        Data: { ...callback('0000').Data, PaymentDate: '2026-11-22', Note: 'n'.repeat(90_000) },
+      };
+      await post(ctx, token, big);
+      const stored = (await ctx.service.ownTransaction(MERCHANT, 'REF-1')).toState();
+      expect(stored.callBackInfo?.Data).toMatchObject({ PaymentDate: '2026-11-22' });
+      for (const entry of ctx.uow.audit.entries) expect(JSON.stringify(entry).length).toBeLessThan(1000);
     });
 
     it('stores a body that is not a callback as malformed, then refuses it (INVALID_CALLBACK)', async () => {
       const ctx = setup();
       const { token } = await requested(ctx);
-      await expect(ctx.service.receiveCallback(token, 'not json', {})).rejects.toMatchObject({
+      await expect(post(ctx, token, 'not json')).rejects.toMatchObject({
         code: 'INVALID_CALLBACK',
       });
-      await expect(ctx.service.receiveCallback(token, '{"ResponseCode":"0000"}', {})).rejects.toMatchObject({
+      await expect(post(ctx, token, '{"ResponseCode":"0000"}')).rejects.toMatchObject({
         code: 'INVALID_CALLBACK',
       });
       expect(ctx.uow.callbacks.all.map((c) => c.outcome)).toEqual(['malformed', 'malformed']);
@@ -275,7 +452,7 @@ describe('PaymentsService on fakes', () => {
     });
 
     it('with a callback secret, refuses a missing or wrong signature (INVALID_SIGNATURE) and stores nothing', async () => {
-      const ctx = setup({ callbackSecret: 'provider-secret' });
+      const ctx = setup();
       const { token } = await requested(ctx);
       const body = JSON.stringify(callback('0000'));
       await expect(ctx.service.receiveCallback(token, body, {})).rejects.toMatchObject({
@@ -286,7 +463,6 @@ describe('PaymentsService on fakes', () => {
         ctx.service.receiveCallback(token, body, { 'x-provider-signature': 'sha256=00' }),
       ).rejects.toMatchObject({ code: 'INVALID_SIGNATURE' });
       expect(ctx.uow.callbacks.all).toEqual([]);
-      const { createHmac } = await import('node:crypto');
       const signature = `sha256=${createHmac('sha256', 'provider-secret').update(body).digest('hex')}`;
       expect(validProviderSignature('provider-secret', body, signature)).toBe(true);
       expect(await ctx.service.receiveCallback(token, body, { 'x-provider-signature': signature })).toEqual({
@@ -302,9 +478,7 @@ describe('PaymentsService on fakes', () => {
       ctx.uow.audit.append = async () => {
         throw new Error('disk full');
       };
-      await expect(ctx.service.receiveCallback(token, JSON.stringify(callback('0000')), {})).rejects.toThrow(
-        'disk full',
-      );
+      await expect(post(ctx, token, callback('0000'))).rejects.toThrow('disk full');
       ctx.uow.audit.append = append;
       expect((await ctx.service.ownTransaction(MERCHANT, 'REF-1')).status).toBe('pending');
       expect(ctx.uow.audit.entries).toHaveLength(auditBefore);
@@ -355,7 +529,7 @@ describe('PaymentsService on fakes', () => {
     it('settles a pending transaction from a paid answer and queues the notification', async () => {
       const ctx = setup();
       const { transaction } = await requested(ctx);
-      ctx.provider.status = { state: 'paid', amount: 25.5, clientReference: 'REF-1', raw: { status: 'Paid' } };
+      ctx.provider.status = { state: 'paid', amount: 25.5, clientReference: TX1, raw: { status: 'Paid' } };
       await ctx.service.reconcile(transaction.id, attempt());
       const settled = await ctx.service.ownTransaction(MERCHANT, 'REF-1');
       expect(settled.status).toBe('success');
@@ -369,7 +543,7 @@ describe('PaymentsService on fakes', () => {
       );
     });
 
-    it('fails a transaction the provider reports failed', async () => {
+    it('fails a transaction the provider reports failed, or Unpaid once its prompt has long expired', async () => {
       const ctx = setup();
       const { transaction } = await requested(ctx);
       ctx.provider.status = { state: 'failed', raw: {} };
@@ -397,7 +571,7 @@ describe('PaymentsService on fakes', () => {
     it('does nothing for a transaction that is already final or unknown', async () => {
       const ctx = setup();
       const { transaction, token } = await requested(ctx);
-      await ctx.service.receiveCallback(token, JSON.stringify(callback('0000')), {});
+      await post(ctx, token, callback('0000'));
       ctx.provider.status = { state: 'failed', raw: {} };
       await ctx.service.reconcile(transaction.id, attempt());
       await ctx.service.reconcile('ffffffffffffffffffffffff', attempt());
@@ -408,9 +582,13 @@ describe('PaymentsService on fakes', () => {
   describe('deliverNotification', () => {
     async function finished(ctx: ReturnType<typeof setup>) {
       const { transaction, token } = await requested(ctx);
-      await ctx.service.receiveCallback(token, JSON.stringify(callback('0000')), {});
+      await post(ctx, token, callback('0000'));
       const notification = ctx.uow.notifications.all[0];
-      ctx.uow.notifications.setMerchant(transaction.id, { reference: 'REF-1', signingSecret: SECRET });
+      ctx.uow.notifications.setMerchant(transaction.id, {
+        reference: 'REF-1',
+        merchantId: MERCHANT,
+        signingSecrets: [SECRET],
+      });
       return notification.id;
     }
 
@@ -495,11 +673,112 @@ describe('PaymentsService on fakes', () => {
       expect((await ctx.service.deliveries(MERCHANT, 'REF-1')).attempts).toHaveLength(1);
     });
 
+    it('signs with both secrets during a rotation overlap: a verifier with either one accepts the delivery', async () => {
+      const ctx = setup();
+      const { transaction, token } = await requested(ctx);
+      await post(ctx, token, callback('0000'));
+      const NEW = `whsec_${Buffer.from('the new secret of the merchant!!').toString('base64')}`;
+      ctx.uow.notifications.setMerchant(transaction.id, {
+        reference: 'REF-1',
+        merchantId: MERCHANT,
+        signingSecrets: [NEW, SECRET],
+      });
+      await ctx.service.deliverNotification(ctx.uow.notifications.all[0].id, attempt());
+      const [sent] = ctx.webhooks.sent;
+      expect(sent.headers['webhook-signature'].split(' ')).toHaveLength(2);
+      jest.spyOn(Date, 'now').mockReturnValue(ctx.clock.now().getTime());
+      try {
+        expect(new Webhook(NEW).verify(sent.body, sent.headers)).toMatchObject({ status: 'success' });
+        expect(new Webhook(SECRET).verify(sent.body, sent.headers)).toMatchObject({ status: 'success' });
+      } finally {
+        jest.restoreAllMocks();
+      }
+    });
+
+    it('rotates a merchant secret with an overlap, shown once; an unknown merchant is NOT_FOUND', async () => {
+      const ctx = setup();
+      await ctx.merchants.add(
+        { id: MERCHANT, name: 'M', signingSecret: SECRET, at: ctx.clock.now() },
+        { actor: merchant },
+      );
+      const rotated = await ctx.service.rotateSigningSecret(MERCHANT, 24, merchant);
+      expect(rotated.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(rotated.previousSecretValidUntil).toBe('2026-11-23T10:00:00.000Z');
+      expect(ctx.merchants.rows[0]).toMatchObject({
+        signingSecret: rotated.signingSecret,
+        previousSigningSecret: SECRET,
+      });
+      await expect(ctx.service.rotateSigningSecret(OTHER_MERCHANT, 24, merchant)).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      });
+    });
+
+    it('pauses a merchant whose endpoint failed for hours, reports it once, and holds its notifications', async () => {
+      const ctx = setup({ notifyPauseAfterHours: 2 });
+      const id = await finished(ctx);
+      ctx.webhooks.answers = [503, 503, 503];
+      await expect(ctx.service.deliverNotification(id, attempt(0, 50))).rejects.toBeInstanceOf(RetryLater);
+      later(ctx, 3 * 3_600_000);
+      // Failing for three hours: this attempt pauses the merchant instead of asking for another retry.
+      await ctx.service.deliverNotification(id, attempt(1, 50));
+      expect(ctx.uow.notifications.all[0].status).toBe('paused');
+      expect(ctx.events.lines.filter((l) => l.event === 'payment.notifications_paused')).toMatchObject([
+        { level: 'error', fields: { merchantId: MERCHANT } },
+      ]);
+      await ctx.service.deliverNotification(id, attempt(2, 50));
+      expect(ctx.webhooks.sent).toHaveLength(2);
+    });
+
+    it('lets an operator resume a paused merchant and redeliver a failed notification, each audited and queued in the merchant group', async () => {
+      const ctx = setup();
+      const id = await finished(ctx);
+      await ctx.uow.stores.notifications.pause(MERCHANT, id, ctx.clock.now());
+      await ctx.merchants.add(
+        { id: MERCHANT, name: 'M', signingSecret: SECRET, at: ctx.clock.now() },
+        { actor: merchant },
+      );
+      ctx.uow.followUps.take(QUEUES.notify);
+      const admin = { role: 'admin' as const, id: '65a0000000000000000000a0' };
+      expect(await ctx.service.resumeNotifications(MERCHANT, admin)).toEqual({ resumed: 1 });
+      expect(ctx.uow.followUps.take(QUEUES.notify)).toEqual([
+        { queue: QUEUES.notify, data: { notificationId: id }, options: { group: MERCHANT } },
+      ]);
+      await expect(ctx.service.resumeNotifications(OTHER_MERCHANT, admin)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      ctx.webhooks.answers = [500];
+      await ctx.service.deliverNotification(id, attempt(0, 0));
+      expect(ctx.uow.notifications.all[0].status).toBe('failed');
+      await ctx.service.redeliver(id, admin);
+      expect(ctx.uow.notifications.all[0].status).toBe('pending');
+      expect(ctx.uow.followUps.take(QUEUES.notify)).toHaveLength(1);
+      await expect(ctx.service.redeliver(id, admin)).rejects.toMatchObject({ code: 'NOTIFICATION_NOT_REDELIVERABLE' });
+      expect(ctx.uow.audit.entries.filter((e) => e.actor.id === admin.id).map((e) => e.action)).toEqual([
+        'MerchantNotificationsResumed',
+        'NotificationRedelivered',
+      ]);
+    });
+
     it('shows no notification while the transaction is pending', async () => {
       const ctx = setup();
       await requested(ctx);
       expect(await ctx.service.deliveries(MERCHANT, 'REF-1')).toMatchObject({ notification: null, attempts: [] });
     });
+  });
+
+  it('backstop: asks again about open transactions unchanged for a while, one status check each per period', async () => {
+    const ctx = setup();
+    const { transaction } = await requested(ctx);
+    ctx.uow.followUps.take(QUEUES.reconcile);
+    expect(await ctx.service.backstop()).toBe(0);
+    later(ctx, 31 * 60_000);
+    expect(await ctx.service.backstop()).toBe(1);
+    expect(ctx.uow.followUps.take(QUEUES.reconcile)).toEqual([
+      {
+        queue: QUEUES.reconcile,
+        data: { transactionId: transaction.id },
+        options: { singletonKey: `backstop:${transaction.id}`, throttleSeconds: 1800 },
+      },
+    ]);
+    expect(ctx.events.lines).toContainEqual(expect.objectContaining({ event: 'payment.backstop' }));
   });
 
   it('renders the metrics in Prometheus text from the counts', async () => {

@@ -6,7 +6,7 @@ import {
   parseCallbackPayload,
   SYSTEM_ACTOR,
   Transaction,
-  auditEntriesFor,
+  eventEntriesFor,
   type Actor,
   type ApplyOutcome,
   type CallbackOutcome,
@@ -17,21 +17,32 @@ import {
   type PaymentProvider,
   type PaymentRequestInput,
   type RandomSource,
+  type RequestInfo,
   type StoredCallback,
   type TransactionState,
   type UnitOfWork,
   type WorkContext,
 } from '@transport/domain';
 import { AppError } from '../core/errors';
-import type { CallbackUrlCheck, EventLog, PaymentMetricsSource, WebhookSender } from '../core/ports';
+import type {
+  CallbackUrlCheck,
+  EventLog,
+  MerchantRegistry,
+  PaymentMetricsSource,
+  RateLimits,
+  WebhookSender,
+} from '../core/ports';
+import { newSigningSecret } from '../core/platform/secrets';
 import {
   CALLBACK_URL_CHECK,
   CLOCK,
   EVENT_LOG,
   ID_GENERATOR,
+  MERCHANTS,
   PAYMENT_METRICS,
   PAYMENT_PROVIDER,
   RANDOM_SOURCE,
+  RATE_LIMITS,
   STORES,
   UNIT_OF_WORK,
   WEBHOOK_SENDER,
@@ -47,8 +58,21 @@ export interface PaymentSettings {
   callbackBase: string;
   /** A pending transaction is checked against the provider's status API this long after it was requested. */
   reconcileAfterSeconds: number;
-  /** When set, provider callbacks must carry a valid X-Provider-Signature. */
+  /**
+   * When set, provider callbacks must carry a valid X-Provider-Signature, and a signed final callback is final at
+   * once. Unset, the URL token is the only credential: a final callback is confirmed with the status API first.
+   */
   callbackSecret?: string;
+  /** A callback token opens nothing this long after its transaction's final state. */
+  tokenGraceHours: number;
+  /** Callbacks stored per transaction, at most. */
+  maxCallbacksPerTransaction: number;
+  /** A merchant whose notifications have failed for this long is paused. */
+  notifyPauseAfterHours: number;
+  /** The backstop asks about open transactions unchanged for this long. */
+  backstopAfterMinutes: number;
+  /** The provider's "Unpaid" becomes a failure once a payment is this old (its prompt long expired). */
+  unpaidFinalAfterSeconds: number;
 }
 export const PAYMENT_SETTINGS = Symbol('PAYMENT_SETTINGS');
 
@@ -56,7 +80,11 @@ export const QUEUES = {
   notify: 'payment-notify',
   reconcile: 'payment-reconcile',
   sweep: 'payment-callback-sweep',
+  backstop: 'payment-backstop',
 } as const;
+
+/** What is kept of a dead-lettered callback body: the size limit of a callback is larger than any real one. */
+export const DEAD_LETTER_BODY_CHARS = 16 * 1024;
 
 /** Headers of provider callbacks: the signature, when the provider is configured with a secret. */
 export const PROVIDER_SIGNATURE_HEADER = 'x-provider-signature';
@@ -113,9 +141,10 @@ export async function retryOnConcurrentUpdate<T>(change: () => Promise<T>, attem
 }
 
 /**
- * The payment use cases: requests, provider callbacks (stored raw, then applied once), reconciliation against the
- * provider's status API, the recovery sweep, and signed merchant notifications. Every change goes through the unit
- * of work with its audit entries and follow-up jobs.
+ * The payment use cases: requests (stored before the provider is asked), provider callbacks (stored raw, then applied
+ * once), reconciliation against the provider's status API, the recovery sweep and the backstop scan, and signed
+ * merchant notifications with their operator controls. Every change goes through the unit of work with its audit
+ * entries and follow-up jobs.
  */
 @Injectable()
 export class PaymentsService {
@@ -130,14 +159,17 @@ export class PaymentsService {
     @Inject(WEBHOOK_SENDER) private readonly webhooks: WebhookSender,
     @Inject(PAYMENT_METRICS) private readonly metricsSource: PaymentMetricsSource,
     @Inject(EVENT_LOG) private readonly events: EventLog,
+    @Inject(RATE_LIMITS) private readonly limits: RateLimits,
+    @Inject(MERCHANTS) private readonly merchants: MerchantRegistry,
     @Inject(PAYMENT_SETTINGS) private readonly settings: PaymentSettings,
   ) {}
 
   /**
    * Requests a payment. Idempotent on (merchant, reference): the same request again returns the stored transaction
-   * (`created: false`); a different one under the same reference is a conflict. The provider is asked outside any
-   * database transaction; the transaction, its callback token, the audit entry and the status check are then
-   * written together.
+   * (`created: false`); a different one under the same reference is a conflict. Intent first: the transaction
+   * (`requesting`), its callback token, its audit entry and a status check are written before the provider is asked,
+   * so a payment the provider starts is never without a record; the provider's answer then moves it on. When the
+   * answer is lost (unreachable provider, a failed write), the queued status check settles it.
    */
   async request(input: PaymentRequestInput, actor: Actor): Promise<{ transaction: Transaction; created: boolean }> {
     const checked = Transaction.checkRequest(input);
@@ -147,30 +179,24 @@ export class PaymentsService {
       if (!existing.matchesRequest(input)) throw referenceConflict();
       return { transaction: existing, created: false };
     }
+    await this.limits.consume('payment-merchant', checked.merchantId);
+    await this.limits.consume('payment-phone', createHash('sha256').update(checked.customerPhone).digest('hex'));
     const token = Buffer.from(this.random.bytes(32)).toString('base64url');
-    const requestInfo = await this.provider.requestPayment({
-      reference: checked.reference,
-      amount: checked.amount,
-      description: checked.description,
-      customerName: checked.customerName,
-      customerPhone: checked.customerPhone,
-      customerEmail: checked.customerEmail,
-      requestType: checked.requestType,
-      providerCallbackUrl: `${this.settings.callbackBase}/payment/callback/${token}`,
-    });
     const now = this.clock.now();
-    const transaction = Transaction.request(input, requestInfo, this.ids, now);
+    const intent = Transaction.intend(input, this.ids, now);
+    let stored: Transaction;
     try {
-      const saved = await this.uow.run(async (ctx) => {
-        const stored = await ctx.transactions.add(transaction);
-        await ctx.callbackTokens.add(tokenHash(token), stored.id, now);
-        await ctx.audit.append(auditEntriesFor('transaction', transaction.pullEvents(), actor, null, stored.toState()));
-        await this.scheduleFollowUps(ctx, stored.toState(), {
-          reconcileAfterSeconds: this.settings.reconcileAfterSeconds,
-        });
-        return stored;
+      stored = await this.uow.run(async (ctx) => {
+        const saved = await ctx.transactions.add(intent);
+        await ctx.callbackTokens.add(tokenHash(token), saved.id, now);
+        await ctx.audit.append(eventEntriesFor('transaction', intent.pullEvents(), actor));
+        await ctx.followUps.enqueue(
+          QUEUES.reconcile,
+          { transactionId: saved.id },
+          { startAfterSeconds: this.settings.reconcileAfterSeconds },
+        );
+        return saved;
       });
-      return { transaction: saved, created: true };
     } catch (error) {
       // Two identical requests raced: the loser answers like a repeat.
       if ((error as { code?: string }).code === 'TRANSACTION_REFERENCE_TAKEN') {
@@ -180,30 +206,91 @@ export class PaymentsService {
       }
       throw error;
     }
+    const state = stored.toState();
+    let answer: RequestInfo | undefined;
+    let failure = '';
+    try {
+      answer = await this.provider.requestPayment({
+        reference: state.providerReference,
+        amount: state.amount,
+        description: state.description,
+        customerName: state.customerName,
+        customerPhone: state.customerPhone,
+        customerEmail: state.customerEmail,
+        requestType: state.requestType,
+        providerCallbackUrl: `${this.settings.callbackBase}/payment/callback/${token}`,
+      });
+    } catch (error) {
+      failure = describeFetchError(error);
+    }
+    try {
+      const settled = await retryOnConcurrentUpdate(() =>
+        this.uow.run((ctx) =>
+          this.applyProviderMessage(
+            ctx,
+            stored.id,
+            (t) =>
+              answer ? t.applyRequestAnswer(answer, this.clock.now()) : t.requestUnanswered(this.clock.now(), failure),
+            // The status check queued with the intent asks the provider when it is due.
+            { scheduleStatusCheck: false },
+          ),
+        ),
+      );
+      if (!answer) this.events.warn('payment.request_unanswered', { transactionId: stored.id, error: failure });
+      return { transaction: settled.transaction, created: true };
+    } catch (error) {
+      // The answer could not be recorded: the transaction stays requesting, and the queued status check settles it.
+      this.events.error('payment.answer_not_recorded', {
+        transactionId: stored.id,
+        responseCode: answer?.ResponseCode ?? null,
+        error: (error as Error).message,
+      });
+      return { transaction: stored, created: true };
+    }
   }
 
   /**
    * A provider callback: found by its token, stored raw in the inbox first (so nothing received is ever lost), then
-   * applied through the domain in one transaction with its audit entry. Unknown tokens store nothing.
+   * applied through the domain in one transaction with its audit entry. A token that names no transaction, or whose
+   * grace period after the final state is over, opens nothing: the callback goes to the dead-letter table.
    */
   async receiveCallback(
     token: string,
     rawBody: string,
     headers: Record<string, string>,
   ): Promise<{ outcome: CallbackOutcome }> {
-    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw CommonErrors.notFound('callback', 'token');
-    const transactionId = await this.stores.callbackTokens.findTransactionId(tokenHash(token));
-    if (!transactionId) throw CommonErrors.notFound('callback', 'token');
+    const now = this.clock.now();
+    const found = /^[A-Za-z0-9_-]{20,100}$/.test(token)
+      ? await this.stores.callbackTokens.find(tokenHash(token))
+      : undefined;
+    const deadLetter = (reason: 'unknown_token' | 'expired_token', transactionId: string | null) =>
+      this.stores.callbacks.deadLetter({
+        receivedAt: now,
+        reason,
+        transactionId,
+        headers,
+        body: rawBody.slice(0, DEAD_LETTER_BODY_CHARS),
+      });
+    if (!found) {
+      await deadLetter('unknown_token', null);
+      throw CommonErrors.notFound('callback', 'token');
+    }
+    const { transactionId } = found;
+    if (found.expiresAt && found.expiresAt <= now) {
+      await deadLetter('expired_token', transactionId);
+      throw new AppError('CALLBACK_TOKEN_EXPIRED', 'This callback URL expired after its transaction was settled');
+    }
     const secret = this.settings.callbackSecret;
     if (secret !== undefined && !validProviderSignature(secret, rawBody, headers[PROVIDER_SIGNATURE_HEADER])) {
       throw new AppError('INVALID_SIGNATURE', `${PROVIDER_SIGNATURE_HEADER} is missing or does not match the body`);
     }
-    const stored = await this.stores.callbacks.store({
-      transactionId,
-      receivedAt: this.clock.now(),
-      headers,
-      body: rawBody,
-    });
+    if ((await this.stores.callbacks.countFor(transactionId)) >= this.settings.maxCallbacksPerTransaction) {
+      throw new AppError(
+        'TOO_MANY_CALLBACKS',
+        `This transaction already received ${this.settings.maxCallbacksPerTransaction} callbacks; no more are kept`,
+      );
+    }
+    const stored = await this.stores.callbacks.store({ transactionId, receivedAt: now, headers, body: rawBody });
     const parsed = parseStoredCallback(rawBody);
     const outcome = await this.processStoredCallback(stored, parsed);
     if ('error' in parsed) throw parsed.error;
@@ -213,12 +300,14 @@ export class PaymentsService {
   /**
    * Applies one stored callback, at most once: the inbox row is claimed (locked) and skipped if another worker
    * already processed it (the request that stored it, or the recovery sweep after a crash). Undefined when it was
-   * already done.
+   * already done. A callback is authenticated when the provider signs them (the signature was checked before it
+   * was stored); otherwise its final state waits for the status API.
    */
   async processStoredCallback(
     inbox: StoredCallback,
     parsed: ParsedCallback = parseStoredCallback(inbox.body),
   ): Promise<CallbackOutcome | undefined> {
+    const authenticated = this.settings.callbackSecret !== undefined;
     return retryOnConcurrentUpdate(() =>
       this.uow.run(async (ctx) => {
         if (!(await ctx.callbacks.claim(inbox.id))) return undefined;
@@ -228,7 +317,7 @@ export class PaymentsService {
                 await this.applyProviderMessage(
                   ctx,
                   inbox.transactionId,
-                  (t) => t.applyCallback(parsed.payload, inbox.receivedAt),
+                  (t) => t.applyCallback(parsed.payload, inbox.receivedAt, authenticated),
                   { scheduleStatusCheck: true },
                 )
               ).result
@@ -240,30 +329,36 @@ export class PaymentsService {
   }
 
   /**
-   * Reconciliation: asks the provider's status API about a transaction that is still pending, and applies the answer
-   * through the domain's applyStatusCheck (with audit, and the merchant notification when it reached a final state).
-   * Still pending or unknown: RetryLater, so the queue asks again with backoff.
+   * Reconciliation: asks the provider's status API about a transaction still open (requesting or pending), under
+   * its platform ClientReference, and applies the answer through the domain's applyStatusCheck (with audit, and the
+   * merchant notification when it reached a final state). Still open: RetryLater, so the queue asks again with
+   * backoff; past the retry window it is reported for an operator (and the backstop scan asks again later).
    */
   async reconcile(transactionId: string, attempt: AttemptInfo): Promise<void> {
     const current = await this.stores.transactions.findById(transactionId);
-    if (!current || current.status !== 'pending') return;
-    const answer = await this.provider.checkStatus(current.toState().reference);
+    if (!current || !isOpen(current.status)) return;
+    const answer = await this.provider.checkStatus(current.toState().providerReference);
     const outcome = await retryOnConcurrentUpdate(() =>
-      // This job retries by itself while the transaction stays pending: no second status check is scheduled.
+      // This job retries by itself while the transaction stays open: no second status check is scheduled.
       this.uow.run((ctx) =>
-        this.applyProviderMessage(ctx, transactionId, (t) => t.applyStatusCheck(answer, this.clock.now()), {
-          scheduleStatusCheck: false,
-        }),
+        this.applyProviderMessage(
+          ctx,
+          transactionId,
+          (t) => t.applyStatusCheck(answer, this.clock.now(), this.settings.unpaidFinalAfterSeconds * 1000),
+          {
+            scheduleStatusCheck: false,
+          },
+        ),
       ),
     );
     this.events.info('payment.status_check', {
       transactionId,
       state: answer.state,
       outcome: outcome.result,
-      status: outcome.status,
+      status: outcome.transaction.status,
       attempt: attempt.retryCount + 1,
     });
-    if (outcome.status !== 'pending') return;
+    if (!isOpen(outcome.transaction.status)) return;
     if (attempt.retryCount >= attempt.retryLimit) {
       this.events.error('payment.reconcile_gave_up', { transactionId, attempts: attempt.retryCount + 1 });
       return;
@@ -295,13 +390,37 @@ export class PaymentsService {
   }
 
   /**
-   * One delivery attempt of a merchant notification: the stored body, signed with the merchant's secret. Every attempt
-   * is logged (time, status, latency). A 2xx answer delivers it; anything else is retried with backoff (RetryLater)
-   * until the queue's retry window is spent, then it is failed.
+   * The backstop: open transactions unchanged for a while (their status check was lost, or gave up) get a status
+   * check queued again, at most one per transaction per scan period.
+   */
+  async backstop(batch = 500): Promise<number> {
+    const cutoff = new Date(this.clock.now().getTime() - this.settings.backstopAfterMinutes * 60_000);
+    const ids = await this.stores.transactions.listOpenUnchangedSince(cutoff, batch);
+    for (const transactionId of ids) {
+      await this.stores.followUps.enqueue(
+        QUEUES.reconcile,
+        { transactionId },
+        { singletonKey: `backstop:${transactionId}`, throttleSeconds: this.settings.backstopAfterMinutes * 60 },
+      );
+    }
+    if (ids.length > 0) this.events.warn('payment.backstop', { queued: ids.length });
+    return ids.length;
+  }
+
+  /**
+   * One delivery attempt of a merchant notification: the stored body, signed with the merchant's secret (and, during
+   * a rotation's overlap, its previous one). Every attempt is logged (time, status, latency). A 2xx answer delivers
+   * it; anything else is retried with backoff (RetryLater) until the queue's retry window is spent, then it is failed.
+   * A merchant whose endpoint has failed for longer than the pause threshold is paused and reported: its
+   * notifications wait for an operator to resume them.
    */
   async deliverNotification(notificationId: string, attempt: AttemptInfo): Promise<void> {
     const notification = await this.stores.notifications.findForDelivery(notificationId);
     if (!notification || notification.status !== 'pending') return;
+    if (notification.merchantPausedAt) {
+      await this.stores.notifications.pause(notification.merchantId, notificationId, this.clock.now());
+      return;
+    }
     const started = this.clock.now();
     const t0 = performance.now();
     let statusCode: number | null = null;
@@ -317,7 +436,7 @@ export class PaymentsService {
           [SIGNATURE_HEADERS.id]: notification.id,
           [SIGNATURE_HEADERS.timestamp]: String(timestamp),
           [SIGNATURE_HEADERS.signature]: signatureHeader(
-            [notification.signingSecret],
+            notification.signingSecrets,
             notification.id,
             timestamp,
             notification.body,
@@ -332,7 +451,7 @@ export class PaymentsService {
     const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
     const outcome = delivered ? 'delivered' : attempt.retryCount >= attempt.retryLimit ? 'failed' : 'retry';
     const number = notification.attempts + 1;
-    await this.stores.notifications.recordAttempt(
+    const failingSince = await this.stores.notifications.recordAttempt(
       {
         notificationId,
         attempt: number,
@@ -343,6 +462,7 @@ export class PaymentsService {
         outcome,
       },
       delivered ? this.clock.now() : null,
+      notification.merchantId,
     );
     this.events.info('payment.notification', {
       notificationId,
@@ -353,7 +473,73 @@ export class PaymentsService {
       latencyMs,
       error,
     });
-    if (outcome === 'retry') throw new RetryLater(`notification ${notificationId}: ${error ?? `HTTP ${statusCode}`}`);
+    if (outcome !== 'retry') return;
+    const failingFor = failingSince ? started.getTime() - failingSince.getTime() : 0;
+    if (failingFor >= this.settings.notifyPauseAfterHours * 3_600_000) {
+      if (await this.stores.notifications.pause(notification.merchantId, notificationId, this.clock.now())) {
+        this.events.error('payment.notifications_paused', {
+          merchantId: notification.merchantId,
+          failingSince: failingSince?.toISOString(),
+          url: notification.url,
+        });
+      }
+      return;
+    }
+    throw new RetryLater(`notification ${notificationId}: ${error ?? `HTTP ${statusCode}`}`);
+  }
+
+  /** An operator sends a failed or paused notification again (a new delivery run, audited). */
+  async redeliver(notificationId: string, actor: Actor): Promise<void> {
+    await this.uow.run(async (ctx) => {
+      const found = await ctx.notifications.redeliver(notificationId);
+      if (!found) {
+        throw new AppError(
+          'NOTIFICATION_NOT_REDELIVERABLE',
+          `No failed or paused notification ${notificationId}: it is unknown, still being delivered, or delivered`,
+        );
+      }
+      await ctx.audit.append([
+        operatorEntry('notification', notificationId, 'NotificationRedelivered', actor, this.clock.now()),
+      ]);
+      await ctx.followUps.enqueue(QUEUES.notify, { notificationId }, { group: found.merchantId });
+    });
+  }
+
+  /** An operator lifts a merchant's notification pause; its paused notifications are delivered again. */
+  async resumeNotifications(merchantId: string, actor: Actor): Promise<{ resumed: number }> {
+    if (!(await this.merchants.exists(merchantId))) throw CommonErrors.notFound('merchant', merchantId);
+    return this.uow.run(async (ctx) => {
+      const ids = await ctx.notifications.resume(merchantId);
+      await ctx.audit.append([
+        operatorEntry('merchant', merchantId, 'MerchantNotificationsResumed', actor, this.clock.now(), {
+          resumed: ids.length,
+        }),
+      ]);
+      for (const notificationId of ids) {
+        await ctx.followUps.enqueue(QUEUES.notify, { notificationId }, { group: merchantId });
+      }
+      return { resumed: ids.length };
+    });
+  }
+
+  /**
+   * A merchant replaces its signing secret; the old one keeps signing beside the new one for `overlapHours`, so the
+   * merchant can switch its verifier without missing a delivery. The new secret is shown this once.
+   */
+  async rotateSigningSecret(
+    merchantId: string,
+    overlapHours: number,
+    actor: Actor,
+  ): Promise<{ signingSecret: string; previousSecretValidUntil: string }> {
+    const now = this.clock.now();
+    const previousUntil = new Date(now.getTime() + overlapHours * 3_600_000);
+    const signingSecret = newSigningSecret();
+    const done = await this.merchants.rotateSigningSecret(
+      { id: merchantId, signingSecret, previousUntil, at: now },
+      { actor },
+    );
+    if (!done) throw CommonErrors.notFound('merchant', merchantId);
+    return { signingSecret, previousSecretValidUntil: previousUntil.toISOString() };
   }
 
   /** The caller's own transaction; another merchant's reference is not found, exactly like an unknown one. */
@@ -379,62 +565,67 @@ export class PaymentsService {
   }
 
   /**
-   * Applies a provider message (callback or status answer) to a transaction inside the caller's unit of work: the
-   * domain decides, the change is saved with its audit entries, and what the new state calls for is scheduled (a final
-   * state: the merchant notification; a pending one that now needs the provider's word: a status check, unless the
-   * caller is that status check and retries by itself).
+   * Applies a provider message (request answer, callback or status answer) to a transaction inside the caller's unit
+   * of work: the domain decides, the change is saved with its audit entries (the events only: bounded, whatever a
+   * message carried), and what the new state calls for is scheduled (a final state: the merchant notification and
+   * the callback token's expiry; an open one that now needs the provider's word: a status check, unless the caller
+   * is that status check and retries by itself).
    */
   private async applyProviderMessage(
     ctx: WorkContext,
     transactionId: string,
     apply: (transaction: Transaction) => ApplyOutcome,
     options: { scheduleStatusCheck: boolean },
-  ): Promise<{ result: ApplyOutcome['result']; status: TransactionState['status'] }> {
+  ): Promise<{ result: ApplyOutcome['result']; transaction: Transaction }> {
     const transaction = await ctx.transactions.findById(transactionId);
     if (!transaction) throw CommonErrors.notFound('transaction', transactionId);
     const before = transaction.toState();
     const outcome = apply(transaction);
-    if (outcome.result !== 'duplicate') {
-      const after = (await ctx.transactions.update(transaction)).toState();
-      await ctx.audit.append(auditEntriesFor('transaction', transaction.pullEvents(), SYSTEM_ACTOR, before, after));
-      const finished = after.status !== before.status;
-      const nowNeedsCheck = after.needsStatusCheck && !before.needsStatusCheck;
-      if (finished || (nowNeedsCheck && options.scheduleStatusCheck)) await this.scheduleFollowUps(ctx, after);
+    if (outcome.result === 'duplicate') return { result: outcome.result, transaction };
+    const saved = await ctx.transactions.update(transaction);
+    const after = saved.toState();
+    await ctx.audit.append(eventEntriesFor('transaction', transaction.pullEvents(), SYSTEM_ACTOR));
+    const finished = !isOpen(after.status) && isOpen(before.status);
+    const nowNeedsCheck = after.needsStatusCheck && !before.needsStatusCheck;
+    if (finished) await this.scheduleNotification(ctx, after);
+    else if (nowNeedsCheck && options.scheduleStatusCheck) {
+      await ctx.followUps.enqueue(QUEUES.reconcile, { transactionId: after.id });
     }
-    return { result: outcome.result, status: transaction.status };
+    return { result: outcome.result, transaction: saved };
   }
 
   /**
-   * What a transaction's new state calls for, written in the same unit of work as the state: a final state gets its
-   * merchant notification (an outbox row, the exact body to sign, and the job that delivers it); a pending one that
-   * needs the provider's word gets a status check.
+   * A final state's follow-ups, in the same unit of work as the state: the merchant notification (an outbox row, the
+   * exact body to sign, and the job that delivers it, in the merchant's group), and the callback token's expiry.
    */
-  private async scheduleFollowUps(
-    ctx: WorkContext,
-    state: TransactionState,
-    options: { reconcileAfterSeconds?: number } = {},
-  ): Promise<void> {
-    if (state.status !== 'pending') {
-      if (await ctx.notifications.existsFor(state.id)) return;
-      const id = this.ids.next();
-      await ctx.notifications.add({
-        id,
-        transactionId: state.id,
-        url: state.callBackUrl,
-        body: JSON.stringify(toTransactionResponse(state)),
-        createdAt: this.clock.now(),
-      });
-      await ctx.followUps.enqueue(QUEUES.notify, { notificationId: id });
-      return;
-    }
-    if (options.reconcileAfterSeconds !== undefined) {
-      await ctx.followUps.enqueue(
-        QUEUES.reconcile,
-        { transactionId: state.id },
-        { startAfterSeconds: options.reconcileAfterSeconds },
-      );
-    } else if (state.needsStatusCheck) {
-      await ctx.followUps.enqueue(QUEUES.reconcile, { transactionId: state.id });
-    }
+  private async scheduleNotification(ctx: WorkContext, state: TransactionState): Promise<void> {
+    const now = this.clock.now();
+    await ctx.callbackTokens.expire(state.id, new Date(now.getTime() + this.settings.tokenGraceHours * 3_600_000));
+    if (await ctx.notifications.existsFor(state.id)) return;
+    const id = this.ids.next();
+    await ctx.notifications.add({
+      id,
+      transactionId: state.id,
+      url: state.callBackUrl,
+      body: JSON.stringify(toTransactionResponse(state)),
+      createdAt: now,
+    });
+    await ctx.followUps.enqueue(QUEUES.notify, { notificationId: id }, { group: state.merchantId });
   }
+}
+
+function isOpen(status: TransactionState['status']): boolean {
+  return status === 'requesting' || status === 'pending';
+}
+
+/** An audit entry for an operator's action on the payment pipeline. */
+function operatorEntry(
+  entity: string,
+  entityId: string,
+  action: string,
+  actor: Actor,
+  at: Date,
+  after: Record<string, unknown> | null = null,
+) {
+  return { entity, entityId, action, actor, before: null, after, at };
 }

@@ -402,7 +402,13 @@ export async function seedDemo(
           DeliveryFee: 0,
         },
       });
-      const paid = Transaction.request(request('TRIP-TKT-0001', 2550), requestInfo('TRIP-TKT-0001', 2550), ids, at(-2));
+      // The provider knows each payment by its platform-unique ClientReference: the transaction's id.
+      const requested = (reference: string, amount: number, when: Date) => {
+        const t = Transaction.intend(request(reference, amount), ids, when);
+        t.applyRequestAnswer(requestInfo(t.id, amount), when);
+        return t;
+      };
+      const paid = requested('TRIP-TKT-0001', 2550, at(-2));
       paid.applyCallback(
         parseCallbackPayload({
           ResponseCode: '0000',
@@ -413,15 +419,15 @@ export async function seedDemo(
             AmountAfterCharges: 25.45,
             AmountCharged: 25.5,
             Description: 'The Mobile Money payment has been approved and processed successfully.',
-            ClientReference: 'TRIP-TKT-0001',
-            TransactionId: paid.toState().requestInfo.Data.TransactionId,
+            ClientReference: paid.id,
+            TransactionId: paid.toState().providerTransactionId ?? '',
             ExternalTransactionId: '000011112222',
             OrderId: ids.next(),
           },
         }),
         at(-2),
       );
-      const waiting = Transaction.request(request('TRIP-TKT-0003', 1500), requestInfo('TRIP-TKT-0003', 1500), ids, now);
+      const waiting = requested('TRIP-TKT-0003', 1500, now);
       for (const t of [paid, waiting]) await db.transactions.add(t);
 
       await tx.apiKey.createMany({

@@ -1,10 +1,20 @@
 import { Logger } from '@nestjs/common';
 import { fromPrisma, PgBoss, type Job, type Queue } from 'pg-boss';
 import type pg from 'pg';
+import type { FollowUpOptions } from '@transport/domain';
 import type { Prisma } from '../generated/prisma/client';
 import type { JobDefinition, JobWorkers } from '../core/ports';
 
 const logger = new Logger('Jobs');
+
+function jobOptions(options: FollowUpOptions) {
+  return {
+    ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+    ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+    ...(options.group ? { group: { id: options.group } } : {}),
+    ...(options.throttleSeconds ? { singletonSeconds: options.throttleSeconds } : {}),
+  };
+}
 
 /**
  * Durable jobs on pg-boss, in the service's own database and through the service's own connection pool: a job is
@@ -57,7 +67,13 @@ export class PgBossJobQueue implements JobWorkers {
     for (const queue of queues) {
       await this.boss.work<object>(
         queue.name,
-        { batchSize: 1, localConcurrency: queue.concurrency, pollingIntervalSeconds: this.options.pollSeconds },
+        {
+          batchSize: 1,
+          localConcurrency: queue.concurrency,
+          pollingIntervalSeconds: this.options.pollSeconds,
+          // Across every instance, at most this many running jobs per group (one merchant's notifications).
+          ...(queue.groupConcurrency ? { groupConcurrency: queue.groupConcurrency } : {}),
+        },
         async ([job]: Job<object>[]) => {
           const limit = (queue.options as Omit<Queue, 'name'>).retryLimit ?? 2;
           await queue.handle(job.data as never, { id: job.id, retryCount: job.retryCount, retryLimit: limit });
@@ -71,24 +87,14 @@ export class PgBossJobQueue implements JobWorkers {
     tx: Prisma.TransactionClient,
     queue: string,
     data: object,
-    options: { startAfterSeconds?: number } = {},
+    options: FollowUpOptions = {},
   ): Promise<void> {
-    await this.boss.send(queue, data, {
-      db: fromPrisma(tx),
-      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
-    });
+    await this.boss.send(queue, data, { db: fromPrisma(tx), ...jobOptions(options) });
   }
 
   /** Enqueues on its own (outside any transaction). */
-  async send(
-    queue: string,
-    data: object,
-    options: { startAfterSeconds?: number; singletonKey?: string } = {},
-  ): Promise<void> {
-    await this.boss.send(queue, data, {
-      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
-      ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
-    });
+  async send(queue: string, data: object, options: FollowUpOptions = {}): Promise<void> {
+    await this.boss.send(queue, data, jobOptions(options));
   }
 
   /** Stops taking jobs, waits for running ones (up to the timeout); unfinished ones are retried after expiry. */

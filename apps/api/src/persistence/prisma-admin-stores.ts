@@ -84,6 +84,40 @@ export class PrismaMerchantRegistry implements MerchantRegistry {
       return { id: row.id, name: row.name, version: row.version, createdAt: row.createdAt, updatedAt: row.updatedAt };
     });
   }
+
+  async rotateSigningSecret(
+    rotation: { id: string; signingSecret: string; previousUntil: Date; at: Date },
+    audit: { actor: Actor },
+  ): Promise<boolean> {
+    const { id, signingSecret, previousUntil, at } = rotation;
+    return this.prisma.$transaction(async (tx) => {
+      const current = await tx.merchant.findUnique({ where: { id }, select: { signingSecret: true, version: true } });
+      if (!current) return false;
+      await tx.merchant.update({
+        where: { id },
+        data: {
+          signingSecret,
+          previousSigningSecret: current.signingSecret,
+          previousSecretUntil: previousUntil,
+          version: current.version + 1,
+          updatedAt: at,
+        },
+      });
+      // Never the secrets themselves: only when the old one stops signing.
+      await new PrismaAuditLog(tx).append(
+        auditEntriesFor(
+          'merchant',
+          [{ type: 'MerchantSigningSecretRotated', aggregateId: id, at }],
+          audit.actor,
+          null,
+          {
+            previousSecretUntil: previousUntil.toISOString(),
+          },
+        ),
+      );
+      return true;
+    });
+  }
 }
 
 /** Reads `audit_log`. */
@@ -121,7 +155,9 @@ export class PrismaPaymentMetrics implements PaymentMetricsSource {
   }
 
   pendingOlderThan(cutoff: Date): Promise<number> {
-    return this.prisma.transaction.count({ where: { status: 'pending', createdAt: { lte: cutoff } } });
+    return this.prisma.transaction.count({
+      where: { status: { in: ['requesting', 'pending'] }, createdAt: { lte: cutoff } },
+    });
   }
 
   async attemptsByOutcome() {

@@ -2,6 +2,7 @@ import type {
   CallbackInbox,
   CallbackOutcome,
   CallbackTokens,
+  DeadLetter,
   DeliveryAttempt,
   DeliveryOutcome,
   FollowUpOptions,
@@ -40,6 +41,14 @@ export class PrismaCallbackInbox implements CallbackInbox {
     return toStored(await this.db.paymentCallback.create({ data: callback }));
   }
 
+  async countFor(transactionId: string): Promise<number> {
+    return this.db.paymentCallback.count({ where: { transactionId } });
+  }
+
+  async deadLetter(letter: DeadLetter): Promise<void> {
+    await this.db.paymentDeadLetter.create({ data: letter });
+  }
+
   async claim(id: string): Promise<boolean> {
     // The row lock holds until the surrounding transaction ends: a second worker waits, then sees it processed.
     const [row] = await this.db.$queryRaw<Array<{ processedAt: Date | null }>>`
@@ -70,8 +79,20 @@ export class PrismaCallbackTokens implements CallbackTokens {
     await this.db.paymentCallbackToken.create({ data: { tokenHash, transactionId, createdAt: at } });
   }
 
-  async findTransactionId(tokenHash: string): Promise<string | undefined> {
-    return (await this.db.paymentCallbackToken.findUnique({ where: { tokenHash } }))?.transactionId;
+  async find(tokenHash: string): Promise<{ transactionId: string; expiresAt: Date | null } | undefined> {
+    return (
+      (await this.db.paymentCallbackToken.findUnique({
+        where: { tokenHash },
+        select: { transactionId: true, expiresAt: true },
+      })) ?? undefined
+    );
+  }
+
+  async expire(transactionId: string, at: Date): Promise<void> {
+    await this.db.paymentCallbackToken.updateMany({
+      where: { transactionId, expiresAt: null },
+      data: { expiresAt: at },
+    });
   }
 }
 
@@ -100,9 +121,29 @@ export class PrismaNotificationOutbox implements NotificationOutbox {
   async findForDelivery(id: string): Promise<NotificationToDeliver | undefined> {
     const row = await this.db.paymentNotification.findUnique({
       where: { id },
-      include: { transaction: { select: { reference: true, merchant: { select: { signingSecret: true } } } } },
+      include: {
+        transaction: {
+          select: {
+            reference: true,
+            merchant: {
+              select: {
+                id: true,
+                signingSecret: true,
+                previousSigningSecret: true,
+                previousSecretUntil: true,
+                notifyPausedAt: true,
+              },
+            },
+          },
+        },
+      },
     });
     if (!row) return undefined;
+    const merchant = row.transaction.merchant;
+    const previous =
+      merchant.previousSigningSecret && merchant.previousSecretUntil && merchant.previousSecretUntil > new Date()
+        ? [merchant.previousSigningSecret]
+        : [];
     return {
       id: row.id,
       url: row.url,
@@ -110,12 +151,14 @@ export class PrismaNotificationOutbox implements NotificationOutbox {
       status: row.status as NotificationStatus,
       attempts: row.attempts,
       reference: row.transaction.reference,
-      signingSecret: row.transaction.merchant.signingSecret,
+      merchantId: merchant.id,
+      signingSecrets: [merchant.signingSecret, ...previous],
+      merchantPausedAt: merchant.notifyPausedAt,
     };
   }
 
-  async recordAttempt(attempt: DeliveryAttempt, deliveredAt: Date | null): Promise<void> {
-    await inTransaction(this.db, async (tx) => {
+  async recordAttempt(attempt: DeliveryAttempt, deliveredAt: Date | null, merchantId: string): Promise<Date | null> {
+    return inTransaction(this.db, async (tx) => {
       await tx.paymentDeliveryAttempt.create({ data: attempt });
       await tx.paymentNotification.update({
         where: { id: attempt.notificationId },
@@ -126,6 +169,67 @@ export class PrismaNotificationOutbox implements NotificationOutbox {
           ...(deliveredAt ? { deliveredAt } : {}),
         },
       });
+      if (deliveredAt) {
+        await tx.merchant.updateMany({
+          where: { id: merchantId, notifyFailingSince: { not: null } },
+          data: { notifyFailingSince: null },
+        });
+        return null;
+      }
+      await tx.merchant.updateMany({
+        where: { id: merchantId, notifyFailingSince: null },
+        data: { notifyFailingSince: attempt.at },
+      });
+      const merchant = await tx.merchant.findUnique({
+        where: { id: merchantId },
+        select: { notifyFailingSince: true },
+      });
+      return merchant?.notifyFailingSince ?? null;
+    });
+  }
+
+  async pause(merchantId: string, notificationId: string, at: Date): Promise<boolean> {
+    return inTransaction(this.db, async (tx) => {
+      await tx.paymentNotification.updateMany({
+        where: { id: notificationId, status: 'pending' },
+        data: { status: 'paused' },
+      });
+      const { count } = await tx.merchant.updateMany({
+        where: { id: merchantId, notifyPausedAt: null },
+        data: { notifyPausedAt: at },
+      });
+      return count === 1;
+    });
+  }
+
+  async redeliver(notificationId: string): Promise<{ merchantId: string } | undefined> {
+    const { count } = await this.db.paymentNotification.updateMany({
+      where: { id: notificationId, status: { in: ['failed', 'paused'] } },
+      data: { status: 'pending' },
+    });
+    if (count === 0) return undefined;
+    const row = await this.db.paymentNotification.findUniqueOrThrow({
+      where: { id: notificationId },
+      select: { transaction: { select: { merchantId: true } } },
+    });
+    return { merchantId: row.transaction.merchantId };
+  }
+
+  async resume(merchantId: string): Promise<string[]> {
+    return inTransaction(this.db, async (tx) => {
+      await tx.merchant.updateMany({
+        where: { id: merchantId },
+        data: { notifyPausedAt: null, notifyFailingSince: null },
+      });
+      const paused = await tx.paymentNotification.findMany({
+        where: { status: 'paused', transaction: { merchantId } },
+        select: { id: true },
+      });
+      await tx.paymentNotification.updateMany({
+        where: { id: { in: paused.map((p) => p.id) } },
+        data: { status: 'pending' },
+      });
+      return paused.map((p) => p.id);
     });
   }
 

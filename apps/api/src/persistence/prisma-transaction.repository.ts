@@ -4,19 +4,19 @@ import {
   parseCallbackPayload,
   REQUEST_TYPES,
   Transaction,
+  TRANSACTION_STATUSES,
   type RequestInfo,
   type TransactionAnomaly,
   type TransactionRepository,
   type TransactionState,
 } from '@transport/domain';
-import type { Prisma, Transaction as TransactionRow } from '../generated/prisma/client';
+import { Prisma, type Transaction as TransactionRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import type { PrismaExecutor } from './prisma-executor';
 import { translateUniqueViolation } from './prisma-errors';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-const STATUSES = ['pending', 'success', 'failed'] as const;
 
 function anomalies(row: TransactionRow): TransactionAnomaly[] {
   if (!Array.isArray(row.anomalies)) throw new MappingError('transactions', row.id, 'anomalies is not a list');
@@ -31,7 +31,7 @@ function anomalies(row: TransactionRow): TransactionAnomaly[] {
 export function toDomain(row: TransactionRow): Transaction {
   return mapped('transactions', row.id, () => {
     const info = row.requestInfo as unknown as RequestInfo | null;
-    if (!info || typeof info !== 'object' || typeof info.ResponseCode !== 'string') {
+    if (info !== null && (typeof info !== 'object' || typeof info.ResponseCode !== 'string')) {
       throw new MappingError('transactions', row.id, 'requestInfo has no ResponseCode');
     }
     const s: Mutable<TransactionState> = {
@@ -39,21 +39,23 @@ export function toDomain(row: TransactionRow): Transaction {
       merchantId: row.merchantId,
       amount: row.amount,
       fees: row.fees,
-      status: oneOf(STATUSES, row.status, 'status'),
+      status: oneOf(TRANSACTION_STATUSES, row.status, 'status'),
       requestType: oneOf(REQUEST_TYPES, row.requestType, 'requestType'),
       description: row.description,
       reference: row.reference,
+      providerReference: row.providerReference,
       callBackUrl: row.callBackUrl,
       customerEmail: row.customerEmail,
       customerName: row.customerName,
       customerPhone: row.customerPhone,
-      requestInfo: info,
       needsStatusCheck: row.needsStatusCheck,
       anomalies: anomalies(row),
       version: row.version,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
     };
+    if (info !== null) s.requestInfo = info;
+    if (row.providerTransactionId !== null) s.providerTransactionId = row.providerTransactionId;
     if (row.callBackInfo !== null) s.callBackInfo = parseCallbackPayload(row.callBackInfo);
     if (row.callBackTime !== null) s.callBackTime = row.callBackTime;
     if (row.statusCheckInfo !== null) s.statusCheckInfo = row.statusCheckInfo as Record<string, unknown>;
@@ -74,11 +76,13 @@ export function toPersistence(s: TransactionState) {
     requestType: s.requestType,
     description: s.description,
     reference: s.reference,
+    providerReference: s.providerReference,
+    providerTransactionId: s.providerTransactionId ?? null,
     callBackUrl: s.callBackUrl,
     customerEmail: s.customerEmail,
     customerName: s.customerName,
     customerPhone: s.customerPhone,
-    requestInfo: json(s.requestInfo),
+    requestInfo: s.requestInfo ? json(s.requestInfo) : Prisma.DbNull,
     callBackInfo: s.callBackInfo ? json(s.callBackInfo) : undefined,
     callBackTime: s.callBackTime ?? null,
     statusCheckInfo: s.statusCheckInfo ? json(s.statusCheckInfo) : undefined,
@@ -94,6 +98,7 @@ export function toPersistence(s: TransactionState) {
 const uniqueErrors = {
   reference: DuplicateErrors.transactionReference,
   merchantId: DuplicateErrors.transactionReference,
+  providerReference: DuplicateErrors.transactionReference,
 };
 
 export class PrismaTransactionRepository implements TransactionRepository {
@@ -128,5 +133,15 @@ export class PrismaTransactionRepository implements TransactionRepository {
   async findByMerchantReference(merchantId: string, reference: string): Promise<Transaction | undefined> {
     const row = await this.db.transaction.findUnique({ where: { merchantId_reference: { merchantId, reference } } });
     return row ? toDomain(row) : undefined;
+  }
+
+  async listOpenUnchangedSince(before: Date, limit: number): Promise<string[]> {
+    const rows = await this.db.transaction.findMany({
+      where: { status: { in: ['requesting', 'pending'] }, updatedAt: { lt: before } },
+      orderBy: [{ updatedAt: 'asc' }, { id: 'asc' }],
+      take: limit,
+      select: { id: true },
+    });
+    return rows.map((r) => r.id);
   }
 }

@@ -258,8 +258,9 @@ export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> 
     await prisma.merchant.create({
       data: { id, name: `Merchant ${id}`, signingSecret: 's', createdAt: T0, updatedAt: T0 },
     });
-  const payment = (merchantId: string, reference: string) =>
-    Transaction.request(
+  // The provider knows each payment by its platform-unique ClientReference: the transaction's id.
+  const payment = (merchantId: string, reference: string) => {
+    const t = Transaction.intend(
       {
         merchantId,
         amount: 2550,
@@ -271,13 +272,17 @@ export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> 
         customerEmail: '',
         requestType: 'mobile_money',
       },
+      ids,
+      minutes(300),
+    );
+    t.applyRequestAnswer(
       {
         Message: 'Transaction pending. Expect callback request for final state',
         ResponseCode: '0001',
         Data: {
           TransactionId: 't-1',
           Description: 'Trip payment',
-          ClientReference: reference,
+          ClientReference: t.id,
           Amount: 25.5,
           Charges: 0.05,
           AmountAfterCharges: 25.45,
@@ -285,9 +290,10 @@ export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> 
           DeliveryFee: 0,
         },
       },
-      ids,
       minutes(300),
     );
+    return t;
+  };
   const paid = payment(merchantA, 'REF-PAID');
   paid.applyCallback(
     parseCallbackPayload({
@@ -299,7 +305,7 @@ export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> 
         AmountAfterCharges: 25.45,
         AmountCharged: 25.5,
         Description: 'ok',
-        ClientReference: 'REF-PAID',
+        ClientReference: paid.id,
         TransactionId: 't-1',
         ExternalTransactionId: 'e-1',
         OrderId: 'o-1',

@@ -15,7 +15,7 @@ export interface NewCallback {
 }
 
 /** What applying a stored callback did: the domain's outcome, or `malformed` when the body was not a callback. */
-export type CallbackOutcome = 'applied' | 'duplicate' | 'deferred' | 'anomaly' | 'malformed';
+export type CallbackOutcome = 'applied' | 'accepted' | 'duplicate' | 'deferred' | 'anomaly' | 'malformed';
 
 /** A callback that named no transaction it may still speak for, kept for an operator and never applied. */
 export interface DeadLetter {
@@ -128,6 +128,8 @@ export interface FollowUpOptions {
   singletonKey?: string;
   /** Jobs of one group share the queue's per-group concurrency (a merchant's notifications). */
   group?: string;
+  /** With singletonKey: at most one job per key in each period of this many seconds. */
+  throttleSeconds?: number;
 }
 
 /** Port: durable follow-up jobs. Inside a unit of work a job is enqueued in its transaction (both or neither). */

@@ -65,7 +65,13 @@ describe('InMemoryUnitOfWork', () => {
         auditEntriesFor('vehicle', [{ type: 'X', aggregateId: TX, at: T0 }], ANONYMOUS_ACTOR, null, null),
       );
       await ctx.callbacks.markProcessed('1', 'applied', T0);
-      await ctx.callbacks.deadLetter({ receivedAt: T0, reason: 'unknown_token', transactionId: null, headers: {}, body: '' });
+      await ctx.callbacks.deadLetter({
+        receivedAt: T0,
+        reason: 'unknown_token',
+        transactionId: null,
+        headers: {},
+        body: '',
+      });
       await ctx.callbackTokens.add('hash', TX, T0);
       await ctx.notifications.add({ id: 'n1', transactionId: TX, url: 'u', body: '{}', createdAt: T0 });
       await ctx.followUps.enqueue('q', {});
@@ -141,7 +147,7 @@ describe('InMemoryUnitOfWork', () => {
     expect(await outbox.existsFor('65a0000000000000000000f2')).toBe(false);
   });
 
-  it('pauses a merchant\'s notifications, redelivers a failed or paused one, and resumes the merchant', async () => {
+  it("pauses a merchant's notifications, redelivers a failed or paused one, and resumes the merchant", async () => {
     const uow = new InMemoryUnitOfWork();
     const outbox = uow.stores.notifications;
     const M = '65a0000000000000000000f9';

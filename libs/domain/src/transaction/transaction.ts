@@ -299,15 +299,19 @@ export class Transaction {
     return this.finish(verdict, 'callback', at);
   }
 
-  /** The provider's status API, asked during reconciliation: authenticated, so it decides (with the same checks). */
-  applyStatusCheck(result: StatusCheckResult, at: Date): ApplyOutcome {
+  /**
+   * The provider's status API, asked during reconciliation: authenticated, so it decides (with the same checks).
+   * `unpaidIsFinalAfterMs`: how old a payment must be before Unpaid (or, for one still requesting, "not found") is
+   * a failure.
+   */
+  applyStatusCheck(result: StatusCheckResult, at: Date, unpaidIsFinalAfterMs = UNPAID_IS_FINAL_AFTER_MS): ApplyOutcome {
     const s = this.state;
     if (result.clientReference !== undefined && result.clientReference !== s.providerReference) {
       return this.anomaly('status_check', 'reference_mismatch', `status for ${result.clientReference}`, at);
     }
     const mismatch = this.adoptProviderId(result.transactionId, 'status_check', at);
     if (mismatch) return mismatch;
-    const implied = this.impliedByStatus(result.state, at);
+    const implied = this.impliedByStatus(result.state, at.getTime() - s.createdAt.getTime() >= unpaidIsFinalAfterMs);
     if (isFinal(s.status)) return this.afterFinal('status_check', implied, at);
     if (!implied) {
       // The provider has it (pending or not yet paid): no longer just requested.
@@ -332,8 +336,7 @@ export class Transaction {
     return this.finish(implied, 'status_check', at);
   }
 
-  private impliedByStatus(state: StatusCheckResult['state'], at: Date): FinalStatus | undefined {
-    const old = at.getTime() - this.state.createdAt.getTime() >= UNPAID_IS_FINAL_AFTER_MS;
+  private impliedByStatus(state: StatusCheckResult['state'], old: boolean): FinalStatus | undefined {
     switch (state) {
       case 'paid':
         return 'success';

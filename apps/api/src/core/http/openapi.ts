@@ -35,10 +35,11 @@ const MEANINGS: Record<number, string> = {
   403: 'A valid API key whose role may not call this operation.',
   404: 'No such record (or one the caller may not see).',
   409: 'Conflicts with the stored state: a duplicate, or a record changed by someone else.',
+  410: 'Gone: the record or link expired (a callback URL past its grace period after the final state).',
   413: 'The body is larger than 100 kB.',
   415: 'The body is not application/json.',
   422: 'Well-formed, but a rule refuses it; `code` says which.',
-  502: 'The payment provider could not be reached or gave no usable answer; nothing was stored, the same request may be sent again.',
+  429: 'Too many requests (`RATE_LIMITED`, with a Retry-After header in seconds), or too many callbacks kept for one transaction (`TOO_MANY_CALLBACKS`).',
 };
 
 /** Documents error responses as problem+json. */

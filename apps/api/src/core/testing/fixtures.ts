@@ -7,6 +7,9 @@ import {
   SequentialIdGenerator,
 } from '@transport/domain/testing';
 
+import { AppError } from '../errors';
+import type { MerchantRecord, MerchantRegistry, RateLimits } from '../ports';
+
 // What the services' specs share: the fakes of every port, wired the way ports.module.ts wires the real adapters.
 
 export const T0 = '2026-06-01T09:00:00.000Z';
@@ -58,3 +61,52 @@ export const driverInput = (over: Partial<DriverRegistration> = {}): DriverRegis
 });
 
 export const passedDriverChecklist = { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true };
+
+/** Merchants in memory, with the actor of each change. */
+export class InMemoryMerchants implements MerchantRegistry {
+  readonly rows: Array<
+    MerchantRecord & { signingSecret: string; previousSigningSecret?: string; previousUntil?: Date; actor: Actor }
+  > = [];
+  exists = async (id: string) => this.rows.some((r) => r.id === id);
+  async add(m: { id: string; name: string; signingSecret: string; at: Date }, audit: { actor: Actor }) {
+    const row = {
+      id: m.id,
+      name: m.name,
+      signingSecret: m.signingSecret,
+      version: 0,
+      createdAt: m.at,
+      updatedAt: m.at,
+      actor: audit.actor,
+    };
+    this.rows.push(row);
+    return row;
+  }
+  async rotateSigningSecret(
+    r: { id: string; signingSecret: string; previousUntil: Date; at: Date },
+    audit: { actor: Actor },
+  ): Promise<boolean> {
+    const row = this.rows.find((m) => m.id === r.id);
+    if (!row) return false;
+    Object.assign(row, {
+      previousSigningSecret: row.signingSecret,
+      signingSecret: r.signingSecret,
+      previousUntil: r.previousUntil,
+      actor: audit.actor,
+    });
+    return true;
+  }
+}
+
+/** Rate limits in memory: each named limit allows `points` uses per key (no time window: a test is short). */
+export class CountingRateLimits implements RateLimits {
+  readonly used = new Map<string, number>();
+  constructor(private readonly points: Record<string, number> = {}) {}
+  async consume(limit: string, key: string): Promise<void> {
+    const id = `${limit}:${key}`;
+    const count = (this.used.get(id) ?? 0) + 1;
+    this.used.set(id, count);
+    if (count > (this.points[limit] ?? Infinity)) {
+      throw new AppError('RATE_LIMITED', `Too many uses of ${limit}`, { retryAfter: 60 });
+    }
+  }
+}

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
-import type { INestApplication, LoggerService } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import type { INestApplication, LoggerService, Type } from '@nestjs/common';
+import { ModulesContainer, NestFactory } from '@nestjs/core';
+import { assertEveryRouteDeclared } from './core/auth/access-rules';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
@@ -32,6 +33,12 @@ export async function createApp(config: AppConfig, logger?: LoggerService | fals
     app.use(`${config.paymentBasePath}/payment/callback`, text({ type: () => true, limit: '100kb' }));
     app.use(json({ limit: '100kb' }));
     app.use(bodyParserErrors);
+    // Closed by default: a route that declares no access rule stops the start here, before anything is served.
+    assertEveryRouteDeclared(
+      [...app.get(ModulesContainer).values()].flatMap((module) =>
+        [...module.controllers.values()].map((wrapper) => wrapper.metatype as Type),
+      ),
+    );
     app.useGlobalFilters(new ProblemFilter());
     app.useGlobalPipes(validationPipe());
     app.getHttpAdapter().getInstance().disable('x-powered-by');

@@ -607,6 +607,36 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
     await as(temp.key).get('/assembly/all').expect(200);
     await as(ADMIN_KEY).post(`/admin/keys/${temp._id}/revoke`).expect(200);
     await as(temp.key).get('/assembly/all').expect(401);
+    // Issue and revocation are audited with the admin who did them, never with the key.
+    const trail = (await as(ADMIN_KEY).get(`/audit?entity=apiKey&id=${temp._id}`).expect(200)).body;
+    expect(trail.map((e: { action: string; actor: { role: string } }) => [e.action, e.actor.role])).toEqual([
+      ['ApiKeyIssued', 'admin'],
+      ['ApiKeyRevoked', 'admin'],
+    ]);
+    expect(JSON.stringify(trail)).not.toContain(temp.key);
+
+    // A key may expire; its last use is recorded (at most once an hour, not once per request).
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const expiring = (
+      await as(ADMIN_KEY).post('/admin/keys', { role: 'merchant', principal: merchant._id, expiresAt }).expect(201)
+    ).body;
+    expect(expiring.expiresAt).toBe(expiresAt);
+    await as(expiring.key).get('/assembly/all').expect(200);
+    const firstUse = (await as(ADMIN_KEY).get('/admin/keys').expect(200)).body.find(
+      (k: { _id: string }) => k._id === expiring._id,
+    );
+    expect(firstUse).toMatchObject({ expiresAt, lastUsedAt: expect.any(String) });
+    await as(expiring.key).get('/assembly/all').expect(200);
+    const row = await running.database.prisma.apiKey.findUniqueOrThrow({ where: { id: expiring._id } });
+    expect(row.lastUsedAt?.toISOString()).toBe(firstUse.lastUsedAt);
+    await running.database.prisma.apiKey.update({
+      where: { id: expiring._id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    await as(expiring.key).get('/assembly/all').expect(401);
+    await as(ADMIN_KEY)
+      .post('/admin/keys', { role: 'merchant', principal: merchant._id, expiresAt: '2020-01-01T00:00:00.000Z' })
+      .expect(400);
   });
 });
 

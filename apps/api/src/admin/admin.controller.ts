@@ -44,8 +44,8 @@ export class AdminController {
   @ApiBody({ type: IssueKeyBody })
   @ApiCreatedResponse({ type: IssuedKeyResponse })
   @ApiProblems(400, 401, 403, 413, 415, 422)
-  issue(@Body() body: IssueKeyBody): Promise<IssuedKeyResponse> {
-    return this.admin.issueKey(body.role, body.principal, body.label ?? '');
+  issue(@Body() body: IssueKeyBody, @CurrentPrincipal() p: Principal): Promise<IssuedKeyResponse> {
+    return this.admin.issueKey(body.role, body.principal, actorOf(p), { label: body.label, expiresAt: body.expiresAt });
   }
 
   @Post('keys/:id/revoke')
@@ -53,8 +53,8 @@ export class AdminController {
   @ApiOperation({ summary: 'Revoke a key: it stops working at once' })
   @ApiOkResponse({ type: RevokedKeyResponse })
   @ApiProblems(400, 401, 403, 404)
-  revoke(@Param('id', ObjectIdPipe) id: string): Promise<RevokedKeyResponse> {
-    return this.admin.revokeKey(id);
+  revoke(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() p: Principal): Promise<RevokedKeyResponse> {
+    return this.admin.revokeKey(id, actorOf(p));
   }
 
   @Get('keys')

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { DATE, ID, idMessage, OBJECT_ID } from '../core/http/dto-support';
+import { IsDate, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { DATE, ID, idMessage, OBJECT_ID, ToDate } from '../core/http/dto-support';
 import { ROLES } from '../core/auth/principal';
 import type { ApiKeyRecord, AuditRecord } from '../core/ports';
 
@@ -37,6 +37,15 @@ export class IssueKeyBody {
   @Matches(OBJECT_ID, idMessage)
   principal!: string;
   @ApiPropertyOptional({ example: 'till 1' }) @IsOptional() @IsString() @MaxLength(80) label?: string;
+  @ApiPropertyOptional({
+    ...DATE,
+    description:
+      'After this the key no longer works (401). In the future, at most 5 years ahead; unset: until revoked.',
+  })
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: 'expiresAt must be an ISO 8601 date-time' })
+  expiresAt?: Date;
 }
 
 class ActorResponse {
@@ -96,6 +105,8 @@ export class IssuedKeyResponse {
   @ApiProperty({ example: 'tp_merchant_…', description: 'Shown this once; only its hash is stored.' }) key!: string;
   @ApiProperty({ enum: ROLES }) role!: string;
   @ApiProperty({ ...ID }) principal!: string;
+  @ApiProperty({ ...DATE, type: String, nullable: true, description: 'null: valid until revoked.' })
+  expiresAt!: string | null;
 }
 
 export class KeySummaryResponse {
@@ -104,6 +115,15 @@ export class KeySummaryResponse {
   @ApiProperty({ ...ID }) principal!: string;
   @ApiProperty() label!: string;
   @ApiProperty() revoked!: boolean;
+  @ApiProperty({ ...DATE, type: String, nullable: true, description: 'null: valid until revoked.' })
+  expiresAt!: string | null;
+  @ApiProperty({
+    ...DATE,
+    type: String,
+    nullable: true,
+    description: 'When the key was last used, to the hour (recorded at most once an hour); null: never used.',
+  })
+  lastUsedAt!: string | null;
   @ApiProperty({ ...DATE }) createdAt!: string;
 }
 
@@ -113,6 +133,8 @@ export const toKeySummary = (r: ApiKeyRecord): KeySummaryResponse => ({
   principal: r.principalId,
   label: r.label,
   revoked: r.revokedAt !== null,
+  expiresAt: r.expiresAt?.toISOString() ?? null,
+  lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
   createdAt: r.createdAt.toISOString(),
 });
 

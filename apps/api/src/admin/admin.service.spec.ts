@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ADMIN, InMemoryMerchants, fakePorts } from '../core/testing/fixtures';
+import type { Actor } from '@transport/domain';
 import type { ApiKeyRecord, ApiKeyRegistry, AuditRecord, AuditTrail } from '../core/ports';
 import { ReferenceDataService } from '../reference-data/reference-data.service';
 import { AdminService } from './admin.service';
@@ -7,7 +8,19 @@ import { AdminService } from './admin.service';
 /** The admin ports in memory (the Prisma adapters are covered by the end-to-end tests). */
 class InMemoryKeys implements ApiKeyRegistry {
   readonly rows: Array<ApiKeyRecord & { keyHash: string }> = [];
-  async add(k: { id: string; keyHash: string; role: string; principalId: string; label: string; at: Date }) {
+  readonly audit: Array<{ action: string; id: string; actor: Actor }> = [];
+  async add(
+    k: {
+      id: string;
+      keyHash: string;
+      role: string;
+      principalId: string;
+      label: string;
+      expiresAt: Date | null;
+      at: Date;
+    },
+    audit: { actor: Actor },
+  ) {
     this.rows.push({
       id: k.id,
       keyHash: k.keyHash,
@@ -15,12 +28,16 @@ class InMemoryKeys implements ApiKeyRegistry {
       principalId: k.principalId,
       label: k.label,
       revokedAt: null,
+      expiresAt: k.expiresAt,
+      lastUsedAt: null,
       createdAt: k.at,
     });
+    this.audit.push({ action: 'ApiKeyIssued', id: k.id, actor: audit.actor });
   }
   findById = async (id: string) => this.rows.find((r) => r.id === id);
-  async revoke(id: string, at: Date) {
+  async revoke(id: string, at: Date, audit: { actor: Actor }) {
     this.rows.find((r) => r.id === id)!.revokedAt = at;
+    this.audit.push({ action: 'ApiKeyRevoked', id, actor: audit.actor });
   }
   list = async () => [...this.rows].reverse();
 }
@@ -44,7 +61,7 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 describe('AdminService on fakes', () => {
   it('issues a key shown once; only its SHA-256 is stored', async () => {
     const s = setup();
-    const issued = await s.admin.issueKey('platform', '65a0000000000000000000b1', 'app');
+    const issued = await s.admin.issueKey('platform', '65a0000000000000000000b1', ADMIN, { label: 'app' });
     expect(issued).toMatchObject({ role: 'platform', principal: '65a0000000000000000000b1', key: expect.any(String) });
     expect(s.keys.rows[0].keyHash).toBe(sha256(issued.key));
     expect(s.keys.rows[0].keyHash).not.toContain(issued.key);
@@ -55,6 +72,8 @@ describe('AdminService on fakes', () => {
         principal: '65a0000000000000000000b1',
         label: 'app',
         revoked: false,
+        expiresAt: null,
+        lastUsedAt: null,
         createdAt: expect.any(String),
       },
     ]);
@@ -62,16 +81,16 @@ describe('AdminService on fakes', () => {
 
   it('refuses an unknown role (INVALID_ROLE), a malformed principal, and an assembly or merchant principal that does not exist', async () => {
     const s = setup();
-    await expect(s.admin.issueKey('root', '65a0000000000000000000b1')).rejects.toMatchObject({
+    await expect(s.admin.issueKey('root', '65a0000000000000000000b1', ADMIN)).rejects.toMatchObject({
       code: 'INVALID_ROLE',
       kind: 'validation',
     });
-    await expect(s.admin.issueKey('admin', 'nope')).rejects.toMatchObject({ code: 'INVALID_ID' });
-    await expect(s.admin.issueKey('assembly', '65a0000000000000000000b1')).rejects.toMatchObject({
+    await expect(s.admin.issueKey('admin', 'nope', ADMIN)).rejects.toMatchObject({ code: 'INVALID_ID' });
+    await expect(s.admin.issueKey('assembly', '65a0000000000000000000b1', ADMIN)).rejects.toMatchObject({
       code: 'PRINCIPAL_NOT_FOUND',
       kind: 'rule',
     });
-    await expect(s.admin.issueKey('merchant', '65a0000000000000000000b1')).rejects.toMatchObject({
+    await expect(s.admin.issueKey('merchant', '65a0000000000000000000b1', ADMIN)).rejects.toMatchObject({
       code: 'PRINCIPAL_NOT_FOUND',
     });
     expect(s.keys.rows).toEqual([]);
@@ -89,8 +108,8 @@ describe('AdminService on fakes', () => {
       ADMIN,
     );
     const merchant = await s.admin.addMerchant('  Kumasi Rides  ', ADMIN);
-    expect((await s.admin.issueKey('assembly', user._id)).role).toBe('assembly');
-    expect((await s.admin.issueKey('merchant', merchant._id)).role).toBe('merchant');
+    expect((await s.admin.issueKey('assembly', user._id, ADMIN)).role).toBe('assembly');
+    expect((await s.admin.issueKey('merchant', merchant._id, ADMIN)).role).toBe('merchant');
   });
 
   it('adds a merchant with a signing secret shown once, attributed to the admin', async () => {
@@ -102,17 +121,36 @@ describe('AdminService on fakes', () => {
 
   it('revokes a key at once; revoking twice is harmless; an unknown key is NOT_FOUND', async () => {
     const s = setup();
-    const issued = await s.admin.issueKey('admin', '65a0000000000000000000b1');
-    expect(await s.admin.revokeKey(issued._id)).toEqual({ _id: issued._id, revoked: true });
+    const issued = await s.admin.issueKey('admin', '65a0000000000000000000b1', ADMIN);
+    expect(await s.admin.revokeKey(issued._id, ADMIN)).toEqual({ _id: issued._id, revoked: true });
     const revokedAt = s.keys.rows[0].revokedAt;
     s.clock.advance(5000);
-    await s.admin.revokeKey(issued._id);
+    await s.admin.revokeKey(issued._id, ADMIN);
     expect(s.keys.rows[0].revokedAt).toEqual(revokedAt);
     expect((await s.admin.listKeys())[0].revoked).toBe(true);
-    await expect(s.admin.revokeKey('65a0000000000000000000ff')).rejects.toMatchObject({
+    await expect(s.admin.revokeKey('65a0000000000000000000ff', ADMIN)).rejects.toMatchObject({
       code: 'NOT_FOUND',
       kind: 'not_found',
     });
+    // Issued and revoked once each, by the admin who did it.
+    expect(s.keys.audit).toEqual([
+      { action: 'ApiKeyIssued', id: issued._id, actor: ADMIN },
+      { action: 'ApiKeyRevoked', id: issued._id, actor: ADMIN },
+    ]);
+  });
+
+  it('issues a key that expires, only in the future and at most five years ahead', async () => {
+    const s = setup();
+    const inAMonth = new Date(s.clock.now().getTime() + 30 * 86_400_000);
+    const issued = await s.admin.issueKey('admin', '65a0000000000000000000b1', ADMIN, { expiresAt: inAMonth });
+    expect(issued.expiresAt).toBe(inAMonth.toISOString());
+    expect((await s.admin.listKeys())[0]).toMatchObject({ expiresAt: inAMonth.toISOString(), lastUsedAt: null });
+    for (const expiresAt of [s.clock.now(), new Date(s.clock.now().getTime() + 6 * 366 * 86_400_000)]) {
+      await expect(s.admin.issueKey('admin', '65a0000000000000000000b1', ADMIN, { expiresAt })).rejects.toMatchObject({
+        code: 'INVALID_DATE',
+        field: 'expiresAt',
+      });
+    }
   });
 
   it("answers a record's audit trail oldest first, in the wire shape", async () => {

@@ -12,6 +12,9 @@ import { ROLES, type Role } from '../core/auth/principal';
 import { hashApiKey, newApiKey, newSigningSecret } from '../core/platform/secrets';
 import type { ApiKeyRegistry, AuditTrail, MerchantRegistry } from '../core/ports';
 import { API_KEYS, AUDIT_TRAIL, CLOCK, ID_GENERATOR, MERCHANTS, STORES } from '../core/tokens';
+
+/** The longest an API key may be issued for. */
+const MAX_KEY_LIFETIME_MS = 5 * 366 * 86_400_000;
 import {
   toAuditEntryResponse,
   toKeySummary,
@@ -36,8 +39,21 @@ export class AdminService {
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
-  /** Issues a new API key for a principal. The key is returned this once; only its hash is stored. */
-  async issueKey(role: string, principal: string, label = ''): Promise<IssuedKeyResponse> {
+  /**
+   * Issues a new API key for a principal, optionally expiring. The key is returned this once; only its hash is
+   * stored. Audited with the issuing admin.
+   */
+  async issueKey(
+    role: string,
+    principal: string,
+    actor: Actor,
+    options: { label?: string; expiresAt?: Date } = {},
+  ): Promise<IssuedKeyResponse> {
+    const now = this.clock.now();
+    const expiresAt = options.expiresAt ?? null;
+    if (expiresAt && (expiresAt <= now || expiresAt.getTime() - now.getTime() > MAX_KEY_LIFETIME_MS)) {
+      throw new DomainError('INVALID_DATE', 'expiresAt must be in the future and at most 5 years ahead', 'expiresAt');
+    }
     if (!(ROLES as readonly string[]).includes(role))
       throw new DomainError('INVALID_ROLE', `role must be one of ${ROLES.join(', ')}`, 'role');
     assertObjectId(principal, 'principal');
@@ -56,16 +72,19 @@ export class AdminService {
       );
     const key = newApiKey(role);
     const id = this.ids.next();
-    await this.keys.add({ id, keyHash: hashApiKey(key), role, principalId: principal, label, at: this.clock.now() });
-    return { _id: id, key, role: role as Role, principal };
+    await this.keys.add(
+      { id, keyHash: hashApiKey(key), role, principalId: principal, label: options.label ?? '', expiresAt, at: now },
+      { actor },
+    );
+    return { _id: id, key, role: role as Role, principal, expiresAt: expiresAt?.toISOString() ?? null };
   }
 
-  /** Revokes a key at once (the next request with it gets 401). Revoking twice is harmless. */
-  async revokeKey(id: string): Promise<{ _id: string; revoked: true }> {
+  /** Revokes a key at once (the next request with it gets 401), audited. Revoking twice is harmless. */
+  async revokeKey(id: string, actor: Actor): Promise<{ _id: string; revoked: true }> {
     assertObjectId(id, 'id');
     const key = await this.keys.findById(id);
     if (!key) throw CommonErrors.notFound('API key', id);
-    if (!key.revokedAt) await this.keys.revoke(id, this.clock.now());
+    if (!key.revokedAt) await this.keys.revoke(id, this.clock.now(), { actor });
     return { _id: id, revoked: true };
   }
 

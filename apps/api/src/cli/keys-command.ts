@@ -1,4 +1,4 @@
-import { ObjectIdGenerator } from '@transport/domain';
+import { ObjectIdGenerator, type Actor } from '@transport/domain';
 import { AdminService } from '../admin/admin.service';
 import type { AppConfig } from '../config';
 import { openDatabase, type Database } from '../persistence/database';
@@ -7,6 +7,9 @@ import { prismaStores } from '../persistence/prisma-unit-of-work';
 import { findRunningEmbeddedPostgres } from '../persistence/embedded-postgres';
 import { CryptoRandomSource } from '../core/platform/crypto-random-source';
 import { SystemClock } from '../core/platform/system-clock';
+
+/** Who the audit log names for keys issued or revoked with `npm run keys`: an operator at the server's shell. */
+const OPERATOR: Actor = { role: 'system', id: 'keys-cli' };
 
 export const KEYS_USAGE = `usage:
   keys create --role <admin|assembly|merchant> --principal <24-hex id> [--label <text>]
@@ -63,13 +66,13 @@ export async function keysCommand(args: string[], config: AppConfig, out: (line:
         out(KEYS_USAGE);
         return 2;
       }
-      out(JSON.stringify(await admin.issueKey(role, principal, option(rest, 'label') ?? ''), null, 2));
+      out(JSON.stringify(await admin.issueKey(role, principal, OPERATOR, { label: option(rest, 'label') }), null, 2));
     } else if (command === 'revoke') {
       if (!rest[0]) {
         out(KEYS_USAGE);
         return 2;
       }
-      out(JSON.stringify(await admin.revokeKey(rest[0])));
+      out(JSON.stringify(await admin.revokeKey(rest[0], OPERATOR)));
     } else {
       out(JSON.stringify(await admin.listKeys(), null, 2));
     }

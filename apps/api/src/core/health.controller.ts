@@ -1,3 +1,4 @@
+import { Public } from './auth/auth.decorators';
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -28,6 +29,7 @@ export class HealthController {
   ) {}
 
   @Get()
+  @Public()
   @ApiOperation({
     summary: 'Liveness and database reachability',
     description:

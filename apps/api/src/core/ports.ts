@@ -9,14 +9,27 @@ export interface ApiKeyRecord {
   principalId: string;
   label: string;
   revokedAt: Date | null;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
   createdAt: Date;
 }
 
-/** Port: the stored API keys (hash only). */
+/** Port: the stored API keys (hash only). Issuing and revoking write their audit entry with the change. */
 export interface ApiKeyRegistry {
-  add(key: { id: string; keyHash: string; role: string; principalId: string; label: string; at: Date }): Promise<void>;
+  add(
+    key: {
+      id: string;
+      keyHash: string;
+      role: string;
+      principalId: string;
+      label: string;
+      expiresAt: Date | null;
+      at: Date;
+    },
+    audit: { actor: Actor },
+  ): Promise<void>;
   findById(id: string): Promise<ApiKeyRecord | undefined>;
-  revoke(id: string, at: Date): Promise<void>;
+  revoke(id: string, at: Date, audit: { actor: Actor }): Promise<void>;
   /** Newest first. */
   list(): Promise<ApiKeyRecord[]>;
 }

@@ -11,7 +11,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { cedisToPesewas } from '@transport/domain';
-import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
+import { CurrentPrincipal, Public, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { ApiProblems } from '../core/http/openapi';
 import { ObjectIdPipe } from '../core/http/params';
@@ -80,6 +80,7 @@ export class PaymentController {
 
   @Post('callback/:token')
   @HttpCode(200)
+  @Public()
   @ApiSecurity({})
   @ApiOperation({
     summary: "The provider's final-state callback",

@@ -1,6 +1,7 @@
-import type { IdGenerator } from '@transport/domain';
+import { SYSTEM_ACTOR, type IdGenerator } from '@transport/domain';
 import type { PrismaClient } from '../generated/prisma/client';
 import { hashApiKey } from '../core/platform/secrets';
+import { PrismaApiKeyRegistry } from './prisma-admin-stores';
 
 export const MIN_ADMIN_KEY_LENGTH = 32;
 
@@ -22,16 +23,18 @@ export async function ensureAdminKey(
   const keyHash = hashApiKey(key);
   const existing = await prisma.apiKey.findUnique({ where: { keyHash } });
   if (existing) return existing.revokedAt ? 'revoked' : 'present';
-  await prisma.apiKey.create({
-    data: {
+  // Audited like any issued key; the actor is the system acting on the operator's ADMIN_API_KEY setting.
+  await new PrismaApiKeyRegistry(prisma).add(
+    {
       id: ids.next(),
       keyHash,
       role: 'admin',
       principalId: ids.next(),
       label: 'ADMIN_API_KEY',
-      createdAt: now,
-      updatedAt: now,
+      expiresAt: null,
+      at: now,
     },
-  });
+    { actor: SYSTEM_ACTOR },
+  );
   return 'created';
 }

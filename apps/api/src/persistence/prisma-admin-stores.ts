@@ -17,6 +17,8 @@ const toKey = (r: {
   principalId: string;
   label: string;
   revokedAt: Date | null;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
   createdAt: Date;
 }): ApiKeyRecord => ({
   id: r.id,
@@ -24,23 +26,48 @@ const toKey = (r: {
   principalId: r.principalId,
   label: r.label,
   revokedAt: r.revokedAt,
+  expiresAt: r.expiresAt,
+  lastUsedAt: r.lastUsedAt,
   createdAt: r.createdAt,
+});
+
+/** What an API key's audit entry shows: never the key or its hash. */
+const keyAudit = (k: { role: string; principalId: string; label: string; expiresAt: Date | null }) => ({
+  role: k.role,
+  principalId: k.principalId,
+  label: k.label,
+  expiresAt: k.expiresAt?.toISOString() ?? null,
 });
 
 /** API keys in `api_keys` (SHA-256 of each key only). */
 export class PrismaApiKeyRegistry implements ApiKeyRegistry {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async add(key: {
-    id: string;
-    keyHash: string;
-    role: string;
-    principalId: string;
-    label: string;
-    at: Date;
-  }): Promise<void> {
+  async add(
+    key: {
+      id: string;
+      keyHash: string;
+      role: string;
+      principalId: string;
+      label: string;
+      expiresAt: Date | null;
+      at: Date;
+    },
+    audit: { actor: Actor },
+  ): Promise<void> {
     const { at, ...fields } = key;
-    await this.prisma.apiKey.create({ data: { ...fields, createdAt: at, updatedAt: at } });
+    await this.prisma.$transaction(async (tx) => {
+      await tx.apiKey.create({ data: { ...fields, createdAt: at, updatedAt: at } });
+      await new PrismaAuditLog(tx).append(
+        auditEntriesFor(
+          'apiKey',
+          [{ type: 'ApiKeyIssued', aggregateId: key.id, at }],
+          audit.actor,
+          null,
+          keyAudit(key),
+        ),
+      );
+    });
   }
 
   async findById(id: string): Promise<ApiKeyRecord | undefined> {
@@ -48,10 +75,18 @@ export class PrismaApiKeyRegistry implements ApiKeyRegistry {
     return row ? toKey(row) : undefined;
   }
 
-  async revoke(id: string, at: Date): Promise<void> {
-    await this.prisma.apiKey.update({
-      where: { id },
-      data: { revokedAt: at, updatedAt: at, version: { increment: 1 } },
+  async revoke(id: string, at: Date, audit: { actor: Actor }): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      const row = await tx.apiKey.update({
+        where: { id },
+        data: { revokedAt: at, updatedAt: at, version: { increment: 1 } },
+      });
+      await new PrismaAuditLog(tx).append(
+        auditEntriesFor('apiKey', [{ type: 'ApiKeyRevoked', aggregateId: id, at }], audit.actor, keyAudit(row), {
+          ...keyAudit(row),
+          revokedAt: at.toISOString(),
+        }),
+      );
     });
   }
 

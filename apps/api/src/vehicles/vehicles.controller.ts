@@ -10,7 +10,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '../config';
-import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
+import { CurrentPrincipal, Public, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { endOfDayAfter } from '../core/http/date-range';
 import { IF_MATCH } from '../core/http/dto-support';
@@ -42,6 +42,7 @@ export class VehiclesController {
   ) {}
 
   @Get('all')
+  @Public()
   @ApiSecurity({})
   @ApiOperation({
     summary: 'List vehicles (operation 1)',

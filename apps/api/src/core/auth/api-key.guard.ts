@@ -3,7 +3,7 @@ import { AppError } from '../errors';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { ApiKeyStore } from '../../persistence/prisma-api-key.store';
-import { OPTIONAL_AUTH_KEY, ROLES_KEY, type AuthenticatedRequest } from './auth.decorators';
+import { OPTIONAL_AUTH_KEY, PUBLIC_KEY, ROLES_KEY, type AuthenticatedRequest } from './auth.decorators';
 import type { Role } from './principal';
 
 export function unauthorized(detail: string): AppError {
@@ -34,7 +34,15 @@ export class ApiKeyGuard implements CanActivate {
       context.getHandler(),
       context.getClass(),
     ]);
-    if (!roles && !optional) return true;
+    if (!roles && !optional) {
+      const open = this.reflector.getAllAndOverride<boolean | undefined>(PUBLIC_KEY, [
+        context.getHandler(),
+        context.getClass(),
+      ]);
+      if (open) return true;
+      // Closed by default: the app refuses to start with such a route, and would refuse the call anyway.
+      throw new AppError('FORBIDDEN', 'This operation declares no access rule, so nobody may call it');
+    }
 
     const request = context.switchToHttp().getRequest<Request & AuthenticatedRequest>();
     const key = presentedKey(request.headers.authorization);

@@ -1,0 +1,23 @@
+import type { Type } from '@nestjs/common';
+import { AdminModule } from '../src/admin/admin.module';
+import { HealthController } from '../src/core/health.controller';
+import { DriversModule } from '../src/drivers/drivers.module';
+import { OwnersModule } from '../src/owners/owners.module';
+import { PaymentsModule } from '../src/payments/payments.module';
+import { ReferenceDataModule } from '../src/reference-data/reference-data.module';
+import { TripsModule } from '../src/trips/trips.module';
+import { VehiclesModule } from '../src/vehicles/vehicles.module';
+
+/** Every controller the app mounts: each feature module's, and the app module's own (health). */
+export function controllersOfApp(): Type[] {
+  const features = [
+    VehiclesModule,
+    OwnersModule,
+    DriversModule,
+    TripsModule,
+    ReferenceDataModule,
+    AdminModule,
+    PaymentsModule,
+  ];
+  return [...features.flatMap((m) => (Reflect.getMetadata('controllers', m) as Type[]) ?? []), HealthController];
+}

@@ -1,11 +1,12 @@
 import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
-import { APP_GUARD, RouterModule } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR, RouterModule } from '@nestjs/core';
 import { AdminModule } from './admin/admin.module';
 import type { AppConfig } from './config';
 import { ApiKeyGuard } from './core/auth/api-key.guard';
 import { HealthController } from './core/health.controller';
 import { HEALTH_TIMEOUT_MS } from './core/health.tokens';
 import { JsonContentTypeMiddleware } from './core/http/content-type.middleware';
+import { ViewInterceptor } from './core/http/view.interceptor';
 import { PortsModule } from './core/ports.module';
 import { DriversModule } from './drivers/drivers.module';
 import { OwnersModule } from './owners/owners.module';
@@ -38,6 +39,8 @@ export class AppModule implements NestModule {
       providers: [
         { provide: HEALTH_TIMEOUT_MS, useValue: config.healthTimeoutMs },
         { provide: APP_GUARD, useClass: ApiKeyGuard },
+        // Every record a route answers with goes out in the caller's view of it (core/auth/views.ts).
+        { provide: APP_INTERCEPTOR, useClass: ViewInterceptor },
       ],
     };
   }

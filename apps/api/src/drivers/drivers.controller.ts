@@ -11,6 +11,8 @@ import {
 import type { Request, Response } from 'express';
 import { ANONYMOUS_ACTOR } from '@transport/domain';
 import { unauthorized } from '../core/auth/api-key.guard';
+import { AppError } from '../core/errors';
+import { View } from '../core/http/view.interceptor';
 import { CurrentPrincipal, OptionalAuth, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { IF_MATCH } from '../core/http/dto-support';
@@ -49,10 +51,12 @@ export class DriversController {
   @ApiOperation({
     summary: 'List drivers (operation 5)',
     description:
-      'Open to anonymous callers, as documented, but they never see personal data: phone, email, licence number, id number and wallet account ' +
-      '(of the driver and of the embedded owner) are left out, and the `email` filter needs an API key (401 without). With any valid key the full objects are returned. ' +
+      'Open to anonymous callers, as documented. What each caller sees is its view (README, "Who sees what"): anonymous callers and merchants get `_id`, `name`, `approved` and `rating` only; ' +
+      'platform keys add contact, wallet, licence class and expiry, online/busy and dates, never identity documents, licence numbers or the owner; admin and assembly keys get every field, the owner embedded. ' +
+      'The `email` filter needs an admin, assembly or platform key (401 without a key, 403 for a merchant). ' +
       'The activation key never appears here. Newest first; `limit` (default 50, at most 500) and an `after` cursor with a `Link` header.',
   })
+  @View('driver', 'payload')
   @ApiOkResponse({ description: '`{ "status": 200, "payload": [Driver...] }`', type: DriverListResponse })
   @ApiProblems(400, 401)
   async list(
@@ -62,10 +66,12 @@ export class DriversController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<DriverListResponse> {
     if (query.email !== undefined && !principal) throw unauthorized('Filtering drivers by email needs an API key');
+    if (query.email !== undefined && principal?.role === 'merchant') {
+      throw new AppError('FORBIDDEN', 'Filtering drivers by email is for admin, assembly and platform keys');
+    }
     const page = await this.drivers.list(
       { approved: toBoolean(query.approved), email: query.email },
       { limit: query.limit ?? DEFAULT_LIMIT, after: query.after },
-      !principal,
     );
     return { status: 200, payload: pageItems(req, res, page) };
   }
@@ -79,10 +85,11 @@ export class DriversController {
     summary: 'Register a driver (operation 6)',
     description:
       'Drivers register themselves from the platform app, so no API key is needed (one, if sent, must be valid). The driver starts unapproved and unverified; ' +
-      'the response carries a six-digit `activationKey` this once (only its hash is kept): the driver activates the account with it, and an assembly approves the driver. ' +
+      "the response carries only the new driver's own record (never the embedded owner) and a six-digit `activationKey` this once (only its hash is kept): the driver activates the account with it, and an assembly approves the driver. " +
       'An email already registered is a 409 (DRIVER_EMAIL_TAKEN); an ownerID that names no owner is a 422 (OWNER_NOT_FOUND).',
   })
   @ApiBody({ type: AddDriverBody })
+  @View('registeredDriver', 'payload')
   @ApiCreatedResponse({
     description: '`{ "status": 201, "payload": Driver }` with `payload.activationKey`.',
     type: DriverCreatedResponse,
@@ -105,6 +112,7 @@ export class DriversController {
   @ApiTags('drivers (management)')
   @ApiSecurity('apiKey')
   @ApiOperation({ summary: 'One driver (never the activation key)' })
+  @View('driver')
   @ApiOkResponse({ type: DriverResponse })
   @ApiProblems(400, 401, 403, 404)
   one(@Param('id', ObjectIdPipe) id: string): Promise<DriverResponse> {
@@ -123,6 +131,7 @@ export class DriversController {
       'Attempts are also rate-limited per driver and per client address (429 with Retry-After).',
   })
   @ApiBody({ type: ActivateBody })
+  @View('registeredDriver')
   @ApiOkResponse({ type: DriverResponse })
   @ApiProblems(400, 404, 409, 413, 415, 422)
   activate(
@@ -148,6 +157,7 @@ export class DriversController {
       'All four checks must be true and the licence valid: otherwise 422 (DRIVER_CHECKLIST_FAILED, DRIVER_LICENSE_EXPIRED). Approving twice, or losing a race, is 409.',
   })
   @ApiBody({ type: ApproveDriverBody })
+  @View('driver')
   @ApiOkResponse({ type: DriverResponse })
   @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
   approve(
@@ -167,6 +177,7 @@ export class DriversController {
   @ApiHeader(IF_MATCH)
   @ApiOperation({ summary: 'Withdraw approval, with a reason (takes the driver offline)' })
   @ApiBody({ type: RevokeBody })
+  @View('driver')
   @ApiOkResponse({ type: DriverResponse })
   @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
   revoke(
@@ -190,6 +201,7 @@ export class DriversController {
       'Online needs an approved, activated driver (422 otherwise); busy needs online; going offline while busy is 422 DRIVER_BUSY. Reporting the current state changes nothing.',
   })
   @ApiBody({ type: DriverStatusBody })
+  @View('driver')
   @ApiOkResponse({ type: DriverResponse })
   @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
   status(
@@ -207,6 +219,7 @@ export class DriversController {
   @ApiTags('drivers (management)')
   @ApiSecurity('apiKey')
   @ApiOperation({ summary: 'Issue a new activation key (lifts the lock); returned this once as activationKey' })
+  @View('driver')
   @ApiOkResponse({ type: DriverResponse })
   @ApiProblems(400, 401, 403, 404, 409)
   reissue(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<DriverResponse> {

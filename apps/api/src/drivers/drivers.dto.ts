@@ -101,28 +101,41 @@ export class ApprovalChecklistResponse {
   @ApiProperty({ description: 'true: the criminal-record check was done and is clear.' }) criminalRecord!: boolean;
 }
 
-/** The owner embedded in a driver; anonymous callers see it without contact details or document number. */
+/** The owner embedded in a driver: only admin and assembly keys see it. */
 export class DriverOwnerResponse {
   @ApiProperty({ ...ID }) _id!: string;
   @ApiProperty() name!: string;
-  @ApiPropertyOptional({ description: 'Hidden from anonymous callers.' }) phone?: string;
-  @ApiPropertyOptional({ description: 'Hidden from anonymous callers.' }) email?: string;
+  @ApiPropertyOptional({ description: 'Only in the views that include it (README, "Who sees what").' }) phone?: string;
+  @ApiPropertyOptional({ description: 'Only in the views that include it (README, "Who sees what").' }) email?: string;
   @ApiProperty({ enum: ID_TYPES }) idType!: string;
-  @ApiPropertyOptional({ description: 'Hidden from anonymous callers.' }) idNumber?: string;
+  @ApiPropertyOptional({ description: 'Only in the views that include it (README, "Who sees what").' })
+  idNumber?: string;
   @ApiProperty() verified!: boolean;
 }
 
 export class DriverResponse extends RecordResponse {
   @ApiProperty({ example: 'Kojo Antwi' }) name!: string;
-  @ApiPropertyOptional({ example: '+233244555666', description: 'Hidden from anonymous callers.' }) phone?: string;
-  @ApiPropertyOptional({ example: 'kojo.antwi@example.com', description: 'Hidden from anonymous callers.' })
+  @ApiPropertyOptional({
+    example: '+233244555666',
+    description: 'Only in the views that include it (README, "Who sees what").',
+  })
+  phone?: string;
+  @ApiPropertyOptional({
+    example: 'kojo.antwi@example.com',
+    description: 'Only in the views that include it (README, "Who sees what").',
+  })
   email?: string;
-  @ApiPropertyOptional({ example: 'DL-0001-2020', description: 'Hidden from anonymous callers.' }) license?: string;
+  @ApiPropertyOptional({
+    example: 'DL-0001-2020',
+    description: 'Only in the views that include it (README, "Who sees what").',
+  })
+  license?: string;
   @ApiProperty({ enum: LICENSE_CLASSES }) licenseClass!: string;
   @ApiProperty({ ...DATE }) licenseExpiry!: string;
   @ApiProperty({ ...DATE }) licenseIssueDate!: string;
   @ApiProperty({ enum: ID_TYPES }) idType!: string;
-  @ApiPropertyOptional({ description: 'Hidden from anonymous callers.' }) idNumber?: string;
+  @ApiPropertyOptional({ description: 'Only in the views that include it (README, "Who sees what").' })
+  idNumber?: string;
   @ApiProperty({ enum: GENDERS }) gender!: string;
   @ApiProperty() online!: boolean;
   @ApiProperty() busy!: boolean;
@@ -141,7 +154,8 @@ export class DriverResponse extends RecordResponse {
   @ApiPropertyOptional({ ...DATE, description: 'Present once activated.' }) dateActivated?: string;
   @ApiPropertyOptional({ type: DriverOwnerResponse, description: 'The vehicle owner, embedded.' })
   ownerID?: DriverOwnerResponse;
-  @ApiPropertyOptional({ description: 'Hidden from anonymous callers.' }) walletAccount?: string;
+  @ApiPropertyOptional({ description: 'Only in the views that include it (README, "Who sees what").' })
+  walletAccount?: string;
   @ApiPropertyOptional({ example: 4.5, description: 'Average of 1-5 star ratings; absent before the first.' })
   rating?: number;
 }
@@ -159,14 +173,11 @@ export class DriverCreatedResponse {
   payload!: DriverResponse;
 }
 
-/** Personal and secret data an anonymous caller of GET /drivers/all never sees. */
-const DRIVER_FIELDS_HIDDEN_FROM_ANONYMOUS = ['phone', 'email', 'license', 'idNumber', 'walletAccount'] as const;
-const OWNER_FIELDS_HIDDEN_FROM_ANONYMOUS = ['phone', 'email', 'idNumber'] as const;
-
+/** The whole driver; what a caller sees of it is the route's view (core/auth/views.ts). */
 export function toDriverResponse(
   d: DriverState,
   owner: VehicleOwnerState | undefined,
-  options: { anonymous: boolean; activationKey?: string },
+  options: { activationKey?: string } = {},
 ): DriverResponse {
   const out: DriverResponse = {
     _id: d.id,
@@ -194,9 +205,5 @@ export function toDriverResponse(
   if (owner) out.ownerID = toEmbeddedOwner(owner);
   if (d.walletAccount !== undefined) out.walletAccount = d.walletAccount;
   if (d.ratingCount > 0) out.rating = Math.round((d.ratingTotal / d.ratingCount) * 100) / 100;
-  if (options.anonymous) {
-    for (const field of DRIVER_FIELDS_HIDDEN_FROM_ANONYMOUS) delete out[field];
-    if (out.ownerID) for (const field of OWNER_FIELDS_HIDDEN_FROM_ANONYMOUS) delete out.ownerID[field];
-  }
   return out;
 }

@@ -39,8 +39,8 @@ export class DriversService {
     @Inject(SECRET_HASHER) private readonly hasher: SecretHasher,
   ) {}
 
-  /** A page of drivers with their owners (one batched lookup); anonymous callers get no personal data. */
-  async list(filter: DriverListFilter, request: PageRequest, anonymous: boolean): Promise<Page<DriverResponse>> {
+  /** A page of drivers with their owners (one batched lookup); what each caller sees is the route's view. */
+  async list(filter: DriverListFilter, request: PageRequest): Promise<Page<DriverResponse>> {
     const page = await this.stores.drivers.list(filter, request);
     const states = page.items.map((d) => d.toState());
     const ownerIds = [...new Set(states.flatMap((s) => (s.ownerId ? [s.ownerId] : [])))];
@@ -49,7 +49,7 @@ export class DriversService {
     );
     return {
       next: page.next,
-      items: states.map((s) => toDriverResponse(s, s.ownerId ? owners.get(s.ownerId) : undefined, { anonymous })),
+      items: states.map((s) => toDriverResponse(s, s.ownerId ? owners.get(s.ownerId) : undefined)),
     };
   }
 
@@ -151,6 +151,6 @@ export class DriversService {
   private async respond(driver: Driver, activationKey?: string): Promise<DriverResponse> {
     const state = driver.toState();
     const owner = state.ownerId ? await this.stores.owners.findById(state.ownerId) : undefined;
-    return toDriverResponse(state, owner?.toState(), { anonymous: false, activationKey });
+    return toDriverResponse(state, owner?.toState(), { activationKey });
   }
 }

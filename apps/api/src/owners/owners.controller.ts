@@ -5,6 +5,7 @@ import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { IF_MATCH } from '../core/http/dto-support';
 import { ApiProblems } from '../core/http/openapi';
+import { View } from '../core/http/view.interceptor';
 import { pageItems } from '../core/http/paging';
 import { expectedVersion, ObjectIdPipe } from '../core/http/params';
 import { DEFAULT_LIMIT } from '../core/http/query-values';
@@ -24,6 +25,7 @@ export class OwnersController {
     description:
       'Newest first; `limit` (default 50, at most 500) and an `after` cursor with a `Link` header, as for vehicles.',
   })
+  @View('owner')
   @ApiOkResponse({ description: 'A JSON array of owners.', type: OwnerResponse, isArray: true })
   @ApiProblems(400, 401, 403)
   async list(
@@ -41,6 +43,7 @@ export class OwnersController {
     description:
       'Case-insensitive substring match on name, phone (0244123456 and +233244123456 are the same number) or email. Newest first; a JSON array of owners (empty when none match).',
   })
+  @View('owner')
   @ApiOkResponse({ description: 'A JSON array of matching owners.', type: OwnerResponse, isArray: true })
   @ApiProblems(400, 401, 403)
   async search(
@@ -64,6 +67,7 @@ export class OwnersController {
     description: 'Starts unverified. Phone stored as +233XXXXXXXXX, email lower-cased.',
   })
   @ApiBody({ type: AddOwnerBody })
+  @View('owner')
   @ApiOkResponse({ type: OwnerResponse })
   @ApiProblems(400, 401, 403, 413, 415)
   add(@Body() body: AddOwnerBody, @CurrentPrincipal() principal: Principal): Promise<OwnerResponse> {
@@ -79,6 +83,7 @@ export class OwnersController {
     summary: 'Mark an owner verified (identity document checked)',
     description: 'Verifying twice is a 409 (OWNER_ALREADY_VERIFIED).',
   })
+  @View('owner')
   @ApiOkResponse({ type: OwnerResponse })
   @ApiProblems(400, 401, 403, 404, 409)
   verify(

@@ -8,6 +8,7 @@ import { actorOf, type Principal } from '../core/auth/principal';
 import { parseDateRange } from '../core/http/date-range';
 import { IF_MATCH } from '../core/http/dto-support';
 import { ApiProblems } from '../core/http/openapi';
+import { View } from '../core/http/view.interceptor';
 import { pageItems } from '../core/http/paging';
 import { expectedVersion, ObjectIdPipe } from '../core/http/params';
 import { DEFAULT_LIMIT } from '../core/http/query-values';
@@ -43,6 +44,7 @@ export class TripsController {
       'Trips created in the range, newest first. A date-only endDate includes that whole day (a trip at 23:59 is in, one at 00:00 the next day is not); ' +
       'dates are read in TZ_DEFAULT. startDate after endDate, an invalid date, or a range over 366 days is a 400. `limit`/`after` paging with a `Link` header.',
   })
+  @View('trip')
   @ApiOkResponse({ type: TripResponse, isArray: true })
   @ApiProblems(400, 401, 403)
   async byDate(
@@ -68,6 +70,7 @@ export class TripsController {
       'The vehicle must be approved and linked to the driver, who must be approved and activated (422 otherwise). Prices in cedis.',
   })
   @ApiBody({ type: AddTripBody })
+  @View('trip')
   @ApiOkResponse({ type: TripResponse })
   @ApiProblems(400, 401, 403, 409, 413, 415, 422)
   add(@Body() body: AddTripBody, @CurrentPrincipal() p: Principal): Promise<TripResponse> {
@@ -99,6 +102,7 @@ export class TripsController {
   @Roles('admin', 'platform')
   @ApiTags('trips (management)')
   @ApiOperation({ summary: 'One trip' })
+  @View('trip')
   @ApiOkResponse({ type: TripResponse })
   @ApiProblems(400, 401, 403, 404)
   one(@Param('id', ObjectIdPipe) id: string): Promise<TripResponse> {
@@ -112,6 +116,7 @@ export class TripsController {
   @ApiHeader(IF_MATCH)
   @ApiOperation({ summary: 'End the trip: the final price from the final distance and duration (once)' })
   @ApiBody({ type: EndTripBody })
+  @View('trip')
   @ApiOkResponse({ type: TripResponse })
   @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
   end(
@@ -136,6 +141,7 @@ export class TripsController {
   @ApiHeader(IF_MATCH)
   @ApiOperation({ summary: 'Check the passenger out where they were dropped off (once, after the end)' })
   @ApiBody({ type: CheckoutBody })
+  @View('trip')
   @ApiOkResponse({ type: TripResponse })
   @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
   checkout(
@@ -161,6 +167,7 @@ export class TripsController {
     summary: 'Settle the trip, once, for exactly the amount due (422 TRIP_SETTLEMENT_MISMATCH otherwise)',
   })
   @ApiBody({ type: SettleBody })
+  @View('trip')
   @ApiOkResponse({ type: TripResponse })
   @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
   settle(
@@ -185,6 +192,7 @@ export class TripsController {
   @ApiHeader(IF_MATCH)
   @ApiOperation({ summary: 'Refund part or all of a settled trip; refunds add up to at most the settled amount' })
   @ApiBody({ type: RefundBody })
+  @View('trip')
   @ApiOkResponse({ type: TripResponse })
   @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
   refund(

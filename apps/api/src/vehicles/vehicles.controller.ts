@@ -10,12 +10,14 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '../config';
-import { CurrentPrincipal, Public, Roles } from '../core/auth/auth.decorators';
+import { unauthorized } from '../core/auth/api-key.guard';
+import { CurrentPrincipal, OptionalAuth, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { endOfDayAfter } from '../core/http/date-range';
 import { IF_MATCH } from '../core/http/dto-support';
 import { ApiProblems } from '../core/http/openapi';
 import { pageItems } from '../core/http/paging';
+import { View } from '../core/http/view.interceptor';
 import { expectedVersion, ObjectIdPipe } from '../core/http/params';
 import { DEFAULT_LIMIT, toBoolean } from '../core/http/query-values';
 import { APP_CONFIG, CLOCK } from '../core/tokens';
@@ -42,21 +44,30 @@ export class VehiclesController {
   ) {}
 
   @Get('all')
-  @Public()
+  @OptionalAuth()
+  @View('vehicle')
+  @ApiSecurity('apiKey')
   @ApiSecurity({})
   @ApiOperation({
     summary: 'List vehicles (operation 1)',
     description:
-      'Open to anonymous callers, as documented. Newest first (createdAt, then _id). Without filters, every vehicle, inspected or not, up to `limit`. ' +
+      'Open to anonymous callers, as documented. What each caller sees is its view (README, "Who sees what"): anonymous callers and merchants get what a passenger checks ' +
+      '(`_id`, `registrationNumber`, `make`, `model`, `color`, `type`, `capacity`, `inspected`, `approved`, `station`, `transportUnion`); platform keys also the documents, dates and the linked driver, never the owner or staff ids; admin and assembly keys every field. ' +
+      'The `ownerID` and `driver` filters need an API key (401 without). Newest first (createdAt, then _id). Without filters, every vehicle, inspected or not, up to `limit`. ' +
       'When more exist, a `Link: <...>; rel="next"` header gives the next page (an `after` cursor); the body stays a plain array.',
   })
   @ApiOkResponse({ description: 'A JSON array of Vehicle objects.', type: VehicleResponse, isArray: true })
   @ApiProblems(400)
   async list(
     @Query() query: ListVehiclesQuery,
+    @CurrentPrincipal() principal: Principal | undefined,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<VehicleResponse[]> {
+    // Without a key, a vehicle's owner and driver are nobody's business: they cannot be looked up either.
+    if (!principal && (query.ownerID !== undefined || query.driver !== undefined)) {
+      throw unauthorized('Filtering vehicles by owner or driver needs an API key');
+    }
     const filter = {
       inspected: toBoolean(query.inspected),
       registrationNumber: query.registrationNumber,
@@ -82,6 +93,7 @@ export class VehiclesController {
       'An ownerID that names no owner is a 422 (OWNER_NOT_FOUND); a registration number already in use is a 409 (VEHICLE_REGISTRATION_TAKEN).',
   })
   @ApiBody({ type: AddVehicleBody })
+  @View('vehicle')
   @ApiCreatedResponse({ description: 'The created Vehicle.', type: VehicleResponse })
   @ApiProblems(400, 401, 403, 409, 413, 415, 422)
   add(@Body() body: AddVehicleBody, @CurrentPrincipal() principal: Principal): Promise<VehicleResponse> {
@@ -99,6 +111,7 @@ export class VehiclesController {
       'Lists vehicles with a certificate ending by the end of the day `within` days from today (in TZ_DEFAULT), newest first, each with its reasons: ' +
       'ROADWORTHY_EXPIRED / INSURANCE_EXPIRED (already ended) or ROADWORTHY_EXPIRING / INSURANCE_EXPIRING (ends within the window), plus NOT_APPROVED and CHECKLIST_FAILED when they apply.',
   })
+  @View('vehicle', 'each.vehicle')
   @ApiOkResponse({ type: ComplianceEntryResponse, isArray: true })
   @ApiProblems(400, 401, 403)
   async compliance(
@@ -119,6 +132,7 @@ export class VehiclesController {
   @ApiTags('vehicles (management)')
   @ApiSecurity('apiKey')
   @ApiOperation({ summary: 'One vehicle' })
+  @View('vehicle')
   @ApiOkResponse({ type: VehicleResponse })
   @ApiProblems(400, 401, 403, 404)
   one(@Param('id', ObjectIdPipe) id: string): Promise<VehicleResponse> {
@@ -137,6 +151,7 @@ export class VehiclesController {
       'All ten items as booleans (missing or extra items: 400). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).',
   })
   @ApiBody({ type: InspectBody })
+  @View('vehicle')
   @ApiOkResponse({ type: VehicleResponse })
   @ApiProblems(400, 401, 403, 404, 409, 413, 415)
   inspect(
@@ -160,6 +175,7 @@ export class VehiclesController {
       'Only an inspected vehicle with every item passed, a registration number, and roadworthy and insurance certificates valid now. Refusals are 422 with the domain code ' +
       '(VEHICLE_NOT_INSPECTED, VEHICLE_INSPECTION_FAILED, VEHICLE_ROADWORTHY_EXPIRED, ...); approving an approved vehicle, or losing a race with another approval, is 409.',
   })
+  @View('vehicle')
   @ApiOkResponse({ type: VehicleResponse })
   @ApiProblems(400, 401, 403, 404, 409, 422)
   approve(
@@ -182,6 +198,7 @@ export class VehiclesController {
       'driver: only to an approved vehicle, and only an approved, activated driver (null unlinks). station: an id, or null to unlink. Unknown ids are 422.',
   })
   @ApiBody({ type: LinkBody })
+  @View('vehicle')
   @ApiOkResponse({ type: VehicleResponse })
   @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
   link(

@@ -1,0 +1,157 @@
+import { ROLES, type Role } from './principal';
+
+/** Who reads a response: a key's role, or nobody (no key). */
+export type Viewer = Role | 'anonymous';
+export const VIEWERS: readonly Viewer[] = ['anonymous', ...ROLES];
+
+/** The records whose fields depend on who reads them. */
+export type ViewedResource = 'vehicle' | 'driver' | 'owner' | 'registeredDriver' | 'trip';
+
+/** Each field a viewer sees: `true` as stored, or a resource name: that record, in this viewer's view of it. */
+type FieldSet = Readonly<Record<string, true | ViewedResource>>;
+/** `all`: every field (nested records in their own view for the same viewer). */
+type View = 'all' | FieldSet;
+
+const fields = (names: string[], nested: Record<string, ViewedResource> = {}): FieldSet =>
+  Object.fromEntries([...names.map((n) => [n, true] as const), ...Object.entries(nested)]);
+
+/** What a passenger checks before getting in: the taxi and whether it is approved. */
+const VEHICLE_PUBLIC = fields([
+  '_id',
+  'registrationNumber',
+  'make',
+  'model',
+  'color',
+  'type',
+  'capacity',
+  'inspected',
+  'approved',
+  'station',
+  'transportUnion',
+]);
+/** The driver a passenger checks: a name and whether an assembly approved them. */
+const DRIVER_PUBLIC = fields(['_id', 'name', 'approved', 'rating']);
+
+/**
+ * The one policy of who sees which fields of which record. Every response carrying one of these records goes through
+ * it (the @View decorator on the route); the role x endpoint test walks every route's answer against it.
+ *
+ * - Anonymous callers and merchants: what a passenger needs to check a taxi or a driver; never contact details,
+ *   identity documents, owner links, staff ids or live online/busy status.
+ * - platform (the ride-hailing app's back end): what running trips needs (contact, wallet, online/busy, the driver a
+ *   vehicle is linked to), never identity documents, licence numbers, owners or staff ids.
+ * - assembly staff and admins: every field.
+ * - registeredDriver: the answer to a registration or an activation, the same for every caller: the driver's own
+ *   record (what they just sent) and, once, the activation key; never the embedded owner.
+ */
+export const VIEWS: Readonly<Record<ViewedResource, Readonly<Record<Viewer, View>>>> = {
+  vehicle: {
+    anonymous: VEHICLE_PUBLIC,
+    merchant: VEHICLE_PUBLIC,
+    platform: fields([
+      ...Object.keys(VEHICLE_PUBLIC),
+      'makeYear',
+      'yearOfRegistration',
+      'grossWeight',
+      'netWeight',
+      'fuelCapacity',
+      'roadWorthyExpiryDate',
+      'insuranceExpiryDate',
+      'vin',
+      'inspectionChecklist',
+      'dateApproved',
+      'dateInspected',
+      'driver',
+      'createdAt',
+      'updatedAt',
+      '__v',
+    ]),
+    assembly: 'all',
+    admin: 'all',
+  },
+  driver: {
+    anonymous: DRIVER_PUBLIC,
+    merchant: DRIVER_PUBLIC,
+    platform: fields([
+      ...Object.keys(DRIVER_PUBLIC),
+      'phone',
+      'email',
+      'licenseClass',
+      'licenseExpiry',
+      'gender',
+      'online',
+      'busy',
+      'verified',
+      'dateActivated',
+      'walletAccount',
+      'createdAt',
+      'updatedAt',
+      '__v',
+    ]),
+    assembly: 'all',
+    admin: 'all',
+  },
+  owner: {
+    anonymous: fields([]),
+    merchant: fields([]),
+    platform: fields([]),
+    assembly: 'all',
+    admin: 'all',
+  },
+  // A trip as the platform recorded it (with the driver and vehicle as they were then): for the roles that run or
+  // oversee trips; nobody else may call those routes.
+  trip: {
+    anonymous: fields([]),
+    merchant: fields([]),
+    platform: 'all',
+    assembly: 'all',
+    admin: 'all',
+  },
+  registeredDriver: Object.fromEntries(
+    VIEWERS.map((v) => [v, fields([...ownFieldsOfDriver(), 'activationKey'])]),
+  ) as Record<Viewer, View>,
+};
+
+/** A driver's own fields (everything of the record but the embedded owner). */
+function ownFieldsOfDriver(): string[] {
+  return [
+    '_id',
+    'name',
+    'phone',
+    'email',
+    'license',
+    'licenseClass',
+    'licenseExpiry',
+    'licenseIssueDate',
+    'idType',
+    'idNumber',
+    'gender',
+    'online',
+    'busy',
+    'verified',
+    'approved',
+    'approvalChecklist',
+    'dateActivated',
+    'walletAccount',
+    'rating',
+    'createdAt',
+    'updatedAt',
+    '__v',
+  ];
+}
+
+/**
+ * A record as this viewer may see it: the fields of its view only, nested records in their own view. (A viewer with
+ * `all` for a record has `all` for the records it embeds.)
+ */
+export function viewOf(resource: ViewedResource, viewer: Viewer, record: unknown): unknown {
+  const view = VIEWS[resource][viewer];
+  if (view === 'all' || record === null || typeof record !== 'object' || Array.isArray(record)) return record;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    const rule = view[key];
+    if (rule === true) out[key] = value;
+    else if (rule !== undefined) out[key] = viewOf(rule, viewer, value);
+  }
+  return out;
+}

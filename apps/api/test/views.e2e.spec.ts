@@ -1,0 +1,199 @@
+import request from 'supertest';
+import type { RunningApp } from '../src/app';
+import { routeTable, type RouteAccess } from '../src/core/auth/access-rules';
+import { VIEWERS, VIEWS, type ViewedResource, type Viewer } from '../src/core/auth/views';
+import { VIEW_KEY, type ViewPlace } from '../src/core/http/view.interceptor';
+import { controllersOfApp } from './access-rules.support';
+import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
+import { describeOnPostgres } from './support/postgres-only';
+import { openTierStore, startTestApp, type TierStore } from './support/test-app';
+
+/** Fields that identify a record of each viewed kind, wherever it appears in a body. */
+const SIGNATURES: Record<Exclude<ViewedResource, 'registeredDriver' | 'trip'>, string> = {
+  vehicle: 'registrationNumber',
+  driver: 'licenseClass',
+  owner: 'idNumber',
+};
+
+/** The keys of every object in a body, recursively, with the path that led there. */
+function* objects(value: unknown, path = '$'): Generator<[string, Record<string, unknown>]> {
+  if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* objects(v, `${path}[${i}]`);
+  else if (value !== null && typeof value === 'object') {
+    yield [path, value as Record<string, unknown>];
+    for (const [k, v] of Object.entries(value)) yield* objects(v, `${path}.${k}`);
+  }
+}
+
+/** Every field of a record that is outside the viewer's view of it (nested records checked in their own view). */
+function outsidePolicy(
+  resource: ViewedResource,
+  viewer: Viewer,
+  record: Record<string, unknown>,
+  path: string,
+): string[] {
+  const view = VIEWS[resource][viewer];
+  if (view === 'all') return [];
+  return Object.entries(record).flatMap(([key, value]) => {
+    const rule = view[key];
+    if (rule === undefined) return [`${path}.${key}`];
+    if (rule === true || value === null || typeof value !== 'object') return [];
+    return outsidePolicy(rule, viewer, value as Record<string, unknown>, `${path}.${key}`);
+  });
+}
+
+function recordsAt(body: unknown, place: ViewPlace): Array<[string, Record<string, unknown>]> {
+  const list = (v: unknown, path: string) =>
+    (Array.isArray(v) ? v : [v]).map(
+      (r, i) => [Array.isArray(v) ? `${path}[${i}]` : path, r] as [string, Record<string, unknown>],
+    );
+  if (place === 'body') return list(body, '$');
+  if (place === 'payload') return list((body as { payload: unknown }).payload, '$.payload');
+  return (body as Array<{ vehicle: Record<string, unknown> }>).map((e, i) => [`$[${i}].vehicle`, e.vehicle]);
+}
+
+// The role x endpoint matrix: every GET route (and driver registration) called by every viewer its rule lets in, on
+// the interface's data set; each answer is walked against the one policy of core/auth/views.ts.
+describeOnPostgres('who sees which fields: every role on every route', () => {
+  let store: TierStore;
+  let running: RunningApp;
+  let f: ApiFixture;
+  const keys: Partial<Record<Viewer, string>> = {};
+
+  beforeAll(async () => {
+    store = await openTierStore('postgresql');
+    running = await startTestApp(store.config());
+    f = await loadApiFixture(running.database.prisma);
+    const platform = await request(running.app.getHttpServer())
+      .post('/admin/keys')
+      .set('Authorization', f.keys.admin)
+      .send({ role: 'platform', principal: '65a0000000000000000000c1' })
+      .expect(201);
+    Object.assign(keys, {
+      admin: f.keys.admin,
+      assembly: f.keys.assembly,
+      merchant: f.keys.merchantA,
+      platform: platform.body.key,
+    });
+  });
+  afterAll(async () => {
+    await running?.close();
+    await store?.dispose();
+  });
+
+  const urlFor = (route: RouteAccess): string | undefined => {
+    const ids: Record<string, string> = {
+      '/vehicles/:id': f.ids.linkedVehicle,
+      '/drivers/:id': f.ids.workingDriver,
+      '/assembly/users/:id': f.ids.assemblyUser,
+      '/stations/:id': f.ids.station,
+      '/unions/:id': f.ids.union,
+    };
+    const queries: Record<string, string> = {
+      '/vehicles/owner/search': '?query=kofi',
+      '/trips/intracity/date': '?startDate=2026-10-01&endDate=2026-10-31',
+      '/payment/check_transaction': '?reference=REF-PAID',
+      '/payment/deliveries': '?reference=REF-PAID',
+      '/audit': `?entity=vehicle&id=${f.ids.linkedVehicle}`,
+    };
+    if (route.path.includes(':') && !ids[route.path]) return undefined;
+    return `${ids[route.path] ? route.path.replace(':id', ids[route.path]) : route.path}${queries[route.path] ?? ''}`;
+  };
+
+  const viewersOf = (route: RouteAccess): Viewer[] =>
+    route.rule.kind === 'roles' ? [...route.rule.roles] : route.rule.kind === 'undeclared' ? [] : [...VIEWERS];
+
+  it('answers every viewer only fields inside the policy, and every route answering records declares its view', async () => {
+    const checked: string[] = [];
+    const problems: string[] = [];
+    const routes = routeTable(controllersOfApp()).filter(
+      (r) => r.method === 'GET' || (r.method === 'POST' && r.path === '/drivers/add'),
+    );
+    for (const route of routes) {
+      const url = urlFor(route);
+      if (!url) continue;
+      const controller = controllersOfApp().find((c) => c.name === route.controller)!;
+      const handler = (controller.prototype as Record<string, object>)[route.handler];
+      const declared = Reflect.getMetadata(VIEW_KEY, handler) as
+        { resource: ViewedResource; place: ViewPlace } | undefined;
+      for (const viewer of viewersOf(route)) {
+        const http = request(running.app.getHttpServer());
+        let call =
+          route.method === 'GET'
+            ? http.get(url)
+            : http.post(url).send({
+                name: 'Ama Serwaa',
+                phone: '0209876501',
+                email: `ama.${viewer}@example.com`,
+                license: `DL-77-${viewer}`,
+                licenseClass: 'B',
+                licenseExpiry: '2028-01-10',
+                licenseIssueDate: '2021-01-10',
+                idType: 'ghana_card',
+                idNumber: `GHA-7000000${VIEWERS.indexOf(viewer)}-2`,
+                gender: 'female',
+                ownerID: f.ids.owners[1],
+              });
+        const key = keys[viewer as keyof typeof keys];
+        if (key) call = call.set('Authorization', key);
+        const res = await call;
+        if (res.status >= 300) {
+          problems.push(`${viewer} ${route.method} ${url}: HTTP ${res.status}`);
+          continue;
+        }
+        checked.push(`${viewer} ${route.method} ${route.path}`);
+        if (declared) {
+          for (const [path, record] of recordsAt(res.body, declared.place))
+            problems.push(
+              ...outsidePolicy(declared.resource, viewer, record, path).map((p) => `${viewer} ${url}: ${p}`),
+            );
+        } else {
+          for (const [path, object] of objects(res.body))
+            for (const [resource, field] of Object.entries(SIGNATURES))
+              if (field in object) problems.push(`${viewer} ${url}: a ${resource} at ${path} without a declared view`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    // The matrix really ran: every viewer on the interface's open operations, and the staff on theirs.
+    expect(checked).toEqual(
+      expect.arrayContaining([
+        'anonymous GET /vehicles/all',
+        'merchant GET /vehicles/all',
+        'platform GET /vehicles/all',
+        'anonymous GET /drivers/all',
+        'merchant GET /drivers/all',
+        'anonymous POST /drivers/add',
+        'platform GET /drivers/:id',
+        'assembly GET /vehicles/compliance',
+        'merchant GET /payment/check_transaction',
+      ]),
+    );
+  });
+
+  it('walks a plate seen on the street to no personal data', async () => {
+    const http = () => request(running.app.getHttpServer());
+    const [vehicle] = (await http().get('/vehicles/all?registrationNumber=GR%201059-24').expect(200)).body;
+    expect(vehicle.registrationNumber).toBe('GR 1059-24');
+    expect(vehicle).not.toHaveProperty('ownerID');
+    // Even knowing an owner's id, anonymous registration names a driver's own record only.
+    const registered = await http()
+      .post('/drivers/add')
+      .send({
+        name: 'Yaw Boateng',
+        phone: '0209876599',
+        email: 'yaw.boateng@example.com',
+        license: 'DL-99-2021',
+        licenseClass: 'B',
+        licenseExpiry: '2028-01-10',
+        licenseIssueDate: '2021-01-10',
+        idType: 'ghana_card',
+        idNumber: 'GHA-799999999-2',
+        gender: 'male',
+        ownerID: f.ids.owners[0],
+      })
+      .expect(201);
+    const body = JSON.stringify(registered.body);
+    const owner = await running.database.prisma.vehicleOwner.findUniqueOrThrow({ where: { id: f.ids.owners[0] } });
+    for (const personal of [owner.phone, owner.email, owner.idNumber]) expect(body).not.toContain(personal);
+  });
+});

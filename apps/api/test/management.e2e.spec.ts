@@ -50,20 +50,21 @@ async function bootstrap(running: RunningApp) {
       .expect(201)
   ).body;
   expect(assembly.region).toMatchObject({ _id: region._id, name: 'Ashanti' });
-  const inspector = (
-    await admin(http().post('/assembly/users/add'))
-      .send({
-        assembly: assembly._id,
-        name: 'Abena Mensah',
-        email: 'abena@kma.gov.gh',
-        phone: '0244000111',
-        role: 'approver',
-      })
-      .expect(201)
-  ).body;
-  const assemblyKey = (
-    await admin(http().post('/admin/keys')).send({ role: 'assembly', principal: inspector._id }).expect(201)
-  ).body;
+  // The assembly's staff, one per duty: an inspector, an approver (the assembly key most tests use) and an admin.
+  const staff = async (name: string, email: string, role: string) => {
+    const user = (
+      await admin(http().post('/assembly/users/add'))
+        .send({ assembly: assembly._id, name, email, phone: '0244000111', role })
+        .expect(201)
+    ).body;
+    const key = (await admin(http().post('/admin/keys')).send({ role: 'assembly', principal: user._id }).expect(201))
+      .body;
+    return { user, key };
+  };
+  const inspector = await staff('Kwame Boadu', 'kwame@kma.gov.gh', 'inspector');
+  const approver = await staff('Abena Mensah', 'abena@kma.gov.gh', 'approver');
+  const assemblyAdmin = await staff('Efua Sarpong', 'efua@kma.gov.gh', 'admin');
+  const assemblyKey = approver.key;
   const platformKey = (
     await admin(http().post('/admin/keys'))
       .send({ role: 'platform', principal: '65a000000000000000000p01'.replace('p', 'f') })
@@ -94,8 +95,11 @@ async function bootstrap(running: RunningApp) {
   return {
     http,
     assemblyKey: assemblyKey.key as string,
+    inspectorKey: inspector.key.key as string,
+    assemblyAdminKey: assemblyAdmin.key.key as string,
     platformKey: platformKey.key as string,
-    inspector,
+    inspector: inspector.user,
+    approver: approver.user,
     assembly,
     union,
     station,
@@ -170,7 +174,7 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
     await unchanged(`/vehicles/${vehicle._id}`, b.assemblyKey, vehicle);
 
     vehicle = (
-      await asm
+      await as(b.inspectorKey)
         .post(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: { ...PASSED, brakes: false } })
         .expect(200)
     ).body;
@@ -184,22 +188,31 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
     expect((await asm.post(`/vehicles/${vehicle._id}/approve`).expect(422)).body.code).toBe(
       'VEHICLE_INSPECTION_FAILED',
     );
+    // Duties: an inspector never approves, an approver never inspects (403, nothing written).
+    expect((await as(b.inspectorKey).post(`/vehicles/${vehicle._id}/approve`).expect(403)).body.code).toBe(
+      'DUTY_NOT_ALLOWED',
+    );
+    expect(
+      (await asm.post(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: PASSED }).expect(403)).body.code,
+    ).toBe('DUTY_NOT_ALLOWED');
     await unchanged(`/vehicles/${vehicle._id}`, b.assemblyKey, vehicle);
     expect(
       (
-        await asm
+        await as(b.inspectorKey)
           .post(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: { ...PASSED, wipers: true } })
           .expect(400)
       ).body.code,
     ).toBe('INVALID_CHECKLIST');
 
-    vehicle = (await asm.post(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: PASSED }).expect(200)).body;
+    vehicle = (
+      await as(b.inspectorKey).post(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: PASSED }).expect(200)
+    ).body;
     expect((await asm.post(`/vehicles/${vehicle._id}/approve`).set('If-Match', '0').expect(409)).body.code).toBe(
       'CONCURRENT_UPDATE',
     );
     vehicle = (await asm.post(`/vehicles/${vehicle._id}/approve`).set('If-Match', String(vehicle.__v)).expect(200))
       .body;
-    expect(vehicle).toMatchObject({ approved: true, approvedBy: b.inspector._id, __v: 3 });
+    expect(vehicle).toMatchObject({ approved: true, approvedBy: b.approver._id, inspectedBy: b.inspector._id, __v: 3 });
     expect((await asm.post(`/vehicles/${vehicle._id}/approve`).expect(409)).body.code).toBe('VEHICLE_ALREADY_APPROVED');
 
     const driver = (
@@ -257,7 +270,7 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
       'VehicleStationLinked',
     ]);
     expect(audit[3]).toMatchObject({
-      actor: { role: 'assembly', id: b.inspector._id },
+      actor: { role: 'assembly', id: b.approver._id },
       before: { approved: false },
       after: { approved: true },
     });
@@ -370,7 +383,7 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
         })
         .expect(201)
     ).body;
-    await asm.post(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: PASSED }).expect(200);
+    await as(b.inspectorKey).post(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: PASSED }).expect(200);
     await asm.post(`/vehicles/${vehicle._id}/approve`).expect(200);
     const driver = (
       await b
@@ -563,8 +576,19 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
   });
 
-  it('lets assembly users add users to their own assembly only, and revoked keys stop at once', async () => {
-    const asm = as(b.assemblyKey);
+  it('lets assembly admins add users to their own assembly only, and revoked keys stop at once', async () => {
+    // Managing users is an assembly admin's duty: the approver may not (403 DUTY_NOT_ALLOWED).
+    const refused = await as(b.assemblyKey)
+      .post('/assembly/users/add', {
+        assembly: b.assembly._id,
+        name: 'Kweku Inspector',
+        email: 'kweku@kma.gov.gh',
+        phone: '0244000222',
+        role: 'inspector',
+      })
+      .expect(403);
+    expect(refused.body.code).toBe('DUTY_NOT_ALLOWED');
+    const asm = as(b.assemblyAdminKey);
     const other = (
       await as(ADMIN_KEY)
         .post('/assembly/add', {
@@ -679,7 +703,12 @@ describeOnPostgres('twenty simultaneous approvals of one vehicle', () => {
         insuranceExpiryDate: future(300),
       }).expect(201)
     ).body;
-    await asm(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: PASSED }).expect(200);
+    await b
+      .http()
+      .post(`/vehicles/${vehicle._id}/inspect`)
+      .set('Authorization', b.inspectorKey)
+      .send({ inspectionChecklist: PASSED })
+      .expect(200);
     const responses = await Promise.all(Array.from({ length: 20 }, () => asm(`/vehicles/${vehicle._id}/approve`)));
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses).toEqual([200, ...Array(19).fill(409)]);

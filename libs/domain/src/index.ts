@@ -34,6 +34,7 @@ export * from './driver/driver.repository';
 export * from './assembly/region';
 export * from './assembly/assembly';
 export * from './assembly/assembly-user';
+export * from './assembly/duties';
 export * from './assembly/assembly.repository';
 export * from './station/station';
 export * from './station/station.repository';

@@ -152,7 +152,7 @@ export class DriversController {
   @ApiSecurity('apiKey')
   @ApiHeader(IF_MATCH)
   @ApiOperation({
-    summary: 'Approve a driver at the assembly dashboard (approvedBy is the caller)',
+    summary: 'Approve a driver at the assembly dashboard (approvedBy is the caller; assembly approvers only, else 403)',
     description:
       'All four checks must be true and the licence valid: otherwise 422 (DRIVER_CHECKLIST_FAILED, DRIVER_LICENSE_EXPIRED). Approving twice, or losing a race, is 409.',
   })

@@ -17,6 +17,7 @@ import {
   type UnitOfWork,
   type VehicleOwnerState,
 } from '@transport/domain';
+import { assertAssemblyDuty } from '../core/auth/duties';
 import { changeAggregate, type Transition } from '../core/change-aggregate';
 import { CLOCK, ID_GENERATOR, RANDOM_SOURCE, SECRET_HASHER, STORES, UNIT_OF_WORK } from '../core/tokens';
 import { toDriverResponse, type DriverResponse } from './drivers.dto';
@@ -97,6 +98,7 @@ export class DriversService {
   }
 
   async approve(id: string, checklist: unknown, actor: Actor, expectedVersion?: number): Promise<DriverResponse> {
+    await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'approveDriver');
     return this.respond(
       (await this.change(id, actor, expectedVersion, 'DriverApproved', (d, at) => d.approve(checklist, actor.id, at)))
         .saved,
@@ -104,6 +106,7 @@ export class DriversService {
   }
 
   async revoke(id: string, reason: string, actor: Actor, expectedVersion?: number): Promise<DriverResponse> {
+    await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'revokeDriver');
     return this.respond(
       (
         await this.change(id, actor, expectedVersion, 'DriverApprovalRevoked', (d, at) =>

@@ -115,7 +115,7 @@ export class AssemblyController {
   @Roles('admin', 'assembly')
   @ApiTags('reference data')
   @ApiOperation({
-    summary: 'Add an assembly user',
+    summary: 'Add an assembly user (admins anywhere; assembly admins in their own assembly, else 403 DUTY_NOT_ALLOWED)',
     description:
       'Admins add users to any assembly; assembly users to their own assembly only (422 OTHER_ASSEMBLY otherwise).',
   })

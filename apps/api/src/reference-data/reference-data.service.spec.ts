@@ -1,4 +1,4 @@
-import { ADMIN, fakePorts } from '../core/testing/fixtures';
+import { ADMIN, fakePorts, INSPECTOR } from '../core/testing/fixtures';
 import { ReferenceDataService } from './reference-data.service';
 
 const COUNTRY = '65a00000000000000000c0c0';
@@ -17,12 +17,12 @@ async function withAssembly(s: ReturnType<typeof setup>) {
   return { region, assembly };
 }
 
-const user = (assemblyId: string, email = 'abena.mensah@ama.gov.gh') => ({
+const user = (assemblyId: string, email = 'abena.mensah@ama.gov.gh', role = 'inspector') => ({
   assemblyId,
   name: 'Abena Mensah',
   email,
   phone: '0244000111',
-  role: 'inspector',
+  role,
 });
 
 describe('ReferenceDataService on fakes', () => {
@@ -80,8 +80,13 @@ describe('ReferenceDataService on fakes', () => {
       { name: 'Other', regionId: region._id, digitalAddress: 'AK-039-5029', type: 'district' },
       ADMIN,
     );
-    const first = await s.reference.addAssemblyUser(user(assembly._id), ADMIN);
+    const first = await s.reference.addAssemblyUser(user(assembly._id, undefined, 'admin'), ADMIN);
     expect(first).toMatchObject({ assembly: assembly._id, email: 'abena.mensah@ama.gov.gh', phone: '+233244000111' });
+    // Managing users is an assembly admin's duty: an inspector may not.
+    await expect(s.reference.addAssemblyUser(user(assembly._id, 'w@ama.gov.gh'), INSPECTOR)).rejects.toMatchObject({
+      code: 'DUTY_NOT_ALLOWED',
+      kind: 'forbidden',
+    });
     const colleague = await s.reference.addAssemblyUser(user(assembly._id, 'kwame@ama.gov.gh'), {
       role: 'assembly',
       id: first._id,
@@ -95,7 +100,7 @@ describe('ReferenceDataService on fakes', () => {
         role: 'assembly',
         id: '65a0000000000000000000ff',
       }),
-    ).rejects.toMatchObject({ code: 'OTHER_ASSEMBLY' });
+    ).rejects.toMatchObject({ code: 'DUTY_NOT_ALLOWED' });
     await expect(
       s.reference.addAssemblyUser(user('65a0000000000000000000ff', 'z@ama.gov.gh'), ADMIN),
     ).rejects.toMatchObject({ code: 'ASSEMBLY_NOT_FOUND' });
@@ -115,7 +120,8 @@ describe('ReferenceDataService on fakes', () => {
     );
     const mine = await s.reference.addAssemblyUser(user(assembly._id), ADMIN);
     await s.reference.addAssemblyUser(user(other._id, 'x@other.gov.gh'), ADMIN);
-    expect((await s.reference.listAssemblyUsers(ADMIN, { limit: 10 })).items).toHaveLength(2);
+    // Two here, and the fakes' inspector and approver.
+    expect((await s.reference.listAssemblyUsers(ADMIN, { limit: 10 })).items).toHaveLength(4);
     expect(
       (await s.reference.listAssemblyUsers({ role: 'assembly', id: mine._id }, { limit: 10 })).items.map((u) => u._id),
     ).toEqual([mine._id]);

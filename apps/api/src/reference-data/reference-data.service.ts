@@ -18,6 +18,7 @@ import {
   type UnitOfWork,
   type WorkContext,
 } from '@transport/domain';
+import { assertAssemblyDuty } from '../core/auth/duties';
 import { createRecord } from '../core/change-aggregate';
 import { CLOCK, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
 import {
@@ -116,6 +117,7 @@ export class ReferenceDataService {
    * against the stored user, not taken from the request.
    */
   async addAssemblyUser(input: NewAssemblyUser, actor: Actor): Promise<AssemblyUserResponse> {
+    await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'manageAssemblyUsers');
     const user = await this.create('assemblyUser', actor, async (c, at) => {
       const created = AssemblyUser.create(input, this.ids, at);
       if (!(await c.assemblies.findById(created.assemblyId)))

@@ -146,7 +146,7 @@ export class VehiclesController {
   @ApiSecurity('apiKey')
   @ApiHeader(IF_MATCH)
   @ApiOperation({
-    summary: 'Record an inspection (inspectedBy is the caller)',
+    summary: 'Record an inspection (inspectedBy is the caller; assembly inspectors only, else 403 DUTY_NOT_ALLOWED)',
     description:
       'All ten items as booleans (missing or extra items: 400). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).',
   })
@@ -170,7 +170,8 @@ export class VehiclesController {
   @ApiSecurity('apiKey')
   @ApiHeader(IF_MATCH)
   @ApiOperation({
-    summary: 'Approve a vehicle (approvedBy is the caller)',
+    summary:
+      'Approve a vehicle (approvedBy is the caller; assembly approvers only, else 403 DUTY_NOT_ALLOWED; never its inspector, 422 VEHICLE_APPROVER_IS_INSPECTOR)',
     description:
       'Only an inspected vehicle with every item passed, a registration number, and roadworthy and insurance certificates valid now. Refusals are 422 with the domain code ' +
       '(VEHICLE_NOT_INSPECTED, VEHICLE_INSPECTION_FAILED, VEHICLE_ROADWORTHY_EXPIRED, ...); approving an approved vehicle, or losing a race with another approval, is 409.',

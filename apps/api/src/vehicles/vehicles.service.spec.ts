@@ -66,6 +66,22 @@ describe('VehiclesService on fakes', () => {
     expect(s.uow.audit.entries.at(-1)?.actor).toEqual(APPROVER);
   });
 
+  it('refuses a duty the acting user does not carry: an inspector approving, an approver inspecting', async () => {
+    const s = setup();
+    const vehicle = await registered(s);
+    await expect(s.vehicles.inspect(vehicle._id, allPassed(), APPROVER)).rejects.toMatchObject({
+      code: 'DUTY_NOT_ALLOWED',
+      kind: 'forbidden',
+    });
+    await s.vehicles.inspect(vehicle._id, allPassed(), INSPECTOR);
+    await expect(s.vehicles.approve(vehicle._id, INSPECTOR)).rejects.toMatchObject({ code: 'DUTY_NOT_ALLOWED' });
+    // A key whose assembly user is gone acts for nobody.
+    await expect(
+      s.vehicles.approve(vehicle._id, { role: 'assembly', id: '65a0000000000000000000ff' }),
+    ).rejects.toMatchObject({ code: 'DUTY_NOT_ALLOWED' });
+    expect(auditOf(s, vehicle._id)).toEqual(['VehicleRegistered', 'VehicleInspected']);
+  });
+
   it('refuses approval of a vehicle that was never inspected, and writes nothing', async () => {
     const s = setup();
     const vehicle = await registered(s);

@@ -16,6 +16,7 @@ import {
   type VehicleListFilter,
   type VehicleRegistration,
 } from '@transport/domain';
+import { assertAssemblyDuty } from '../core/auth/duties';
 import { changeAggregate, type Transition } from '../core/change-aggregate';
 import { CLOCK, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
 import {
@@ -85,12 +86,14 @@ export class VehiclesService {
   }
 
   async inspect(id: string, checklist: unknown, actor: Actor, expectedVersion?: number): Promise<VehicleResponse> {
+    await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'inspectVehicle');
     return this.respond(
       await this.change(id, actor, expectedVersion, 'VehicleInspected', (v, at) => v.inspect(checklist, actor.id, at)),
     );
   }
 
   async approve(id: string, actor: Actor, expectedVersion?: number): Promise<VehicleResponse> {
+    await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'approveVehicle');
     return this.respond(
       await this.change(id, actor, expectedVersion, 'VehicleApproved', (v, at) => v.approve(actor.id, at)),
     );

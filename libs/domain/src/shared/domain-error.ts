@@ -6,8 +6,9 @@ import { ERROR_KINDS, type DomainErrorCode } from './error-codes';
  * - `not_found`: a referenced record does not exist.
  * - `conflict`: the request collides with the current state of stored data (a duplicate, a lost race).
  * - `rule`: the input is well-formed but the state does not allow the transition (approving an uninspected vehicle).
+ * - `forbidden`: the actor's duties do not include this (an inspector approving).
  */
-export type DomainErrorKind = 'validation' | 'not_found' | 'conflict' | 'rule';
+export type DomainErrorKind = 'validation' | 'not_found' | 'conflict' | 'rule' | 'forbidden';
 
 /**
  * The one error type of the domain: a stable machine-readable `code` from the catalogue (its kind comes with it), a

@@ -91,6 +91,10 @@ export const ERROR_KINDS = {
   VEHICLE_REGISTRATION_NUMBER_MISSING: 'rule',
   VEHICLE_ROADWORTHY_EXPIRED: 'rule',
   VEHICLE_ROADWORTHY_MISSING: 'rule',
+  VEHICLE_APPROVER_IS_INSPECTOR: 'rule',
+
+  // The actor's duties do not include this (403).
+  DUTY_NOT_ALLOWED: 'forbidden',
 } as const satisfies Record<string, DomainErrorKind>;
 
 export type DomainErrorCode = keyof typeof ERROR_KINDS;

@@ -10,6 +10,11 @@ export const VehicleErrors = {
       `The last inspection failed on: ${items.join(', ')}; re-inspect once fixed`,
     ),
   alreadyApproved: () => new DomainError('VEHICLE_ALREADY_APPROVED', 'The vehicle is already approved'),
+  approverIsInspector: () =>
+    new DomainError(
+      'VEHICLE_APPROVER_IS_INSPECTOR',
+      'The inspector of a vehicle may not approve it: another approver must (separation of duties)',
+    ),
   registrationNumberMissing: () =>
     new DomainError('VEHICLE_REGISTRATION_NUMBER_MISSING', 'A vehicle needs a registration number before approval'),
   roadWorthyMissing: () =>

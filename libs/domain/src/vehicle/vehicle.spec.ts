@@ -231,6 +231,16 @@ describe('Vehicle approval', () => {
     expect(v.toState()).toEqual(before);
   });
 
+  it("refuses approval by the vehicle's own inspector (separation of duties), changing nothing", () => {
+    const v = Vehicle.register(vehicleInput(), ports().ids, T0);
+    v.inspect(allPassed(), INSPECTOR, days(1));
+    const before = v.toState();
+    expect(codeOf(() => v.approve(INSPECTOR, days(2)))).toBe('VEHICLE_APPROVER_IS_INSPECTOR');
+    expect(v.toState()).toEqual(before);
+    v.approve(APPROVER, days(2));
+    expect(v.toState()).toMatchObject({ approved: true, approvedBy: APPROVER, inspectedBy: INSPECTOR });
+  });
+
   it.each([
     ['no registration number', { registrationNumber: undefined }, 'VEHICLE_REGISTRATION_NUMBER_MISSING'],
     ['no roadworthy date', { roadWorthyExpiryDate: undefined }, 'VEHICLE_ROADWORTHY_MISSING'],

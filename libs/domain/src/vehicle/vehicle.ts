@@ -231,6 +231,7 @@ export class Vehicle {
     const s = this.state;
     if (s.approved) throw VehicleErrors.alreadyApproved();
     if (!s.inspected || !s.inspectionChecklist) throw VehicleErrors.notInspected();
+    if (s.inspectedBy === approverId) throw VehicleErrors.approverIsInspector();
     const failed = failedInspectionItems(s.inspectionChecklist);
     if (failed.length > 0) throw VehicleErrors.inspectionFailed(failed);
     if (!s.registrationNumber) throw VehicleErrors.registrationNumberMissing();

@@ -14,6 +14,8 @@ import { FixedClock, ObjectIdGeneratorFor, PlainTextHasher, SeededRandomSource }
 export const T0 = new Date('2026-06-01T09:00:00.000Z');
 export const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 export const USER = '65a0000000000000000000a1';
+/** Another assembly user: a vehicle's approver is never its inspector. */
+export const APPROVER = '65a0000000000000000000a2';
 export const hasher = new PlainTextHasher();
 
 export function idsFor(seed: number): IdGenerator {

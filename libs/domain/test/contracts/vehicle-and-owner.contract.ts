@@ -1,5 +1,5 @@
 import type { OpenBackend, RepositoryBackend } from './backend';
-import { at, driver, hasher, idsFor, owner, passed, USER, vehicle } from './fixtures';
+import { APPROVER, at, driver, hasher, idsFor, owner, passed, USER, vehicle } from './fixtures';
 import { failureCode } from './support';
 
 export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
@@ -74,7 +74,7 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
       expect(loaded.toState()).not.toHaveProperty('stationId');
 
       loaded.inspect(passed(), USER, at(100));
-      loaded.approve(USER, at(101));
+      loaded.approve(APPROVER, at(101));
       loaded.linkStation(null, at(102));
       const saved = await b.vehicles.update(loaded);
       expect(saved.toState()).toEqual({ ...loaded.toState(), version: 1 });
@@ -83,7 +83,7 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
       expect(reloaded).toMatchObject({
         approved: true,
         inspectionChecklist: passed(),
-        approvedBy: USER,
+        approvedBy: APPROVER,
         dateApproved: at(101),
         version: 1,
       });
@@ -107,7 +107,7 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
         const v = vehicle(ids, n % 2 ? o1.id : o2.id, n);
         if (n <= 3) v.inspect(passed(), USER, at(200));
         if (n === 2) {
-          v.approve(USER, at(201));
+          v.approve(APPROVER, at(201));
           v.linkDriver({ id: storedDriver.id, approved: true, verified: true }, at(202));
         }
         await b.vehicles.add(v);

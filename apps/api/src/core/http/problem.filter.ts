@@ -9,6 +9,7 @@ const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   rule: 422,
+  forbidden: 403,
 };
 
 /** Express/body-parser errors carry a status and a type; they are the client's fault, never a 500. */

@@ -1,4 +1,10 @@
-import { INSPECTION_ITEMS, type Actor, type DriverRegistration, type InspectionChecklist } from '@transport/domain';
+import {
+  AssemblyUser,
+  INSPECTION_ITEMS,
+  type Actor,
+  type DriverRegistration,
+  type InspectionChecklist,
+} from '@transport/domain';
 import {
   FixedClock,
   InMemoryUnitOfWork,
@@ -18,8 +24,35 @@ export const APPROVER: Actor = { role: 'assembly', id: '65a0000000000000000000a2
 export const ADMIN: Actor = { role: 'admin', id: '65a0000000000000000000a0' };
 export const PLATFORM: Actor = { role: 'platform', id: '65a0000000000000000000a3' };
 
+/** The assembly the staff actors work in. */
+export const STAFF_ASSEMBLY = '65a0000000000000000000e1';
+
+/** The stored assembly users behind INSPECTOR and APPROVER (their duties are checked against these roles). */
+function seedStaff(uow: InMemoryUnitOfWork): void {
+  const at = new Date(T0);
+  for (const [actor, role, name] of [
+    [INSPECTOR, 'inspector', 'Ama Inspector'],
+    [APPROVER, 'approver', 'Kofi Approver'],
+  ] as const) {
+    void uow.stores.assemblyUsers.add(
+      AssemblyUser.restore({
+        id: actor.id,
+        assemblyId: STAFF_ASSEMBLY,
+        name,
+        email: `${role}@ama.gov.gh`,
+        phone: '+233244000000',
+        role,
+        version: 0,
+        createdAt: at,
+        updatedAt: at,
+      }),
+    );
+  }
+}
+
 export function fakePorts() {
   const uow = new InMemoryUnitOfWork();
+  seedStaff(uow);
   return {
     uow,
     stores: uow.stores,

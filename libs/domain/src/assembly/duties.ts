@@ -1,0 +1,36 @@
+import { DomainError } from '../shared/domain-error';
+import type { AssemblyRole } from './assembly-user';
+
+/**
+ * What each assembly role may do. An inspector records inspections, an approver approves (and revokes), an assembly
+ * admin manages the assembly's users; nobody does another's duty. (The vehicle's own rule adds that its inspector
+ * may not approve it.)
+ */
+export const DUTIES = {
+  inspectVehicle: ['inspector'],
+  approveVehicle: ['approver'],
+  approveDriver: ['approver'],
+  revokeDriver: ['approver'],
+  manageAssemblyUsers: ['admin'],
+} as const satisfies Record<string, readonly AssemblyRole[]>;
+export type Duty = keyof typeof DUTIES;
+
+const WORDS: Record<Duty, string> = {
+  inspectVehicle: 'inspecting a vehicle',
+  approveVehicle: 'approving a vehicle',
+  approveDriver: 'approving a driver',
+  revokeDriver: "revoking a driver's approval",
+  manageAssemblyUsers: "managing an assembly's users",
+};
+
+/** Refuses (DUTY_NOT_ALLOWED, 403) an assembly user whose role does not carry this duty. */
+export function assertDuty(user: { readonly role: AssemblyRole }, duty: Duty): void {
+  const allowed: readonly AssemblyRole[] = DUTIES[duty];
+  if (!allowed.includes(user.role)) {
+    throw new DomainError(
+      'DUTY_NOT_ALLOWED',
+      `${WORDS[duty][0].toUpperCase()}${WORDS[duty].slice(1)} is the duty of an assembly ${allowed.join(' or ')}; this user is an ${user.role === 'admin' ? 'assembly admin' : user.role}`,
+      'role',
+    );
+  }
+}

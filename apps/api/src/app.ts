@@ -42,6 +42,8 @@ export async function createApp(config: AppConfig, logger?: LoggerService | fals
     app.useGlobalFilters(new ProblemFilter());
     app.useGlobalPipes(validationPipe());
     app.getHttpAdapter().getInstance().disable('x-powered-by');
+    // The client address behind load balancers (TRUST_PROXY): what per-address limits count.
+    app.set('trust proxy', config.trustProxy);
     const openApi = new DocumentBuilder()
       .setTitle('Transport platform API')
       .setDescription(OPENAPI_DESCRIPTION)

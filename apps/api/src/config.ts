@@ -27,6 +27,14 @@ export interface AppConfig {
   jobs: JobsConfig;
   provider: ProviderConfig;
   payments: PaymentPolicyConfig;
+  /** Where text messages go: an SMS gateway, or (unset) the local outbox table. */
+  sms?: { url: string; clientId: string; clientSecret: string; senderId: string; timeoutMs: number };
+  /**
+   * Express's `trust proxy`: how the client address is found behind load balancers (false: the socket's address;
+   * a number: that many proxies; or a list of trusted addresses/subnets). Limits are keyed on this address.
+   */
+  trustProxy: boolean | number | string;
+  activation: { keyHours: number; maxDelaySeconds: number; perDriver: number; perAddress: number };
 }
 
 /** What the payment pipeline allows and keeps (limits are shared by every instance through the database). */
@@ -187,6 +195,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       retries: int(env, 'PAYMENT_PROVIDER_RETRIES', 2, 0, 10),
       callbackSecret: env.PAYMENT_PROVIDER_CALLBACK_SECRET || undefined,
     },
+    sms: httpUrl(env, 'SMS_GATEWAY_URL')
+      ? {
+          url: httpUrl(env, 'SMS_GATEWAY_URL') as string,
+          clientId: env.SMS_CLIENT_ID || '',
+          clientSecret: env.SMS_CLIENT_SECRET || '',
+          senderId: env.SMS_SENDER_ID || 'Transport',
+          timeoutMs: int(env, 'SMS_TIMEOUT_MS', 10_000, 100, 60_000),
+        }
+      : undefined,
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    activation: {
+      keyHours: int(env, 'ACTIVATION_KEY_HOURS', 24, 1, 720),
+      maxDelaySeconds: int(env, 'ACTIVATION_MAX_DELAY_SECONDS', 900, 1, 86_400),
+      perDriver: int(env, 'ACTIVATION_LIMIT_PER_DRIVER', 10, 1, 10_000),
+      perAddress: int(env, 'ACTIVATION_LIMIT_PER_ADDRESS', 30, 1, 100_000),
+    },
     payments: {
       perMerchantPerMinute: int(env, 'PAYMENT_LIMIT_PER_MERCHANT_PER_MINUTE', 300, 1, 1_000_000),
       perPhonePerHour: int(env, 'PAYMENT_LIMIT_PER_PHONE_PER_HOUR', 10, 1, 1_000_000),
@@ -197,6 +221,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       unpaidFinalAfterSeconds: int(env, 'UNPAID_FINAL_AFTER_SECONDS', 900, 0, 86_400),
     },
   };
+}
+
+/** TRUST_PROXY: unset/false, true, a hop count, or a comma-separated list of addresses or subnets. */
+function trustProxy(value: string | undefined): boolean | number | string {
+  const v = (value ?? '').trim();
+  if (v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^\d{1,2}$/.test(v)) return Number(v);
+  return v;
 }
 
 function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

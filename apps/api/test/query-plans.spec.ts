@@ -51,9 +51,9 @@ describeOnPostgres('query plans at 100,000 rows', () => {
         INSERT INTO vehicle_owners (id, name, phone, email, "idType", "idNumber", "createdAt", "updatedAt")
           SELECT lpad(to_hex(i), 24, '0'), 'Owner ' || md5(i::text), '+23324' || lpad(i::text, 7, '0'), 'owner' || i || '@example.com', 'ghana_card', 'GHA-' || i,
                  now() - i * interval '1 minute', now() FROM generate_series(1, ${ROWS}) i;
-        INSERT INTO drivers (id, name, phone, email, license, "licenseClass", "licenseExpiry", "licenseIssueDate", "idType", "idNumber", gender, approved, "activationKeyHash", "createdAt", "updatedAt")
+        INSERT INTO drivers (id, name, phone, email, license, "licenseClass", "licenseExpiry", "licenseIssueDate", "idType", "idNumber", gender, approved, "activationKeyHash", "activationKeyExpiresAt", "createdAt", "updatedAt")
           SELECT lpad(to_hex(i), 24, '0'), 'Driver ' || i, '+23320' || lpad(i::text, 7, '0'), 'driver' || i || '@example.com', 'DL-' || i, 'B', now() + interval '1 year', now() - interval '1 year',
-                 'ghana_card', 'GHA-D' || i, 'male', i % 50 = 0, 'x', now() - i * interval '1 minute', now() FROM generate_series(1, ${ROWS}) i;
+                 'ghana_card', 'GHA-D' || i, 'male', i % 50 = 0, 'x', now() + interval '1 day', now() - i * interval '1 minute', now() FROM generate_series(1, ${ROWS}) i;
         INSERT INTO vehicles (id, "ownerId", "registrationNumber", inspected, "inspectionChecklist", "inspectedBy", "dateInspected", approved, "approvedBy", "dateApproved", "driverId", "roadWorthyExpiryDate", "insuranceExpiryDate", "createdAt", "updatedAt")
           SELECT lpad(to_hex(i), 24, '0'), lpad(to_hex(i), 24, '0'), 'GR ' || i || '-24', i % 20 = 0,
                  CASE WHEN i % 20 = 0 THEN '${JSON.stringify(Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, true])))}'::jsonb END,

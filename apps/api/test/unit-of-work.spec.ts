@@ -17,7 +17,8 @@ import { truncateAll } from './support/truncate';
 
 const passed = Object.fromEntries(INSPECTION_ITEMS.map((i) => [i, true])) as InspectionChecklist;
 const clock = new FixedClock('2026-06-01T09:00:00Z');
-const approver: Actor = { role: 'assembly', id: '65a0000000000000000000a9' };
+// Admin actors: this suite is about the unit of work, not about assembly duties (those are tested on their own).
+const approver: Actor = { role: 'admin', id: '65a0000000000000000000a9' };
 
 describeOnEachTier('use cases in one database transaction', (tier) => {
   let store: TierStore;
@@ -56,7 +57,7 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
     );
     await repos.vehicles.add(vehicle);
     return inspectVehicle({ uow: new PrismaUnitOfWork(database.prisma), clock }, vehicle.id, passed, {
-      role: 'assembly',
+      role: 'admin',
       id: '65a0000000000000000000a8',
     });
   }
@@ -98,7 +99,7 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
     expect(saved.toState()).toMatchObject({ approved: true, approvedBy: approver.id, version: 2 });
     const audit = await auditRows(vehicle.id);
     expect(audit.map((a) => a.action)).toEqual(['VehicleInspected', 'VehicleApproved']);
-    expect(audit[1]).toMatchObject({ actorRole: 'assembly', actorId: approver.id, entity: 'vehicle' });
+    expect(audit[1]).toMatchObject({ actorRole: 'admin', actorId: approver.id, entity: 'vehicle' });
     expect(audit[1].before).toMatchObject({ approved: false, version: 1 });
     expect(audit[1].after).toMatchObject({ approved: true, version: 2 });
   });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ADMIN, InMemoryMerchants, fakePorts } from '../core/testing/fixtures';
 import type { Actor } from '@transport/domain';
-import type { ApiKeyRecord, ApiKeyRegistry, AuditRecord, AuditTrail } from '../core/ports';
+import type { ApiKeyRecord, ApiKeyRegistry, AuditRecord, AuditTrail, NewApiKey } from '../core/ports';
 import { ReferenceDataService } from '../reference-data/reference-data.service';
 import { AdminService } from './admin.service';
 
@@ -9,18 +9,7 @@ import { AdminService } from './admin.service';
 class InMemoryKeys implements ApiKeyRegistry {
   readonly rows: Array<ApiKeyRecord & { keyHash: string }> = [];
   readonly audit: Array<{ action: string; id: string; actor: Actor }> = [];
-  async add(
-    k: {
-      id: string;
-      keyHash: string;
-      role: string;
-      principalId: string;
-      label: string;
-      expiresAt: Date | null;
-      at: Date;
-    },
-    audit: { actor: Actor },
-  ) {
+  async add(k: NewApiKey, audit: { actor: Actor }) {
     this.rows.push({
       id: k.id,
       keyHash: k.keyHash,

@@ -54,11 +54,13 @@ export async function changeAggregate<A extends Aggregate, R = void>(
       throw CommonErrors.concurrentUpdate(spec.entity, spec.id);
     }
     const redact = spec.redact ?? ((s: object) => s);
+    const unchanged = JSON.stringify(aggregate.toState());
     const before = redact(aggregate.toState());
     const at = deps.clock.now();
     const result = await transition(aggregate, at, context);
     // A transition that changed nothing (going online when online) writes nothing: no new revision, no audit entry.
-    if (JSON.stringify(redact(aggregate.toState())) === JSON.stringify(before)) {
+    // Compared whole, secrets included: a change only to a redacted field (a new key's hash) is still a change.
+    if (JSON.stringify(aggregate.toState()) === unchanged) {
       aggregate.pullEvents?.();
       return { saved: aggregate, result };
     }

@@ -22,6 +22,7 @@ export const APP_ERROR_STATUS = {
   TOO_MANY_CALLBACKS: 429,
   PROVIDER_UNREACHABLE: 502,
   PROVIDER_ERROR: 502,
+  MESSAGE_NOT_SENT: 502,
 } as const;
 
 export type AppErrorCode = keyof typeof APP_ERROR_STATUS;

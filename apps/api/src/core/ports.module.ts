@@ -19,6 +19,8 @@ import { prismaStores, PrismaUnitOfWork } from '../persistence/prisma-unit-of-wo
 import { PrismaAuditLog } from '../persistence/prisma-audit-log';
 import type { RateLimitRule } from './ports';
 import { PostgresRateLimits } from '../persistence/postgres-rate-limits';
+import { OutboxMessageSender } from '../persistence/outbox-message-sender';
+import { HubtelSmsSender } from './platform/hubtel-sms-sender';
 import { CryptoRandomSource } from './platform/crypto-random-source';
 import { NestEventLog } from './platform/nest-event-log';
 import { ScryptSecretHasher } from './platform/secrets';
@@ -36,6 +38,7 @@ import {
   PAYMENT_METRICS,
   PAYMENT_PROVIDER,
   RANDOM_SOURCE,
+  MESSAGE_SENDER,
   RATE_LIMITS,
   SECRET_HASHER,
   STORES,
@@ -50,6 +53,16 @@ export function rateLimitRules(config: AppConfig): Record<string, RateLimitRule>
       points: config.payments.perMerchantPerMinute,
       seconds: 60,
       message: 'Too many payment requests for this merchant',
+    },
+    'activation-driver': {
+      points: config.activation.perDriver,
+      seconds: 15 * 60,
+      message: 'Too many activation attempts for this driver',
+    },
+    'activation-address': {
+      points: config.activation.perAddress,
+      seconds: 15 * 60,
+      message: 'Too many activation attempts from this address',
     },
     'payment-phone': {
       points: config.payments.perPhonePerHour,
@@ -98,6 +111,10 @@ export class PortsModule {
       { provide: AUDIT_TRAIL, useValue: new PrismaAuditTrail(database.prisma) },
       { provide: ApiKeyStore, useValue: new ApiKeyStore(database.prisma) },
       { provide: RATE_LIMITS, useValue: new PostgresRateLimits(database.pool, rateLimitRules(config)) },
+      {
+        provide: MESSAGE_SENDER,
+        useValue: config.sms ? new HubtelSmsSender(config.sms) : new OutboxMessageSender(database.prisma),
+      },
     ];
     return {
       module: PortsModule,

@@ -14,20 +14,20 @@ export interface ApiKeyRecord {
   createdAt: Date;
 }
 
+/** A key to store: its hash only, never the key. */
+export interface NewApiKey {
+  id: string;
+  keyHash: string;
+  role: string;
+  principalId: string;
+  label: string;
+  expiresAt: Date | null;
+  at: Date;
+}
+
 /** Port: the stored API keys (hash only). Issuing and revoking write their audit entry with the change. */
 export interface ApiKeyRegistry {
-  add(
-    key: {
-      id: string;
-      keyHash: string;
-      role: string;
-      principalId: string;
-      label: string;
-      expiresAt: Date | null;
-      at: Date;
-    },
-    audit: { actor: Actor },
-  ): Promise<void>;
+  add(key: NewApiKey, audit: { actor: Actor }): Promise<void>;
   findById(id: string): Promise<ApiKeyRecord | undefined>;
   revoke(id: string, at: Date, audit: { actor: Actor }): Promise<void>;
   /** Newest first. */
@@ -88,6 +88,12 @@ export interface JobDefinition {
   /** At most this many running jobs per group (FollowUpOptions.group) across every instance. */
   groupConcurrency?: number;
   handle(data: never, attempt: { id: string; retryCount: number; retryLimit: number }): Promise<void>;
+}
+
+/** Port: text messages to a phone (an SMS gateway, or a local outbox in development and tests). */
+export interface MessageSender {
+  /** `to` is a normalised phone number (+233XXXXXXXXX). Throws when the message could not be handed over. */
+  send(message: { to: string; text: string }): Promise<void>;
 }
 
 /** A limit: at most `points` uses of one key per `seconds`. */

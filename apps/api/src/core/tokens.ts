@@ -29,3 +29,5 @@ export const AUDIT_TRAIL = Symbol('AUDIT_TRAIL');
 export const EVENT_LOG = Symbol('EVENT_LOG');
 /** Rate limits shared across instances (RateLimits). */
 export const RATE_LIMITS = Symbol('RATE_LIMITS');
+/** Sends text messages to phones (MessageSender). */
+export const MESSAGE_SENDER = Symbol('MESSAGE_SENDER');

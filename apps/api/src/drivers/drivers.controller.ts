@@ -20,7 +20,6 @@ import { ApiProblems } from '../core/http/openapi';
 import { pageItems } from '../core/http/paging';
 import { expectedVersion, ObjectIdPipe } from '../core/http/params';
 import { DEFAULT_LIMIT, toBoolean } from '../core/http/query-values';
-import { RateLimiter } from '../core/http/rate-limiter';
 import {
   ActivateBody,
   AddDriverBody,
@@ -39,9 +38,6 @@ import { DriversService } from './drivers.service';
 @Controller('drivers')
 export class DriversController {
   // Per driver and per client address: 10 attempts a quarter hour each, in front of the domain's five-wrong-keys lock.
-  private readonly perDriver = new RateLimiter(10, 15 * 60_000);
-  private readonly perAddress = new RateLimiter(30, 15 * 60_000);
-
   constructor(private readonly drivers: DriversService) {}
 
   @Get('all')
@@ -127,22 +123,26 @@ export class DriversController {
   @ApiOperation({
     summary: "The driver's own step: activate the account with the six-digit key",
     description:
-      'No API key needed (the key is the credential). A wrong key is 422 DRIVER_ACTIVATION_KEY_INVALID and counts: after five, DRIVER_ACTIVATION_LOCKED until an assembly reissues a key. ' +
-      'Attempts are also rate-limited per driver and per client address (429 with Retry-After).',
+      'No API key needed (the key is the credential). A wrong key is 422 DRIVER_ACTIVATION_KEY_INVALID and delays the next try (1 s, doubling, at most ACTIVATION_MAX_DELAY_SECONDS, default 15 min): ' +
+      'a try before then is a 429 with Retry-After that counts for nothing; nobody can lock a driver out for good. A key older than ACTIVATION_KEY_HOURS (default 24) is 422 DRIVER_ACTIVATION_KEY_EXPIRED: ask the assembly for a new one, sent to your phone. ' +
+      'Attempts are also limited per driver and per client address (429 with Retry-After), in PostgreSQL so every instance counts together; behind a proxy the address is found with TRUST_PROXY.',
   })
   @ApiBody({ type: ActivateBody })
   @View('registeredDriver')
   @ApiOkResponse({ type: DriverResponse })
-  @ApiProblems(400, 404, 409, 413, 415, 422)
+  @ApiProblems(400, 404, 409, 413, 415, 422, 429)
   activate(
     @Param('id', ObjectIdPipe) id: string,
     @Body() body: ActivateBody,
     @Req() req: Request,
     @CurrentPrincipal() principal: Principal | undefined,
   ): Promise<DriverResponse> {
-    this.perDriver.hit(id);
-    this.perAddress.hit(req.ip ?? 'unknown');
-    return this.drivers.activate(id, body.activationKey, principal ? actorOf(principal) : ANONYMOUS_ACTOR);
+    return this.drivers.activate(
+      id,
+      body.activationKey,
+      principal ? actorOf(principal) : ANONYMOUS_ACTOR,
+      req.ip ?? 'unknown',
+    );
   }
 
   @Post(':id/approve')
@@ -218,10 +218,15 @@ export class DriversController {
   @Roles('admin', 'assembly')
   @ApiTags('drivers (management)')
   @ApiSecurity('apiKey')
-  @ApiOperation({ summary: 'Issue a new activation key (lifts the lock); returned this once as activationKey' })
+  @ApiOperation({
+    summary: "Send a new activation key to the driver's phone",
+    description:
+      "The new key (valid ACTIVATION_KEY_HOURS, lifting any delay) goes to the driver's phone by SMS (SMS_GATEWAY_URL; without one, the local `outbox_messages` table). " +
+      'It never appears in any response: staff cannot activate a driver themselves. 502 MESSAGE_NOT_SENT when the gateway refuses it; the call may be repeated.',
+  })
   @View('driver')
   @ApiOkResponse({ type: DriverResponse })
-  @ApiProblems(400, 401, 403, 404, 409)
+  @ApiProblems(400, 401, 403, 404, 409, 502)
   reissue(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<DriverResponse> {
     return this.drivers.reissueActivationKey(id, actorOf(principal));
   }

@@ -9,20 +9,20 @@ import {
   PLATFORM,
 } from '../core/testing/fixtures';
 import { OwnersService } from '../owners/owners.service';
-import { DriversService } from './drivers.service';
+import { driversOnFakes } from './drivers.testing';
 
 function setup() {
   const p = fakePorts();
   return {
     ...p,
-    drivers: new DriversService(p.uow, p.stores, p.clock, p.ids, p.random, p.hasher),
+    drivers: driversOnFakes(p),
     owners: new OwnersService(p.uow, p.stores, p.clock, p.ids),
   };
 }
 
 async function activeApproved(s: ReturnType<typeof setup>) {
   const driver = await s.drivers.register(driverInput(), INSPECTOR);
-  await s.drivers.activate(driver._id, driver.activationKey!, INSPECTOR);
+  await s.drivers.activate(driver._id, driver.activationKey!, INSPECTOR, '203.0.113.7');
   return s.drivers.approve(driver._id, passedDriverChecklist, APPROVER);
 }
 
@@ -60,32 +60,48 @@ describe('DriversService on fakes', () => {
     );
   });
 
-  it('counts a wrong activation key (saved although refused) and locks after five', async () => {
+  it('saves a wrong key with its delay, refuses a try before it (429, not counted), and never locks the driver out', async () => {
     const s = setup();
     const driver = await s.drivers.register(driverInput(), INSPECTOR);
-    for (let i = 0; i < 4; i++)
-      await expect(s.drivers.activate(driver._id, '000000', INSPECTOR)).rejects.toMatchObject({
-        code: 'DRIVER_ACTIVATION_KEY_INVALID',
-      });
-    expect((await s.stores.drivers.findById(driver._id))?.toState().activationAttempts).toBe(4);
-    await expect(s.drivers.activate(driver._id, '000000', INSPECTOR)).rejects.toMatchObject({
-      code: expect.stringMatching(/DRIVER_ACTIVATION_(KEY_INVALID|LOCKED)/),
+    await expect(s.drivers.activate(driver._id, '000000', INSPECTOR, '203.0.113.7')).rejects.toMatchObject({
+      code: 'DRIVER_ACTIVATION_KEY_INVALID',
     });
-    await expect(s.drivers.activate(driver._id, driver.activationKey!, INSPECTOR)).rejects.toMatchObject({
-      code: 'DRIVER_ACTIVATION_LOCKED',
+    expect((await s.stores.drivers.findById(driver._id))?.toState().activationAttempts).toBe(1);
+    const early = await s.drivers.activate(driver._id, driver.activationKey!, INSPECTOR, '203.0.113.7').catch((e) => e);
+    expect(early).toMatchObject({ code: 'RATE_LIMITED', status: 429, extra: { retryAfter: 1 } });
+    expect((await s.stores.drivers.findById(driver._id))?.toState().activationAttempts).toBe(1);
+    s.clock.advance(1000);
+    expect(await s.drivers.activate(driver._id, driver.activationKey!, INSPECTOR, '203.0.113.7')).toMatchObject({
+      verified: true,
     });
+    expect(s.limits.used.get(`activation-driver:${driver._id}`)).toBe(3);
+    expect(s.limits.used.get('activation-address:203.0.113.7')).toBe(3);
+  });
+
+  it("sends a reissued key to the driver's phone, never to the staff who asked for it", async () => {
+    const s = setup();
+    const driver = await s.drivers.register(driverInput(), INSPECTOR);
     const reissued = await s.drivers.reissueActivationKey(driver._id, ADMIN);
-    expect(reissued.activationKey).toMatch(/^\d{6}$/);
-    expect(await s.drivers.activate(driver._id, reissued.activationKey!, INSPECTOR)).toMatchObject({ verified: true });
-    await expect(s.drivers.activate(driver._id, reissued.activationKey!, INSPECTOR)).rejects.toMatchObject({
+    expect(reissued).not.toHaveProperty('activationKey');
+    expect(s.messages.sent).toHaveLength(1);
+    const [message] = s.messages.sent;
+    expect(message.to).toBe('+233244555666');
+    const key = /(\d{6})/.exec(message.text)?.[1];
+    expect(message.text).toContain('24 hours');
+    expect(JSON.stringify(reissued)).not.toContain(key);
+    expect(await s.drivers.activate(driver._id, key!, INSPECTOR, '203.0.113.7')).toMatchObject({ verified: true });
+    await expect(s.drivers.activate(driver._id, key!, INSPECTOR, '203.0.113.7')).rejects.toMatchObject({
       code: 'DRIVER_ALREADY_ACTIVATED',
     });
+    s.messages.fail = true;
+    const other = await s.drivers.register(driverInput({ email: 'other@example.com' }), INSPECTOR);
+    await expect(s.drivers.reissueActivationKey(other._id, ADMIN)).rejects.toMatchObject({ code: 'MESSAGE_NOT_SENT' });
   });
 
   it('approves with the four checks once, revokes with a reason, and refuses a failed checklist', async () => {
     const s = setup();
     const driver = await s.drivers.register(driverInput(), INSPECTOR);
-    await s.drivers.activate(driver._id, driver.activationKey!, INSPECTOR);
+    await s.drivers.activate(driver._id, driver.activationKey!, INSPECTOR, '203.0.113.7');
     await expect(
       s.drivers.approve(driver._id, { ...passedDriverChecklist, canUseMap: false }, APPROVER),
     ).rejects.toMatchObject({ code: 'DRIVER_CHECKLIST_FAILED' });

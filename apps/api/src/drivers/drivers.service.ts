@@ -12,6 +12,7 @@ import {
   type IdGenerator,
   type Page,
   type PageRequest,
+  type ActivationPolicy,
   type RandomSource,
   type SecretHasher,
   type UnitOfWork,
@@ -19,7 +20,18 @@ import {
 } from '@transport/domain';
 import { assertAssemblyDuty } from '../core/auth/duties';
 import { changeAggregate, type Transition } from '../core/change-aggregate';
-import { CLOCK, ID_GENERATOR, RANDOM_SOURCE, SECRET_HASHER, STORES, UNIT_OF_WORK } from '../core/tokens';
+import { AppError } from '../core/errors';
+import type { MessageSender, RateLimits } from '../core/ports';
+import {
+  CLOCK,
+  ID_GENERATOR,
+  MESSAGE_SENDER,
+  RANDOM_SOURCE,
+  RATE_LIMITS,
+  SECRET_HASHER,
+  STORES,
+  UNIT_OF_WORK,
+} from '../core/tokens';
 import { toDriverResponse, type DriverResponse } from './drivers.dto';
 
 /** The activation key hash never enters the audit log: history is for people, secrets are not. */
@@ -27,6 +39,9 @@ const redact = (state: object) => {
   const { activationKeyHash: _hash, ...rest } = state as { activationKeyHash?: string };
   return rest;
 };
+
+/** The activation rules as configured (key lifetime, longest delay after wrong keys). */
+export const ACTIVATION_POLICY = Symbol('ACTIVATION_POLICY');
 
 /** Drivers: self-registration, activation, approval at the assembly, status from the platform, and the lists. */
 @Injectable()
@@ -38,6 +53,9 @@ export class DriversService {
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(RANDOM_SOURCE) private readonly random: RandomSource,
     @Inject(SECRET_HASHER) private readonly hasher: SecretHasher,
+    @Inject(RATE_LIMITS) private readonly limits: RateLimits,
+    @Inject(MESSAGE_SENDER) private readonly messages: MessageSender,
+    @Inject(ACTIVATION_POLICY) private readonly policy: ActivationPolicy,
   ) {}
 
   /** A page of drivers with their owners (one batched lookup); what each caller sees is the route's view. */
@@ -67,6 +85,7 @@ export class DriversService {
         input,
         { ids: this.ids, random: this.random, hasher: this.hasher },
         this.clock.now(),
+        this.policy,
       );
       const ownerId = registered.driver.toState().ownerId;
       if (ownerId && !(await context.owners.findById(ownerId))) {
@@ -86,12 +105,22 @@ export class DriversService {
   }
 
   /**
-   * The driver's own step. A wrong key is saved (it counts towards the five-try lock) before it is reported, so the
-   * lock cannot be dodged by the error rolling the count back.
+   * The driver's own step. Counted per driver and per client address in limits shared by every instance; a try
+   * during the delay a wrong key set is a 429 with Retry-After that counts for nothing; a wrong key is saved (with
+   * its delay) before it is reported, so the delay cannot be dodged by the error rolling it back.
    */
-  async activate(id: string, key: string, actor: Actor): Promise<DriverResponse> {
+  async activate(id: string, key: string, actor: Actor, clientAddress: string): Promise<DriverResponse> {
+    await this.limits.consume('activation-driver', id);
+    await this.limits.consume('activation-address', clientAddress);
+    const current = await this.stores.drivers.findById(id);
+    const wait = current?.activationWaitSeconds(this.clock.now()) ?? 0;
+    if (wait > 0) {
+      throw new AppError('RATE_LIMITED', `A wrong activation key was tried; try again in ${wait} s`, {
+        retryAfter: wait,
+      });
+    }
     const { saved, result } = await this.change(id, actor, undefined, 'DriverActivation', (d, at) =>
-      d.activate(key, at, this.hasher),
+      d.activate(key, at, this.hasher, this.policy),
     );
     if (!result.activated) throw result.error;
     return this.respond(saved);
@@ -132,12 +161,20 @@ export class DriversService {
     return this.respond(saved);
   }
 
-  /** A new activation key (lifting the lock), in the response this once. */
+  /**
+   * A new activation key (lifting any delay), sent to the driver's own phone through the messaging port: staff who
+   * ask for it never see it. If the message cannot be handed over, the call fails (502) and may be repeated.
+   */
   async reissueActivationKey(id: string, actor: Actor): Promise<DriverResponse> {
     const { saved, result } = await this.change(id, actor, undefined, 'DriverActivationKeyReissued', (d, at) =>
-      d.reissueActivationKey({ random: this.random, hasher: this.hasher }, at),
+      d.reissueActivationKey({ random: this.random, hasher: this.hasher }, at, this.policy),
     );
-    return this.respond(saved, result);
+    const state = saved.toState();
+    await this.messages.send({
+      to: state.phone,
+      text: `Your transport platform activation key is ${result}. It works for ${Math.round(this.policy.keyLifetimeMs / 3_600_000)} hours. Do not share it.`,
+    });
+    return this.respond(saved);
   }
 
   private change<R>(

@@ -194,7 +194,8 @@ export async function seedDemo(
         { ids, random, hasher },
         at(-60),
       );
-      working.driver.activate(working.activationKey, at(-59), hasher);
+      // Activated within the key's 24 hours.
+      working.driver.activate(working.activationKey, new Date(at(-60).getTime() + 3_600_000), hasher);
       working.driver.approve(DRIVER_CHECKS, approver.id, at(-58));
       working.driver.goOnline(at(-1));
       working.driver.rate(5, at(-2));
@@ -212,7 +213,7 @@ export async function seedDemo(
         { ids, random, hasher },
         at(-5),
       );
-      activated.driver.activate(activated.activationKey, at(-3), hasher);
+      activated.driver.activate(activated.activationKey, new Date(at(-5).getTime() + 3_600_000), hasher);
       const pending = Driver.register(
         driverInput(
           'Fiifi Mensah',

@@ -6,6 +6,7 @@ import type {
   AuditTrail,
   MerchantRecord,
   MerchantRegistry,
+  NewApiKey,
   PaymentMetricsSource,
 } from '../core/ports';
 import type { PrismaClient } from '../generated/prisma/client';
@@ -43,18 +44,7 @@ const keyAudit = (k: { role: string; principalId: string; label: string; expires
 export class PrismaApiKeyRegistry implements ApiKeyRegistry {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async add(
-    key: {
-      id: string;
-      keyHash: string;
-      role: string;
-      principalId: string;
-      label: string;
-      expiresAt: Date | null;
-      at: Date;
-    },
-    audit: { actor: Actor },
-  ): Promise<void> {
+  async add(key: NewApiKey, audit: { actor: Actor }): Promise<void> {
     const { at, ...fields } = key;
     await this.prisma.$transaction(async (tx) => {
       await tx.apiKey.create({ data: { ...fields, createdAt: at, updatedAt: at } });

@@ -41,6 +41,7 @@ export function toDomain(row: DriverRow): Driver {
       approved: row.approved,
       activationKeyHash: row.activationKeyHash,
       activationAttempts: row.activationAttempts,
+      activationKeyExpiresAt: row.activationKeyExpiresAt,
       ratingTotal: row.ratingTotal,
       ratingCount: row.ratingCount,
       version: row.version,
@@ -56,6 +57,7 @@ export function toDomain(row: DriverRow): Driver {
       s.revocation = { reason: row.revocationReason, revokedBy: row.revokedBy, dateRevoked: row.dateRevoked };
     }
     if (row.dateActivated !== null) s.dateActivated = row.dateActivated;
+    if (row.activationRetryAt !== null) s.activationRetryAt = row.activationRetryAt;
     if (row.ownerId !== null) s.ownerId = row.ownerId;
     if (row.walletAccount !== null) s.walletAccount = row.walletAccount;
     if (s.busy && !s.online) throw new MappingError('drivers', row.id, 'busy but offline');
@@ -88,6 +90,8 @@ export function toPersistence(s: DriverState) {
     dateRevoked: s.revocation?.dateRevoked ?? null,
     activationKeyHash: s.activationKeyHash,
     activationAttempts: s.activationAttempts,
+    activationKeyExpiresAt: s.activationKeyExpiresAt,
+    activationRetryAt: s.activationRetryAt ?? null,
     dateActivated: s.dateActivated ?? null,
     ownerId: s.ownerId ?? null,
     walletAccount: s.walletAccount ?? null,

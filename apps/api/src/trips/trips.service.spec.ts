@@ -10,7 +10,7 @@ import {
   passedDriverChecklist,
   PLATFORM,
 } from '../core/testing/fixtures';
-import { DriversService } from '../drivers/drivers.service';
+import { driversOnFakes } from '../drivers/drivers.testing';
 import { OwnersService } from '../owners/owners.service';
 import { VehiclesService } from '../vehicles/vehicles.service';
 import { TripsService, type NewTrip } from './trips.service';
@@ -20,7 +20,7 @@ async function setup() {
   const trips = new TripsService(p.uow, p.stores, p.clock, p.ids);
   const owners = new OwnersService(p.uow, p.stores, p.clock, p.ids);
   const vehicles = new VehiclesService(p.uow, p.stores, p.clock, p.ids);
-  const drivers = new DriversService(p.uow, p.stores, p.clock, p.ids, p.random, p.hasher);
+  const drivers = driversOnFakes(p);
   const owner = await owners.add(ownerInput(), INSPECTOR);
   const vehicle = await vehicles.register(
     {
@@ -35,7 +35,7 @@ async function setup() {
   await vehicles.inspect(vehicle._id, allPassed(), INSPECTOR);
   await vehicles.approve(vehicle._id, APPROVER);
   const driver = await drivers.register(driverInput(), INSPECTOR);
-  await drivers.activate(driver._id, driver.activationKey!, INSPECTOR);
+  await drivers.activate(driver._id, driver.activationKey!, INSPECTOR, '203.0.113.7');
   await drivers.approve(driver._id, passedDriverChecklist, APPROVER);
   await vehicles.link(vehicle._id, { driver: driver._id }, INSPECTOR);
   const input = (over: Partial<NewTrip> = {}): NewTrip => ({

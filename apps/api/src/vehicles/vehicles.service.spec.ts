@@ -9,7 +9,7 @@ import {
   ownerInput,
   passedDriverChecklist,
 } from '../core/testing/fixtures';
-import { DriversService } from '../drivers/drivers.service';
+import { driversOnFakes } from '../drivers/drivers.testing';
 import { OwnersService } from '../owners/owners.service';
 import { VehiclesService } from './vehicles.service';
 
@@ -17,7 +17,7 @@ function setup() {
   const p = fakePorts();
   const vehicles = new VehiclesService(p.uow, p.stores, p.clock, p.ids);
   const owners = new OwnersService(p.uow, p.stores, p.clock, p.ids);
-  const drivers = new DriversService(p.uow, p.stores, p.clock, p.ids, p.random, p.hasher);
+  const drivers = driversOnFakes(p);
   return { ...p, vehicles, owners, drivers };
 }
 
@@ -153,7 +153,7 @@ describe('VehiclesService on fakes', () => {
     await s.vehicles.inspect(vehicle._id, allPassed(), INSPECTOR);
     await s.vehicles.approve(vehicle._id, APPROVER);
     const driver = await s.drivers.register(driverInput(), INSPECTOR);
-    await s.drivers.activate(driver._id, driver.activationKey!, INSPECTOR);
+    await s.drivers.activate(driver._id, driver.activationKey!, INSPECTOR, '203.0.113.7');
     await s.drivers.approve(driver._id, passedDriverChecklist, APPROVER);
     expect(await s.vehicles.link(vehicle._id, { driver: driver._id }, INSPECTOR)).toMatchObject({ driver: driver._id });
     expect(await s.vehicles.link(vehicle._id, { driver: null }, INSPECTOR)).not.toHaveProperty('driver');

@@ -186,7 +186,8 @@ export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> 
       ids,
       minutes(100 + n),
     );
-    if (n < 10) v.inspect(PASSED, user.id, minutes(200));
+    // Inspected by an inspector, approved by the approver: never the same person.
+    if (n < 10) v.inspect(PASSED, otherUser.id, minutes(200));
     if (n < 5) v.approve(user.id, minutes(201));
     if (n === 0) {
       v.linkDriver(workingDriver, minutes(202));

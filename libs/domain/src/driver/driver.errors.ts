@@ -3,12 +3,20 @@ import type { ApprovalItem } from './approval-checklist';
 
 export const DriverErrors = {
   alreadyActivated: () => new DomainError('DRIVER_ALREADY_ACTIVATED', 'The driver has already activated the account'),
-  activationLocked: () =>
-    new DomainError('DRIVER_ACTIVATION_LOCKED', 'Too many wrong activation keys: ask the assembly for a new key'),
-  wrongActivationKey: (attemptsLeft: number) =>
+  activationTooSoon: (seconds: number) =>
+    new DomainError(
+      'DRIVER_ACTIVATION_TOO_SOON',
+      `A wrong activation key was tried; the next try is taken in ${seconds} s`,
+    ),
+  activationKeyExpired: () =>
+    new DomainError(
+      'DRIVER_ACTIVATION_KEY_EXPIRED',
+      'The activation key has expired: ask the assembly to send a new one to your phone',
+    ),
+  wrongActivationKey: (retryAt: Date, at: Date) =>
     new DomainError(
       'DRIVER_ACTIVATION_KEY_INVALID',
-      `The activation key is wrong; ${attemptsLeft} attempt(s) left before the account locks`,
+      `The activation key is wrong; the next try is taken in ${Math.max(1, Math.ceil((retryAt.getTime() - at.getTime()) / 1000))} s`,
     ),
   alreadyApproved: () => new DomainError('DRIVER_ALREADY_APPROVED', 'The driver is already approved'),
   checklistFailed: (items: ApprovalItem[]) =>

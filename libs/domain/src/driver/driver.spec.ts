@@ -3,7 +3,7 @@ import { SeededRandomSource } from '../shared/random-source';
 import { PlainTextHasher } from '../testing/fakes';
 import { APPROVER, days, driverInput, OWNER, passedDriverChecklist, ports, T0 } from '../test-support/fixtures';
 import { newActivationKey } from './activation-key';
-import { Driver, MAX_ACTIVATION_ATTEMPTS } from './driver';
+import { Driver } from './driver';
 
 const hasher = new PlainTextHasher();
 const codeOf = (fn: () => unknown): string => {
@@ -19,9 +19,12 @@ function registered(over = {}) {
   return Driver.register(driverInput(over), ports(), T0);
 }
 
+/** An hour after registration, within the key's 24 h. */
+const soon = new Date(T0.getTime() + 3_600_000);
+
 function working() {
   const { driver, activationKey } = registered();
-  driver.activate(activationKey, days(1), hasher);
+  driver.activate(activationKey, soon, hasher);
   driver.approve(passedDriverChecklist, APPROVER, days(2));
   return driver;
 }
@@ -68,33 +71,52 @@ describe('Driver registration', () => {
 describe('Driver activation', () => {
   it('verifies the driver with the right key', () => {
     const { driver, activationKey } = registered();
-    expect(driver.activate(activationKey, days(1), hasher)).toEqual({ activated: true });
-    expect(driver.toState()).toMatchObject({ verified: true, dateActivated: days(1), activationAttempts: 0 });
+    expect(driver.activate(activationKey, soon, hasher)).toEqual({ activated: true });
+    expect(driver.toState()).toMatchObject({ verified: true, dateActivated: soon, activationAttempts: 0 });
   });
 
-  it('counts wrong keys and locks after five until a key is reissued', () => {
-    const { driver } = registered();
-    for (let i = 1; i <= MAX_ACTIVATION_ATTEMPTS; i++) {
-      const outcome = driver.activate('99999x', days(1), hasher);
-      expect(outcome).toMatchObject({
-        activated: false,
-        attemptsLeft: MAX_ACTIVATION_ATTEMPTS - i,
-        locked: i === MAX_ACTIVATION_ATTEMPTS,
-      });
-      expect(outcome.activated === false && outcome.error.code).toBe(
-        i === MAX_ACTIVATION_ATTEMPTS ? 'DRIVER_ACTIVATION_LOCKED' : 'DRIVER_ACTIVATION_KEY_INVALID',
-      );
-    }
-    expect(driver.activationLocked).toBe(true);
-    expect(codeOf(() => driver.activate('000000', days(1), hasher))).toBe('DRIVER_ACTIVATION_LOCKED');
+  it('refuses a key past its 24 hours; a reissued key works for another 24', () => {
+    const { driver, activationKey } = registered();
+    expect(driver.toState().activationKeyExpiresAt).toEqual(days(1));
+    expect(codeOf(() => driver.activate(activationKey, days(1), hasher))).toBe('DRIVER_ACTIVATION_KEY_EXPIRED');
     const key = driver.reissueActivationKey({ random: new SeededRandomSource(9), hasher }, days(2));
-    expect(driver.activationLocked).toBe(false);
+    expect(driver.toState().activationKeyExpiresAt).toEqual(days(3));
     expect(driver.activate(key, days(2), hasher)).toEqual({ activated: true });
+  });
+
+  it('slows the next try after each wrong key (doubling, at most 15 minutes) and never locks the right key out', () => {
+    const { driver, activationKey } = registered();
+    let at = soon;
+    const delays: number[] = [];
+    for (let i = 1; i <= 50; i++) {
+      const outcome = driver.activate('99999x', at, hasher);
+      expect(outcome).toMatchObject({ activated: false, error: { code: 'DRIVER_ACTIVATION_KEY_INVALID' } });
+      const retryAt = (outcome as { retryAt: Date }).retryAt;
+      delays.push((retryAt.getTime() - at.getTime()) / 1000);
+      // A try before the delay is over is refused and counts for nothing.
+      expect(codeOf(() => driver.activate(activationKey, at, hasher))).toBe('DRIVER_ACTIVATION_TOO_SOON');
+      expect(driver.activationWaitSeconds(at)).toBe(delays.at(-1));
+      at = retryAt;
+    }
+    expect(delays.slice(0, 5)).toEqual([1, 2, 4, 8, 16]);
+    expect(Math.max(...delays)).toBe(900);
+    expect(driver.toState().activationAttempts).toBe(50);
+    // Fifty wrong keys later, the right key still works once the delay is over.
+    expect(driver.activate(activationKey, at, hasher)).toEqual({ activated: true });
+    expect(driver.toState()).not.toHaveProperty('activationRetryAt');
+  });
+
+  it('lifts the delay when a key is reissued', () => {
+    const { driver } = registered();
+    driver.activate('99999x', soon, hasher);
+    const key = driver.reissueActivationKey({ random: new SeededRandomSource(9), hasher }, soon);
+    expect(driver.activationWaitSeconds(soon)).toBe(0);
+    expect(driver.activate(key, soon, hasher)).toEqual({ activated: true });
   });
 
   it('refuses a non-string key as a wrong key', () => {
     const { driver } = registered();
-    expect(driver.activate(123456 as never, days(1), hasher)).toMatchObject({ activated: false, attemptsLeft: 4 });
+    expect(driver.activate(123456 as never, soon, hasher)).toMatchObject({ activated: false });
   });
 
   it('refuses activating or reissuing for an activated driver', () => {

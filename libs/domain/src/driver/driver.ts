@@ -12,7 +12,21 @@ import { GENDERS, LICENSE_CLASSES, type Gender, type LicenseClass } from './driv
 import { DriverErrors } from './driver.errors';
 import type { Mutable } from '../shared/mutable';
 
-export const MAX_ACTIVATION_ATTEMPTS = 5;
+/** How long an activation key works after it was issued. */
+export const ACTIVATION_KEY_LIFETIME_MS = 24 * 3_600_000;
+
+/**
+ * How long after `failures` wrong keys the next try is taken: doubling from one second, at most fifteen minutes. A
+ * wrong key slows the next try down; nobody can lock a driver out for good by guessing.
+ */
+export interface ActivationPolicy {
+  keyLifetimeMs: number;
+  delayMs(failures: number): number;
+}
+export const DEFAULT_ACTIVATION_POLICY: ActivationPolicy = {
+  keyLifetimeMs: ACTIVATION_KEY_LIFETIME_MS,
+  delayMs: (failures) => Math.min(1000 * 2 ** (failures - 1), 15 * 60_000),
+};
 
 export interface DriverRegistration {
   name: string;
@@ -57,7 +71,12 @@ export interface DriverState {
   readonly revocation?: DriverRevocation;
   /** Hash of the current activation key (the key itself is never kept). */
   readonly activationKeyHash: string;
+  /** Wrong keys tried since the current key was issued. */
   readonly activationAttempts: number;
+  /** The current key works until then. */
+  readonly activationKeyExpiresAt: Date;
+  /** After a wrong key, no try is taken before then. */
+  readonly activationRetryAt?: Date;
   readonly dateActivated?: Date;
   readonly ownerId?: string;
   readonly walletAccount?: string;
@@ -75,8 +94,7 @@ export interface DriverPorts {
 }
 
 export type ActivationOutcome =
-  | { readonly activated: true }
-  | { readonly activated: false; readonly attemptsLeft: number; readonly locked: boolean; readonly error: DomainError };
+  { readonly activated: true } | { readonly activated: false; readonly retryAt: Date; readonly error: DomainError };
 
 /**
  * A driver: registered (with a one-time activation key), activated by the driver, approved at an assembly dashboard,
@@ -88,7 +106,12 @@ export class Driver {
   private constructor(private state: Mutable<DriverState>) {}
 
   /** The activation key is returned here, once; only its hash stays in the driver. */
-  static register(input: DriverRegistration, ports: DriverPorts, at: Date): { driver: Driver; activationKey: string } {
+  static register(
+    input: DriverRegistration,
+    ports: DriverPorts,
+    at: Date,
+    policy: ActivationPolicy = DEFAULT_ACTIVATION_POLICY,
+  ): { driver: Driver; activationKey: string } {
     const licenseIssueDate = validDate(input.licenseIssueDate, 'licenseIssueDate');
     const licenseExpiry = validDate(input.licenseExpiry, 'licenseExpiry');
     if (licenseIssueDate > at || licenseExpiry <= licenseIssueDate) throw DriverErrors.licenseDates();
@@ -111,6 +134,7 @@ export class Driver {
       approved: false,
       activationKeyHash: ports.hasher.hash(activationKey),
       activationAttempts: 0,
+      activationKeyExpiresAt: new Date(at.getTime() + policy.keyLifetimeMs),
       ratingTotal: 0,
       ratingCount: 0,
       version: 0,
@@ -140,8 +164,10 @@ export class Driver {
   get version(): number {
     return this.state.version;
   }
-  get activationLocked(): boolean {
-    return this.state.activationAttempts >= MAX_ACTIVATION_ATTEMPTS;
+  /** Seconds until the next activation try is taken; 0 when one may be tried now. */
+  activationWaitSeconds(at: Date): number {
+    const retryAt = this.state.activationRetryAt;
+    return retryAt && retryAt > at ? Math.ceil((retryAt.getTime() - at.getTime()) / 1000) : 0;
   }
   /** Average of the ratings received, two decimals; undefined before the first rating. */
   get rating(): number | undefined {
@@ -160,40 +186,50 @@ export class Driver {
   }
 
   /**
-   * The driver's own step. A wrong key is counted (and must be saved: the caller persists the driver, then reports
-   * the error from the outcome); after five wrong keys activation is locked until a key is reissued.
+   * The driver's own step. A wrong key is counted and delays the next try (growing, capped: the driver is never
+   * locked out for good); it must be saved (the caller persists the driver, then reports the error from the
+   * outcome). A try before the delay is over, or with an expired key, is refused and counts for nothing.
    */
-  activate(key: string, at: Date, hasher: SecretHasher): ActivationOutcome {
+  activate(
+    key: string,
+    at: Date,
+    hasher: SecretHasher,
+    policy: ActivationPolicy = DEFAULT_ACTIVATION_POLICY,
+  ): ActivationOutcome {
     const s = this.state;
     if (s.verified) throw DriverErrors.alreadyActivated();
-    if (this.activationLocked) throw DriverErrors.activationLocked();
+    const wait = this.activationWaitSeconds(at);
+    if (wait > 0) throw DriverErrors.activationTooSoon(wait);
+    if (s.activationKeyExpiresAt <= at) throw DriverErrors.activationKeyExpired();
     if (typeof key === 'string' && /^\d{6}$/.test(key) && hasher.verify(key, s.activationKeyHash)) {
       s.verified = true;
       s.dateActivated = at;
       s.activationAttempts = 0;
+      delete s.activationRetryAt;
       s.updatedAt = at;
       this.record('DriverActivated', at);
       return { activated: true };
     }
     s.activationAttempts += 1;
+    const retryAt = new Date(at.getTime() + policy.delayMs(s.activationAttempts));
+    s.activationRetryAt = retryAt;
     s.updatedAt = at;
-    const attemptsLeft = MAX_ACTIVATION_ATTEMPTS - s.activationAttempts;
-    this.record('DriverActivationFailed', at, { attemptsLeft });
-    const locked = attemptsLeft === 0;
-    return {
-      activated: false,
-      attemptsLeft,
-      locked,
-      error: locked ? DriverErrors.activationLocked() : DriverErrors.wrongActivationKey(attemptsLeft),
-    };
+    this.record('DriverActivationFailed', at, { failures: s.activationAttempts, retryAt: retryAt.toISOString() });
+    return { activated: false, retryAt, error: DriverErrors.wrongActivationKey(retryAt, at) };
   }
 
-  /** A new key replaces the old one and lifts the lock. Returned once; only its hash is kept. */
-  reissueActivationKey(ports: Pick<DriverPorts, 'random' | 'hasher'>, at: Date): string {
+  /** A new key replaces the old one, with a new lifetime and no delay. Returned once; only its hash is kept. */
+  reissueActivationKey(
+    ports: Pick<DriverPorts, 'random' | 'hasher'>,
+    at: Date,
+    policy: ActivationPolicy = DEFAULT_ACTIVATION_POLICY,
+  ): string {
     if (this.state.verified) throw DriverErrors.alreadyActivated();
     const key = newActivationKey(ports.random);
     this.state.activationKeyHash = ports.hasher.hash(key);
     this.state.activationAttempts = 0;
+    this.state.activationKeyExpiresAt = new Date(at.getTime() + policy.keyLifetimeMs);
+    delete this.state.activationRetryAt;
     this.state.updatedAt = at;
     this.record('DriverActivationKeyReissued', at);
     return key;

@@ -58,7 +58,8 @@ export const ERROR_KINDS = {
   // Well-formed, but the state or a reference does not allow it (422).
   ASSEMBLY_NOT_FOUND: 'rule',
   DRIVER_ACTIVATION_KEY_INVALID: 'rule',
-  DRIVER_ACTIVATION_LOCKED: 'rule',
+  DRIVER_ACTIVATION_KEY_EXPIRED: 'rule',
+  DRIVER_ACTIVATION_TOO_SOON: 'rule',
   DRIVER_BUSY: 'rule',
   DRIVER_CHECKLIST_FAILED: 'rule',
   DRIVER_LICENSE_EXPIRED: 'rule',

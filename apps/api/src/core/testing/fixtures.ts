@@ -1,5 +1,6 @@
 import {
   AssemblyUser,
+  DEFAULT_ACTIVATION_POLICY,
   INSPECTION_ITEMS,
   type Actor,
   type DriverRegistration,
@@ -14,7 +15,7 @@ import {
 } from '@transport/domain/testing';
 
 import { AppError } from '../errors';
-import type { MerchantRecord, MerchantRegistry, RateLimits } from '../ports';
+import type { MerchantRecord, MerchantRegistry, MessageSender, RateLimits } from '../ports';
 
 // What the services' specs share: the fakes of every port, wired the way ports.module.ts wires the real adapters.
 
@@ -50,10 +51,23 @@ function seedStaff(uow: InMemoryUnitOfWork): void {
   }
 }
 
+/** Text messages, recorded: a test reads what a phone would have received. */
+export class RecordingMessages implements MessageSender {
+  readonly sent: Array<{ to: string; text: string }> = [];
+  fail = false;
+  async send(message: { to: string; text: string }): Promise<void> {
+    if (this.fail) throw new AppError('MESSAGE_NOT_SENT', 'The SMS gateway refused the message');
+    this.sent.push({ ...message });
+  }
+}
+
 export function fakePorts() {
   const uow = new InMemoryUnitOfWork();
   seedStaff(uow);
   return {
+    limits: new CountingRateLimits(),
+    messages: new RecordingMessages(),
+    activation: DEFAULT_ACTIVATION_POLICY,
     uow,
     stores: uow.stores,
     clock: new FixedClock(T0),

@@ -587,6 +587,21 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
           .expect(422)
       ).body.code,
     ).toBe('OTHER_ASSEMBLY');
+    // Another assembly's staff are not an assembly key's business: 404, like an unknown user.
+    const stranger = (
+      await as(ADMIN_KEY)
+        .post('/assembly/users/add', {
+          assembly: other._id,
+          name: 'Ejisu Inspector',
+          email: 'inspector@ejisu.gov.gh',
+          phone: '0244000998',
+          role: 'inspector',
+        })
+        .expect(201)
+    ).body;
+    await asm.get(`/assembly/users/${stranger._id}`).expect(404);
+    await asm.get(`/assembly/users/${b.inspector._id}`).expect(200);
+    await as(ADMIN_KEY).get(`/assembly/users/${stranger._id}`).expect(200);
     await as(b.assemblyKey).post('/stations/add', {}).expect(403);
     const keys = (await as(ADMIN_KEY).get('/admin/keys').expect(200)).body;
     expect(JSON.stringify(keys)).not.toContain(b.assemblyKey);

@@ -130,11 +130,15 @@ export class AssemblyController {
   @Get('users/:id')
   @Roles('admin', 'assembly')
   @ApiTags('reference data')
-  @ApiOperation({ summary: 'One assembly user' })
+  @ApiOperation({
+    summary: 'One assembly user',
+    description:
+      "Admins read any; an assembly key reads its own assembly's staff only: another assembly's user is a 404, like an unknown one.",
+  })
   @ApiOkResponse({ type: AssemblyUserResponse })
   @ApiProblems(400, 401, 403, 404)
-  user(@Param('id', ObjectIdPipe) id: string): Promise<AssemblyUserResponse> {
-    return this.reference.assemblyUser(id);
+  user(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<AssemblyUserResponse> {
+    return this.reference.assemblyUser(id, actorOf(principal));
   }
 
   @Get(':id')

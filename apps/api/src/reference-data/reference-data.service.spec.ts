@@ -107,8 +107,18 @@ describe('ReferenceDataService on fakes', () => {
     await expect(s.reference.addAssemblyUser(user(assembly._id), ADMIN)).rejects.toMatchObject({
       code: 'ASSEMBLY_USER_EMAIL_TAKEN',
     });
-    expect(await s.reference.assemblyUser(first._id)).toEqual(first);
-    await expect(s.reference.assemblyUser('65a0000000000000000000ff')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await s.reference.assemblyUser(first._id, ADMIN)).toEqual(first);
+    await expect(s.reference.assemblyUser('65a0000000000000000000ff', ADMIN)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    // Staff read their own assembly's staff only: another assembly's user answers like a missing one.
+    const colleagueActor = { role: 'assembly' as const, id: colleague._id };
+    expect(await s.reference.assemblyUser(first._id, colleagueActor)).toEqual(first);
+    const stranger = await s.reference.addAssemblyUser(user(other._id, 'stranger@other.gov.gh'), ADMIN);
+    await expect(s.reference.assemblyUser(stranger._id, colleagueActor)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      s.reference.assemblyUser(first._id, { role: 'assembly', id: '65a0000000000000000000ff' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('lists assembly users: every one for admins, their own assembly for an assembly user, none for an unknown one', async () => {

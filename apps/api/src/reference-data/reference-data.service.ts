@@ -136,9 +136,14 @@ export class ReferenceDataService {
     return toAssemblyUserResponse(user.toState());
   }
 
-  async assemblyUser(id: string): Promise<AssemblyUserResponse> {
+  /** One assembly user; an assembly actor sees its own assembly's staff only (another's answers like a missing one). */
+  async assemblyUser(id: string, actor: Actor): Promise<AssemblyUserResponse> {
     const user = await this.stores.assemblyUsers.findById(id);
     if (!user) throw CommonErrors.notFound('assembly user', id);
+    if (actor.role === 'assembly') {
+      const self = await this.stores.assemblyUsers.findById(actor.id);
+      if (!self || self.assemblyId !== user.assemblyId) throw CommonErrors.notFound('assembly user', id);
+    }
     return toAssemblyUserResponse(user.toState());
   }
 

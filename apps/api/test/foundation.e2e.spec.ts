@@ -63,6 +63,11 @@ describeOnEachTier('workspace foundation', (tier) => {
     );
     expect(seeded.seeded).toBe(true);
     expect(running.database.kind).toBe(tier);
+    // The demo driver's activation key, printed at start, is still valid then (keys work for 24 hours).
+    const pending = await running.database.prisma.driver.findUniqueOrThrow({
+      where: { email: 'fiifi.mensah@example.com' },
+    });
+    expect(pending.activationKeyExpiresAt.getTime()).toBeGreaterThan(clock.now().getTime() + 20 * 3_600_000);
 
     const health = await request(running.app.getHttpServer()).get('/health').expect(200);
     expect(health.body).toMatchObject({ status: 'ok', database: { kind: tier, status: 'up' } });

@@ -76,7 +76,7 @@ export interface JobsConfig {
   notifyForHours: number;
   notifyTimeoutMs: number;
   notifyConcurrency: number;
-  /** Deliveries running at once for one merchant, across every instance (one slow endpoint cannot hold them all). */
+  /** Deliveries running at once for one merchant, in each instance (one slow endpoint cannot hold them all). */
   notifyPerMerchant: number;
   /** A stored callback still unapplied after this long (its request died mid-way) is applied by the recovery sweep. */
   callbackSweepAfterSeconds: number;

@@ -85,7 +85,7 @@ export interface JobDefinition {
   /** A cron expression: a job of this queue is also sent on that schedule (once across all instances). */
   cron?: string;
   options: Record<string, unknown>;
-  /** At most this many running jobs per group (FollowUpOptions.group) across every instance. */
+  /** At most this many running jobs per group (FollowUpOptions.group) in each instance. */
   groupConcurrency?: number;
   handle(data: never, attempt: { id: string; retryCount: number; retryLimit: number }): Promise<void>;
 }

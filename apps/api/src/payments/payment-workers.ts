@@ -32,7 +32,7 @@ export class PaymentWorkers implements OnApplicationBootstrap, OnApplicationShut
       this.definition<{ notificationId: string }>({
         name: QUEUES.notify,
         concurrency: c.notifyConcurrency,
-        // One merchant's slow or dead endpoint holds at most this many of the slots, across every instance.
+        // One merchant's slow or dead endpoint holds at most this many of each instance's slots.
         groupConcurrency: c.notifyPerMerchant,
         options: {
           retryLimit: retriesFor(c.notifyForHours, c.notifyRetrySeconds, c.notifyMaxDelaySeconds),

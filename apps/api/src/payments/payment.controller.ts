@@ -147,7 +147,7 @@ export class PaymentController {
       '`webhook-signature: v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>` where the key is the base64 part of your `whsec_` signingSecret. ' +
       'Any Standard Webhooks library verifies it (`standardwebhooks` on npm); by hand, compare in constant time and refuse old timestamps. ' +
       'Any 2xx answer delivers it; anything else (or no answer within the timeout) is retried with exponential backoff for at least 24 hours. ' +
-      'At most NOTIFY_PER_MERCHANT deliveries to one merchant run at once (default 2); when your endpoint has failed for NOTIFY_PAUSE_AFTER_HOURS (default 12), your notifications are paused (status `paused`) until an operator resumes them. ' +
+      'At most NOTIFY_PER_MERCHANT deliveries to one merchant run at once in each instance (default 2); when your endpoint has failed for NOTIFY_PAUSE_AFTER_HOURS (default 12), your notifications are paused (status `paused`) until an operator resumes them. ' +
       'After POST /payment/signing-secret/rotate, each delivery carries a signature by the new and by the previous secret (space-separated) until the overlap ends. ' +
       "`notification` is null until the transaction is final. Another merchant's reference is a 404, like an unknown one.",
   })

@@ -71,8 +71,12 @@ export class PgBossJobQueue implements JobWorkers {
           batchSize: 1,
           localConcurrency: queue.concurrency,
           pollingIntervalSeconds: this.options.pollSeconds,
-          // Across every instance, at most this many running jobs per group (one merchant's notifications).
-          ...(queue.groupConcurrency ? { groupConcurrency: queue.groupConcurrency } : {}),
+          // In each instance, at most this many running jobs per group (one merchant's notifications). pg-boss's
+          // in-memory count is strict; its database-wide count (groupConcurrency) let a third job through under
+          // concurrent fetches, so a merchant could still take every slot of an instance.
+          ...(queue.groupConcurrency
+            ? { localGroupConcurrency: Math.min(queue.groupConcurrency, queue.concurrency) }
+            : {}),
         },
         async ([job]: Job<object>[]) => {
           const limit = (queue.options as Omit<Queue, 'name'>).retryLimit ?? 2;

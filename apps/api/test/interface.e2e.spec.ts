@@ -61,12 +61,13 @@ describeOnEachTier('the interface operations', (tier) => {
           'insuranceExpiryDate',
           'inspected',
           'approved',
+          'assembly',
           'createdAt',
           'updatedAt',
           '__v',
         ].sort(),
       );
-      expect(fresh).toMatchObject({ inspected: false, approved: false, __v: 0 });
+      expect(fresh).toMatchObject({ inspected: false, approved: false, assembly: f.ids.assembly, __v: 0 });
       expect(fresh.createdAt).toMatch(ISO);
       const linked = all.find((v) => v._id === f.ids.linkedVehicle)!;
       expect(linked).toMatchObject({
@@ -207,8 +208,21 @@ describeOnEachTier('the interface operations', (tier) => {
       const res = await http().get('/vehicles/owner/all').set('Authorization', f.keys.admin).expect(200);
       expect(res.body).toHaveLength(3);
       expect(Object.keys(res.body[0]).sort()).toEqual(
-        ['_id', 'name', 'phone', 'email', 'idType', 'idNumber', 'verified', 'createdAt', 'updatedAt', '__v'].sort(),
+        [
+          '_id',
+          'name',
+          'phone',
+          'email',
+          'idType',
+          'idNumber',
+          'verified',
+          'assembly',
+          'createdAt',
+          'updatedAt',
+          '__v',
+        ].sort(),
       );
+      expect(res.body[0].assembly).toBe(f.ids.assembly);
     });
 
     it('searches by part of a name, an email, or either spelling of a phone, case-insensitively', async () => {

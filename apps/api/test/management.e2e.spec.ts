@@ -230,6 +230,7 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
           idType: 'ghana_card',
           idNumber: 'GHA-700000002-2',
           gender: 'female',
+          assembly: b.assembly._id,
         })
         .expect(201)
     ).body.payload;
@@ -295,6 +296,7 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
           idType: 'ghana_card',
           idNumber: 'GHA-700000001-1',
           gender: 'male',
+          assembly: b.assembly._id,
         })
         .expect(201)
     ).body.payload;
@@ -404,6 +406,7 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
           idType: 'ghana_card',
           idNumber: 'GHA-3',
           gender: 'male',
+          assembly: b.assembly._id,
         })
         .expect(201)
     ).body.payload;
@@ -720,6 +723,7 @@ describeOnPostgres('twenty simultaneous approvals of one vehicle', () => {
           idType: 'ghana_card',
           idNumber: 'GHA-7',
           gender: 'male',
+          assembly: b.assembly._id,
         })
         .expect(201)
     ).body.payload;

@@ -7,20 +7,94 @@ import { WORKSPACE_ROOT } from './support/test-app';
 
 const MIGRATIONS = join(WORKSPACE_ROOT, 'prisma', 'migrations');
 const PAYMENT_IDENTITY = '20261123110000_payment_intent_identity_limits';
+const JURISDICTION = '20261123140000_assembly_jurisdiction';
 
 // A migration that changes what existing rows mean is tested on existing rows: here, transactions stored before
 // payments had a platform-unique ClientReference.
 describeOnPostgres('migrations carry existing data over', () => {
-  it("keeps an old transaction's ClientReference (its merchant reference) unless another merchant used it first", async () => {
+  /** A scratch database with every migration before `name` applied; `apply` runs one more. */
+  async function migratedUpTo(name: string) {
     const database = await createScratchDatabase('migrate');
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
+    const apply = async (migration: string) =>
+      client.query(readFileSync(join(MIGRATIONS, migration, 'migration.sql'), 'utf8'));
+    const earlier = readdirSync(MIGRATIONS)
+      .filter((m) => m < name && !m.endsWith('.toml'))
+      .sort();
+    for (const m of earlier) await apply(m);
+    const close = async () => {
+      await client.end();
+      await database.drop();
+    };
+    return { client, apply, close };
+  }
+
+  it('places records staff already worked on in that staff member’s assembly, and leaves the rest unassigned', async () => {
+    const { client, apply, close } = await migratedUpTo(JURISDICTION);
     try {
-      const apply = async (name: string) => client.query(readFileSync(join(MIGRATIONS, name, 'migration.sql'), 'utf8'));
-      const earlier = readdirSync(MIGRATIONS)
-        .filter((name) => name < PAYMENT_IDENTITY && !name.endsWith('.toml'))
-        .sort();
-      for (const name of earlier) await apply(name);
+      const id = (c: string, n: number) => c.repeat(23) + n;
+      await client.query(`
+        INSERT INTO regions (id, name, country, "updatedAt") VALUES ('${id('r', 1)}', 'Greater Accra', '${id('c', 1)}', now());
+        INSERT INTO assemblies (id, name, "regionId", "digitalAddress", type, "updatedAt") VALUES
+          ('${id('a', 1)}', 'Accra', '${id('r', 1)}', 'GA-1', 'metropolitan', now()),
+          ('${id('a', 2)}', 'Tema', '${id('r', 1)}', 'GT-1', 'metropolitan', now());
+        INSERT INTO assembly_users (id, "assemblyId", name, email, phone, role, "updatedAt") VALUES
+          ('${id('e', 1)}', '${id('a', 1)}', 'Abena', 'abena@ama.gov.gh', '+233244000001', 'approver', now()),
+          ('${id('e', 2)}', '${id('a', 2)}', 'Kweku', 'kweku@tma.gov.gh', '+233244000002', 'inspector', now());
+        INSERT INTO vehicle_owners (id, name, phone, email, "idType", "idNumber", "updatedAt") VALUES
+          ('${id('0', 1)}', 'Kofi', '+233244000011', 'kofi@example.com', 'ghana_card', 'GHA-1', now()),
+          ('${id('0', 2)}', 'Ama', '+233244000012', 'ama@example.com', 'ghana_card', 'GHA-2', now());
+        INSERT INTO vehicles (id, "ownerId", inspected, approved, "inspectedBy", "approvedBy", "updatedAt") VALUES
+          ('${id('b', 1)}', '${id('0', 1)}', true, true, '${id('e', 2)}', '${id('e', 1)}', now()),
+          ('${id('b', 2)}', '${id('0', 1)}', true, false, '${id('e', 2)}', NULL, now() + interval '1 minute'),
+          ('${id('b', 3)}', '${id('0', 2)}', false, false, NULL, NULL, now());
+        INSERT INTO drivers (id, name, phone, email, license, "licenseClass", "licenseExpiry", "licenseIssueDate",
+                             "idType", "idNumber", gender, approved, "approvedBy", "activationKeyHash",
+                             "activationKeyExpiresAt", "updatedAt") VALUES
+          ('${id('d', 1)}', 'Esi', '+233209000001', 'esi@example.com', 'DL-1', 'B', now() + interval '1 year',
+           now() - interval '1 year', 'ghana_card', 'GHA-D1', 'female', true, '${id('e', 1)}', 'h', now(), now()),
+          ('${id('d', 2)}', 'Kojo', '+233209000002', 'kojo@example.com', 'DL-2', 'B', now() + interval '1 year',
+           now() - interval '1 year', 'ghana_card', 'GHA-D2', 'male', false, NULL, 'h', now(), now());
+        INSERT INTO trips (id, "ticketNumber", "estimatedPrice", "estimatedDistance", "user", "pickupLocation",
+                           "serviceDestination", "updatedAt") VALUES
+          ('${id('f', 1)}', 'TKT-1', 1000, 5, 'p', '{}', '{}', now()),
+          ('${id('f', 2)}', 'TKT-2', 1000, 5, 'p', '{}', '{}', now());
+        INSERT INTO trip_services (id, "tripId", "serviceID", type, driver, vehicle, pricing, passengers, amount) VALUES
+          ('${id('9', 1)}', '${id('f', 1)}', 'S1', 'taxi', '{}', '{"id": "${id('b', 1)}"}', '{}', 1, 0),
+          ('${id('9', 2)}', '${id('f', 2)}', 'S2', 'taxi', '{}', '{"id": "${id('b', 3)}"}', '{}', 1, 0);`);
+      await apply(JURISDICTION);
+      const placed = async (table: string) =>
+        (await client.query(`SELECT id, "assemblyId" FROM ${table} ORDER BY id`)).rows.map(
+          (r: { id: string; assemblyId: string | null }) => [r.id, r.assemblyId],
+        );
+      expect(await placed('vehicles')).toEqual([
+        [id('b', 1), id('a', 1)], // approved in Accra (its inspector, from Tema, does not decide)
+        [id('b', 2), id('a', 2)], // only inspected, in Tema
+        [id('b', 3), null],
+      ]);
+      // Kofi's earliest placed vehicle is Accra's; Ama's only vehicle is unplaced.
+      expect(await placed('vehicle_owners')).toEqual([
+        [id('0', 1), id('a', 1)],
+        [id('0', 2), null],
+      ]);
+      expect(await placed('drivers')).toEqual([
+        [id('d', 1), id('a', 1)],
+        [id('d', 2), null],
+      ]);
+      // A trip goes where its vehicle now is.
+      expect(await placed('trips')).toEqual([
+        [id('f', 1), id('a', 1)],
+        [id('f', 2), null],
+      ]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("keeps an old transaction's ClientReference (its merchant reference) unless another merchant used it first", async () => {
+    const { client, apply, close } = await migratedUpTo(PAYMENT_IDENTITY);
+    try {
       await client.query(`
         INSERT INTO merchants (id, name, "signingSecret", "updatedAt") VALUES
           ('aaaaaaaaaaaaaaaaaaaaaaa1', 'A', 's', now()), ('aaaaaaaaaaaaaaaaaaaaaaa2', 'B', 's', now());
@@ -42,8 +116,7 @@ describeOnPostgres('migrations carry existing data over', () => {
         { id: 'bbbbbbbbbbbbbbbbbbbbbbb3', providerReference: 'OWN', providerTransactionId: null },
       ]);
     } finally {
-      await client.end();
-      await database.drop();
+      await close();
     }
   });
 });

@@ -35,6 +35,7 @@ export * from './assembly/region';
 export * from './assembly/assembly';
 export * from './assembly/assembly-user';
 export * from './assembly/duties';
+export * from './assembly/jurisdiction';
 export * from './assembly/assembly.repository';
 export * from './station/station';
 export * from './station/station.repository';

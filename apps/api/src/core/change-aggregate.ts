@@ -1,4 +1,4 @@
-import { CommonErrors, type Clock, type DomainEvent } from '@transport/domain';
+import { CommonErrors, covers, type Clock, type DomainEvent, type Jurisdiction, type Placed } from '@transport/domain';
 import { auditEntriesFor, type Actor } from '@transport/domain';
 import type { UnitOfWork, WorkContext } from '@transport/domain';
 
@@ -31,13 +31,15 @@ export interface ChangeSpec<A> {
   action: string;
   /** Keeps secrets (hashes) out of the audit log. */
   redact?: (state: object) => object;
+  /** Where the actor may act: a record outside it answers like a missing one. Absent: nationwide. */
+  jurisdiction?: Jurisdiction;
 }
 
 /** One domain transition applied to a loaded aggregate, inside the unit of work. */
 export type Transition<A, R = void> = (aggregate: A, at: Date, context: WorkContext) => R | Promise<R>;
 
 /**
- * The shape of every state change: load, check the revision the client saw, apply one domain transition, save
+ * The shape of every state change: load (within the actor's jurisdiction), check the revision the client saw, apply one domain transition, save
  * optimistically, and write one audit entry per event (before/after state, actor), all in one transaction.
  * A refused transition throws before anything is written.
  */
@@ -49,7 +51,9 @@ export async function changeAggregate<A extends Aggregate, R = void>(
   return deps.uow.run(async (context) => {
     const store = spec.store(context);
     const aggregate = await store.findById(spec.id);
-    if (!aggregate) throw CommonErrors.notFound(spec.entity, spec.id);
+    if (!aggregate || (spec.jurisdiction && !covers(spec.jurisdiction, aggregate.toState() as Placed))) {
+      throw CommonErrors.notFound(spec.entity, spec.id);
+    }
     if (spec.expectedVersion !== undefined && spec.expectedVersion !== aggregate.version) {
       throw CommonErrors.concurrentUpdate(spec.entity, spec.id);
     }

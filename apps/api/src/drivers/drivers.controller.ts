@@ -9,13 +9,13 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ANONYMOUS_ACTOR } from '@transport/domain';
 import { unauthorized } from '../core/auth/api-key.guard';
 import { AppError } from '../core/errors';
 import { View } from '../core/http/view.interceptor';
 import { CurrentPrincipal, OptionalAuth, Roles } from '../core/auth/auth.decorators';
-import { actorOf, type Principal } from '../core/auth/principal';
+import { actorOf, actorOrAnonymous, type Principal } from '../core/auth/principal';
 import { IF_MATCH } from '../core/http/dto-support';
+import { TRANSFER_DESCRIPTION, TransferBody } from '../core/http/jurisdiction.dto';
 import { ApiProblems } from '../core/http/openapi';
 import { pageItems } from '../core/http/paging';
 import { expectedVersion, ObjectIdPipe } from '../core/http/params';
@@ -47,7 +47,7 @@ export class DriversController {
   @ApiOperation({
     summary: 'List drivers (operation 5)',
     description:
-      'Open to anonymous callers, as documented. What each caller sees is its view (README, "Who sees what"): anonymous callers and merchants get `_id`, `name`, `approved` and `rating` only; ' +
+      'Open to anonymous callers, as documented. Assembly keys list their own assembly\'s drivers only; other callers list every driver. What each caller sees is its view (README, "Who sees what"): anonymous callers and merchants get `_id`, `name`, `approved` and `rating` only; ' +
       'platform keys add contact, wallet, licence class and expiry, online/busy and dates, never identity documents, licence numbers or the owner; admin and assembly keys get every field, the owner embedded. ' +
       'The `email` filter needs an admin, assembly or platform key (401 without a key, 403 for a merchant). ' +
       'The activation key never appears here. Newest first; `limit` (default 50, at most 500) and an `after` cursor with a `Link` header.',
@@ -68,6 +68,7 @@ export class DriversController {
     const page = await this.drivers.list(
       { approved: toBoolean(query.approved), email: query.email },
       { limit: query.limit ?? DEFAULT_LIMIT, after: query.after },
+      actorOrAnonymous(principal),
     );
     return { status: 200, payload: pageItems(req, res, page) };
   }
@@ -82,7 +83,8 @@ export class DriversController {
     description:
       'Drivers register themselves from the platform app, so no API key is needed (one, if sent, must be valid). The driver starts unapproved and unverified; ' +
       "the response carries only the new driver's own record (never the embedded owner) and a six-digit `activationKey` this once (only its hash is kept): the driver activates the account with it, and an assembly approves the driver. " +
-      'An email already registered is a 409 (DRIVER_EMAIL_TAKEN); an ownerID that names no owner is a 422 (OWNER_NOT_FOUND).',
+      'A self-registering driver names the `assembly` that is to approve them (GET /assembly/all lists them); without one the driver waits unassigned until an admin places them. ' +
+      'An email already registered is a 409 (DRIVER_EMAIL_TAKEN); an ownerID that names no owner is a 422 (OWNER_NOT_FOUND), an assembly that does not exist 422 ASSEMBLY_NOT_FOUND.',
   })
   @ApiBody({ type: AddDriverBody })
   @View('registeredDriver', 'payload')
@@ -95,10 +97,10 @@ export class DriversController {
     @Body() body: AddDriverBody,
     @CurrentPrincipal() principal: Principal | undefined,
   ): Promise<DriverCreatedResponse> {
-    const { ownerID, ...fields } = body;
+    const { ownerID, assembly, ...fields } = body;
     const driver = await this.drivers.register(
-      { ...fields, ownerId: ownerID },
-      principal ? actorOf(principal) : ANONYMOUS_ACTOR,
+      { ...fields, ownerId: ownerID, assemblyId: assembly },
+      actorOrAnonymous(principal),
     );
     return { status: 201, payload: driver };
   }
@@ -111,8 +113,8 @@ export class DriversController {
   @View('driver')
   @ApiOkResponse({ type: DriverResponse })
   @ApiProblems(400, 401, 403, 404)
-  one(@Param('id', ObjectIdPipe) id: string): Promise<DriverResponse> {
-    return this.drivers.get(id);
+  one(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<DriverResponse> {
+    return this.drivers.get(id, actorOf(principal));
   }
 
   @Post(':id/activate')
@@ -137,12 +139,7 @@ export class DriversController {
     @Req() req: Request,
     @CurrentPrincipal() principal: Principal | undefined,
   ): Promise<DriverResponse> {
-    return this.drivers.activate(
-      id,
-      body.activationKey,
-      principal ? actorOf(principal) : ANONYMOUS_ACTOR,
-      req.ip ?? 'unknown',
-    );
+    return this.drivers.activate(id, body.activationKey, actorOrAnonymous(principal), req.ip ?? 'unknown');
   }
 
   @Post(':id/approve')
@@ -229,5 +226,25 @@ export class DriversController {
   @ApiProblems(400, 401, 403, 404, 409, 502)
   reissue(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<DriverResponse> {
     return this.drivers.reissueActivationKey(id, actorOf(principal));
+  }
+
+  @Post(':id/transfer')
+  @HttpCode(200)
+  @Roles('admin')
+  @ApiTags('drivers (management)')
+  @ApiSecurity('apiKey')
+  @ApiHeader(IF_MATCH)
+  @ApiOperation({ summary: 'Move a driver to another assembly', description: TRANSFER_DESCRIPTION })
+  @ApiBody({ type: TransferBody })
+  @View('driver')
+  @ApiOkResponse({ type: DriverResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  transfer(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() body: TransferBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<DriverResponse> {
+    return this.drivers.transfer(id, body.assembly, actorOf(principal), expectedVersion(ifMatch));
   }
 }

@@ -3,6 +3,7 @@ import { IsBoolean, IsDate, IsEmail, IsIn, IsObject, IsOptional, IsString, Match
 import { GENDERS, ID_TYPES, LICENSE_CLASSES, type DriverState, type VehicleOwnerState } from '@transport/domain';
 import { DATE, ID, ToDate } from '../core/http/dto-support';
 import { BooleanParam, IdParam, LimitParam } from '../core/http/query-values';
+import { AssemblyOfNewRecord, AssemblyOfRecord } from '../core/http/jurisdiction.dto';
 import { RecordResponse } from '../core/http/record-response';
 import { toEmbeddedOwner } from '../owners/owners.dto';
 
@@ -63,6 +64,10 @@ export class AddDriverBody {
   @IsString()
   @MaxLength(40)
   walletAccount?: string;
+  @AssemblyOfNewRecord(
+    'for a driver registering themselves, unassigned until an admin places them (choose your assembly to be approved there); for an assembly key, its assembly.',
+  )
+  assembly?: string;
 }
 
 export class ActivateBody {
@@ -158,6 +163,7 @@ export class DriverResponse extends RecordResponse {
   walletAccount?: string;
   @ApiPropertyOptional({ example: 4.5, description: 'Average of 1-5 star ratings; absent before the first.' })
   rating?: number;
+  @AssemblyOfRecord() assembly?: string | null;
 }
 
 /** The interface's envelope for the driver list: the status repeated in the body. */
@@ -195,6 +201,7 @@ export function toDriverResponse(
     busy: d.busy,
     verified: d.verified,
     approved: d.approved,
+    assembly: d.assemblyId ?? null,
     createdAt: d.createdAt.toISOString(),
     updatedAt: d.updatedAt.toISOString(),
     __v: d.version,

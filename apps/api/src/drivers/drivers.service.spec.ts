@@ -33,7 +33,7 @@ describe('DriversService on fakes', () => {
     const s = setup();
     const driver = await s.drivers.register(driverInput(), INSPECTOR);
     expect(driver).toMatchObject({ approved: false, verified: false, activationKey: expect.stringMatching(/^\d{6}$/) });
-    expect(await s.drivers.get(driver._id)).not.toHaveProperty('activationKey');
+    expect(await s.drivers.get(driver._id, ADMIN)).not.toHaveProperty('activationKey');
     const [entry] = auditOf(s, driver._id);
     expect(entry.action).toBe('DriverRegistered');
     expect(JSON.stringify(entry)).not.toContain('activationKeyHash');
@@ -49,7 +49,7 @@ describe('DriversService on fakes', () => {
     await expect(
       s.drivers.register(driverInput({ email: 'other@example.com', ownerId: '65a0000000000000000000ff' }), INSPECTOR),
     ).rejects.toMatchObject({ code: 'OWNER_NOT_FOUND' });
-    expect((await s.drivers.list({}, { limit: 10 })).items).toHaveLength(1);
+    expect((await s.drivers.list({}, { limit: 10 }, ADMIN)).items).toHaveLength(1);
   });
 
   it('refuses a second driver with the same email in any case (DRIVER_EMAIL_TAKEN)', async () => {
@@ -141,7 +141,7 @@ describe('DriversService on fakes', () => {
   it('refuses unknown drivers and stale revisions', async () => {
     const s = setup();
     const driver = await s.drivers.register(driverInput(), INSPECTOR);
-    await expect(s.drivers.get('65a0000000000000000000ff')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(s.drivers.get('65a0000000000000000000ff', ADMIN)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(s.drivers.revoke(driver._id, 'x', APPROVER, 9)).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
   });
 
@@ -149,8 +149,8 @@ describe('DriversService on fakes', () => {
     const s = setup();
     const owner = await s.owners.add(ownerInput(), INSPECTOR);
     await s.drivers.register(driverInput({ ownerId: owner._id }), INSPECTOR);
-    const [full] = (await s.drivers.list({ email: 'KOJO.ANTWI@example.com' }, { limit: 10 })).items;
+    const [full] = (await s.drivers.list({ email: 'KOJO.ANTWI@example.com' }, { limit: 10 }, ADMIN)).items;
     expect(full).toMatchObject({ phone: '+233244555666', ownerID: { phone: '+233244123456' } });
-    expect((await s.drivers.list({ approved: true }, { limit: 10 })).items).toEqual([]);
+    expect((await s.drivers.list({ approved: true }, { limit: 10 }, ADMIN)).items).toEqual([]);
   });
 });

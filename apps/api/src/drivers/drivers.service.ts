@@ -1,9 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  CommonErrors,
   DomainError,
   Driver,
+  assemblyScope,
   auditEntriesFor,
+  covers,
+  jurisdictionOf,
+  withinJurisdiction,
   type Actor,
   type Clock,
   type DataStores,
@@ -19,6 +22,7 @@ import {
   type VehicleOwnerState,
 } from '@transport/domain';
 import { assertAssemblyDuty } from '../core/auth/duties';
+import { placeNew, transferRecord } from '../core/auth/jurisdiction';
 import { changeAggregate, type Transition } from '../core/change-aggregate';
 import { AppError } from '../core/errors';
 import type { MessageSender, RateLimits } from '../core/ports';
@@ -43,7 +47,11 @@ const redact = (state: object) => {
 /** The activation rules as configured (key lifetime, longest delay after wrong keys). */
 export const ACTIVATION_POLICY = Symbol('ACTIVATION_POLICY');
 
-/** Drivers: self-registration, activation, approval at the assembly, status from the platform, and the lists. */
+/**
+ * Drivers: self-registration, activation, approval at the assembly, status from the platform, transfers, and the
+ * lists. Assembly staff read and act on their assembly's drivers only (another's answers like a missing one); the
+ * platform and admins nationwide; the driver's own activation is open.
+ */
 @Injectable()
 export class DriversService {
   constructor(
@@ -59,8 +67,11 @@ export class DriversService {
   ) {}
 
   /** A page of drivers with their owners (one batched lookup); what each caller sees is the route's view. */
-  async list(filter: DriverListFilter, request: PageRequest): Promise<Page<DriverResponse>> {
-    const page = await this.stores.drivers.list(filter, request);
+  async list(filter: DriverListFilter, request: PageRequest, actor: Actor): Promise<Page<DriverResponse>> {
+    const page = await this.stores.drivers.list(
+      { ...filter, assemblyId: assemblyScope(jurisdictionOf(actor)) },
+      request,
+    );
     const states = page.items.map((d) => d.toState());
     const ownerIds = [...new Set(states.flatMap((s) => (s.ownerId ? [s.ownerId] : [])))];
     const owners = new Map<string, VehicleOwnerState>(
@@ -72,23 +83,27 @@ export class DriversService {
     };
   }
 
-  async get(id: string): Promise<DriverResponse> {
+  async get(id: string, actor: Actor): Promise<DriverResponse> {
     const driver = await this.stores.drivers.findById(id);
-    if (!driver) throw CommonErrors.notFound('driver', id);
-    return this.respond(driver);
+    return this.respond(withinJurisdiction(jurisdictionOf(actor), driver, 'driver', id));
   }
 
-  /** Registers a driver awaiting activation and approval; the activation key is in the response this once. */
+  /**
+   * Registers a driver awaiting activation and approval, in the assembly the driver chose (staff: their own); the
+   * activation key is in the response this once.
+   */
   async register(input: DriverRegistration, actor: Actor): Promise<DriverResponse> {
     const { driver, activationKey } = await this.uow.run(async (context) => {
+      const assemblyId = await placeNew(context, actor, input.assemblyId);
       const registered = Driver.register(
-        input,
+        { ...input, assemblyId },
         { ids: this.ids, random: this.random, hasher: this.hasher },
         this.clock.now(),
         this.policy,
       );
       const ownerId = registered.driver.toState().ownerId;
-      if (ownerId && !(await context.owners.findById(ownerId))) {
+      const owner = ownerId ? await context.owners.findById(ownerId) : undefined;
+      if (ownerId && (!owner || !covers(jurisdictionOf(actor), owner.toState()))) {
         throw new DomainError(
           'OWNER_NOT_FOUND',
           `ownerID ${ownerId} names no vehicle owner; find owners with GET /vehicles/owner/search`,
@@ -177,6 +192,22 @@ export class DriversService {
     return this.respond(saved);
   }
 
+  /** An admin's move of a driver to another assembly (audited as DriverTransferred). */
+  async transfer(id: string, assemblyId: string, actor: Actor, expectedVersion?: number): Promise<DriverResponse> {
+    return this.respond(
+      await transferRecord(this.deps, this.spec(id, actor, expectedVersion, 'DriverTransferred'), assemblyId),
+    );
+  }
+
+  private get deps() {
+    return { uow: this.uow, clock: this.clock };
+  }
+
+  private spec(id: string, actor: Actor, expectedVersion: number | undefined, action: string) {
+    const store = (c: DataStores) => c.drivers;
+    return { entity: 'driver', store, id, actor, expectedVersion, action, redact, jurisdiction: jurisdictionOf(actor) };
+  }
+
   private change<R>(
     id: string,
     actor: Actor,
@@ -184,8 +215,7 @@ export class DriversService {
     action: string,
     transition: Transition<Driver, R>,
   ) {
-    const spec = { entity: 'driver', store: (c: DataStores) => c.drivers, id, actor, expectedVersion, action, redact };
-    return changeAggregate({ uow: this.uow, clock: this.clock }, spec, transition);
+    return changeAggregate(this.deps, this.spec(id, actor, expectedVersion, action), transition);
   }
 
   private async respond(driver: Driver, activationKey?: string): Promise<DriverResponse> {

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { IF_MATCH } from '../core/http/dto-support';
+import { TRANSFER_DESCRIPTION, TransferBody } from '../core/http/jurisdiction.dto';
 import { ApiProblems } from '../core/http/openapi';
 import { View } from '../core/http/view.interceptor';
 import { pageItems } from '../core/http/paging';
@@ -23,17 +24,22 @@ export class OwnersController {
   @ApiOperation({
     summary: 'List vehicle owners (operation 3)',
     description:
-      'Newest first; `limit` (default 50, at most 500) and an `after` cursor with a `Link` header, as for vehicles.',
+      "Assembly keys list their own assembly's owners only; admins every owner. Newest first; `limit` (default 50, at most 500) and an `after` cursor with a `Link` header, as for vehicles.",
   })
   @View('owner')
   @ApiOkResponse({ description: 'A JSON array of owners.', type: OwnerResponse, isArray: true })
   @ApiProblems(400, 401, 403)
   async list(
     @Query() query: OwnerListQuery,
+    @CurrentPrincipal() principal: Principal,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<OwnerResponse[]> {
-    return pageItems(req, res, await this.owners.list({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after }));
+    return pageItems(
+      req,
+      res,
+      await this.owners.list({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after }, actorOf(principal)),
+    );
   }
 
   @Get('search')
@@ -41,20 +47,25 @@ export class OwnersController {
   @ApiOperation({
     summary: 'Search vehicle owners (operation 4)',
     description:
-      'Case-insensitive substring match on name, phone (0244123456 and +233244123456 are the same number) or email. Newest first; a JSON array of owners (empty when none match).',
+      "Case-insensitive substring match on name, phone (0244123456 and +233244123456 are the same number) or email, within the caller's jurisdiction (assembly keys: their assembly's owners). Newest first; a JSON array of owners (empty when none match).",
   })
   @View('owner')
   @ApiOkResponse({ description: 'A JSON array of matching owners.', type: OwnerResponse, isArray: true })
   @ApiProblems(400, 401, 403)
   async search(
     @Query() query: OwnerSearchQuery,
+    @CurrentPrincipal() principal: Principal,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<OwnerResponse[]> {
     return pageItems(
       req,
       res,
-      await this.owners.search(query.query, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }),
+      await this.owners.search(
+        query.query,
+        { limit: query.limit ?? DEFAULT_LIMIT, after: query.after },
+        actorOf(principal),
+      ),
     );
   }
 
@@ -71,7 +82,8 @@ export class OwnersController {
   @ApiOkResponse({ type: OwnerResponse })
   @ApiProblems(400, 401, 403, 413, 415)
   add(@Body() body: AddOwnerBody, @CurrentPrincipal() principal: Principal): Promise<OwnerResponse> {
-    return this.owners.add(body, actorOf(principal));
+    const { assembly, ...fields } = body;
+    return this.owners.add({ ...fields, assemblyId: assembly }, actorOf(principal));
   }
 
   @Post(':id/verify')
@@ -92,5 +104,24 @@ export class OwnersController {
     @CurrentPrincipal() principal: Principal,
   ): Promise<OwnerResponse> {
     return this.owners.verify(id, actorOf(principal), expectedVersion(ifMatch));
+  }
+
+  @Post(':id/transfer')
+  @HttpCode(200)
+  @Roles('admin')
+  @ApiTags('vehicles (management)')
+  @ApiHeader(IF_MATCH)
+  @ApiOperation({ summary: 'Move a vehicle owner to another assembly', description: TRANSFER_DESCRIPTION })
+  @ApiBody({ type: TransferBody })
+  @View('owner')
+  @ApiOkResponse({ type: OwnerResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  transfer(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() body: TransferBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<OwnerResponse> {
+    return this.owners.transfer(id, body.assembly, actorOf(principal), expectedVersion(ifMatch));
   }
 }

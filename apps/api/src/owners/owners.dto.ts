@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { ID_TYPES, type VehicleOwnerState } from '@transport/domain';
 import { IdParam, LimitParam } from '../core/http/query-values';
+import { AssemblyOfNewRecord, AssemblyOfRecord } from '../core/http/jurisdiction.dto';
 import { RecordResponse } from '../core/http/record-response';
 
 // Requests and responses of the vehicle-owner routes (/vehicles/owner/...), declared once.
@@ -15,6 +16,7 @@ export class AddOwnerBody {
   email!: string;
   @ApiProperty({ enum: ID_TYPES }) @IsIn(ID_TYPES as unknown as string[]) idType!: string;
   @ApiProperty({ example: 'GHA-712345678-9' }) @IsString() @MaxLength(30) idNumber!: string;
+  @AssemblyOfNewRecord('the assembly of the registering assembly key; for an admin, unassigned.') assembly?: string;
 }
 
 export class OwnerSearchQuery {
@@ -55,6 +57,7 @@ export class OwnerResponse extends RecordResponse {
   @ApiProperty({ enum: ID_TYPES }) idType!: string;
   @ApiProperty({ example: 'GHA-712345678-9' }) idNumber!: string;
   @ApiProperty() verified!: boolean;
+  @AssemblyOfRecord() assembly?: string | null;
 }
 
 export function toEmbeddedOwner(o: VehicleOwnerState): EmbeddedOwnerResponse {
@@ -72,6 +75,7 @@ export function toEmbeddedOwner(o: VehicleOwnerState): EmbeddedOwnerResponse {
 export function toOwnerResponse(o: VehicleOwnerState): OwnerResponse {
   return {
     ...toEmbeddedOwner(o),
+    assembly: o.assemblyId ?? null,
     createdAt: o.createdAt.toISOString(),
     updatedAt: o.updatedAt.toISOString(),
     __v: o.version,

@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   VehicleOwner,
+  assemblyScope,
+  jurisdictionOf,
   type Actor,
   type Clock,
   type DataStores,
@@ -10,11 +12,15 @@ import {
   type UnitOfWork,
   type VehicleOwnerRegistration,
 } from '@transport/domain';
+import { placeNew, transferRecord } from '../core/auth/jurisdiction';
 import { changeAggregate, createRecord } from '../core/change-aggregate';
 import { CLOCK, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
 import { toOwnerResponse, type OwnerResponse } from './owners.dto';
 
-/** Vehicle owners: registration, identity verification, listing and search. */
+/**
+ * Vehicle owners: registration, identity verification, transfers, listing and search. Assembly staff see and act on
+ * their assembly's owners only; admins nationwide.
+ */
 @Injectable()
 export class OwnersService {
   constructor(
@@ -24,35 +30,46 @@ export class OwnersService {
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
-  async list(request: PageRequest): Promise<Page<OwnerResponse>> {
-    const page = await this.stores.owners.list(request);
+  async list(request: PageRequest, actor: Actor): Promise<Page<OwnerResponse>> {
+    const page = await this.stores.owners.list(request, assemblyScope(jurisdictionOf(actor)));
     return { next: page.next, items: page.items.map((o) => toOwnerResponse(o.toState())) };
   }
 
   /** Any part of a name, phone (local or international form) or email. */
-  async search(query: string, request: PageRequest): Promise<Page<OwnerResponse>> {
-    const page = await this.stores.owners.search(query, request);
+  async search(query: string, request: PageRequest, actor: Actor): Promise<Page<OwnerResponse>> {
+    const page = await this.stores.owners.search(query, request, assemblyScope(jurisdictionOf(actor)));
     return { next: page.next, items: page.items.map((o) => toOwnerResponse(o.toState())) };
   }
 
+  /** In the registering staff's assembly; an admin's in the one named, else unassigned. */
   async add(input: VehicleOwnerRegistration, actor: Actor): Promise<OwnerResponse> {
-    const owner = await createRecord({ uow: this.uow, clock: this.clock }, 'owner', actor, (c, at) =>
-      c.owners.add(VehicleOwner.register(input, this.ids, at)),
-    );
+    const owner = await createRecord(this.deps, 'owner', actor, async (c, at) => {
+      const checked = VehicleOwner.register(input, this.ids, at);
+      const assemblyId = await placeNew(c, actor, input.assemblyId);
+      return c.owners.add(VehicleOwner.restore({ ...checked.toState(), assemblyId }));
+    });
     return toOwnerResponse(owner.toState());
   }
 
   /** The owner's identity document was checked; verifying twice is a conflict (OWNER_ALREADY_VERIFIED). */
   async verify(ownerId: string, actor: Actor, expectedVersion?: number): Promise<OwnerResponse> {
-    const spec = {
-      entity: 'owner',
-      store: (c: DataStores) => c.owners,
-      id: ownerId,
-      actor,
-      expectedVersion,
-      action: 'OwnerVerified',
-    };
-    const { saved } = await changeAggregate({ uow: this.uow, clock: this.clock }, spec, (o, at) => o.verify(at));
+    const spec = this.spec(ownerId, actor, expectedVersion, 'OwnerVerified');
+    const { saved } = await changeAggregate(this.deps, spec, (o, at) => o.verify(at));
     return toOwnerResponse(saved.toState());
+  }
+
+  /** An admin's move of an owner to another assembly (its vehicles and drivers stay where they are). */
+  async transfer(ownerId: string, assemblyId: string, actor: Actor, expectedVersion?: number): Promise<OwnerResponse> {
+    const spec = this.spec(ownerId, actor, expectedVersion, 'OwnerTransferred');
+    return toOwnerResponse((await transferRecord(this.deps, spec, assemblyId)).toState());
+  }
+
+  private get deps() {
+    return { uow: this.uow, clock: this.clock };
+  }
+
+  private spec(id: string, actor: Actor, expectedVersion: number | undefined, action: string) {
+    const store = (c: DataStores) => c.owners;
+    return { entity: 'owner', store, id, actor, expectedVersion, action, jurisdiction: jurisdictionOf(actor) };
   }
 }

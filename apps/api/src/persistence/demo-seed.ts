@@ -148,13 +148,15 @@ export async function seedDemo(
         ),
       );
 
+      const accra = assemblies[0].id;
       const owners: VehicleOwner[] = [];
       for (const [name, phone, email, idType, idNumber, verified] of [
         ['Kofi Asante', '0244123456', 'kofi.asante@example.com', 'ghana_card', 'GHA-712345678-9', true],
         ['Ama Owusu', '0201234567', 'ama.owusu@example.com', 'passport', 'G1234567', true],
         ['Yaw Darko', '0551112223', 'yaw.darko@example.com', 'voter_id', '1234567890', false],
       ] as const) {
-        const owner = VehicleOwner.register({ name, phone, email, idType, idNumber }, ids, at(-396));
+        // Every demo record is Accra's, where the demo staff work.
+        const owner = VehicleOwner.register({ name, phone, email, idType, idNumber, assemblyId: accra }, ids, at(-396));
         if (verified) owner.verify(at(-395));
         owners.push(await db.owners.add(owner));
       }
@@ -180,6 +182,7 @@ export async function seedDemo(
         gender,
         ownerId,
         walletAccount: phone,
+        assemblyId: accra,
       });
       const working = Driver.register(
         driverInput(
@@ -242,6 +245,7 @@ export async function seedDemo(
         netWeight: 1300,
         type: 'taxi',
         fuelCapacity: 50,
+        assemblyId: accra,
       };
       const register = (over: object, days: number) =>
         Vehicle.register({ ...base, ownerId: owners[0].id, ...over }, ids, at(days));
@@ -357,6 +361,7 @@ export async function seedDemo(
         estimatedDistance,
         estimatedMinutes: 20,
         paymentMethod,
+        assemblyId: accra,
       });
       const settled = Trip.create(tripRequest('TKT-0001', 8.2, 'momo'), ids, at(-2));
       settled.end({ finalDistance: 8.6, durationMinutes: 22 }, at(-2));

@@ -9,7 +9,8 @@ export const LAST_USE_EVERY_MS = 3_600_000;
 /**
  * Finds the principal of a presented key. Only SHA-256 hashes are stored; the lookup is by hash (an index), and the
  * found hash is compared again in constant time so timing says nothing about how much of a key matched. Revoked and
- * expired keys authenticate nobody. The key's last use is recorded to the hour.
+ * expired keys authenticate nobody. The key's last use is recorded to the hour. An assembly key carries its user's
+ * assembly as it is now (a user moved to another assembly works there at once; a removed user's keys stop working).
  */
 export class ApiKeyStore {
   constructor(
@@ -38,6 +39,15 @@ export class ApiKeyStore {
         })
         .catch(() => undefined);
     }
-    return { keyId: row.id, role: row.role as Role, principalId: row.principalId };
+    const principal: Principal = { keyId: row.id, role: row.role as Role, principalId: row.principalId };
+    if (principal.role === 'assembly') {
+      const user = await this.prisma.assemblyUser.findUnique({
+        where: { id: row.principalId },
+        select: { assemblyId: true },
+      });
+      if (!user) return undefined;
+      principal.assemblyId = user.assemblyId;
+    }
+    return principal;
   }
 }

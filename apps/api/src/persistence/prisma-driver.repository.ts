@@ -60,6 +60,7 @@ export function toDomain(row: DriverRow): Driver {
     if (row.activationRetryAt !== null) s.activationRetryAt = row.activationRetryAt;
     if (row.ownerId !== null) s.ownerId = row.ownerId;
     if (row.walletAccount !== null) s.walletAccount = row.walletAccount;
+    if (row.assemblyId !== null) s.assemblyId = row.assemblyId;
     if (s.busy && !s.online) throw new MappingError('drivers', row.id, 'busy but offline');
     return Driver.restore(s);
   });
@@ -95,6 +96,7 @@ export function toPersistence(s: DriverState) {
     dateActivated: s.dateActivated ?? null,
     ownerId: s.ownerId ?? null,
     walletAccount: s.walletAccount ?? null,
+    assemblyId: s.assemblyId ?? null,
     ratingTotal: s.ratingTotal,
     ratingCount: s.ratingCount,
     version: s.version,
@@ -149,7 +151,11 @@ export class PrismaDriverRepository implements DriverRepository {
       if (!condition) return { items: [] };
       after = condition;
     }
-    const where = { approved: filter.approved, email: filter.email?.trim().toLowerCase() };
+    const where = {
+      approved: filter.approved,
+      email: filter.email?.trim().toLowerCase(),
+      assemblyId: filter.assemblyId,
+    };
     const rows = await this.db.driver.findMany({
       where: { AND: [where, after] },
       orderBy: NEWEST_FIRST,

@@ -83,6 +83,7 @@ export function toDomain(row: TripWithService): Trip {
     if (row.droppedOffLocation !== null)
       s.droppedOffLocation = parseGeoPoint(row.droppedOffLocation, 'droppedOffLocation');
     if (row.checkOutTime !== null) s.checkOutTime = row.checkOutTime;
+    if (row.assemblyId !== null) s.assemblyId = row.assemblyId;
     if (s.refundAmount > s.settledAmount) throw new MappingError('trips', row.id, 'refunds exceed the settled amount');
     return Trip.restore(s);
   });
@@ -112,6 +113,7 @@ export function toPersistence(s: TripState) {
     droppedOffLocation: s.droppedOffLocation ? json(s.droppedOffLocation) : undefined,
     checkedOut: s.checkedOut,
     checkOutTime: s.checkOutTime ?? null,
+    assemblyId: s.assemblyId ?? null,
     version: s.version,
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
@@ -167,7 +169,11 @@ export class PrismaTripRepository implements TripRepository {
   }
 
   /** from <= createdAt < to, newest first, on the (createdAt DESC, id DESC) index. */
-  async listCreatedBetween(range: { from: Date; to: Date }, page: PageRequest): Promise<Page<Trip>> {
+  async listCreatedBetween(
+    range: { from: Date; to: Date },
+    page: PageRequest,
+    assemblyId?: string,
+  ): Promise<Page<Trip>> {
     let after = {};
     if (page.after !== undefined) {
       const condition = afterCondition(
@@ -177,7 +183,7 @@ export class PrismaTripRepository implements TripRepository {
       after = condition;
     }
     const rows = await this.db.trip.findMany({
-      where: { AND: [{ createdAt: { gte: range.from, lt: range.to } }, after] },
+      where: { AND: [{ createdAt: { gte: range.from, lt: range.to }, assemblyId }, after] },
       orderBy: NEWEST_FIRST,
       take: page.limit + 1,
       include: { service: true },

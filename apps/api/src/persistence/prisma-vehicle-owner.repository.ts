@@ -24,6 +24,7 @@ export function toDomain(row: OwnerRow): VehicleOwner {
       idType: oneOf(ID_TYPES, row.idType, 'idType'),
       idNumber: row.idNumber,
       verified: row.verified,
+      ...(row.assemblyId !== null && { assemblyId: row.assemblyId }),
       version: row.version,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
@@ -40,6 +41,7 @@ export function toPersistence(s: VehicleOwnerState) {
     idType: s.idType,
     idNumber: s.idNumber,
     verified: s.verified,
+    assemblyId: s.assemblyId ?? null,
     version: s.version,
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
@@ -80,12 +82,12 @@ export class PrismaVehicleOwnerRepository implements VehicleOwnerRepository {
     return (await this.db.vehicleOwner.findMany({ where: { id: { in: [...ids] } } })).map(toDomain);
   }
 
-  async list(page: PageRequest): Promise<Page<VehicleOwner>> {
-    return this.page({}, page);
+  async list(page: PageRequest, assemblyId?: string): Promise<Page<VehicleOwner>> {
+    return this.page({ assemblyId }, page);
   }
 
   /** Served by the trigram GIN indexes on name, phone and email (ILIKE '%...%'). */
-  async search(query: string, page: PageRequest): Promise<Page<VehicleOwner>> {
+  async search(query: string, page: PageRequest, assemblyId?: string): Promise<Page<VehicleOwner>> {
     const needle = escapeLike(query.trim());
     const phones = phoneSearchForms(query.trim().toLowerCase()).map(escapeLike);
     return this.page(
@@ -95,6 +97,7 @@ export class PrismaVehicleOwnerRepository implements VehicleOwnerRepository {
           { email: { contains: needle.toLowerCase() } },
           ...phones.map((p) => ({ phone: { contains: p } })),
         ],
+        assemblyId,
       },
       page,
     );

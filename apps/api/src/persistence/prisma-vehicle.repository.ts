@@ -57,6 +57,7 @@ export function toDomain(row: VehicleRow): Vehicle {
     if (row.stationLinked) s.stationId = row.stationId;
     set('transportUnionId', row.transportUnionId);
     set('driverId', row.driverId);
+    set('assemblyId', row.assemblyId);
     if (s.inspected !== (s.inspectionChecklist !== undefined)) {
       throw new MappingError('vehicles', row.id, 'inspected and inspectionChecklist disagree');
     }
@@ -94,6 +95,7 @@ export function toPersistence(s: VehicleState) {
     stationId: s.stationId ?? null,
     transportUnionId: s.transportUnionId ?? null,
     driverId: s.driverId ?? null,
+    assemblyId: s.assemblyId ?? null,
     version: s.version,
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
@@ -146,13 +148,17 @@ export class PrismaVehicleRepository implements VehicleRepository {
         registrationNumber: filter.registrationNumber,
         driverId: filter.driverId,
         ownerId: filter.ownerId,
+        assemblyId: filter.assemblyId,
       },
       page,
     );
   }
 
-  async listCertificatesEndingBy(date: Date, page: PageRequest): Promise<Page<Vehicle>> {
-    return this.page({ OR: [{ roadWorthyExpiryDate: { lte: date } }, { insuranceExpiryDate: { lte: date } }] }, page);
+  async listCertificatesEndingBy(date: Date, page: PageRequest, assemblyId?: string): Promise<Page<Vehicle>> {
+    return this.page(
+      { OR: [{ roadWorthyExpiryDate: { lte: date } }, { insuranceExpiryDate: { lte: date } }], assemblyId },
+      page,
+    );
   }
 
   private async page(where: object, page: PageRequest): Promise<Page<Vehicle>> {

@@ -1,4 +1,4 @@
-import { ADMIN, fakePorts, INSPECTOR } from '../core/testing/fixtures';
+import { ADMIN, fakePorts, INSPECTOR, OTHER_ASSEMBLY, STAFF_ASSEMBLY } from '../core/testing/fixtures';
 import { ReferenceDataService } from './reference-data.service';
 
 const COUNTRY = '65a00000000000000000c0c0';
@@ -68,8 +68,11 @@ describe('ReferenceDataService on fakes', () => {
     const page = await s.reference.listAssemblies({ limit: 1 });
     expect(page.items.map((a) => a._id)).toEqual([second._id]);
     expect(page.next).toBe(second._id);
+    // Then this one, and the fakes' two, registered a day before.
     expect((await s.reference.listAssemblies({ limit: 5, after: page.next })).items.map((a) => a._id)).toEqual([
       assembly._id,
+      OTHER_ASSEMBLY,
+      STAFF_ASSEMBLY,
     ]);
   });
 
@@ -130,8 +133,8 @@ describe('ReferenceDataService on fakes', () => {
     );
     const mine = await s.reference.addAssemblyUser(user(assembly._id), ADMIN);
     await s.reference.addAssemblyUser(user(other._id, 'x@other.gov.gh'), ADMIN);
-    // Two here, and the fakes' inspector and approver.
-    expect((await s.reference.listAssemblyUsers(ADMIN, { limit: 10 })).items).toHaveLength(4);
+    // Two here, and the fakes' inspector, approver and outsider.
+    expect((await s.reference.listAssemblyUsers(ADMIN, { limit: 10 })).items).toHaveLength(5);
     expect(
       (await s.reference.listAssemblyUsers({ role: 'assembly', id: mine._id }, { limit: 10 })).items.map((u) => u._id),
     ).toEqual([mine._id]);

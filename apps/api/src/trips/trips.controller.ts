@@ -41,7 +41,7 @@ export class TripsController {
   @ApiOperation({
     summary: 'Intracity trips by date (operation 10)',
     description:
-      'Trips created in the range, newest first. A date-only endDate includes that whole day (a trip at 23:59 is in, one at 00:00 the next day is not); ' +
+      "Trips created in the range, newest first; for an assembly key, its assembly's trips only (a trip belongs to its vehicle's assembly when recorded). A date-only endDate includes that whole day (a trip at 23:59 is in, one at 00:00 the next day is not); " +
       'dates are read in TZ_DEFAULT. startDate after endDate, an invalid date, or a range over 366 days is a 400. `limit`/`after` paging with a `Link` header.',
   })
   @View('trip')
@@ -49,6 +49,7 @@ export class TripsController {
   @ApiProblems(400, 401, 403)
   async byDate(
     @Query() query: TripsByDateQuery,
+    @CurrentPrincipal() principal: Principal,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<TripResponse[]> {
@@ -56,7 +57,11 @@ export class TripsController {
     return pageItems(
       req,
       res,
-      await this.trips.listCreatedBetween(range, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }),
+      await this.trips.listCreatedBetween(
+        range,
+        { limit: query.limit ?? DEFAULT_LIMIT, after: query.after },
+        actorOf(principal),
+      ),
     );
   }
 

@@ -3,7 +3,9 @@ import {
   CommonErrors,
   ReferenceErrors,
   Trip,
+  assemblyScope,
   auditEntriesFor,
+  jurisdictionOf,
   type Actor,
   type Clock,
   type DataStores,
@@ -40,8 +42,13 @@ export class TripsService {
   ) {}
 
   /** Trips created in [from, to), newest first. */
-  async listCreatedBetween(range: { from: Date; to: Date }, request: PageRequest): Promise<Page<TripResponse>> {
-    const page = await this.stores.trips.listCreatedBetween(range, request);
+  /** Assembly staff see their assembly's trips (by the vehicle's assembly when recorded); admins every trip. */
+  async listCreatedBetween(
+    range: { from: Date; to: Date },
+    request: PageRequest,
+    actor: Actor,
+  ): Promise<Page<TripResponse>> {
+    const page = await this.stores.trips.listCreatedBetween(range, request, assemblyScope(jurisdictionOf(actor)));
     return { next: page.next, items: page.items.map((t) => toTripResponse(t.toState())) };
   }
 
@@ -95,6 +102,7 @@ export class TripsService {
           estimatedDistance: input.estimatedDistance,
           estimatedMinutes: input.estimatedMinutes,
           paymentMethod: input.paymentMethod,
+          assemblyId: v.assemblyId,
         },
         this.ids,
         this.clock.now(),

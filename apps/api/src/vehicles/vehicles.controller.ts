@@ -12,9 +12,10 @@ import type { Request, Response } from 'express';
 import type { AppConfig } from '../config';
 import { unauthorized } from '../core/auth/api-key.guard';
 import { CurrentPrincipal, OptionalAuth, Roles } from '../core/auth/auth.decorators';
-import { actorOf, type Principal } from '../core/auth/principal';
+import { actorOf, actorOrAnonymous, type Principal } from '../core/auth/principal';
 import { endOfDayAfter } from '../core/http/date-range';
 import { IF_MATCH } from '../core/http/dto-support';
+import { TRANSFER_DESCRIPTION, TransferBody } from '../core/http/jurisdiction.dto';
 import { ApiProblems } from '../core/http/openapi';
 import { pageItems } from '../core/http/paging';
 import { View } from '../core/http/view.interceptor';
@@ -77,7 +78,11 @@ export class VehiclesController {
     return pageItems(
       req,
       res,
-      await this.vehicles.list(filter, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }),
+      await this.vehicles.list(
+        filter,
+        { limit: query.limit ?? DEFAULT_LIMIT, after: query.after },
+        actorOrAnonymous(principal),
+      ),
     );
   }
 
@@ -97,8 +102,8 @@ export class VehiclesController {
   @ApiCreatedResponse({ description: 'The created Vehicle.', type: VehicleResponse })
   @ApiProblems(400, 401, 403, 409, 413, 415, 422)
   add(@Body() body: AddVehicleBody, @CurrentPrincipal() principal: Principal): Promise<VehicleResponse> {
-    const { ownerID, ...fields } = body;
-    return this.vehicles.register({ ownerId: ownerID, ...fields }, actorOf(principal));
+    const { ownerID, assembly, ...fields } = body;
+    return this.vehicles.register({ ownerId: ownerID, assemblyId: assembly, ...fields }, actorOf(principal));
   }
 
   @Get('compliance')
@@ -116,6 +121,7 @@ export class VehiclesController {
   @ApiProblems(400, 401, 403)
   async compliance(
     @Query() query: ComplianceQuery,
+    @CurrentPrincipal() principal: Principal,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ComplianceEntryResponse[]> {
@@ -123,7 +129,11 @@ export class VehiclesController {
     return pageItems(
       req,
       res,
-      await this.vehicles.compliance(horizon, { limit: query.limit ?? DEFAULT_LIMIT, after: query.after }),
+      await this.vehicles.compliance(
+        horizon,
+        { limit: query.limit ?? DEFAULT_LIMIT, after: query.after },
+        actorOf(principal),
+      ),
     );
   }
 
@@ -135,8 +145,8 @@ export class VehiclesController {
   @View('vehicle')
   @ApiOkResponse({ type: VehicleResponse })
   @ApiProblems(400, 401, 403, 404)
-  one(@Param('id', ObjectIdPipe) id: string): Promise<VehicleResponse> {
-    return this.vehicles.get(id);
+  one(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<VehicleResponse> {
+    return this.vehicles.get(id, actorOf(principal));
   }
 
   @Post(':id/inspect')
@@ -209,5 +219,25 @@ export class VehiclesController {
     @CurrentPrincipal() principal: Principal,
   ): Promise<VehicleResponse> {
     return this.vehicles.link(id, body, actorOf(principal), expectedVersion(ifMatch));
+  }
+
+  @Post(':id/transfer')
+  @HttpCode(200)
+  @Roles('admin')
+  @ApiTags('vehicles (management)')
+  @ApiSecurity('apiKey')
+  @ApiHeader(IF_MATCH)
+  @ApiOperation({ summary: 'Move a vehicle to another assembly', description: TRANSFER_DESCRIPTION })
+  @ApiBody({ type: TransferBody })
+  @View('vehicle')
+  @ApiOkResponse({ type: VehicleResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  transfer(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() body: TransferBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<VehicleResponse> {
+    return this.vehicles.transfer(id, body.assembly, actorOf(principal), expectedVersion(ifMatch));
   }
 }

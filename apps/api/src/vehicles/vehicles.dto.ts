@@ -29,6 +29,7 @@ import {
 } from '@transport/domain';
 import { DATE, ID, idMessage, iso, OBJECT_ID, withoutUndefined, ToDate } from '../core/http/dto-support';
 import { BooleanParam, IdParam, LimitParam } from '../core/http/query-values';
+import { AssemblyOfNewRecord, AssemblyOfRecord } from '../core/http/jurisdiction.dto';
 import { RecordResponse } from '../core/http/record-response';
 import {
   StationResponse,
@@ -65,6 +66,9 @@ export class AddVehicleBody {
   })
   @Matches(/^[0-9a-f]{24}$/, { message: 'ownerID must be a 24-character lowercase hex id' })
   ownerID!: string;
+
+  @AssemblyOfNewRecord("the assembly of the registering assembly key; for an admin, the owner's assembly.")
+  assembly?: string;
 
   @ApiPropertyOptional({ description: 'Hex colour, #RGB or #RRGGBB.', example: '#FFD700' })
   @IsOptional()
@@ -263,6 +267,7 @@ export class VehicleResponse extends RecordResponse {
   @ApiPropertyOptional({ type: TransportUnionResponse, description: 'Present once linked.' })
   transportUnion?: TransportUnionResponse;
   @ApiPropertyOptional({ ...ID, description: 'Present once a driver is linked.' }) driver?: string;
+  @AssemblyOfRecord() assembly?: string | null;
 }
 
 /** Linked records the vehicle response embeds, looked up by id. */
@@ -297,6 +302,7 @@ export function toVehicleResponse(v: VehicleState, links: VehicleLinks): Vehicle
     inspectedBy: v.inspectedBy,
     dateInspected: iso(v.dateInspected),
     driver: v.driverId,
+    assembly: v.assemblyId ?? null,
     createdAt: v.createdAt.toISOString(),
     updatedAt: v.updatedAt.toISOString(),
     __v: v.version,

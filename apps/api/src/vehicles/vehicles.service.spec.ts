@@ -1,12 +1,16 @@
 import { Station, TransportUnion } from '@transport/domain';
 import {
+  ADMIN,
   allPassed,
   APPROVER,
   days,
   driverInput,
   fakePorts,
   INSPECTOR,
+  OTHER_ASSEMBLY,
+  OUTSIDER,
   ownerInput,
+  STAFF_ASSEMBLY,
   passedDriverChecklist,
 } from '../core/testing/fixtures';
 import { driversOnFakes } from '../drivers/drivers.testing';
@@ -39,6 +43,21 @@ const auditOf = (s: ReturnType<typeof setup>, id: string) =>
   s.uow.audit.entries.filter((e) => e.entityId === id).map((e) => e.action);
 
 describe('VehiclesService on fakes', () => {
+  it("keeps a vehicle in its registering staff's assembly: another assembly's staff find and change nothing", async () => {
+    const s = setup();
+    const vehicle = await registered(s);
+    expect(vehicle.assembly).toBe(STAFF_ASSEMBLY);
+    await expect(s.vehicles.get(vehicle._id, OUTSIDER)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(s.vehicles.approve(vehicle._id, OUTSIDER)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await s.vehicles.list({}, { limit: 10 }, OUTSIDER)).items).toEqual([]);
+    expect((await s.vehicles.list({}, { limit: 10 }, ADMIN)).items).toHaveLength(1);
+    const moved = await s.vehicles.transfer(vehicle._id, OTHER_ASSEMBLY, ADMIN);
+    expect(moved).toMatchObject({ assembly: OTHER_ASSEMBLY, __v: 1 });
+    expect(await s.vehicles.get(vehicle._id, OUTSIDER)).toMatchObject({ _id: vehicle._id });
+    await expect(s.vehicles.get(vehicle._id, INSPECTOR)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(auditOf(s, vehicle._id)).toEqual(['VehicleRegistered', 'VehicleTransferred']);
+  });
+
   it('registers a vehicle of an existing owner, uninspected and unapproved, with one audit entry', async () => {
     const s = setup();
     const vehicle = await registered(s);
@@ -51,7 +70,7 @@ describe('VehiclesService on fakes', () => {
     await expect(
       s.vehicles.register({ ownerId: '65a0000000000000000000ff', registrationNumber: 'GR 1-24' }, INSPECTOR),
     ).rejects.toMatchObject({ code: 'OWNER_NOT_FOUND', kind: 'rule' });
-    expect((await s.vehicles.list({}, { limit: 10 })).items).toEqual([]);
+    expect((await s.vehicles.list({}, { limit: 10 }, INSPECTOR)).items).toEqual([]);
     expect(s.uow.audit.entries).toEqual([]);
   });
 
@@ -86,7 +105,7 @@ describe('VehiclesService on fakes', () => {
     const s = setup();
     const vehicle = await registered(s);
     await expect(s.vehicles.approve(vehicle._id, APPROVER)).rejects.toMatchObject({ code: 'VEHICLE_NOT_INSPECTED' });
-    expect(await s.vehicles.get(vehicle._id)).toMatchObject({ approved: false, __v: 0 });
+    expect(await s.vehicles.get(vehicle._id, INSPECTOR)).toMatchObject({ approved: false, __v: 0 });
     expect(auditOf(s, vehicle._id)).toEqual(['VehicleRegistered']);
   });
 
@@ -97,7 +116,7 @@ describe('VehiclesService on fakes', () => {
       code: 'CONCURRENT_UPDATE',
       kind: 'conflict',
     });
-    await expect(s.vehicles.get('65a0000000000000000000ff')).rejects.toMatchObject({
+    await expect(s.vehicles.get('65a0000000000000000000ff', INSPECTOR)).rejects.toMatchObject({
       code: 'NOT_FOUND',
       kind: 'not_found',
     });
@@ -178,7 +197,7 @@ describe('VehiclesService on fakes', () => {
     await expect(
       s.vehicles.link(vehicle._id, { transportUnion: union.id, driver: '65a0000000000000000000ff' }, INSPECTOR),
     ).rejects.toMatchObject({ code: 'DRIVER_NOT_FOUND' });
-    expect(await s.vehicles.get(vehicle._id)).not.toHaveProperty('transportUnion');
+    expect(await s.vehicles.get(vehicle._id, INSPECTOR)).not.toHaveProperty('transportUnion');
   });
 
   it('lists newest first with filters, and matches a registration number written either way', async () => {
@@ -187,13 +206,15 @@ describe('VehiclesService on fakes', () => {
     s.clock.advance(1000);
     const owner = await s.owners.add(ownerInput({ email: 'b@example.com' }), INSPECTOR);
     const b = await s.vehicles.register({ ownerId: owner._id, registrationNumber: 'GR 2-24' }, INSPECTOR);
-    expect((await s.vehicles.list({}, { limit: 10 })).items.map((v) => v._id)).toEqual([b._id, a._id]);
-    expect((await s.vehicles.list({ registrationNumber: 'gr 2-24' }, { limit: 10 })).items.map((v) => v._id)).toEqual([
+    expect((await s.vehicles.list({}, { limit: 10 }, INSPECTOR)).items.map((v) => v._id)).toEqual([b._id, a._id]);
+    expect(
+      (await s.vehicles.list({ registrationNumber: 'gr 2-24' }, { limit: 10 }, INSPECTOR)).items.map((v) => v._id),
+    ).toEqual([b._id]);
+    expect((await s.vehicles.list({ registrationNumber: '!!' }, { limit: 10 }, INSPECTOR)).items).toEqual([]);
+    expect((await s.vehicles.list({ ownerId: owner._id }, { limit: 10 }, INSPECTOR)).items.map((v) => v._id)).toEqual([
       b._id,
     ]);
-    expect((await s.vehicles.list({ registrationNumber: '!!' }, { limit: 10 })).items).toEqual([]);
-    expect((await s.vehicles.list({ ownerId: owner._id }, { limit: 10 })).items.map((v) => v._id)).toEqual([b._id]);
-    const first = await s.vehicles.list({}, { limit: 1 });
+    const first = await s.vehicles.list({}, { limit: 1 }, INSPECTOR);
     expect(first.next).toBe(b._id);
   });
 
@@ -209,7 +230,7 @@ describe('VehiclesService on fakes', () => {
       roadWorthyExpiryDate: days(100),
       insuranceExpiryDate: days(400),
     });
-    const page = await s.vehicles.compliance(days(30), { limit: 10 });
+    const page = await s.vehicles.compliance(days(30), { limit: 10 }, INSPECTOR);
     expect(page.items).toHaveLength(1);
     expect(page.items[0].vehicle._id).toBe(soon._id);
     expect(page.items[0].reasons).toEqual([
@@ -224,9 +245,11 @@ describe('OwnersService on fakes', () => {
     const s = setup();
     const owner = await s.owners.add(ownerInput(), INSPECTOR);
     expect(owner).toMatchObject({ phone: '+233244123456', email: 'kofi.asante@example.com', verified: false, __v: 0 });
-    expect((await s.owners.list({ limit: 10 })).items.map((o) => o._id)).toEqual([owner._id]);
-    expect((await s.owners.search('0244123456', { limit: 10 })).items.map((o) => o._id)).toEqual([owner._id]);
-    expect((await s.owners.search('nobody', { limit: 10 })).items).toEqual([]);
+    expect((await s.owners.list({ limit: 10 }, INSPECTOR)).items.map((o) => o._id)).toEqual([owner._id]);
+    expect((await s.owners.search('0244123456', { limit: 10 }, INSPECTOR)).items.map((o) => o._id)).toEqual([
+      owner._id,
+    ]);
+    expect((await s.owners.search('nobody', { limit: 10 }, INSPECTOR)).items).toEqual([]);
     expect(await s.owners.verify(owner._id, INSPECTOR, 0)).toMatchObject({ verified: true, __v: 1 });
     await expect(s.owners.verify(owner._id, INSPECTOR)).rejects.toMatchObject({
       code: 'OWNER_ALREADY_VERIFIED',

@@ -1,11 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  CommonErrors,
   DomainError,
   ReferenceErrors,
   Vehicle,
+  assemblyScope,
   auditEntriesFor,
+  covers,
+  jurisdictionOf,
   normalizeRegistrationNumber,
+  withinJurisdiction,
   type Actor,
   type Clock,
   type DataStores,
@@ -17,6 +20,7 @@ import {
   type VehicleRegistration,
 } from '@transport/domain';
 import { assertAssemblyDuty } from '../core/auth/duties';
+import { placeNew, transferRecord } from '../core/auth/jurisdiction';
 import { changeAggregate, type Transition } from '../core/change-aggregate';
 import { CLOCK, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
 import {
@@ -35,7 +39,11 @@ export interface VehicleLinkChanges {
   transportUnion?: string;
 }
 
-/** Vehicles: registration, inspection, approval, links, compliance, and the lists. */
+/**
+ * Vehicles: registration, inspection, approval, links, compliance, transfers, and the lists. Every read and change
+ * is within the actor's jurisdiction: assembly staff see and act on their assembly's vehicles only (another's
+ * answers like a missing one); everyone else nationwide, in the view of their role.
+ */
 @Injectable()
 export class VehiclesService {
   constructor(
@@ -46,7 +54,7 @@ export class VehiclesService {
   ) {}
 
   /** A page of vehicles, newest first, with the stations and unions they link to. */
-  async list(filter: VehicleListFilter, request: PageRequest): Promise<Page<VehicleResponse>> {
+  async list(filter: VehicleListFilter, request: PageRequest, actor: Actor): Promise<Page<VehicleResponse>> {
     let registrationNumber = filter.registrationNumber;
     if (registrationNumber !== undefined) {
       try {
@@ -55,31 +63,36 @@ export class VehiclesService {
         // A malformed number matches nothing, as it is.
       }
     }
-    const page = await this.stores.vehicles.list({ ...filter, registrationNumber }, request);
+    const assemblyId = assemblyScope(jurisdictionOf(actor));
+    const page = await this.stores.vehicles.list({ ...filter, registrationNumber, assemblyId }, request);
     const links = await this.linksOf(page.items);
     return { next: page.next, items: page.items.map((v) => toVehicleResponse(v.toState(), links)) };
   }
 
-  async get(id: string): Promise<VehicleResponse> {
+  async get(id: string, actor: Actor): Promise<VehicleResponse> {
     const vehicle = await this.stores.vehicles.findById(id);
-    if (!vehicle) throw CommonErrors.notFound('vehicle', id);
-    return this.respond(vehicle);
+    return this.respond(withinJurisdiction(jurisdictionOf(actor), vehicle, 'vehicle', id));
   }
 
-  /** Registers a vehicle of an existing owner; it starts uninspected and unapproved. */
+  /**
+   * Registers a vehicle of an existing owner within the actor's jurisdiction; it starts uninspected and unapproved,
+   * in the registering staff's assembly (an admin's: the one named, else the owner's).
+   */
   async register(input: VehicleRegistration, actor: Actor): Promise<VehicleResponse> {
     const saved = await this.uow.run(async (context) => {
-      const vehicle = Vehicle.register(input, this.ids, this.clock.now());
-      const ownerId = vehicle.toState().ownerId;
-      if (!(await context.owners.findById(ownerId))) {
+      const checked = Vehicle.register(input, this.ids, this.clock.now());
+      const ownerId = checked.toState().ownerId;
+      const owner = await context.owners.findById(ownerId);
+      if (!owner || !covers(jurisdictionOf(actor), owner.toState())) {
         throw new DomainError(
           'OWNER_NOT_FOUND',
           `ownerID ${ownerId} names no vehicle owner; find owners with GET /vehicles/owner/search`,
           'ownerID',
         );
       }
-      const stored = await context.vehicles.add(vehicle);
-      await context.audit.append(auditEntriesFor('vehicle', vehicle.pullEvents(), actor, null, stored.toState()));
+      const assemblyId = await placeNew(context, actor, input.assemblyId, owner.toState().assemblyId);
+      const stored = await context.vehicles.add(Vehicle.restore({ ...checked.toState(), assemblyId }));
+      await context.audit.append(auditEntriesFor('vehicle', checked.pullEvents(), actor, null, stored.toState()));
       return stored;
     });
     return this.respond(saved);
@@ -105,7 +118,9 @@ export class VehiclesService {
       if (links.driver === null) v.unlinkDriver(at);
       else if (links.driver !== undefined) {
         const driver = await ctx.drivers.findById(links.driver);
-        if (!driver) throw ReferenceErrors.missing('driver', links.driver);
+        if (!driver || !covers(jurisdictionOf(actor), driver.toState())) {
+          throw ReferenceErrors.missing('driver', links.driver);
+        }
         v.linkDriver(driver, at);
       }
       if (links.station !== undefined) {
@@ -126,9 +141,13 @@ export class VehiclesService {
    * Vehicles with a certificate ending by `horizon` (exclusive), newest first, each with its reasons: expired or
    * expiring certificates, plus not approved and failed checklist items when they apply.
    */
-  async compliance(horizon: Date, request: PageRequest): Promise<Page<ComplianceEntryResponse>> {
+  async compliance(horizon: Date, request: PageRequest, actor: Actor): Promise<Page<ComplianceEntryResponse>> {
     const now = this.clock.now();
-    const page = await this.stores.vehicles.listCertificatesEndingBy(new Date(horizon.getTime() - 1), request);
+    const page = await this.stores.vehicles.listCertificatesEndingBy(
+      new Date(horizon.getTime() - 1),
+      request,
+      assemblyScope(jurisdictionOf(actor)),
+    );
     const links = await this.linksOf(page.items);
     return {
       next: page.next,
@@ -139,6 +158,22 @@ export class VehiclesService {
     };
   }
 
+  /** An admin's move of a vehicle to another assembly (audited as VehicleTransferred). */
+  async transfer(id: string, assemblyId: string, actor: Actor, expectedVersion?: number): Promise<VehicleResponse> {
+    return this.respond(
+      await transferRecord(this.deps, this.spec(id, actor, expectedVersion, 'VehicleTransferred'), assemblyId),
+    );
+  }
+
+  private get deps() {
+    return { uow: this.uow, clock: this.clock };
+  }
+
+  private spec(id: string, actor: Actor, expectedVersion: number | undefined, action: string) {
+    const store = (c: DataStores) => c.vehicles;
+    return { entity: 'vehicle', store, id, actor, expectedVersion, action, jurisdiction: jurisdictionOf(actor) };
+  }
+
   private async change(
     id: string,
     actor: Actor,
@@ -146,8 +181,7 @@ export class VehiclesService {
     action: string,
     transition: Transition<Vehicle>,
   ): Promise<Vehicle> {
-    const spec = { entity: 'vehicle', store: (c: DataStores) => c.vehicles, id, actor, expectedVersion, action };
-    return (await changeAggregate({ uow: this.uow, clock: this.clock }, spec, transition)).saved;
+    return (await changeAggregate(this.deps, this.spec(id, actor, expectedVersion, action), transition)).saved;
   }
 
   private async respond(vehicle: Vehicle): Promise<VehicleResponse> {

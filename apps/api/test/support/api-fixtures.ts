@@ -25,7 +25,15 @@ const T0 = new Date('2026-10-01T08:00:00Z');
 const minutes = (n: number) => new Date(T0.getTime() + n * 60_000);
 
 export interface ApiFixture {
-  keys: { admin: string; assembly: string; merchantA: string; merchantB: string; revoked: string };
+  /** `assembly`: the approver of the first assembly; `otherAssembly`: the inspector of the other one. */
+  keys: {
+    admin: string;
+    assembly: string;
+    otherAssembly: string;
+    merchantA: string;
+    merchantB: string;
+    revoked: string;
+  };
   ids: {
     owners: string[];
     merchantA: string;
@@ -35,6 +43,8 @@ export interface ApiFixture {
     workingDriver: string;
     assemblyUser: string;
     otherAssemblyUser: string;
+    assembly: string;
+    otherAssembly: string;
     station: string;
     union: string;
   };
@@ -47,24 +57,6 @@ export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> 
   const repos = prismaRepositories(prisma);
   const hasher = new PlainTextHasher();
 
-  const owners = [];
-  for (let i = 0; i < 3; i++) {
-    owners.push(
-      await repos.owners.add(
-        VehicleOwner.register(
-          {
-            name: ['Kofi Asante', 'Ama Owusu', 'Yaw Mensah'][i],
-            phone: `024412345${i}`,
-            email: `owner${i}@example.com`,
-            idType: 'ghana_card',
-            idNumber: `GHA-10000000${i}-1`,
-          },
-          ids,
-          minutes(i),
-        ),
-      ),
-    );
-  }
   const region = await repos.regions.add(
     Region.create({ name: 'Greater Accra', country: ids.next() }, ids, minutes(3)),
   );
@@ -82,6 +74,26 @@ export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> 
       minutes(5),
     ),
   );
+  // Every record of the data set belongs to the first assembly (the assembly key's); the other has none.
+  const owners = [];
+  for (let i = 0; i < 3; i++) {
+    owners.push(
+      await repos.owners.add(
+        VehicleOwner.register(
+          {
+            name: ['Kofi Asante', 'Ama Owusu', 'Yaw Mensah'][i],
+            phone: `024412345${i}`,
+            email: `owner${i}@example.com`,
+            idType: 'ghana_card',
+            idNumber: `GHA-10000000${i}-1`,
+            assemblyId: assembly.id,
+          },
+          ids,
+          minutes(i),
+        ),
+      ),
+    );
+  }
   const user = await repos.assemblyUsers.add(
     AssemblyUser.create(
       {
@@ -150,6 +162,7 @@ export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> 
         gender: 'female',
         ownerId,
         walletAccount: `23320100000${n}`,
+        assemblyId: assembly.id,
       },
       { ids, random: new SeededRandomSource(n), hasher },
       minutes(10 + n),
@@ -182,6 +195,7 @@ export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> 
         type: 'taxi',
         roadWorthyExpiryDate: minutes(600_000),
         insuranceExpiryDate: minutes(600_000),
+        assemblyId: assembly.id,
       },
       ids,
       minutes(100 + n),
@@ -241,6 +255,7 @@ export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> 
         estimatedDistance: 8,
         estimatedMinutes: 20,
         paymentMethod: 'momo',
+        assemblyId: assembly.id,
       },
       ids,
       new Date(at),
@@ -321,6 +336,7 @@ export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> 
   const keys = {
     admin: newApiKey('admin'),
     assembly: newApiKey('assembly'),
+    otherAssembly: newApiKey('assembly'),
     merchantA: newApiKey('merchant'),
     merchantB: newApiKey('merchant'),
     revoked: newApiKey('admin'),
@@ -338,6 +354,7 @@ export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> 
     data: [
       key(keys.admin, 'admin', ids.next()),
       key(keys.assembly, 'assembly', user.id),
+      key(keys.otherAssembly, 'assembly', otherUser.id),
       key(keys.merchantA, 'merchant', merchantA),
       key(keys.merchantB, 'merchant', merchantB),
       key(keys.revoked, 'admin', ids.next(), T0),
@@ -354,6 +371,8 @@ export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> 
       workingDriver: workingDriver.id,
       assemblyUser: user.id,
       otherAssemblyUser: otherUser.id,
+      assembly: assembly.id,
+      otherAssembly: otherAssembly.id,
       station: station.id,
       union: union.id,
     },

@@ -6,6 +6,8 @@ export type PrincipalRole = 'admin' | 'assembly' | 'merchant' | 'platform' | 'sy
 export interface Actor {
   role: PrincipalRole;
   id: string;
+  /** For assembly staff: the assembly they act in (their jurisdiction). */
+  assemblyId?: string;
 }
 
 export const SYSTEM_ACTOR: Actor = { role: 'system', id: 'system' };

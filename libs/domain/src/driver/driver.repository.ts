@@ -4,6 +4,8 @@ import type { Driver } from './driver';
 export interface DriverListFilter {
   approved?: boolean;
   email?: string;
+  /** One assembly's drivers only (an assembly user's jurisdiction). */
+  assemblyId?: string;
 }
 
 /**

@@ -11,6 +11,7 @@ import { documentNumber, ID_TYPES, oneOf, type IdType } from '../shared/identity
 import { GENDERS, LICENSE_CLASSES, type Gender, type LicenseClass } from './driver-fields';
 import { DriverErrors } from './driver.errors';
 import type { Mutable } from '../shared/mutable';
+import { transferDestination } from '../assembly/jurisdiction';
 
 /** How long an activation key works after it was issued. */
 export const ACTIVATION_KEY_LIFETIME_MS = 24 * 3_600_000;
@@ -41,6 +42,8 @@ export interface DriverRegistration {
   gender: string;
   ownerId?: string;
   walletAccount?: string;
+  /** The assembly it belongs to (the self-registering driver's choice, or the registering staff's); absent: unassigned. */
+  assemblyId?: string;
 }
 
 export interface DriverRevocation {
@@ -80,6 +83,8 @@ export interface DriverState {
   readonly dateActivated?: Date;
   readonly ownerId?: string;
   readonly walletAccount?: string;
+  /** Absent: unassigned (visible nationwide only). */
+  readonly assemblyId?: string;
   readonly ratingTotal: number;
   readonly ratingCount: number;
   readonly version: number;
@@ -143,6 +148,7 @@ export class Driver {
     };
     if (input.ownerId !== undefined) state.ownerId = assertObjectId(input.ownerId, 'ownerID');
     if (input.walletAccount !== undefined) state.walletAccount = requireText(input.walletAccount, 'walletAccount', 40);
+    if (input.assemblyId !== undefined) state.assemblyId = assertObjectId(input.assemblyId, 'assembly');
     const driver = new Driver(state);
     driver.record('DriverRegistered', at);
     return { driver, activationKey };
@@ -307,6 +313,14 @@ export class Driver {
     this.state.ratingTotal += stars;
     this.state.ratingCount += 1;
     this.state.updatedAt = at;
+  }
+
+  /** Moves the driver to another assembly, approval as it is (an admin's explicit act). */
+  transferTo(assemblyId: string, at: Date): void {
+    const from = this.state.assemblyId ?? null;
+    this.state.assemblyId = transferDestination(this.state, assemblyId);
+    this.state.updatedAt = at;
+    this.record('DriverTransferred', at, { from, to: this.state.assemblyId });
   }
 
   private record(type: string, at: Date, data?: Record<string, unknown>): void {

@@ -1,6 +1,7 @@
 import { normalizeEmail, normalizePhone, requireText } from '../shared/contact';
 import { DomainError } from '../shared/domain-error';
-import type { IdGenerator } from '../shared/id-generator';
+import { assertObjectId, type IdGenerator } from '../shared/id-generator';
+import { transferDestination } from '../assembly/jurisdiction';
 import { documentNumber, ID_TYPES, oneOf, type IdType } from '../shared/identity';
 
 export interface VehicleOwnerRegistration {
@@ -9,6 +10,8 @@ export interface VehicleOwnerRegistration {
   email: string;
   idType: string;
   idNumber: string;
+  /** The assembly it belongs to (placed by the registering caller's jurisdiction); absent: unassigned. */
+  assemblyId?: string;
 }
 
 export interface VehicleOwnerState {
@@ -21,6 +24,8 @@ export interface VehicleOwnerState {
   readonly idType: IdType;
   readonly idNumber: string;
   readonly verified: boolean;
+  /** Absent: unassigned (visible nationwide only). */
+  readonly assemblyId?: string;
   readonly version: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
@@ -39,6 +44,7 @@ export class VehicleOwner {
       idType: oneOf(ID_TYPES, input.idType, 'idType'),
       idNumber: documentNumber(input.idNumber, 'idNumber'),
       verified: false,
+      ...(input.assemblyId !== undefined && { assemblyId: assertObjectId(input.assemblyId, 'assembly') }),
       version: 0,
       createdAt: at,
       updatedAt: at,
@@ -58,6 +64,11 @@ export class VehicleOwner {
 
   toState(): VehicleOwnerState {
     return { ...this.state };
+  }
+
+  /** Moves the owner to another assembly (its vehicles and drivers stay where they are). */
+  transferTo(assemblyId: string, at: Date): void {
+    this.state = { ...this.state, assemblyId: transferDestination(this.state, assemblyId), updatedAt: at };
   }
 
   verify(at: Date): void {

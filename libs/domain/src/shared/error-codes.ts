@@ -38,6 +38,7 @@ export const ERROR_KINDS = {
   // The addressed record does not exist (404).
   NOT_FOUND: 'not_found',
   // Collides with stored data: a duplicate, a lost race, a repeated transition (409).
+  ALREADY_IN_ASSEMBLY: 'conflict',
   ASSEMBLY_USER_EMAIL_TAKEN: 'conflict',
   CONCURRENT_UPDATE: 'conflict',
   DRIVER_ALREADY_ACTIVATED: 'conflict',

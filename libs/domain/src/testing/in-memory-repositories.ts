@@ -36,14 +36,18 @@ export class InMemoryVehicleRepository implements VehicleRepository {
         (filter.approved === undefined || s.approved === filter.approved) &&
         (filter.registrationNumber === undefined || s.registrationNumber === filter.registrationNumber) &&
         (filter.driverId === undefined || s.driverId === filter.driverId) &&
-        (filter.ownerId === undefined || s.ownerId === filter.ownerId),
+        (filter.ownerId === undefined || s.ownerId === filter.ownerId) &&
+        inAssembly(s, filter.assemblyId),
       page,
     );
   }
 
-  async listCertificatesEndingBy(date: Date, page: PageRequest): Promise<Page<Vehicle>> {
+  async listCertificatesEndingBy(date: Date, page: PageRequest, assemblyId?: string): Promise<Page<Vehicle>> {
     const ends = (d: Date | undefined) => d !== undefined && d <= date;
-    return this.store.page((s) => ends(s.roadWorthyExpiryDate) || ends(s.insuranceExpiryDate), page);
+    return this.store.page(
+      (s) => (ends(s.roadWorthyExpiryDate) || ends(s.insuranceExpiryDate)) && inAssembly(s, assemblyId),
+      page,
+    );
   }
 }
 
@@ -57,14 +61,17 @@ export class InMemoryVehicleOwnerRepository implements VehicleOwnerRepository {
   update = (o: VehicleOwner) => this.store.update(o);
   findById = (id: string) => this.store.findById(id);
   findByIds = (ids: readonly string[]) => this.store.findByIds(ids);
-  list = async (page: PageRequest) => this.store.page(() => true, page);
+  list = async (page: PageRequest, assemblyId?: string) => this.store.page((s) => inAssembly(s, assemblyId), page);
 
-  async search(query: string, page: PageRequest): Promise<Page<VehicleOwner>> {
+  async search(query: string, page: PageRequest, assemblyId?: string): Promise<Page<VehicleOwner>> {
     const needle = query.trim().toLowerCase();
     const phones = phoneSearchForms(needle);
     return this.store.page(
       (s) =>
-        s.name.toLowerCase().includes(needle) || s.email.includes(needle) || phones.some((p) => s.phone.includes(p)),
+        (s.name.toLowerCase().includes(needle) ||
+          s.email.includes(needle) ||
+          phones.some((p) => s.phone.includes(p))) &&
+        inAssembly(s, assemblyId),
       page,
     );
   }
@@ -83,7 +90,9 @@ export class InMemoryDriverRepository implements DriverRepository {
     const email = filter.email?.trim().toLowerCase();
     return this.store.page(
       (s) =>
-        (filter.approved === undefined || s.approved === filter.approved) && (email === undefined || s.email === email),
+        (filter.approved === undefined || s.approved === filter.approved) &&
+        (email === undefined || s.email === email) &&
+        inAssembly(s, filter.assemblyId),
       page,
     );
   }
@@ -143,8 +152,8 @@ export class InMemoryTripRepository implements TripRepository {
   add = (t: Trip) => this.store.add(t);
   update = (t: Trip) => this.store.update(t);
   findById = (id: string) => this.store.findById(id);
-  listCreatedBetween = async (range: { from: Date; to: Date }, page: PageRequest) =>
-    this.store.page((s) => s.createdAt >= range.from && s.createdAt < range.to, page);
+  listCreatedBetween = async (range: { from: Date; to: Date }, page: PageRequest, assemblyId?: string) =>
+    this.store.page((s) => s.createdAt >= range.from && s.createdAt < range.to && inAssembly(s, assemblyId), page);
 }
 
 export class InMemoryTransactionRepository implements TransactionRepository {
@@ -169,4 +178,9 @@ export class InMemoryTransactionRepository implements TransactionRepository {
       .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime())
       .slice(0, limit)
       .map((s) => s.id);
+}
+
+/** Whether a record passes an optional assembly filter. */
+function inAssembly(record: { assemblyId?: string }, assemblyId: string | undefined): boolean {
+  return assemblyId === undefined || record.assemblyId === assemblyId;
 }

@@ -97,6 +97,13 @@ describe('Trip creation', () => {
     expect(codeOf(() => newTrip(over as Partial<TripRequest>))).toBe(code);
   });
 
+  it("belongs to its vehicle's assembly when one is given, to none otherwise", () => {
+    const accra = '65b000000000000000000001';
+    expect(newTrip({ assemblyId: accra }).toState().assemblyId).toBe(accra);
+    expect(newTrip().toState()).not.toHaveProperty('assemblyId');
+    expect(codeOf(() => newTrip({ assemblyId: 'x' }))).toBe('INVALID_ID');
+  });
+
   it('accepts any passenger count when the vehicle capacity is unknown', () => {
     expect(newTrip({ vehicle: { ...vehicle, capacity: undefined }, passengers: 9 }).toState().service.passengers).toBe(
       9,

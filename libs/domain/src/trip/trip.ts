@@ -1,7 +1,7 @@
 import { requireText } from '../shared/contact';
 import type { DomainEvent } from '../shared/events';
 import type { GeoPoint } from '../shared/geo-point';
-import type { IdGenerator } from '../shared/id-generator';
+import { assertObjectId, type IdGenerator } from '../shared/id-generator';
 import { oneOf } from '../shared/identity';
 import { assertPesewas } from '../shared/money';
 import { boundedNumber } from '../shared/values';
@@ -72,6 +72,8 @@ export interface TripState {
   readonly droppedOffLocation?: GeoPoint;
   readonly checkedOut: boolean;
   readonly checkOutTime?: Date;
+  /** The assembly of the vehicle when the trip was recorded (whose staff see it); absent: unassigned. */
+  readonly assemblyId?: string;
   readonly version: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
@@ -91,6 +93,8 @@ export interface TripRequest {
   estimatedDistance: number;
   estimatedMinutes: number;
   paymentMethod?: string;
+  /** The vehicle's assembly as it is now. */
+  assemblyId?: string;
 }
 
 /**
@@ -157,6 +161,7 @@ export class Trip {
     };
     if (input.paymentMethod !== undefined)
       state.paymentMethod = oneOf(PAYMENT_METHODS, input.paymentMethod, 'paymentMethod');
+    if (input.assemblyId !== undefined) state.assemblyId = assertObjectId(input.assemblyId, 'assembly');
     const trip = new Trip(state);
     trip.record('TripCreated', at);
     return trip;

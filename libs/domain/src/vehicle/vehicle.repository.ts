@@ -7,6 +7,8 @@ export interface VehicleListFilter {
   registrationNumber?: string;
   driverId?: string;
   ownerId?: string;
+  /** One assembly's vehicles only (an assembly user's jurisdiction). */
+  assemblyId?: string;
 }
 
 /**
@@ -21,6 +23,9 @@ export interface VehicleRepository {
   update(vehicle: Vehicle): Promise<Vehicle>;
   findById(id: string): Promise<Vehicle | undefined>;
   list(filter: VehicleListFilter, page: PageRequest): Promise<Page<Vehicle>>;
-  /** Vehicles whose roadworthy or insurance certificate ends on or before `date` (expired or expiring). */
-  listCertificatesEndingBy(date: Date, page: PageRequest): Promise<Page<Vehicle>>;
+  /**
+   * Vehicles whose roadworthy or insurance certificate ends on or before `date` (expired or expiring), of one
+   * assembly when `assemblyId` is given.
+   */
+  listCertificatesEndingBy(date: Date, page: PageRequest, assemblyId?: string): Promise<Page<Vehicle>>;
 }

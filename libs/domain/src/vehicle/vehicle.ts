@@ -20,6 +20,7 @@ import {
 } from './vehicle-fields';
 import { VehicleErrors } from './vehicle.errors';
 import type { Mutable } from '../shared/mutable';
+import { transferDestination } from '../assembly/jurisdiction';
 
 /** What a vehicle is registered with. Everything but the owner is optional at registration. */
 export interface VehicleRegistration {
@@ -41,6 +42,8 @@ export interface VehicleRegistration {
   roadWorthyExpiryDate?: Date;
   insuranceExpiryDate?: Date;
   vin?: string;
+  /** The assembly it belongs to (placed by the registering caller's jurisdiction); absent: unassigned. */
+  assemblyId?: string;
 }
 
 /** The whole state of a vehicle, as persisted. Optional fields are absent until the event that sets them. */
@@ -72,6 +75,8 @@ export interface VehicleState {
   readonly stationId?: string | null;
   readonly transportUnionId?: string;
   readonly driverId?: string;
+  /** Absent: unassigned (visible nationwide only). */
+  readonly assemblyId?: string;
   /** Revision (`__v`): the repository refuses to overwrite a newer one. */
   readonly version: number;
   readonly createdAt: Date;
@@ -136,6 +141,7 @@ function checkRegistration(
   if (input.insuranceExpiryDate !== undefined)
     out.insuranceExpiryDate = validDate(input.insuranceExpiryDate, 'insuranceExpiryDate');
   if (input.vin !== undefined) out.vin = normalizeVin(input.vin);
+  if (input.assemblyId !== undefined) out.assemblyId = assertObjectId(input.assemblyId, 'assembly');
 
   if (out.netWeight !== undefined && out.grossWeight !== undefined && out.netWeight > out.grossWeight) {
     throw VehicleErrors.netWeightAboveGross();
@@ -277,6 +283,14 @@ export class Vehicle {
     this.state.transportUnionId = assertObjectId(unionId, 'transportUnion');
     this.state.updatedAt = at;
     this.record('VehicleTransportUnionLinked', at, { transportUnion: unionId });
+  }
+
+  /** Moves the vehicle to another assembly, links and approval as they are (an admin's explicit act). */
+  transferTo(assemblyId: string, at: Date): void {
+    const from = this.state.assemblyId ?? null;
+    this.state.assemblyId = transferDestination(this.state, assemblyId);
+    this.state.updatedAt = at;
+    this.record('VehicleTransferred', at, { from, to: this.state.assemblyId });
   }
 
   /** Why this vehicle may not operate at `date`; empty when it may. */

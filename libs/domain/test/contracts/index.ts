@@ -1,5 +1,6 @@
 import type { OpenBackend } from './backend';
 import { driverTripTransactionContract } from './driver-trip-transaction.contract';
+import { jurisdictionContract } from './jurisdiction.contract';
 import { referenceDataContract } from './reference-data.contract';
 import { vehicleAndOwnerContract } from './vehicle-and-owner.contract';
 
@@ -10,4 +11,5 @@ export function repositoryContracts(name: string, open: OpenBackend): void {
   vehicleAndOwnerContract(name, open);
   driverTripTransactionContract(name, open);
   referenceDataContract(name, open);
+  jurisdictionContract(name, open);
 }

@@ -134,6 +134,7 @@ function ownFieldsOfDriver(): string[] {
     'dateActivated',
     'walletAccount',
     'rating',
+    'assembly',
     'createdAt',
     'updatedAt',
     '__v',

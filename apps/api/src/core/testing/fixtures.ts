@@ -1,6 +1,8 @@
 import {
+  Assembly,
   AssemblyUser,
   DEFAULT_ACTIVATION_POLICY,
+  Region,
   INSPECTION_ITEMS,
   type Actor,
   type DriverRegistration,
@@ -20,27 +22,64 @@ import type { MerchantRecord, MerchantRegistry, MessageSender, RateLimits } from
 // What the services' specs share: the fakes of every port, wired the way ports.module.ts wires the real adapters.
 
 export const T0 = '2026-06-01T09:00:00.000Z';
-export const INSPECTOR: Actor = { role: 'assembly', id: '65a0000000000000000000a1' };
-export const APPROVER: Actor = { role: 'assembly', id: '65a0000000000000000000a2' };
+
+/** The assembly the staff actors work in, and another one. */
+export const STAFF_ASSEMBLY = '65a0000000000000000000e1';
+export const OTHER_ASSEMBLY = '65a0000000000000000000e2';
+const STAFF_REGION = '65a0000000000000000000f1';
+
+export const INSPECTOR: Actor = { role: 'assembly', id: '65a0000000000000000000a1', assemblyId: STAFF_ASSEMBLY };
+export const APPROVER: Actor = { role: 'assembly', id: '65a0000000000000000000a2', assemblyId: STAFF_ASSEMBLY };
+/** An approver of the other assembly: outside the staff assembly's jurisdiction. */
+export const OUTSIDER: Actor = { role: 'assembly', id: '65a0000000000000000000a4', assemblyId: OTHER_ASSEMBLY };
 export const ADMIN: Actor = { role: 'admin', id: '65a0000000000000000000a0' };
 export const PLATFORM: Actor = { role: 'platform', id: '65a0000000000000000000a3' };
 
-/** The assembly the staff actors work in. */
-export const STAFF_ASSEMBLY = '65a0000000000000000000e1';
-
-/** The stored assembly users behind INSPECTOR and APPROVER (their duties are checked against these roles). */
+/**
+ * The two assemblies (a day before T0, so a test's own come first in lists) and the stored users behind INSPECTOR,
+ * APPROVER and OUTSIDER (duties are checked against them).
+ */
 function seedStaff(uow: InMemoryUnitOfWork): void {
   const at = new Date(T0);
-  for (const [actor, role, name] of [
-    [INSPECTOR, 'inspector', 'Ama Inspector'],
-    [APPROVER, 'approver', 'Kofi Approver'],
+  const before = new Date(Date.parse(T0) - 86_400_000);
+  void uow.stores.regions.add(
+    Region.restore({
+      id: STAFF_REGION,
+      name: 'Greater Accra',
+      country: '65a0000000000000000000f0',
+      version: 0,
+      createdAt: before,
+      updatedAt: before,
+    }),
+  );
+  for (const [id, name] of [
+    [STAFF_ASSEMBLY, 'Accra Metropolitan Assembly'],
+    [OTHER_ASSEMBLY, 'Tema Metropolitan Assembly'],
+  ] as const) {
+    void uow.stores.assemblies.add(
+      Assembly.restore({
+        id,
+        name,
+        regionId: STAFF_REGION,
+        digitalAddress: 'GA-001-0001',
+        type: 'metropolitan',
+        version: 0,
+        createdAt: before,
+        updatedAt: before,
+      }),
+    );
+  }
+  for (const [actor, assemblyId, role, name] of [
+    [INSPECTOR, STAFF_ASSEMBLY, 'inspector', 'Ama Inspector'],
+    [APPROVER, STAFF_ASSEMBLY, 'approver', 'Kofi Approver'],
+    [OUTSIDER, OTHER_ASSEMBLY, 'approver', 'Yaw Outsider'],
   ] as const) {
     void uow.stores.assemblyUsers.add(
       AssemblyUser.restore({
         id: actor.id,
-        assemblyId: STAFF_ASSEMBLY,
+        assemblyId,
         name,
-        email: `${role}@ama.gov.gh`,
+        email: `${name.split(' ')[1].toLowerCase()}@ama.gov.gh`,
         phone: '+233244000000',
         role,
         version: 0,
@@ -104,6 +143,8 @@ export const driverInput = (over: Partial<DriverRegistration> = {}): DriverRegis
   idType: 'ghana_card',
   idNumber: 'GHA-700000001-1',
   gender: 'male',
+  // The driver chooses the staff actors' assembly, where they are to be approved.
+  assemblyId: STAFF_ASSEMBLY,
   ...over,
 });
 

@@ -1,0 +1,386 @@
+// `npm run bench`: the read endpoints of the API against a raw `node:http` + `pg` server running the same queries on
+// the same data, measured alternately in one run on this machine, and the write paths' rates for reference.
+//
+//   npm run bench                                  # scales 0.1 and 1.0, 32 connections, 10 s per measurement
+//   npm run bench -- --scales 1 --seconds 20 --rounds 3 --connections 32 --out tmp/bench/result.json
+//
+// Each scale gets its own database (transport_bench_<scale>), generated once and reused while the migrations and the
+// generator are unchanged. Before measuring, each endpoint's answer from the API and from the baseline are compared
+// byte for byte: a baseline that answers something else would measure nothing.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { cpus, totalmem } from 'node:os';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { callbackToken, generationSql, KEYS } from './generate.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .join(' ')
+    .split('--')
+    .filter(Boolean)
+    .map((pair) => pair.trim().split(/\s+/))
+    .map(([k, v]) => [k, v ?? 'true']),
+);
+const SCALES = (args.scales ?? '0.1,1').split(',').map(Number);
+const SECONDS = Number(args.seconds ?? 10);
+const ROUNDS = Number(args.rounds ?? 2);
+const CONNECTIONS = Number(args.connections ?? 32);
+const OUT = resolve(root, args.out ?? 'tmp/bench/result.json');
+const SERVER = args.postgres ?? process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const API_PORT = 3410;
+const RAW_PORT = 3411;
+
+const dbUrl = (name) => {
+  const url = new URL(SERVER);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+/** What the generated data depends on: the migrations and the generator. A change regenerates. */
+function fingerprint(scale) {
+  const hash = createHash('sha256')
+    .update(String(scale))
+    .update(readFileSync(join(root, 'tools/bench/generate.mjs')));
+  const migrations = join(root, 'prisma', 'migrations');
+  for (const name of readdirSync(migrations).sort()) hash.update(name);
+  return hash.digest('hex').slice(0, 16);
+}
+
+async function prepare(scale) {
+  const name = `transport_bench_${String(scale).replace('.', '_')}`;
+  const mark = `bench:${fingerprint(scale)}`;
+  const admin = new pg.Client({ connectionString: SERVER });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query(
+      'SELECT shobj_description(oid, $2) AS mark FROM pg_database WHERE datname = $1',
+      [name, 'pg_database'],
+    );
+    if (rows[0]?.mark === mark) {
+      console.log(`[bench] ${name}: generated data reused`);
+      return dbUrl(name);
+    }
+    if (rows[0]) await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = dbUrl(name);
+  const migrate = spawnSync(process.execPath, [join(root, 'node_modules/prisma/build/index.js'), 'migrate', 'deploy'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url },
+    encoding: 'utf8',
+  });
+  if (migrate.status !== 0) throw new Error(`migrations failed:\n${migrate.stdout}${migrate.stderr}`);
+  const started = Date.now();
+  console.log(`[bench] ${name}: generating scale ${scale} ...`);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(generationSql(scale));
+    await client.query(`COMMENT ON DATABASE ${name} IS '${mark}'`);
+  } finally {
+    await client.end();
+  }
+  console.log(`[bench] ${name}: generated in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  return url;
+}
+
+function start(label, command, argv, env) {
+  const child = spawn(command, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = [];
+  child.stdout.on('data', (d) => log.push(String(d)));
+  child.stderr.on('data', (d) => log.push(String(d)));
+  child.log = log;
+  child.label = label;
+  return child;
+}
+
+async function ready(port, child, path = '/health') {
+  const deadline = Date.now() + 60_000;
+  const began = Date.now();
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${child.label} exited:\n${child.log.join('')}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`);
+      if (res.status === 200) return Date.now() - began;
+    } catch {
+      // not listening yet
+    }
+    await sleep(20);
+  }
+  throw new Error(`${child.label} did not answer on ${port}:\n${child.log.join('')}`);
+}
+
+const stop = (child) =>
+  new Promise((done) => {
+    if (child.exitCode !== null) return done();
+    child.once('exit', done);
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  });
+
+/** Resident memory of a process, in MB, from /proc (Linux). */
+function rssMb(pid) {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
+    return Number(line.replace(/\D+/g, '')) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+function measure(url, headers, pid) {
+  return new Promise((done, fail) => {
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 250);
+    autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers }, (error, result) => {
+      clearInterval(sampler);
+      if (error) return fail(error);
+      if (result.non2xx > 0 || result.errors > 0)
+        return fail(new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`));
+      done({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, rss: peak });
+    });
+  });
+}
+
+function endpoints() {
+  return [
+    { name: 'GET /vehicles/all?limit=50', path: '/vehicles/all?limit=50', headers: {} },
+    { name: 'GET /drivers/all (anonymous)', path: '/drivers/all', headers: {} },
+    {
+      name: 'GET /vehicles/owner/search?query=yir',
+      path: '/vehicles/owner/search?query=yir',
+      headers: { authorization: KEYS.admin },
+    },
+    {
+      name: 'GET /trips/intracity/date (one day)',
+      path: `/trips/intracity/date?startDate=${day(-3)}&endDate=${day(-3)}`,
+      headers: { authorization: KEYS.admin },
+    },
+    {
+      name: 'GET /payment/check_transaction',
+      path: '/payment/check_transaction?reference=REF-4242',
+      headers: { authorization: KEYS.merchant },
+    },
+  ];
+}
+const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+/** The same bytes from both servers, or the run stops here. */
+async function sameAnswers(list) {
+  for (const e of list) {
+    const [api, raw] = await Promise.all(
+      [API_PORT, RAW_PORT].map((port) => fetch(`http://127.0.0.1:${port}${e.path}`, { headers: e.headers })),
+    );
+    const [a, r] = await Promise.all([api.text(), raw.text()]);
+    if (api.status !== 200 || a !== r || api.headers.get('link') !== raw.headers.get('link')) {
+      let at = 0;
+      while (at < a.length && a[at] === r[at]) at++;
+      throw new Error(
+        `${e.name}: the API and the baseline answer differently (API ${api.status}, baseline ${raw.status}; link ` +
+          `${api.headers.get('link')} vs ${raw.headers.get('link')}); first difference at ${at}:\n` +
+          `API:      ${a.slice(Math.max(0, at - 80), at + 120)}\nbaseline: ${r.slice(Math.max(0, at - 80), at + 120)}`,
+      );
+    }
+  }
+}
+
+/** Rates of the two write paths people ask about (no baseline: these are for trend, not target). */
+async function writeRates(pid) {
+  const out = {};
+  out['POST /payment/callback/:token (acknowledgements)'] = await new Promise((done, fail) =>
+    autocannon(
+      {
+        url: `http://127.0.0.1:${API_PORT}/payment/callback/${callbackToken(4)}`,
+        method: 'POST',
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ResponseCode: '0000', Message: 'success', Data: { ClientReference: 'x' } }),
+      },
+      (error, r) =>
+        error
+          ? fail(error)
+          : done({
+              rps: r.requests.average,
+              p50: r.latency.p50,
+              p99: r.latency.p99,
+              non2xx: r.non2xx,
+              rss: rssMb(pid),
+            }),
+    ),
+  );
+  let n = 0;
+  const run = Date.now().toString(36);
+  out['POST /drivers/add'] = await new Promise((done, fail) =>
+    autocannon(
+      {
+        url: `http://127.0.0.1:${API_PORT}/drivers/add`,
+        method: 'POST',
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        headers: { 'content-type': 'application/json' },
+        requests: [
+          {
+            setupRequest: (request) => {
+              n += 1;
+              return {
+                ...request,
+                body: JSON.stringify({
+                  name: 'Bench Driver',
+                  phone: `02${String(n % 100000000).padStart(8, '0')}`,
+                  email: `bench-${run}-${n}@example.com`,
+                  license: `DL-B-${n}`,
+                  licenseClass: 'B',
+                  licenseExpiry: '2030-01-01',
+                  licenseIssueDate: '2020-01-01',
+                  idType: 'ghana_card',
+                  idNumber: `GHA-B${n}`,
+                  gender: 'female',
+                }),
+              };
+            },
+          },
+        ],
+      },
+      (error, r) =>
+        error
+          ? fail(error)
+          : done({
+              rps: r.requests.average,
+              p50: r.latency.p50,
+              p99: r.latency.p99,
+              non2xx: r.non2xx,
+              rss: rssMb(pid),
+            }),
+    ),
+  );
+  return out;
+}
+
+async function benchScale(scale) {
+  const url = await prepare(scale);
+  const api = start('API', process.execPath, [join(root, 'dist/apps/api/main.js')], {
+    DATABASE_URL: url,
+    PORT: String(API_PORT),
+    SEED_DEMO: 'false',
+    NODE_ENV: 'production',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${API_PORT}`,
+  });
+  const raw = start('baseline', process.execPath, [join(root, 'tools/bench/raw-server.mjs')], {
+    DATABASE_URL: url,
+    PORT: String(RAW_PORT),
+  });
+  try {
+    const startMs = await ready(API_PORT, api);
+    await ready(RAW_PORT, raw);
+    const list = endpoints();
+    await sameAnswers(list);
+    const rows = [];
+    for (const e of list) {
+      const samples = { api: [], raw: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const side of round % 2 === 0 ? ['api', 'raw'] : ['raw', 'api']) {
+          const port = side === 'api' ? API_PORT : RAW_PORT;
+          const pid = side === 'api' ? api.pid : raw.pid;
+          samples[side].push(await measure(`http://127.0.0.1:${port}${e.path}`, e.headers, pid));
+        }
+      }
+      const mean = (xs, k) => xs.reduce((s, x) => s + x[k], 0) / xs.length;
+      const row = {
+        endpoint: e.name,
+        api: { rps: mean(samples.api, 'rps'), p50: mean(samples.api, 'p50'), p99: mean(samples.api, 'p99') },
+        raw: { rps: mean(samples.raw, 'rps'), p50: mean(samples.raw, 'p50'), p99: mean(samples.raw, 'p99') },
+        apiRssMb: Math.max(...samples.api.map((s) => s.rss)),
+      };
+      row.ratio = row.api.rps / row.raw.rps;
+      row.p99Ratio = row.api.p99 / row.raw.p99;
+      rows.push(row);
+      console.log(
+        `[bench] scale ${scale} ${e.name}: API ${row.api.rps.toFixed(0)} req/s, baseline ${row.raw.rps.toFixed(0)} (ratio ${row.ratio.toFixed(2)})`,
+      );
+    }
+    const writes = await writeRates(api.pid);
+    return { scale, startToFirstAnswerMs: startMs, rows, writes };
+  } finally {
+    await Promise.all([stop(api), stop(raw)]);
+  }
+}
+
+function table(result) {
+  const f = (n, d = 0) => n.toFixed(d);
+  const lines = [];
+  for (const s of result.scales) {
+    lines.push(
+      `\nScale ${s.scale} (start to first answer: ${s.startToFirstAnswerMs} ms; migrations already applied)\n`,
+    );
+    lines.push(
+      '| Endpoint | API req/s | raw req/s | ratio | API p50 / p99 ms | raw p50 / p99 ms | p99 ratio | API RSS MB |',
+    );
+    lines.push('|---|---|---|---|---|---|---|---|');
+    for (const r of s.rows)
+      lines.push(
+        `| ${r.endpoint} | ${f(r.api.rps)} | ${f(r.raw.rps)} | ${f(r.ratio, 2)} | ${f(r.api.p50)} / ${f(r.api.p99)} | ${f(r.raw.p50)} / ${f(r.raw.p99)} | ${f(r.p99Ratio, 2)} | ${f(r.apiRssMb)} |`,
+      );
+    for (const [name, w] of Object.entries(s.writes))
+      lines.push(`| ${name} | ${f(w.rps)} | | | ${f(w.p50)} / ${f(w.p99)} | | | ${f(w.rss)} |`);
+  }
+  if (result.scales.length > 1) {
+    const [small, big] = [result.scales[0], result.scales[result.scales.length - 1]];
+    lines.push(`\nLatency (API p50) at scale ${big.scale} over scale ${small.scale}:`);
+    for (const r of big.rows) {
+      const other = small.rows.find((x) => x.endpoint === r.endpoint);
+      lines.push(`- ${r.endpoint}: ${(r.api.p50 / other.api.p50).toFixed(2)}x`);
+    }
+  }
+  return lines.join('\n');
+}
+
+async function main() {
+  const nxPackage = JSON.parse(readFileSync(join(root, 'node_modules/nx/package.json'), 'utf8'));
+  const build = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/nx', nxPackage.bin.nx), 'build', 'api', '--outputStyle=static'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NX_DAEMON: 'false' },
+    },
+  );
+  if (build.status !== 0) process.exit(build.status ?? 1);
+  const result = {
+    at: new Date().toISOString(),
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model,
+      memoryGb: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+    },
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    scales: [],
+  };
+  for (const scale of SCALES) result.scales.push(await benchScale(scale));
+  mkdirSync(dirname(OUT), { recursive: true });
+  writeFileSync(OUT, JSON.stringify(result, null, 2));
+  console.log(table(result));
+  console.log(
+    `\n[bench] ${result.machine.cpus} × ${result.machine.model}, ${result.machine.memoryGb} GB, Node ${result.machine.node}; written to ${OUT}`,
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

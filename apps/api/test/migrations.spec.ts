@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { migrateDeploy, migrationsApplied } from '../src/persistence/migrate';
 import { describeOnPostgres } from './support/postgres-only';
 import { createScratchDatabase } from './support/postgres-tier';
 import { WORKSPACE_ROOT } from './support/test-app';
@@ -12,6 +13,24 @@ const JURISDICTION = '20261123140000_assembly_jurisdiction';
 // A migration that changes what existing rows mean is tested on existing rows: here, transactions stored before
 // payments had a platform-unique ClientReference.
 describeOnPostgres('migrations carry existing data over', () => {
+  it('lets the app start without the Prisma CLI only when every committed migration is applied', async () => {
+    const database = await createScratchDatabase('applied');
+    const client = new pg.Client({ connectionString: database.url });
+    try {
+      expect(await migrationsApplied(WORKSPACE_ROOT, database.url)).toBe(false); // not even the table yet
+      await migrateDeploy(WORKSPACE_ROOT, database.url);
+      expect(await migrationsApplied(WORKSPACE_ROOT, database.url)).toBe(true);
+      await client.connect();
+      await client.query(`UPDATE _prisma_migrations SET finished_at = NULL WHERE migration_name = $1`, [JURISDICTION]);
+      expect(await migrationsApplied(WORKSPACE_ROOT, database.url)).toBe(false); // one failed half-way
+      await client.query(`DELETE FROM _prisma_migrations WHERE migration_name = $1`, [JURISDICTION]);
+      expect(await migrationsApplied(WORKSPACE_ROOT, database.url)).toBe(false); // one not applied
+    } finally {
+      await client.end();
+      await database.drop();
+    }
+  });
+
   /** A scratch database with every migration before `name` applied; `apply` runs one more. */
   async function migratedUpTo(name: string) {
     const database = await createScratchDatabase('migrate');

@@ -4,7 +4,8 @@ import pg from 'pg';
 import type { AppConfig } from '../config';
 import { PrismaClient } from '../generated/prisma/client';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
-import { migrateDeploy } from './migrate';
+import { migrateDeploy, migrationsApplied } from './migrate';
+import { createReadDb, type ReadDb } from './read-db';
 
 export type DatabaseKind = 'postgresql' | 'embedded';
 
@@ -17,6 +18,8 @@ export interface Database {
   readonly prisma: PrismaClient;
   /** The pool under Prisma; the job queue runs its statements through it too (one pool, one connection budget). */
   readonly pool: pg.Pool;
+  /** Kysely on the same pool: the typed SQL of the hot read paths (read-db.ts). */
+  readonly reads: ReadDb;
   /** The embedded server, when this process serves it (absent on real PostgreSQL). */
   readonly embedded?: EmbeddedPostgres;
   /** A real query: resolves when the database answers. */
@@ -38,7 +41,8 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
     url = embedded.url;
   }
   try {
-    if (config.migrateOnStart) await migrateDeploy(config.appRoot, url);
+    if (config.migrateOnStart && !(await migrationsApplied(config.appRoot, url)))
+      await migrateDeploy(config.appRoot, url);
     const pool = new pg.Pool({ connectionString: url, max: poolSize });
     // An idle connection closed by the server (a restart, a failover, an administrator) must not crash the process:
     // the pool drops it and opens another on the next query; /health reports the database state meanwhile.
@@ -50,6 +54,7 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
       url,
       prisma,
       pool,
+      reads: createReadDb(pool),
       embedded,
       async ping() {
         await prisma.$queryRaw`SELECT 1`;

@@ -1,6 +1,31 @@
 import { spawn } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import pg from 'pg';
+
+/**
+ * Whether every committed migration (a folder of `prisma/migrations`) is recorded as applied, and none as failed or
+ * rolled back. Starting then needs no Prisma CLI, which costs about a second of start time; any doubt (no table yet,
+ * a migration missing, one failed) leaves the decision to `prisma migrate deploy`.
+ */
+export async function migrationsApplied(appRoot: string, databaseUrl: string): Promise<boolean> {
+  const folder = join(appRoot, 'prisma', 'migrations');
+  const committed = (await readdir(folder, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ migration_name: string; done: boolean }>(
+      `SELECT migration_name, finished_at IS NOT NULL AND rolled_back_at IS NULL AS done FROM _prisma_migrations`,
+    );
+    const done = new Set(rows.filter((r) => r.done).map((r) => r.migration_name));
+    return rows.every((r) => r.done || done.has(r.migration_name)) && committed.every((name) => done.has(name));
+  } catch {
+    return false;
+  } finally {
+    await client.end();
+  }
+}
 
 /**
  * Applies the committed migrations with the Prisma CLI (`prisma migrate deploy`), exactly as an operator would.

@@ -75,7 +75,7 @@ describeOnEachTier('bad input', (tier) => {
   beforeAll(async () => {
     store = await openTierStore(tier);
     running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database.prisma);
+    f = await loadApiFixture(running.database);
   });
   afterAll(async () => {
     await running?.close();

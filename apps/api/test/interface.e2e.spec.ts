@@ -16,7 +16,7 @@ describeOnEachTier('the interface operations', (tier) => {
   beforeAll(async () => {
     store = await openTierStore(tier);
     running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database.prisma);
+    f = await loadApiFixture(running.database);
   });
   afterAll(async () => {
     await running?.close();

@@ -12,7 +12,7 @@ describeOnEachTier('API keys from the operator command', (tier) => {
   beforeAll(async () => {
     store = await openTierStore(tier);
     running = await startTestApp(store.config({ paymentBasePath: '/pay' }));
-    f = await loadApiFixture(running.database.prisma);
+    f = await loadApiFixture(running.database);
   });
   afterAll(async () => {
     await running?.close();

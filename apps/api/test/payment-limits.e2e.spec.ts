@@ -28,7 +28,7 @@ describeOnPostgres('payment request limits, shared by every instance', () => {
     const config = { ...base, payments: { ...base.payments, perPhonePerHour: 2, perMerchantPerMinute: 4 } };
     a = await startTestApp(config);
     b = await startTestApp(config);
-    f = await loadApiFixture(a.database.prisma);
+    f = await loadApiFixture(a.database);
   });
   afterAll(async () => {
     await a?.close();
@@ -76,7 +76,7 @@ describeOnEachTier('payment operator and merchant controls', (tier) => {
   beforeAll(async () => {
     store = await openTierStore(tier);
     running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database.prisma);
+    f = await loadApiFixture(running.database);
   });
   afterAll(async () => {
     await running?.close();

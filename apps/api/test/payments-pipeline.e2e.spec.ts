@@ -154,7 +154,7 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
         callbackSweepAfterSeconds: 1,
       },
     });
-    f = await loadApiFixture(running.database.prisma);
+    f = await loadApiFixture(running.database);
   });
   afterAll(async () => {
     await running?.close();

@@ -51,7 +51,7 @@ describeOnEachTier('payment request and provider callback', (tier) => {
     store = await openTierStore(tier);
     const base = store.config();
     running = await startTestApp({ ...base, provider: { ...base.provider, callbackSecret: PROVIDER_SECRET } });
-    f = await loadApiFixture(running.database.prisma);
+    f = await loadApiFixture(running.database);
   });
   afterAll(async () => {
     await running?.close();

@@ -118,7 +118,7 @@ describeOnPostgres('storm: two instances, SIGKILL mid-storm', () => {
       migrateOnStart: false,
       databasePoolSize: 4,
     });
-    f = await loadApiFixture(db.prisma);
+    f = await loadApiFixture(db);
   });
 
   afterAll(async () => {

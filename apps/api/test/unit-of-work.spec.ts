@@ -37,7 +37,7 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
   async function inspectedVehicle(): Promise<Vehicle> {
     await truncateAll(database.prisma);
     const ids = new ObjectIdGenerator(clock, new SeededRandomSource(seed++));
-    const repos = prismaRepositories(database.prisma);
+    const repos = prismaRepositories(database.prisma, database.reads);
     const owner = await repos.owners.add(
       VehicleOwner.register(
         { name: 'Kofi', phone: '0244123456', email: 'kofi@example.com', idType: 'ghana_card', idNumber: 'GHA-1-2' },
@@ -56,7 +56,7 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
       clock.now(),
     );
     await repos.vehicles.add(vehicle);
-    return inspectVehicle({ uow: new PrismaUnitOfWork(database.prisma), clock }, vehicle.id, passed, {
+    return inspectVehicle({ uow: new PrismaUnitOfWork(database.prisma, database.reads), clock }, vehicle.id, passed, {
       role: 'admin',
       id: '65a0000000000000000000a8',
     });
@@ -66,11 +66,12 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
   const vehicles = (uow: UnitOfWork) =>
     new VehiclesService(
       uow,
-      prismaStores(database.prisma),
+      prismaStores(database.prisma, database.reads),
       clock,
       new ObjectIdGenerator(clock, new SeededRandomSource(1)),
     );
-  const stored = async (id: string) => (await prismaRepositories(database.prisma).vehicles.findById(id))!;
+  const stored = async (id: string) =>
+    (await prismaRepositories(database.prisma, database.reads).vehicles.findById(id))!;
   async function inspectVehicle(
     deps: { uow: UnitOfWork; clock: FixedClock },
     id: string,
@@ -95,7 +96,11 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
 
   it('writes the change and its audit entry together', async () => {
     const vehicle = await inspectedVehicle();
-    const saved = await approveVehicle({ uow: new PrismaUnitOfWork(database.prisma), clock }, vehicle.id, approver);
+    const saved = await approveVehicle(
+      { uow: new PrismaUnitOfWork(database.prisma, database.reads), clock },
+      vehicle.id,
+      approver,
+    );
     expect(saved.toState()).toMatchObject({ approved: true, approvedBy: approver.id, version: 2 });
     const audit = await auditRows(vehicle.id);
     expect(audit.map((a) => a.action)).toEqual(['VehicleInspected', 'VehicleApproved']);
@@ -106,14 +111,14 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
 
   it('leaves nothing written when the audit write fails half-way', async () => {
     const vehicle = await inspectedVehicle();
-    const uow = new PrismaUnitOfWork(database.prisma, (db): AuditLog => ({
+    const uow = new PrismaUnitOfWork(database.prisma, database.reads, (db): AuditLog => ({
       append: async (entries) => {
         await new PrismaAuditLog(db).append(entries); // the first write succeeds inside the transaction...
         throw new Error('injected failure after the vehicle and its audit entry were written');
       },
     }));
     await expect(approveVehicle({ uow, clock }, vehicle.id, approver)).rejects.toThrow(/injected failure/);
-    const stored = await prismaRepositories(database.prisma).vehicles.findById(vehicle.id);
+    const stored = await prismaRepositories(database.prisma, database.reads).vehicles.findById(vehicle.id);
     expect(stored?.toState()).toMatchObject({ approved: false, version: 1 });
     expect(stored?.toState()).not.toHaveProperty('approvedBy');
     expect((await auditRows(vehicle.id)).map((a) => a.action)).toEqual(['VehicleInspected']);
@@ -122,7 +127,7 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
   it('refuses a change made on a stale revision (If-Match) and writes nothing', async () => {
     const vehicle = await inspectedVehicle();
     await expect(
-      approveVehicle({ uow: new PrismaUnitOfWork(database.prisma), clock }, vehicle.id, approver, 0),
+      approveVehicle({ uow: new PrismaUnitOfWork(database.prisma, database.reads), clock }, vehicle.id, approver, 0),
     ).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
     expect((await auditRows(vehicle.id)).map((a) => a.action)).toEqual(['VehicleInspected']);
   });
@@ -131,7 +136,11 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
     const vehicle = await inspectedVehicle();
     const attempts = await Promise.all(
       Array.from({ length: 8 }, () =>
-        approveVehicle({ uow: new PrismaUnitOfWork(database.prisma), clock }, vehicle.id, approver).then(
+        approveVehicle(
+          { uow: new PrismaUnitOfWork(database.prisma, database.reads), clock },
+          vehicle.id,
+          approver,
+        ).then(
           () => 'approved',
           (error: { code?: string; kind?: string }) => `${error.kind}:${error.code}`,
         ),
@@ -144,14 +153,14 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
         .filter((a) => a !== 'approved')
         .every((a) => a === 'conflict:CONCURRENT_UPDATE' || a === 'conflict:VEHICLE_ALREADY_APPROVED'),
     ).toBe(true);
-    const stored = await prismaRepositories(database.prisma).vehicles.findById(vehicle.id);
+    const stored = await prismaRepositories(database.prisma, database.reads).vehicles.findById(vehicle.id);
     expect(stored?.version).toBe(2);
     expect((await auditRows(vehicle.id)).filter((a) => a.action === 'VehicleApproved')).toHaveLength(1);
   });
 
   it('gives the stale writer CONCURRENT_UPDATE when two copies of one revision are saved at once, and moves __v by one', async () => {
     const vehicle = await inspectedVehicle();
-    const repos = prismaRepositories(database.prisma);
+    const repos = prismaRepositories(database.prisma, database.reads);
     const [a, b] = [(await repos.vehicles.findById(vehicle.id))!, (await repos.vehicles.findById(vehicle.id))!];
     a.approve(approver.id, clock.now());
     b.linkStation(null, clock.now());
@@ -182,19 +191,19 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
     await database.prisma.$executeRawUnsafe(
       `UPDATE vehicles SET "inspectionChecklist" = NULL WHERE id = '${vehicle.id}'`,
     );
-    await expect(prismaRepositories(database.prisma).vehicles.findById(vehicle.id)).rejects.toThrow(
+    await expect(prismaRepositories(database.prisma, database.reads).vehicles.findById(vehicle.id)).rejects.toThrow(
       /cannot be mapped: inspected and inspectionChecklist disagree/,
     );
     await database.prisma.$executeRawUnsafe(
       `UPDATE vehicles SET "inspectionChecklist" = '{"brakes": true}'::jsonb WHERE id = '${vehicle.id}'`,
     );
-    await expect(prismaRepositories(database.prisma).vehicles.findById(vehicle.id)).rejects.toThrow(
+    await expect(prismaRepositories(database.prisma, database.reads).vehicles.findById(vehicle.id)).rejects.toThrow(
       /cannot be mapped: inspectionChecklist needs/,
     );
     await database.prisma.$executeRawUnsafe(
       `UPDATE vehicles SET "inspectionChecklist" = NULL, inspected = false, type = 'spaceship' WHERE id = '${vehicle.id}'`,
     );
-    await expect(prismaRepositories(database.prisma).vehicles.list({}, { limit: 5 })).rejects.toThrow(
+    await expect(prismaRepositories(database.prisma, database.reads).vehicles.list({}, { limit: 5 })).rejects.toThrow(
       /cannot be mapped: type must be one of/,
     );
   });

@@ -62,7 +62,7 @@ describeOnPostgres('who sees which fields: every role on every route', () => {
   beforeAll(async () => {
     store = await openTierStore('postgresql');
     running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database.prisma);
+    f = await loadApiFixture(running.database);
     const platform = await request(running.app.getHttpServer())
       .post('/admin/keys')
       .set('Authorization', f.keys.admin)

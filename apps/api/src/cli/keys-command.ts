@@ -23,7 +23,7 @@ function adminService(database: Database): AdminService {
     new PrismaApiKeyRegistry(database.prisma),
     new PrismaMerchantRegistry(database.prisma),
     new PrismaAuditTrail(database.prisma),
-    prismaStores(database.prisma),
+    prismaStores(database.prisma, database.reads),
     clock,
     new ObjectIdGenerator(clock, new CryptoRandomSource()),
   );

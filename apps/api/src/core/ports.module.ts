@@ -99,8 +99,11 @@ export class PortsModule {
       { provide: RANDOM_SOURCE, useValue: random },
       { provide: ID_GENERATOR, useValue: new ObjectIdGenerator(clock, random) },
       { provide: SECRET_HASHER, useValue: new ScryptSecretHasher() },
-      { provide: UNIT_OF_WORK, useValue: new PrismaUnitOfWork(database.prisma, (db) => new PrismaAuditLog(db), jobs) },
-      { provide: STORES, useValue: prismaStores(database.prisma, jobs) },
+      {
+        provide: UNIT_OF_WORK,
+        useValue: new PrismaUnitOfWork(database.prisma, database.reads, (db) => new PrismaAuditLog(db), jobs),
+      },
+      { provide: STORES, useValue: prismaStores(database.prisma, database.reads, jobs) },
       { provide: PAYMENT_PROVIDER, useValue: provider },
       { provide: JOB_WORKERS, useValue: jobs },
       { provide: WEBHOOK_SENDER, useValue: webhooks },
@@ -109,7 +112,7 @@ export class PortsModule {
       { provide: API_KEYS, useValue: new PrismaApiKeyRegistry(database.prisma) },
       { provide: MERCHANTS, useValue: new PrismaMerchantRegistry(database.prisma) },
       { provide: AUDIT_TRAIL, useValue: new PrismaAuditTrail(database.prisma) },
-      { provide: ApiKeyStore, useValue: new ApiKeyStore(database.prisma) },
+      { provide: ApiKeyStore, useValue: new ApiKeyStore(database.prisma, database.reads) },
       { provide: RATE_LIMITS, useValue: new PostgresRateLimits(database.pool, rateLimitRules(config)) },
       {
         provide: MESSAGE_SENDER,

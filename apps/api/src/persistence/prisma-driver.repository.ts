@@ -15,7 +15,7 @@ import {
 import type { Driver as DriverRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import { afterCondition, NEWEST_FIRST, toPage } from './paging';
+import { afterRow, keysetPage, type ReadDb } from './read-db';
 import type { PrismaExecutor } from './prisma-executor';
 import { translateUniqueViolation } from './prisma-errors';
 
@@ -107,8 +107,12 @@ export function toPersistence(s: DriverState) {
 
 const uniqueErrors = { email: DuplicateErrors.driverEmail };
 
+/** Writes and single-record reads through Prisma (inside units of work); lists through Kysely (read-db.ts). */
 export class PrismaDriverRepository implements DriverRepository {
-  constructor(private readonly db: PrismaExecutor) {}
+  constructor(
+    private readonly db: PrismaExecutor,
+    private readonly reads: ReadDb,
+  ) {}
 
   async add(driver: Driver): Promise<Driver> {
     try {
@@ -143,24 +147,19 @@ export class PrismaDriverRepository implements DriverRepository {
   }
 
   async list(filter: DriverListFilter, page: PageRequest): Promise<Page<Driver>> {
-    let after = {};
-    if (page.after !== undefined) {
-      const condition = afterCondition(
-        await this.db.driver.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }),
-      );
-      if (!condition) return { items: [] };
-      after = condition;
-    }
-    const where = {
-      approved: filter.approved,
-      email: filter.email?.trim().toLowerCase(),
-      assemblyId: filter.assemblyId,
-    };
-    const rows = await this.db.driver.findMany({
-      where: { AND: [where, after] },
-      orderBy: NEWEST_FIRST,
-      take: page.limit + 1,
-    });
-    return toPage(rows, page, toDomain);
+    const email = filter.email?.trim().toLowerCase();
+    return keysetPage(
+      page,
+      (id) => this.reads.selectFrom('drivers').select(['id', 'createdAt']).where('id', '=', id).executeTakeFirst(),
+      (after, take) => {
+        let q = this.reads.selectFrom('drivers').selectAll();
+        if (filter.approved !== undefined) q = q.where('approved', '=', filter.approved);
+        if (email !== undefined) q = q.where('email', '=', email);
+        if (filter.assemblyId !== undefined) q = q.where('assemblyId', '=', filter.assemblyId);
+        if (after) q = q.where(afterRow(after));
+        return q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(take).execute();
+      },
+      toDomain,
+    );
   }
 }

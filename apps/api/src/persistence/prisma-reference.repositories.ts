@@ -27,6 +27,7 @@ import type {
 import { mapped, MappingError } from './mapping-error';
 import { afterCondition, NEWEST_FIRST, toPage } from './paging';
 import type { PrismaExecutor } from './prisma-executor';
+import type { ReadDb } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
 
 // Reference data: regions, assemblies, assembly users, stations and transport unions. Created and read; the
@@ -179,8 +180,12 @@ export class PrismaAssemblyUserRepository implements AssemblyUserRepository {
   }
 }
 
+/** Batches of stations and unions (embedded in every vehicle list) are read through Kysely (read-db.ts). */
 export class PrismaStationRepository implements StationRepository {
-  constructor(private readonly db: PrismaExecutor) {}
+  constructor(
+    private readonly db: PrismaExecutor,
+    private readonly reads: ReadDb,
+  ) {}
 
   async add(station: Station): Promise<Station> {
     const s = station.toState();
@@ -200,12 +205,22 @@ export class PrismaStationRepository implements StationRepository {
     return row ? stationToDomain(row) : undefined;
   }
   async findByIds(ids: readonly string[]): Promise<Station[]> {
-    return (await this.db.station.findMany({ where: { id: { in: [...ids] } } })).map(stationToDomain);
+    if (ids.length === 0) return [];
+    return (
+      await this.reads
+        .selectFrom('stations')
+        .selectAll()
+        .where('id', 'in', [...ids])
+        .execute()
+    ).map(stationToDomain);
   }
 }
 
 export class PrismaTransportUnionRepository implements TransportUnionRepository {
-  constructor(private readonly db: PrismaExecutor) {}
+  constructor(
+    private readonly db: PrismaExecutor,
+    private readonly reads: ReadDb,
+  ) {}
 
   async add(union: TransportUnion): Promise<TransportUnion> {
     const s = union.toState();
@@ -220,6 +235,13 @@ export class PrismaTransportUnionRepository implements TransportUnionRepository 
     return row ? unionToDomain(row) : undefined;
   }
   async findByIds(ids: readonly string[]): Promise<TransportUnion[]> {
-    return (await this.db.transportUnion.findMany({ where: { id: { in: [...ids] } } })).map(unionToDomain);
+    if (ids.length === 0) return [];
+    return (
+      await this.reads
+        .selectFrom('transport_unions')
+        .selectAll()
+        .where('id', 'in', [...ids])
+        .execute()
+    ).map(unionToDomain);
   }
 }

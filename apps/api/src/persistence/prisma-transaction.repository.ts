@@ -14,6 +14,7 @@ import { Prisma, type Transaction as TransactionRow } from '../generated/prisma/
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import type { PrismaExecutor } from './prisma-executor';
+import type { ReadDb } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -101,8 +102,12 @@ const uniqueErrors = {
   providerReference: DuplicateErrors.transactionReference,
 };
 
+/** Writes and jobs' reads through Prisma; a merchant's status check (every `check_transaction`) through Kysely. */
 export class PrismaTransactionRepository implements TransactionRepository {
-  constructor(private readonly db: PrismaExecutor) {}
+  constructor(
+    private readonly db: PrismaExecutor,
+    private readonly reads: ReadDb,
+  ) {}
 
   async add(transaction: Transaction): Promise<Transaction> {
     try {
@@ -131,7 +136,12 @@ export class PrismaTransactionRepository implements TransactionRepository {
   }
 
   async findByMerchantReference(merchantId: string, reference: string): Promise<Transaction | undefined> {
-    const row = await this.db.transaction.findUnique({ where: { merchantId_reference: { merchantId, reference } } });
+    const row = await this.reads
+      .selectFrom('transactions')
+      .selectAll()
+      .where('merchantId', '=', merchantId)
+      .where('reference', '=', reference)
+      .executeTakeFirst();
     return row ? toDomain(row) : undefined;
   }
 

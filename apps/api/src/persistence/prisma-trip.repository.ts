@@ -14,8 +14,8 @@ import type { Prisma, Trip as TripRow, TripService as ServiceRow } from '../gene
 import { inTransaction } from './in-transaction';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import { afterCondition, NEWEST_FIRST, toPage } from './paging';
 import type { PrismaExecutor } from './prisma-executor';
+import { afterRow, keysetPage, type ReadDb } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -133,8 +133,12 @@ export function toPersistence(s: TripState) {
   return { trip, service };
 }
 
+/** Writes and single-record reads through Prisma (inside units of work); lists through Kysely (read-db.ts). */
 export class PrismaTripRepository implements TripRepository {
-  constructor(private readonly db: PrismaExecutor) {}
+  constructor(
+    private readonly db: PrismaExecutor,
+    private readonly reads: ReadDb,
+  ) {}
 
   async add(trip: Trip): Promise<Trip> {
     const { trip: data, service } = toPersistence(trip.toState());
@@ -168,26 +172,33 @@ export class PrismaTripRepository implements TripRepository {
     return row ? toDomain(row) : undefined;
   }
 
-  /** from <= createdAt < to, newest first, on the (createdAt DESC, id DESC) index. */
+  /** from <= createdAt < to, newest first, on the (createdAt DESC, id DESC) index; then their services, in one query. */
   async listCreatedBetween(
     range: { from: Date; to: Date },
     page: PageRequest,
     assemblyId?: string,
   ): Promise<Page<Trip>> {
-    let after = {};
-    if (page.after !== undefined) {
-      const condition = afterCondition(
-        await this.db.trip.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }),
-      );
-      if (!condition) return { items: [] };
-      after = condition;
-    }
-    const rows = await this.db.trip.findMany({
-      where: { AND: [{ createdAt: { gte: range.from, lt: range.to }, assemblyId }, after] },
-      orderBy: NEWEST_FIRST,
-      take: page.limit + 1,
-      include: { service: true },
-    });
-    return toPage(rows, page, toDomain);
+    const trips = await keysetPage(
+      page,
+      (id) => this.reads.selectFrom('trips').select(['id', 'createdAt']).where('id', '=', id).executeTakeFirst(),
+      (after, take) => {
+        let q = this.reads
+          .selectFrom('trips')
+          .selectAll()
+          .where('createdAt', '>=', range.from)
+          .where('createdAt', '<', range.to);
+        if (assemblyId !== undefined) q = q.where('assemblyId', '=', assemblyId);
+        if (after) q = q.where(afterRow(after));
+        return q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(take).execute();
+      },
+      (row) => row,
+    );
+    const ids = trips.items.map((t) => t.id);
+    const services =
+      ids.length === 0
+        ? []
+        : await this.reads.selectFrom('trip_services').selectAll().where('tripId', 'in', ids).execute();
+    const byTrip = new Map(services.map((s) => [s.tripId, s]));
+    return { next: trips.next, items: trips.items.map((t) => toDomain({ ...t, service: byTrip.get(t.id) ?? null })) };
   }
 }

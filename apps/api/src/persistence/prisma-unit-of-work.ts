@@ -5,6 +5,7 @@ import { PrismaAuditLog } from './prisma-audit-log';
 import type { PrismaExecutor } from './prisma-executor';
 import { PgBossFollowUps, prismaPaymentStores } from './prisma-payment-stores';
 import { prismaRepositories } from './prisma-repositories';
+import type { ReadDb } from './read-db';
 
 /** Without a job queue (tests of the repositories alone), enqueueing a follow-up is a programming error. */
 const noJobs: FollowUps = {
@@ -14,9 +15,9 @@ const noJobs: FollowUps = {
 };
 
 /** Every store on one Prisma client, each call on its own (outside any unit of work). */
-export function prismaStores(prisma: PrismaClient, jobs?: PgBossJobQueue): DataStores {
+export function prismaStores(prisma: PrismaClient, reads: ReadDb, jobs?: PgBossJobQueue): DataStores {
   const payment = prismaPaymentStores(prisma, jobs as PgBossJobQueue);
-  return { ...prismaRepositories(prisma), ...payment, followUps: jobs ? payment.followUps : noJobs };
+  return { ...prismaRepositories(prisma, reads), ...payment, followUps: jobs ? payment.followUps : noJobs };
 }
 
 /**
@@ -26,6 +27,7 @@ export function prismaStores(prisma: PrismaClient, jobs?: PgBossJobQueue): DataS
 export class PrismaUnitOfWork implements UnitOfWork {
   constructor(
     private readonly prisma: PrismaClient,
+    private readonly reads: ReadDb,
     // Replaceable so a test can make the audit write fail half-way and check that nothing was kept.
     private readonly auditLogFor: (db: PrismaExecutor) => AuditLog = (db) => new PrismaAuditLog(db),
     private readonly jobs?: PgBossJobQueue,
@@ -35,7 +37,7 @@ export class PrismaUnitOfWork implements UnitOfWork {
     return this.prisma.$transaction(
       (tx) =>
         work({
-          ...prismaRepositories(tx),
+          ...prismaRepositories(tx, this.reads),
           ...prismaPaymentStores(tx, this.jobs as PgBossJobQueue, tx),
           followUps: this.jobs ? new PgBossFollowUps(this.jobs, tx) : noJobs,
           audit: this.auditLogFor(tx),

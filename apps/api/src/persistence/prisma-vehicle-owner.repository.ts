@@ -11,8 +11,8 @@ import {
 import type { VehicleOwner as OwnerRow } from '../generated/prisma/client';
 import { mapped } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import { afterCondition, NEWEST_FIRST, toPage } from './paging';
 import type { PrismaExecutor } from './prisma-executor';
+import { afterRow, keysetPage, type ReadDb } from './read-db';
 
 export function toDomain(row: OwnerRow): VehicleOwner {
   return mapped('vehicle_owners', row.id, () =>
@@ -53,8 +53,12 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** Writes and single-record reads through Prisma (inside units of work); lists, searches and batches through Kysely. */
 export class PrismaVehicleOwnerRepository implements VehicleOwnerRepository {
-  constructor(private readonly db: PrismaExecutor) {}
+  constructor(
+    private readonly db: PrismaExecutor,
+    private readonly reads: ReadDb,
+  ) {}
 
   async add(owner: VehicleOwner): Promise<VehicleOwner> {
     return toDomain(await this.db.vehicleOwner.create({ data: toPersistence(owner.toState()) }));
@@ -79,44 +83,51 @@ export class PrismaVehicleOwnerRepository implements VehicleOwnerRepository {
   }
 
   async findByIds(ids: readonly string[]): Promise<VehicleOwner[]> {
-    return (await this.db.vehicleOwner.findMany({ where: { id: { in: [...ids] } } })).map(toDomain);
+    if (ids.length === 0) return [];
+    return (
+      await allOwners(this.reads)
+        .where('id', 'in', [...ids])
+        .execute()
+    ).map(toDomain);
   }
 
   async list(page: PageRequest, assemblyId?: string): Promise<Page<VehicleOwner>> {
-    return this.page({ assemblyId }, page);
+    return this.page(page, (q) => (assemblyId === undefined ? q : q.where('assemblyId', '=', assemblyId)));
   }
 
   /** Served by the trigram GIN indexes on name, phone and email (ILIKE '%...%'). */
   async search(query: string, page: PageRequest, assemblyId?: string): Promise<Page<VehicleOwner>> {
-    const needle = escapeLike(query.trim());
-    const phones = phoneSearchForms(query.trim().toLowerCase()).map(escapeLike);
-    return this.page(
-      {
-        OR: [
-          { name: { contains: needle, mode: 'insensitive' as const } },
-          { email: { contains: needle.toLowerCase() } },
-          ...phones.map((p) => ({ phone: { contains: p } })),
-        ],
-        assemblyId,
-      },
-      page,
-    );
+    const needle = `%${escapeLike(query.trim())}%`;
+    const phones = phoneSearchForms(query.trim().toLowerCase()).map((p) => `%${escapeLike(p)}%`);
+    return this.page(page, (q) => {
+      q = q.where((w) =>
+        w.or([
+          w('name', 'ilike', needle),
+          w('email', 'like', needle.toLowerCase()),
+          ...phones.map((p) => w('phone', 'like', p)),
+        ]),
+      );
+      return assemblyId === undefined ? q : q.where('assemblyId', '=', assemblyId);
+    });
   }
 
-  private async page(where: object, page: PageRequest): Promise<Page<VehicleOwner>> {
-    let after = {};
-    if (page.after !== undefined) {
-      const condition = afterCondition(
-        await this.db.vehicleOwner.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }),
-      );
-      if (!condition) return { items: [] };
-      after = condition;
-    }
-    const rows = await this.db.vehicleOwner.findMany({
-      where: { AND: [where, after] },
-      orderBy: NEWEST_FIRST,
-      take: page.limit + 1,
-    });
-    return toPage(rows, page, toDomain);
+  private page(page: PageRequest, filter: (q: OwnerQuery) => OwnerQuery): Promise<Page<VehicleOwner>> {
+    return keysetPage(
+      page,
+      (id) =>
+        this.reads.selectFrom('vehicle_owners').select(['id', 'createdAt']).where('id', '=', id).executeTakeFirst(),
+      (after, take) => {
+        const q = filter(allOwners(this.reads));
+        return (after ? q.where(afterRow(after)) : q)
+          .orderBy('createdAt', 'desc')
+          .orderBy('id', 'desc')
+          .limit(take)
+          .execute();
+      },
+      toDomain,
+    );
   }
 }
+
+const allOwners = (db: ReadDb) => db.selectFrom('vehicle_owners').selectAll();
+type OwnerQuery = ReturnType<typeof allOwners>;

@@ -12,8 +12,8 @@ import {
 import type { Vehicle as VehicleRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import { afterCondition, NEWEST_FIRST, toPage } from './paging';
 import type { PrismaExecutor } from './prisma-executor';
+import { afterRow, keysetPage, type ReadDb } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -106,8 +106,12 @@ const uniqueErrors = {
   registrationNumber: DuplicateErrors.vehicleRegistration,
 };
 
+/** Writes and single-record reads through Prisma (inside units of work); lists through Kysely (read-db.ts). */
 export class PrismaVehicleRepository implements VehicleRepository {
-  constructor(private readonly db: PrismaExecutor) {}
+  constructor(
+    private readonly db: PrismaExecutor,
+    private readonly reads: ReadDb,
+  ) {}
 
   async add(vehicle: Vehicle): Promise<Vehicle> {
     try {
@@ -141,40 +145,40 @@ export class PrismaVehicleRepository implements VehicleRepository {
   }
 
   async list(filter: VehicleListFilter, page: PageRequest): Promise<Page<Vehicle>> {
-    return this.page(
-      {
-        inspected: filter.inspected,
-        approved: filter.approved,
-        registrationNumber: filter.registrationNumber,
-        driverId: filter.driverId,
-        ownerId: filter.ownerId,
-        assemblyId: filter.assemblyId,
-      },
-      page,
-    );
+    return this.page(page, (q) => {
+      if (filter.inspected !== undefined) q = q.where('inspected', '=', filter.inspected);
+      if (filter.approved !== undefined) q = q.where('approved', '=', filter.approved);
+      if (filter.registrationNumber !== undefined) q = q.where('registrationNumber', '=', filter.registrationNumber);
+      if (filter.driverId !== undefined) q = q.where('driverId', '=', filter.driverId);
+      if (filter.ownerId !== undefined) q = q.where('ownerId', '=', filter.ownerId);
+      if (filter.assemblyId !== undefined) q = q.where('assemblyId', '=', filter.assemblyId);
+      return q;
+    });
   }
 
   async listCertificatesEndingBy(date: Date, page: PageRequest, assemblyId?: string): Promise<Page<Vehicle>> {
-    return this.page(
-      { OR: [{ roadWorthyExpiryDate: { lte: date } }, { insuranceExpiryDate: { lte: date } }], assemblyId },
-      page,
-    );
+    return this.page(page, (q) => {
+      q = q.where((w) => w.or([w('roadWorthyExpiryDate', '<=', date), w('insuranceExpiryDate', '<=', date)]));
+      return assemblyId === undefined ? q : q.where('assemblyId', '=', assemblyId);
+    });
   }
 
-  private async page(where: object, page: PageRequest): Promise<Page<Vehicle>> {
-    let after = {};
-    if (page.after !== undefined) {
-      const condition = afterCondition(
-        await this.db.vehicle.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }),
-      );
-      if (!condition) return { items: [] };
-      after = condition;
-    }
-    const rows = await this.db.vehicle.findMany({
-      where: { AND: [where, after] },
-      orderBy: NEWEST_FIRST,
-      take: page.limit + 1,
-    });
-    return toPage(rows, page, toDomain);
+  private page(page: PageRequest, filter: (q: VehicleQuery) => VehicleQuery): Promise<Page<Vehicle>> {
+    return keysetPage(
+      page,
+      (id) => this.reads.selectFrom('vehicles').select(['id', 'createdAt']).where('id', '=', id).executeTakeFirst(),
+      (after, take) => {
+        const q = filter(allVehicles(this.reads));
+        return (after ? q.where(afterRow(after)) : q)
+          .orderBy('createdAt', 'desc')
+          .orderBy('id', 'desc')
+          .limit(take)
+          .execute();
+      },
+      toDomain,
+    );
   }
 }
+
+const allVehicles = (db: ReadDb) => db.selectFrom('vehicles').selectAll();
+type VehicleQuery = ReturnType<typeof allVehicles>;

@@ -16,7 +16,7 @@ import {
   type InspectionChecklist,
 } from '@transport/domain';
 import { FixedClock, PlainTextHasher, SeededRandomSource } from '@transport/domain/testing';
-import type { PrismaClient } from '../../src/generated/prisma/client';
+import type { Database } from '../../src/persistence/database';
 import { prismaRepositories } from '../../src/persistence/prisma-repositories';
 import { hashApiKey, newApiKey } from '../../src/core/platform/secrets';
 
@@ -51,10 +51,11 @@ export interface ApiFixture {
 }
 
 /** A known data set for the interface tests: 60 vehicles, owners, drivers, assemblies, trips around a day boundary, payments. */
-export async function loadApiFixture(prisma: PrismaClient): Promise<ApiFixture> {
+export async function loadApiFixture(database: Pick<Database, 'prisma' | 'reads'>): Promise<ApiFixture> {
+  const { prisma } = database;
   const clock = new FixedClock(T0);
   const ids = new ObjectIdGenerator(clock, new SeededRandomSource(42));
-  const repos = prismaRepositories(prisma);
+  const repos = prismaRepositories(prisma, database.reads);
   const hasher = new PlainTextHasher();
 
   const region = await repos.regions.add(

@@ -86,12 +86,12 @@ async function vehicles(req, res, url) {
   // The public view: what a passenger checks.
   const body = items.map((v) => ({
     _id: v.id,
-    color: v.color ?? undefined,
     registrationNumber: v.registrationNumber ?? undefined,
     make: v.make ?? undefined,
     model: v.model ?? undefined,
-    capacity: v.capacity ?? undefined,
+    color: v.color ?? undefined,
     type: v.type ?? undefined,
+    capacity: v.capacity ?? undefined,
     inspected: v.inspected,
     approved: v.approved,
     ...(v.stationLinked && { station: v.stationId && s.has(v.stationId) ? station(s.get(v.stationId)) : null }),

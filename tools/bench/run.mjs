@@ -1,8 +1,8 @@
 // `npm run bench`: the read endpoints of the API against a raw `node:http` + `pg` server running the same queries on
 // the same data, measured alternately in one run on this machine, and the write paths' rates for reference.
 //
-//   npm run bench                                  # scales 0.1 and 1.0, 32 connections, 10 s per measurement
-//   npm run bench -- --scales 1 --seconds 20 --rounds 3 --connections 32 --out tmp/bench/result.json
+//   npm run bench                                  # scales 0.1 and 1.0, 32 connections, pools of 20, 10 s each
+//   npm run bench -- --scales 1 --seconds 20 --rounds 3 --connections 32 --pool 20 --out tmp/bench/result.json
 //
 // Each scale gets its own database (transport_bench_<scale>), generated once and reused while the migrations and the
 // generator are unchanged. Before measuring, each endpoint's answer from the API and from the baseline are compared
@@ -33,6 +33,8 @@ const SECONDS = Number(args.seconds ?? 10);
 const ROUNDS = Number(args.rounds ?? 2);
 const CONNECTIONS = Number(args.connections ?? 32);
 const OUT = resolve(root, args.out ?? 'tmp/bench/result.json');
+// Both servers get the same number of database connections.
+const POOL = Number(args.pool ?? 20);
 const SERVER = args.postgres ?? process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const API_PORT = 3410;
 const RAW_PORT = 3411;
@@ -272,6 +274,7 @@ async function benchScale(scale) {
   const url = await prepare(scale);
   const api = start('API', process.execPath, [join(root, 'dist/apps/api/main.js')], {
     DATABASE_URL: url,
+    DATABASE_POOL_SIZE: String(POOL),
     PORT: String(API_PORT),
     SEED_DEMO: 'false',
     NODE_ENV: 'production',
@@ -279,6 +282,7 @@ async function benchScale(scale) {
   });
   const raw = start('baseline', process.execPath, [join(root, 'tools/bench/raw-server.mjs')], {
     DATABASE_URL: url,
+    POOL_SIZE: String(POOL),
     PORT: String(RAW_PORT),
   });
   try {
@@ -367,6 +371,7 @@ async function main() {
       node: process.version,
     },
     connections: CONNECTIONS,
+    pool: POOL,
     seconds: SECONDS,
     rounds: ROUNDS,
     scales: [],

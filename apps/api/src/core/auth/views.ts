@@ -141,18 +141,27 @@ function ownFieldsOfDriver(): string[] {
   ];
 }
 
+/** Each field set as a list, made once: a response reads only the fields its view keeps. */
+const FIELD_LISTS = new Map<FieldSet, ReadonlyArray<readonly [string, true | ViewedResource]>>();
+const fieldList = (view: FieldSet) => {
+  let list = FIELD_LISTS.get(view);
+  if (!list) FIELD_LISTS.set(view, (list = Object.entries(view)));
+  return list;
+};
+
 /**
- * A record as this viewer may see it: the fields of its view only, nested records in their own view. (A viewer with
- * `all` for a record has `all` for the records it embeds.)
+ * A record as this viewer may see it: the fields of its view only (in the view's order), nested records in their own
+ * view. (A viewer with `all` for a record has `all` for the records it embeds.)
  */
 export function viewOf(resource: ViewedResource, viewer: Viewer, record: unknown): unknown {
   const view = VIEWS[resource][viewer];
   if (view === 'all' || record === null || typeof record !== 'object' || Array.isArray(record)) return record;
+  const source = record as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) {
-    const rule = view[key];
-    if (rule === true) out[key] = value;
-    else if (rule !== undefined) out[key] = viewOf(rule, viewer, value);
+  for (const [key, rule] of fieldList(view)) {
+    const value = source[key];
+    if (value === undefined) continue;
+    out[key] = rule === true ? value : viewOf(rule, viewer, value);
   }
   return out;
 }

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   let credentials;
   if (config.seedDemo) {
     const result = await seedDemo(
-      { prisma: running.database.prisma, reads: running.database.reads, ids, random: new CryptoRandomSource(), clock },
+      { prisma: running.database.prisma, ids, random: new CryptoRandomSource(), clock },
       config.dataDir,
     );
     logger.log(result.seeded ? 'Demo data created' : 'Demo data already present');

@@ -55,7 +55,6 @@ describeOnEachTier('workspace foundation', (tier) => {
     const seeded = await seedDemo(
       {
         prisma: running.database.prisma,
-        reads: running.database.reads,
         ids: new ObjectIdGenerator(clock, new SeededRandomSource(7)),
         random: new SeededRandomSource(70),
         clock,
@@ -102,7 +101,6 @@ describeOnEachTier('workspace foundation', (tier) => {
     const again = await seedDemo(
       {
         prisma: running.database.prisma,
-        reads: running.database.reads,
         ids: new ObjectIdGenerator(clock, new SeededRandomSource(8)),
         random: new SeededRandomSource(80),
         clock,

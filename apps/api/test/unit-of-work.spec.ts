@@ -56,7 +56,7 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
       clock.now(),
     );
     await repos.vehicles.add(vehicle);
-    return inspectVehicle({ uow: new PrismaUnitOfWork(database.prisma, database.reads), clock }, vehicle.id, passed, {
+    return inspectVehicle({ uow: new PrismaUnitOfWork(database.prisma), clock }, vehicle.id, passed, {
       role: 'admin',
       id: '65a0000000000000000000a8',
     });
@@ -94,13 +94,19 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
   const auditRows = (entityId: string) =>
     database.prisma.auditEntry.findMany({ where: { entityId }, orderBy: { id: 'asc' } });
 
+  it("reads inside a unit of work on the transaction's connection only: a list read there is refused", async () => {
+    const vehicle = await inspectedVehicle();
+    const owner = vehicle.toState().ownerId;
+    const uow = new PrismaUnitOfWork(database.prisma);
+    // Single records are read in the transaction (this would wait forever on the embedded database's one connection
+    // if it went through the pool instead).
+    expect((await uow.run((c) => c.owners.findById(owner)))?.id).toBe(owner);
+    await expect(uow.run((c) => c.vehicles.list({}, { limit: 1 }))).rejects.toThrow(/outside units of work only/);
+  });
+
   it('writes the change and its audit entry together', async () => {
     const vehicle = await inspectedVehicle();
-    const saved = await approveVehicle(
-      { uow: new PrismaUnitOfWork(database.prisma, database.reads), clock },
-      vehicle.id,
-      approver,
-    );
+    const saved = await approveVehicle({ uow: new PrismaUnitOfWork(database.prisma), clock }, vehicle.id, approver);
     expect(saved.toState()).toMatchObject({ approved: true, approvedBy: approver.id, version: 2 });
     const audit = await auditRows(vehicle.id);
     expect(audit.map((a) => a.action)).toEqual(['VehicleInspected', 'VehicleApproved']);
@@ -111,7 +117,7 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
 
   it('leaves nothing written when the audit write fails half-way', async () => {
     const vehicle = await inspectedVehicle();
-    const uow = new PrismaUnitOfWork(database.prisma, database.reads, (db): AuditLog => ({
+    const uow = new PrismaUnitOfWork(database.prisma, (db): AuditLog => ({
       append: async (entries) => {
         await new PrismaAuditLog(db).append(entries); // the first write succeeds inside the transaction...
         throw new Error('injected failure after the vehicle and its audit entry were written');
@@ -127,7 +133,7 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
   it('refuses a change made on a stale revision (If-Match) and writes nothing', async () => {
     const vehicle = await inspectedVehicle();
     await expect(
-      approveVehicle({ uow: new PrismaUnitOfWork(database.prisma, database.reads), clock }, vehicle.id, approver, 0),
+      approveVehicle({ uow: new PrismaUnitOfWork(database.prisma), clock }, vehicle.id, approver, 0),
     ).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
     expect((await auditRows(vehicle.id)).map((a) => a.action)).toEqual(['VehicleInspected']);
   });
@@ -136,11 +142,7 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
     const vehicle = await inspectedVehicle();
     const attempts = await Promise.all(
       Array.from({ length: 8 }, () =>
-        approveVehicle(
-          { uow: new PrismaUnitOfWork(database.prisma, database.reads), clock },
-          vehicle.id,
-          approver,
-        ).then(
+        approveVehicle({ uow: new PrismaUnitOfWork(database.prisma), clock }, vehicle.id, approver).then(
           () => 'approved',
           (error: { code?: string; kind?: string }) => `${error.kind}:${error.code}`,
         ),

@@ -101,7 +101,7 @@ export class PortsModule {
       { provide: SECRET_HASHER, useValue: new ScryptSecretHasher() },
       {
         provide: UNIT_OF_WORK,
-        useValue: new PrismaUnitOfWork(database.prisma, database.reads, (db) => new PrismaAuditLog(db), jobs),
+        useValue: new PrismaUnitOfWork(database.prisma, (db) => new PrismaAuditLog(db), jobs),
       },
       { provide: STORES, useValue: prismaStores(database.prisma, database.reads, jobs) },
       { provide: PAYMENT_PROVIDER, useValue: provider },

@@ -22,7 +22,6 @@ import {
 import { SYSTEM_ACTOR } from '@transport/domain';
 import { PrismaAuditLog } from './prisma-audit-log';
 import { prismaRepositories } from './prisma-repositories';
-import type { ReadDb } from './read-db';
 import type { PrismaClient } from '../generated/prisma/client';
 import { hashApiKey, newApiKey, newSigningSecret, ScryptSecretHasher } from '../core/platform/secrets';
 
@@ -37,7 +36,6 @@ export interface DemoCredentials {
 
 export interface SeedPorts {
   prisma: PrismaClient;
-  reads: ReadDb;
   ids: IdGenerator;
   random: RandomSource;
   clock: Clock;
@@ -77,7 +75,7 @@ export async function seedDemo(
   // aggregates) through the same transaction's client. A failure leaves nothing behind.
   await ports.prisma.$transaction(
     async (tx) => {
-      const db = { ...prismaRepositories(tx, ports.reads), audit: new PrismaAuditLog(tx) };
+      const db = { ...prismaRepositories(tx), audit: new PrismaAuditLog(tx) };
       const country = ids.next();
       const regions: Region[] = [];
       for (const name of ['Greater Accra', 'Ashanti', 'Northern', 'Western'])

@@ -15,7 +15,7 @@ import {
 import type { Driver as DriverRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import { afterRow, keysetPage, type ReadDb } from './read-db';
+import { afterRow, keysetPage, outsideTransaction, type ReadDb } from './read-db';
 import type { PrismaExecutor } from './prisma-executor';
 import { translateUniqueViolation } from './prisma-errors';
 
@@ -111,8 +111,13 @@ const uniqueErrors = { email: DuplicateErrors.driverEmail };
 export class PrismaDriverRepository implements DriverRepository {
   constructor(
     private readonly db: PrismaExecutor,
-    private readonly reads: ReadDb,
+    private readonly readDb?: ReadDb,
   ) {}
+
+  /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
+  private get reads(): ReadDb {
+    return outsideTransaction(this.readDb);
+  }
 
   async add(driver: Driver): Promise<Driver> {
     try {

@@ -27,7 +27,7 @@ import type {
 import { mapped, MappingError } from './mapping-error';
 import { afterCondition, NEWEST_FIRST, toPage } from './paging';
 import type { PrismaExecutor } from './prisma-executor';
-import type { ReadDb } from './read-db';
+import { outsideTransaction, type ReadDb } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
 
 // Reference data: regions, assemblies, assembly users, stations and transport unions. Created and read; the
@@ -184,8 +184,13 @@ export class PrismaAssemblyUserRepository implements AssemblyUserRepository {
 export class PrismaStationRepository implements StationRepository {
   constructor(
     private readonly db: PrismaExecutor,
-    private readonly reads: ReadDb,
+    private readonly readDb?: ReadDb,
   ) {}
+
+  /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
+  private get reads(): ReadDb {
+    return outsideTransaction(this.readDb);
+  }
 
   async add(station: Station): Promise<Station> {
     const s = station.toState();
@@ -206,6 +211,7 @@ export class PrismaStationRepository implements StationRepository {
   }
   async findByIds(ids: readonly string[]): Promise<Station[]> {
     if (ids.length === 0) return [];
+    if (!this.readDb) return (await this.db.station.findMany({ where: { id: { in: [...ids] } } })).map(stationToDomain);
     return (
       await this.reads
         .selectFrom('stations')
@@ -219,8 +225,13 @@ export class PrismaStationRepository implements StationRepository {
 export class PrismaTransportUnionRepository implements TransportUnionRepository {
   constructor(
     private readonly db: PrismaExecutor,
-    private readonly reads: ReadDb,
+    private readonly readDb?: ReadDb,
   ) {}
+
+  /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
+  private get reads(): ReadDb {
+    return outsideTransaction(this.readDb);
+  }
 
   async add(union: TransportUnion): Promise<TransportUnion> {
     const s = union.toState();
@@ -236,6 +247,10 @@ export class PrismaTransportUnionRepository implements TransportUnionRepository 
   }
   async findByIds(ids: readonly string[]): Promise<TransportUnion[]> {
     if (ids.length === 0) return [];
+    if (!this.readDb) {
+      // Inside a unit of work (a new station's unions): on the transaction's own connection.
+      return (await this.db.transportUnion.findMany({ where: { id: { in: [...ids] } } })).map(unionToDomain);
+    }
     return (
       await this.reads
         .selectFrom('transport_unions')

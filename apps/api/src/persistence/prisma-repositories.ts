@@ -15,11 +15,10 @@ import { PrismaVehicleOwnerRepository } from './prisma-vehicle-owner.repository'
 import { PrismaVehicleRepository } from './prisma-vehicle.repository';
 
 /**
- * Every repository on one Prisma client, or on one open transaction. Lists, searches and batch lookups go through
- * `reads` (Kysely on the pool), outside any transaction: use cases read lists outside their units of work (the one
- * batch lookup inside one, a new station's unions, reads records that are never deleted).
+ * Every repository on one Prisma client with `reads` (the stores: lists, searches and batch lookups through Kysely on
+ * the pool), or on one open transaction without (a unit of work: everything on the transaction's connection).
  */
-export function prismaRepositories(db: PrismaExecutor, reads: ReadDb): Repositories {
+export function prismaRepositories(db: PrismaExecutor, reads?: ReadDb): Repositories {
   return {
     owners: new PrismaVehicleOwnerRepository(db, reads),
     vehicles: new PrismaVehicleRepository(db, reads),

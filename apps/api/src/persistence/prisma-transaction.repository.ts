@@ -14,7 +14,7 @@ import { Prisma, type Transaction as TransactionRow } from '../generated/prisma/
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import type { PrismaExecutor } from './prisma-executor';
-import type { ReadDb } from './read-db';
+import { outsideTransaction, type ReadDb } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -106,8 +106,13 @@ const uniqueErrors = {
 export class PrismaTransactionRepository implements TransactionRepository {
   constructor(
     private readonly db: PrismaExecutor,
-    private readonly reads: ReadDb,
+    private readonly readDb?: ReadDb,
   ) {}
+
+  /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
+  private get reads(): ReadDb {
+    return outsideTransaction(this.readDb);
+  }
 
   async add(transaction: Transaction): Promise<Transaction> {
     try {

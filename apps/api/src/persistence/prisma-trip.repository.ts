@@ -15,7 +15,7 @@ import { inTransaction } from './in-transaction';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import type { PrismaExecutor } from './prisma-executor';
-import { afterRow, keysetPage, type ReadDb } from './read-db';
+import { afterRow, keysetPage, outsideTransaction, type ReadDb } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -137,8 +137,13 @@ export function toPersistence(s: TripState) {
 export class PrismaTripRepository implements TripRepository {
   constructor(
     private readonly db: PrismaExecutor,
-    private readonly reads: ReadDb,
+    private readonly readDb?: ReadDb,
   ) {}
+
+  /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
+  private get reads(): ReadDb {
+    return outsideTransaction(this.readDb);
+  }
 
   async add(trip: Trip): Promise<Trip> {
     const { trip: data, service } = toPersistence(trip.toState());

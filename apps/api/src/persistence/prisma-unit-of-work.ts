@@ -27,7 +27,6 @@ export function prismaStores(prisma: PrismaClient, reads: ReadDb, jobs?: PgBossJ
 export class PrismaUnitOfWork implements UnitOfWork {
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly reads: ReadDb,
     // Replaceable so a test can make the audit write fail half-way and check that nothing was kept.
     private readonly auditLogFor: (db: PrismaExecutor) => AuditLog = (db) => new PrismaAuditLog(db),
     private readonly jobs?: PgBossJobQueue,
@@ -37,7 +36,7 @@ export class PrismaUnitOfWork implements UnitOfWork {
     return this.prisma.$transaction(
       (tx) =>
         work({
-          ...prismaRepositories(tx, this.reads),
+          ...prismaRepositories(tx),
           ...prismaPaymentStores(tx, this.jobs as PgBossJobQueue, tx),
           followUps: this.jobs ? new PgBossFollowUps(this.jobs, tx) : noJobs,
           audit: this.auditLogFor(tx),

@@ -12,7 +12,7 @@ import type { VehicleOwner as OwnerRow } from '../generated/prisma/client';
 import { mapped } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import type { PrismaExecutor } from './prisma-executor';
-import { afterRow, keysetPage, type ReadDb } from './read-db';
+import { afterRow, keysetPage, outsideTransaction, type ReadDb } from './read-db';
 
 export function toDomain(row: OwnerRow): VehicleOwner {
   return mapped('vehicle_owners', row.id, () =>
@@ -57,8 +57,13 @@ function escapeLike(text: string): string {
 export class PrismaVehicleOwnerRepository implements VehicleOwnerRepository {
   constructor(
     private readonly db: PrismaExecutor,
-    private readonly reads: ReadDb,
+    private readonly readDb?: ReadDb,
   ) {}
+
+  /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
+  private get reads(): ReadDb {
+    return outsideTransaction(this.readDb);
+  }
 
   async add(owner: VehicleOwner): Promise<VehicleOwner> {
     return toDomain(await this.db.vehicleOwner.create({ data: toPersistence(owner.toState()) }));

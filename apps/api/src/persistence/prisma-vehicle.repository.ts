@@ -13,7 +13,7 @@ import type { Vehicle as VehicleRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import type { PrismaExecutor } from './prisma-executor';
-import { afterRow, keysetPage, type ReadDb } from './read-db';
+import { afterRow, keysetPage, outsideTransaction, type ReadDb } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -110,8 +110,13 @@ const uniqueErrors = {
 export class PrismaVehicleRepository implements VehicleRepository {
   constructor(
     private readonly db: PrismaExecutor,
-    private readonly reads: ReadDb,
+    private readonly readDb?: ReadDb,
   ) {}
+
+  /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
+  private get reads(): ReadDb {
+    return outsideTransaction(this.readDb);
+  }
 
   async add(vehicle: Vehicle): Promise<Vehicle> {
     try {

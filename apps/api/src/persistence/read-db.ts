@@ -49,6 +49,18 @@ export function createReadDb(pool: pg.Pool, log?: (sqlText: string, parameters: 
   });
 }
 
+/**
+ * The Kysely of the stores outside units of work. Inside a unit of work the repositories have none: a read on another
+ * pooled connection would not see the transaction's writes, and on the embedded database (one connection) or a
+ * drained pool it would wait for the very connection the transaction holds. A list read inside a unit of work is a
+ * programming error, reported as such.
+ */
+export function outsideTransaction(reads: ReadDb | undefined): ReadDb {
+  if (!reads)
+    throw new Error('This read runs outside units of work only: call it on the stores, not on a unit of work');
+  return reads;
+}
+
 interface Keyed {
   id: string;
   createdAt: Date;

@@ -3,8 +3,8 @@
 // install (only when node_modules is missing or older than the lock file), Prisma client generation, then its work.
 // Plain Node with no dependencies, because it runs before anything is installed.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Nothing but the npm registry is reached: no Nx Cloud, no Prisma update checks.
@@ -26,6 +26,39 @@ function must(command, args, env) {
     console.error(`\n[run] "${command} ${args.join(' ')}" failed with exit code ${status}`);
     process.exit(status);
   }
+}
+
+/**
+ * The supported runtime is Node 24 (.nvmrc). On an older system Node, Linux x64 and arm64 get a project-local Node 24
+ * from the npm registry (the `node-linux-<arch>` package holds a plain `bin/node`, no install script), kept in
+ * `.tools/`, and this script runs again under it, with it first on PATH for everything it starts (npm, Nx, Jest,
+ * the API). Elsewhere an older Node is refused with what to install.
+ */
+function ensureNode() {
+  const wanted = readFileSync(join(root, '.nvmrc'), 'utf8').trim();
+  if (Number(process.versions.node.split('.')[0]) >= Number(wanted.split('.')[0])) return;
+  if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch) || process.env.RUN_NODE_PROVISIONED) {
+    console.error(`[run] Node ${wanted} or newer is needed (found ${process.version}); install it (see .nvmrc).`);
+    process.exit(1);
+  }
+  const name = `node-linux-${process.arch}`;
+  const dir = join(root, '.tools', `${name}-${wanted}`);
+  const node = join(dir, 'bin', 'node');
+  if (!existsSync(node)) {
+    console.log(
+      `[run] found Node ${process.version}; installing Node ${wanted} (${name} from the npm registry) in .tools/`,
+    );
+    const staging = `${dir}.partial`;
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(staging, { recursive: true });
+    must(npm, ['pack', `${name}@${wanted}`, '--pack-destination', staging, '--silent']);
+    must('tar', ['-xzf', join(staging, `${name}-${wanted}.tgz`), '-C', staging, '--strip-components=1']);
+    rmSync(join(staging, `${name}-${wanted}.tgz`));
+    renameSync(staging, dir); // all or nothing: an interrupted download is never taken for a Node
+  }
+  const env = { ...process.env, RUN_NODE_PROVISIONED: '1', PATH: `${dirname(node)}${delimiter}${process.env.PATH}` };
+  const result = spawnSync(node, process.argv.slice(1), { stdio: 'inherit', env });
+  process.exit(result.status ?? 1);
 }
 
 function ensureInstalled() {
@@ -135,11 +168,18 @@ function keys() {
   process.exit(result.status ?? 1);
 }
 
-const command = process.argv[2];
-if (command === 'start') start();
-else if (command === 'test') test();
-else if (command === 'keys') keys();
-else {
-  console.error('usage: node tools/run.mjs start|test|keys');
+/** `npm run bench`: the read-path benchmark (tools/bench/run.mjs), on the supported Node like everything else. */
+function bench() {
+  ensureInstalled();
+  process.exit(run(process.execPath, [join(root, 'tools', 'bench', 'run.mjs'), ...process.argv.slice(3)]));
+}
+
+const commands = { start, test, keys, bench };
+const command = commands[process.argv[2]];
+if (!command) {
+  console.error('usage: node tools/run.mjs start|test|keys|bench');
   process.exit(2);
 }
+ensureNode();
+console.log(`[run] Node ${process.version}`);
+command();

@@ -85,7 +85,8 @@ function start() {
   ensureInstalled();
   nx(['run-many', '-t', 'build', '-p', 'api', 'provider-simulator', '--outputStyle=static']);
   const children = [];
-  const env = { SEED_DEMO: 'true', ...process.env, APP_ROOT: root };
+  // Demo data on the zero-setup embedded database; on a PostgreSQL of your own only when asked (SEED_DEMO=true).
+  const env = { SEED_DEMO: process.env.DATABASE_URL ? 'false' : 'true', ...process.env, APP_ROOT: root };
   // The demo's payment provider is the simulator (tools: apps/provider-simulator), unless a real one is configured.
   if (!process.env.PAYMENT_PROVIDER_URL) {
     const port = process.env.SIMULATOR_PORT || '3100';

@@ -277,7 +277,6 @@ async function benchScale(scale) {
     DATABASE_POOL_SIZE: String(POOL),
     PORT: String(API_PORT),
     SEED_DEMO: 'false',
-    NODE_ENV: 'production',
     PUBLIC_BASE_URL: `http://127.0.0.1:${API_PORT}`,
   });
   const raw = start('baseline', process.execPath, [join(root, 'tools/bench/raw-server.mjs')], {

@@ -20,6 +20,8 @@ export interface AppConfig {
   publicBaseUrl: string;
   /** Development mode lets merchants' callBackUrl point at loopback and private addresses (local receivers). */
   development: boolean;
+  /** NODE_ENV=production: the start refuses settings that only make sense on a developer's machine. */
+  production: boolean;
   /** Hosts accepted as callBackUrl even when private (e.g. a test receiver). */
   callbackUrlAllowlist: ReadonlySet<string>;
   /** Folder holding package.json, prisma.config.ts and prisma/ (the Prisma CLI runs from there). */
@@ -142,7 +144,38 @@ function publicUrl(value: string | undefined, host: string, port: string): strin
   return url;
 }
 
+/**
+ * The configuration from the environment. With NODE_ENV=production it refuses, naming every problem at once, the
+ * settings that are right on a developer's machine and wrong in production.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const config = readConfig(env);
+  const problems = productionProblems(config);
+  if (problems.length > 0) {
+    throw new ConfigError(`Refusing to start with NODE_ENV=production:\n- ${problems.join('\n- ')}`);
+  }
+  return config;
+}
+
+/** What a production start must not run with, each named with the setting that fixes it. */
+export function productionProblems(config: AppConfig): string[] {
+  if (!config.production) return [];
+  const problems: string[] = [];
+  if (!config.databaseUrl)
+    problems.push(
+      'DATABASE_URL is unset: the data would live in an embedded database in DATA_DIR, lost with the container',
+    );
+  if (config.seedDemo) problems.push('SEED_DEMO=true would load demo data and demo API keys');
+  if (!config.provider.url)
+    problems.push('PAYMENT_PROVIDER_URL is unset: payments would go to the in-process stand-in, which charges nobody');
+  if (!config.publicBaseUrl.startsWith('https://'))
+    problems.push(
+      `PUBLIC_BASE_URL must be https (got ${config.publicBaseUrl}): the provider's callbacks carry their tokens in it`,
+    );
+  return problems;
+}
+
+function readConfig(env: NodeJS.ProcessEnv): AppConfig {
   const appRoot = resolve(env.APP_ROOT ?? process.cwd());
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -161,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     timeZone: zone(env.TZ_DEFAULT || 'Africa/Accra'),
     paymentBasePath: basePath(env.PAYMENT_BASE_PATH ?? ''),
     development: (env.NODE_ENV ?? '') === 'development',
+    production: (env.NODE_ENV ?? '') === 'production',
     callbackUrlAllowlist: new Set(
       (env.CALLBACK_URL_ALLOWLIST ?? '')
         .split(',')

@@ -8,6 +8,7 @@ import { AppModule } from './app.module';
 import type { AppConfig } from './config';
 import { openDatabase, type Database } from './persistence/database';
 import { json, text } from 'express';
+import helmet from 'helmet';
 import { bodyParserErrors, ProblemFilter } from './core/http/problem.filter';
 import { validationPipe } from './core/http/validation';
 import { OPENAPI_DESCRIPTION } from './core/http/openapi-description';
@@ -27,6 +28,26 @@ export async function createApp(config: AppConfig, logger?: LoggerService | fals
       logger: logger ?? ['error', 'warn', 'log'],
       bodyParser: false,
     });
+    // Security headers first, so every answer carries them (errors and the docs included). The CSP keeps /docs working
+    // (Swagger UI's scripts and styles are served from here; its one inline style block needs 'unsafe-inline' styles,
+    // which helmet allows by default); no upgrade-insecure-requests, which would break /docs served over plain http.
+    app.use(
+      helmet({
+        contentSecurityPolicy: {
+          directives: { 'img-src': ["'self'", 'data:'], 'upgrade-insecure-requests': null },
+        },
+      }),
+    );
+    if (config.corsOrigins.length > 0) {
+      app.enableCors({
+        origin: [...config.corsOrigins],
+        methods: ['GET', 'POST'],
+        allowedHeaders: ['Authorization', 'Content-Type', 'If-Match'],
+        // The paging and retry headers, readable by the browser client's scripts.
+        exposedHeaders: ['Link', 'Retry-After'],
+        maxAge: 600,
+      });
+    }
     // express's own JSON parser, with its errors answered here as problems: Nest's wrapper would turn a malformed
     // body into a generic 400 and lose what went wrong.
     // Provider callbacks are read as raw text, so a body that is not JSON can still be stored for inspection.

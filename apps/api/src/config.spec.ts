@@ -50,3 +50,15 @@ describe('a production start', () => {
     expect(loadConfig({ NODE_ENV: 'development' }).production).toBe(false);
   });
 });
+
+describe('CORS_ORIGINS', () => {
+  it('lists origins exactly, and refuses anything that is not one', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example.com, http://localhost:5173' }).corsOrigins).toEqual([
+      'https://a.example.com',
+      'http://localhost:5173',
+    ]);
+    for (const bad of ['*', 'a.example.com', 'https://a.example.com/path'])
+      expect(() => loadConfig({ CORS_ORIGINS: bad })).toThrow(ConfigError);
+  });
+});

@@ -22,6 +22,8 @@ export interface AppConfig {
   development: boolean;
   /** NODE_ENV=production: the start refuses settings that only make sense on a developer's machine. */
   production: boolean;
+  /** Browser origins allowed to call the API (CORS_ORIGINS, comma-separated); empty: no CORS headers at all. */
+  corsOrigins: readonly string[];
   /** Hosts accepted as callBackUrl even when private (e.g. a test receiver). */
   callbackUrlAllowlist: ReadonlySet<string>;
   /** Folder holding package.json, prisma.config.ts and prisma/ (the Prisma CLI runs from there). */
@@ -102,6 +104,19 @@ export interface ProviderConfig {
 }
 
 export class ConfigError extends Error {}
+
+/** Each origin exactly as a browser sends it (scheme, host, optional port; no path). */
+function origins(value: string | undefined): string[] {
+  const list = (value ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of list) {
+    if (!/^https?:\/\/[^\s/]+$/.test(origin))
+      throw new ConfigError(`CORS_ORIGINS must list origins such as https://dashboard.example.com, got "${origin}"`);
+  }
+  return list;
+}
 
 function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
   const raw = env[name];
@@ -195,6 +210,7 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
     paymentBasePath: basePath(env.PAYMENT_BASE_PATH ?? ''),
     development: (env.NODE_ENV ?? '') === 'development',
     production: (env.NODE_ENV ?? '') === 'production',
+    corsOrigins: origins(env.CORS_ORIGINS),
     callbackUrlAllowlist: new Set(
       (env.CALLBACK_URL_ALLOWLIST ?? '')
         .split(',')

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { NoStore } from '../core/http/no-store';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
@@ -23,6 +24,7 @@ export class AdminController {
 
   @Post('merchants/add')
   @HttpCode(201)
+  @NoStore()
   @ApiOperation({
     summary: 'Add a merchant',
     description:
@@ -37,6 +39,7 @@ export class AdminController {
 
   @Post('keys')
   @HttpCode(201)
+  @NoStore()
   @ApiOperation({
     summary: 'Issue an API key for an admin, assembly user, merchant or platform',
     description: 'Answers `{ _id, key, role, principal }`; the key is shown this once.',

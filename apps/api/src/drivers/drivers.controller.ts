@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { NoStore } from '../core/http/no-store';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -75,6 +76,7 @@ export class DriversController {
 
   @Post('add')
   @HttpCode(201)
+  @NoStore()
   @OptionalAuth()
   @ApiSecurity('apiKey')
   @ApiSecurity({})

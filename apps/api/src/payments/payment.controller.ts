@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { NoStore } from '../core/http/no-store';
 import {
   ApiAcceptedResponse,
   ApiBody,
@@ -162,6 +163,7 @@ export class PaymentController {
 
   @Post('signing-secret/rotate')
   @HttpCode(200)
+  @NoStore()
   @Roles('merchant')
   @ApiSecurity('apiKey')
   @ApiOperation({

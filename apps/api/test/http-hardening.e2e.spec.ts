@@ -1,0 +1,90 @@
+import request from 'supertest';
+import type { RunningApp } from '../src/app';
+import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
+import { describeOnPostgres } from './support/postgres-only';
+import { openTierStore, startTestApp, type TierStore } from './support/test-app';
+
+const DASHBOARD = 'https://dashboard.transport.example.com';
+
+describeOnPostgres('HTTP hardening: security headers, no caching of secrets, CORS for listed origins only', () => {
+  let store: TierStore;
+  let running: RunningApp;
+  let f: ApiFixture;
+  const http = () => request(running.app.getHttpServer());
+
+  beforeAll(async () => {
+    store = await openTierStore('postgresql');
+    running = await startTestApp(store.config({ corsOrigins: [DASHBOARD] }));
+    f = await loadApiFixture(running.database);
+  });
+  afterAll(async () => {
+    await running?.close();
+    await store?.dispose();
+  });
+
+  it('sends the security headers on answers, errors and the docs, and a CSP the docs page lives with', async () => {
+    for (const res of [
+      await http().get('/vehicles/all?limit=1').expect(200),
+      await http().get('/vehicles/owner/all').expect(401),
+      await http().get('/docs/').expect(200),
+    ]) {
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+    // Swagger UI's page loads every script from this server (none inline), which "script-src 'self'" allows.
+    const page = (await http().get('/docs/').expect(200)).text;
+    const scripts = [...page.matchAll(/<script([^>]*)>/g)].map((m) => m[1]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const attributes of scripts) expect(attributes).toMatch(/src="/);
+  });
+
+  it('lets no cache keep an answer that carries a secret', async () => {
+    const key = await http()
+      .post('/admin/keys')
+      .set('Authorization', f.keys.admin)
+      .send({ role: 'platform', principal: '65a0000000000000000000f1' })
+      .expect(201);
+    expect(key.headers['cache-control']).toBe('no-store');
+    const driver = await http()
+      .post('/drivers/add')
+      .send({
+        name: 'Akua Boateng',
+        phone: '0209000111',
+        email: 'akua.nostore@example.com',
+        license: 'DL-77-2022',
+        licenseClass: 'B',
+        licenseExpiry: '2030-01-01',
+        licenseIssueDate: '2022-01-01',
+        idType: 'ghana_card',
+        idNumber: 'GHA-D77',
+        gender: 'female',
+      })
+      .expect(201);
+    expect(driver.headers['cache-control']).toBe('no-store');
+    const rotated = await http()
+      .post('/payment/signing-secret/rotate')
+      .set('Authorization', f.keys.merchantA)
+      .send({})
+      .expect(200);
+    expect(rotated.headers['cache-control']).toBe('no-store');
+  });
+
+  it('answers a listed origin with CORS headers (paging and retry headers exposed), and others with none', async () => {
+    const preflight = await http()
+      .options('/vehicles/all')
+      .set('Origin', DASHBOARD)
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'authorization')
+      .expect(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe(DASHBOARD);
+    expect(preflight.headers['access-control-allow-headers']).toContain('Authorization');
+    const listed = await http().get('/vehicles/all?limit=1').set('Origin', DASHBOARD).expect(200);
+    expect(listed.headers['access-control-allow-origin']).toBe(DASHBOARD);
+    expect(listed.headers['access-control-expose-headers']).toBe('Link,Retry-After');
+    const other = await http().get('/vehicles/all?limit=1').set('Origin', 'https://evil.example.com').expect(200);
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});

@@ -16,7 +16,7 @@ import { View } from '../core/http/view.interceptor';
 import { CurrentPrincipal, OptionalAuth, Roles } from '../core/auth/auth.decorators';
 import { actorOf, actorOrAnonymous, type Principal } from '../core/auth/principal';
 import { IF_MATCH } from '../core/http/dto-support';
-import { TRANSFER_DESCRIPTION, TransferBody } from '../core/http/jurisdiction.dto';
+import { TransferBody, TransferRoute } from '../core/http/jurisdiction.dto';
 import { ApiProblems } from '../core/http/openapi';
 import { pageItems } from '../core/http/paging';
 import { expectedVersion, ObjectIdPipe } from '../core/http/params';
@@ -230,17 +230,7 @@ export class DriversController {
     return this.drivers.reissueActivationKey(id, actorOf(principal));
   }
 
-  @Post(':id/transfer')
-  @HttpCode(200)
-  @Roles('admin')
-  @ApiTags('drivers (management)')
-  @ApiSecurity('apiKey')
-  @ApiHeader(IF_MATCH)
-  @ApiOperation({ summary: 'Move a driver to another assembly', description: TRANSFER_DESCRIPTION })
-  @ApiBody({ type: TransferBody })
-  @View('driver')
-  @ApiOkResponse({ type: DriverResponse })
-  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  @TransferRoute('a driver', 'driver', DriverResponse, 'drivers (management)')
   transfer(
     @Param('id', ObjectIdPipe) id: string,
     @Body() body: TransferBody,

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { IF_MATCH } from '../core/http/dto-support';
-import { TRANSFER_DESCRIPTION, TransferBody } from '../core/http/jurisdiction.dto';
+import { TransferBody, TransferRoute } from '../core/http/jurisdiction.dto';
 import { ApiProblems } from '../core/http/openapi';
 import { View } from '../core/http/view.interceptor';
 import { pageItems } from '../core/http/paging';
@@ -106,16 +106,7 @@ export class OwnersController {
     return this.owners.verify(id, actorOf(principal), expectedVersion(ifMatch));
   }
 
-  @Post(':id/transfer')
-  @HttpCode(200)
-  @Roles('admin')
-  @ApiTags('vehicles (management)')
-  @ApiHeader(IF_MATCH)
-  @ApiOperation({ summary: 'Move a vehicle owner to another assembly', description: TRANSFER_DESCRIPTION })
-  @ApiBody({ type: TransferBody })
-  @View('owner')
-  @ApiOkResponse({ type: OwnerResponse })
-  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  @TransferRoute('a vehicle owner', 'owner', OwnerResponse, 'vehicles (management)')
   transfer(
     @Param('id', ObjectIdPipe) id: string,
     @Body() body: TransferBody,

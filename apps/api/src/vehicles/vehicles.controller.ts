@@ -15,7 +15,7 @@ import { CurrentPrincipal, OptionalAuth, Roles } from '../core/auth/auth.decorat
 import { actorOf, actorOrAnonymous, type Principal } from '../core/auth/principal';
 import { endOfDayAfter } from '../core/http/date-range';
 import { IF_MATCH } from '../core/http/dto-support';
-import { TRANSFER_DESCRIPTION, TransferBody } from '../core/http/jurisdiction.dto';
+import { TransferBody, TransferRoute } from '../core/http/jurisdiction.dto';
 import { ApiProblems } from '../core/http/openapi';
 import { pageItems } from '../core/http/paging';
 import { View } from '../core/http/view.interceptor';
@@ -221,17 +221,7 @@ export class VehiclesController {
     return this.vehicles.link(id, body, actorOf(principal), expectedVersion(ifMatch));
   }
 
-  @Post(':id/transfer')
-  @HttpCode(200)
-  @Roles('admin')
-  @ApiTags('vehicles (management)')
-  @ApiSecurity('apiKey')
-  @ApiHeader(IF_MATCH)
-  @ApiOperation({ summary: 'Move a vehicle to another assembly', description: TRANSFER_DESCRIPTION })
-  @ApiBody({ type: TransferBody })
-  @View('vehicle')
-  @ApiOkResponse({ type: VehicleResponse })
-  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  @TransferRoute('a vehicle', 'vehicle', VehicleResponse, 'vehicles (management)')
   transfer(
     @Param('id', ObjectIdPipe) id: string,
     @Body() body: TransferBody,

@@ -197,76 +197,68 @@ async function sameAnswers(list) {
   }
 }
 
+/** One POST load at the API: its rate, latency, refusals and the API's memory at the end. */
+function postRate(path, pid, extra) {
+  return new Promise((done, fail) =>
+    autocannon(
+      {
+        url: `http://127.0.0.1:${API_PORT}${path}`,
+        method: 'POST',
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        headers: { 'content-type': 'application/json' },
+        ...extra,
+      },
+      (error, r) =>
+        error
+          ? fail(error)
+          : done({
+              rps: r.requests.average,
+              p50: r.latency.p50,
+              p99: r.latency.p99,
+              non2xx: r.non2xx,
+              rss: rssMb(pid),
+            }),
+    ),
+  );
+}
+
 /** Rates of the two write paths people ask about (no baseline: these are for trend, not target). */
 async function writeRates(pid) {
   const out = {};
-  out['POST /payment/callback/:token (acknowledgements)'] = await new Promise((done, fail) =>
-    autocannon(
-      {
-        url: `http://127.0.0.1:${API_PORT}/payment/callback/${callbackToken(4)}`,
-        method: 'POST',
-        connections: CONNECTIONS,
-        duration: SECONDS,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ ResponseCode: '0000', Message: 'success', Data: { ClientReference: 'x' } }),
-      },
-      (error, r) =>
-        error
-          ? fail(error)
-          : done({
-              rps: r.requests.average,
-              p50: r.latency.p50,
-              p99: r.latency.p99,
-              non2xx: r.non2xx,
-              rss: rssMb(pid),
-            }),
-    ),
+  out['POST /payment/callback/:token (acknowledgements)'] = await postRate(
+    `/payment/callback/${callbackToken(4)}`,
+    pid,
+    {
+      body: JSON.stringify({ ResponseCode: '0000', Message: 'success', Data: { ClientReference: 'x' } }),
+    },
   );
   let n = 0;
   const run = Date.now().toString(36);
-  out['POST /drivers/add'] = await new Promise((done, fail) =>
-    autocannon(
+  out['POST /drivers/add'] = await postRate('/drivers/add', pid, {
+    requests: [
       {
-        url: `http://127.0.0.1:${API_PORT}/drivers/add`,
-        method: 'POST',
-        connections: CONNECTIONS,
-        duration: SECONDS,
-        headers: { 'content-type': 'application/json' },
-        requests: [
-          {
-            setupRequest: (request) => {
-              n += 1;
-              return {
-                ...request,
-                body: JSON.stringify({
-                  name: 'Bench Driver',
-                  phone: `02${String(n % 100000000).padStart(8, '0')}`,
-                  email: `bench-${run}-${n}@example.com`,
-                  license: `DL-B-${n}`,
-                  licenseClass: 'B',
-                  licenseExpiry: '2030-01-01',
-                  licenseIssueDate: '2020-01-01',
-                  idType: 'ghana_card',
-                  idNumber: `GHA-B${n}`,
-                  gender: 'female',
-                }),
-              };
-            },
-          },
-        ],
-      },
-      (error, r) =>
-        error
-          ? fail(error)
-          : done({
-              rps: r.requests.average,
-              p50: r.latency.p50,
-              p99: r.latency.p99,
-              non2xx: r.non2xx,
-              rss: rssMb(pid),
+        setupRequest: (request) => {
+          n += 1;
+          return {
+            ...request,
+            body: JSON.stringify({
+              name: 'Bench Driver',
+              phone: `02${String(n % 100000000).padStart(8, '0')}`,
+              email: `bench-${run}-${n}@example.com`,
+              license: `DL-B-${n}`,
+              licenseClass: 'B',
+              licenseExpiry: '2030-01-01',
+              licenseIssueDate: '2020-01-01',
+              idType: 'ghana_card',
+              idNumber: `GHA-B${n}`,
+              gender: 'female',
             }),
-    ),
-  );
+          };
+        },
+      },
+    ],
+  });
   return out;
 }
 

@@ -4,7 +4,8 @@ import { AdminModule } from './admin/admin.module';
 import type { AppConfig } from './config';
 import { ApiKeyGuard } from './core/auth/api-key.guard';
 import { HealthController } from './core/health.controller';
-import { HEALTH_TIMEOUT_MS } from './core/health.tokens';
+import { HEALTH_TIMEOUT_MS, Lifecycle } from './core/health.tokens';
+import { TerminusModule } from '@nestjs/terminus';
 import { JsonContentTypeMiddleware } from './core/http/content-type.middleware';
 import { ViewInterceptor } from './core/http/view.interceptor';
 import { PortsModule } from './core/ports.module';
@@ -24,6 +25,7 @@ export class AppModule implements NestModule {
       module: AppModule,
       imports: [
         PortsModule.register(config, database),
+        TerminusModule,
         VehiclesModule,
         OwnersModule,
         DriversModule,
@@ -38,6 +40,7 @@ export class AppModule implements NestModule {
       controllers: [HealthController],
       providers: [
         { provide: HEALTH_TIMEOUT_MS, useValue: config.healthTimeoutMs },
+        Lifecycle,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         // Every record a route answers with goes out in the caller's view of it (core/auth/views.ts).
         { provide: APP_INTERCEPTOR, useClass: ViewInterceptor },

@@ -12,6 +12,8 @@ export interface AppConfig {
   seedDemo: boolean;
   adminApiKey?: string;
   healthTimeoutMs: number;
+  /** On SIGTERM: how long readiness reports 503 while requests are still served, before the server closes. */
+  shutdownDelayMs: number;
   /** IANA zone in which date-only query values are read. */
   timeZone: string;
   /** Path prefix of the payment routes (the interface's {pay_url}); '' serves them beside the others. */
@@ -206,6 +208,7 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
     seedDemo: bool(env, 'SEED_DEMO', false),
     adminApiKey: env.ADMIN_API_KEY || undefined,
     healthTimeoutMs: int(env, 'HEALTH_TIMEOUT_MS', 2000, 50, 60000),
+    shutdownDelayMs: int(env, 'SHUTDOWN_DELAY_MS', 5000, 0, 120_000),
     timeZone: zone(env.TZ_DEFAULT || 'Africa/Accra'),
     paymentBasePath: basePath(env.PAYMENT_BASE_PATH ?? ''),
     development: (env.NODE_ENV ?? '') === 'development',

@@ -6,6 +6,7 @@ import { CryptoRandomSource } from './core/platform/crypto-random-source';
 import { SystemClock } from './core/platform/system-clock';
 import { seedDemo } from './persistence/demo-seed';
 import { ensureAdminKey } from './persistence/admin-key';
+import { Lifecycle } from './core/health.tokens';
 
 async function main(): Promise<void> {
   const logger = new Logger('main');
@@ -43,7 +44,7 @@ async function main(): Promise<void> {
     `  API base URL:      ${base}`,
     `  Payment base URL:  ${base}${config.paymentBasePath}   (GET ${base}${config.paymentBasePath}/payment/check_transaction?reference=...)`,
     `  OpenAPI docs:      ${base}/${DOCS_PATH}   (JSON: ${base}/${DOCS_PATH}/openapi.json)`,
-    `  Health:            ${base}/health`,
+    `  Health:            ${base}/health/live, ${base}/health/ready`,
   ];
   if (credentials) {
     lines.push(
@@ -61,7 +62,16 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.log(`${signal} received: closing`);
+    // An orchestrator's SIGTERM: readiness fails first and requests are still served for SHUTDOWN_DELAY_MS, so the
+    // load balancer stops sending work; then the server stops accepting, finishes what is in flight, and exits.
+    // A developer's Ctrl-C (SIGINT) closes at once.
+    if (signal === 'SIGTERM' && config.shutdownDelayMs > 0) {
+      running.app.get(Lifecycle).draining = true;
+      logger.log(`SIGTERM received: draining for ${config.shutdownDelayMs} ms (readiness 503), then closing`);
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
+    } else {
+      logger.log(`${signal} received: closing`);
+    }
     await running.close();
     process.exit(0);
   };

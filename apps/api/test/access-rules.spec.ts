@@ -67,6 +67,8 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['POST', '/payment/notifications/:id/redeliver', 'admin'],
   ['POST', '/payment/merchants/:id/notifications/resume', 'admin'],
   ['GET', '/metrics', 'admin'],
+  ['GET', '/health/live', 'public'],
+  ['GET', '/health/ready', 'public'],
   ['GET', '/health', 'public'],
 ];
 

@@ -1,10 +1,13 @@
 import { Public } from './auth/auth.decorators';
-import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Res, ServiceUnavailableException } from '@nestjs/common';
+import { HealthCheckService, HealthIndicatorService, type HealthCheckResult } from '@nestjs/terminus';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Database } from '../persistence/database';
 import { DATABASE } from '../persistence/database.module';
-import { HEALTH_TIMEOUT_MS } from './health.tokens';
+import { HEALTH_TIMEOUT_MS, Lifecycle } from './health.tokens';
+import type { JobWorkers } from './ports';
+import { JOB_WORKERS } from './tokens';
 
 export interface HealthBody {
   status: 'ok' | 'unavailable';
@@ -26,7 +29,68 @@ export class HealthController {
   constructor(
     @Inject(DATABASE) private readonly database: Database,
     @Inject(HEALTH_TIMEOUT_MS) private readonly timeoutMs: number,
+    @Inject(JOB_WORKERS) private readonly workers: JobWorkers,
+    private readonly lifecycle: Lifecycle,
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
   ) {}
+
+  @Get('live')
+  @Public()
+  @ApiOperation({
+    summary: 'Liveness: the process answers',
+    description:
+      'Checks nothing outside the process, so a database blip never makes an orchestrator restart the instance. 200 while the process runs.',
+  })
+  @ApiOkResponse({ description: '`{ "status": "ok", ... }` (@nestjs/terminus).' })
+  live(@Res({ passthrough: true }) response: Response): Promise<HealthCheckResult> {
+    return this.report(response, []);
+  }
+
+  @Get('ready')
+  @Public()
+  @ApiOperation({
+    summary: 'Readiness: this instance should get traffic',
+    description:
+      'The database answers a real query within HEALTH_TIMEOUT_MS, the job workers are started, and the instance is not draining: after SIGTERM it answers 503 for SHUTDOWN_DELAY_MS while it still serves requests, then closes.',
+  })
+  @ApiOkResponse({ description: '`{ "status": "ok", "details": { "database", "jobs", "accepting" } }`.' })
+  @ApiServiceUnavailableResponse({ description: 'Which check is down, and why (@nestjs/terminus `error` shape).' })
+  ready(@Res({ passthrough: true }) response: Response): Promise<HealthCheckResult> {
+    return this.report(response, [
+      async () => {
+        const accepting = this.indicators.check('accepting');
+        return this.lifecycle.draining ? accepting.down({ message: 'draining before shutdown' }) : accepting.up();
+      },
+      async () => {
+        const database = this.indicators.check('database');
+        try {
+          await withTimeout(this.database.ping(), this.timeoutMs);
+          return database.up({ kind: this.database.kind });
+        } catch (error) {
+          return database.down({ kind: this.database.kind, message: (error as Error).message.split('\n')[0] });
+        }
+      },
+      async () => {
+        const jobs = this.indicators.check('jobs');
+        return this.workers.running ? jobs.up() : jobs.down({ message: 'job workers not started' });
+      },
+    ]);
+  }
+
+  /** Terminus's answer as the body, 503 when a check is down (not turned into a problem: probes read `error`). */
+  private async report(
+    response: Response,
+    checks: Parameters<HealthCheckService['check']>[0],
+  ): Promise<HealthCheckResult> {
+    try {
+      return await this.health.check(checks);
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      response.status(503);
+      return error.getResponse() as HealthCheckResult;
+    }
+  }
 
   @Get()
   @Public()

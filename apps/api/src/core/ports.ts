@@ -114,6 +114,8 @@ export interface RateLimits {
 export interface JobWorkers {
   start(queues: JobDefinition[]): Promise<void>;
   stop(): Promise<void>;
+  /** Started and not stopped: what readiness reports. */
+  readonly running: boolean;
 }
 
 /** Port: the counts /metrics reports, computed from the database so every instance reports the same. */

@@ -5,6 +5,7 @@ import { PaymentWorkers } from './payment-workers';
 import { PaymentsService, QUEUES, RetryLater } from './payments.service';
 
 class CapturingWorkers implements JobWorkers {
+  running = false;
   queues: JobDefinition[] = [];
   async start(queues: JobDefinition[]) {
     this.queues = queues;

@@ -50,6 +50,10 @@ export class PgBossJobQueue implements JobWorkers {
     );
   }
 
+  get running(): boolean {
+    return this.started;
+  }
+
   /** Installs or upgrades pg-boss's own tables (schema pgboss, under its advisory lock) and declares the queues. */
   async start(queues: ReadonlyArray<JobDefinition>): Promise<void> {
     await this.boss.start();

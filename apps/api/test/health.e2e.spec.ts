@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import request from 'supertest';
+import type { RunningApp } from '../src/app';
+import { freePort } from './support/http-peers';
+import { describeOnPostgres } from './support/postgres-only';
+import { createScratchDatabase } from './support/postgres-tier';
+import { openTierStore, startTestApp, WORKSPACE_ROOT, type TierStore } from './support/test-app';
+
+describe('liveness and readiness [embedded]', () => {
+  let store: TierStore;
+  let running: RunningApp;
+
+  beforeAll(async () => {
+    store = await openTierStore('embedded');
+    running = await startTestApp(store.config());
+  });
+  afterAll(async () => {
+    await running?.close().catch(() => undefined); // its database was stopped on purpose
+    await store?.dispose();
+  });
+
+  it('stays live while the database is down, and is not ready then', async () => {
+    const http = () => request(running.app.getHttpServer());
+    expect((await http().get('/health/live').expect(200)).body.status).toBe('ok');
+    const ready = (await http().get('/health/ready').expect(200)).body;
+    expect(ready).toMatchObject({
+      status: 'ok',
+      details: { database: { status: 'up', kind: 'embedded' }, jobs: { status: 'up' }, accepting: { status: 'up' } },
+    });
+
+    await running.database.embedded!.stop();
+    expect((await http().get('/health/live').expect(200)).body.status).toBe('ok');
+    const down = (await http().get('/health/ready').expect(503)).body;
+    expect(down).toMatchObject({ status: 'error', error: { database: { status: 'down' } } });
+  });
+});
+
+describeOnPostgres('SIGTERM: readiness fails first, in-flight requests finish, then the process exits', () => {
+  it('serves every request sent before and during the drain, answers 503 on readiness meanwhile, and exits 0', async () => {
+    const database = await createScratchDatabase('drain');
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const child = spawn(process.execPath, [join(WORKSPACE_ROOT, 'dist', 'apps', 'api', 'main.js')], {
+      cwd: WORKSPACE_ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        PORT: String(port),
+        SHUTDOWN_DELAY_MS: '1500',
+        NODE_OPTIONS: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output: string[] = [];
+    child.stdout.on('data', (d) => output.push(String(d)));
+    child.stderr.on('data', (d) => output.push(String(d)));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const res = await fetch(`${base}/health/ready`).catch(() => undefined);
+        if (res?.status === 200) break;
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`never ready:\n${output.join('')}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const inFlight = Array.from({ length: 40 }, () => fetch(`${base}/vehicles/all?limit=50`).then((r) => r.status));
+      child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await fetch(`${base}/health/ready`)).status).toBe(503);
+      expect((await fetch(`${base}/health/live`)).status).toBe(200);
+      const duringDrain = await fetch(`${base}/vehicles/all?limit=1`);
+      expect(duringDrain.status).toBe(200);
+      expect(await Promise.all(inFlight)).toEqual(Array(40).fill(200));
+      expect(await exited).toBe(0);
+      expect(output.join('')).toContain('draining for 1500 ms');
+    } finally {
+      child.kill('SIGKILL');
+      await database.drop();
+    }
+  });
+});

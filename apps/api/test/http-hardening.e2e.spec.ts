@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { RunningApp } from '../src/app';
-import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
+import { driverRegistration, loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { describeOnPostgres } from './support/postgres-only';
 import { openTierStore, startTestApp, type TierStore } from './support/test-app';
 
@@ -50,18 +50,7 @@ describeOnPostgres('HTTP hardening: security headers, no caching of secrets, COR
     expect(key.headers['cache-control']).toBe('no-store');
     const driver = await http()
       .post('/drivers/add')
-      .send({
-        name: 'Akua Boateng',
-        phone: '0209000111',
-        email: 'akua.nostore@example.com',
-        license: 'DL-77-2022',
-        licenseClass: 'B',
-        licenseExpiry: '2030-01-01',
-        licenseIssueDate: '2022-01-01',
-        idType: 'ghana_card',
-        idNumber: 'GHA-D77',
-        gender: 'female',
-      })
+      .send(driverRegistration({ email: 'akua.nostore@example.com' }))
       .expect(201);
     expect(driver.headers['cache-control']).toBe('no-store');
     const rotated = await http()

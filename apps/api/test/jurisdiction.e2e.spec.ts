@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { RunningApp } from '../src/app';
-import { loadApiFixture, PASSED, type ApiFixture } from './support/api-fixtures';
+import { driverRegistration, loadApiFixture, PASSED, type ApiFixture } from './support/api-fixtures';
 import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
 
 const MISSING = '65a0000000000000000000ff';
@@ -168,18 +168,7 @@ describeOnEachTier('assembly jurisdiction', (tier) => {
     expect(byAdmin.status).toBe(201);
     expect(byAdmin.body.assembly).toBe(f.ids.otherAssembly);
 
-    const driverBody = {
-      name: 'Akua Boateng',
-      phone: '0209000111',
-      email: 'akua@example.com',
-      license: 'DL-77-2022',
-      licenseClass: 'B',
-      licenseExpiry: '2030-01-01',
-      licenseIssueDate: '2022-01-01',
-      idType: 'ghana_card',
-      idNumber: 'GHA-D77',
-      gender: 'female',
-    };
+    const driverBody = driverRegistration();
     const unknown = await http()
       .post('/drivers/add')
       .send({ ...driverBody, assembly: MISSING })

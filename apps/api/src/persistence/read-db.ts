@@ -67,10 +67,9 @@ interface Keyed {
 }
 
 /** "After this row" in newest-first order, as the (createdAt DESC, id DESC) indexes serve it. */
-export function afterRow(anchor: Keyed, table?: string): Expression<SqlBool> {
-  const createdAt = table ? sql.ref(`${table}.createdAt`) : sql.ref('createdAt');
-  const id = table ? sql.ref(`${table}.id`) : sql.ref('id');
-  return sql<SqlBool>`(${createdAt} < ${anchor.createdAt} OR (${createdAt} = ${anchor.createdAt} AND ${id} < ${anchor.id}))`;
+export function afterRow(anchor: Keyed): Expression<SqlBool> {
+  const createdAt = sql.ref('createdAt');
+  return sql<SqlBool>`(${createdAt} < ${anchor.createdAt} OR (${createdAt} = ${anchor.createdAt} AND ${sql.ref('id')} < ${anchor.id}))`;
 }
 
 /**

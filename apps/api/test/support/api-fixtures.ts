@@ -379,3 +379,18 @@ export async function loadApiFixture(database: Pick<Database, 'prisma' | 'reads'
     },
   };
 }
+
+/** A valid body of POST /drivers/add (a driver registering themselves), with the fields a test changes. */
+export const driverRegistration = (over: Record<string, unknown> = {}) => ({
+  name: 'Akua Boateng',
+  phone: '0209000111',
+  email: 'akua@example.com',
+  license: 'DL-77-2022',
+  licenseClass: 'B',
+  licenseExpiry: '2030-01-01',
+  licenseIssueDate: '2022-01-01',
+  idType: 'ghana_card',
+  idNumber: 'GHA-D77',
+  gender: 'female',
+  ...over,
+});

@@ -44,9 +44,8 @@ export class OwnersService {
   /** In the registering staff's assembly; an admin's in the one named, else unassigned. */
   async add(input: VehicleOwnerRegistration, actor: Actor): Promise<OwnerResponse> {
     const owner = await createRecord(this.deps, 'owner', actor, async (c, at) => {
-      const checked = VehicleOwner.register(input, this.ids, at);
       const assemblyId = await placeNew(c, actor, input.assemblyId);
-      return c.owners.add(VehicleOwner.restore({ ...checked.toState(), assemblyId }));
+      return c.owners.add(VehicleOwner.register({ ...input, assemblyId }, this.ids, at));
     });
     return toOwnerResponse(owner.toState());
   }

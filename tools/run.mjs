@@ -14,16 +14,35 @@ process.env.CHECKPOINT_DISABLE = '1';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
+// `npm start` writes JSON lines only, like the service it starts (set-up steps included; a failed step's own output
+// is shown when it fails). The other commands talk to a person at a terminal, in text.
+const jsonLines = process.argv[2] === 'start';
+
+function say(message, level = 'info') {
+  if (!jsonLines) {
+    (level === 'info' ? console.log : console.error)(`[run] ${message}`);
+    return;
+  }
+  const line = { level: level === 'info' ? 30 : 50, time: new Date().toISOString(), service: 'run', msg: message };
+  (level === 'info' ? process.stdout : process.stderr).write(`${JSON.stringify(line)}\n`);
+}
+
 function run(command, args, env = {}) {
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: jsonLines ? 'pipe' : 'inherit',
+    env: { ...process.env, ...env },
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (result.error) throw result.error;
+  if (jsonLines && result.status !== 0) process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
   return result.status ?? 1;
 }
 
 function must(command, args, env) {
   const status = run(command, args, env);
   if (status !== 0) {
-    console.error(`\n[run] "${command} ${args.join(' ')}" failed with exit code ${status}`);
+    say(`"${command} ${args.join(' ')}" failed with exit code ${status}`, 'error');
     process.exit(status);
   }
 }
@@ -38,16 +57,14 @@ function ensureNode() {
   const wanted = readFileSync(join(root, '.nvmrc'), 'utf8').trim();
   if (Number(process.versions.node.split('.')[0]) >= Number(wanted.split('.')[0])) return;
   if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch) || process.env.RUN_NODE_PROVISIONED) {
-    console.error(`[run] Node ${wanted} or newer is needed (found ${process.version}); install it (see .nvmrc).`);
+    say(`Node ${wanted} or newer is needed (found ${process.version}); install it (see .nvmrc).`, 'error');
     process.exit(1);
   }
   const name = `node-linux-${process.arch}`;
   const dir = join(root, '.tools', `${name}-${wanted}`);
   const node = join(dir, 'bin', 'node');
   if (!existsSync(node)) {
-    console.log(
-      `[run] found Node ${process.version}; installing Node ${wanted} (${name} from the npm registry) in .tools/`,
-    );
+    say(`found Node ${process.version}; installing Node ${wanted} (${name} from the npm registry) in .tools/`);
     const staging = `${dir}.partial`;
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(staging, { recursive: true });
@@ -65,11 +82,11 @@ function ensureInstalled() {
   const marker = join(root, 'node_modules', '.package-lock.json');
   const lock = join(root, 'package-lock.json');
   if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
-    console.log('[run] installing dependencies (npm ci)');
+    say('installing dependencies (npm ci)');
     must(npm, ['ci', '--no-audit', '--no-fund']);
   }
   if (!existsSync(join(root, 'apps', 'api', 'src', 'generated', 'prisma', 'client.ts'))) {
-    console.log('[run] generating the Prisma client');
+    say('generating the Prisma client');
     must(process.execPath, [join(root, 'node_modules', 'prisma', 'build', 'index.js'), 'generate']);
   }
 }
@@ -83,6 +100,7 @@ const nx = (args, env) => must(process.execPath, [nxCli(), ...args], env);
 
 function start() {
   ensureInstalled();
+  say('building the API and the provider simulator');
   nx(['run-many', '-t', 'build', '-p', 'api', 'provider-simulator', '--outputStyle=static']);
   const children = [];
   // Demo data on the zero-setup embedded database; on a PostgreSQL of your own only when asked (SEED_DEMO=true).
@@ -182,5 +200,5 @@ if (!command) {
   process.exit(2);
 }
 ensureNode();
-console.log(`[run] Node ${process.version}`);
+say(`Node ${process.version}`);
 command();

@@ -6,6 +6,7 @@ import { ApiKeyGuard } from './core/auth/api-key.guard';
 import { HealthController } from './core/health.controller';
 import { HEALTH_TIMEOUT_MS, Lifecycle } from './core/health.tokens';
 import { TerminusModule } from '@nestjs/terminus';
+import { LoggerModule, type Params } from 'nestjs-pino';
 import { JsonContentTypeMiddleware } from './core/http/content-type.middleware';
 import { ViewInterceptor } from './core/http/view.interceptor';
 import { PortsModule } from './core/ports.module';
@@ -20,10 +21,12 @@ import { VehiclesModule } from './vehicles/vehicles.module';
 /** One module per feature; the ports (adapters behind every token) are bound once, globally, by PortsModule. */
 @Module({})
 export class AppModule implements NestModule {
-  static register(config: AppConfig, database: Database): DynamicModule {
+  static register(config: AppConfig, database: Database, logging: Params): DynamicModule {
     return {
       module: AppModule,
       imports: [
+        // The access log (one JSON line per request, with its request id) and the logger behind Nest's messages.
+        LoggerModule.forRoot(logging),
         PortsModule.register(config, database),
         TerminusModule,
         VehiclesModule,

@@ -1,6 +1,10 @@
 import 'reflect-metadata';
-import type { INestApplication, LoggerService, Type } from '@nestjs/common';
+import { Logger, type INestApplication, type Type } from '@nestjs/common';
 import { ModulesContainer, NestFactory } from '@nestjs/core';
+import type { Server } from 'node:http';
+import type { Logger as PinoRoot } from 'pino';
+import { Metrics } from './core/observability/metrics';
+import { createRootLogger, loggerParams, nestLogger } from './core/observability/logging';
 import { assertEveryRouteDeclared } from './core/auth/access-rules';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -16,16 +20,29 @@ import { OPENAPI_DESCRIPTION } from './core/http/openapi-description';
 export interface RunningApp {
   app: INestApplication;
   database: Database;
+  /** The process's pino logger (JSON lines on stdout unless another destination was given). */
+  logger: PinoRoot;
+  /** The Prometheus scrape endpoint (METRICS_PORT), when on. */
+  metricsServer?: Server;
   close(): Promise<void>;
+}
+
+export interface AppOptions {
+  /** The pino logger to write to (default: one at LOG_LEVEL on stdout); tests pass one over a captured stream. */
+  logger?: PinoRoot;
 }
 
 export const DOCS_PATH = 'docs';
 
-export async function createApp(config: AppConfig, logger?: LoggerService | false): Promise<RunningApp> {
+export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<RunningApp> {
+  const logger = options.logger ?? createRootLogger(config.logLevel);
+  const params = loggerParams(logger);
+  // Every Nest message (the database's, the router's, the job workers') goes out as pino JSON from here on.
+  Logger.overrideLogger(nestLogger(params));
   const database = await openDatabase(config);
   try {
-    const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, database), {
-      logger: logger ?? ['error', 'warn', 'log'],
+    const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, database, params), {
+      logger: nestLogger(params),
       bodyParser: false,
     });
     // Security headers first, so every answer carries them (errors and the docs included). The CSP keeps /docs working
@@ -52,6 +69,7 @@ export async function createApp(config: AppConfig, logger?: LoggerService | fals
     // body into a generic 400 and lose what went wrong.
     // Provider callbacks are read as raw text, so a body that is not JSON can still be stored for inspection.
     app.use(`${config.paymentBasePath}/payment/callback`, text({ type: () => true, limit: '100kb' }));
+    app.use(app.get(Metrics).httpMiddleware());
     app.use(json({ limit: '100kb' }));
     app.use(bodyParserErrors);
     // Closed by default: a route that declares no access rule stops the start here, before anything is served.
@@ -81,10 +99,26 @@ export async function createApp(config: AppConfig, logger?: LoggerService | fals
       jsonDocumentUrl: `${DOCS_PATH}/openapi.json`,
     });
     await app.init();
+    // Node's own limits on slow or stuck clients (slowloris): a whole request, its headers, an idle keep-alive.
+    const server = app.getHttpServer() as Server;
+    server.requestTimeout = config.http.requestTimeoutMs;
+    server.headersTimeout = config.http.headersTimeoutMs;
+    server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
+    let metricsServer: Server | undefined;
+    try {
+      if (config.metrics.port !== undefined)
+        metricsServer = await app.get(Metrics).listen(config.metrics.port, config.metrics.host);
+    } catch (error) {
+      await app.close();
+      throw new Error(`METRICS_PORT ${config.metrics.port}: ${(error as Error).message}`, { cause: error });
+    }
     return {
       app,
       database,
+      logger,
+      metricsServer,
       async close() {
+        if (metricsServer) await new Promise((resolve) => metricsServer.close(resolve));
         await app.close();
         await database.close();
       },

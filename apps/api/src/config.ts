@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 /** Every setting the service reads, with its default. The README's configuration table mirrors this file. */
 export interface AppConfig {
@@ -41,7 +42,20 @@ export interface AppConfig {
    */
   trustProxy: boolean | number | string;
   activation: { keyHours: number; maxDelaySeconds: number; perDriver: number; perAddress: number };
+  /** pino's level (LOG_LEVEL): fatal, error, warn, info, debug, trace or silent. */
+  logLevel: LogLevel;
+  /** The Prometheus scrape endpoint's own port (METRICS_PORT; undefined: off), on METRICS_HOST. */
+  metrics: { port?: number; host: string };
+  /** Node's HTTP server limits: a whole request, its headers, and an idle keep-alive connection. */
+  http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number };
+  /** How long a query waits for a pooled connection, and how long one statement may run (PostgreSQL only). */
+  databaseTimeouts: { poolWaitMs: number; statementMs: number };
+  /** The global limit, shared by every instance: requests per minute per API key, and per address without one (0: off). */
+  rateLimit: { perKeyPerMinute: number; perAddressPerMinute: number };
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** What the payment pipeline allows and keeps (limits are shared by every instance through the database). */
 export interface PaymentPolicyConfig {
@@ -138,6 +152,18 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   return value;
 }
 
+function logLevel(value: string | undefined): LogLevel {
+  const level = (value || 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
+  return level as LogLevel;
+}
+
+function metricsPort(env: NodeJS.ProcessEnv): number | undefined {
+  if ((env.METRICS_PORT ?? '').trim().toLowerCase() === 'off') return undefined;
+  return int(env, 'METRICS_PORT', 9464, 0, 65535);
+}
+
 function zone(value: string): string {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: value });
@@ -192,8 +218,19 @@ export function productionProblems(config: AppConfig): string[] {
   return problems;
 }
 
+/**
+ * Where package.json, prisma.config and prisma/ are: APP_ROOT, else the runtime bundle's folder when the started
+ * script sits in one (so `node /srv/transport/main.js` works from any folder), else the working directory.
+ */
+function appRootOf(env: NodeJS.ProcessEnv): string {
+  if (env.APP_ROOT) return resolve(env.APP_ROOT);
+  const script = process.argv[1] ? dirname(resolve(process.argv[1])) : undefined;
+  if (script && existsSync(join(script, 'prisma', 'schema.prisma'))) return script;
+  return process.cwd();
+}
+
 function readConfig(env: NodeJS.ProcessEnv): AppConfig {
-  const appRoot = resolve(env.APP_ROOT ?? process.cwd());
+  const appRoot = appRootOf(env);
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgresql:// URL');
@@ -263,6 +300,21 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
       maxDelaySeconds: int(env, 'ACTIVATION_MAX_DELAY_SECONDS', 900, 1, 86_400),
       perDriver: int(env, 'ACTIVATION_LIMIT_PER_DRIVER', 10, 1, 10_000),
       perAddress: int(env, 'ACTIVATION_LIMIT_PER_ADDRESS', 30, 1, 100_000),
+    },
+    logLevel: logLevel(env.LOG_LEVEL),
+    metrics: { port: metricsPort(env), host: env.METRICS_HOST || env.HOST || '127.0.0.1' },
+    http: {
+      requestTimeoutMs: int(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
+      headersTimeoutMs: int(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 120_000),
+      keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1000, 600_000),
+    },
+    databaseTimeouts: {
+      poolWaitMs: int(env, 'DATABASE_POOL_WAIT_MS', 5000, 100, 120_000),
+      statementMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 100, 600_000),
+    },
+    rateLimit: {
+      perKeyPerMinute: int(env, 'RATE_LIMIT_PER_KEY_PER_MINUTE', 3000, 0, 10_000_000),
+      perAddressPerMinute: int(env, 'RATE_LIMIT_PER_ADDRESS_PER_MINUTE', 600, 0, 10_000_000),
     },
     payments: {
       perMerchantPerMinute: int(env, 'PAYMENT_LIMIT_PER_MERCHANT_PER_MINUTE', 300, 1, 1_000_000),

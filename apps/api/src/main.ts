@@ -7,6 +7,8 @@ import { SystemClock } from './core/platform/system-clock';
 import { seedDemo } from './persistence/demo-seed';
 import { ensureAdminKey } from './persistence/admin-key';
 import { Lifecycle } from './core/health.tokens';
+import { createRootLogger } from './core/observability/logging';
+import pino from 'pino';
 
 async function main(): Promise<void> {
   const logger = new Logger('main');
@@ -38,25 +40,34 @@ async function main(): Promise<void> {
   await running.app.listen(config.port, config.host);
   const address = running.app.getHttpServer().address() as { port: number };
   const base = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${address.port}`;
-  const lines = [
-    '',
-    `Transport API listening (ready in ${Date.now() - started} ms)`,
-    `  API base URL:      ${base}`,
-    `  Payment base URL:  ${base}${config.paymentBasePath}   (GET ${base}${config.paymentBasePath}/payment/check_transaction?reference=...)`,
-    `  OpenAPI docs:      ${base}/${DOCS_PATH}   (JSON: ${base}/${DOCS_PATH}/openapi.json)`,
-    `  Health:            ${base}/health/live, ${base}/health/ready`,
-  ];
-  if (credentials) {
-    lines.push(
-      '  Demo credentials (send as the Authorization header):',
-      `    admin:     ${credentials.admin}`,
-      `    assembly:  ${credentials.assembly}`,
-      `    merchant:  ${credentials.merchant}`,
-      `  Activation key of the demo driver Fiifi Mensah (not yet activated): ${credentials.driverActivationKey}`,
-    );
-  }
-  lines.push('');
-  process.stdout.write(lines.join('\n') + '\n');
+  const metricsAddress = running.metricsServer?.address() as { port: number } | undefined;
+  const metricsUrl = metricsAddress
+    ? `http://${config.metrics.host === '0.0.0.0' ? '127.0.0.1' : config.metrics.host}:${metricsAddress.port}/metrics`
+    : 'off';
+  // One JSON line like every other (pipe through `npx pino-pretty` to read it as text).
+  running.logger.info(
+    {
+      readyInMs: Date.now() - started,
+      apiBaseUrl: base,
+      paymentBaseUrl: `${base}${config.paymentBasePath}`,
+      docs: `${base}/${DOCS_PATH}`,
+      openApi: `${base}/${DOCS_PATH}/openapi.json`,
+      health: { live: `${base}/health/live`, ready: `${base}/health/ready` },
+      metrics: metricsUrl,
+      // Demo keys of the local demo data only (never in production: SEED_DEMO is refused there).
+      ...(credentials
+        ? {
+            demoCredentials: {
+              admin: credentials.admin,
+              assembly: credentials.assembly,
+              merchant: credentials.merchant,
+              driverActivationKey: credentials.driverActivationKey,
+            },
+          }
+        : {}),
+    },
+    `Transport API listening on ${base}`,
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -80,6 +91,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Failed to start: ${(error as Error)?.stack ?? String(error)}\n`);
+  // Before the configuration is read there is no level yet: a start failure is always written, as JSON.
+  createRootLogger('info', pino.destination({ dest: 2, sync: true })).fatal(
+    { err: error },
+    `Failed to start: ${(error as Error)?.message ?? String(error)}`,
+  );
   process.exit(1);
 });

@@ -48,6 +48,7 @@ describeOnPostgres('SIGTERM: readiness fails first, in-flight requests finish, t
         DATABASE_URL: database.url,
         PORT: String(port),
         SHUTDOWN_DELAY_MS: '1500',
+        METRICS_PORT: '0',
         NODE_OPTIONS: '',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -64,6 +65,8 @@ describeOnPostgres('SIGTERM: readiness fails first, in-flight requests finish, t
         if (Date.now() > deadline || child.exitCode !== null) throw new Error(`never ready:\n${output.join('')}`);
         await new Promise((r) => setTimeout(r, 100));
       }
+      const refused = await fetch(`${base}/vehicles/owner/all`, { headers: { 'X-Request-Id': 'abc' } });
+      expect(await refused.json()).toMatchObject({ status: 401, instance: 'urn:transport:request:abc' });
       const inFlight = Array.from({ length: 40 }, () => fetch(`${base}/vehicles/all?limit=50`).then((r) => r.status));
       child.kill('SIGTERM');
       await new Promise((r) => setTimeout(r, 300));
@@ -74,6 +77,13 @@ describeOnPostgres('SIGTERM: readiness fails first, in-flight requests finish, t
       expect(await Promise.all(inFlight)).toEqual(Array(40).fill(200));
       expect(await exited).toBe(0);
       expect(output.join('')).toContain('draining for 1500 ms');
+      // Everything the service wrote is JSON lines, the access log among them (with the client's request id).
+      const lines = output
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { req?: { id: string }; res?: { statusCode: number } });
+      expect(lines.find((l) => l.req?.id === 'abc')).toMatchObject({ res: { statusCode: 401 } });
     } finally {
       child.kill('SIGKILL');
       await database.drop();

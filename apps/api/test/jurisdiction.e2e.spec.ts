@@ -15,9 +15,11 @@ describeOnEachTier('assembly jurisdiction', (tier) => {
   let running: RunningApp;
   let f: ApiFixture;
   const http = () => request(running.app.getHttpServer());
+  // One request id for every call, so two answers compare whole (their problem `instance` names the request).
   const as = (key: string) => ({
-    get: (path: string) => http().get(path).set('Authorization', key),
-    post: (path: string, body: object = {}) => http().post(path).set('Authorization', key).send(body),
+    get: (path: string) => http().get(path).set('Authorization', key).set('X-Request-Id', 'jurisdiction'),
+    post: (path: string, body: object = {}) =>
+      http().post(path).set('Authorization', key).set('X-Request-Id', 'jurisdiction').send(body),
   });
 
   beforeAll(async () => {

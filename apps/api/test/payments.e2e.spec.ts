@@ -50,7 +50,11 @@ describeOnEachTier('payment request and provider callback', (tier) => {
   beforeAll(async () => {
     store = await openTierStore(tier);
     const base = store.config();
-    running = await startTestApp({ ...base, provider: { ...base.provider, callbackSecret: PROVIDER_SECRET } });
+    running = await startTestApp({
+      ...base,
+      metrics: { port: 0, host: '127.0.0.1' },
+      provider: { ...base.provider, callbackSecret: PROVIDER_SECRET },
+    });
     f = await loadApiFixture(running.database);
   });
   afterAll(async () => {
@@ -262,17 +266,23 @@ describeOnEachTier('payment request and provider callback', (tier) => {
     }
   });
 
-  it('exposes callback outcomes and pending transactions in Prometheus text', async () => {
-    const res = await http()
+  it('exposes callback outcomes and pending transactions in Prometheus text, on the metrics port only', async () => {
+    const res = await request(running.metricsServer!)
       .get('/metrics')
-      .set('Authorization', f.keys.admin)
       .expect(200)
       .expect('content-type', /text\/plain/);
-    expect(res.text).toMatch(/^transport_payment_callbacks_total\{outcome="applied"\} [1-9]\d*$/m);
-    expect(res.text).toMatch(/^transport_payment_callbacks_total\{outcome="malformed"\} [1-9]\d*$/m);
-    expect(res.text).toMatch(/^transport_payment_callbacks_total\{outcome="anomaly"\} [1-9]\d*$/m);
+    for (const outcome of ['applied', 'malformed', 'anomaly'])
+      expect(res.text).toMatch(
+        new RegExp(`^transport_events_total\\{event="payment.callback",outcome="${outcome}"\\} [1-9]\\d*$`, 'm'),
+      );
     expect(res.text).toMatch(/^transport_pending_transactions\{older_than_seconds="0"\} [1-9]\d*$/m);
-    await http().get('/metrics').set('Authorization', f.keys.merchantA).expect(403);
+    expect(res.text).toMatch(
+      /^http_request_duration_seconds_count\{method="POST",route="\/payment\/callback\/:token",status_code="200"\} [1-9]\d*$/m,
+    );
+    // The job queue's depth, from pg-boss's cached counts, per queue.
+    expect(res.text).toMatch(/^transport_job_queue_jobs\{queue="[^"]+",state="ready"\} \d+$/m);
+    // Not on the API's own port, whatever the key.
+    await http().get('/metrics').set('Authorization', f.keys.admin).expect(404);
   });
 
   it('applies exactly once when the same callback arrives several times at once', async () => {

@@ -14,6 +14,10 @@ describe('starting the built service with NODE_ENV=production', () => {
       timeout: 30_000,
     });
     expect(result.status).toBe(1);
+    // One JSON line, like every other line the service writes.
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0])).toMatchObject({ level: 60, msg: expect.stringContaining('Refusing to start') });
     expect(result.stderr).toContain('Refusing to start with NODE_ENV=production');
     for (const setting of ['DATABASE_URL', 'SEED_DEMO', 'PAYMENT_PROVIDER_URL', 'PUBLIC_BASE_URL'])
       expect(result.stderr).toContain(setting);

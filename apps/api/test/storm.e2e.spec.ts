@@ -83,6 +83,10 @@ describeOnPostgres('storm: two instances, SIGKILL mid-storm', () => {
         CALLBACK_SWEEP_AFTER_SECONDS: '3',
         // One merchant sends every request here; each customer phone is its own.
         PAYMENT_LIMIT_PER_MERCHANT_PER_MINUTE: '1000000',
+        // This test is about losing nothing; the global request limit has its own (observability.e2e.spec.ts).
+        RATE_LIMIT_PER_KEY_PER_MINUTE: '0',
+        RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '0',
+        METRICS_PORT: '0',
         NOTIFY_PER_MERCHANT: '16',
         RECONCILE_CONCURRENCY: '16',
         // Unsigned callbacks (the default): each final state is confirmed with the simulator's status API, whose

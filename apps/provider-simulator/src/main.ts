@@ -1,4 +1,8 @@
 import { startProviderSimulator, type Behaviour } from '@transport/provider-simulator';
+import pino from 'pino';
+
+// JSON lines, like the API it runs beside.
+const logger = pino({ base: { service: 'provider-simulator' }, timestamp: pino.stdTimeFunctions.isoTime });
 
 // The simulator as a process (the demo runs it beside the API): settings from the environment.
 const env = process.env;
@@ -23,15 +27,15 @@ startProviderSimulator({
   clientSecret: env.SIMULATOR_CLIENT_SECRET || undefined,
   callbackSecret: env.SIMULATOR_CALLBACK_SECRET || undefined,
   behaviour,
-  log: (line) => console.log(`[provider-simulator] ${line}`),
+  log: (line) => logger.info(line),
 }).then(
   (simulator) => {
-    console.log(`[provider-simulator] Hubtel-style provider listening on ${simulator.url}`);
+    logger.info(`Hubtel-style provider listening on ${simulator.url}`);
     for (const signal of ['SIGINT', 'SIGTERM'] as const)
       process.on(signal, () => void simulator.close().then(() => process.exit(0)));
   },
   (error: Error) => {
-    console.error(`[provider-simulator] failed to start: ${error.message}`);
+    logger.fatal({ err: error }, `failed to start: ${error.message}`);
     process.exit(1);
   },
 );

@@ -23,6 +23,7 @@ export const APP_ERROR_STATUS = {
   PROVIDER_UNREACHABLE: 502,
   PROVIDER_ERROR: 502,
   MESSAGE_NOT_SENT: 502,
+  DATABASE_UNAVAILABLE: 503,
 } as const;
 
 export type AppErrorCode = keyof typeof APP_ERROR_STATUS;

@@ -22,7 +22,8 @@ import { PostgresRateLimits } from '../persistence/postgres-rate-limits';
 import { OutboxMessageSender } from '../persistence/outbox-message-sender';
 import { HubtelSmsSender } from './platform/hubtel-sms-sender';
 import { CryptoRandomSource } from './platform/crypto-random-source';
-import { NestEventLog } from './platform/nest-event-log';
+import { MeteredEventLog } from './observability/event-log';
+import { Metrics } from './observability/metrics';
 import { ScryptSecretHasher } from './platform/secrets';
 import { SystemClock } from './platform/system-clock';
 import {
@@ -35,7 +36,6 @@ import {
   ID_GENERATOR,
   JOB_WORKERS,
   MERCHANTS,
-  PAYMENT_METRICS,
   PAYMENT_PROVIDER,
   RANDOM_SOURCE,
   MESSAGE_SENDER,
@@ -49,6 +49,16 @@ import {
 /** Every shared rate limit, by name, from the configuration. */
 export function rateLimitRules(config: AppConfig): Record<string, RateLimitRule> {
   return {
+    'requests-per-key': {
+      points: config.rateLimit.perKeyPerMinute,
+      seconds: 60,
+      message: 'Too many requests with this API key',
+    },
+    'requests-per-address': {
+      points: config.rateLimit.perAddressPerMinute,
+      seconds: 60,
+      message: 'Too many requests from this address',
+    },
     'payment-merchant': {
       points: config.payments.perMerchantPerMinute,
       seconds: 60,
@@ -86,6 +96,11 @@ export class PortsModule {
     const provider = config.provider.url
       ? new HttpPaymentProvider({ ...config.provider, url: config.provider.url })
       : new SimulatedPaymentProvider();
+    const metrics = new Metrics({
+      payments: new PrismaPaymentMetrics(database.prisma),
+      jobs,
+      now: () => clock.now(),
+    });
     const callbackUrls = new CallbackUrlPolicy(config.development, config.callbackUrlAllowlist);
     const webhooks = new HttpWebhookSender({
       timeoutMs: config.jobs.notifyTimeoutMs,
@@ -95,7 +110,8 @@ export class PortsModule {
     const providers = [
       { provide: APP_CONFIG, useValue: config },
       { provide: CLOCK, useValue: clock },
-      { provide: EVENT_LOG, useValue: new NestEventLog() },
+      { provide: Metrics, useValue: metrics },
+      { provide: EVENT_LOG, useValue: new MeteredEventLog(metrics) },
       { provide: RANDOM_SOURCE, useValue: random },
       { provide: ID_GENERATOR, useValue: new ObjectIdGenerator(clock, random) },
       { provide: SECRET_HASHER, useValue: new ScryptSecretHasher() },
@@ -108,7 +124,6 @@ export class PortsModule {
       { provide: JOB_WORKERS, useValue: jobs },
       { provide: WEBHOOK_SENDER, useValue: webhooks },
       { provide: CALLBACK_URL_CHECK, useValue: (url: string) => callbackUrls.check(url) },
-      { provide: PAYMENT_METRICS, useValue: new PrismaPaymentMetrics(database.prisma) },
       { provide: API_KEYS, useValue: new PrismaApiKeyRegistry(database.prisma) },
       { provide: MERCHANTS, useValue: new PrismaMerchantRegistry(database.prisma) },
       { provide: AUDIT_TRAIL, useValue: new PrismaAuditTrail(database.prisma) },

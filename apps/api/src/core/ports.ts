@@ -116,14 +116,22 @@ export interface JobWorkers {
   stop(): Promise<void>;
   /** Started and not stopped: what readiness reports. */
   readonly running: boolean;
+  /** Jobs per queue by state, from the queue's cached counts (cheap enough for every scrape). */
+  depth(): Promise<QueueDepth[]>;
 }
 
-/** Port: the counts /metrics reports, computed from the database so every instance reports the same. */
+export interface QueueDepth {
+  name: string;
+  ready: number;
+  deferred: number;
+  active: number;
+  failed: number;
+}
+
+/** Port: the payment gauges of the metrics, each an indexed count (every instance reports the same). */
 export interface PaymentMetricsSource {
-  callbacksByOutcome(): Promise<Array<{ outcome: string | null; count: number }>>;
   pendingOlderThan(cutoff: Date): Promise<number>;
-  attemptsByOutcome(): Promise<Array<{ outcome: string; count: number }>>;
-  notificationsByStatus(): Promise<Array<{ status: string; count: number }>>;
+  notificationsPending(): Promise<number>;
 }
 
 /** Port: structured log lines for events worth counting (one JSON object each). */

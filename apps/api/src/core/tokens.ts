@@ -18,8 +18,6 @@ export const JOB_WORKERS = Symbol('JOB_WORKERS');
 export const WEBHOOK_SENDER = Symbol('WEBHOOK_SENDER');
 /** Checks merchants' callBackUrl values (CallbackUrlCheck). */
 export const CALLBACK_URL_CHECK = Symbol('CALLBACK_URL_CHECK');
-/** Counts behind /metrics (PaymentMetricsSource). */
-export const PAYMENT_METRICS = Symbol('PAYMENT_METRICS');
 
 /** API keys, merchants and the audit trail as the admin feature reads and writes them. */
 export const API_KEYS = Symbol('API_KEYS');

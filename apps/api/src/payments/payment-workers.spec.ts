@@ -11,6 +11,7 @@ class CapturingWorkers implements JobWorkers {
     this.queues = queues;
   }
   stop = async (): Promise<void> => undefined;
+  depth = async () => [];
 }
 
 function setup(behaviour: (id: string) => Promise<void>) {

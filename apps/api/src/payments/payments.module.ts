@@ -1,14 +1,13 @@
 import { Module } from '@nestjs/common';
 import type { AppConfig } from '../config';
 import { APP_CONFIG } from '../core/tokens';
-import { MetricsController } from './metrics.controller';
 import { PaymentController } from './payment.controller';
 import { PaymentWorkers } from './payment-workers';
 import { PAYMENT_SETTINGS, PaymentsService, type PaymentSettings } from './payments.service';
 
 /** The payment routes, mounted under PAYMENT_BASE_PATH (the interface's {pay_url}), and their background work. */
 @Module({
-  controllers: [PaymentController, MetricsController],
+  controllers: [PaymentController],
   providers: [
     PaymentsService,
     PaymentWorkers,

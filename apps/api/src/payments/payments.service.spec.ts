@@ -7,7 +7,7 @@ import type {
 } from '@transport/domain';
 import { FixedClock, InMemoryUnitOfWork, SeededRandomSource, SequentialIdGenerator } from '@transport/domain/testing';
 import { createHmac } from 'node:crypto';
-import type { EventLog, PaymentMetricsSource, WebhookSender } from '../core/ports';
+import type { EventLog, WebhookSender } from '../core/ports';
 import { CountingRateLimits, InMemoryMerchants } from '../core/testing/fixtures';
 import { Webhook } from 'standardwebhooks';
 import { verifyNotification } from './notification-signature';
@@ -58,16 +58,6 @@ class RecordingEvents implements EventLog {
   error = (event: string, fields: Record<string, unknown>) => void this.lines.push({ level: 'error', event, fields });
 }
 
-const metricsSource: PaymentMetricsSource = {
-  callbacksByOutcome: async () => [
-    { outcome: 'applied', count: 3 },
-    { outcome: null, count: 1 },
-  ],
-  pendingOlderThan: async (cutoff) => (cutoff.getTime() >= Date.parse('2026-11-22T09:59:00Z') ? 2 : 0),
-  attemptsByOutcome: async () => [{ outcome: 'delivered', count: 4 }],
-  notificationsByStatus: async () => [{ status: 'pending', count: 1 }],
-};
-
 function setup(settings: Partial<PaymentSettings> = {}, limits: Record<string, number> = {}) {
   const uow = new InMemoryUnitOfWork();
   const rateLimits = new CountingRateLimits(limits);
@@ -91,7 +81,6 @@ function setup(settings: Partial<PaymentSettings> = {}, limits: Record<string, n
       }
     },
     webhooks,
-    metricsSource,
     events,
     rateLimits,
     merchants,
@@ -323,6 +312,12 @@ describe('PaymentsService on fakes', () => {
       for (const body of [callback('0000'), callback('0000'), callback('0005')])
         outcomes.push((await post(ctx, token, body)).outcome);
       expect(outcomes).toEqual(['applied', 'duplicate', 'duplicate']);
+      // Each callback is one counted event with its outcome (transport_events_total in the metrics).
+      expect(ctx.events.lines.filter((l) => l.event === 'payment.callback').map((l) => l.fields.outcome)).toEqual([
+        'applied',
+        'duplicate',
+        'duplicate',
+      ]);
       expect(ctx.uow.audit.entries.filter((e) => e.action === 'TransactionSucceeded')).toHaveLength(1);
       expect(ctx.uow.notifications.all).toHaveLength(1);
       expect(ctx.uow.callbacks.all).toHaveLength(3);
@@ -368,6 +363,11 @@ describe('PaymentsService on fakes', () => {
         code: 'NOT_FOUND',
       });
       expect(ctx.uow.callbacks.all).toEqual([]);
+      expect(ctx.events.lines.map((l) => [l.level, l.event, l.fields.outcome])).toContainEqual([
+        'warn',
+        'payment.callback',
+        'unknown_token',
+      ]);
       expect(ctx.uow.callbacks.deadLettered.map((d) => [d.reason, d.transactionId, d.body.length])).toEqual([
         ['unknown_token', null, JSON.stringify(callback('0000')).length],
         ['unknown_token', null, 16 * 1024],
@@ -448,6 +448,10 @@ describe('PaymentsService on fakes', () => {
         code: 'INVALID_CALLBACK',
       });
       expect(ctx.uow.callbacks.all.map((c) => c.outcome)).toEqual(['malformed', 'malformed']);
+      expect(ctx.events.lines.filter((l) => l.event === 'payment.callback').map((l) => l.fields.outcome)).toEqual([
+        'malformed',
+        'malformed',
+      ]);
       expect((await ctx.service.ownTransaction(MERCHANT, 'REF-1')).status).toBe('pending');
     });
 
@@ -779,15 +783,5 @@ describe('PaymentsService on fakes', () => {
       },
     ]);
     expect(ctx.events.lines).toContainEqual(expect.objectContaining({ event: 'payment.backstop' }));
-  });
-
-  it('renders the metrics in Prometheus text from the counts', async () => {
-    const text = await setup().service.metrics();
-    expect(text).toContain('transport_payment_callbacks_total{outcome="applied"} 3');
-    expect(text).toContain('transport_payment_callbacks_total{outcome="unprocessed"} 1');
-    expect(text).toContain('transport_pending_transactions{older_than_seconds="0"} 2');
-    expect(text).toContain('transport_pending_transactions{older_than_seconds="86400"} 0');
-    expect(text).toContain('transport_notification_attempts_total{outcome="delivered"} 4');
-    expect(text).toContain('transport_notifications{status="pending"} 1');
   });
 });

@@ -24,14 +24,7 @@ import {
   type WorkContext,
 } from '@transport/domain';
 import { AppError } from '../core/errors';
-import type {
-  CallbackUrlCheck,
-  EventLog,
-  MerchantRegistry,
-  PaymentMetricsSource,
-  RateLimits,
-  WebhookSender,
-} from '../core/ports';
+import type { CallbackUrlCheck, EventLog, MerchantRegistry, RateLimits, WebhookSender } from '../core/ports';
 import { newSigningSecret } from '../core/platform/secrets';
 import {
   CALLBACK_URL_CHECK,
@@ -39,7 +32,6 @@ import {
   EVENT_LOG,
   ID_GENERATOR,
   MERCHANTS,
-  PAYMENT_METRICS,
   PAYMENT_PROVIDER,
   RANDOM_SOURCE,
   RATE_LIMITS,
@@ -49,7 +41,6 @@ import {
 } from '../core/tokens';
 import { describeFetchError } from './fetch-error';
 import { SIGNATURE_HEADERS, signatureHeader } from './notification-signature';
-import { renderPaymentMetrics } from './payment-metrics';
 import { toDeliveriesResponse, toTransactionResponse, type DeliveriesResponse } from './payments.dto';
 
 /** What the payment use cases take from the configuration (bound in payments.module.ts). */
@@ -157,7 +148,6 @@ export class PaymentsService {
     @Inject(RANDOM_SOURCE) private readonly random: RandomSource,
     @Inject(CALLBACK_URL_CHECK) private readonly checkCallbackUrl: CallbackUrlCheck,
     @Inject(WEBHOOK_SENDER) private readonly webhooks: WebhookSender,
-    @Inject(PAYMENT_METRICS) private readonly metricsSource: PaymentMetricsSource,
     @Inject(EVENT_LOG) private readonly events: EventLog,
     @Inject(RATE_LIMITS) private readonly limits: RateLimits,
     @Inject(MERCHANTS) private readonly merchants: MerchantRegistry,
@@ -272,11 +262,13 @@ export class PaymentsService {
         body: rawBody.slice(0, DEAD_LETTER_BODY_CHARS),
       });
     if (!found) {
+      this.events.warn('payment.callback', { outcome: 'unknown_token' });
       await deadLetter('unknown_token', null);
       throw CommonErrors.notFound('callback', 'token');
     }
     const { transactionId } = found;
     if (found.expiresAt && found.expiresAt <= now) {
+      this.events.warn('payment.callback', { transactionId, outcome: 'expired_token' });
       await deadLetter('expired_token', transactionId);
       throw new AppError('CALLBACK_TOKEN_EXPIRED', 'This callback URL expired after its transaction was settled');
     }
@@ -293,6 +285,10 @@ export class PaymentsService {
     const stored = await this.stores.callbacks.store({ transactionId, receivedAt: now, headers, body: rawBody });
     const parsed = parseStoredCallback(rawBody);
     const outcome = await this.processStoredCallback(stored, parsed);
+    this.events.info('payment.callback', {
+      transactionId,
+      outcome: 'error' in parsed ? 'malformed' : (outcome ?? 'duplicate'),
+    });
     if ('error' in parsed) throw parsed.error;
     return { outcome: outcome ?? 'duplicate' };
   }
@@ -557,11 +553,6 @@ export class PaymentsService {
       transaction.id,
       await this.stores.notifications.findByTransaction(transaction.id),
     );
-  }
-
-  /** The payment pipeline's figures in Prometheus text. */
-  metrics(): Promise<string> {
-    return renderPaymentMetrics(this.metricsSource, this.clock.now());
   }
 
   /**

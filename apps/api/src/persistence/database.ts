@@ -43,7 +43,14 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
   try {
     if (config.migrateOnStart && !(await migrationsApplied(config.appRoot, url)))
       await migrateDeploy(config.appRoot, url);
-    const pool = new pg.Pool({ connectionString: url, max: poolSize });
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: poolSize,
+      // A request waits this long for a connection, then fails (503-worthy) instead of queueing without end.
+      connectionTimeoutMillis: config.databaseTimeouts.poolWaitMs,
+      // A runaway statement is cancelled by the server. Not on the embedded server: it ignores the setting.
+      ...(embedded ? {} : { statement_timeout: config.databaseTimeouts.statementMs }),
+    });
     // An idle connection closed by the server (a restart, a failover, an administrator) must not crash the process:
     // the pool drops it and opens another on the next query; /health reports the database state meanwhile.
     pool.on('error', (error) => logger.warn(`database connection lost: ${error.message}`));

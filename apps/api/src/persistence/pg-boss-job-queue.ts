@@ -3,7 +3,7 @@ import { fromPrisma, PgBoss, type Job, type Queue } from 'pg-boss';
 import type pg from 'pg';
 import type { FollowUpOptions } from '@transport/domain';
 import type { Prisma } from '../generated/prisma/client';
-import type { JobDefinition, JobWorkers } from '../core/ports';
+import type { JobDefinition, JobWorkers, QueueDepth } from '../core/ports';
 
 const logger = new Logger('Jobs');
 
@@ -52,6 +52,17 @@ export class PgBossJobQueue implements JobWorkers {
 
   get running(): boolean {
     return this.started;
+  }
+
+  async depth(): Promise<QueueDepth[]> {
+    if (!this.started) return [];
+    return (await this.boss.getQueues()).map((q) => ({
+      name: q.name,
+      ready: q.readyCount,
+      deferred: q.deferredCount,
+      active: q.activeCount,
+      failed: q.failedCount,
+    }));
   }
 
   /** Installs or upgrades pg-boss's own tables (schema pgboss, under its advisory lock) and declares the queues. */

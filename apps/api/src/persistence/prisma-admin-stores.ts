@@ -168,16 +168,9 @@ export class PrismaAuditTrail implements AuditTrail {
   }
 }
 
-/** The counts behind /metrics, each one indexed query. */
+/** The payment gauges of the metrics, each one indexed count. */
 export class PrismaPaymentMetrics implements PaymentMetricsSource {
   constructor(private readonly prisma: PrismaClient) {}
-
-  async callbacksByOutcome() {
-    return (await this.prisma.paymentCallback.groupBy({ by: ['outcome'], _count: { _all: true } })).map((r) => ({
-      outcome: r.outcome,
-      count: r._count._all,
-    }));
-  }
 
   pendingOlderThan(cutoff: Date): Promise<number> {
     return this.prisma.transaction.count({
@@ -185,17 +178,7 @@ export class PrismaPaymentMetrics implements PaymentMetricsSource {
     });
   }
 
-  async attemptsByOutcome() {
-    return (await this.prisma.paymentDeliveryAttempt.groupBy({ by: ['outcome'], _count: { _all: true } })).map((r) => ({
-      outcome: r.outcome,
-      count: r._count._all,
-    }));
-  }
-
-  async notificationsByStatus() {
-    return (await this.prisma.paymentNotification.groupBy({ by: ['status'], _count: { _all: true } })).map((r) => ({
-      status: r.status,
-      count: r._count._all,
-    }));
+  notificationsPending(): Promise<number> {
+    return this.prisma.paymentNotification.count({ where: { status: 'pending' } });
   }
 }

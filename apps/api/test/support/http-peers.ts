@@ -16,7 +16,7 @@ export async function freePort(): Promise<number> {
 export async function startListeningApp(config: AppConfig): Promise<RunningApp & { url: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const running = await createApp({ ...config, port, publicBaseUrl: url }, false);
+  const running = await createApp({ ...config, port, publicBaseUrl: url });
   await running.app.listen(port, '127.0.0.1');
   return { ...running, url };
 }

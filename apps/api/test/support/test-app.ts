@@ -19,7 +19,15 @@ export interface TierStore {
 export async function openTierStore(tier: Tier): Promise<TierStore> {
   const loaded = loadConfig({ ...process.env, APP_ROOT: WORKSPACE_ROOT, DATABASE_URL: '', DATA_DIR: '' });
   // Suites pay from one test phone many times; the limits have their own tests (payment-limits.e2e.spec.ts).
-  const base: AppConfig = { ...loaded, payments: { ...loaded.payments, perPhonePerHour: 1000 } };
+  // Quiet logs and no global request limit: suites make many requests from one address; both have their own tests
+  // (observability.e2e.spec.ts, http-hardening.e2e.spec.ts).
+  const base: AppConfig = {
+    ...loaded,
+    logLevel: 'silent',
+    metrics: { ...loaded.metrics, port: undefined },
+    rateLimit: { perKeyPerMinute: 0, perAddressPerMinute: 0 },
+    payments: { ...loaded.payments, perPhonePerHour: 1000 },
+  };
   if (tier === 'postgresql') {
     const database = await createScratchDatabase();
     return {
@@ -37,7 +45,7 @@ export async function openTierStore(tier: Tier): Promise<TierStore> {
 }
 
 export async function startTestApp(config: AppConfig): Promise<RunningApp> {
-  return createApp(config, false);
+  return createApp(config);
 }
 
 /**

@@ -1,4 +1,7 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '../../config';
+import type { RateLimits } from '../ports';
+import { APP_CONFIG, RATE_LIMITS } from '../tokens';
 import { AppError } from '../errors';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
@@ -23,7 +26,22 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: ApiKeyStore,
+    @Inject(RATE_LIMITS) private readonly limits: RateLimits,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /**
+   * The global request limit, shared by every instance: per API key once the key is known, per client address for
+   * calls without one and for every unknown key (so guessing keys is bounded too). Open routes (health probes, the
+   * provider's callbacks, which have their own per-transaction limit) are not counted.
+   */
+  private async countRequest(request: Request, principal: { keyId: string } | undefined): Promise<void> {
+    if (principal) {
+      if (this.config.rateLimit.perKeyPerMinute > 0) await this.limits.consume('requests-per-key', principal.keyId);
+    } else if (this.config.rateLimit.perAddressPerMinute > 0) {
+      await this.limits.consume('requests-per-address', request.ip ?? request.socket.remoteAddress ?? 'unknown');
+    }
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, [
@@ -47,10 +65,12 @@ export class ApiKeyGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<Request & AuthenticatedRequest>();
     const key = presentedKey(request.headers.authorization);
     if (!key) {
+      await this.countRequest(request, undefined);
       if (optional) return true;
       throw unauthorized('This operation needs an API key in the Authorization header');
     }
     const principal = await this.keys.authenticate(key);
+    await this.countRequest(request, principal);
     if (!principal) throw unauthorized('The API key is unknown or revoked');
     request.principal = principal;
     if (roles && !roles.includes(principal.role)) {

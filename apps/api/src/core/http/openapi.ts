@@ -23,6 +23,13 @@ export class ProblemDoc {
   })
   code?: string;
   @ApiPropertyOptional({
+    example: 'urn:transport:request:3f2b9c1e-7d0a-4c55-9f43-1b2d8e6a0c77',
+    description:
+      "This occurrence: the request's id (the client's `X-Request-Id`, or one the service made), as the response's " +
+      '`X-Request-Id` header and the service logs carry it. Quote it when reporting a problem.',
+  })
+  instance?: string;
+  @ApiPropertyOptional({
     type: [ProblemFieldDoc],
     description: 'For validation failures: each field and what is wrong with it.',
   })
@@ -40,6 +47,7 @@ const MEANINGS: Record<number, string> = {
   415: 'The body is not application/json.',
   422: 'Well-formed, but a rule refuses it; `code` says which.',
   502: 'A gateway this operation depends on (the SMS gateway) refused or could not be reached; nothing else changed that a repeat would not redo.',
+  503: 'The database is busy or unreachable (`DATABASE_UNAVAILABLE`): nothing was changed; retry after the Retry-After header (seconds).',
   429: 'Too many requests (`RATE_LIMITED`, with a Retry-After header in seconds), or too many callbacks kept for one transaction (`TOO_MANY_CALLBACKS`).',
 };
 

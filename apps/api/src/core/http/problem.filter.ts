@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import { isDomainError, type DomainErrorKind } from '@transport/domain';
 import type { Request, Response } from 'express';
 import { AppError, type AppErrorCode } from '../errors';
+import { requestInstance } from '../observability/logging';
 import { problem, PROBLEM_CONTENT_TYPE, type Problem, type ProblemField } from './problem';
 
 const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
@@ -11,6 +12,40 @@ const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   rule: 422,
   forbidden: 403,
 };
+
+/** The id pino-http gave the request (the client's X-Request-Id when it sent a sane one). */
+const requestIdOf = (request: Request): string | undefined => (request as Request & { id?: string }).id;
+
+/** The problem, naming the request it answers (the same id as the access log line and the X-Request-Id header). */
+function withInstance(body: Problem, request: Request): Problem {
+  const id = requestIdOf(request);
+  return id === undefined ? body : { ...body, instance: requestInstance(id) };
+}
+
+/**
+ * A failure of the database rather than of the request: no pooled connection within the wait limit, a statement
+ * cancelled by its timeout (57014), a lost or refused connection. Found on the error or its causes (pg's error,
+ * Kysely's, or Prisma's wrapping of the driver adapter's).
+ */
+export function databaseUnavailable(error: unknown): boolean {
+  let current = error as {
+    message?: unknown;
+    code?: unknown;
+    cause?: unknown;
+    meta?: { driverAdapterError?: unknown };
+  };
+  for (let depth = 0; current && typeof current === 'object' && depth < 6; depth++) {
+    if (current.code === '57014' || current.code === 'ECONNREFUSED' || current.code === '57P01') return true;
+    if (
+      /timeout exceeded when trying to connect|Connection terminated|canceling statement due to statement timeout|ECONNREFUSED/.test(
+        String(current.message ?? ''),
+      )
+    )
+      return true;
+    current = (current.meta?.driverAdapterError ?? current.cause) as typeof current;
+  }
+  return false;
+}
 
 /** Express/body-parser errors carry a status and a type; they are the client's fault, never a 500. */
 interface BodyParserError {
@@ -29,13 +64,15 @@ export class ProblemFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
-    const body = this.toProblem(error, request);
+    const body = withInstance(this.toProblem(error, request), request);
     if (body.status >= 500) {
-      this.logger.error(`${request.method} ${request.originalUrl}: ${(error as Error)?.stack ?? String(error)}`);
+      // The access log line of this request carries its (redacted) URL; this one carries what went wrong.
+      this.logger.error({ err: error, requestId: requestIdOf(request) }, `${request.method} failed: ${body.detail}`);
     }
     if (body.status === 401) response.setHeader('WWW-Authenticate', 'Bearer realm="transport"');
     const retryAfter = error instanceof AppError ? error.extra.retryAfter : undefined;
     if (body.status === 429 && retryAfter) response.setHeader('Retry-After', String(retryAfter));
+    if (body.status === 503) response.setHeader('Retry-After', '1');
     response.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
   }
 
@@ -61,6 +98,11 @@ export class ProblemFilter implements ExceptionFilter {
       const message = typeof payload === 'string' ? payload : (payload as { message?: unknown }).message;
       return problem(status, Array.isArray(message) ? message.join('; ') : String(message ?? error.message));
     }
+    if (databaseUnavailable(error))
+      return new AppError(
+        'DATABASE_UNAVAILABLE',
+        'The database is busy or unreachable (no connection within DATABASE_POOL_WAIT_MS, or a statement ran past its limit); try again shortly',
+      ).getResponse().problem;
     return bodyParserProblem(error) ?? problem(500, 'The server failed to handle the request; it has been logged');
   }
 }
@@ -86,7 +128,8 @@ export function bodyParserErrors(
   response: Response,
   next: (error?: unknown) => void,
 ): void {
-  const body = bodyParserProblem(error);
-  if (!body) return next(error);
+  const parsed = bodyParserProblem(error);
+  if (!parsed) return next(error);
+  const body = withInstance(parsed, _request);
   response.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
 }

@@ -1,0 +1,107 @@
+import { createServer, type Server } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { JobWorkers, PaymentMetricsSource } from '../ports';
+
+/** Pending transactions older than each of these (seconds): cumulative, like histogram buckets. */
+const PENDING_AGE_BUCKETS_SECONDS = [0, 60, 300, 900, 3600, 86_400];
+
+/**
+ * The service's Prometheus metrics, with prom-client: Node's process metrics, HTTP request durations by route and
+ * status, counters of the events this instance handled (Prometheus sums them across instances), and gauges read at
+ * scrape time from indexed counts and the job queue's cached sizes.
+ *
+ * One registry per app (not prom-client's global one), so several apps in one process (tests) do not collide.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
+  private readonly events: Counter<'event' | 'outcome'>;
+
+  constructor(sources: { payments: PaymentMetricsSource; jobs: JobWorkers; now: () => Date }) {
+    collectDefaultMetrics({ register: this.registry });
+    this.httpDuration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP requests by route (the route template, never the raw path), method and status.',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [this.registry],
+    });
+    this.events = new Counter({
+      name: 'transport_events_total',
+      help: 'Events this instance handled (payment callbacks, notification attempts, status checks, job failures), by outcome.',
+      labelNames: ['event', 'outcome'],
+      registers: [this.registry],
+    });
+    new Gauge({
+      name: 'transport_pending_transactions',
+      help: 'Open (requesting or pending) transactions older than older_than_seconds (cumulative).',
+      labelNames: ['older_than_seconds'],
+      registers: [this.registry],
+      async collect() {
+        const now = sources.now().getTime();
+        const counts = await Promise.all(
+          PENDING_AGE_BUCKETS_SECONDS.map((s) => sources.payments.pendingOlderThan(new Date(now - s * 1000))),
+        );
+        PENDING_AGE_BUCKETS_SECONDS.forEach((s, i) => this.set({ older_than_seconds: String(s) }, counts[i]));
+      },
+    });
+    new Gauge({
+      name: 'transport_notifications_pending',
+      help: 'Merchant notifications not yet delivered and still being retried.',
+      registers: [this.registry],
+      async collect() {
+        this.set(await sources.payments.notificationsPending());
+      },
+    });
+    new Gauge({
+      name: 'transport_job_queue_jobs',
+      help: 'Jobs in each background queue by state (ready: runnable now; deferred: scheduled later).',
+      labelNames: ['queue', 'state'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const queue of await sources.jobs.depth()) {
+          for (const state of ['ready', 'deferred', 'active', 'failed'] as const)
+            this.set({ queue: queue.name, state }, queue[state]);
+        }
+      },
+    });
+  }
+
+  /** Counts one event (the EventLog's events), labelled with its outcome when it has one. */
+  countEvent(event: string, outcome: string | undefined): void {
+    this.events.inc({ event, outcome: outcome ?? '' });
+  }
+
+  /** Express middleware timing every request; the label is the matched route's template, or `unmatched`. */
+  httpMiddleware() {
+    return (request: Request, response: Response, next: NextFunction): void => {
+      const end = this.httpDuration.startTimer();
+      response.once('finish', () => {
+        const route = request.route?.path ? `${request.baseUrl}${String(request.route.path)}` : 'unmatched';
+        end({ method: request.method, route, status_code: String(response.statusCode) });
+      });
+      next();
+    };
+  }
+
+  /** The scrape endpoint on its own port (METRICS_PORT): no API key, kept off the public listener. */
+  async listen(port: number, host: string): Promise<Server> {
+    const server = createServer((request, response) => {
+      if (request.method !== 'GET' || (request.url ?? '').split('?')[0] !== '/metrics') {
+        response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found: GET /metrics\n');
+        return;
+      }
+      this.registry.metrics().then(
+        (text) => response.writeHead(200, { 'Content-Type': this.registry.contentType }).end(text),
+        (error: Error) => response.writeHead(500, { 'Content-Type': 'text/plain' }).end(`${error.message}\n`),
+      );
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    return server;
+  }
+}

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from 'prisma/config';
 import { cliAdapterFactory, unrefLongTimers } from './prisma/cli-adapter';
@@ -30,10 +31,21 @@ async function databaseUrl(): Promise<string> {
   return embedded.url;
 }
 
+// `prisma db seed`: the demo data, through the service's own operator command (built beside this file in the runtime
+// bundle, under dist/ in the repository: `npx nx build api` first).
+const cli = [path.join(__dirname, 'cli.js'), path.join(__dirname, 'dist', 'apps', 'api', 'cli.js')].find((f) =>
+  existsSync(f),
+);
+
 export default defineConfig({
   experimental: { adapter: true },
   engine: 'js',
   schema: path.join(__dirname, 'prisma', 'schema.prisma'),
-  migrations: { path: path.join(__dirname, 'prisma', 'migrations') },
+  migrations: {
+    path: path.join(__dirname, 'prisma', 'migrations'),
+    // Run without a shell: no quoting (a path with spaces would need APP_ROOT elsewhere).
+    // With the embedded database, DATABASE_URL above is a placeholder the seed must not follow.
+    seed: `node ${cli ?? 'dist/apps/api/cli.js'} seed-demo${useEmbedded ? ' --embedded' : ''}`,
+  },
   adapter: async () => cliAdapterFactory(await databaseUrl()),
 });

@@ -193,10 +193,16 @@ function bench() {
   process.exit(run(process.execPath, [join(root, 'tools', 'bench', 'run.mjs'), ...process.argv.slice(3)]));
 }
 
-const commands = { start, test, keys, bench };
+/** `npm run bundle [-- <folder>]`: the runtime bundle operators deploy (tools/bundle.mjs). */
+function bundle() {
+  ensureInstalled();
+  process.exit(run(process.execPath, [join(root, 'tools', 'bundle.mjs'), ...process.argv.slice(3)]));
+}
+
+const commands = { start, test, keys, bench, bundle };
 const command = commands[process.argv[2]];
 if (!command) {
-  console.error('usage: node tools/run.mjs start|test|keys|bench');
+  console.error('usage: node tools/run.mjs start|test|keys|bench|bundle');
   process.exit(2);
 }
 ensureNode();

@@ -1,14 +1,22 @@
 import { keysCommand } from './cli/keys-command';
+import { seedCommand } from './cli/seed-command';
 import { loadConfig } from './config';
 
-// Operator commands, built beside the service: `node dist/apps/api/cli.js keys ...` (or `npm run keys -- ...`).
+// Operator commands, built beside the service: `node dist/apps/api/cli.js keys ...` (or `npm run keys -- ...`), and
+// `node cli.js seed-demo` (what `prisma db seed` runs).
 async function main(): Promise<number> {
   const [group, ...args] = process.argv.slice(2);
-  if (group !== 'keys') {
-    process.stderr.write('usage: cli keys <create|revoke|list> ...\n');
-    return 2;
-  }
-  return keysCommand(args, loadConfig(), (line) => process.stdout.write(line + '\n'));
+  const out = (line: string) => process.stdout.write(line + '\n');
+  if (group === 'keys') return keysCommand(args, loadConfig(), out);
+  // --embedded (from prisma.config under `prisma db seed` with no DATABASE_URL): the placeholder URL the Prisma CLI
+  // was given is not a database; the embedded one in DATA_DIR is.
+  if (group === 'seed-demo')
+    return seedCommand(
+      loadConfig(args.includes('--embedded') ? { ...process.env, DATABASE_URL: '' } : process.env),
+      out,
+    );
+  process.stderr.write('usage: cli keys <create|revoke|list> ... | cli seed-demo [--embedded]\n');
+  return 2;
 }
 
 main().then(

@@ -29,6 +29,24 @@ function adminService(database: Database): AdminService {
   );
 }
 
+/**
+ * The database an operator command opens: the configured one, or with the embedded database the server of the
+ * service (or Prisma CLI) already running on that data directory, when there is one.
+ */
+export async function cliDatabaseConfig(config: AppConfig): Promise<AppConfig> {
+  if (config.databaseUrl) return config;
+  const running = await findRunningEmbeddedPostgres(config.dataDir);
+  // One connection: the embedded server interleaves concurrent connections' messages (see database.ts).
+  return running
+    ? {
+        ...config,
+        databaseUrl: `postgresql://postgres@127.0.0.1:${running.port}/postgres`,
+        migrateOnStart: false,
+        databasePoolSize: 1,
+      }
+    : config;
+}
+
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : undefined;
@@ -39,24 +57,12 @@ function option(args: string[], name: string): string | undefined {
  * database, through the running service's server if it is up). Prints JSON; the created key is shown this once.
  */
 export async function keysCommand(args: string[], config: AppConfig, out: (line: string) => void): Promise<number> {
-  let databaseConfig = config;
-  if (!config.databaseUrl) {
-    const running = await findRunningEmbeddedPostgres(config.dataDir);
-    // One connection: the embedded server interleaves concurrent connections' messages (see database.ts).
-    if (running)
-      databaseConfig = {
-        ...config,
-        databaseUrl: `postgresql://postgres@127.0.0.1:${running.port}/postgres`,
-        migrateOnStart: false,
-        databasePoolSize: 1,
-      };
-  }
   const [command, ...rest] = args;
   if (!['create', 'revoke', 'list'].includes(command)) {
     out(KEYS_USAGE);
     return 2;
   }
-  const database = await openDatabase(databaseConfig);
+  const database = await openDatabase(await cliDatabaseConfig(config));
   try {
     const admin = adminService(database);
     if (command === 'create') {

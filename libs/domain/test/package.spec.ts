@@ -33,10 +33,13 @@ describe('@transport/domain as a package', () => {
     expect(pkg.name).toBe('@transport/domain');
     expect(pkg.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(pkg.dependencies ?? {}).toEqual({});
-    for (const entry of ['.', './testing']) {
-      expect(existsSync(join(dist, pkg.exports[entry].default))).toBe(true);
-      expect(existsSync(join(dist, pkg.exports[entry].types))).toBe(true);
+    for (const entry of ['.', './testing', './contracts']) {
+      for (const format of ['import', 'require']) {
+        expect(existsSync(join(dist, pkg.exports[entry][format].default))).toBe(true);
+        expect(existsSync(join(dist, pkg.exports[entry][format].types))).toBe(true);
+      }
     }
+    expect(existsSync(join(dist, 'CHANGELOG.md'))).toBe(true);
     expect(existsSync(join(dist, 'README.md'))).toBe(true);
     expect(existsSync(join(dist, 'test-support'))).toBe(false);
   });
@@ -66,6 +69,54 @@ describe('@transport/domain as a package', () => {
     });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({ refused: 'VEHICLE_NOT_INSPECTED', approved: true, reg: 'GR 1-24' });
+  });
+
+  it('is the same domain from ES modules, one class per format whichever entry reaches it', () => {
+    writeFileSync(
+      join(scratch, 'check.mjs'),
+      `
+      import { Vehicle, ObjectIdGenerator, DomainError } from '@transport/domain';
+      import { FixedClock, SeededRandomSource, InMemoryVehicleRepository } from '@transport/domain/testing';
+      import { repositoryContracts } from '@transport/domain/contracts';
+      const clock = new FixedClock('2026-06-01T00:00:00Z');
+      const ids = new ObjectIdGenerator(clock, new SeededRandomSource(1));
+      const v = Vehicle.register({ ownerId: ids.next(), registrationNumber: 'gr 2-24' }, ids, clock.now());
+      let sameClass;
+      try { v.approve(ids.next(), clock.now()); } catch (e) { sameClass = e instanceof DomainError; }
+      const stored = await new InMemoryVehicleRepository().add(v);
+      console.log(JSON.stringify({ sameClass, reg: stored.toState().registrationNumber, contracts: typeof repositoryContracts }));
+      `,
+    );
+    const run = spawnSync(process.execPath, ['check.mjs'], {
+      cwd: scratch,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH },
+    });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ sameClass: true, reg: 'GR 2-24', contracts: 'function' });
+  });
+
+  it('passes publint and Are the Types Wrong (node10, node16 from CJS and from ESM, bundler) on every entry', () => {
+    const bin = (pkg: string, file: string) => join(root, 'node_modules', pkg, file);
+    const lint = spawnSync(process.execPath, [bin('publint', 'src/cli.js'), '--strict'], {
+      cwd: dist,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    expect(lint.stdout).toContain('All good!');
+    expect(lint.status).toBe(0);
+    const attw = spawnSync(
+      process.execPath,
+      [bin('@arethetypeswrong/cli', 'dist/index.js'), '--pack', '.', '--format', 'json'],
+      {
+        cwd: dist,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '' },
+      },
+    );
+    const report = JSON.parse(attw.stdout) as { analysis: { problems: Record<string, unknown> | unknown[] } };
+    expect(Object.values(report.analysis.problems).flat()).toEqual([]);
+    expect(attw.status).toBe(0);
   });
 
   it('type-checks every example of its README against the published declarations', () => {

@@ -67,7 +67,12 @@ export default [
             },
             { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter'] },
             // The API's tests drive the provider simulator; the API's own code must not (see the rule below).
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:test-double'] },
+            {
+              sourceTag: 'type:app',
+              onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:test-double', 'type:client'],
+            },
+            // The generated API client knows only the OpenAPI contract.
+            { sourceTag: 'type:client', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'type:test-double', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'type:simulator-app', onlyDependOnLibsWithTags: ['type:test-double'] },
           ],

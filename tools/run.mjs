@@ -3,7 +3,7 @@
 // install (only when node_modules is missing or older than the lock file), Prisma client generation, then its work.
 // Plain Node with no dependencies, because it runs before anything is installed.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -193,16 +193,44 @@ function bench() {
   process.exit(run(process.execPath, [join(root, 'tools', 'bench', 'run.mjs'), ...process.argv.slice(3)]));
 }
 
+/**
+ * `npm run openapi`: writes the OpenAPI document (apps/api/openapi.json, from the code, no database needed) and the
+ * TypeScript client's types generated from it by openapi-typescript (libs/api-client/src/schema.ts). The tests fail
+ * while either differs from what the code gives, so a change of the API is committed with its contract.
+ */
+function openapi() {
+  ensureInstalled();
+  nx(['build', 'api', '--outputStyle=static']);
+  const document = spawnSync(process.execPath, [join(root, 'dist', 'apps', 'api', 'cli.js'), 'openapi'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, APP_ROOT: root, NODE_OPTIONS: '' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (document.status !== 0) {
+    process.stderr.write(document.stderr);
+    process.exit(document.status ?? 1);
+  }
+  writeFileSync(join(root, 'apps', 'api', 'openapi.json'), document.stdout);
+  must(process.execPath, [
+    join(root, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'),
+    join(root, 'apps', 'api', 'openapi.json'),
+    '--output',
+    join(root, 'libs', 'api-client', 'src', 'schema.ts'),
+  ]);
+  say('wrote apps/api/openapi.json and libs/api-client/src/schema.ts');
+}
+
 /** `npm run bundle [-- <folder>]`: the runtime bundle operators deploy (tools/bundle.mjs). */
 function bundle() {
   ensureInstalled();
   process.exit(run(process.execPath, [join(root, 'tools', 'bundle.mjs'), ...process.argv.slice(3)]));
 }
 
-const commands = { start, test, keys, bench, bundle };
+const commands = { start, test, keys, bench, bundle, openapi };
 const command = commands[process.argv[2]];
 if (!command) {
-  console.error('usage: node tools/run.mjs start|test|keys|bench|bundle');
+  console.error('usage: node tools/run.mjs start|test|keys|bench|bundle|openapi');
   process.exit(2);
 }
 ensureNode();

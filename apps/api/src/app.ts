@@ -7,7 +7,8 @@ import { Metrics } from './core/observability/metrics';
 import { createRootLogger, loggerParams, nestLogger } from './core/observability/logging';
 import { assertEveryRouteDeclared } from './core/auth/access-rules';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { declareHeaders, operationId } from './core/http/openapi-contract';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config';
 import { openDatabase, type Database } from './persistence/database';
@@ -33,6 +34,42 @@ export interface AppOptions {
 }
 
 export const DOCS_PATH = 'docs';
+
+/** The OpenAPI document of an app (running, or a preview with no database: see describeApi). */
+export function openApiDocument(app: INestApplication): OpenAPIObject {
+  const info = new DocumentBuilder()
+    .setTitle('Transport platform API')
+    .setDescription(OPENAPI_DESCRIPTION)
+    .setVersion('0.1.0')
+    .addServer('/', 'API base URL ({base_url}); payment routes under PAYMENT_BASE_PATH ({pay_url})')
+    .addSecurity('apiKey', {
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+      description: 'The bare API key, or `Bearer <key>`.',
+    })
+    .build();
+  return declareHeaders(SwaggerModule.createDocument(app, info, { operationIdFactory: operationId }));
+}
+
+/**
+ * The OpenAPI document without a database or a server: the app's modules in Nest's preview mode (nothing is
+ * instantiated, nothing connects). `npm run openapi` writes it to apps/api/openapi.json; the tests check that the
+ * committed file is exactly this.
+ */
+export async function describeApi(config: AppConfig): Promise<OpenAPIObject> {
+  const offline = { kind: 'postgresql', url: '', prisma: {}, pool: { on: () => undefined }, reads: {} };
+  const logging = loggerParams(createRootLogger('silent'));
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.register(config, offline as unknown as Database, logging),
+    { preview: true, logger: false, abortOnError: false },
+  );
+  try {
+    return openApiDocument(app);
+  } finally {
+    await app.close();
+  }
+}
 
 export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<RunningApp> {
   const logger = options.logger ?? createRootLogger(config.logLevel);
@@ -83,19 +120,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     app.getHttpAdapter().getInstance().disable('x-powered-by');
     // The client address behind load balancers (TRUST_PROXY): what per-address limits count.
     app.set('trust proxy', config.trustProxy);
-    const openApi = new DocumentBuilder()
-      .setTitle('Transport platform API')
-      .setDescription(OPENAPI_DESCRIPTION)
-      .setVersion('0.1.0')
-      .addServer('/', 'API base URL ({base_url}); payment routes under PAYMENT_BASE_PATH ({pay_url})')
-      .addSecurity('apiKey', {
-        type: 'apiKey',
-        in: 'header',
-        name: 'Authorization',
-        description: 'The bare API key, or `Bearer <key>`.',
-      })
-      .build();
-    SwaggerModule.setup(DOCS_PATH, app, () => SwaggerModule.createDocument(app, openApi), {
+    SwaggerModule.setup(DOCS_PATH, app, () => openApiDocument(app), {
       jsonDocumentUrl: `${DOCS_PATH}/openapi.json`,
     });
     await app.init();

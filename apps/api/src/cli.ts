@@ -1,6 +1,7 @@
 import { keysCommand } from './cli/keys-command';
 import { seedCommand } from './cli/seed-command';
 import { loadConfig } from './config';
+import { describeApi } from './app';
 
 // Operator commands, built beside the service: `node dist/apps/api/cli.js keys ...` (or `npm run keys -- ...`), and
 // `node cli.js seed-demo` (what `prisma db seed` runs).
@@ -15,12 +16,18 @@ async function main(): Promise<number> {
       loadConfig(args.includes('--embedded') ? { ...process.env, DATABASE_URL: '' } : process.env),
       out,
     );
-  process.stderr.write('usage: cli keys <create|revoke|list> ... | cli seed-demo [--embedded]\n');
+  // The OpenAPI document as committed (apps/api/openapi.json): default settings, no database needed.
+  if (group === 'openapi') {
+    out(JSON.stringify(await describeApi(loadConfig({ APP_ROOT: process.env.APP_ROOT })), null, 2));
+    return 0;
+  }
+  process.stderr.write('usage: cli keys <create|revoke|list> ... | cli seed-demo [--embedded] | cli openapi\n');
   return 2;
 }
 
 main().then(
-  (code) => process.exit(code),
+  // Exit once stdout is flushed: to a pipe it is written asynchronously, and a large document would be cut short.
+  (code) => void process.stdout.write('', () => process.exit(code)),
   (error: unknown) => {
     process.stderr.write(`${(error as Error)?.message ?? String(error)}\n`);
     process.exit(1);

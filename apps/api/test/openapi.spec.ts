@@ -1,10 +1,11 @@
 import { COMPLIANCE_REASON_CODES } from '@transport/domain';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import type { RunningApp } from '../src/app';
+import { describeApi, type RunningApp } from '../src/app';
+import { loadConfig } from '../src/config';
 import { openTierStore, startTestApp, WORKSPACE_ROOT, type TierStore } from './support/test-app';
 
 interface LintProblem {
@@ -14,8 +15,8 @@ interface LintProblem {
   location: Array<{ pointer: string }>;
 }
 
-// The OpenAPI document is generated from the code at run time (nothing committed that could drift) and must pass
-// Redocly's recommended ruleset with no errors.
+// The OpenAPI document is generated from the code, committed as apps/api/openapi.json with the client types made from
+// it (npm run openapi), checked here to be exactly what the code gives, and must pass Redocly's recommended ruleset.
 describe('OpenAPI document', () => {
   let store: TierStore;
   let running: RunningApp;
@@ -32,6 +33,68 @@ describe('OpenAPI document', () => {
   afterAll(async () => {
     await running?.close();
     await store?.dispose();
+  });
+
+  const COMMITTED = join(WORKSPACE_ROOT, 'apps', 'api', 'openapi.json');
+  type Operation = {
+    operationId?: string;
+    parameters?: Array<{ $ref?: string; name?: string; in?: string }>;
+    security?: unknown[];
+    responses: Record<string, { headers?: Record<string, unknown> }>;
+  };
+  const operationsOf = (doc: typeof document) =>
+    Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Operation })),
+    );
+
+  it('is what the running app serves, and exactly the committed apps/api/openapi.json (else: npm run openapi)', async () => {
+    const offline = await describeApi(store.config());
+    expect(document).toEqual(JSON.parse(JSON.stringify(offline)));
+    const committed = JSON.parse(readFileSync(COMMITTED, 'utf8'));
+    expect(JSON.parse(JSON.stringify(await describeApi(loadConfig({ APP_ROOT: WORKSPACE_ROOT }))))).toEqual(committed);
+  });
+
+  it('names every operation with a unique operationId', () => {
+    const ids = operationsOf(document).map(({ op }) => op.operationId);
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(expect.arrayContaining(['vehiclesList', 'paymentCheck', 'tripsByDate']));
+  });
+
+  it('declares the headers clients read: request id everywhere, Link on pages, Retry-After on 429 and 503', () => {
+    for (const { path, op } of operationsOf(document)) {
+      expect(op.parameters).toContainEqual({ $ref: '#/components/parameters/RequestId' });
+      for (const [status, response] of Object.entries(op.responses)) {
+        expect(response.headers?.['X-Request-Id']).toEqual({ $ref: '#/components/headers/RequestId' });
+        if (status === '429' || (status === '503' && !path.startsWith('/health')))
+          expect(response.headers?.['Retry-After']).toEqual({ $ref: '#/components/headers/RetryAfter' });
+      }
+      if (!path.startsWith('/health')) expect(Object.keys(op.responses)).toContain('503');
+      if ((op.security ?? []).some((s) => 'apiKey' in (s as object)))
+        expect(Object.keys(op.responses)).toContain('429');
+    }
+    const list = document.paths['/vehicles/all'].get as unknown as Operation;
+    expect(list.responses['200'].headers?.Link).toEqual({ $ref: '#/components/headers/Link' });
+    expect(
+      (document.paths['/vehicles/add'].post as unknown as Operation).responses['201'].headers?.Link,
+    ).toBeUndefined();
+  });
+
+  it('has its TypeScript client types generated from the committed document (else: npm run openapi)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'openapi-client-'));
+    try {
+      const cli = join(WORKSPACE_ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
+      const out = join(dir, 'schema.ts');
+      const result = spawnSync(process.execPath, [cli, COMMITTED, '--output', out], {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '' },
+      });
+      expect(result.status).toBe(0);
+      const committed = readFileSync(join(WORKSPACE_ROOT, 'libs', 'api-client', 'src', 'schema.ts'), 'utf8');
+      expect(readFileSync(out, 'utf8') === committed).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('lists every compliance reason the domain emits, from the same list the code uses', () => {

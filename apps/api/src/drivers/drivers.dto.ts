@@ -79,6 +79,8 @@ export class ActivateBody {
 
 export class ApproveDriverBody {
   @ApiProperty({
+    // The same four checks the answers carry (declared below, hence the lazy reference).
+    type: () => ApprovalChecklistResponse,
     description:
       'validLicense, hasSmartPhone, canUseMap, criminalRecord (true: the check was done and is clear); all must be true.',
     example: { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true },

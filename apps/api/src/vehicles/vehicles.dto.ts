@@ -166,6 +166,8 @@ export class AddVehicleBody {
 
 export class InspectBody {
   @ApiProperty({
+    // The same ten items the answers carry (declared below, hence the lazy reference).
+    type: () => InspectionChecklistResponse,
     description: 'All ten items, each true (passed) or false (failed). A failed item is recorded, not refused.',
     example: Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, item !== 'brakes'])),
   })

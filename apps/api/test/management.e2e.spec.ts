@@ -646,6 +646,114 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
       .post('/admin/keys', { role: 'merchant', principal: merchant._id, expiresAt: '2020-01-01T00:00:00.000Z' })
       .expect(400);
   });
+
+  it('records documents a vehicle was registered without, then approves it; refuses an earlier or past renewal', async () => {
+    const owner = (
+      await as(b.assemblyKey)
+        .post('/vehicles/owner/add', {
+          name: 'Akosua Renewal',
+          phone: '0244777000',
+          email: 'akosua.renewal@example.com',
+          idType: 'ghana_card',
+          idNumber: 'GHA-700000077-7',
+        })
+        .expect(201)
+    ).body;
+    let vehicle = (
+      await as(b.assemblyKey)
+        .post('/vehicles/add', { ownerID: owner._id, registrationNumber: 'AS 4040-26' })
+        .expect(201)
+    ).body;
+    vehicle = (
+      await as(b.inspectorKey).post(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: PASSED }).expect(200)
+    ).body;
+    expect((await as(b.assemblyKey).post(`/vehicles/${vehicle._id}/approve`).expect(422)).body.code).toBe(
+      'VEHICLE_ROADWORTHY_MISSING',
+    );
+    // Nothing to renew: 400; neither a merchant nor the platform may record documents.
+    await as(b.inspectorKey).post(`/vehicles/${vehicle._id}/renew`, {}).expect(400);
+    await as(b.platformKey)
+      .post(`/vehicles/${vehicle._id}/renew`, { insuranceExpiryDate: future(300) })
+      .expect(403);
+    vehicle = (
+      await as(b.inspectorKey)
+        .post(`/vehicles/${vehicle._id}/renew`, { roadWorthyExpiryDate: future(200), insuranceExpiryDate: future(300) })
+        .set('If-Match', String(vehicle.__v))
+        .expect(200)
+    ).body;
+    const days = (iso: string) => (new Date(iso).getTime() - Date.now()) / 86_400_000;
+    expect(days(vehicle.roadWorthyExpiryDate)).toBeCloseTo(200, 1);
+    expect(days(vehicle.insuranceExpiryDate)).toBeCloseTo(300, 1);
+    expect(vehicle.__v).toBe(2);
+    vehicle = (await as(b.assemblyKey).post(`/vehicles/${vehicle._id}/approve`).expect(200)).body;
+    expect(vehicle).toMatchObject({ approved: true });
+
+    // An earlier expiry, or one already past, is refused with its code and changes nothing.
+    const earlier = await as(b.assemblyKey)
+      .post(`/vehicles/${vehicle._id}/renew`, { insuranceExpiryDate: future(100) })
+      .expect(422);
+    expect(earlier.body).toMatchObject({ code: 'RENEWAL_NOT_LATER', errors: [{ field: 'insuranceExpiryDate' }] });
+    const past = await as(b.assemblyKey)
+      .post(`/vehicles/${vehicle._id}/renew`, { roadWorthyExpiryDate: '2020-01-01' })
+      .expect(422);
+    expect(past.body.code).toBe('RENEWAL_EXPIRED');
+    // Both or nothing: a valid roadworthy date does not land when the insurance date beside it is refused.
+    await as(b.assemblyKey)
+      .post(`/vehicles/${vehicle._id}/renew`, { roadWorthyExpiryDate: future(500), insuranceExpiryDate: future(10) })
+      .expect(422);
+    await unchanged(`/vehicles/${vehicle._id}`, b.assemblyKey, vehicle);
+    // A later one lands, and the audit log keeps what it replaced.
+    const renewed = (
+      await as(b.assemblyKey)
+        .post(`/vehicles/${vehicle._id}/renew`, { insuranceExpiryDate: future(700) })
+        .expect(200)
+    ).body;
+    expect(new Date(renewed.insuranceExpiryDate).getTime()).toBeGreaterThan(
+      new Date(vehicle.insuranceExpiryDate).getTime(),
+    );
+    const audit = (await as(ADMIN_KEY).get(`/audit?entity=vehicle&id=${vehicle._id}`).expect(200)).body;
+    const renewals = audit.filter((e: { action: string }) => e.action === 'VehicleInsuranceRenewed');
+    expect(renewals).toHaveLength(2);
+    expect(renewals.at(-1)).toMatchObject({
+      actor: { role: 'assembly', id: b.approver._id },
+      before: { insuranceExpiryDate: vehicle.insuranceExpiryDate },
+      after: { insuranceExpiryDate: renewed.insuranceExpiryDate },
+    });
+  });
+
+  it("records a driver's renewed licence, refusing one that is not later", async () => {
+    const driver = (
+      await b
+        .http()
+        .post('/drivers/add')
+        .send({
+          name: 'Yaa Renewal',
+          phone: '0244777111',
+          email: 'yaa.renewal@example.com',
+          license: 'DL-0077-2021',
+          licenseClass: 'B',
+          licenseExpiry: future(30),
+          licenseIssueDate: '2021-01-10',
+          idType: 'ghana_card',
+          idNumber: 'GHA-700000078-8',
+          gender: 'female',
+          assembly: b.assembly._id,
+        })
+        .expect(201)
+    ).body.payload;
+    const refused = await as(b.inspectorKey)
+      .post(`/drivers/${driver._id}/renew`, { licenseExpiry: future(20) })
+      .expect(422);
+    expect(refused.body.code).toBe('RENEWAL_NOT_LATER');
+    await as(b.inspectorKey).post(`/drivers/${driver._id}/renew`, {}).expect(400);
+    const renewed = (
+      await as(b.inspectorKey)
+        .post(`/drivers/${driver._id}/renew`, { licenseExpiry: future(1000) })
+        .expect(200)
+    ).body;
+    expect(renewed).toMatchObject({ _id: driver._id, __v: driver.__v + 1 });
+    expect(new Date(renewed.licenseExpiry).getTime()).toBeGreaterThan(Date.now() + 999 * 86_400_000);
+  });
 });
 
 describeOnPostgres('twenty simultaneous approvals of one vehicle', () => {

@@ -30,6 +30,7 @@ import {
   DriverResponse,
   DriverStatusBody,
   ListDriversQuery,
+  RenewLicenseBody,
   RevokeBody,
 } from './drivers.dto';
 import { DriversService } from './drivers.service';
@@ -166,6 +167,31 @@ export class DriversController {
     @CurrentPrincipal() principal: Principal,
   ): Promise<DriverResponse> {
     return this.drivers.approve(id, body.approvalChecklist, actorOf(principal), expectedVersion(ifMatch));
+  }
+
+  @Post(':id/renew')
+  @HttpCode(200)
+  @Roles('admin', 'assembly')
+  @ApiTags('drivers (management)')
+  @ApiSecurity('apiKey')
+  @ApiHeader(IF_MATCH)
+  @ApiOperation({
+    summary: 'Record a renewed driving licence (assembly inspectors and approvers, admins)',
+    description:
+      'The new expiry must be in the future (else 422 RENEWAL_EXPIRED) and later than the current one (else 422 RENEWAL_NOT_LATER). ' +
+      'A driver whose licence expired gets the renewal recorded this way before approval; the audit log keeps the expiry it replaced.',
+  })
+  @ApiBody({ type: RenewLicenseBody })
+  @View('driver')
+  @ApiOkResponse({ type: DriverResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  renew(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() body: RenewLicenseBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<DriverResponse> {
+    return this.drivers.renewLicense(id, body.licenseExpiry, actorOf(principal), expectedVersion(ifMatch));
   }
 
   @Post(':id/revoke')

@@ -89,6 +89,17 @@ export class ApproveDriverBody {
   approvalChecklist!: Record<string, unknown>;
 }
 
+export class RenewLicenseBody {
+  @ApiProperty({
+    ...DATE,
+    description: "The renewed licence's expiry (ISO 8601 date or date-time): ahead, and later than the current one.",
+    example: '2029-05-31T00:00:00.000Z',
+  })
+  @ToDate()
+  @IsDate({ message: 'licenseExpiry must be an ISO 8601 date or date-time' })
+  licenseExpiry!: Date;
+}
+
 export class RevokeBody {
   @ApiProperty({ example: 'Repeated passenger complaints', maxLength: 500 })
   @IsString()

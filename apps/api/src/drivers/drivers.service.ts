@@ -149,6 +149,15 @@ export class DriversService {
     );
   }
 
+  /** Records a renewed licence (ahead, later than the current one). Assembly inspectors and approvers, admins. */
+  async renewLicense(id: string, expiry: Date, actor: Actor, expectedVersion?: number): Promise<DriverResponse> {
+    await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'renewDocuments');
+    return this.respond(
+      (await this.change(id, actor, expectedVersion, 'DriverLicenseRenewed', (d, at) => d.renewLicense(expiry, at)))
+        .saved,
+    );
+  }
+
   async revoke(id: string, reason: string, actor: Actor, expectedVersion?: number): Promise<DriverResponse> {
     await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'revokeDriver');
     return this.respond(

@@ -29,6 +29,7 @@ import {
   ComplianceQuery,
   InspectBody,
   LinkBody,
+  RenewVehicleBody,
   ListVehiclesQuery,
   VehicleResponse,
 } from './vehicles.dto';
@@ -171,6 +172,32 @@ export class VehiclesController {
     @CurrentPrincipal() principal: Principal,
   ): Promise<VehicleResponse> {
     return this.vehicles.inspect(id, body.inspectionChecklist, actorOf(principal), expectedVersion(ifMatch));
+  }
+
+  @Post(':id/renew')
+  @HttpCode(200)
+  @Roles('admin', 'assembly')
+  @ApiTags('vehicles (management)')
+  @ApiSecurity('apiKey')
+  @ApiHeader(IF_MATCH)
+  @ApiOperation({
+    summary: 'Record a renewed roadworthy certificate, insurance, or both (assembly inspectors and approvers, admins)',
+    description:
+      'Each new expiry must be in the future (else 422 RENEWAL_EXPIRED) and later than the one it replaces (else 422 RENEWAL_NOT_LATER); ' +
+      'a vehicle registered without the documents gets them recorded this way, after which it can be approved. ' +
+      'Neither field: 400. Both fields are recorded together or not at all; the audit log keeps each renewal with the expiry it replaced.',
+  })
+  @ApiBody({ type: RenewVehicleBody })
+  @View('vehicle')
+  @ApiOkResponse({ type: VehicleResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  renew(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() body: RenewVehicleBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<VehicleResponse> {
+    return this.vehicles.renew(id, body, actorOf(principal), expectedVersion(ifMatch));
   }
 
   @Post(':id/approve')

@@ -175,6 +175,26 @@ export class InspectBody {
   inspectionChecklist!: Record<string, unknown>;
 }
 
+export class RenewVehicleBody {
+  @ApiPropertyOptional({
+    description: `${ISO}. The renewed roadworthy certificate's expiry: ahead, and later than the current one.`,
+    example: '2027-12-31T00:00:00.000Z',
+  })
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: `roadWorthyExpiryDate must be ${ISO}` })
+  roadWorthyExpiryDate?: Date;
+
+  @ApiPropertyOptional({
+    description: `${ISO}. The renewed insurance's expiry: ahead, and later than the current one.`,
+    example: '2027-12-31T00:00:00.000Z',
+  })
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: `insuranceExpiryDate must be ${ISO}` })
+  insuranceExpiryDate?: Date;
+}
+
 export class LinkBody {
   @ApiPropertyOptional({
     ...ID,

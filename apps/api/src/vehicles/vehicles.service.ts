@@ -39,6 +39,12 @@ export interface VehicleLinkChanges {
   transportUnion?: string;
 }
 
+/** The certificates a renewal records (at least one). */
+export interface VehicleRenewal {
+  roadWorthyExpiryDate?: Date;
+  insuranceExpiryDate?: Date;
+}
+
 /**
  * Vehicles: registration, inspection, approval, links, compliance, transfers, and the lists. Every read and change
  * is within the actor's jurisdiction: assembly staff see and act on their assembly's vehicles only (another's
@@ -110,6 +116,25 @@ export class VehiclesService {
     return this.respond(
       await this.change(id, actor, expectedVersion, 'VehicleApproved', (v, at) => v.approve(actor.id, at)),
     );
+  }
+
+  /**
+   * Records renewed (or first) roadworthy and insurance certificates in one change: each expiry must be ahead and
+   * later than the one it replaces (RENEWAL_EXPIRED, RENEWAL_NOT_LATER). Assembly inspectors and approvers, admins.
+   */
+  async renew(id: string, renewal: VehicleRenewal, actor: Actor, expectedVersion?: number): Promise<VehicleResponse> {
+    if (!renewal.roadWorthyExpiryDate && !renewal.insuranceExpiryDate)
+      throw new DomainError(
+        'INVALID_VALUE',
+        'Send roadWorthyExpiryDate, insuranceExpiryDate or both: the renewed expiry dates',
+        'roadWorthyExpiryDate',
+      );
+    await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'renewDocuments');
+    const saved = await this.change(id, actor, expectedVersion, 'VehicleDocumentsRenewed', (v, at) => {
+      if (renewal.roadWorthyExpiryDate) v.renewRoadworthy(renewal.roadWorthyExpiryDate, at);
+      if (renewal.insuranceExpiryDate) v.renewInsurance(renewal.insuranceExpiryDate, at);
+    });
+    return this.respond(saved);
   }
 
   /** Links (or unlinks) driver, station and union in one change; every referenced record must exist. */

@@ -11,6 +11,8 @@ export const DUTIES = {
   approveVehicle: ['approver'],
   approveDriver: ['approver'],
   revokeDriver: ['approver'],
+  // Renewed documents are recorded by whoever sees them at the assembly: an inspector at the roadside or an approver.
+  renewDocuments: ['inspector', 'approver'],
   manageAssemblyUsers: ['admin'],
 } as const satisfies Record<string, readonly AssemblyRole[]>;
 export type Duty = keyof typeof DUTIES;
@@ -20,6 +22,7 @@ const WORDS: Record<Duty, string> = {
   approveVehicle: 'approving a vehicle',
   approveDriver: 'approving a driver',
   revokeDriver: "revoking a driver's approval",
+  renewDocuments: 'recording a renewed document',
   manageAssemblyUsers: "managing an assembly's users",
 };
 

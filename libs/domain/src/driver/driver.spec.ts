@@ -232,3 +232,24 @@ describe('Driver availability', () => {
     expect([d.version, d.approved, d.verified, typeof d.id]).toEqual([3, true, true, 'string']);
   });
 });
+
+describe('Driver licence renewal', () => {
+  it('records a renewed licence, which an expired driver needs before approval', () => {
+    const { driver, activationKey } = registered({ licenseExpiry: days(10) });
+    driver.activate(activationKey, soon, hasher);
+    expect(codeOf(() => driver.approve(passedDriverChecklist, APPROVER, days(11)))).toBe('DRIVER_LICENSE_EXPIRED');
+    driver.renewLicense(days(800), days(11));
+    driver.approve(passedDriverChecklist, APPROVER, days(11));
+    expect(driver.toState()).toMatchObject({ approved: true, licenseExpiry: days(800) });
+    const event = driver.pullEvents().find((e) => e.type === 'DriverLicenseRenewed');
+    expect(event?.data).toEqual({ expiry: days(800), previous: days(10) });
+  });
+
+  it('refuses an earlier or past expiry, changing nothing', () => {
+    const driver = working();
+    const before = driver.toState();
+    expect(codeOf(() => driver.renewLicense(days(399), days(3)))).toBe('RENEWAL_NOT_LATER');
+    expect(codeOf(() => driver.renewLicense(days(2), days(3)))).toBe('RENEWAL_EXPIRED');
+    expect(driver.toState()).toEqual(before);
+  });
+});

@@ -1,4 +1,5 @@
 import { normalizeEmail, normalizePhone, requireText } from '../shared/contact';
+import { renewedExpiry } from '../shared/renewal';
 import type { DomainError } from '../shared/domain-error';
 import type { DomainEvent } from '../shared/events';
 import { assertObjectId, type IdGenerator } from '../shared/id-generator';
@@ -256,6 +257,14 @@ export class Driver {
     delete s.revocation;
     s.updatedAt = at;
     this.record('DriverApproved', at, { approvedBy: approverId });
+  }
+
+  /** Records a renewed driving licence: its expiry must be ahead and later than the current one (shared/renewal.ts). */
+  renewLicense(expiry: Date, at: Date): void {
+    const previous = this.state.licenseExpiry;
+    this.state.licenseExpiry = renewedExpiry(previous, expiry, 'licenseExpiry', at);
+    this.state.updatedAt = at;
+    this.record('DriverLicenseRenewed', at, { expiry: this.state.licenseExpiry, previous });
   }
 
   /** Withdraws approval and takes the driver offline (and so not busy). */

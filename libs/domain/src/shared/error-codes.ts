@@ -58,6 +58,7 @@ export const ERROR_KINDS = {
   VEHICLE_REGISTRATION_TAKEN: 'conflict',
   // Well-formed, but the state or a reference does not allow it (422).
   ASSEMBLY_NOT_FOUND: 'rule',
+  CORRECTION_NOT_ALLOWED: 'rule',
   DRIVER_ACTIVATION_KEY_INVALID: 'rule',
   DRIVER_ACTIVATION_KEY_EXPIRED: 'rule',
   DRIVER_ACTIVATION_TOO_SOON: 'rule',
@@ -73,6 +74,8 @@ export const ERROR_KINDS = {
   OWNER_NOT_FOUND: 'rule',
   PRINCIPAL_NOT_FOUND: 'rule',
   REGION_NOT_FOUND: 'rule',
+  RENEWAL_EXPIRED: 'rule',
+  RENEWAL_NOT_LATER: 'rule',
   STATION_NOT_FOUND: 'rule',
   TRANSPORT_UNION_NOT_FOUND: 'rule',
   TRIP_DISCOUNT_TOO_LARGE: 'rule',

@@ -22,6 +22,8 @@ const codeOf = (fn: () => unknown): string => {
   throw new Error('expected a DomainError');
 };
 
+const DAY_MS = 86_400_000;
+
 const approvedVehicle = () => {
   const v = Vehicle.register(vehicleInput(), ports().ids, T0);
   v.inspect(allPassed(), INSPECTOR, days(1));
@@ -346,5 +348,111 @@ describe('Vehicle compliance', () => {
     expect(v.version).toBe(7);
     expect(v.inspected).toBe(true);
     expect(typeof v.id).toBe('string');
+  });
+});
+
+describe('Vehicle document renewals', () => {
+  it('records documents a vehicle was registered without, after which it can be approved', () => {
+    const v = Vehicle.register({ ownerId: OWNER, registrationNumber: 'GR 5-26' }, ports().ids, T0);
+    v.inspect(allPassed(), INSPECTOR, days(1));
+    expect(codeOf(() => v.approve(APPROVER, days(2)))).toBe('VEHICLE_ROADWORTHY_MISSING');
+    v.renewRoadworthy(days(200), days(2));
+    expect(codeOf(() => v.approve(APPROVER, days(2)))).toBe('VEHICLE_INSURANCE_MISSING');
+    v.renewInsurance(days(300), days(2));
+    v.approve(APPROVER, days(2));
+    expect(v.toState()).toMatchObject({
+      approved: true,
+      roadWorthyExpiryDate: days(200),
+      insuranceExpiryDate: days(300),
+    });
+    expect(v.complianceAt(days(3))).toEqual([]);
+    expect(v.pullEvents().map((e) => [e.type, e.data?.previous])).toEqual(
+      expect.arrayContaining([
+        ['VehicleRoadworthyRenewed', undefined],
+        ['VehicleInsuranceRenewed', undefined],
+      ]),
+    );
+  });
+
+  it('renews an expired certificate: the vehicle is compliant again and its outlook changes', () => {
+    const v = approvedVehicle();
+    const expired = new Date(v.toState().roadWorthyExpiryDate!.getTime() + DAY_MS);
+    expect(v.complianceAt(expired).map((r) => r.code)).toContain('ROADWORTHY_EXPIRED');
+    v.renewRoadworthy(new Date(expired.getTime() + 365 * DAY_MS), expired);
+    expect(v.complianceAt(expired).map((r) => r.code)).not.toContain('ROADWORTHY_EXPIRED');
+    const event = v.pullEvents().find((e) => e.type === 'VehicleRoadworthyRenewed');
+    expect(event?.data).toEqual({
+      expiry: new Date(expired.getTime() + 365 * DAY_MS),
+      previous: new Date(expired.getTime() - DAY_MS),
+    });
+  });
+
+  it('refuses an expiry that is not later than the current one, or not ahead, and changes nothing', () => {
+    const v = approvedVehicle();
+    const before = v.toState();
+    v.pullEvents();
+    expect(codeOf(() => v.renewInsurance(before.insuranceExpiryDate!, days(3)))).toBe('RENEWAL_NOT_LATER');
+    expect(codeOf(() => v.renewRoadworthy(days(5), days(3)))).toBe('RENEWAL_NOT_LATER');
+    expect(codeOf(() => v.renewRoadworthy(days(3), days(3)))).toBe('RENEWAL_EXPIRED');
+    expect(codeOf(() => v.renewInsurance(new Date('nope'), days(3)))).toBe('INVALID_DATE');
+    expect(v.toState()).toEqual(before);
+    expect(v.pullEvents()).toEqual([]);
+  });
+});
+
+describe('Vehicle corrections', () => {
+  it('corrects fields as registration checks them, records which changed, and nothing when nothing changes', () => {
+    const v = Vehicle.register({ ...vehicleInput(), makeYear: days(-2000) }, ports().ids, T0);
+    v.pullEvents();
+    const before = v.toState();
+    // The same values, spelt differently (a date as another object, a colour in lower case): no change.
+    expect(
+      v.correct({ make: before.make, color: before.color?.toLowerCase(), makeYear: new Date(days(-2000)) }, days(1)),
+    ).toEqual([]);
+    expect(v.toState()).toEqual(before);
+    expect(v.pullEvents()).toEqual([]);
+    expect(v.correct({ make: 'Nissan', color: '#abcdef', makeYear: days(-1999) }, days(1))).toEqual([
+      'color',
+      'make',
+      'makeYear',
+    ]);
+    expect(v.toState()).toMatchObject({ make: 'Nissan', color: '#ABCDEF', updatedAt: days(1) });
+    expect(v.pullEvents()).toEqual([
+      { type: 'VehicleCorrected', aggregateId: v.id, at: days(1), data: { fields: ['color', 'make', 'makeYear'] } },
+    ]);
+  });
+
+  it('adds a value the registration left out, ignoring fields sent as undefined', () => {
+    const v = Vehicle.register({ ownerId: OWNER }, ports().ids, T0);
+    expect(v.correct({ makeYear: days(-1000), color: undefined }, days(1))).toEqual(['makeYear']);
+    expect(v.toState()).toMatchObject({ makeYear: days(-1000) });
+    expect(v.toState().color).toBeUndefined();
+  });
+
+  it('checks a correction together with the rest of the record', () => {
+    const v = Vehicle.register({ ...vehicleInput(), grossWeight: 1500, netWeight: 1000 }, ports().ids, T0);
+    expect(codeOf(() => v.correct({ netWeight: 1600 }, days(1)))).toBe('INVALID_WEIGHTS');
+    expect(codeOf(() => v.correct({ make: '' }, days(1)))).toBe('INVALID_TEXT');
+    expect(codeOf(() => v.correct({ makeYear: days(10) }, days(1)))).toBe('INVALID_DATES');
+    expect(v.toState().netWeight).toBe(1000);
+  });
+
+  it('on an approved vehicle refuses a new VIN, and sends a new plate back for approval (unlinking the driver)', () => {
+    const v = approvedVehicle();
+    v.linkDriver({ id: OWNER, approved: true, verified: true }, days(3));
+    v.pullEvents();
+    expect(codeOf(() => v.correct({ vin: '2HGCM82633A004352' }, days(4)))).toBe('CORRECTION_NOT_ALLOWED');
+    expect(v.correct({ color: '#000000' }, days(4))).toEqual(['color']);
+    expect(v.approved).toBe(true);
+    expect(v.correct({ registrationNumber: 'gw 77-26' }, days(5))).toEqual(['registrationNumber']);
+    expect(v.toState()).toMatchObject({ approved: false, registrationNumber: 'GW 77-26', inspected: true });
+    expect(v.toState().driverId).toBeUndefined();
+    expect(v.pullEvents().map((e) => [e.type, e.data])).toEqual([
+      ['VehicleCorrected', { fields: ['color'] }],
+      ['VehicleCorrected', { fields: ['registrationNumber'] }],
+      ['VehicleApprovalWithdrawn', { reason: 'registrationNumber corrected', unlinkedDriver: OWNER }],
+    ]);
+    // Not approved any more: the VIN may be corrected now, before the approver looks again.
+    expect(v.correct({ vin: '2HGCM82633A004352' }, days(6))).toEqual(['vin']);
   });
 });

@@ -21,6 +21,7 @@ import {
 import { VehicleErrors } from './vehicle.errors';
 import type { Mutable } from '../shared/mutable';
 import { transferDestination } from '../assembly/jurisdiction';
+import { renewedExpiry } from '../shared/renewal';
 
 /** What a vehicle is registered with. Everything but the owner is optional at registration. */
 export interface VehicleRegistration {
@@ -83,6 +84,27 @@ export interface VehicleState {
   readonly updatedAt: Date;
 }
 
+/**
+ * The fields a correction may change (a misspelt make, a wrong weight, a mistyped plate or VIN). The owner, the
+ * assembly and the certificates change through their own acts (transfers, renewals); the rest is the record's history.
+ */
+export const CORRECTABLE_VEHICLE_FIELDS = [
+  'color',
+  'registrationNumber',
+  'make',
+  'model',
+  'makeYear',
+  'yearOfRegistration',
+  'capacity',
+  'grossWeight',
+  'netWeight',
+  'type',
+  'fuelCapacity',
+  'vin',
+] as const;
+export type CorrectableVehicleField = (typeof CORRECTABLE_VEHICLE_FIELDS)[number];
+export type VehicleCorrection = Partial<Pick<VehicleRegistration, CorrectableVehicleField>>;
+
 /** The parts of a driver that decide whether it may be linked to a vehicle. */
 export interface LinkableDriver {
   readonly id: string;
@@ -115,6 +137,16 @@ type MissingComplianceCode = Exclude<ComplianceReason['code'], (typeof COMPLIANC
 // A compile-time proof that the list is complete: MissingComplianceCode must be never.
 const _everyComplianceCodeListed: [MissingComplianceCode] extends [never] ? true : never = true;
 void _everyComplianceCodeListed;
+
+function definedOnly<T extends object>(changes: T): Partial<T> {
+  return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Equal stored values: dates by their instant, everything else as it is. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date) return b instanceof Date && a.getTime() === b.getTime();
+  return a === b;
+}
 
 function checkRegistration(
   input: VehicleRegistration,
@@ -291,6 +323,56 @@ export class Vehicle {
     this.state.assemblyId = transferDestination(this.state, assemblyId);
     this.state.updatedAt = at;
     this.record('VehicleTransferred', at, { from, to: this.state.assemblyId });
+  }
+
+  /**
+   * Corrects registration fields, checked as at registration (and together: a corrected net weight must still fit
+   * the gross weight). Returns the fields that changed; a correction that changes nothing records nothing.
+   * On an approved vehicle: the VIN is refused (CORRECTION_NOT_ALLOWED: it names the physical vehicle; register that
+   * one instead), and a new registration number withdraws the approval (and unlinks the driver) until an approver
+   * approves again (a new plate is a new registration); every other field is a plain correction.
+   */
+  correct(changes: VehicleCorrection, at: Date): CorrectableVehicleField[] {
+    const s = this.state;
+    const current = Object.fromEntries(CORRECTABLE_VEHICLE_FIELDS.map((f) => [f, s[f]])) as VehicleCorrection;
+    const merged = checkRegistration({ ...current, ...definedOnly(changes), ownerId: s.ownerId }, at);
+    const changed = CORRECTABLE_VEHICLE_FIELDS.filter(
+      (f) => changes[f] !== undefined && !sameValue(merged[f], s[f]),
+    );
+    if (changed.length === 0) return [];
+    if (s.approved && changed.includes('vin')) throw VehicleErrors.correctionNotAllowed('vin');
+    const withdraw = s.approved && changed.includes('registrationNumber');
+    for (const field of changed) (s as Record<string, unknown>)[field] = merged[field];
+    s.updatedAt = at;
+    this.record('VehicleCorrected', at, { fields: changed });
+    if (withdraw) {
+      const unlinkedDriver = s.driverId;
+      s.approved = false;
+      delete s.approvedBy;
+      delete s.dateApproved;
+      delete s.driverId;
+      this.record('VehicleApprovalWithdrawn', at, { reason: 'registrationNumber corrected', unlinkedDriver });
+    }
+    return changed;
+  }
+
+  /**
+   * Records a renewed (or first) roadworthy certificate: its expiry must be ahead and later than the current one
+   * (shared/renewal.ts). This is how a vehicle registered without documents gets them before approval.
+   */
+  renewRoadworthy(expiry: Date, at: Date): void {
+    const previous = this.state.roadWorthyExpiryDate;
+    this.state.roadWorthyExpiryDate = renewedExpiry(previous, expiry, 'roadWorthyExpiryDate', at);
+    this.state.updatedAt = at;
+    this.record('VehicleRoadworthyRenewed', at, { expiry: this.state.roadWorthyExpiryDate, previous });
+  }
+
+  /** Records a renewed (or first) insurance policy, under the same rule as the roadworthy certificate. */
+  renewInsurance(expiry: Date, at: Date): void {
+    const previous = this.state.insuranceExpiryDate;
+    this.state.insuranceExpiryDate = renewedExpiry(previous, expiry, 'insuranceExpiryDate', at);
+    this.state.updatedAt = at;
+    this.record('VehicleInsuranceRenewed', at, { expiry: this.state.insuranceExpiryDate, previous });
   }
 
   /** Why this vehicle may not operate at `date`; empty when it may. */

@@ -336,9 +336,7 @@ export class Vehicle {
     const s = this.state;
     const current = Object.fromEntries(CORRECTABLE_VEHICLE_FIELDS.map((f) => [f, s[f]])) as VehicleCorrection;
     const merged = checkRegistration({ ...current, ...definedOnly(changes), ownerId: s.ownerId }, at);
-    const changed = CORRECTABLE_VEHICLE_FIELDS.filter(
-      (f) => changes[f] !== undefined && !sameValue(merged[f], s[f]),
-    );
+    const changed = CORRECTABLE_VEHICLE_FIELDS.filter((f) => changes[f] !== undefined && !sameValue(merged[f], s[f]));
     if (changed.length === 0) return [];
     if (s.approved && changed.includes('vin')) throw VehicleErrors.correctionNotAllowed('vin');
     const withdraw = s.approved && changed.includes('registrationNumber');

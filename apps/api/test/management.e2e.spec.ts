@@ -721,6 +721,94 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
     });
   });
 
+  it('corrects records with If-Match required, audits only the changed fields, and applies the rule per field', async () => {
+    const asm = as(b.assemblyKey);
+    const owner = (
+      await asm
+        .post('/vehicles/owner/add', {
+          name: 'Kwesi Corection',
+          phone: '0244777222',
+          email: 'kwesi.correction@example.com',
+          idType: 'ghana_card',
+          idNumber: 'GHA-700000088-8',
+        })
+        .expect(201)
+    ).body;
+    const taken = (
+      await asm.post('/vehicles/add', { ownerID: owner._id, registrationNumber: 'AS 6060-26' }).expect(201)
+    ).body;
+    let vehicle = (
+      await asm
+        .post('/vehicles/add', {
+          ownerID: owner._id,
+          registrationNumber: 'AS 5050-26',
+          make: 'Toyata',
+          color: '#ff0000',
+          vin: '1HGCM82633A004352',
+          roadWorthyExpiryDate: future(200),
+          insuranceExpiryDate: future(300),
+        })
+        .expect(201)
+    ).body;
+    const path = `/vehicles/${vehicle._id}/correct`;
+
+    // Blind, stale, empty or by the wrong role: refused, nothing written.
+    expect((await asm.post(path, { make: 'Toyota' }).expect(428)).body.code).toBe('IF_MATCH_REQUIRED');
+    expect((await asm.post(path, { make: 'Toyota' }).set('If-Match', '5').expect(409)).body.code).toBe(
+      'CONCURRENT_UPDATE',
+    );
+    await asm.post(path, {}).set('If-Match', '0').expect(400);
+    await asm.post(path, { ownerID: owner._id }).set('If-Match', '0').expect(400);
+    await as(b.platformKey).post(path, { make: 'Toyota' }).set('If-Match', '0').expect(403);
+    await unchanged(`/vehicles/${vehicle._id}`, b.assemblyKey, vehicle);
+
+    vehicle = (
+      await asm.post(path, { make: 'Toyota', color: '#FF0000', model: undefined }).set('If-Match', '0').expect(200)
+    ).body;
+    expect(vehicle).toMatchObject({ make: 'Toyota', color: '#FF0000', __v: 1 });
+    const audit = (await as(ADMIN_KEY).get(`/audit?entity=vehicle&id=${vehicle._id}`).expect(200)).body;
+    const corrected = audit.find((e: { action: string }) => e.action === 'VehicleCorrected');
+    expect(corrected).toMatchObject({ actor: { role: 'assembly', id: b.approver._id } });
+    expect([corrected.before, corrected.after]).toEqual([{ make: 'Toyata' }, { make: 'Toyota' }]);
+    // A plate another vehicle has: 409, nothing written.
+    expect(
+      (await asm.post(path, { registrationNumber: taken.registrationNumber }).set('If-Match', '1').expect(409)).body
+        .code,
+    ).toBe('VEHICLE_REGISTRATION_TAKEN');
+
+    // Once approved: the VIN is refused; a new plate sends the vehicle back for approval.
+    vehicle = (
+      await as(b.inspectorKey).post(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: PASSED }).expect(200)
+    ).body;
+    vehicle = (await asm.post(`/vehicles/${vehicle._id}/approve`).expect(200)).body;
+    const vin = await asm.post(path, { vin: '2HGCM82633A004352' }).set('If-Match', String(vehicle.__v)).expect(422);
+    expect(vin.body).toMatchObject({ code: 'CORRECTION_NOT_ALLOWED', errors: [{ field: 'vin' }] });
+    vehicle = (
+      await as(b.inspectorKey)
+        .post(path, { registrationNumber: 'as 5051-26' })
+        .set('If-Match', String(vehicle.__v))
+        .expect(200)
+    ).body;
+    expect(vehicle).toMatchObject({ registrationNumber: 'AS 5051-26', approved: false, inspected: true });
+
+    // Owners: contact details always, the identity document only until verification.
+    const ownerPath = `/vehicles/owner/${owner._id}/correct`;
+    let corrected_owner = (await asm.post(ownerPath, { name: 'Kwesi Correction' }).set('If-Match', '0').expect(200))
+      .body;
+    expect(corrected_owner).toMatchObject({ name: 'Kwesi Correction', __v: 1 });
+    await asm.post(`/vehicles/owner/${owner._id}/verify`).expect(200);
+    const idRefused = await asm.post(ownerPath, { idNumber: 'GHA-700000088-9' }).set('If-Match', '2').expect(422);
+    expect(idRefused.body.code).toBe('CORRECTION_NOT_ALLOWED');
+    corrected_owner = (await asm.post(ownerPath, { phone: '0501112222' }).set('If-Match', '2').expect(200)).body;
+    expect(corrected_owner).toMatchObject({ phone: '+233501112222', verified: true });
+    const ownerAudit = (await as(ADMIN_KEY).get(`/audit?entity=owner&id=${owner._id}`).expect(200)).body;
+    expect(
+      ownerAudit
+        .filter((e: { action: string }) => e.action === 'OwnerCorrected')
+        .map((e: { after: object }) => e.after),
+    ).toEqual([{ name: 'Kwesi Correction' }, { phone: '+233501112222' }]);
+  });
+
   it("records a driver's renewed licence, refusing one that is not later", async () => {
     const driver = (
       await b
@@ -753,6 +841,35 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
     ).body;
     expect(renewed).toMatchObject({ _id: driver._id, __v: driver.__v + 1 });
     expect(new Date(renewed.licenseExpiry).getTime()).toBeGreaterThan(Date.now() + 999 * 86_400_000);
+
+    // Corrections: plain while unapproved; once approved the identity document is refused and a corrected licence
+    // sends the driver back for approval.
+    const path = `/drivers/${driver._id}/correct`;
+    const named = (await as(b.inspectorKey).post(path, { name: 'Yaa Renewal-Mensah' }).set('If-Match', '1').expect(200))
+      .body;
+    expect(named).toMatchObject({ name: 'Yaa Renewal-Mensah', __v: 2 });
+    const approved = (
+      await as(b.assemblyKey).post(`/drivers/${driver._id}/approve`, { approvalChecklist: CHECKS }).expect(200)
+    ).body;
+    expect(approved).toMatchObject({ approved: true, __v: 3 });
+    const identity = await as(b.assemblyKey)
+      .post(path, { idNumber: 'GHA-700000078-9' })
+      .set('If-Match', '3')
+      .expect(422);
+    expect(identity.body).toMatchObject({ code: 'CORRECTION_NOT_ALLOWED', errors: [{ field: 'idNumber' }] });
+    const relicensed = (
+      await as(b.assemblyKey).post(path, { license: 'DL-0078-2021' }).set('If-Match', '3').expect(200)
+    ).body;
+    expect(relicensed).toMatchObject({ license: 'DL-0078-2021', approved: false, online: false });
+    const audit = (await as(ADMIN_KEY).get(`/audit?entity=driver&id=${driver._id}`).expect(200)).body;
+    const entries = audit.filter((e: { action: string }) =>
+      ['DriverCorrected', 'DriverApprovalWithdrawn'].includes(e.action),
+    );
+    expect(entries.map((e: { action: string; after: object }) => [e.action, Object.keys(e.after).sort()])).toEqual([
+      ['DriverCorrected', ['name']],
+      ['DriverCorrected', ['approved', 'approvedBy', 'dateApproved', 'license']],
+      ['DriverApprovalWithdrawn', ['approved', 'approvedBy', 'dateApproved', 'license']],
+    ]);
   });
 });
 

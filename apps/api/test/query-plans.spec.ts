@@ -5,6 +5,7 @@ import { PrismaClient } from '../src/generated/prisma/client';
 import { migrateDeploy } from '../src/persistence/migrate';
 import { prismaRepositories } from '../src/persistence/prisma-repositories';
 import { createReadDb } from '../src/persistence/read-db';
+import { PrismaAuditTrail } from '../src/persistence/prisma-admin-stores';
 import type { Repositories } from '@transport/domain';
 import { createScratchDatabase } from './support/postgres-tier';
 import { describeOnPostgres } from './support/postgres-only';
@@ -70,6 +71,11 @@ describeOnPostgres('query plans at 100,000 rows', () => {
                  CASE WHEN i % 20 = 0 THEN lpad('a', 24, 'a') END, CASE WHEN i % 20 = 0 THEN now() END,
                  i % 40 = 0, CASE WHEN i % 40 = 0 THEN lpad('b', 24, 'b') END, CASE WHEN i % 40 = 0 THEN now() END, CASE WHEN i % 40 = 0 THEN lpad(to_hex(i), 24, '0') END,
                  now() + (i % 700) * interval '1 day', now() + (i % 900) * interval '1 day', ${ASSEMBLY_ID_SQL(`i % ${ASSEMBLIES}`)}, now() - i * interval '1 minute', now() FROM generate_series(1, ${ROWS}) i;
+        INSERT INTO audit_log (entity, "entityId", action, "actorRole", "actorId", "before", "after", at)
+          SELECT (ARRAY['vehicle','driver','owner','trip'])[1 + i % 4], lpad(to_hex(i), 24, '0'), 'Changed',
+                 (ARRAY['admin','assembly','platform'])[1 + i % 3], lpad(to_hex(i % 500), 24, '0'), NULL, '{}'::jsonb,
+                 now() - i * interval '1 minute'
+          FROM generate_series(1, ${ROWS}) i;
         INSERT INTO trips (id, "ticketNumber", "estimatedPrice", "estimatedDistance", "user", "pickupLocation", "serviceDestination", "assemblyId", "createdAt", "updatedAt")
           SELECT lpad(to_hex(i), 24, '0'), 'TKT-' || i, 1000, 5, 'p', '{"type":"Point","coordinates":[0,0]}', '{"type":"Point","coordinates":[0,0]}', ${ASSEMBLY_ID_SQL(`i % ${ASSEMBLIES}`)}, now() - i * interval '1 minute', now()
           FROM generate_series(1, ${ROWS}) i;
@@ -202,6 +208,26 @@ describeOnPostgres('query plans at 100,000 rows', () => {
 
   it('finds transactions by merchant reference through an index', async () => {
     await expectIndexedOnly(() => repos.transactions.findByMerchantReference('f'.repeat(24), 'REF-4242'));
+  });
+
+  it('browses the audit log by time, actor and kind of record, with a cursor, through indexes', async () => {
+    const trail = new PrismaAuditTrail(prisma);
+    const day = 86_400_000;
+    const from = new Date(Date.now() - 10 * day);
+    const to = new Date(Date.now() - 9 * day);
+    const first = await trail.browse({}, page);
+    for (const filter of [
+      {},
+      { from, to },
+      { actorId: id(42) },
+      { actorId: id(42), from, to },
+      { entity: 'vehicle' },
+      { entity: 'driver', from, to },
+      { actorRole: 'platform', from, to },
+    ]) {
+      await expectIndexedOnly(() => trail.browse(filter, page));
+      await expectIndexedOnly(() => trail.browse(filter, { ...page, after: first.next }));
+    }
   });
 
   it('lists vehicles whose certificates end soon without scanning the table', async () => {

@@ -161,6 +161,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/vehicles/{id}/correct": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct registration fields (If-Match required; assembly inspectors and approvers, admins)
+         * @description Any of color, registrationNumber, make, model, makeYear, yearOfRegistration, capacity, grossWeight, netWeight, type, fuelCapacity, vin; each checked as at registration, together with the rest of the record. Per field, once the vehicle is approved: `vin` is refused (422 CORRECTION_NOT_ALLOWED: it identifies the vehicle itself), a new `registrationNumber` withdraws the approval and unlinks the driver until an approver approves again, every other field is a plain correction. Without If-Match: 428 IF_MATCH_REQUIRED; a stale one: 409, nothing written. A correction that changes nothing writes nothing. The audit entry holds only the changed fields, before and after.
+         */
+        post: operations["vehiclesCorrect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/vehicles/{id}/renew": {
         parameters: {
             query?: never;
@@ -321,6 +341,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/vehicles/owner/{id}/correct": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct an owner (If-Match required; assembly inspectors and approvers, admins)
+         * @description Any of name, phone, email, idType, idNumber, checked as at registration. idType and idNumber only until the owner is verified (then 422 CORRECTION_NOT_ALLOWED). Without If-Match: 428 IF_MATCH_REQUIRED; a stale one: 409, nothing written. The audit entry holds only the changed fields, before and after.
+         */
+        post: operations["ownersCorrect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/vehicles/owner/{id}/transfer": {
         parameters: {
             query?: never;
@@ -432,6 +472,26 @@ export interface paths {
          * @description All four checks must be true and the licence valid: otherwise 422 (DRIVER_CHECKLIST_FAILED, DRIVER_LICENSE_EXPIRED). Approving twice, or losing a race, is 409.
          */
         post: operations["driversApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/drivers/{id}/correct": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct a driver (If-Match required; assembly inspectors and approvers, admins)
+         * @description Any of name, phone, email, license, licenseClass, licenseIssueDate, idType, idNumber, gender, walletAccount, checked as at registration. Once the driver is approved: idType and idNumber are refused (422 CORRECTION_NOT_ALLOWED: the approver checked that document); a corrected license, licenseClass or licenseIssueDate withdraws the approval (and takes the driver offline) until an approver approves again. The expiry changes by renewal (POST /drivers/:id/renew). Without If-Match: 428 IF_MATCH_REQUIRED; a stale one: 409. The audit entry holds only the changed fields, before and after.
+         */
+        post: operations["driversCorrect"];
         delete?: never;
         options?: never;
         head?: never;
@@ -868,6 +928,26 @@ export interface paths {
         };
         /** One transport union */
         get: operations["unionsOne"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browse the audit log: by actor, kind of actor, kind of record and time range
+         * @description Newest first; every filter optional and combinable; `limit` 1..500 (default 50) with a `Link: <...>; rel="next"` header carrying the `after` cursor. Each entry as in GET /audit (before and after: whole states, or only the changed fields for corrections).
+         */
+        get: operations["auditBrowse"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1400,6 +1480,64 @@ export interface components {
              */
             inspectionChecklist: components["schemas"]["InspectionChecklistResponse"];
         };
+        CorrectVehicleBody: {
+            /**
+             * @description Hex colour, #RGB or #RRGGBB.
+             * @example #FFD700
+             */
+            color?: string;
+            /**
+             * @description Stored upper-case with single spaces; unique.
+             * @example GR 1234-24
+             */
+            registrationNumber?: string;
+            /** @example Toyota */
+            make?: string;
+            /** @example Corolla */
+            model?: string;
+            /**
+             * Format: date-time
+             * @description Year of manufacture, an ISO 8601 date or date-time; not after yearOfRegistration, not in the future.
+             * @example 2017-01-01T00:00:00.000Z
+             */
+            makeYear?: string;
+            /**
+             * Format: date-time
+             * @description an ISO 8601 date or date-time; not in the future.
+             * @example 2018-03-15T00:00:00.000Z
+             */
+            yearOfRegistration?: string;
+            /**
+             * @description Seats.
+             * @example 4
+             */
+            capacity?: number;
+            /**
+             * @description Kilograms.
+             * @example 1700
+             */
+            grossWeight?: number;
+            /**
+             * @description Kilograms; not more than grossWeight.
+             * @example 1300
+             */
+            netWeight?: number;
+            /**
+             * @example taxi
+             * @enum {string}
+             */
+            type?: "taxi" | "minibus" | "bus" | "tricycle" | "motorcycle" | "other";
+            /**
+             * @description Litres.
+             * @example 50
+             */
+            fuelCapacity?: number;
+            /**
+             * @description 17 characters (ISO 3779: no I, O or Q).
+             * @example 1HGCM82633A004352
+             */
+            vin?: string;
+        };
         RenewVehicleBody: {
             /**
              * Format: date-time
@@ -1492,6 +1630,18 @@ export interface components {
              * @example 65a1b2c3d4e5f60718293a4b
              */
             assembly?: string;
+        };
+        CorrectOwnerBody: {
+            /** @example Kofi Asante */
+            name?: string;
+            /** @example 0244123456 */
+            phone?: string;
+            /** @example kofi.asante@example.com */
+            email?: string;
+            /** @enum {string} */
+            idType?: "ghana_card" | "passport" | "voter_id" | "drivers_license" | "ssnit";
+            /** @example GHA-712345678-9 */
+            idNumber?: string;
         };
         ApprovalChecklistResponse: {
             validLicense: boolean;
@@ -1689,6 +1839,47 @@ export interface components {
              *     }
              */
             approvalChecklist: components["schemas"]["ApprovalChecklistResponse"];
+        };
+        CorrectDriverBody: {
+            /** @example Esi Quaye */
+            name?: string;
+            /**
+             * @description Ghana numbers as 0XXXXXXXXX or +233XXXXXXXXX; stored as +233XXXXXXXXX.
+             * @example 0209876543
+             */
+            phone?: string;
+            /**
+             * @description Unique (case-insensitive); stored lower-cased.
+             * @example esi.quaye@example.com
+             */
+            email?: string;
+            /**
+             * @description Licence number.
+             * @example DL-0002-2021
+             */
+            license?: string;
+            /**
+             * @description DVLA licence class.
+             * @enum {string}
+             */
+            licenseClass?: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date; not in the future.
+             * @example 2021-01-10T00:00:00.000Z
+             */
+            licenseIssueDate?: string;
+            /** @enum {string} */
+            idType?: "ghana_card" | "passport" | "voter_id" | "drivers_license" | "ssnit";
+            /** @example GHA-700000002-2 */
+            idNumber?: string;
+            /** @enum {string} */
+            gender?: "male" | "female" | "other" | "unspecified";
+            /**
+             * @description Mobile-money wallet for payouts.
+             * @example 233209876543
+             */
+            walletAccount?: string;
         };
         RenewLicenseBody: {
             /**
@@ -3069,6 +3260,150 @@ export interface operations {
             };
         };
     };
+    vehiclesCorrect: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The revision (__v) the client last saw; a newer one makes the request a 409. */
+                "If-Match": string;
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CorrectVehicleBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VehicleResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Conflicts with the stored state: a duplicate, or a record changed by someone else. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No If-Match header (`IF_MATCH_REQUIRED`): this change needs the revision (`__v`) the client last saw. */
+            428: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
     vehiclesRenew: {
         parameters: {
             query?: never;
@@ -3949,6 +4284,150 @@ export interface operations {
             };
         };
     };
+    ownersCorrect: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The revision (__v) the client last saw; a newer one makes the request a 409. */
+                "If-Match": string;
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CorrectOwnerBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Conflicts with the stored state: a duplicate, or a record changed by someone else. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No If-Match header (`IF_MATCH_REQUIRED`): this change needs the revision (`__v`) the client last saw. */
+            428: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
     ownersTransfer: {
         parameters: {
             query?: never;
@@ -4572,6 +5051,150 @@ export interface operations {
             };
             /** @description Well-formed, but a rule refuses it; `code` says which. */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    driversCorrect: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The revision (__v) the client last saw; a newer one makes the request a 409. */
+                "If-Match": string;
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CorrectDriverBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriverResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Conflicts with the stored state: a duplicate, or a record changed by someone else. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No If-Match header (`IF_MATCH_REQUIRED`): this change needs the revision (`__v`) the client last saw. */
+            428: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -7210,6 +7833,98 @@ export interface operations {
             };
             /** @description No such record (or one the caller may not see). */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    auditBrowse: {
+        parameters: {
+            query?: {
+                /** @description Only entries about this kind of record. */
+                entity?: "vehicle" | "driver" | "trip" | "owner" | "region" | "assembly" | "assemblyUser" | "station" | "transportUnion" | "merchant" | "apiKey";
+                /** @description Only this actor's entries: an admin's, assembly user's, merchant's or platform's id, or a system job's name. */
+                actor?: string;
+                /** @description Only entries by this kind of actor. */
+                actorRole?: "admin" | "assembly" | "merchant" | "platform" | "system" | "anonymous";
+                /** @description Entries at or after this instant (ISO 8601). */
+                from?: string;
+                /** @description Entries before this instant (ISO 8601). */
+                to?: string;
+                /** @description How many records to return: an integer from 1 to 500. */
+                limit?: number;
+                /** @description Cursor: the `_id` of the last entry of the previous page. */
+                after?: string;
+            };
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryResponse"][];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

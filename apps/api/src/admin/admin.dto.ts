@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDate, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { DATE, ID, idMessage, OBJECT_ID, ToDate } from '../core/http/dto-support';
+import { LimitParam } from '../core/http/query-values';
 import { ROLES } from '../core/auth/principal';
 import type { ApiKeyRecord, AuditRecord } from '../core/ports';
 
@@ -25,6 +26,48 @@ const ACTOR_ROLES = [...ROLES, 'system', 'anonymous'] as const;
 export class AuditQuery {
   @ApiProperty({ enum: AUDITED_ENTITIES }) @IsIn(AUDITED_ENTITIES as unknown as string[]) entity!: string;
   @ApiProperty({ ...ID }) @Matches(OBJECT_ID, idMessage) id!: string;
+}
+
+const AUDIT_ENTRY_ID = /^\d{1,19}$/;
+
+/** Browsing the whole log: every filter optional, newest first, keyset-paged. */
+export class AuditBrowseQuery {
+  @ApiPropertyOptional({ enum: AUDITED_ENTITIES, description: 'Only entries about this kind of record.' })
+  @IsOptional()
+  @IsIn(AUDITED_ENTITIES as unknown as string[])
+  entity?: string;
+  @ApiPropertyOptional({
+    description:
+      "Only this actor's entries: an admin's, assembly user's, merchant's or platform's id, or a system job's name.",
+    example: '65a1b2c3d4e5f60718293a4b',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'actor must be an id or a job name (letters, digits, - and _)' })
+  actor?: string;
+  @ApiPropertyOptional({ enum: ACTOR_ROLES, description: 'Only entries by this kind of actor.' })
+  @IsOptional()
+  @IsIn(ACTOR_ROLES as unknown as string[])
+  actorRole?: string;
+  @ApiPropertyOptional({ ...DATE, description: 'Entries at or after this instant (ISO 8601).' })
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: 'from must be an ISO 8601 date-time' })
+  from?: Date;
+  @ApiPropertyOptional({ ...DATE, description: 'Entries before this instant (ISO 8601).' })
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: 'to must be an ISO 8601 date-time' })
+  to?: Date;
+  @LimitParam() limit?: number;
+  @ApiPropertyOptional({
+    description: 'Cursor: the `_id` of the last entry of the previous page.',
+    pattern: AUDIT_ENTRY_ID.source,
+    example: '4242',
+  })
+  @IsOptional()
+  @Matches(AUDIT_ENTRY_ID, { message: 'after must be an audit entry _id (digits)' })
+  after?: string;
 }
 
 export class AddMerchantBody {

@@ -35,6 +35,9 @@ class FixedTrail implements AuditTrail {
   constructor(readonly entries: AuditRecord[]) {}
   forRecord = async (entity: string, id: string, limit: number) =>
     this.entries.filter((e) => e.entity === entity && e.entityId === id).slice(0, limit);
+  browse = async (filter: { entity?: string }) => ({
+    items: this.entries.filter((e) => filter.entity === undefined || e.entity === filter.entity),
+  });
 }
 
 function setup(trail: AuditRecord[] = []) {

@@ -7,10 +7,12 @@ import {
   type Clock,
   type DataStores,
   type IdGenerator,
+  type Page,
+  type PageRequest,
 } from '@transport/domain';
 import { ROLES, type Role } from '../core/auth/principal';
 import { hashApiKey, newApiKey, newSigningSecret } from '../core/platform/secrets';
-import type { ApiKeyRegistry, AuditTrail, MerchantRegistry } from '../core/ports';
+import type { ApiKeyRegistry, AuditFilter, AuditTrail, MerchantRegistry } from '../core/ports';
 import { API_KEYS, AUDIT_TRAIL, CLOCK, ID_GENERATOR, MERCHANTS, STORES } from '../core/tokens';
 
 /** The longest an API key may be issued for. */
@@ -108,6 +110,12 @@ export class AdminService {
       updatedAt: merchant.updatedAt.toISOString(),
       __v: merchant.version,
     };
+  }
+
+  /** The whole log, newest first, narrowed by any of the filters. */
+  async browseAudit(filter: AuditFilter, page: PageRequest): Promise<Page<AuditEntryResponse>> {
+    const found = await this.audit.browse(filter, page);
+    return { items: found.items.map(toAuditEntryResponse), next: found.next };
   }
 
   /** A record's history, oldest first. */

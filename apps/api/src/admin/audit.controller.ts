@@ -1,8 +1,11 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { pageItems } from '../core/http/paging';
+import { DEFAULT_LIMIT } from '../core/http/query-values';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../core/auth/auth.decorators';
 import { ApiProblems } from '../core/http/openapi';
-import { AuditEntryResponse, AuditQuery } from './admin.dto';
+import { AuditBrowseQuery, AuditEntryResponse, AuditQuery } from './admin.dto';
 import { AdminService } from './admin.service';
 
 @ApiTags('admin')
@@ -11,6 +14,27 @@ import { AdminService } from './admin.service';
 @Controller('audit')
 export class AuditController {
   constructor(private readonly admin: AdminService) {}
+
+  @Get('entries')
+  @ApiOperation({
+    summary: 'Browse the audit log: by actor, kind of actor, kind of record and time range',
+    description:
+      'Newest first; every filter optional and combinable; `limit` 1..500 (default 50) with a `Link: <...>; rel="next"` header ' +
+      'carrying the `after` cursor. Each entry as in GET /audit (before and after: whole states, or only the changed fields for corrections).',
+  })
+  @ApiOkResponse({ type: AuditEntryResponse, isArray: true })
+  @ApiProblems(400, 401, 403)
+  async browse(
+    @Query() query: AuditBrowseQuery,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<AuditEntryResponse[]> {
+    const page = await this.admin.browseAudit(
+      { entity: query.entity, actorId: query.actor, actorRole: query.actorRole, from: query.from, to: query.to },
+      { limit: query.limit ?? DEFAULT_LIMIT, after: query.after },
+    );
+    return pageItems(request, response, page);
+  }
 
   @Get()
   @ApiOperation({

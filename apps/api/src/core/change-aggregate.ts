@@ -1,5 +1,6 @@
 import { CommonErrors, covers, type Clock, type DomainEvent, type Jurisdiction, type Placed } from '@transport/domain';
-import { auditEntriesFor, type Actor } from '@transport/domain';
+import { auditEntriesFor, DomainError, type Actor, type AssemblyUserRepository } from '@transport/domain';
+import { assertAssemblyDuty } from './auth/duties';
 import type { UnitOfWork, WorkContext } from '@transport/domain';
 
 export interface UseCaseDeps {
@@ -33,6 +34,24 @@ export interface ChangeSpec<A> {
   redact?: (state: object) => object;
   /** Where the actor may act: a record outside it answers like a missing one. Absent: nationwide. */
   jurisdiction?: Jurisdiction;
+  /** Audit before/after with only the fields that changed (corrections), instead of whole states. */
+  auditChangedFieldsOnly?: boolean;
+}
+
+/** Bookkeeping fields every change moves; not what a person changed. */
+const BOOKKEEPING = new Set(['version', 'updatedAt']);
+
+/** The top-level fields whose values differ, before and after (a field that appears or disappears counts). */
+export function changedFields(before: object, after: object): [Record<string, unknown>, Record<string, unknown>] {
+  const was = before as Record<string, unknown>;
+  const now = after as Record<string, unknown>;
+  const fields = [...new Set([...Object.keys(was), ...Object.keys(now)])].filter(
+    (f) => !BOOKKEEPING.has(f) && JSON.stringify(was[f]) !== JSON.stringify(now[f]),
+  );
+  return [
+    Object.fromEntries(fields.map((f) => [f, was[f] ?? null])),
+    Object.fromEntries(fields.map((f) => [f, now[f] ?? null])),
+  ];
 }
 
 /** One domain transition applied to a loaded aggregate, inside the unit of work. */
@@ -71,9 +90,34 @@ export async function changeAggregate<A extends Aggregate, R = void>(
     const saved = await store.update(aggregate);
     const events = aggregate.pullEvents?.() ?? [];
     const recorded = events.length > 0 ? events : [{ type: spec.action, aggregateId: spec.id, at }];
-    await context.audit.append(auditEntriesFor(spec.entity, recorded, spec.actor, before, redact(saved.toState())));
+    const after = redact(saved.toState());
+    const [auditBefore, auditAfter] = spec.auditChangedFieldsOnly ? changedFields(before, after) : [before, after];
+    await context.audit.append(auditEntriesFor(spec.entity, recorded, spec.actor, auditBefore, auditAfter));
     return { saved, result };
   });
+}
+
+/**
+ * The shape of every correction: at least one field sent (else 400), the actor's `correctRecords` duty, the revision
+ * the client saw (If-Match is required: the caller passes it), one domain `correct`, and audit entries holding only
+ * the fields that changed.
+ */
+export async function correctAggregate<A extends Aggregate>(
+  deps: UseCaseDeps & { users: Pick<AssemblyUserRepository, 'findById'> },
+  spec: ChangeSpec<A> & { expectedVersion: number },
+  changes: object,
+  fields: readonly string[],
+  correct: (aggregate: A, at: Date) => unknown,
+): Promise<A> {
+  if (!Object.values(changes).some((v) => v !== undefined))
+    throw new DomainError('INVALID_VALUE', `Send at least one of ${fields.join(', ')}`);
+  await assertAssemblyDuty(deps.users, spec.actor, 'correctRecords');
+  const { saved } = await changeAggregate(
+    deps,
+    { ...spec, auditChangedFieldsOnly: true },
+    (a, at) => void correct(a, at),
+  );
+  return saved;
 }
 
 /**

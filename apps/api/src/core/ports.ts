@@ -1,4 +1,4 @@
-import type { Actor, AuditEntryInput } from '@transport/domain';
+import type { Actor, AuditEntryInput, Page, PageRequest } from '@transport/domain';
 
 // The app's own ports, beside the domain's (repositories, unit of work, payment stores): what the admin and payment
 // features need that the domain has no word for. Adapters live in persistence/ and payments/; fakes in the tests.
@@ -68,6 +68,18 @@ export interface AuditRecord extends AuditEntryInput {
 export interface AuditTrail {
   /** Oldest first, at most `limit`. */
   forRecord(entity: string, entityId: string, limit: number): Promise<AuditRecord[]>;
+  /** Newest first, keyset-paged (the cursor is an entry's id), narrowed by any of the filters. */
+  browse(filter: AuditFilter, page: PageRequest): Promise<Page<AuditRecord>>;
+}
+
+export interface AuditFilter {
+  entity?: string;
+  actorId?: string;
+  actorRole?: string;
+  /** Entries at or after. */
+  from?: Date;
+  /** Entries before. */
+  to?: Date;
 }
 
 /** Port: sends one signed notification; resolves with the HTTP status, rejects when no answer came. */

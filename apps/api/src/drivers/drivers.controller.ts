@@ -19,7 +19,7 @@ import { IF_MATCH } from '../core/http/dto-support';
 import { TransferBody, TransferRoute } from '../core/http/jurisdiction.dto';
 import { ApiProblems } from '../core/http/openapi';
 import { pageItems } from '../core/http/paging';
-import { expectedVersion, ObjectIdPipe } from '../core/http/params';
+import { expectedVersion, ObjectIdPipe, requiredVersion } from '../core/http/params';
 import { DEFAULT_LIMIT, toBoolean } from '../core/http/query-values';
 import {
   ActivateBody,
@@ -30,6 +30,7 @@ import {
   DriverResponse,
   DriverStatusBody,
   ListDriversQuery,
+  CorrectDriverBody,
   RenewLicenseBody,
   RevokeBody,
 } from './drivers.dto';
@@ -167,6 +168,34 @@ export class DriversController {
     @CurrentPrincipal() principal: Principal,
   ): Promise<DriverResponse> {
     return this.drivers.approve(id, body.approvalChecklist, actorOf(principal), expectedVersion(ifMatch));
+  }
+
+  @Post(':id/correct')
+  @HttpCode(200)
+  @Roles('admin', 'assembly')
+  @ApiTags('drivers (management)')
+  @ApiSecurity('apiKey')
+  @ApiHeader({ ...IF_MATCH, required: true })
+  @ApiOperation({
+    summary: 'Correct a driver (If-Match required; assembly inspectors and approvers, admins)',
+    description:
+      'Any of name, phone, email, license, licenseClass, licenseIssueDate, idType, idNumber, gender, walletAccount, checked as at registration. ' +
+      'Once the driver is approved: idType and idNumber are refused (422 CORRECTION_NOT_ALLOWED: the approver checked that document); ' +
+      'a corrected license, licenseClass or licenseIssueDate withdraws the approval (and takes the driver offline) until an approver approves again. ' +
+      'The expiry changes by renewal (POST /drivers/:id/renew). Without If-Match: 428 IF_MATCH_REQUIRED; a stale one: 409. ' +
+      'The audit entry holds only the changed fields, before and after.',
+  })
+  @ApiBody({ type: CorrectDriverBody })
+  @View('driver')
+  @ApiOkResponse({ type: DriverResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422, 428)
+  correct(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() body: CorrectDriverBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<DriverResponse> {
+    return this.drivers.correct(id, body, actorOf(principal), requiredVersion(ifMatch));
   }
 
   @Post(':id/renew')

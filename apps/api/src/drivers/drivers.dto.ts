@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { IsBoolean, IsDate, IsEmail, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { GENDERS, ID_TYPES, LICENSE_CLASSES, type DriverState, type VehicleOwnerState } from '@transport/domain';
 import { DATE, ID, ToDate } from '../core/http/dto-support';
@@ -88,6 +88,22 @@ export class ApproveDriverBody {
   @IsObject()
   approvalChecklist!: Record<string, unknown>;
 }
+
+/** A correction (the rule per field is the domain's: CORRECTABLE_DRIVER_FIELDS), validated as at registration. */
+export class CorrectDriverBody extends PartialType(
+  PickType(AddDriverBody, [
+    'name',
+    'phone',
+    'email',
+    'license',
+    'licenseClass',
+    'licenseIssueDate',
+    'idType',
+    'idNumber',
+    'gender',
+    'walletAccount',
+  ] as const),
+) {}
 
 export class RenewLicenseBody {
   @ApiProperty({

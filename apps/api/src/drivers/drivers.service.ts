@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  CORRECTABLE_DRIVER_FIELDS,
   DomainError,
   Driver,
+  type DriverCorrection,
   assemblyScope,
   auditEntriesFor,
   covers,
@@ -23,7 +25,7 @@ import {
 } from '@transport/domain';
 import { assertAssemblyDuty } from '../core/auth/duties';
 import { placeNew, transferRecord } from '../core/auth/jurisdiction';
-import { changeAggregate, type Transition } from '../core/change-aggregate';
+import { changeAggregate, correctAggregate, type Transition } from '../core/change-aggregate';
 import { AppError } from '../core/errors';
 import type { MessageSender, RateLimits } from '../core/ports';
 import {
@@ -147,6 +149,18 @@ export class DriversService {
       (await this.change(id, actor, expectedVersion, 'DriverApproved', (d, at) => d.approve(checklist, actor.id, at)))
         .saved,
     );
+  }
+
+  /** Corrects a driver (If-Match required; the rule per field is the domain's). */
+  async correct(id: string, changes: DriverCorrection, actor: Actor, expectedVersion: number): Promise<DriverResponse> {
+    const saved = await correctAggregate(
+      { ...this.deps, users: this.stores.assemblyUsers },
+      { ...this.spec(id, actor, expectedVersion, 'DriverCorrected'), expectedVersion },
+      changes,
+      CORRECTABLE_DRIVER_FIELDS,
+      (d, at) => d.correct(changes, at),
+    );
+    return this.respond(saved);
   }
 
   /** Records a renewed licence (ahead, later than the current one). Assembly inspectors and approvers, admins. */

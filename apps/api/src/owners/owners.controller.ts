@@ -8,9 +8,9 @@ import { TransferBody, TransferRoute } from '../core/http/jurisdiction.dto';
 import { ApiProblems } from '../core/http/openapi';
 import { View } from '../core/http/view.interceptor';
 import { pageItems } from '../core/http/paging';
-import { expectedVersion, ObjectIdPipe } from '../core/http/params';
+import { expectedVersion, ObjectIdPipe, requiredVersion } from '../core/http/params';
 import { DEFAULT_LIMIT } from '../core/http/query-values';
-import { AddOwnerBody, OwnerListQuery, OwnerResponse, OwnerSearchQuery } from './owners.dto';
+import { AddOwnerBody, CorrectOwnerBody, OwnerListQuery, OwnerResponse, OwnerSearchQuery } from './owners.dto';
 import { OwnersService } from './owners.service';
 
 @ApiTags('vehicles')
@@ -104,6 +104,32 @@ export class OwnersController {
     @CurrentPrincipal() principal: Principal,
   ): Promise<OwnerResponse> {
     return this.owners.verify(id, actorOf(principal), expectedVersion(ifMatch));
+  }
+
+  @Post(':id/correct')
+  @HttpCode(200)
+  @Roles('admin', 'assembly')
+  @ApiTags('vehicles (management)')
+  @ApiSecurity('apiKey')
+  @ApiHeader({ ...IF_MATCH, required: true })
+  @ApiOperation({
+    summary: 'Correct an owner (If-Match required; assembly inspectors and approvers, admins)',
+    description:
+      'Any of name, phone, email, idType, idNumber, checked as at registration. idType and idNumber only until the owner is verified ' +
+      '(then 422 CORRECTION_NOT_ALLOWED). Without If-Match: 428 IF_MATCH_REQUIRED; a stale one: 409, nothing written. ' +
+      'The audit entry holds only the changed fields, before and after.',
+  })
+  @ApiBody({ type: CorrectOwnerBody })
+  @View('owner')
+  @ApiOkResponse({ type: OwnerResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422, 428)
+  correct(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() body: CorrectOwnerBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<OwnerResponse> {
+    return this.owners.correct(id, body, actorOf(principal), requiredVersion(ifMatch));
   }
 
   @TransferRoute('a vehicle owner', 'owner', OwnerResponse, 'vehicles (management)')

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, PartialType, PickType } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { ID_TYPES, type VehicleOwnerState } from '@transport/domain';
 import { IdParam, LimitParam } from '../core/http/query-values';
@@ -18,6 +18,11 @@ export class AddOwnerBody {
   @ApiProperty({ example: 'GHA-712345678-9' }) @IsString() @MaxLength(30) idNumber!: string;
   @AssemblyOfNewRecord('the assembly of the registering assembly key; for an admin, unassigned.') assembly?: string;
 }
+
+/** A correction: contact details, and the identity document until the owner is verified (validated as at registration). */
+export class CorrectOwnerBody extends PartialType(
+  PickType(AddOwnerBody, ['name', 'phone', 'email', 'idType', 'idNumber'] as const),
+) {}
 
 export class OwnerSearchQuery {
   @ApiProperty({

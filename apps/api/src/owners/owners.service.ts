@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  CORRECTABLE_OWNER_FIELDS,
   VehicleOwner,
+  type VehicleOwnerCorrection,
   assemblyScope,
   jurisdictionOf,
   type Actor,
@@ -13,7 +15,7 @@ import {
   type VehicleOwnerRegistration,
 } from '@transport/domain';
 import { placeNew, transferRecord } from '../core/auth/jurisdiction';
-import { changeAggregate, createRecord } from '../core/change-aggregate';
+import { changeAggregate, correctAggregate, createRecord } from '../core/change-aggregate';
 import { CLOCK, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
 import { toOwnerResponse, type OwnerResponse } from './owners.dto';
 
@@ -54,6 +56,18 @@ export class OwnersService {
   async verify(ownerId: string, actor: Actor, expectedVersion?: number): Promise<OwnerResponse> {
     const spec = this.spec(ownerId, actor, expectedVersion, 'OwnerVerified');
     const { saved } = await changeAggregate(this.deps, spec, (o, at) => o.verify(at));
+    return toOwnerResponse(saved.toState());
+  }
+
+  /** Corrects an owner (If-Match required; the identity document only until verification). */
+  async correct(ownerId: string, changes: VehicleOwnerCorrection, actor: Actor, expectedVersion: number) {
+    const saved = await correctAggregate(
+      { ...this.deps, users: this.stores.assemblyUsers },
+      { ...this.spec(ownerId, actor, expectedVersion, 'OwnerCorrected'), expectedVersion },
+      changes,
+      CORRECTABLE_OWNER_FIELDS,
+      (o, at) => o.correct(changes, at),
+    );
     return toOwnerResponse(saved.toState());
   }
 

@@ -1,7 +1,8 @@
-import { auditEntriesFor, type Actor } from '@transport/domain';
+import { auditEntriesFor, type Actor, type Page, type PageRequest } from '@transport/domain';
 import type {
   ApiKeyRecord,
   ApiKeyRegistry,
+  AuditFilter,
   AuditRecord,
   AuditTrail,
   MerchantRecord,
@@ -155,17 +156,58 @@ export class PrismaAuditTrail implements AuditTrail {
       orderBy: { id: 'asc' },
       take: limit,
     });
-    return rows.map((r) => ({
-      id: r.id.toString(),
-      entity: r.entity,
-      entityId: r.entityId,
-      action: r.action,
-      actor: { role: r.actorRole as Actor['role'], id: r.actorId },
-      before: r.before,
-      after: r.after,
-      at: r.at,
-    }));
+    return rows.map(toAuditRecord);
   }
+
+  /** Newest first on (at, id), the order of the browsing indexes; the cursor entry's (at, id) is the keyset anchor. */
+  async browse(filter: AuditFilter, page: PageRequest): Promise<Page<AuditRecord>> {
+    let anchor: { at: Date; id: bigint } | null = null;
+    if (page.after !== undefined) {
+      anchor = await this.prisma.auditEntry.findUnique({
+        where: { id: BigInt(page.after) },
+        select: { at: true, id: true },
+      });
+      if (!anchor) return { items: [] };
+    }
+    const rows = await this.prisma.auditEntry.findMany({
+      where: {
+        ...(filter.entity !== undefined && { entity: filter.entity }),
+        ...(filter.actorId !== undefined && { actorId: filter.actorId }),
+        ...(filter.actorRole !== undefined && { actorRole: filter.actorRole }),
+        ...((filter.from || filter.to) && {
+          at: { ...(filter.from && { gte: filter.from }), ...(filter.to && { lt: filter.to }) },
+        }),
+        ...(anchor && { OR: [{ at: { lt: anchor.at } }, { at: anchor.at, id: { lt: anchor.id } }] }),
+      },
+      orderBy: [{ at: 'desc' }, { id: 'desc' }],
+      take: page.limit + 1,
+    });
+    const items = rows.slice(0, page.limit).map(toAuditRecord);
+    return rows.length > page.limit ? { items, next: items[items.length - 1].id } : { items };
+  }
+}
+
+function toAuditRecord(r: {
+  id: bigint;
+  entity: string;
+  entityId: string;
+  action: string;
+  actorRole: string;
+  actorId: string;
+  before: unknown;
+  after: unknown;
+  at: Date;
+}): AuditRecord {
+  return {
+    id: r.id.toString(),
+    entity: r.entity,
+    entityId: r.entityId,
+    action: r.action,
+    actor: { role: r.actorRole as Actor['role'], id: r.actorId },
+    before: r.before,
+    after: r.after,
+    at: r.at,
+  };
 }
 
 /** The payment gauges of the metrics, each one indexed count. */

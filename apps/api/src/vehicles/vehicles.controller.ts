@@ -19,7 +19,7 @@ import { TransferBody, TransferRoute } from '../core/http/jurisdiction.dto';
 import { ApiProblems } from '../core/http/openapi';
 import { pageItems } from '../core/http/paging';
 import { View } from '../core/http/view.interceptor';
-import { expectedVersion, ObjectIdPipe } from '../core/http/params';
+import { expectedVersion, ObjectIdPipe, requiredVersion } from '../core/http/params';
 import { DEFAULT_LIMIT, toBoolean } from '../core/http/query-values';
 import { APP_CONFIG, CLOCK } from '../core/tokens';
 import type { Clock } from '@transport/domain';
@@ -27,6 +27,7 @@ import {
   AddVehicleBody,
   ComplianceEntryResponse,
   ComplianceQuery,
+  CorrectVehicleBody,
   InspectBody,
   LinkBody,
   RenewVehicleBody,
@@ -172,6 +173,34 @@ export class VehiclesController {
     @CurrentPrincipal() principal: Principal,
   ): Promise<VehicleResponse> {
     return this.vehicles.inspect(id, body.inspectionChecklist, actorOf(principal), expectedVersion(ifMatch));
+  }
+
+  @Post(':id/correct')
+  @HttpCode(200)
+  @Roles('admin', 'assembly')
+  @ApiTags('vehicles (management)')
+  @ApiSecurity('apiKey')
+  @ApiHeader({ ...IF_MATCH, required: true })
+  @ApiOperation({
+    summary: 'Correct registration fields (If-Match required; assembly inspectors and approvers, admins)',
+    description:
+      'Any of color, registrationNumber, make, model, makeYear, yearOfRegistration, capacity, grossWeight, netWeight, type, fuelCapacity, vin; ' +
+      'each checked as at registration, together with the rest of the record. Per field, once the vehicle is approved: ' +
+      '`vin` is refused (422 CORRECTION_NOT_ALLOWED: it identifies the vehicle itself), a new `registrationNumber` withdraws the approval ' +
+      'and unlinks the driver until an approver approves again, every other field is a plain correction. Without If-Match: 428 IF_MATCH_REQUIRED; ' +
+      'a stale one: 409, nothing written. A correction that changes nothing writes nothing. The audit entry holds only the changed fields, before and after.',
+  })
+  @ApiBody({ type: CorrectVehicleBody })
+  @View('vehicle')
+  @ApiOkResponse({ type: VehicleResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422, 428)
+  correct(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() body: CorrectVehicleBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<VehicleResponse> {
+    return this.vehicles.correct(id, body, actorOf(principal), requiredVersion(ifMatch));
   }
 
   @Post(':id/renew')

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   IsDate,
@@ -174,6 +174,28 @@ export class InspectBody {
   @IsObject()
   inspectionChecklist!: Record<string, unknown>;
 }
+
+/**
+ * A correction: any of the registration fields that may change afterwards, validated as at registration (the same
+ * decorators, picked from AddVehicleBody). The owner, the assembly and the certificates change through their own
+ * operations (transfer, renew).
+ */
+export class CorrectVehicleBody extends PartialType(
+  PickType(AddVehicleBody, [
+    'color',
+    'registrationNumber',
+    'make',
+    'model',
+    'makeYear',
+    'yearOfRegistration',
+    'capacity',
+    'grossWeight',
+    'netWeight',
+    'type',
+    'fuelCapacity',
+    'vin',
+  ] as const),
+) {}
 
 export class RenewVehicleBody {
   @ApiPropertyOptional({

@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  CORRECTABLE_VEHICLE_FIELDS,
   DomainError,
+  type VehicleCorrection,
   ReferenceErrors,
   Vehicle,
   assemblyScope,
@@ -21,7 +23,7 @@ import {
 } from '@transport/domain';
 import { assertAssemblyDuty } from '../core/auth/duties';
 import { placeNew, transferRecord } from '../core/auth/jurisdiction';
-import { changeAggregate, type Transition } from '../core/change-aggregate';
+import { changeAggregate, correctAggregate, type Transition } from '../core/change-aggregate';
 import { CLOCK, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
 import {
   toComplianceReason,
@@ -116,6 +118,26 @@ export class VehiclesService {
     return this.respond(
       await this.change(id, actor, expectedVersion, 'VehicleApproved', (v, at) => v.approve(actor.id, at)),
     );
+  }
+
+  /**
+   * Corrects registration fields (the domain decides per field: a VIN is refused once approved, a new plate sends the
+   * vehicle back for approval). If-Match is required; the audit entry holds only the fields that changed.
+   */
+  async correct(
+    id: string,
+    changes: VehicleCorrection,
+    actor: Actor,
+    expectedVersion: number,
+  ): Promise<VehicleResponse> {
+    const saved = await correctAggregate(
+      { ...this.deps, users: this.stores.assemblyUsers },
+      { ...this.spec(id, actor, expectedVersion, 'VehicleCorrected'), expectedVersion },
+      changes,
+      CORRECTABLE_VEHICLE_FIELDS,
+      (v, at) => v.correct(changes, at),
+    );
+    return this.respond(saved);
   }
 
   /**

@@ -13,6 +13,7 @@ export const DUTIES = {
   revokeDriver: ['approver'],
   // Renewed documents are recorded by whoever sees them at the assembly: an inspector at the roadside or an approver.
   renewDocuments: ['inspector', 'approver'],
+  correctRecords: ['inspector', 'approver'],
   manageAssemblyUsers: ['admin'],
 } as const satisfies Record<string, readonly AssemblyRole[]>;
 export type Duty = keyof typeof DUTIES;
@@ -23,6 +24,7 @@ const WORDS: Record<Duty, string> = {
   approveDriver: 'approving a driver',
   revokeDriver: "revoking a driver's approval",
   renewDocuments: 'recording a renewed document',
+  correctRecords: 'correcting a record',
   manageAssemblyUsers: "managing an assembly's users",
 };
 

@@ -253,3 +253,51 @@ describe('Driver licence renewal', () => {
     expect(driver.toState()).toEqual(before);
   });
 });
+
+describe('Driver corrections', () => {
+  it('corrects contact details and the wallet without touching the approval', () => {
+    const driver = working();
+    driver.pullEvents();
+    expect(
+      driver.correct({ name: 'Kojo Antwi', phone: '+233244555666', email: 'KOJO.ANTWI@example.com' }, days(3)),
+    ).toEqual([]);
+    expect(driver.pullEvents()).toEqual([]);
+    expect(
+      driver.correct(
+        { name: 'Kojo A. Antwi', walletAccount: '233244000111', gender: 'male', email: undefined },
+        days(3),
+      ),
+    ).toEqual(['name', 'walletAccount']);
+    expect(driver.toState()).toMatchObject({ approved: true, name: 'Kojo A. Antwi', walletAccount: '233244000111' });
+    expect(driver.pullEvents().map((e) => [e.type, e.data])).toEqual([
+      ['DriverCorrected', { fields: ['name', 'walletAccount'] }],
+    ]);
+  });
+
+  it('sends an approved driver back for approval when the licence is corrected, taking them offline', () => {
+    const driver = working();
+    driver.goOnline(days(3));
+    driver.pullEvents();
+    expect(driver.correct({ license: 'DL-0009-2020', licenseClass: 'C' }, days(4))).toEqual([
+      'license',
+      'licenseClass',
+    ]);
+    expect(driver.toState()).toMatchObject({ approved: false, online: false, busy: false, license: 'DL-0009-2020' });
+    expect(driver.toState().approvedBy).toBeUndefined();
+    expect(driver.pullEvents().map((e) => e.type)).toEqual(['DriverCorrected', 'DriverApprovalWithdrawn']);
+    // Unapproved, a licence correction is just that.
+    expect(driver.correct({ licenseIssueDate: days(-700) }, days(5))).toEqual(['licenseIssueDate']);
+    expect(driver.pullEvents().map((e) => e.type)).toEqual(['DriverCorrected']);
+  });
+
+  it('refuses the identity document once approved, and dates that break the licence rule', () => {
+    const { driver } = registered();
+    expect(driver.correct({ idNumber: 'GHA-700000009-9' }, days(1))).toEqual(['idNumber']);
+    expect(codeOf(() => driver.correct({ licenseIssueDate: days(2) }, days(1)))).toBe('INVALID_DATES');
+    expect(codeOf(() => driver.correct({ licenseIssueDate: days(500) }, days(600)))).toBe('INVALID_DATES');
+    expect(codeOf(() => driver.correct({ licenseClass: 'Z' }, days(1)))).toBe('INVALID_VALUE');
+    const approved = working();
+    expect(codeOf(() => approved.correct({ idType: 'passport' }, days(3)))).toBe('CORRECTION_NOT_ALLOWED');
+    expect(approved.toState().approved).toBe(true);
+  });
+});

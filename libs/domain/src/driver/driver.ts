@@ -1,5 +1,6 @@
 import { normalizeEmail, normalizePhone, requireText } from '../shared/contact';
 import { renewedExpiry } from '../shared/renewal';
+import { changedFields, correctionNotAllowed, definedOnly } from '../shared/correction';
 import type { DomainError } from '../shared/domain-error';
 import type { DomainEvent } from '../shared/events';
 import { assertObjectId, type IdGenerator } from '../shared/id-generator';
@@ -46,6 +47,27 @@ export interface DriverRegistration {
   /** The assembly it belongs to (the self-registering driver's choice, or the registering staff's); absent: unassigned. */
   assemblyId?: string;
 }
+
+/**
+ * The fields a correction may change. Once the driver is approved, the identity document is refused
+ * (CORRECTION_NOT_ALLOWED: the approver checked it) and a corrected licence (number, class or issue date) withdraws the
+ * approval until an approver approves again; contact details, gender and the wallet are plain corrections. The
+ * licence's expiry changes by renewal.
+ */
+export const CORRECTABLE_DRIVER_FIELDS = [
+  'name',
+  'phone',
+  'email',
+  'license',
+  'licenseClass',
+  'licenseIssueDate',
+  'idType',
+  'idNumber',
+  'gender',
+  'walletAccount',
+] as const;
+export type CorrectableDriverField = (typeof CORRECTABLE_DRIVER_FIELDS)[number];
+export type DriverCorrection = Partial<Pick<DriverRegistration, CorrectableDriverField>>;
 
 export interface DriverRevocation {
   readonly reason: string;
@@ -257,6 +279,49 @@ export class Driver {
     delete s.revocation;
     s.updatedAt = at;
     this.record('DriverApproved', at, { approvedBy: approverId });
+  }
+
+  /** Corrects fields (see CORRECTABLE_DRIVER_FIELDS for the rule per field); returns those that changed. */
+  correct(changes: DriverCorrection, at: Date): CorrectableDriverField[] {
+    const s = this.state;
+    const sent = definedOnly(changes);
+    const checked: Partial<Record<CorrectableDriverField, unknown>> = {
+      ...(sent.name !== undefined && { name: requireText(sent.name, 'name', 120) }),
+      ...(sent.phone !== undefined && { phone: normalizePhone(sent.phone) }),
+      ...(sent.email !== undefined && { email: normalizeEmail(sent.email) }),
+      ...(sent.license !== undefined && { license: documentNumber(sent.license, 'license') }),
+      ...(sent.licenseClass !== undefined && {
+        licenseClass: oneOf(LICENSE_CLASSES, sent.licenseClass, 'licenseClass'),
+      }),
+      ...(sent.licenseIssueDate !== undefined && {
+        licenseIssueDate: validDate(sent.licenseIssueDate, 'licenseIssueDate'),
+      }),
+      ...(sent.idType !== undefined && { idType: oneOf(ID_TYPES, sent.idType, 'idType') }),
+      ...(sent.idNumber !== undefined && { idNumber: documentNumber(sent.idNumber, 'idNumber') }),
+      ...(sent.gender !== undefined && { gender: oneOf(GENDERS, sent.gender, 'gender') }),
+      ...(sent.walletAccount !== undefined && { walletAccount: requireText(sent.walletAccount, 'walletAccount', 40) }),
+    };
+    const issued = checked.licenseIssueDate as Date | undefined;
+    if (issued && (issued > at || s.licenseExpiry <= issued)) throw DriverErrors.licenseDates();
+    const changed = changedFields(CORRECTABLE_DRIVER_FIELDS, sent, checked, s);
+    if (changed.length === 0) return [];
+    const identity = changed.find((f) => f === 'idType' || f === 'idNumber');
+    if (s.approved && identity)
+      throw correctionNotAllowed(identity, 'once the driver is approved: the approver checked that document');
+    const withdraw =
+      s.approved && changed.some((f) => f === 'license' || f === 'licenseClass' || f === 'licenseIssueDate');
+    for (const field of changed) (s as Record<string, unknown>)[field] = checked[field];
+    s.updatedAt = at;
+    this.record('DriverCorrected', at, { fields: changed });
+    if (withdraw) {
+      s.approved = false;
+      s.online = false;
+      s.busy = false;
+      delete s.approvedBy;
+      delete s.dateApproved;
+      this.record('DriverApprovalWithdrawn', at, { reason: 'licence corrected' });
+    }
+    return changed;
   }
 
   /** Records a renewed driving licence: its expiry must be ahead and later than the current one (shared/renewal.ts). */

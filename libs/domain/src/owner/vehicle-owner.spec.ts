@@ -41,3 +41,34 @@ describe('VehicleOwner', () => {
     expect([o.version, typeof o.id]).toEqual([2, 'string']);
   });
 });
+
+describe('VehicleOwner corrections', () => {
+  const codeOf = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (error) {
+      return (error as { code: string }).code;
+    }
+    return 'none';
+  };
+
+  it('corrects contact details as registration checks them, and changes nothing when nothing differs', () => {
+    const o = VehicleOwner.register(input, ports().ids, T0);
+    const before = o.toState();
+    expect(o.correct({ phone: '+233 24 412 3456', email: 'KOFI@example.com', name: undefined }, days(1))).toEqual([]);
+    expect(o.toState()).toEqual(before);
+    expect(o.correct({ name: 'Kofi Asante Jnr', phone: '0501234567' }, days(1))).toEqual(['name', 'phone']);
+    expect(o.toState()).toMatchObject({ name: 'Kofi Asante Jnr', phone: '+233501234567', updatedAt: days(1) });
+    expect(codeOf(() => o.correct({ email: 'not an email' }, days(2)))).toBe('INVALID_EMAIL');
+  });
+
+  it('corrects the identity document until verification, and refuses it afterwards', () => {
+    const o = VehicleOwner.register(input, ports().ids, T0);
+    expect(o.correct({ idNumber: 'GHA-712345678-0' }, days(1))).toEqual(['idNumber']);
+    o.verify(days(2));
+    expect(codeOf(() => o.correct({ idType: 'passport' }, days(3)))).toBe('CORRECTION_NOT_ALLOWED');
+    expect(codeOf(() => o.correct({ idNumber: 'GHA-712345678-1' }, days(3)))).toBe('CORRECTION_NOT_ALLOWED');
+    expect(o.correct({ email: 'kofi.asante@example.com' }, days(3))).toEqual(['email']);
+    expect(o.toState().idNumber).toBe('GHA-712345678-0');
+  });
+});

@@ -3,6 +3,7 @@ import { DomainError } from '../shared/domain-error';
 import { assertObjectId, type IdGenerator } from '../shared/id-generator';
 import { transferDestination } from '../assembly/jurisdiction';
 import { documentNumber, ID_TYPES, oneOf, type IdType } from '../shared/identity';
+import { changedFields, correctionNotAllowed, definedOnly } from '../shared/correction';
 
 export interface VehicleOwnerRegistration {
   name: string;
@@ -30,6 +31,11 @@ export interface VehicleOwnerState {
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
+
+/** The fields a correction may change; the identity document only until an assembly has verified it. */
+export const CORRECTABLE_OWNER_FIELDS = ['name', 'phone', 'email', 'idType', 'idNumber'] as const;
+export type CorrectableOwnerField = (typeof CORRECTABLE_OWNER_FIELDS)[number];
+export type VehicleOwnerCorrection = Partial<Pick<VehicleOwnerRegistration, CorrectableOwnerField>>;
 
 /** Someone who owns vehicles. Verified once an assembly has checked the identity document. */
 export class VehicleOwner {
@@ -69,6 +75,30 @@ export class VehicleOwner {
   /** Moves the owner to another assembly (its vehicles and drivers stay where they are). */
   transferTo(assemblyId: string, at: Date): void {
     this.state = { ...this.state, assemblyId: transferDestination(this.state, assemblyId), updatedAt: at };
+  }
+
+  /**
+   * Corrects contact details and, until verification, the identity document (checked as at registration). Once the
+   * owner is verified, idType and idNumber are refused (CORRECTION_NOT_ALLOWED): the assembly checked that document.
+   * Returns the fields that changed; nothing changes when none does.
+   */
+  correct(changes: VehicleOwnerCorrection, at: Date): CorrectableOwnerField[] {
+    const s = this.state;
+    const sent = definedOnly(changes);
+    const checked: Partial<Record<CorrectableOwnerField, unknown>> = {
+      ...(sent.name !== undefined && { name: requireText(sent.name, 'name', 120) }),
+      ...(sent.phone !== undefined && { phone: normalizePhone(sent.phone) }),
+      ...(sent.email !== undefined && { email: normalizeEmail(sent.email) }),
+      ...(sent.idType !== undefined && { idType: oneOf(ID_TYPES, sent.idType, 'idType') }),
+      ...(sent.idNumber !== undefined && { idNumber: documentNumber(sent.idNumber, 'idNumber') }),
+    };
+    const changed = changedFields(CORRECTABLE_OWNER_FIELDS, sent, checked, s);
+    const locked = changed.find((f) => f === 'idType' || f === 'idNumber');
+    if (s.verified && locked)
+      throw correctionNotAllowed(locked, 'once the owner is verified: the assembly checked that document');
+    if (changed.length > 0)
+      this.state = { ...s, ...Object.fromEntries(changed.map((f) => [f, checked[f]])), updatedAt: at };
+    return changed;
   }
 
   verify(at: Date): void {

@@ -32,11 +32,5 @@ export const VehicleErrors = {
     new DomainError('INVALID_WEIGHTS', 'netWeight cannot be more than grossWeight', 'netWeight'),
   makeYearAfterRegistration: () =>
     new DomainError('INVALID_DATES', 'makeYear cannot be after yearOfRegistration', 'makeYear'),
-  correctionNotAllowed: (field: string) =>
-    new DomainError(
-      'CORRECTION_NOT_ALLOWED',
-      `${field} cannot be corrected on an approved vehicle: it identifies the vehicle itself; register the other vehicle instead`,
-      field,
-    ),
   dateInFuture: (field: string) => new DomainError('INVALID_DATES', `${field} cannot be in the future`, field),
 };

@@ -22,6 +22,7 @@ import { VehicleErrors } from './vehicle.errors';
 import type { Mutable } from '../shared/mutable';
 import { transferDestination } from '../assembly/jurisdiction';
 import { renewedExpiry } from '../shared/renewal';
+import { changedFields, correctionNotAllowed, definedOnly } from '../shared/correction';
 
 /** What a vehicle is registered with. Everything but the owner is optional at registration. */
 export interface VehicleRegistration {
@@ -137,16 +138,6 @@ type MissingComplianceCode = Exclude<ComplianceReason['code'], (typeof COMPLIANC
 // A compile-time proof that the list is complete: MissingComplianceCode must be never.
 const _everyComplianceCodeListed: [MissingComplianceCode] extends [never] ? true : never = true;
 void _everyComplianceCodeListed;
-
-function definedOnly<T extends object>(changes: T): Partial<T> {
-  return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/** Equal stored values: dates by their instant, everything else as it is. */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a instanceof Date) return b instanceof Date && a.getTime() === b.getTime();
-  return a === b;
-}
 
 function checkRegistration(
   input: VehicleRegistration,
@@ -336,9 +327,13 @@ export class Vehicle {
     const s = this.state;
     const current = Object.fromEntries(CORRECTABLE_VEHICLE_FIELDS.map((f) => [f, s[f]])) as VehicleCorrection;
     const merged = checkRegistration({ ...current, ...definedOnly(changes), ownerId: s.ownerId }, at);
-    const changed = CORRECTABLE_VEHICLE_FIELDS.filter((f) => changes[f] !== undefined && !sameValue(merged[f], s[f]));
+    const changed = changedFields(CORRECTABLE_VEHICLE_FIELDS, changes, merged, s);
     if (changed.length === 0) return [];
-    if (s.approved && changed.includes('vin')) throw VehicleErrors.correctionNotAllowed('vin');
+    if (s.approved && changed.includes('vin'))
+      throw correctionNotAllowed(
+        'vin',
+        'on an approved vehicle: it identifies the vehicle itself; register the other vehicle instead',
+      );
     const withdraw = s.approved && changed.includes('registrationNumber');
     for (const field of changed) (s as Record<string, unknown>)[field] = merged[field];
     s.updatedAt = at;

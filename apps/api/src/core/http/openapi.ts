@@ -46,6 +46,7 @@ const MEANINGS: Record<number, string> = {
   413: 'The body is larger than 100 kB.',
   415: 'The body is not application/json.',
   422: 'Well-formed, but a rule refuses it; `code` says which.',
+  428: 'No If-Match header (`IF_MATCH_REQUIRED`): this change needs the revision (`__v`) the client last saw.',
   502: 'A gateway this operation depends on (the SMS gateway) refused or could not be reached; nothing else changed that a repeat would not redo.',
   503: 'The database is busy or unreachable (`DATABASE_UNAVAILABLE`): nothing was changed; retry after the Retry-After header (seconds).',
   429: 'Too many requests (`RATE_LIMITED`, with a Retry-After header in seconds), or too many callbacks kept for one transaction (`TOO_MANY_CALLBACKS`).',

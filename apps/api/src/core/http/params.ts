@@ -25,3 +25,18 @@ export function expectedVersion(header: string | undefined): number | undefined 
   }
   return Number(match[1]);
 }
+
+/**
+ * If-Match for changes that must not be made blind (corrections): absent is 428 IF_MATCH_REQUIRED, so a client that
+ * never read the record cannot overwrite what someone else just corrected.
+ */
+export function requiredVersion(header: string | undefined): number {
+  const version = expectedVersion(header);
+  if (version === undefined)
+    throw new AppError(
+      'IF_MATCH_REQUIRED',
+      'A correction needs If-Match: <__v>, the revision of the record as you last read it',
+      { errors: [{ field: 'If-Match', message: 'is required' }] },
+    );
+  return version;
+}

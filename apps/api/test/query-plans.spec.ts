@@ -71,6 +71,12 @@ describeOnPostgres('query plans at 100,000 rows', () => {
                  CASE WHEN i % 20 = 0 THEN lpad('a', 24, 'a') END, CASE WHEN i % 20 = 0 THEN now() END,
                  i % 40 = 0, CASE WHEN i % 40 = 0 THEN lpad('b', 24, 'b') END, CASE WHEN i % 40 = 0 THEN now() END, CASE WHEN i % 40 = 0 THEN lpad(to_hex(i), 24, '0') END,
                  now() + (i % 700) * interval '1 day', now() + (i % 900) * interval '1 day', ${ASSEMBLY_ID_SQL(`i % ${ASSEMBLIES}`)}, now() - i * interval '1 minute', now() FROM generate_series(1, ${ROWS}) i;
+        INSERT INTO regions (id, name, country, "createdAt", "updatedAt")
+          SELECT 'c' || lpad(to_hex(i), 23, '0'), 'Region ' || i, '${'e'.repeat(24)}', now() - i * interval '1 minute', now() FROM generate_series(1, ${ROWS}) i;
+        INSERT INTO stations (id, name, "transportUnions", zones, "contactNumber", "digitalAddress", "createdAt", "updatedAt")
+          SELECT lpad(to_hex(i), 24, '0'), 'Station ' || i, '{}', '{}', 302000000 + i, 'GA-' || i, now() - i * interval '1 minute', now() FROM generate_series(1, ${ROWS}) i;
+        INSERT INTO transport_unions (id, name, status, "digitalAddress", "contactNumber", email, zones, "createdAt", "updatedAt")
+          SELECT lpad(to_hex(i), 24, '0'), 'Union ' || i, 'active', 'GA-' || i, '0302' || i, 'u' || i || '@example.com', '{}', now() - i * interval '1 minute', now() FROM generate_series(1, ${ROWS}) i;
         INSERT INTO audit_log (entity, "entityId", action, "actorRole", "actorId", "before", "after", at)
           SELECT (ARRAY['vehicle','driver','owner','trip'])[1 + i % 4], lpad(to_hex(i), 24, '0'), 'Changed',
                  (ARRAY['admin','assembly','platform'])[1 + i % 3], lpad(to_hex(i % 500), 24, '0'), NULL, '{}'::jsonb,
@@ -208,6 +214,14 @@ describeOnPostgres('query plans at 100,000 rows', () => {
 
   it('finds transactions by merchant reference through an index', async () => {
     await expectIndexedOnly(() => repos.transactions.findByMerchantReference('f'.repeat(24), 'REF-4242'));
+  });
+
+  it('lists regions, stations and unions newest first through their createdAt indexes', async () => {
+    const cursor = (await repos.stations.list(page)).next;
+    await expectIndexedOnly(() => repos.stations.list(page));
+    await expectIndexedOnly(() => repos.stations.list({ ...page, after: cursor }));
+    await expectIndexedOnly(() => repos.unions.list(page));
+    await expectIndexedOnly(() => repos.regions.list(page));
   });
 
   it('browses the audit log by time, actor and kind of record, with a cursor, through indexes', async () => {

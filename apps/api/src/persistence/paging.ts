@@ -20,3 +20,28 @@ export function toPage<R extends { id: string }, E>(rows: R[], request: PageRequ
   const slice = hasMore ? rows.slice(0, request.limit) : rows;
   return { items: slice.map(map), next: hasMore ? slice[slice.length - 1].id : undefined };
 }
+
+/** What a newest-first list needs of a Prisma model delegate (regions, assemblies, stations, unions, users). */
+export interface NewestFirstModel<R> {
+  findUnique(args: { where: { id: string }; select: { id: true; createdAt: true } }): Promise<Keyed | null>;
+  findMany(args: { where: object; orderBy: typeof NEWEST_FIRST; take: number }): Promise<R[]>;
+}
+
+/** One newest-first keyset page of a model, on its (createdAt DESC, id DESC) index, narrowed by `where`. */
+export async function newestFirstPage<R extends { id: string }, E>(
+  model: NewestFirstModel<R>,
+  request: PageRequest,
+  map: (row: R) => E,
+  where: object = {},
+): Promise<Page<E>> {
+  let after = {};
+  if (request.after !== undefined) {
+    const condition = afterCondition(
+      await model.findUnique({ where: { id: request.after }, select: { id: true, createdAt: true } }),
+    );
+    if (!condition) return { items: [] };
+    after = condition;
+  }
+  const rows = await model.findMany({ where: { ...where, ...after }, orderBy: NEWEST_FIRST, take: request.limit + 1 });
+  return toPage(rows, request, map);
+}

@@ -25,7 +25,7 @@ import type {
   TransportUnion as UnionRow,
 } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
-import { afterCondition, NEWEST_FIRST, toPage } from './paging';
+import { newestFirstPage, type NewestFirstModel } from './paging';
 import type { PrismaExecutor } from './prisma-executor';
 import { outsideTransaction, type ReadDb } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
@@ -122,6 +122,9 @@ export class PrismaRegionRepository implements RegionRepository {
   async findByIds(ids: readonly string[]): Promise<Region[]> {
     return (await this.db.region.findMany({ where: { id: { in: [...ids] } } })).map(regionToDomain);
   }
+  list(page: PageRequest): Promise<Page<Region>> {
+    return newestFirstPage(this.db.region as unknown as NewestFirstModel<RegionRow>, page, regionToDomain);
+  }
 }
 
 export class PrismaAssemblyRepository implements AssemblyRepository {
@@ -134,17 +137,8 @@ export class PrismaAssemblyRepository implements AssemblyRepository {
     const row = await this.db.assembly.findUnique({ where: { id } });
     return row ? assemblyToDomain(row) : undefined;
   }
-  async list(page: PageRequest): Promise<Page<Assembly>> {
-    let after = {};
-    if (page.after !== undefined) {
-      const condition = afterCondition(
-        await this.db.assembly.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }),
-      );
-      if (!condition) return { items: [] };
-      after = condition;
-    }
-    const rows = await this.db.assembly.findMany({ where: after, orderBy: NEWEST_FIRST, take: page.limit + 1 });
-    return toPage(rows, page, assemblyToDomain);
+  list(page: PageRequest): Promise<Page<Assembly>> {
+    return newestFirstPage(this.db.assembly as unknown as NewestFirstModel<AssemblyRow>, page, assemblyToDomain);
   }
 }
 
@@ -162,21 +156,13 @@ export class PrismaAssemblyUserRepository implements AssemblyUserRepository {
     const row = await this.db.assemblyUser.findUnique({ where: { id } });
     return row ? assemblyUserToDomain(row) : undefined;
   }
-  async list(filter: { assemblyId?: string }, page: PageRequest): Promise<Page<AssemblyUser>> {
-    let after = {};
-    if (page.after !== undefined) {
-      const condition = afterCondition(
-        await this.db.assemblyUser.findUnique({ where: { id: page.after }, select: { id: true, createdAt: true } }),
-      );
-      if (!condition) return { items: [] };
-      after = condition;
-    }
-    const rows = await this.db.assemblyUser.findMany({
-      where: { AND: [{ assemblyId: filter.assemblyId }, after] },
-      orderBy: NEWEST_FIRST,
-      take: page.limit + 1,
-    });
-    return toPage(rows, page, assemblyUserToDomain);
+  list(filter: { assemblyId?: string }, page: PageRequest): Promise<Page<AssemblyUser>> {
+    return newestFirstPage(
+      this.db.assemblyUser as unknown as NewestFirstModel<AssemblyUserRow>,
+      page,
+      assemblyUserToDomain,
+      filter.assemblyId === undefined ? {} : { assemblyId: filter.assemblyId },
+    );
   }
 }
 
@@ -208,6 +194,9 @@ export class PrismaStationRepository implements StationRepository {
   async findById(id: string): Promise<Station | undefined> {
     const row = await this.db.station.findUnique({ where: { id } });
     return row ? stationToDomain(row) : undefined;
+  }
+  list(page: PageRequest): Promise<Page<Station>> {
+    return newestFirstPage(this.db.station as unknown as NewestFirstModel<StationRow>, page, stationToDomain);
   }
   async findByIds(ids: readonly string[]): Promise<Station[]> {
     if (ids.length === 0) return [];
@@ -244,6 +233,9 @@ export class PrismaTransportUnionRepository implements TransportUnionRepository 
   async findById(id: string): Promise<TransportUnion | undefined> {
     const row = await this.db.transportUnion.findUnique({ where: { id } });
     return row ? unionToDomain(row) : undefined;
+  }
+  list(page: PageRequest): Promise<Page<TransportUnion>> {
+    return newestFirstPage(this.db.transportUnion as unknown as NewestFirstModel<UnionRow>, page, unionToDomain);
   }
   async findByIds(ids: readonly string[]): Promise<TransportUnion[]> {
     if (ids.length === 0) return [];

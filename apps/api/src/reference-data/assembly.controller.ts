@@ -17,6 +17,7 @@ import {
   RegionRecordResponse,
 } from './reference-data.dto';
 import { ReferenceDataService } from './reference-data.service';
+import { ReferenceListRoute } from './list-route';
 
 /**
  * Everything under /assembly: assemblies, their regions and their users. One controller for the prefix because
@@ -98,6 +99,19 @@ export class AssemblyController {
   @ApiProblems(400, 401, 403, 409, 413, 415)
   addRegion(@Body() body: AddRegionBody, @CurrentPrincipal() p: Principal): Promise<RegionRecordResponse> {
     return this.reference.addRegion(body, actorOf(p));
+  }
+
+  @ReferenceListRoute('regions/all', 'regions', RegionRecordResponse)
+  async regions(
+    @Query() query: PageQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<RegionRecordResponse[]> {
+    return pageItems(
+      req,
+      res,
+      await this.reference.listRegions({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after }),
+    );
   }
 
   @Get('regions/:id')

@@ -67,6 +67,19 @@ export class ReferenceDataService {
     return toRegionRecordResponse(region.toState());
   }
 
+  /** The drop-down lists: regions, stations and transport unions, newest first. */
+  async listRegions(request: PageRequest): Promise<Page<RegionRecordResponse>> {
+    return mapPage(await this.stores.regions.list(request), (r) => toRegionRecordResponse(r.toState()));
+  }
+
+  async listStations(request: PageRequest): Promise<Page<StationRecordResponse>> {
+    return mapPage(await this.stores.stations.list(request), (s) => toStationRecordResponse(s.toState()));
+  }
+
+  async listUnions(request: PageRequest): Promise<Page<TransportUnionRecordResponse>> {
+    return mapPage(await this.stores.unions.list(request), (u) => toTransportUnionRecordResponse(u.toState()));
+  }
+
   async region(id: string): Promise<RegionRecordResponse> {
     const region = await this.stores.regions.findById(id);
     if (!region) throw CommonErrors.notFound('region', id);
@@ -219,3 +232,8 @@ export class ReferenceDataService {
 function brokenReference(assemblyId: string, regionId: string): Error {
   return new Error(`assembly ${assemblyId} names region ${regionId}, which does not exist`);
 }
+
+const mapPage = <T, R>(page: Page<T>, map: (item: T) => R): Page<R> => ({
+  items: page.items.map(map),
+  next: page.next,
+});

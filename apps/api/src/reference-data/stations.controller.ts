@@ -1,10 +1,14 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { pageItems } from '../core/http/paging';
+import { DEFAULT_LIMIT } from '../core/http/query-values';
+import { ReferenceListRoute } from './list-route';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { ApiProblems } from '../core/http/openapi';
 import { ObjectIdPipe } from '../core/http/params';
-import { AddStationBody, StationRecordResponse } from './reference-data.dto';
+import { AddStationBody, PageQuery, StationRecordResponse } from './reference-data.dto';
 import { ReferenceDataService } from './reference-data.service';
 
 @ApiTags('reference data')
@@ -22,6 +26,19 @@ export class StationsController {
   @ApiProblems(400, 401, 403, 413, 415, 422)
   add(@Body() body: AddStationBody, @CurrentPrincipal() p: Principal): Promise<StationRecordResponse> {
     return this.reference.addStation(body, actorOf(p));
+  }
+
+  @ReferenceListRoute('all', 'stations', StationRecordResponse)
+  async all(
+    @Query() query: PageQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<StationRecordResponse[]> {
+    return pageItems(
+      req,
+      res,
+      await this.reference.listStations({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after }),
+    );
   }
 
   @Get(':id')

@@ -1,10 +1,14 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { pageItems } from '../core/http/paging';
+import { DEFAULT_LIMIT } from '../core/http/query-values';
+import { ReferenceListRoute } from './list-route';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { ApiProblems } from '../core/http/openapi';
 import { ObjectIdPipe } from '../core/http/params';
-import { AddUnionBody, TransportUnionRecordResponse } from './reference-data.dto';
+import { AddUnionBody, PageQuery, TransportUnionRecordResponse } from './reference-data.dto';
 import { ReferenceDataService } from './reference-data.service';
 
 @ApiTags('reference data')
@@ -23,6 +27,19 @@ export class UnionsController {
   add(@Body() body: AddUnionBody, @CurrentPrincipal() p: Principal): Promise<TransportUnionRecordResponse> {
     const { transportUnion, ...rest } = body;
     return this.reference.addUnion({ ...rest, parentUnionId: transportUnion }, actorOf(p));
+  }
+
+  @ReferenceListRoute('all', 'transport unions', TransportUnionRecordResponse)
+  async all(
+    @Query() query: PageQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<TransportUnionRecordResponse[]> {
+    return pageItems(
+      req,
+      res,
+      await this.reference.listUnions({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after }),
+    );
   }
 
   @Get(':id')

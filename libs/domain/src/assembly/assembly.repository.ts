@@ -8,6 +8,8 @@ export interface RegionRepository {
   add(region: Region): Promise<Region>;
   findById(id: string): Promise<Region | undefined>;
   findByIds(ids: readonly string[]): Promise<Region[]>;
+  /** Newest first, keyset-paged. */
+  list(page: PageRequest): Promise<Page<Region>>;
 }
 
 export interface AssemblyRepository {

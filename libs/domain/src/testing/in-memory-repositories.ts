@@ -105,6 +105,7 @@ export class InMemoryRegionRepository implements RegionRepository {
   add = (r: Region) => this.store.add(r);
   findById = (id: string) => this.store.findById(id);
   findByIds = (ids: readonly string[]) => this.store.findByIds(ids);
+  list = async (page: PageRequest) => this.store.page(() => true, page);
 }
 
 export class InMemoryAssemblyRepository implements AssemblyRepository {
@@ -132,6 +133,7 @@ export class InMemoryStationRepository implements StationRepository {
   add = (s: Station) => this.store.add(s);
   findById = (id: string) => this.store.findById(id);
   findByIds = (ids: readonly string[]) => this.store.findByIds(ids);
+  list = async (page: PageRequest) => this.store.page(() => true, page);
 }
 
 export class InMemoryTransportUnionRepository implements TransportUnionRepository {
@@ -143,6 +145,7 @@ export class InMemoryTransportUnionRepository implements TransportUnionRepositor
   add = (u: TransportUnion) => this.store.add(u);
   findById = (id: string) => this.store.findById(id);
   findByIds = (ids: readonly string[]) => this.store.findByIds(ids);
+  list = async (page: PageRequest) => this.store.page(() => true, page);
 }
 
 export class InMemoryTripRepository implements TripRepository {

@@ -22,6 +22,13 @@ export function referenceDataContract(name: string, open: OpenBackend): void {
       expect(await failureCode(b.regions.add(Region.create({ name: 'Ashanti', country }, ids, at(1))))).toBe(
         'REGION_TAKEN',
       );
+      const volta = await b.regions.add(Region.create({ name: 'Volta', country }, ids, at(2)));
+      const firstRegions = await b.regions.list({ limit: 1 });
+      expect(firstRegions.items.map((r) => r.id)).toEqual([volta.id]);
+      expect((await b.regions.list({ limit: 1, after: firstRegions.next })).items.map((r) => r.id)).toEqual([
+        region.id,
+      ]);
+      expect((await b.regions.list({ limit: 5, after: ids.next() })).items).toEqual([]);
 
       const a1 = await b.assemblies.add(
         Assembly.create(
@@ -101,6 +108,24 @@ export function referenceDataContract(name: string, open: OpenBackend): void {
       expect((await b.stations.findById(station.id))!.toState()).toEqual(station.toState());
       expect((await b.stations.findByIds([station.id, zone])).map((s) => s.id)).toEqual([station.id]);
       expect((await b.unions.findByIds([union.id])).map((u) => u.id)).toEqual([union.id]);
+      // Lists, newest first, keyset-paged.
+      const second = await b.stations.add(
+        Station.create(
+          {
+            name: 'Kwame Nkrumah Circle',
+            transportUnions: [],
+            zones: [],
+            contactNumber: 302000555,
+            digitalAddress: 'GA-200-3001',
+          },
+          ids,
+          at(2),
+        ),
+      );
+      const stations = await b.stations.list({ limit: 1 });
+      expect(stations.items.map((s) => s.toState())).toEqual([second.toState()]);
+      expect((await b.stations.list({ limit: 1, after: stations.next })).items.map((s) => s.id)).toEqual([station.id]);
+      expect((await b.unions.list({ limit: 10 })).items.map((u) => u.toState())).toEqual([union.toState()]);
     });
   });
 }

@@ -73,6 +73,7 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['POST', '/payment/request', 'merchant'],
   ['POST', '/payment/callback/:token', 'public'],
   ['GET', '/payment/check_transaction', 'merchant'],
+  ['GET', '/payment/transactions', 'merchant'],
   ['GET', '/payment/deliveries', 'merchant'],
   ['POST', '/payment/signing-secret/rotate', 'merchant'],
   ['POST', '/payment/notifications/:id/redeliver', 'admin'],

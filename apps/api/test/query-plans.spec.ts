@@ -216,6 +216,17 @@ describeOnPostgres('query plans at 100,000 rows', () => {
     await expectIndexedOnly(() => repos.transactions.findByMerchantReference('f'.repeat(24), 'REF-4242'));
   });
 
+  it("lists a merchant's transactions by state and date, with a cursor, through indexes", async () => {
+    const merchant = 'f'.repeat(24);
+    const cursor = (await repos.transactions.listForMerchant(merchant, {}, page)).next;
+    const from = new Date(Date.now() - 30 * 86_400_000);
+    const to = new Date(Date.now() - 29 * 86_400_000);
+    for (const filter of [{}, { status: 'pending' as const }, { from, to }, { status: 'success' as const, from, to }]) {
+      await expectIndexedOnly(() => repos.transactions.listForMerchant(merchant, filter, page));
+      await expectIndexedOnly(() => repos.transactions.listForMerchant(merchant, filter, { ...page, after: cursor }));
+    }
+  });
+
   it('lists regions, stations and unions newest first through their createdAt indexes', async () => {
     const cursor = (await repos.stations.list(page)).next;
     await expectIndexedOnly(() => repos.stations.list(page));

@@ -1,4 +1,10 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { AppConfig } from '../config';
+import { AppError } from '../core/errors';
+import { parseDateRange } from '../core/http/date-range';
+import { pageItems } from '../core/http/paging';
+import { DEFAULT_LIMIT } from '../core/http/query-values';
+import { APP_CONFIG } from '../core/tokens';
 import { NoStore } from '../core/http/no-store';
 import {
   ApiAcceptedResponse,
@@ -25,6 +31,7 @@ import {
   RotatedSecretResponse,
   RotateSecretBody,
   toTransactionResponse,
+  TransactionListQuery,
   TransactionResponse,
 } from './payments.dto';
 import { PaymentsService } from './payments.service';
@@ -43,7 +50,10 @@ const KEPT_HEADERS = [
 @ApiTags('payment')
 @Controller('payment')
 export class PaymentController {
-  constructor(private readonly payments: PaymentsService) {}
+  constructor(
+    private readonly payments: PaymentsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   @Post('request')
   @Roles('merchant')
@@ -134,6 +144,43 @@ export class PaymentController {
   ): Promise<TransactionResponse> {
     return toTransactionResponse(
       (await this.payments.ownTransaction(principal.principalId, query.reference)).toState(),
+    );
+  }
+
+  @Get('transactions')
+  @Roles('merchant')
+  @ApiSecurity('apiKey')
+  @ApiOperation({
+    summary: "The calling merchant's own transactions, newest first",
+    description:
+      'On the payment base URL, with a merchant key: only its own transactions, each as GET check_transaction shows it. ' +
+      'Optional `status`; optional `startDate` and `endDate` together (date-only values are days in TZ_DEFAULT, a date-only endDate includes that day; ' +
+      'one without the other, startDate after endDate or a range over 366 days: 400). `limit` 1..500 with a `Link` header carrying the `after` cursor.',
+  })
+  @ApiOkResponse({ type: TransactionResponse, isArray: true })
+  @ApiProblems(400, 401, 403)
+  async transactions(
+    @Query() query: TransactionListQuery,
+    @CurrentPrincipal() principal: Principal,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<TransactionResponse[]> {
+    if ((query.startDate === undefined) !== (query.endDate === undefined))
+      throw new AppError('VALIDATION_FAILED', 'startDate and endDate go together: send both or neither', {
+        errors: [
+          { field: query.startDate === undefined ? 'startDate' : 'endDate', message: 'is required with the other' },
+        ],
+      });
+    const range =
+      query.startDate && query.endDate ? parseDateRange(query.startDate, query.endDate, this.config.timeZone) : {};
+    return pageItems(
+      req,
+      res,
+      await this.payments.listOwn(
+        principal.principalId,
+        { status: query.status, ...range },
+        { limit: query.limit ?? DEFAULT_LIMIT, after: query.after },
+      ),
     );
   }
 

@@ -8,8 +8,10 @@ import {
   type NotificationRecord,
   type RequestInfo,
   type TransactionState,
+  type TransactionStatus,
 } from '@transport/domain';
 import { RecordResponse } from '../core/http/record-response';
+import { IdParam, LimitParam } from '../core/http/query-values';
 
 // Requests and responses of the payment routes, declared once: validation, the OpenAPI document and the types.
 
@@ -51,6 +53,35 @@ export class CheckTransactionQuery {
     message: 'reference must be 1 to 64 letters, digits, dots, underscores, colons or hyphens',
   })
   reference!: string;
+}
+
+/** A merchant's own transactions: by state, by creation date (both bounds or neither), paged. */
+export class TransactionListQuery {
+  @ApiPropertyOptional({ enum: TRANSACTION_STATUSES, description: 'Only transactions in this state.' })
+  @IsOptional()
+  @IsIn(TRANSACTION_STATUSES as unknown as string[])
+  status?: TransactionStatus;
+
+  @ApiPropertyOptional({
+    description: 'With endDate: YYYY-MM-DD (a day in TZ_DEFAULT) or an ISO 8601 date-time; created at or after it.',
+    example: '2026-11-01',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  startDate?: string;
+
+  @ApiPropertyOptional({
+    description: 'With startDate: YYYY-MM-DD (the whole day is included) or an ISO 8601 date-time. At most 366 days.',
+    example: '2026-11-30',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  endDate?: string;
+
+  @LimitParam() limit?: number;
+  @IdParam('Cursor: the `_id` of the last transaction of the previous page.') after?: string;
 }
 
 export class RequestInfoData {

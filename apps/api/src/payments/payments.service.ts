@@ -14,6 +14,9 @@ import {
   type Clock,
   type DataStores,
   type IdGenerator,
+  type MerchantTransactionFilter,
+  type Page,
+  type PageRequest,
   type PaymentProvider,
   type PaymentRequestInput,
   type RandomSource,
@@ -41,7 +44,12 @@ import {
 } from '../core/tokens';
 import { describeFetchError } from './fetch-error';
 import { SIGNATURE_HEADERS, signatureHeader } from './notification-signature';
-import { toDeliveriesResponse, toTransactionResponse, type DeliveriesResponse } from './payments.dto';
+import {
+  toDeliveriesResponse,
+  toTransactionResponse,
+  type DeliveriesResponse,
+  type TransactionResponse,
+} from './payments.dto';
 
 /** What the payment use cases take from the configuration (bound in payments.module.ts). */
 export interface PaymentSettings {
@@ -539,6 +547,16 @@ export class PaymentsService {
   }
 
   /** The caller's own transaction; another merchant's reference is not found, exactly like an unknown one. */
+  /** A merchant's own transactions, newest first (nobody else's: the merchant is the key's). */
+  async listOwn(
+    merchantId: string,
+    filter: MerchantTransactionFilter,
+    page: PageRequest,
+  ): Promise<Page<TransactionResponse>> {
+    const found = await this.stores.transactions.listForMerchant(merchantId, filter, page);
+    return { items: found.items.map((t) => toTransactionResponse(t.toState())), next: found.next };
+  }
+
   async ownTransaction(merchantId: string, reference: string): Promise<Transaction> {
     const transaction = await this.stores.transactions.findByMerchantReference(merchantId, reference);
     if (!transaction) throw CommonErrors.notFound('transaction', `reference ${reference}`);

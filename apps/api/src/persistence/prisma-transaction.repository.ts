@@ -5,6 +5,9 @@ import {
   REQUEST_TYPES,
   Transaction,
   TRANSACTION_STATUSES,
+  type MerchantTransactionFilter,
+  type Page,
+  type PageRequest,
   type RequestInfo,
   type TransactionAnomaly,
   type TransactionRepository,
@@ -15,6 +18,7 @@ import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import type { PrismaExecutor } from './prisma-executor';
 import { outsideTransaction, type ReadDb } from './read-db';
+import { newestFirstPage, type NewestFirstModel } from './paging';
 import { translateUniqueViolation } from './prisma-errors';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -148,6 +152,21 @@ export class PrismaTransactionRepository implements TransactionRepository {
       .where('reference', '=', reference)
       .executeTakeFirst();
     return row ? toDomain(row) : undefined;
+  }
+
+  /** On the (merchantId, createdAt, id) and (merchantId, status, createdAt, id) indexes, newest first. */
+  listForMerchant(
+    merchantId: string,
+    filter: MerchantTransactionFilter,
+    page: PageRequest,
+  ): Promise<Page<Transaction>> {
+    return newestFirstPage(this.db.transaction as unknown as NewestFirstModel<TransactionRow>, page, toDomain, {
+      merchantId,
+      ...(filter.status !== undefined && { status: filter.status }),
+      ...((filter.from || filter.to) && {
+        createdAt: { ...(filter.from && { gte: filter.from }), ...(filter.to && { lt: filter.to }) },
+      }),
+    });
   }
 
   async listOpenUnchangedSince(before: Date, limit: number): Promise<string[]> {

@@ -11,7 +11,7 @@ import type { Page, PageRequest } from '../shared/page';
 import { Station, type StationState } from '../station/station';
 import type { StationRepository } from '../station/station.repository';
 import { Transaction, type TransactionState } from '../transaction/transaction';
-import type { TransactionRepository } from '../transaction/transaction.repository';
+import type { MerchantTransactionFilter, TransactionRepository } from '../transaction/transaction.repository';
 import { TransportUnion, type TransportUnionState } from '../transport-union/transport-union';
 import type { TransportUnionRepository } from '../transport-union/transport-union.repository';
 import { Trip, type TripState } from '../trip/trip';
@@ -174,6 +174,15 @@ export class InMemoryTransactionRepository implements TransactionRepository {
   findById = (id: string) => this.store.findById(id);
   findByMerchantReference = async (merchantId: string, reference: string) =>
     this.store.find((s) => s.merchantId === merchantId && s.reference === reference);
+  listForMerchant = async (merchantId: string, filter: MerchantTransactionFilter, page: PageRequest) =>
+    this.store.page(
+      (s) =>
+        s.merchantId === merchantId &&
+        (filter.status === undefined || s.status === filter.status) &&
+        (filter.from === undefined || s.createdAt >= filter.from) &&
+        (filter.to === undefined || s.createdAt < filter.to),
+      page,
+    );
   listOpenUnchangedSince = async (before: Date, limit: number) =>
     this.store
       .all()

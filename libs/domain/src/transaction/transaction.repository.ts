@@ -1,4 +1,12 @@
-import type { Transaction } from './transaction';
+import type { Page, PageRequest } from '../shared/page';
+import type { Transaction, TransactionStatus } from './transaction';
+
+/** A merchant's transactions: by state and by creation time (from inclusive, to exclusive). */
+export interface MerchantTransactionFilter {
+  status?: TransactionStatus;
+  from?: Date;
+  to?: Date;
+}
 
 /**
  * Port: where payment transactions are kept. (merchant, reference) is unique (`TRANSACTION_REFERENCE_TAKEN`);
@@ -14,4 +22,6 @@ export interface TransactionRepository {
    * that finds payments whose follow-up was lost.
    */
   listOpenUnchangedSince(before: Date, limit: number): Promise<string[]>;
+  /** One merchant's transactions, newest first, keyset-paged. */
+  listForMerchant(merchantId: string, filter: MerchantTransactionFilter, page: PageRequest): Promise<Page<Transaction>>;
 }

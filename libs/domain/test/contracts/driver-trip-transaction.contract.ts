@@ -120,6 +120,32 @@ export function driverTripTransactionContract(name: string, open: OpenBackend): 
       expect((await b.transactions.findById(tx.id))!.id).toBe(tx.id);
     });
 
+    it("lists a merchant's own transactions newest first, by state and creation time, with paging", async () => {
+      const ids = idsFor(18);
+      const m1 = '65a0000000000000000000f1';
+      const m2 = '65a0000000000000000000f2';
+      await b.ensureMerchant(m1);
+      await b.ensureMerchant(m2);
+      const t1 = await b.transactions.add(transaction(ids, m1, 'L-1', at(10)));
+      const t2 = await b.transactions.add(transaction(ids, m1, 'L-2', at(20)));
+      const t3 = await b.transactions.add(transaction(ids, m1, 'L-3', at(30)));
+      await b.transactions.add(transaction(ids, m2, 'L-1', at(40)));
+      const idsOf = (page: { items: Array<{ id: string }> }) => page.items.map((t) => t.id);
+      const first = await b.transactions.listForMerchant(m1, {}, { limit: 2 });
+      expect(idsOf(first)).toEqual([t3.id, t2.id]);
+      expect(idsOf(await b.transactions.listForMerchant(m1, {}, { limit: 2, after: first.next }))).toEqual([t1.id]);
+      expect(idsOf(await b.transactions.listForMerchant(m1, { from: at(20), to: at(30) }, { limit: 10 }))).toEqual([
+        t2.id,
+      ]);
+      expect(idsOf(await b.transactions.listForMerchant(m1, { status: t1.status }, { limit: 10 }))).toEqual([
+        t3.id,
+        t2.id,
+        t1.id,
+      ]);
+      expect(idsOf(await b.transactions.listForMerchant(m1, { status: 'success' }, { limit: 10 }))).toEqual([]);
+      expect(idsOf(await b.transactions.listForMerchant(m2, {}, { limit: 10 }))).toHaveLength(1);
+    });
+
     it('saves callback outcomes, anomalies included', async () => {
       const ids = idsFor(17);
       const m = '65a0000000000000000000f1';

@@ -212,6 +212,36 @@ describeOnPostgres('query plans at 100,000 rows', () => {
     await expectIndexedOnly(() => repos.trips.listCreatedBetween({ from, to }, page, assemblyId(7)));
   });
 
+  it('starts a deep page at its cursor in the index, not by re-reading every newer row (exports page to the end)', async () => {
+    // The 90,001st newest vehicle, owner, trip and transaction: a late page of a long export.
+    const deep = id(90_001);
+    const to = new Date(Date.now() + 86_400_000);
+    const from = new Date(to.getTime() - 365 * 86_400_000);
+    for (const run of [
+      () => repos.trips.listCreatedBetween({ from, to }, { limit: 50, after: deep }),
+      () => repos.vehicles.list({}, { limit: 50, after: deep }),
+      () => repos.transactions.listForMerchant('f'.repeat(24), {}, { limit: 50, after: deep }),
+    ]) {
+      captured = [];
+      await run();
+      const explain = new pg.Client({ connectionString: scratch.url });
+      await explain.connect();
+      try {
+        for (const statement of captured.filter((c) => /order by/i.test(c.text))) {
+          const result = await explain.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, statement.values);
+          const read = nodes(result.rows[0]['QUERY PLAN'][0].Plan as PlanNode).reduce(
+            (sum, n) => sum + ((n as { 'Rows Removed by Filter'?: number })['Rows Removed by Filter'] ?? 0),
+            0,
+          );
+          // A quadratic plan would skip the 90,000 newer rows on this page alone.
+          if (read >= 1000) throw new Error(`${read} rows read and dropped before the page, in:\n${statement.text}`);
+        }
+      } finally {
+        await explain.end();
+      }
+    }
+  });
+
   it('finds transactions by merchant reference through an index', async () => {
     await expectIndexedOnly(() => repos.transactions.findByMerchantReference('f'.repeat(24), 'REF-4242'));
   });

@@ -11,7 +11,11 @@ export const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as con
 /** The keyset condition "after this row" in newest-first order, or null for an unknown cursor (an empty page). */
 export function afterCondition(anchor: Keyed | null | undefined) {
   if (!anchor) return null;
-  return { OR: [{ createdAt: { lt: anchor.createdAt } }, { createdAt: anchor.createdAt, id: { lt: anchor.id } }] };
+  // The leading bound is implied by the OR, but it is what the index can start from (see read-db.ts, afterRow).
+  return {
+    createdAt: { lte: anchor.createdAt },
+    OR: [{ createdAt: { lt: anchor.createdAt } }, { createdAt: anchor.createdAt, id: { lt: anchor.id } }],
+  };
 }
 
 /** Fetches one row more than asked, to tell whether a next page exists. */
@@ -42,6 +46,6 @@ export async function newestFirstPage<R extends { id: string }, E>(
     if (!condition) return { items: [] };
     after = condition;
   }
-  const rows = await model.findMany({ where: { ...where, ...after }, orderBy: NEWEST_FIRST, take: request.limit + 1 });
+  const rows = await model.findMany({ where: { AND: [where, after] }, orderBy: NEWEST_FIRST, take: request.limit + 1 });
   return toPage(rows, request, map);
 }

@@ -177,7 +177,13 @@ export class PrismaAuditTrail implements AuditTrail {
         ...((filter.from || filter.to) && {
           at: { ...(filter.from && { gte: filter.from }), ...(filter.to && { lt: filter.to }) },
         }),
-        ...(anchor && { OR: [{ at: { lt: anchor.at } }, { at: anchor.at, id: { lt: anchor.id } }] }),
+        // The index's starting bound with the exact keyset condition (see read-db.ts, afterRow).
+        ...(anchor && {
+          AND: [
+            { at: { lte: anchor.at } },
+            { OR: [{ at: { lt: anchor.at } }, { at: anchor.at, id: { lt: anchor.id } }] },
+          ],
+        }),
       },
       orderBy: [{ at: 'desc' }, { id: 'desc' }],
       take: page.limit + 1,

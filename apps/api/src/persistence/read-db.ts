@@ -66,10 +66,14 @@ interface Keyed {
   createdAt: Date;
 }
 
-/** "After this row" in newest-first order, as the (createdAt DESC, id DESC) indexes serve it. */
+/**
+ * "After this row" in newest-first order, as the (createdAt DESC, id DESC) indexes serve it. The leading
+ * `createdAt <= anchor` is implied by the rest but is what the index can start from: without it PostgreSQL walks every
+ * newer row again on each page, and paging through a large list (a CSV export) turns quadratic.
+ */
 export function afterRow(anchor: Keyed): Expression<SqlBool> {
   const createdAt = sql.ref('createdAt');
-  return sql<SqlBool>`(${createdAt} < ${anchor.createdAt} OR (${createdAt} = ${anchor.createdAt} AND ${sql.ref('id')} < ${anchor.id}))`;
+  return sql<SqlBool>`(${createdAt} <= ${anchor.createdAt} AND (${createdAt} < ${anchor.createdAt} OR (${createdAt} = ${anchor.createdAt} AND ${sql.ref('id')} < ${anchor.id})))`;
 }
 
 /**

@@ -3,6 +3,7 @@
 //
 //   npm run bench                                  # scales 0.1 and 1.0, 32 connections, pools of 20, 10 s each
 //   npm run bench -- --scales 1 --seconds 20 --rounds 3 --connections 32 --pool 20 --out tmp/bench/result.json
+//   npm run bench -- --scales 1 --export 183     (a CSV export of about a million trips, and the API's memory meanwhile)
 //
 // Each scale gets its own database (transport_bench_<scale>), generated once and reused while the migrations and the
 // generator are unchanged. Before measuring, each endpoint's answer from the API and from the baseline are compared
@@ -262,9 +263,8 @@ async function writeRates(pid) {
   return out;
 }
 
-async function benchScale(scale) {
-  const url = await prepare(scale);
-  const api = start('API', process.execPath, [join(root, 'dist/apps/api/main.js')], {
+function startApi(url) {
+  return start('API', process.execPath, [join(root, 'dist/apps/api/main.js')], {
     DATABASE_URL: url,
     DATABASE_POOL_SIZE: String(POOL),
     PORT: String(API_PORT),
@@ -276,6 +276,60 @@ async function benchScale(scale) {
     RATE_LIMIT_PER_KEY_PER_MINUTE: '10000000',
     RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '10000000',
   });
+}
+
+/**
+ * `--export <days>`: the trips of the last <days> days (about 5,500 a day at scale 1.0, so 183 days is about a
+ * million) downloaded as CSV (Accept: text/csv), read to the end while the API's resident memory is sampled.
+ */
+async function exportScale(scale, days) {
+  const url = await prepare(scale);
+  const api = startApi(url);
+  try {
+    await ready(API_PORT, api);
+    const before = rssMb(api.pid);
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(api.pid))), 250);
+    const began = Date.now();
+    const res = await fetch(
+      `http://127.0.0.1:${API_PORT}/trips/intracity/date?startDate=${day(-days)}&endDate=${day(-1)}`,
+      {
+        headers: { authorization: KEYS.admin, accept: 'text/csv' },
+      },
+    );
+    if (res.status !== 200) throw new Error(`export answered ${res.status}: ${await res.text()}`);
+    let lines = 0;
+    let bytes = 0;
+    for await (const chunk of res.body) {
+      bytes += chunk.length;
+      for (const b of chunk) if (b === 10) lines++;
+    }
+    clearInterval(sampler);
+    const seconds = (Date.now() - began) / 1000;
+    const rows = lines - 1; // the header row
+    const out = {
+      scale,
+      days,
+      rows,
+      seconds,
+      rowsPerSecond: Math.round(rows / seconds),
+      mb: Math.round(bytes / 2 ** 20),
+      rssBeforeMb: before,
+      rssPeakMb: peak,
+    };
+    console.log(
+      `[bench] export scale ${scale}, ${days} days: ${rows} trips as CSV (${out.mb} MB) in ${seconds.toFixed(1)} s ` +
+        `(${out.rowsPerSecond} rows/s); API RSS ${before} MB before, ${peak} MB at most`,
+    );
+    return out;
+  } finally {
+    await stop(api);
+  }
+}
+
+async function benchScale(scale) {
+  const url = await prepare(scale);
+  const api = startApi(url);
   const raw = start('baseline', process.execPath, [join(root, 'tools/bench/raw-server.mjs')], {
     DATABASE_URL: url,
     POOL_SIZE: String(POOL),
@@ -372,6 +426,13 @@ async function main() {
     rounds: ROUNDS,
     scales: [],
   };
+  if (args.export) {
+    result.exports = [];
+    for (const scale of SCALES) result.exports.push(await exportScale(scale, Number(args.export)));
+    mkdirSync(dirname(OUT), { recursive: true });
+    writeFileSync(OUT, JSON.stringify(result, null, 2));
+    return;
+  }
   for (const scale of SCALES) result.scales.push(await benchScale(scale));
   mkdirSync(dirname(OUT), { recursive: true });
   writeFileSync(OUT, JSON.stringify(result, null, 2));

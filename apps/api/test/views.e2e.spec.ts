@@ -13,6 +13,7 @@ const SIGNATURES: Record<Exclude<ViewedResource, 'registeredDriver' | 'trip'>, s
   vehicle: 'registrationNumber',
   driver: 'licenseClass',
   owner: 'idNumber',
+  auditEntry: 'entityId',
 };
 
 /** The keys of every object in a body, recursively, with the path that led there. */

@@ -7,7 +7,9 @@ import type { components, operations, paths } from './schema';
  * contract; nothing here knows the server's code.
  */
 export type { components, operations, paths };
-export type ApiClient = Client<paths>;
+/** The media the client is typed for: JSON answers and problem bodies (lists also answer CSV to `Accept: text/csv`). */
+type Json = 'application/json' | 'application/problem+json';
+export type ApiClient = Client<paths, Json>;
 /** The problem+json body of every error (RFC 9457). */
 export type Problem = components['schemas']['ProblemDoc'];
 
@@ -21,7 +23,7 @@ export interface ApiClientOptions {
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
-  const client = createClient<paths>({ baseUrl: options.baseUrl, fetch: options.fetch });
+  const client = createClient<paths, Json>({ baseUrl: options.baseUrl, fetch: options.fetch });
   const { apiKey } = options;
   if (apiKey)
     client.use({

@@ -2878,7 +2878,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A JSON array of Vehicle objects. */
+            /** @description A JSON array (one page; `Link` header for the next). With `Accept: text/csv`: the whole filtered list (limit and after do not apply), streamed as vehicles.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, registrationNumber, make, model, color, type, capacity, makeYear, vin, ownerID, inspected, approved, roadWorthyExpiryDate, insuranceExpiryDate, driver, station._id, station.name, transportUnion._id, transportUnion.name, assembly, createdAt. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -2887,6 +2887,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VehicleResponse"][];
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
@@ -3063,6 +3064,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A JSON array (one page; `Link` header for the next). With `Accept: text/csv`: the whole filtered list (limit and after do not apply), streamed as compliance.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: vehicle._id, vehicle.registrationNumber, vehicle.make, vehicle.model, vehicle.color, vehicle.type, vehicle.capacity, vehicle.makeYear, vehicle.vin, vehicle.ownerID, vehicle.inspected, vehicle.approved, vehicle.roadWorthyExpiryDate, vehicle.insuranceExpiryDate, vehicle.driver, vehicle.station._id, vehicle.station.name, vehicle.transportUnion._id, vehicle.transportUnion.name, vehicle.assembly, reasons.code, reasons.date, reasons.items. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3071,6 +3073,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ComplianceEntryResponse"][];
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
@@ -4663,7 +4666,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{ "status": 200, "payload": [Driver...] }` */
+            /** @description JSON: `{ "status": 200, "payload": [...] }` (one page; `Link` header for the next). With `Accept: text/csv`: the whole filtered list (limit and after do not apply), streamed as drivers.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, name, phone, email, gender, license, licenseClass, licenseIssueDate, licenseExpiry, idType, idNumber, verified, approved, online, busy, rating, walletAccount, owner._id, owner.name, assembly, createdAt. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4672,6 +4675,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DriverListResponse"];
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
@@ -5972,6 +5976,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A JSON array (one page; `Link` header for the next). With `Accept: text/csv`: the whole filtered list (limit and after do not apply), streamed as trips.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, ticketNumber, createdAt, service.type, service.driver._id, service.driver.name, service.vehicle._id, service.vehicle.registrationNumber, service.passengers, service.ended, estimatedPrice, estimatedDistance, finalPrice, finalDistance, charges, discount, settledAmount, settled, refundAmount, refunded, paymentMethod, checkedOut, checkOutTime, assembly. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5980,6 +5985,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TripResponse"][];
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
@@ -9058,6 +9064,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A JSON array (one page; `Link` header for the next). With `Accept: text/csv`: the whole filtered list (limit and after do not apply), streamed as transactions.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, reference, status, amount, description, requestType, customerName, customerPhone, customerEmail, createdAt, updatedAt, callBackTime, requestInfo.ResponseCode, requestInfo.Data.TransactionId, requestInfo.Data.Charges, callBackInfo.ResponseCode, callBackInfo.Data.TransactionId, callBackInfo.Data.ExternalTransactionId, callBackInfo.Data.AmountCharged. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9066,6 +9073,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TransactionResponse"][];
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */

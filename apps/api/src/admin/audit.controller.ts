@@ -5,6 +5,7 @@ import { DEFAULT_LIMIT } from '../core/http/query-values';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../core/auth/auth.decorators';
 import { ApiProblems } from '../core/http/openapi';
+import { View } from '../core/http/view.interceptor';
 import { AuditBrowseQuery, AuditEntryResponse, AuditQuery } from './admin.dto';
 import { AdminService } from './admin.service';
 
@@ -16,6 +17,7 @@ export class AuditController {
   constructor(private readonly admin: AdminService) {}
 
   @Get('entries')
+  @View('auditEntry')
   @ApiOperation({
     summary: 'Browse the audit log: by actor, kind of actor, kind of record and time range',
     description:
@@ -37,6 +39,7 @@ export class AuditController {
   }
 
   @Get()
+  @View('auditEntry')
   @ApiOperation({
     summary: 'The append-only history of a record',
     description:

@@ -1,4 +1,6 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res, StreamableFile } from '@nestjs/common';
+import type { PageRequest } from '@transport/domain';
+import { exportCsv, wantsCsv } from '../core/http/csv-export';
 import { NoStore } from '../core/http/no-store';
 import {
   ApiBody,
@@ -17,7 +19,7 @@ import { CurrentPrincipal, OptionalAuth, Roles } from '../core/auth/auth.decorat
 import { actorOf, actorOrAnonymous, type Principal } from '../core/auth/principal';
 import { IF_MATCH } from '../core/http/dto-support';
 import { TransferBody, TransferRoute } from '../core/http/jurisdiction.dto';
-import { ApiProblems } from '../core/http/openapi';
+import { ApiListOrCsv, ApiProblems } from '../core/http/openapi';
 import { pageItems } from '../core/http/paging';
 import { expectedVersion, ObjectIdPipe, requiredVersion } from '../core/http/params';
 import { DEFAULT_LIMIT, toBoolean } from '../core/http/query-values';
@@ -26,6 +28,7 @@ import {
   AddDriverBody,
   ApproveDriverBody,
   DriverCreatedResponse,
+  DRIVER_CSV,
   DriverListResponse,
   DriverResponse,
   DriverStatusBody,
@@ -56,24 +59,26 @@ export class DriversController {
       'The activation key never appears here. Newest first; `limit` (default 50, at most 500) and an `after` cursor with a `Link` header.',
   })
   @View('driver', 'payload')
-  @ApiOkResponse({ description: '`{ "status": 200, "payload": [Driver...] }`', type: DriverListResponse })
+  @ApiListOrCsv(DriverResponse, DRIVER_CSV, DriverListResponse)
   @ApiProblems(400, 401)
   async list(
     @Query() query: ListDriversQuery,
     @CurrentPrincipal() principal: Principal | undefined,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<DriverListResponse> {
+  ): Promise<DriverListResponse | StreamableFile> {
     if (query.email !== undefined && !principal) throw unauthorized('Filtering drivers by email needs an API key');
     if (query.email !== undefined && principal?.role === 'merchant') {
       throw new AppError('FORBIDDEN', 'Filtering drivers by email is for admin, assembly and platform keys');
     }
-    const page = await this.drivers.list(
-      { approved: toBoolean(query.approved), email: query.email },
-      { limit: query.limit ?? DEFAULT_LIMIT, after: query.after },
-      actorOrAnonymous(principal),
-    );
-    return { status: 200, payload: pageItems(req, res, page) };
+    const filter = { approved: toBoolean(query.approved), email: query.email };
+    const fetch = (page: PageRequest) => this.drivers.list(filter, page, actorOrAnonymous(principal));
+    // A CSV export is rows of drivers; JSON keeps the interface's envelope.
+    if (wantsCsv(req)) return exportCsv(req, DRIVER_CSV, fetch);
+    return {
+      status: 200,
+      payload: pageItems(req, res, await fetch({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after })),
+    };
   }
 
   @Post('add')

@@ -1,3 +1,4 @@
+import type { CsvList } from '../core/http/csv-export';
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { IsBoolean, IsDate, IsEmail, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { GENDERS, ID_TYPES, LICENSE_CLASSES, type DriverState, type VehicleOwnerState } from '@transport/domain';
@@ -243,3 +244,32 @@ export function toDriverResponse(
   if (d.ratingCount > 0) out.rating = Math.round((d.ratingTotal / d.ratingCount) * 100) / 100;
   return out;
 }
+
+/** The drivers export (Accept: text/csv on GET /drivers/all): one row per driver, in the caller's view. */
+export const DRIVER_CSV: CsvList = {
+  filename: 'drivers.csv',
+  view: 'driver',
+  columns: [
+    '_id',
+    'name',
+    'phone',
+    'email',
+    'gender',
+    'license',
+    'licenseClass',
+    'licenseIssueDate',
+    'licenseExpiry',
+    'idType',
+    'idNumber',
+    'verified',
+    'approved',
+    'online',
+    'busy',
+    'rating',
+    'walletAccount',
+    'owner._id',
+    'owner.name',
+    'assembly',
+    'createdAt',
+  ],
+};

@@ -1,9 +1,21 @@
-import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  StreamableFile,
+} from '@nestjs/common';
+import { listOrCsv } from '../core/http/csv-export';
 import type { AppConfig } from '../config';
 import { AppError } from '../core/errors';
 import { parseDateRange } from '../core/http/date-range';
-import { pageItems } from '../core/http/paging';
-import { DEFAULT_LIMIT } from '../core/http/query-values';
 import { APP_CONFIG } from '../core/tokens';
 import { NoStore } from '../core/http/no-store';
 import {
@@ -20,7 +32,7 @@ import type { Request, Response } from 'express';
 import { cedisToPesewas } from '@transport/domain';
 import { CurrentPrincipal, Public, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
-import { ApiProblems } from '../core/http/openapi';
+import { ApiListOrCsv, ApiProblems } from '../core/http/openapi';
 import { ObjectIdPipe } from '../core/http/params';
 import {
   CallbackReceipt,
@@ -31,6 +43,7 @@ import {
   RotatedSecretResponse,
   RotateSecretBody,
   toTransactionResponse,
+  TRANSACTION_CSV,
   TransactionListQuery,
   TransactionResponse,
 } from './payments.dto';
@@ -157,14 +170,14 @@ export class PaymentController {
       'Optional `status`; optional `startDate` and `endDate` together (date-only values are days in TZ_DEFAULT, a date-only endDate includes that day; ' +
       'one without the other, startDate after endDate or a range over 366 days: 400). `limit` 1..500 with a `Link` header carrying the `after` cursor.',
   })
-  @ApiOkResponse({ type: TransactionResponse, isArray: true })
+  @ApiListOrCsv(TransactionResponse, TRANSACTION_CSV)
   @ApiProblems(400, 401, 403)
   async transactions(
     @Query() query: TransactionListQuery,
     @CurrentPrincipal() principal: Principal,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<TransactionResponse[]> {
+  ): Promise<TransactionResponse[] | StreamableFile> {
     if ((query.startDate === undefined) !== (query.endDate === undefined))
       throw new AppError('VALIDATION_FAILED', 'startDate and endDate go together: send both or neither', {
         errors: [
@@ -173,14 +186,8 @@ export class PaymentController {
       });
     const range =
       query.startDate && query.endDate ? parseDateRange(query.startDate, query.endDate, this.config.timeZone) : {};
-    return pageItems(
-      req,
-      res,
-      await this.payments.listOwn(
-        principal.principalId,
-        { status: query.status, ...range },
-        { limit: query.limit ?? DEFAULT_LIMIT, after: query.after },
-      ),
+    return listOrCsv(req, res, TRANSACTION_CSV, query, (page) =>
+      this.payments.listOwn(principal.principalId, { status: query.status, ...range }, page),
     );
   }
 

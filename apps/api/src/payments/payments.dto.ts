@@ -11,6 +11,7 @@ import {
   type TransactionStatus,
 } from '@transport/domain';
 import { RecordResponse } from '../core/http/record-response';
+import type { CsvList } from '../core/http/csv-export';
 import { IdParam, LimitParam } from '../core/http/query-values';
 
 // Requests and responses of the payment routes, declared once: validation, the OpenAPI document and the types.
@@ -285,3 +286,29 @@ export function toDeliveriesResponse(
     })),
   };
 }
+
+/** The merchant's export (Accept: text/csv on GET /payment/transactions), for its accountants. */
+export const TRANSACTION_CSV: CsvList = {
+  filename: 'transactions.csv',
+  columns: [
+    '_id',
+    'reference',
+    'status',
+    'amount',
+    'description',
+    'requestType',
+    'customerName',
+    'customerPhone',
+    'customerEmail',
+    'createdAt',
+    'updatedAt',
+    'callBackTime',
+    'requestInfo.ResponseCode',
+    'requestInfo.Data.TransactionId',
+    'requestInfo.Data.Charges',
+    'callBackInfo.ResponseCode',
+    'callBackInfo.Data.TransactionId',
+    'callBackInfo.Data.ExternalTransactionId',
+    'callBackInfo.Data.AmountCharged',
+  ],
+};

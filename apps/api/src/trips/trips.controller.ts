@@ -1,4 +1,18 @@
-import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  StreamableFile,
+} from '@nestjs/common';
+import { listOrCsv } from '../core/http/csv-export';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { cedisToPesewas, geoPoint } from '@transport/domain';
@@ -7,11 +21,9 @@ import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { parseDateRange } from '../core/http/date-range';
 import { IF_MATCH } from '../core/http/dto-support';
-import { ApiProblems } from '../core/http/openapi';
+import { ApiListOrCsv, ApiProblems } from '../core/http/openapi';
 import { View } from '../core/http/view.interceptor';
-import { pageItems } from '../core/http/paging';
 import { expectedVersion, ObjectIdPipe } from '../core/http/params';
-import { DEFAULT_LIMIT } from '../core/http/query-values';
 import { APP_CONFIG } from '../core/tokens';
 import {
   AddTripBody,
@@ -19,6 +31,7 @@ import {
   EndTripBody,
   RefundBody,
   SettleBody,
+  TRIP_CSV,
   TripResponse,
   TripsByDateQuery,
   type PointBody,
@@ -45,23 +58,17 @@ export class TripsController {
       'dates are read in TZ_DEFAULT. startDate after endDate, an invalid date, or a range over 366 days is a 400. `limit`/`after` paging with a `Link` header.',
   })
   @View('trip')
-  @ApiOkResponse({ type: TripResponse, isArray: true })
+  @ApiListOrCsv(TripResponse, TRIP_CSV)
   @ApiProblems(400, 401, 403)
   async byDate(
     @Query() query: TripsByDateQuery,
     @CurrentPrincipal() principal: Principal,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<TripResponse[]> {
+  ): Promise<TripResponse[] | StreamableFile> {
     const range = parseDateRange(query.startDate, query.endDate, this.config.timeZone);
-    return pageItems(
-      req,
-      res,
-      await this.trips.listCreatedBetween(
-        range,
-        { limit: query.limit ?? DEFAULT_LIMIT, after: query.after },
-        actorOf(principal),
-      ),
+    return listOrCsv(req, res, TRIP_CSV, query, (page) =>
+      this.trips.listCreatedBetween(range, page, actorOf(principal)),
     );
   }
 

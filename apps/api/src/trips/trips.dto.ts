@@ -1,3 +1,4 @@
+import type { CsvList } from '../core/http/csv-export';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -263,3 +264,35 @@ export function toTripResponse(t: TripState): TripResponse {
     __v: t.version,
   });
 }
+
+/** The trips export (Accept: text/csv on GET /trips/intracity/date): one row per trip, in the caller's view. */
+export const TRIP_CSV: CsvList = {
+  filename: 'trips.csv',
+  view: 'trip',
+  columns: [
+    '_id',
+    'ticketNumber',
+    'createdAt',
+    'service.type',
+    'service.driver._id',
+    'service.driver.name',
+    'service.vehicle._id',
+    'service.vehicle.registrationNumber',
+    'service.passengers',
+    'service.ended',
+    'estimatedPrice',
+    'estimatedDistance',
+    'finalPrice',
+    'finalDistance',
+    'charges',
+    'discount',
+    'settledAmount',
+    'settled',
+    'refundAmount',
+    'refunded',
+    'paymentMethod',
+    'checkedOut',
+    'checkOutTime',
+    'assembly',
+  ],
+};

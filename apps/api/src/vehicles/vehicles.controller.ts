@@ -1,4 +1,18 @@
-import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  StreamableFile,
+} from '@nestjs/common';
+import { listOrCsv } from '../core/http/csv-export';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -16,15 +30,15 @@ import { actorOf, actorOrAnonymous, type Principal } from '../core/auth/principa
 import { endOfDayAfter } from '../core/http/date-range';
 import { IF_MATCH } from '../core/http/dto-support';
 import { TransferBody, TransferRoute } from '../core/http/jurisdiction.dto';
-import { ApiProblems } from '../core/http/openapi';
-import { pageItems } from '../core/http/paging';
+import { ApiListOrCsv, ApiProblems } from '../core/http/openapi';
 import { View } from '../core/http/view.interceptor';
 import { expectedVersion, ObjectIdPipe, requiredVersion } from '../core/http/params';
-import { DEFAULT_LIMIT, toBoolean } from '../core/http/query-values';
+import { toBoolean } from '../core/http/query-values';
 import { APP_CONFIG, CLOCK } from '../core/tokens';
 import type { Clock } from '@transport/domain';
 import {
   AddVehicleBody,
+  COMPLIANCE_CSV,
   ComplianceEntryResponse,
   ComplianceQuery,
   CorrectVehicleBody,
@@ -32,6 +46,7 @@ import {
   LinkBody,
   RenewVehicleBody,
   ListVehiclesQuery,
+  VEHICLE_CSV,
   VehicleResponse,
 } from './vehicles.dto';
 import { VehiclesService } from './vehicles.service';
@@ -59,14 +74,14 @@ export class VehiclesController {
       'The `ownerID` and `driver` filters need an API key (401 without). Newest first (createdAt, then _id). Without filters, every vehicle, inspected or not, up to `limit`. ' +
       'When more exist, a `Link: <...>; rel="next"` header gives the next page (an `after` cursor); the body stays a plain array.',
   })
-  @ApiOkResponse({ description: 'A JSON array of Vehicle objects.', type: VehicleResponse, isArray: true })
+  @ApiListOrCsv(VehicleResponse, VEHICLE_CSV)
   @ApiProblems(400)
   async list(
     @Query() query: ListVehiclesQuery,
     @CurrentPrincipal() principal: Principal | undefined,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<VehicleResponse[]> {
+  ): Promise<VehicleResponse[] | StreamableFile> {
     // Without a key, a vehicle's owner and driver are nobody's business: they cannot be looked up either.
     if (!principal && (query.ownerID !== undefined || query.driver !== undefined)) {
       throw unauthorized('Filtering vehicles by owner or driver needs an API key');
@@ -77,14 +92,8 @@ export class VehiclesController {
       driverId: query.driver,
       ownerId: query.ownerID,
     };
-    return pageItems(
-      req,
-      res,
-      await this.vehicles.list(
-        filter,
-        { limit: query.limit ?? DEFAULT_LIMIT, after: query.after },
-        actorOrAnonymous(principal),
-      ),
+    return listOrCsv(req, res, VEHICLE_CSV, query, (page) =>
+      this.vehicles.list(filter, page, actorOrAnonymous(principal)),
     );
   }
 
@@ -119,23 +128,17 @@ export class VehiclesController {
       'ROADWORTHY_EXPIRED / INSURANCE_EXPIRED (already ended) or ROADWORTHY_EXPIRING / INSURANCE_EXPIRING (ends within the window), plus NOT_APPROVED and CHECKLIST_FAILED when they apply.',
   })
   @View('vehicle', 'each.vehicle')
-  @ApiOkResponse({ type: ComplianceEntryResponse, isArray: true })
+  @ApiListOrCsv(ComplianceEntryResponse, COMPLIANCE_CSV)
   @ApiProblems(400, 401, 403)
   async compliance(
     @Query() query: ComplianceQuery,
     @CurrentPrincipal() principal: Principal,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<ComplianceEntryResponse[]> {
+  ): Promise<ComplianceEntryResponse[] | StreamableFile> {
     const horizon = endOfDayAfter(this.clock.now(), query.within ?? 30, this.config.timeZone);
-    return pageItems(
-      req,
-      res,
-      await this.vehicles.compliance(
-        horizon,
-        { limit: query.limit ?? DEFAULT_LIMIT, after: query.after },
-        actorOf(principal),
-      ),
+    return listOrCsv(req, res, COMPLIANCE_CSV, query, (page) =>
+      this.vehicles.compliance(horizon, page, actorOf(principal)),
     );
   }
 

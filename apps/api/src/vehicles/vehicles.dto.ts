@@ -1,3 +1,4 @@
+import type { CsvList } from '../core/http/csv-export';
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
@@ -377,3 +378,43 @@ export function toComplianceReason(reason: ComplianceReason): ComplianceReasonRe
   if ('items' in reason) return { code: reason.code, items: reason.items };
   return { code: reason.code };
 }
+
+const VEHICLE_COLUMNS = [
+  '_id',
+  'registrationNumber',
+  'make',
+  'model',
+  'color',
+  'type',
+  'capacity',
+  'makeYear',
+  'vin',
+  'ownerID',
+  'inspected',
+  'approved',
+  'roadWorthyExpiryDate',
+  'insuranceExpiryDate',
+  'driver',
+  'station._id',
+  'station.name',
+  'transportUnion._id',
+  'transportUnion.name',
+  'assembly',
+  'createdAt',
+] as const;
+
+/** The vehicles export (Accept: text/csv on GET /vehicles/all): one row per vehicle, in the caller's view. */
+export const VEHICLE_CSV: CsvList = { filename: 'vehicles.csv', view: 'vehicle', columns: VEHICLE_COLUMNS };
+
+/** The compliance export (Accept: text/csv on GET /vehicles/compliance): the vehicle, then its reasons and dates. */
+export const COMPLIANCE_CSV: CsvList = {
+  filename: 'compliance.csv',
+  view: 'vehicle',
+  place: 'vehicle',
+  columns: [
+    ...VEHICLE_COLUMNS.filter((c) => c !== 'createdAt').map((c) => `vehicle.${c}`),
+    'reasons.code',
+    'reasons.date',
+    'reasons.items',
+  ],
+};

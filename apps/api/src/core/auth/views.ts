@@ -5,7 +5,7 @@ export type Viewer = Role | 'anonymous';
 export const VIEWERS: readonly Viewer[] = ['anonymous', ...ROLES];
 
 /** The records whose fields depend on who reads them. */
-export type ViewedResource = 'vehicle' | 'driver' | 'owner' | 'registeredDriver' | 'trip';
+export type ViewedResource = 'vehicle' | 'driver' | 'owner' | 'registeredDriver' | 'trip' | 'auditEntry';
 
 /** Each field a viewer sees: `true` as stored, or a resource name: that record, in this viewer's view of it. */
 type FieldSet = Readonly<Record<string, true | ViewedResource>>;
@@ -105,6 +105,14 @@ export const VIEWS: Readonly<Record<ViewedResource, Readonly<Record<Viewer, View
     merchant: fields([]),
     platform: 'all',
     assembly: 'all',
+    admin: 'all',
+  },
+  // The audit log holds whole records before and after each change: admins only (the routes are admin-only too).
+  auditEntry: {
+    anonymous: fields([]),
+    merchant: fields([]),
+    platform: fields([]),
+    assembly: fields([]),
     admin: 'all',
   },
   registeredDriver: Object.fromEntries(

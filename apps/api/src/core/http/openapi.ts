@@ -1,4 +1,4 @@
-import { applyDecorators } from '@nestjs/common';
+import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { PROBLEM_CONTENT_TYPE } from './problem';
 
@@ -63,5 +63,33 @@ export function ApiProblems(...statuses: number[]) {
         content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: getSchemaPath(ProblemDoc) } } },
       }),
     ),
+  );
+}
+
+/**
+ * A list answer that is JSON by default and, with `Accept: text/csv`, the whole filtered list as a CSV download with
+ * these columns (core/http/csv-export.ts).
+ */
+export function ApiListOrCsv(
+  type: Type,
+  csv: { filename: string; columns: readonly string[] },
+  /** When the JSON body is an envelope (operation 5's `{ status, payload }`) rather than the array itself. */
+  envelope?: Type,
+) {
+  const json = envelope
+    ? { $ref: getSchemaPath(envelope) }
+    : { type: 'array' as const, items: { $ref: getSchemaPath(type) } };
+  return applyDecorators(
+    ApiExtraModels(type, ...(envelope ? [envelope] : [])),
+    ApiResponse({
+      status: 200,
+      description:
+        `${envelope ? 'JSON: `{ "status": 200, "payload": [...] }`' : 'A JSON array'} (one page; \`Link\` header for the next). With \`Accept: text/csv\`: the whole filtered list (limit and after do not apply), ` +
+        `streamed as ${csv.filename} (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: ${csv.columns.join(', ')}.`,
+      content: {
+        'application/json': { schema: json },
+        'text/csv': { schema: { type: 'string' } },
+      },
+    }),
   );
 }

@@ -1,4 +1,11 @@
-import { Injectable, SetMetadata, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import {
+  Injectable,
+  SetMetadata,
+  StreamableFile,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { map, type Observable } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
@@ -31,6 +38,8 @@ export class ViewInterceptor implements NestInterceptor {
     const many = (value: unknown) => (Array.isArray(value) ? value.map(one) : one(value));
     return next.handle().pipe(
       map((body: unknown) => {
+        // A CSV export applies the view to each row itself (csv-export.ts).
+        if (body instanceof StreamableFile) return body;
         if (declared.place === 'body') return many(body);
         if (declared.place === 'payload') {
           const envelope = body as { payload?: unknown };

@@ -98,7 +98,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
         methods: ['GET', 'POST'],
         allowedHeaders: ['Authorization', 'Content-Type', 'If-Match'],
         // The paging and retry headers, readable by the browser client's scripts.
-        exposedHeaders: ['Link', 'Retry-After'],
+        exposedHeaders: ['Link', 'Retry-After', 'X-Total-Count', 'X-Request-Id'],
         maxAge: 600,
       });
     }

@@ -72,7 +72,7 @@ describeOnPostgres('HTTP hardening: security headers, no caching of secrets, COR
     expect(preflight.headers['access-control-allow-headers']).toContain('Authorization');
     const listed = await http().get('/vehicles/all?limit=1').set('Origin', DASHBOARD).expect(200);
     expect(listed.headers['access-control-allow-origin']).toBe(DASHBOARD);
-    expect(listed.headers['access-control-expose-headers']).toBe('Link,Retry-After');
+    expect(listed.headers['access-control-expose-headers']).toBe('Link,Retry-After,X-Total-Count,X-Request-Id');
     const other = await http().get('/vehicles/all?limit=1').set('Origin', 'https://evil.example.com').expect(200);
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });

@@ -75,6 +75,7 @@ describe('OpenAPI document', () => {
     }
     const list = document.paths['/vehicles/all'].get as unknown as Operation;
     expect(list.responses['200'].headers?.Link).toEqual({ $ref: '#/components/headers/Link' });
+    expect(list.responses['200'].headers?.['X-Total-Count']).toEqual({ $ref: '#/components/headers/TotalCount' });
     expect(
       (document.paths['/vehicles/add'].post as unknown as Operation).responses['201'].headers?.Link,
     ).toBeUndefined();

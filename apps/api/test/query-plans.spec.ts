@@ -242,6 +242,18 @@ describeOnPostgres('query plans at 100,000 rows', () => {
     }
   });
 
+  it('counts the matches of filtered lists (count=true) through indexes', async () => {
+    const count = { ...page, count: true };
+    const to = new Date();
+    const from = new Date(to.getTime() - 7 * 86_400_000);
+    await expectIndexedOnly(() => repos.drivers.list({ approved: false, assemblyId: assemblyId(7) }, count));
+    await expectIndexedOnly(() => repos.drivers.list({ approved: true }, count));
+    await expectIndexedOnly(() => repos.vehicles.list({ assemblyId: assemblyId(7) }, count));
+    await expectIndexedOnly(() => repos.trips.listCreatedBetween({ from, to }, count));
+    await expectIndexedOnly(() => repos.transactions.listForMerchant('f'.repeat(24), { status: 'pending' }, count));
+    await expectIndexedOnly(() => new PrismaAuditTrail(prisma).browse({ actorId: id(42) }, count));
+  });
+
   it('finds transactions by merchant reference through an index', async () => {
     await expectIndexedOnly(() => repos.transactions.findByMerchantReference('f'.repeat(24), 'REF-4242'));
   });

@@ -2762,6 +2762,8 @@ export interface components {
         RetryAfter: number;
         /** @description RFC 8288: `<...>; rel="next"` when more records exist; the URL carries the `after` cursor of the next page. Absent on the last page. */
         Link: string;
+        /** @description With `count=true`: every record the filters match, on every page (computed by the database). */
+        TotalCount: number;
         /** @description The authentication scheme expected: `Bearer realm="transport"` (a bare key is accepted too). */
         WWWAuthenticate: string;
     };
@@ -2858,6 +2860,8 @@ export interface operations {
             query?: {
                 /** @description How many records to return: an integer from 1 to 500. */
                 limit?: number;
+                /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
+                count?: "true" | "false";
                 /** @description Cursor: the `_id` of the last vehicle of the previous page (see the `Link` header). */
                 after?: string;
                 /** @description Filter by inspection status. */
@@ -2883,6 +2887,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3052,6 +3057,8 @@ export interface operations {
                 within?: number;
                 /** @description How many records to return: an integer from 1 to 500. */
                 limit?: number;
+                /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
+                count?: "true" | "false";
                 /** @description Cursor: the `_id` of the last vehicle of the previous page. */
                 after?: string;
             };
@@ -3069,6 +3076,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4004,6 +4012,8 @@ export interface operations {
             query?: {
                 /** @description How many records to return: an integer from 1 to 500. */
                 limit?: number;
+                /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
+                count?: "true" | "false";
                 /** @description Cursor: the `_id` of the last owner of the previous page. */
                 after?: string;
             };
@@ -4021,6 +4031,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4089,6 +4100,8 @@ export interface operations {
                 query: string;
                 /** @description How many records to return: an integer from 1 to 500. */
                 limit?: number;
+                /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
+                count?: "true" | "false";
                 /** @description Cursor: the `_id` of the last owner of the previous page. */
                 after?: string;
             };
@@ -4106,6 +4119,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4650,6 +4664,8 @@ export interface operations {
             query?: {
                 /** @description How many records to return: an integer from 1 to 500. */
                 limit?: number;
+                /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
+                count?: "true" | "false";
                 /** @description Cursor: the `_id` of the last driver of the previous page. */
                 after?: string;
                 /** @description Filter by approval status. */
@@ -4671,6 +4687,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5964,6 +5981,8 @@ export interface operations {
                 endDate: string;
                 /** @description How many records to return: an integer from 1 to 500. */
                 limit?: number;
+                /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
+                count?: "true" | "false";
                 /** @description Cursor: the `_id` of the last trip of the previous page. */
                 after?: string;
             };
@@ -5981,6 +6000,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6792,6 +6812,8 @@ export interface operations {
             query?: {
                 /** @description How many records to return: an integer from 1 to 500. */
                 limit?: number;
+                /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
+                count?: "true" | "false";
                 /** @description Cursor: the `_id` of the last record of the previous page. */
                 after?: string;
             };
@@ -6808,6 +6830,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6874,6 +6897,8 @@ export interface operations {
             query?: {
                 /** @description How many records to return: an integer from 1 to 500. */
                 limit?: number;
+                /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
+                count?: "true" | "false";
                 /** @description Cursor: the `_id` of the last record of the previous page. */
                 after?: string;
             };
@@ -6890,6 +6915,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7176,6 +7202,8 @@ export interface operations {
             query?: {
                 /** @description How many records to return: an integer from 1 to 500. */
                 limit?: number;
+                /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
+                count?: "true" | "false";
                 /** @description Cursor: the `_id` of the last record of the previous page. */
                 after?: string;
             };
@@ -7192,6 +7220,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7752,6 +7781,8 @@ export interface operations {
             query?: {
                 /** @description How many records to return: an integer from 1 to 500. */
                 limit?: number;
+                /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
+                count?: "true" | "false";
                 /** @description Cursor: the `_id` of the last record of the previous page. */
                 after?: string;
             };
@@ -7768,6 +7799,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8032,6 +8064,8 @@ export interface operations {
             query?: {
                 /** @description How many records to return: an integer from 1 to 500. */
                 limit?: number;
+                /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
+                count?: "true" | "false";
                 /** @description Cursor: the `_id` of the last record of the previous page. */
                 after?: string;
             };
@@ -8048,6 +8082,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8212,6 +8247,8 @@ export interface operations {
                 to?: string;
                 /** @description How many records to return: an integer from 1 to 500. */
                 limit?: number;
+                /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
+                count?: "true" | "false";
                 /** @description Cursor: the `_id` of the last entry of the previous page. */
                 after?: string;
             };
@@ -8228,6 +8265,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9052,6 +9090,8 @@ export interface operations {
                 endDate?: string;
                 /** @description How many records to return: an integer from 1 to 500. */
                 limit?: number;
+                /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
+                count?: "true" | "false";
                 /** @description Cursor: the `_id` of the last transaction of the previous page. */
                 after?: string;
             };
@@ -9069,6 +9109,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDate, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { DATE, ID, idMessage, OBJECT_ID, ToDate } from '../core/http/dto-support';
-import { LimitParam } from '../core/http/query-values';
+import { LimitParam, CountParam } from '../core/http/query-values';
 import { ROLES } from '../core/auth/principal';
 import type { ApiKeyRecord, AuditRecord } from '../core/ports';
 
@@ -60,6 +60,7 @@ export class AuditBrowseQuery {
   @IsDate({ message: 'to must be an ISO 8601 date-time' })
   to?: Date;
   @LimitParam() limit?: number;
+  @CountParam() count?: string;
   @ApiPropertyOptional({
     description: 'Cursor: the `_id` of the last entry of the previous page.',
     pattern: AUDIT_ENTRY_ID.source,

@@ -115,7 +115,7 @@ export class AdminService {
   /** The whole log, newest first, narrowed by any of the filters. */
   async browseAudit(filter: AuditFilter, page: PageRequest): Promise<Page<AuditEntryResponse>> {
     const found = await this.audit.browse(filter, page);
-    return { items: found.items.map(toAuditEntryResponse), next: found.next };
+    return { ...found, items: found.items.map(toAuditEntryResponse) };
   }
 
   /** A record's history, oldest first. */

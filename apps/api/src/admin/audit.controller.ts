@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { pageItems } from '../core/http/paging';
-import { DEFAULT_LIMIT } from '../core/http/query-values';
+import { pageRequest } from '../core/http/query-values';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../core/auth/auth.decorators';
 import { ApiProblems } from '../core/http/openapi';
@@ -33,7 +33,7 @@ export class AuditController {
   ): Promise<AuditEntryResponse[]> {
     const page = await this.admin.browseAudit(
       { entity: query.entity, actorId: query.actor, actorRole: query.actorRole, from: query.from, to: query.to },
-      { limit: query.limit ?? DEFAULT_LIMIT, after: query.after },
+      pageRequest(query),
     );
     return pageItems(request, response, page);
   }

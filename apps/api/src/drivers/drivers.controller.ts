@@ -22,7 +22,7 @@ import { TransferBody, TransferRoute } from '../core/http/jurisdiction.dto';
 import { ApiListOrCsv, ApiProblems } from '../core/http/openapi';
 import { pageItems } from '../core/http/paging';
 import { expectedVersion, ObjectIdPipe, requiredVersion } from '../core/http/params';
-import { DEFAULT_LIMIT, toBoolean } from '../core/http/query-values';
+import { toBoolean, pageRequest } from '../core/http/query-values';
 import {
   ActivateBody,
   AddDriverBody,
@@ -77,7 +77,7 @@ export class DriversController {
     if (wantsCsv(req)) return exportCsv(req, DRIVER_CSV, fetch);
     return {
       status: 200,
-      payload: pageItems(req, res, await fetch({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after })),
+      payload: pageItems(req, res, await fetch(pageRequest(query))),
     };
   }
 

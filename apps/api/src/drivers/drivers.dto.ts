@@ -3,7 +3,7 @@ import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs
 import { IsBoolean, IsDate, IsEmail, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { GENDERS, ID_TYPES, LICENSE_CLASSES, type DriverState, type VehicleOwnerState } from '@transport/domain';
 import { DATE, ID, ToDate } from '../core/http/dto-support';
-import { BooleanParam, IdParam, LimitParam } from '../core/http/query-values';
+import { BooleanParam, IdParam, LimitParam, CountParam } from '../core/http/query-values';
 import { AssemblyOfNewRecord, AssemblyOfRecord } from '../core/http/jurisdiction.dto';
 import { RecordResponse } from '../core/http/record-response';
 import { toEmbeddedOwner } from '../owners/owners.dto';
@@ -12,6 +12,7 @@ import { toEmbeddedOwner } from '../owners/owners.dto';
 
 export class ListDriversQuery {
   @LimitParam() limit?: number;
+  @CountParam() count?: string;
   @IdParam('Cursor: the `_id` of the last driver of the previous page.') after?: string;
   @BooleanParam('Filter by approval status.') approved?: string;
   @ApiPropertyOptional({

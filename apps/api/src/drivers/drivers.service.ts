@@ -80,7 +80,7 @@ export class DriversService {
       (await this.stores.owners.findByIds(ownerIds)).map((o) => [o.id, o.toState()]),
     );
     return {
-      next: page.next,
+      ...page,
       items: states.map((s) => toDriverResponse(s, s.ownerId ? owners.get(s.ownerId) : undefined)),
     };
   }

@@ -9,7 +9,7 @@ import { ApiProblems } from '../core/http/openapi';
 import { View } from '../core/http/view.interceptor';
 import { pageItems } from '../core/http/paging';
 import { expectedVersion, ObjectIdPipe, requiredVersion } from '../core/http/params';
-import { DEFAULT_LIMIT } from '../core/http/query-values';
+import { pageRequest } from '../core/http/query-values';
 import { AddOwnerBody, CorrectOwnerBody, OwnerListQuery, OwnerResponse, OwnerSearchQuery } from './owners.dto';
 import { OwnersService } from './owners.service';
 
@@ -35,11 +35,7 @@ export class OwnersController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<OwnerResponse[]> {
-    return pageItems(
-      req,
-      res,
-      await this.owners.list({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after }, actorOf(principal)),
-    );
+    return pageItems(req, res, await this.owners.list(pageRequest(query), actorOf(principal)));
   }
 
   @Get('search')
@@ -58,15 +54,7 @@ export class OwnersController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<OwnerResponse[]> {
-    return pageItems(
-      req,
-      res,
-      await this.owners.search(
-        query.query,
-        { limit: query.limit ?? DEFAULT_LIMIT, after: query.after },
-        actorOf(principal),
-      ),
-    );
+    return pageItems(req, res, await this.owners.search(query.query, pageRequest(query), actorOf(principal)));
   }
 
   @Post('add')

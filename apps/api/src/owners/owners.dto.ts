@@ -1,7 +1,7 @@
 import { ApiProperty, PartialType, PickType } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { ID_TYPES, type VehicleOwnerState } from '@transport/domain';
-import { IdParam, LimitParam } from '../core/http/query-values';
+import { IdParam, LimitParam, CountParam } from '../core/http/query-values';
 import { AssemblyOfNewRecord, AssemblyOfRecord } from '../core/http/jurisdiction.dto';
 import { RecordResponse } from '../core/http/record-response';
 
@@ -35,11 +35,13 @@ export class OwnerSearchQuery {
   query!: string;
 
   @LimitParam() limit?: number;
+  @CountParam() count?: string;
   @IdParam('Cursor: the `_id` of the last owner of the previous page.') after?: string;
 }
 
 export class OwnerListQuery {
   @LimitParam() limit?: number;
+  @CountParam() count?: string;
   @IdParam('Cursor: the `_id` of the last owner of the previous page.') after?: string;
 }
 

@@ -34,13 +34,13 @@ export class OwnersService {
 
   async list(request: PageRequest, actor: Actor): Promise<Page<OwnerResponse>> {
     const page = await this.stores.owners.list(request, assemblyScope(jurisdictionOf(actor)));
-    return { next: page.next, items: page.items.map((o) => toOwnerResponse(o.toState())) };
+    return { ...page, items: page.items.map((o) => toOwnerResponse(o.toState())) };
   }
 
   /** Any part of a name, phone (local or international form) or email. */
   async search(query: string, request: PageRequest, actor: Actor): Promise<Page<OwnerResponse>> {
     const page = await this.stores.owners.search(query, request, assemblyScope(jurisdictionOf(actor)));
-    return { next: page.next, items: page.items.map((o) => toOwnerResponse(o.toState())) };
+    return { ...page, items: page.items.map((o) => toOwnerResponse(o.toState())) };
   }
 
   /** In the registering staff's assembly; an admin's in the one named, else unassigned. */

@@ -12,7 +12,7 @@ import {
 } from '@transport/domain';
 import { RecordResponse } from '../core/http/record-response';
 import type { CsvList } from '../core/http/csv-export';
-import { IdParam, LimitParam } from '../core/http/query-values';
+import { IdParam, LimitParam, CountParam } from '../core/http/query-values';
 
 // Requests and responses of the payment routes, declared once: validation, the OpenAPI document and the types.
 
@@ -82,6 +82,7 @@ export class TransactionListQuery {
   endDate?: string;
 
   @LimitParam() limit?: number;
+  @CountParam() count?: string;
   @IdParam('Cursor: the `_id` of the last transaction of the previous page.') after?: string;
 }
 

@@ -554,7 +554,7 @@ export class PaymentsService {
     page: PageRequest,
   ): Promise<Page<TransactionResponse>> {
     const found = await this.stores.transactions.listForMerchant(merchantId, filter, page);
-    return { items: found.items.map((t) => toTransactionResponse(t.toState())), next: found.next };
+    return { ...found, items: found.items.map((t) => toTransactionResponse(t.toState())) };
   }
 
   async ownTransaction(merchantId: string, reference: string): Promise<Transaction> {

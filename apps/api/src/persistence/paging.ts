@@ -29,6 +29,7 @@ export function toPage<R extends { id: string }, E>(rows: R[], request: PageRequ
 export interface NewestFirstModel<R> {
   findUnique(args: { where: { id: string }; select: { id: true; createdAt: true } }): Promise<Keyed | null>;
   findMany(args: { where: object; orderBy: typeof NEWEST_FIRST; take: number }): Promise<R[]>;
+  count(args: { where: object }): Promise<number>;
 }
 
 /** One newest-first keyset page of a model, on its (createdAt DESC, id DESC) index, narrowed by `where`. */
@@ -38,14 +39,16 @@ export async function newestFirstPage<R extends { id: string }, E>(
   map: (row: R) => E,
   where: object = {},
 ): Promise<Page<E>> {
+  const total = request.count ? model.count({ where }) : undefined;
   let after = {};
   if (request.after !== undefined) {
     const condition = afterCondition(
       await model.findUnique({ where: { id: request.after }, select: { id: true, createdAt: true } }),
     );
-    if (!condition) return { items: [] };
+    if (!condition) return { items: [], ...(total && { total: await total }) };
     after = condition;
   }
   const rows = await model.findMany({ where: { AND: [where, after] }, orderBy: NEWEST_FIRST, take: request.limit + 1 });
-  return toPage(rows, request, map);
+  const page = toPage(rows, request, map);
+  return total ? { ...page, total: await total } : page;
 }

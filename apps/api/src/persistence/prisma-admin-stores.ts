@@ -161,22 +161,26 @@ export class PrismaAuditTrail implements AuditTrail {
 
   /** Newest first on (at, id), the order of the browsing indexes; the cursor entry's (at, id) is the keyset anchor. */
   async browse(filter: AuditFilter, page: PageRequest): Promise<Page<AuditRecord>> {
+    const where = {
+      ...(filter.entity !== undefined && { entity: filter.entity }),
+      ...(filter.actorId !== undefined && { actorId: filter.actorId }),
+      ...(filter.actorRole !== undefined && { actorRole: filter.actorRole }),
+      ...((filter.from || filter.to) && {
+        at: { ...(filter.from && { gte: filter.from }), ...(filter.to && { lt: filter.to }) },
+      }),
+    };
+    const total = page.count ? this.prisma.auditEntry.count({ where }) : undefined;
     let anchor: { at: Date; id: bigint } | null = null;
     if (page.after !== undefined) {
       anchor = await this.prisma.auditEntry.findUnique({
         where: { id: BigInt(page.after) },
         select: { at: true, id: true },
       });
-      if (!anchor) return { items: [] };
+      if (!anchor) return { items: [], ...(total && { total: await total }) };
     }
     const rows = await this.prisma.auditEntry.findMany({
       where: {
-        ...(filter.entity !== undefined && { entity: filter.entity }),
-        ...(filter.actorId !== undefined && { actorId: filter.actorId }),
-        ...(filter.actorRole !== undefined && { actorRole: filter.actorRole }),
-        ...((filter.from || filter.to) && {
-          at: { ...(filter.from && { gte: filter.from }), ...(filter.to && { lt: filter.to }) },
-        }),
+        ...where,
         // The index's starting bound with the exact keyset condition (see read-db.ts, afterRow).
         ...(anchor && {
           AND: [
@@ -189,7 +193,11 @@ export class PrismaAuditTrail implements AuditTrail {
       take: page.limit + 1,
     });
     const items = rows.slice(0, page.limit).map(toAuditRecord);
-    return rows.length > page.limit ? { items, next: items[items.length - 1].id } : { items };
+    return {
+      items,
+      ...(rows.length > page.limit && { next: items[items.length - 1].id }),
+      ...(total && { total: await total }),
+    };
   }
 }
 

@@ -15,7 +15,7 @@ import {
 import type { Driver as DriverRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import { afterRow, keysetPage, outsideTransaction, type ReadDb } from './read-db';
+import { afterRow, countRows, keysetPage, outsideTransaction, type ReadDb } from './read-db';
 import type { PrismaExecutor } from './prisma-executor';
 import { translateUniqueViolation } from './prisma-errors';
 
@@ -153,18 +153,26 @@ export class PrismaDriverRepository implements DriverRepository {
 
   async list(filter: DriverListFilter, page: PageRequest): Promise<Page<Driver>> {
     const email = filter.email?.trim().toLowerCase();
+    const filtered = () => {
+      let q = this.reads.selectFrom('drivers').selectAll();
+      if (filter.approved !== undefined) q = q.where('approved', '=', filter.approved);
+      if (email !== undefined) q = q.where('email', '=', email);
+      if (filter.assemblyId !== undefined) q = q.where('assemblyId', '=', filter.assemblyId);
+      return q;
+    };
     return keysetPage(
       page,
       (id) => this.reads.selectFrom('drivers').select(['id', 'createdAt']).where('id', '=', id).executeTakeFirst(),
       (after, take) => {
-        let q = this.reads.selectFrom('drivers').selectAll();
-        if (filter.approved !== undefined) q = q.where('approved', '=', filter.approved);
-        if (email !== undefined) q = q.where('email', '=', email);
-        if (filter.assemblyId !== undefined) q = q.where('assemblyId', '=', filter.assemblyId);
-        if (after) q = q.where(afterRow(after));
-        return q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(take).execute();
+        const q = filtered();
+        return (after ? q.where(afterRow(after)) : q)
+          .orderBy('createdAt', 'desc')
+          .orderBy('id', 'desc')
+          .limit(take)
+          .execute();
       },
       toDomain,
+      () => countRows(filtered()),
     );
   }
 }

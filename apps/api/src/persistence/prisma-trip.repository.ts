@@ -15,7 +15,7 @@ import { inTransaction } from './in-transaction';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import type { PrismaExecutor } from './prisma-executor';
-import { afterRow, keysetPage, outsideTransaction, type ReadDb } from './read-db';
+import { afterRow, countRows, keysetPage, outsideTransaction, type ReadDb } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -183,20 +183,27 @@ export class PrismaTripRepository implements TripRepository {
     page: PageRequest,
     assemblyId?: string,
   ): Promise<Page<Trip>> {
+    const filtered = () => {
+      const q = this.reads
+        .selectFrom('trips')
+        .selectAll()
+        .where('createdAt', '>=', range.from)
+        .where('createdAt', '<', range.to);
+      return assemblyId === undefined ? q : q.where('assemblyId', '=', assemblyId);
+    };
     const trips = await keysetPage(
       page,
       (id) => this.reads.selectFrom('trips').select(['id', 'createdAt']).where('id', '=', id).executeTakeFirst(),
       (after, take) => {
-        let q = this.reads
-          .selectFrom('trips')
-          .selectAll()
-          .where('createdAt', '>=', range.from)
-          .where('createdAt', '<', range.to);
-        if (assemblyId !== undefined) q = q.where('assemblyId', '=', assemblyId);
-        if (after) q = q.where(afterRow(after));
-        return q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(take).execute();
+        const q = filtered();
+        return (after ? q.where(afterRow(after)) : q)
+          .orderBy('createdAt', 'desc')
+          .orderBy('id', 'desc')
+          .limit(take)
+          .execute();
       },
       (row) => row,
+      () => countRows(filtered()),
     );
     const ids = trips.items.map((t) => t.id);
     const services =
@@ -204,6 +211,10 @@ export class PrismaTripRepository implements TripRepository {
         ? []
         : await this.reads.selectFrom('trip_services').selectAll().where('tripId', 'in', ids).execute();
     const byTrip = new Map(services.map((s) => [s.tripId, s]));
-    return { next: trips.next, items: trips.items.map((t) => toDomain({ ...t, service: byTrip.get(t.id) ?? null })) };
+    return {
+      next: trips.next,
+      total: trips.total,
+      items: trips.items.map((t) => toDomain({ ...t, service: byTrip.get(t.id) ?? null })),
+    };
   }
 }

@@ -12,7 +12,7 @@ import type { VehicleOwner as OwnerRow } from '../generated/prisma/client';
 import { mapped } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import type { PrismaExecutor } from './prisma-executor';
-import { afterRow, keysetPage, outsideTransaction, type ReadDb } from './read-db';
+import { afterRow, countRows, keysetPage, outsideTransaction, type ReadDb } from './read-db';
 
 export function toDomain(row: OwnerRow): VehicleOwner {
   return mapped('vehicle_owners', row.id, () =>
@@ -130,6 +130,7 @@ export class PrismaVehicleOwnerRepository implements VehicleOwnerRepository {
           .execute();
       },
       toDomain,
+      () => countRows(filter(allOwners(this.reads))),
     );
   }
 }

@@ -13,7 +13,7 @@ import type { Vehicle as VehicleRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import type { PrismaExecutor } from './prisma-executor';
-import { afterRow, keysetPage, outsideTransaction, type ReadDb } from './read-db';
+import { afterRow, countRows, keysetPage, outsideTransaction, type ReadDb } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -181,6 +181,7 @@ export class PrismaVehicleRepository implements VehicleRepository {
           .execute();
       },
       toDomain,
+      () => countRows(filter(allVehicles(this.reads))),
     );
   }
 }

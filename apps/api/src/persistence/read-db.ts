@@ -85,11 +85,26 @@ export async function keysetPage<R extends { id: string }, E>(
   anchorOf: (id: string) => Promise<Keyed | undefined>,
   rows: (after: Keyed | undefined, take: number) => Promise<R[]>,
   map: (row: R) => E,
+  /** Every row the list's filters match (no cursor): asked for with `count`. */
+  count?: () => Promise<number>,
 ): Promise<Page<E>> {
+  const total = request.count && count ? count() : undefined;
   let anchor: Keyed | undefined;
   if (request.after !== undefined) {
     anchor = await anchorOf(request.after);
-    if (!anchor) return { items: [] };
+    if (!anchor) return { items: [], ...(total && { total: await total }) };
   }
-  return toPage(await rows(anchor, request.limit + 1), request, map);
+  const page = toPage(await rows(anchor, request.limit + 1), request, map);
+  return total ? { ...page, total: await total } : page;
+}
+
+/** The number of rows a filtered query would return (its select list replaced by count(*)). */
+export async function countRows<
+  Q extends { clearSelect(): { select(e: unknown): { executeTakeFirstOrThrow(): Promise<unknown> } } },
+>(query: Q): Promise<number> {
+  const row = (await query
+    .clearSelect()
+    .select(sql<string>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow()) as { n: string };
+  return Number(row.n);
 }

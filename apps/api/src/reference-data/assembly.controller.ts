@@ -6,7 +6,7 @@ import { actorOf, type Principal } from '../core/auth/principal';
 import { ApiProblems } from '../core/http/openapi';
 import { pageItems } from '../core/http/paging';
 import { ObjectIdPipe } from '../core/http/params';
-import { DEFAULT_LIMIT } from '../core/http/query-values';
+import { pageRequest } from '../core/http/query-values';
 import {
   AddAssemblyBody,
   AddAssemblyUserBody,
@@ -42,11 +42,7 @@ export class AssemblyController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<AssemblyResponse[]> {
-    return pageItems(
-      req,
-      res,
-      await this.reference.listAssemblies({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after }),
-    );
+    return pageItems(req, res, await this.reference.listAssemblies(pageRequest(query)));
   }
 
   @Get('users')
@@ -64,14 +60,7 @@ export class AssemblyController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<AssemblyUserResponse[]> {
-    return pageItems(
-      req,
-      res,
-      await this.reference.listAssemblyUsers(actorOf(principal), {
-        limit: query.limit ?? DEFAULT_LIMIT,
-        after: query.after,
-      }),
-    );
+    return pageItems(req, res, await this.reference.listAssemblyUsers(actorOf(principal), pageRequest(query)));
   }
 
   @Post('add')
@@ -107,11 +96,7 @@ export class AssemblyController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<RegionRecordResponse[]> {
-    return pageItems(
-      req,
-      res,
-      await this.reference.listRegions({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after }),
-    );
+    return pageItems(req, res, await this.reference.listRegions(pageRequest(query)));
   }
 
   @Get('regions/:id')

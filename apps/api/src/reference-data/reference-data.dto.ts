@@ -23,13 +23,14 @@ import {
   type TransportUnionState,
 } from '@transport/domain';
 import { DATE, ID, idMessage, OBJECT_ID } from '../core/http/dto-support';
-import { IdParam, LimitParam } from '../core/http/query-values';
+import { IdParam, LimitParam, CountParam } from '../core/http/query-values';
 import { RecordResponse } from '../core/http/record-response';
 
 // Requests and responses of regions, assemblies, assembly users, stations and transport unions, declared once.
 
 export class PageQuery {
   @LimitParam() limit?: number;
+  @CountParam() count?: string;
   @IdParam('Cursor: the `_id` of the last record of the previous page.') after?: string;
 }
 

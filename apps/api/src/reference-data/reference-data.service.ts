@@ -116,7 +116,7 @@ export class ReferenceDataService {
       ]),
     );
     return {
-      next: page.next,
+      ...page,
       items: states.map((a) => {
         const region = regions.get(a.regionId);
         if (!region) throw brokenReference(a.id, a.regionId);
@@ -169,7 +169,7 @@ export class ReferenceDataService {
       assemblyId = self.assemblyId;
     }
     const page = await this.stores.assemblyUsers.list({ assemblyId }, request);
-    return { next: page.next, items: page.items.map((u) => toAssemblyUserResponse(u.toState())) };
+    return { ...page, items: page.items.map((u) => toAssemblyUserResponse(u.toState())) };
   }
 
   async addStation(
@@ -233,7 +233,4 @@ function brokenReference(assemblyId: string, regionId: string): Error {
   return new Error(`assembly ${assemblyId} names region ${regionId}, which does not exist`);
 }
 
-const mapPage = <T, R>(page: Page<T>, map: (item: T) => R): Page<R> => ({
-  items: page.items.map(map),
-  next: page.next,
-});
+const mapPage = <T, R>(page: Page<T>, map: (item: T) => R): Page<R> => ({ ...page, items: page.items.map(map) });

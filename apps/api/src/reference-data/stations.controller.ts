@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { pageItems } from '../core/http/paging';
-import { DEFAULT_LIMIT } from '../core/http/query-values';
+import { pageRequest } from '../core/http/query-values';
 import { ReferenceListRoute } from './list-route';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
@@ -34,11 +34,7 @@ export class StationsController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StationRecordResponse[]> {
-    return pageItems(
-      req,
-      res,
-      await this.reference.listStations({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after }),
-    );
+    return pageItems(req, res, await this.reference.listStations(pageRequest(query)));
   }
 
   @Get(':id')

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { pageItems } from '../core/http/paging';
-import { DEFAULT_LIMIT } from '../core/http/query-values';
+import { pageRequest } from '../core/http/query-values';
 import { ReferenceListRoute } from './list-route';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
@@ -35,11 +35,7 @@ export class UnionsController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<TransportUnionRecordResponse[]> {
-    return pageItems(
-      req,
-      res,
-      await this.reference.listUnions({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after }),
-    );
+    return pageItems(req, res, await this.reference.listUnions(pageRequest(query)));
   }
 
   @Get(':id')

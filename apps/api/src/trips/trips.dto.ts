@@ -18,7 +18,7 @@ import {
 } from 'class-validator';
 import { PAYMENT_METHODS, pesewasToCedis, SERVICE_TYPES, type GeoPoint, type TripState } from '@transport/domain';
 import { ID, idMessage, OBJECT_ID, withoutUndefined } from '../core/http/dto-support';
-import { IdParam, LimitParam } from '../core/http/query-values';
+import { IdParam, LimitParam, CountParam } from '../core/http/query-values';
 import { RecordResponse } from '../core/http/record-response';
 
 // Requests and responses of the /trips routes, declared once: validation, the OpenAPI document and the types.
@@ -42,6 +42,7 @@ export class TripsByDateQuery {
   endDate!: string;
 
   @LimitParam() limit?: number;
+  @CountParam() count?: string;
   @IdParam('Cursor: the `_id` of the last trip of the previous page.') after?: string;
 }
 

@@ -49,7 +49,7 @@ export class TripsService {
     actor: Actor,
   ): Promise<Page<TripResponse>> {
     const page = await this.stores.trips.listCreatedBetween(range, request, assemblyScope(jurisdictionOf(actor)));
-    return { next: page.next, items: page.items.map((t) => toTripResponse(t.toState())) };
+    return { ...page, items: page.items.map((t) => toTripResponse(t.toState())) };
   }
 
   async get(id: string): Promise<TripResponse> {

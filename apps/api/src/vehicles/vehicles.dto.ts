@@ -29,7 +29,7 @@ import {
   type VehicleState,
 } from '@transport/domain';
 import { DATE, ID, idMessage, iso, OBJECT_ID, withoutUndefined, ToDate } from '../core/http/dto-support';
-import { BooleanParam, IdParam, LimitParam } from '../core/http/query-values';
+import { BooleanParam, IdParam, LimitParam, CountParam } from '../core/http/query-values';
 import { AssemblyOfNewRecord, AssemblyOfRecord } from '../core/http/jurisdiction.dto';
 import { RecordResponse } from '../core/http/record-response';
 import {
@@ -43,6 +43,7 @@ import {
 
 export class ListVehiclesQuery {
   @LimitParam() limit?: number;
+  @CountParam() count?: string;
   @IdParam('Cursor: the `_id` of the last vehicle of the previous page (see the `Link` header).') after?: string;
   @BooleanParam('Filter by inspection status.') inspected?: string;
   @ApiPropertyOptional({
@@ -261,6 +262,7 @@ export class ComplianceQuery {
   @Max(366, { message: 'within must be an integer from 0 to 366' })
   within?: number;
   @LimitParam() limit?: number;
+  @CountParam() count?: string;
   @IdParam('Cursor: the `_id` of the last vehicle of the previous page.') after?: string;
 }
 

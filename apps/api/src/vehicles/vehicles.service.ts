@@ -74,7 +74,7 @@ export class VehiclesService {
     const assemblyId = assemblyScope(jurisdictionOf(actor));
     const page = await this.stores.vehicles.list({ ...filter, registrationNumber, assemblyId }, request);
     const links = await this.linksOf(page.items);
-    return { next: page.next, items: page.items.map((v) => toVehicleResponse(v.toState(), links)) };
+    return { ...page, items: page.items.map((v) => toVehicleResponse(v.toState(), links)) };
   }
 
   async get(id: string, actor: Actor): Promise<VehicleResponse> {
@@ -197,7 +197,7 @@ export class VehiclesService {
     );
     const links = await this.linksOf(page.items);
     return {
-      next: page.next,
+      ...page,
       items: page.items.map((vehicle) => ({
         vehicle: toVehicleResponse(vehicle.toState(), links),
         reasons: vehicle.complianceOutlook(now, horizon).map(toComplianceReason),

@@ -84,7 +84,11 @@ export class InMemoryCollection<E, S extends Stored> {
     }
     const slice = sorted.slice(start, start + request.limit);
     const hasMore = start + request.limit < sorted.length;
-    return { items: slice.map((s) => this.restore(s)), next: hasMore ? slice[slice.length - 1].id : undefined };
+    return {
+      items: slice.map((s) => this.restore(s)),
+      next: hasMore ? slice[slice.length - 1].id : undefined,
+      ...(request.count && { total: sorted.length }),
+    };
   }
 
   /** A copy of every stored state, for an in-memory unit of work to roll back to. */

@@ -83,7 +83,12 @@ export function driverTripTransactionContract(name: string, open: OpenBackend): 
       expect(await emails({ email: 'DRIVER3@example.com' })).toEqual(['driver3@example.com']);
       const page = await b.drivers.list({}, { limit: 3 });
       expect(page.next).toBe(page.items[2].id);
+      expect(page.total).toBeUndefined();
       expect(await emails({}, 3, page.next)).toEqual(['driver1@example.com']);
+      // count: every match, on every page, the cursor notwithstanding.
+      expect((await b.drivers.list({ approved: false }, { limit: 1, count: true })).total).toBe(2);
+      expect((await b.drivers.list({}, { limit: 3, after: page.next, count: true })).total).toBe(4);
+      expect((await b.drivers.list({ email: 'nobody@example.com' }, { limit: 3, count: true })).total).toBe(0);
     });
 
     it('lists trips created in [from, to), newest first, and saves their life cycle', async () => {
@@ -95,6 +100,9 @@ export function driverTripTransactionContract(name: string, open: OpenBackend): 
         (await b.trips.listCreatedBetween({ from, to }, { limit: 10 })).items.map((t) => t.toState().ticketNumber);
       expect(await tickets(at(60), at(180))).toEqual(['TKT-2', 'TKT-1']);
       expect(await tickets(at(0), at(181))).toEqual(['TKT-3', 'TKT-2', 'TKT-1', 'TKT-0']);
+      expect((await b.trips.listCreatedBetween({ from: at(60), to: at(181) }, { limit: 1, count: true })).total).toBe(
+        3,
+      );
       const t = (await b.trips.findById(trips[0].id))!;
       expect(t.toState()).toEqual(trips[0].toState());
       t.end({ finalDistance: 6.5, durationMinutes: 15, discount: 50, charges: 20 }, at(30));
@@ -131,6 +139,7 @@ export function driverTripTransactionContract(name: string, open: OpenBackend): 
       const t3 = await b.transactions.add(transaction(ids, m1, 'L-3', at(30)));
       await b.transactions.add(transaction(ids, m2, 'L-1', at(40)));
       const idsOf = (page: { items: Array<{ id: string }> }) => page.items.map((t) => t.id);
+      expect((await b.transactions.listForMerchant(m1, { from: at(15) }, { limit: 1, count: true })).total).toBe(2);
       const first = await b.transactions.listForMerchant(m1, {}, { limit: 2 });
       expect(idsOf(first)).toEqual([t3.id, t2.id]);
       expect(idsOf(await b.transactions.listForMerchant(m1, {}, { limit: 2, after: first.next }))).toEqual([t1.id]);

@@ -41,6 +41,7 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
     it('pages owners newest first with a cursor', async () => {
       const ids = idsFor(3);
       for (let n = 1; n <= 5; n++) await b.owners.add(owner(ids, n));
+      expect((await b.owners.search('zzz-nobody', { limit: 2, count: true })).total).toBe(0);
       const first = await b.owners.list({ limit: 2 });
       expect(first.items.map((o) => o.toState().name)).toEqual(['Owner 5 Mensah', 'Owner 4 Mensah']);
       const second = await b.owners.list({ limit: 2, after: first.next });
@@ -128,6 +129,9 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
       expect(await regs({ ownerId: o2.id })).toEqual(['GR 1006-24', 'GR 1004-24', 'GR 1002-24']);
       expect(await regs({ driverId: storedDriver.id })).toEqual(['GR 1002-24']);
       expect(await regs({ registrationNumber: 'GR 1005-24' })).toEqual(['GR 1005-24']);
+      const counted = await b.vehicles.list({}, { limit: 1, count: true });
+      expect(counted.total).toBeGreaterThan(1);
+      expect(counted.items).toHaveLength(1);
       const page1 = await b.vehicles.list({}, { limit: 4 });
       const page2 = await b.vehicles.list({}, { limit: 4, after: page1.next });
       expect(page2.items.map((v) => v.toState().registrationNumber)).toEqual(['GR 1002-24', 'GR 1001-24']);

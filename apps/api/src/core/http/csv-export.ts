@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
 import { viewOf, type ViewedResource, type Viewer } from '../auth/views';
 import { pageItems } from './paging';
-import { DEFAULT_LIMIT } from './query-values';
+import { pageRequest } from './query-values';
 import { Readable, pipeline } from 'node:stream';
 
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
@@ -99,8 +99,7 @@ export async function listOrCsv<T>(
   query: { limit?: number; after?: string },
   fetch: (page: PageRequest) => Promise<Page<T>>,
 ): Promise<T[] | StreamableFile> {
-  if (!wantsCsv(request))
-    return pageItems(request, response, await fetch({ limit: query.limit ?? DEFAULT_LIMIT, after: query.after }));
+  if (!wantsCsv(request)) return pageItems(request, response, await fetch(pageRequest(query)));
   return exportCsv(request, csv, fetch);
 }
 

@@ -46,6 +46,10 @@ export function declareHeaders(document: OpenAPIObject): OpenAPIObject {
         'RFC 8288: `<...>; rel="next"` when more records exist; the URL carries the `after` cursor of the next page. Absent on the last page.',
       schema: { type: 'string', example: '</vehicles/all?limit=50&after=65a0000000000000000000f1>; rel="next"' },
     },
+    TotalCount: {
+      description: 'With `count=true`: every record the filters match, on every page (computed by the database).',
+      schema: { type: 'integer', minimum: 0, example: 23 },
+    },
     WWWAuthenticate: {
       description: 'The authentication scheme expected: `Bearer realm="transport"` (a bare key is accepted too).',
       schema: { type: 'string', example: 'Bearer realm="transport"' },
@@ -80,12 +84,14 @@ export function declareHeaders(document: OpenAPIObject): OpenAPIObject {
           'Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds.',
         );
       const paged = (operation.parameters ?? []).some((p) => p.in === 'query' && p.name === 'after');
+      const counted = (operation.parameters ?? []).some((p) => p.in === 'query' && p.name === 'count');
       for (const [status, response] of Object.entries(operation.responses)) {
         if ('$ref' in response) continue;
         response.headers = { ...response.headers, 'X-Request-Id': ref('headers', 'RequestId') };
         if (status === '429' || status === '503') response.headers['Retry-After'] = ref('headers', 'RetryAfter');
         if (status === '401') response.headers['WWW-Authenticate'] = ref('headers', 'WWWAuthenticate');
         if (paged && status === '200') response.headers.Link = ref('headers', 'Link');
+        if (counted && status === '200') response.headers['X-Total-Count'] = ref('headers', 'TotalCount');
       }
     }
   }

@@ -12,5 +12,6 @@ export function setNextLink(request: Request, response: Response, page: Page<unk
 /** Sets the `Link` header of a page and answers its items (the documented body is a plain array). */
 export function pageItems<T>(request: Request, response: Response, page: Page<T>): T[] {
   setNextLink(request, response, page);
+  if (page.total !== undefined) response.setHeader('X-Total-Count', String(page.total));
   return page.items;
 }

@@ -50,3 +50,13 @@ export function BooleanParam(description: string) {
 
 export const toBoolean = (value: string | undefined): boolean | undefined =>
   value === undefined ? undefined : value === 'true';
+
+/** `count=true`: the answer also carries `X-Total-Count`, every record the filters match (computed by the database). */
+export function CountParam() {
+  return BooleanParam('`true`: also answer `X-Total-Count`, the number of records the filters match on every page.');
+}
+
+/** The page a list query asks for: its `limit` (default 50), `after` cursor and whether to count. */
+export function pageRequest(query: { limit?: number; after?: string; count?: string }) {
+  return { limit: query.limit ?? DEFAULT_LIMIT, after: query.after, count: query.count === 'true' };
+}

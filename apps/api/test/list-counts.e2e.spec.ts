@@ -1,0 +1,67 @@
+import request from 'supertest';
+import type { RunningApp } from '../src/app';
+import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
+import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+
+// count=true on the lists: X-Total-Count is every record the filters match, on every page; absent otherwise.
+describeOnEachTier('list counts', (tier) => {
+  let store: TierStore;
+  let running: RunningApp;
+  let f: ApiFixture;
+  const http = () => request(running.app.getHttpServer());
+
+  /** Every record of a list, following the Link header, and the X-Total-Count each page carried. */
+  async function walk(path: string, key: string) {
+    const seen: unknown[] = [];
+    const totals = new Set<string | undefined>();
+    let next: string | undefined = `${path}${path.includes('?') ? '&' : '?'}limit=2&count=true`;
+    while (next) {
+      const res: request.Response = await http().get(next).set('Authorization', key).expect(200);
+      seen.push(...(Array.isArray(res.body) ? res.body : res.body.payload));
+      totals.add(res.headers['x-total-count']);
+      next = /<([^>]+)>; rel="next"/.exec(res.headers.link ?? '')?.[1];
+    }
+    return { seen: seen.length, totals: [...totals] };
+  }
+
+  beforeAll(async () => {
+    store = await openTierStore(tier);
+    running = await startTestApp(store.config());
+    f = await loadApiFixture(running.database);
+  });
+  afterAll(async () => {
+    await running?.close();
+    await store?.dispose();
+  });
+
+  it('counts every match on every page, whatever the cursor, for each kind of list', async () => {
+    for (const [path, key] of [
+      ['/drivers/all?approved=false', f.keys.admin],
+      ['/drivers/all', f.keys.assembly],
+      ['/vehicles/all?inspected=true', f.keys.admin],
+      ['/vehicles/owner/all', f.keys.admin],
+      ['/vehicles/owner/search?query=owner', f.keys.admin],
+      ['/trips/intracity/date?startDate=2026-09-01&endDate=2026-10-31', f.keys.admin],
+      ['/vehicles/compliance?within=366', f.keys.assembly],
+      ['/assembly/all', f.keys.admin],
+      ['/assembly/users', f.keys.admin],
+      ['/assembly/regions/all', f.keys.admin],
+      ['/payment/transactions', f.keys.merchantA],
+      ['/audit/entries', f.keys.admin],
+    ] as const) {
+      const { seen, totals } = await walk(path, key);
+      expect({ path, totals }).toEqual({ path, totals: [String(seen)] });
+    }
+  });
+
+  it('sends no count unless asked, and refuses anything but true or false', async () => {
+    const plain = await http().get('/drivers/all?limit=1').set('Authorization', f.keys.admin).expect(200);
+    expect(plain.headers['x-total-count']).toBeUndefined();
+    const off = await http().get('/drivers/all?limit=1&count=false').set('Authorization', f.keys.admin).expect(200);
+    expect(off.headers['x-total-count']).toBeUndefined();
+    await http().get('/drivers/all?count=yes').set('Authorization', f.keys.admin).expect(400);
+    // Within an assembly's jurisdiction: the count is of what that key may see.
+    const other = await http().get('/drivers/all?count=true').set('Authorization', f.keys.otherAssembly).expect(200);
+    expect(other.headers['x-total-count']).toBe(String(other.body.payload.length));
+  });
+});

@@ -172,7 +172,7 @@ export interface paths {
         put?: never;
         /**
          * Correct registration fields (If-Match required; assembly inspectors and approvers, admins)
-         * @description Any of color, registrationNumber, make, model, makeYear, yearOfRegistration, capacity, grossWeight, netWeight, type, fuelCapacity, vin; each checked as at registration, together with the rest of the record. Per field, once the vehicle is approved: `vin` is refused (422 CORRECTION_NOT_ALLOWED: it identifies the vehicle itself), a new `registrationNumber` withdraws the approval and unlinks the driver until an approver approves again, every other field is a plain correction. Without If-Match: 428 IF_MATCH_REQUIRED; a stale one: 409, nothing written. A correction that changes nothing writes nothing. The audit entry holds only the changed fields, before and after.
+         * @description Any of color, registrationNumber, make, model, makeYear, yearOfRegistration, capacity, grossWeight, netWeight, type, fuelCapacity, vin. Per field, once the vehicle is approved: `vin` is refused (422 CORRECTION_NOT_ALLOWED: it identifies the vehicle itself), a new `registrationNumber` withdraws the approval and unlinks the driver until an approver approves again, every other field is a plain correction. Each field is checked as at registration, together with the rest of the record. Without If-Match: 428 IF_MATCH_REQUIRED; a stale one: 409, nothing written. A correction that changes nothing writes nothing. The audit entry holds only the changed fields, before and after.
          */
         post: operations["vehiclesCorrect"];
         delete?: never;
@@ -352,7 +352,7 @@ export interface paths {
         put?: never;
         /**
          * Correct an owner (If-Match required; assembly inspectors and approvers, admins)
-         * @description Any of name, phone, email, idType, idNumber, checked as at registration. idType and idNumber only until the owner is verified (then 422 CORRECTION_NOT_ALLOWED). Without If-Match: 428 IF_MATCH_REQUIRED; a stale one: 409, nothing written. The audit entry holds only the changed fields, before and after.
+         * @description Any of name, phone, email, idType, idNumber; idType and idNumber only until the owner is verified (then 422 CORRECTION_NOT_ALLOWED). Each field is checked as at registration, together with the rest of the record. Without If-Match: 428 IF_MATCH_REQUIRED; a stale one: 409, nothing written. A correction that changes nothing writes nothing. The audit entry holds only the changed fields, before and after.
          */
         post: operations["ownersCorrect"];
         delete?: never;
@@ -489,7 +489,7 @@ export interface paths {
         put?: never;
         /**
          * Correct a driver (If-Match required; assembly inspectors and approvers, admins)
-         * @description Any of name, phone, email, license, licenseClass, licenseIssueDate, idType, idNumber, gender, walletAccount, checked as at registration. Once the driver is approved: idType and idNumber are refused (422 CORRECTION_NOT_ALLOWED: the approver checked that document); a corrected license, licenseClass or licenseIssueDate withdraws the approval (and takes the driver offline) until an approver approves again. The expiry changes by renewal (POST /drivers/:id/renew). Without If-Match: 428 IF_MATCH_REQUIRED; a stale one: 409. The audit entry holds only the changed fields, before and after.
+         * @description Any of name, phone, email, license, licenseClass, licenseIssueDate, idType, idNumber, gender, walletAccount. Once the driver is approved: idType and idNumber are refused (422 CORRECTION_NOT_ALLOWED: the approver checked that document); a corrected license, licenseClass or licenseIssueDate withdraws the approval (and takes the driver offline) until an approver approves again. The expiry changes by renewal (POST /drivers/:id/renew). Each field is checked as at registration, together with the rest of the record. Without If-Match: 428 IF_MATCH_REQUIRED; a stale one: 409, nothing written. A correction that changes nothing writes nothing. The audit entry holds only the changed fields, before and after.
          */
         post: operations["driversCorrect"];
         delete?: never;

@@ -15,6 +15,7 @@ import type { Request, Response } from 'express';
 import { unauthorized } from '../core/auth/api-key.guard';
 import { AppError } from '../core/errors';
 import { View } from '../core/http/view.interceptor';
+import { CorrectRoute } from '../core/http/correction';
 import { CurrentPrincipal, OptionalAuth, Roles } from '../core/auth/auth.decorators';
 import { actorOf, actorOrAnonymous, type Principal } from '../core/auth/principal';
 import { IF_MATCH } from '../core/http/dto-support';
@@ -175,25 +176,17 @@ export class DriversController {
     return this.drivers.approve(id, body.approvalChecklist, actorOf(principal), expectedVersion(ifMatch));
   }
 
-  @Post(':id/correct')
-  @HttpCode(200)
-  @Roles('admin', 'assembly')
-  @ApiTags('drivers (management)')
-  @ApiSecurity('apiKey')
-  @ApiHeader({ ...IF_MATCH, required: true })
-  @ApiOperation({
-    summary: 'Correct a driver (If-Match required; assembly inspectors and approvers, admins)',
-    description:
-      'Any of name, phone, email, license, licenseClass, licenseIssueDate, idType, idNumber, gender, walletAccount, checked as at registration. ' +
+  @CorrectRoute(
+    'a driver',
+    'driver',
+    CorrectDriverBody,
+    DriverResponse,
+    'drivers (management)',
+    'Any of name, phone, email, license, licenseClass, licenseIssueDate, idType, idNumber, gender, walletAccount. ' +
       'Once the driver is approved: idType and idNumber are refused (422 CORRECTION_NOT_ALLOWED: the approver checked that document); ' +
       'a corrected license, licenseClass or licenseIssueDate withdraws the approval (and takes the driver offline) until an approver approves again. ' +
-      'The expiry changes by renewal (POST /drivers/:id/renew). Without If-Match: 428 IF_MATCH_REQUIRED; a stale one: 409. ' +
-      'The audit entry holds only the changed fields, before and after.',
-  })
-  @ApiBody({ type: CorrectDriverBody })
-  @View('driver')
-  @ApiOkResponse({ type: DriverResponse })
-  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422, 428)
+      'The expiry changes by renewal (POST /drivers/:id/renew).',
+  )
   correct(
     @Param('id', ObjectIdPipe) id: string,
     @Body() body: CorrectDriverBody,

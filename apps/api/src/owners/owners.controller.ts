@@ -7,6 +7,7 @@ import { IF_MATCH } from '../core/http/dto-support';
 import { TransferBody, TransferRoute } from '../core/http/jurisdiction.dto';
 import { ApiProblems } from '../core/http/openapi';
 import { View } from '../core/http/view.interceptor';
+import { CorrectRoute } from '../core/http/correction';
 import { pageItems } from '../core/http/paging';
 import { expectedVersion, ObjectIdPipe, requiredVersion } from '../core/http/params';
 import { pageRequest } from '../core/http/query-values';
@@ -94,23 +95,14 @@ export class OwnersController {
     return this.owners.verify(id, actorOf(principal), expectedVersion(ifMatch));
   }
 
-  @Post(':id/correct')
-  @HttpCode(200)
-  @Roles('admin', 'assembly')
-  @ApiTags('vehicles (management)')
-  @ApiSecurity('apiKey')
-  @ApiHeader({ ...IF_MATCH, required: true })
-  @ApiOperation({
-    summary: 'Correct an owner (If-Match required; assembly inspectors and approvers, admins)',
-    description:
-      'Any of name, phone, email, idType, idNumber, checked as at registration. idType and idNumber only until the owner is verified ' +
-      '(then 422 CORRECTION_NOT_ALLOWED). Without If-Match: 428 IF_MATCH_REQUIRED; a stale one: 409, nothing written. ' +
-      'The audit entry holds only the changed fields, before and after.',
-  })
-  @ApiBody({ type: CorrectOwnerBody })
-  @View('owner')
-  @ApiOkResponse({ type: OwnerResponse })
-  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422, 428)
+  @CorrectRoute(
+    'an owner',
+    'owner',
+    CorrectOwnerBody,
+    OwnerResponse,
+    'vehicles (management)',
+    'Any of name, phone, email, idType, idNumber; idType and idNumber only until the owner is verified (then 422 CORRECTION_NOT_ALLOWED).',
+  )
   correct(
     @Param('id', ObjectIdPipe) id: string,
     @Body() body: CorrectOwnerBody,

@@ -32,6 +32,7 @@ import { IF_MATCH } from '../core/http/dto-support';
 import { TransferBody, TransferRoute } from '../core/http/jurisdiction.dto';
 import { ApiListOrCsv, ApiProblems } from '../core/http/openapi';
 import { View } from '../core/http/view.interceptor';
+import { CorrectRoute } from '../core/http/correction';
 import { expectedVersion, ObjectIdPipe, requiredVersion } from '../core/http/params';
 import { toBoolean } from '../core/http/query-values';
 import { APP_CONFIG, CLOCK } from '../core/tokens';
@@ -178,25 +179,16 @@ export class VehiclesController {
     return this.vehicles.inspect(id, body.inspectionChecklist, actorOf(principal), expectedVersion(ifMatch));
   }
 
-  @Post(':id/correct')
-  @HttpCode(200)
-  @Roles('admin', 'assembly')
-  @ApiTags('vehicles (management)')
-  @ApiSecurity('apiKey')
-  @ApiHeader({ ...IF_MATCH, required: true })
-  @ApiOperation({
-    summary: 'Correct registration fields (If-Match required; assembly inspectors and approvers, admins)',
-    description:
-      'Any of color, registrationNumber, make, model, makeYear, yearOfRegistration, capacity, grossWeight, netWeight, type, fuelCapacity, vin; ' +
-      'each checked as at registration, together with the rest of the record. Per field, once the vehicle is approved: ' +
-      '`vin` is refused (422 CORRECTION_NOT_ALLOWED: it identifies the vehicle itself), a new `registrationNumber` withdraws the approval ' +
-      'and unlinks the driver until an approver approves again, every other field is a plain correction. Without If-Match: 428 IF_MATCH_REQUIRED; ' +
-      'a stale one: 409, nothing written. A correction that changes nothing writes nothing. The audit entry holds only the changed fields, before and after.',
-  })
-  @ApiBody({ type: CorrectVehicleBody })
-  @View('vehicle')
-  @ApiOkResponse({ type: VehicleResponse })
-  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422, 428)
+  @CorrectRoute(
+    'registration fields',
+    'vehicle',
+    CorrectVehicleBody,
+    VehicleResponse,
+    'vehicles (management)',
+    'Any of color, registrationNumber, make, model, makeYear, yearOfRegistration, capacity, grossWeight, netWeight, type, fuelCapacity, vin. ' +
+      'Per field, once the vehicle is approved: `vin` is refused (422 CORRECTION_NOT_ALLOWED: it identifies the vehicle itself), a new `registrationNumber` withdraws the approval ' +
+      'and unlinks the driver until an approver approves again, every other field is a plain correction.',
+  )
   correct(
     @Param('id', ObjectIdPipe) id: string,
     @Body() body: CorrectVehicleBody,

@@ -1,7 +1,14 @@
 import type { CsvList } from '../core/http/csv-export';
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { IsBoolean, IsDate, IsEmail, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { GENDERS, ID_TYPES, LICENSE_CLASSES, type DriverState, type VehicleOwnerState } from '@transport/domain';
+import {
+  GENDERS,
+  ID_TYPES,
+  LICENSE_CLASSES,
+  type DriverState,
+  type VehicleOwnerState,
+  CORRECTABLE_DRIVER_FIELDS,
+} from '@transport/domain';
 import { DATE, ID, ToDate } from '../core/http/dto-support';
 import { BooleanParam, IdParam, LimitParam, CountParam } from '../core/http/query-values';
 import { AssemblyOfNewRecord, AssemblyOfRecord } from '../core/http/jurisdiction.dto';
@@ -92,20 +99,7 @@ export class ApproveDriverBody {
 }
 
 /** A correction (the rule per field is the domain's: CORRECTABLE_DRIVER_FIELDS), validated as at registration. */
-export class CorrectDriverBody extends PartialType(
-  PickType(AddDriverBody, [
-    'name',
-    'phone',
-    'email',
-    'license',
-    'licenseClass',
-    'licenseIssueDate',
-    'idType',
-    'idNumber',
-    'gender',
-    'walletAccount',
-  ] as const),
-) {}
+export class CorrectDriverBody extends PartialType(PickType(AddDriverBody, CORRECTABLE_DRIVER_FIELDS)) {}
 
 export class RenewLicenseBody {
   @ApiProperty({

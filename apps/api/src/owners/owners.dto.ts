@@ -1,6 +1,6 @@
 import { ApiProperty, PartialType, PickType } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
-import { ID_TYPES, type VehicleOwnerState } from '@transport/domain';
+import { ID_TYPES, type VehicleOwnerState, CORRECTABLE_OWNER_FIELDS } from '@transport/domain';
 import { IdParam, LimitParam, CountParam } from '../core/http/query-values';
 import { AssemblyOfNewRecord, AssemblyOfRecord } from '../core/http/jurisdiction.dto';
 import { RecordResponse } from '../core/http/record-response';
@@ -20,9 +20,7 @@ export class AddOwnerBody {
 }
 
 /** A correction: contact details, and the identity document until the owner is verified (validated as at registration). */
-export class CorrectOwnerBody extends PartialType(
-  PickType(AddOwnerBody, ['name', 'phone', 'email', 'idType', 'idNumber'] as const),
-) {}
+export class CorrectOwnerBody extends PartialType(PickType(AddOwnerBody, CORRECTABLE_OWNER_FIELDS)) {}
 
 export class OwnerSearchQuery {
   @ApiProperty({

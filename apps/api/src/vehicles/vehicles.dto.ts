@@ -27,6 +27,7 @@ import {
   type StationState,
   type TransportUnionState,
   type VehicleState,
+  CORRECTABLE_VEHICLE_FIELDS,
 } from '@transport/domain';
 import { DATE, ID, idMessage, iso, OBJECT_ID, withoutUndefined, ToDate } from '../core/http/dto-support';
 import { BooleanParam, IdParam, LimitParam, CountParam } from '../core/http/query-values';
@@ -182,22 +183,7 @@ export class InspectBody {
  * decorators, picked from AddVehicleBody). The owner, the assembly and the certificates change through their own
  * operations (transfer, renew).
  */
-export class CorrectVehicleBody extends PartialType(
-  PickType(AddVehicleBody, [
-    'color',
-    'registrationNumber',
-    'make',
-    'model',
-    'makeYear',
-    'yearOfRegistration',
-    'capacity',
-    'grossWeight',
-    'netWeight',
-    'type',
-    'fuelCapacity',
-    'vin',
-  ] as const),
-) {}
+export class CorrectVehicleBody extends PartialType(PickType(AddVehicleBody, CORRECTABLE_VEHICLE_FIELDS)) {}
 
 export class RenewVehicleBody {
   @ApiPropertyOptional({

@@ -39,6 +39,7 @@ describeOnEachTier('list counts', (tier) => {
       ['/drivers/all?approved=false', f.keys.admin],
       ['/drivers/all', f.keys.assembly],
       ['/vehicles/all?inspected=true', f.keys.admin],
+      ['/vehicles/all?inspected=true&approved=false', f.keys.assembly],
       ['/vehicles/owner/all', f.keys.admin],
       ['/vehicles/owner/search?query=owner', f.keys.admin],
       ['/trips/intracity/date?startDate=2026-09-01&endDate=2026-10-31', f.keys.admin],
@@ -52,6 +53,26 @@ describeOnEachTier('list counts', (tier) => {
       const { seen, totals } = await walk(path, key);
       expect({ path, totals }).toEqual({ path, totals: [String(seen)] });
     }
+  });
+
+  it("serves an assembly's work queues: vehicles awaiting inspection and awaiting approval, with their counts", async () => {
+    for (const [query, inspected, approved] of [
+      ['inspected=false', false, false],
+      ['inspected=true&approved=false', true, false],
+    ] as const) {
+      const res = await http()
+        .get(`/vehicles/all?${query}&count=true&limit=500`)
+        .set('Authorization', f.keys.assembly)
+        .expect(200);
+      expect(res.body.length).toBeGreaterThan(0);
+      expect(
+        res.body.every(
+          (v: { inspected: boolean; approved: boolean }) => v.inspected === inspected && v.approved === approved,
+        ),
+      ).toBe(true);
+      expect(res.headers['x-total-count']).toBe(String(res.body.length));
+    }
+    await http().get('/vehicles/all?approved=maybe').expect(400);
   });
 
   it('sends no count unless asked, and refuses anything but true or false', async () => {

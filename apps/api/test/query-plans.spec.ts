@@ -169,6 +169,9 @@ describeOnPostgres('query plans at 100,000 rows', () => {
       { assemblyId: assemblyId(7) },
       { assemblyId: assemblyId(7), inspected: false },
       { assemblyId: assemblyId(7), registrationNumber: 'GR 5000-24' },
+      // The work queues: awaiting inspection, awaiting approval.
+      { assemblyId: assemblyId(7), inspected: true, approved: false },
+      { inspected: true, approved: false },
     ]) {
       expect(await expectIndexedOnly(() => repos.vehicles.list(filter, page))).not.toEqual([]);
     }

@@ -2866,6 +2866,8 @@ export interface operations {
                 after?: string;
                 /** @description Filter by inspection status. */
                 inspected?: "true" | "false";
+                /** @description Filter by approval status: with inspected, the work queues (`inspected=false`: awaiting inspection; `inspected=true&approved=false`: awaiting approval). */
+                approved?: "true" | "false";
                 /** @description Find a vehicle by registration number (compared after normalising: upper case, single spaces). */
                 registrationNumber?: string;
                 /** @description Vehicles linked to this driver. */

@@ -89,6 +89,7 @@ export class VehiclesController {
     }
     const filter = {
       inspected: toBoolean(query.inspected),
+      approved: toBoolean(query.approved),
       registrationNumber: query.registrationNumber,
       driverId: query.driver,
       ownerId: query.ownerID,

@@ -47,6 +47,10 @@ export class ListVehiclesQuery {
   @CountParam() count?: string;
   @IdParam('Cursor: the `_id` of the last vehicle of the previous page (see the `Link` header).') after?: string;
   @BooleanParam('Filter by inspection status.') inspected?: string;
+  @BooleanParam(
+    'Filter by approval status: with inspected, the work queues (`inspected=false`: awaiting inspection; `inspected=true&approved=false`: awaiting approval).',
+  )
+  approved?: string;
   @ApiPropertyOptional({
     description: 'Find a vehicle by registration number (compared after normalising: upper case, single spaces).',
     maxLength: 20,

@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeOnPostgres } from './support/postgres-only';
 import { createScratchDatabase } from './support/postgres-tier';
+import { startService } from './support/service-process';
 import { WORKSPACE_ROOT } from './support/test-app';
 
 const MIGRATIONS = readdirSync(join(WORKSPACE_ROOT, 'prisma', 'migrations'), { withFileTypes: true }).filter((e) =>
@@ -50,7 +51,7 @@ describeOnPostgres('the runtime bundle', () => {
 
   it('started from another folder, applies the migrations and serves /health/ready 200 on PostgreSQL', async () => {
     const database = await createScratchDatabase('bundle');
-    const child = spawn(process.execPath, [join(bundle, 'main.js')], {
+    const service = await startService(join(bundle, 'main.js'), {
       cwd: elsewhere,
       env: {
         PATH: process.env.PATH,
@@ -59,26 +60,12 @@ describeOnPostgres('the runtime bundle', () => {
         METRICS_PORT: 'off',
         SHUTDOWN_DELAY_MS: '0',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    }).catch(async (error: unknown) => {
+      await database.drop();
+      throw error;
     });
-    const output: string[] = [];
-    child.stdout.on('data', (d) => output.push(String(d)));
-    child.stderr.on('data', (d) => output.push(String(d)));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const { child, base, exited } = service;
     try {
-      const deadline = Date.now() + 60_000;
-      let base: string | undefined;
-      while (!base) {
-        const listening = output
-          .join('')
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as { apiBaseUrl?: string })
-          .find((l) => l.apiBaseUrl);
-        base = listening?.apiBaseUrl;
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`never listened:\n${output.join('')}`);
-        if (!base) await new Promise((r) => setTimeout(r, 100));
-      }
       const ready = await fetch(`${base}/health/ready`);
       expect(ready.status).toBe(200);
       const status = run(

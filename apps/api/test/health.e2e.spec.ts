@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import request from 'supertest';
 import type { RunningApp } from '../src/app';
-import { freePort } from './support/http-peers';
+import { startService } from './support/service-process';
 import { describeOnPostgres } from './support/postgres-only';
 import { createScratchDatabase } from './support/postgres-tier';
 import { openTierStore, startTestApp, WORKSPACE_ROOT, type TierStore } from './support/test-app';
@@ -39,32 +38,23 @@ describe('liveness and readiness [embedded]', () => {
 describeOnPostgres('SIGTERM: readiness fails first, in-flight requests finish, then the process exits', () => {
   it('serves every request sent before and during the drain, answers 503 on readiness meanwhile, and exits 0', async () => {
     const database = await createScratchDatabase('drain');
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const child = spawn(process.execPath, [join(WORKSPACE_ROOT, 'dist', 'apps', 'api', 'main.js')], {
+    const service = await startService(join(WORKSPACE_ROOT, 'dist', 'apps', 'api', 'main.js'), {
       cwd: WORKSPACE_ROOT,
       env: {
         ...process.env,
         DATABASE_URL: database.url,
-        PORT: String(port),
+        PORT: '0',
         SHUTDOWN_DELAY_MS: '1500',
         METRICS_PORT: '0',
         NODE_OPTIONS: '',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    }).catch(async (error: unknown) => {
+      await database.drop();
+      throw error;
     });
-    const output: string[] = [];
-    child.stdout.on('data', (d) => output.push(String(d)));
-    child.stderr.on('data', (d) => output.push(String(d)));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const { child, base, exited } = service;
     try {
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        const res = await fetch(`${base}/health/ready`).catch(() => undefined);
-        if (res?.status === 200) break;
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`never ready:\n${output.join('')}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      expect((await fetch(`${base}/health/ready`)).status).toBe(200);
       const refused = await fetch(`${base}/vehicles/owner/all`, { headers: { 'X-Request-Id': 'abc' } });
       expect(await refused.json()).toMatchObject({ status: 401, instance: 'urn:transport:request:abc' });
       const inFlight = Array.from({ length: 40 }, () => fetch(`${base}/vehicles/all?limit=50`).then((r) => r.status));
@@ -76,10 +66,10 @@ describeOnPostgres('SIGTERM: readiness fails first, in-flight requests finish, t
       expect(duringDrain.status).toBe(200);
       expect(await Promise.all(inFlight)).toEqual(Array(40).fill(200));
       expect(await exited).toBe(0);
-      expect(output.join('')).toContain('draining for 1500 ms');
+      expect(service.output()).toContain('draining for 1500 ms');
       // Everything the service wrote is JSON lines, the access log among them (with the client's request id).
-      const lines = output
-        .join('')
+      const lines = service
+        .output()
         .split('\n')
         .filter(Boolean)
         .map((line) => JSON.parse(line) as { req?: { id: string }; res?: { statusCode: number } });

@@ -1,0 +1,46 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/** The built service running as a child process, as an operator starts it. */
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** The API base URL from the service's own "listening" log line. */
+  base: string;
+  /** Everything it wrote so far, stdout and stderr. */
+  output(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts `node <script>` and waits (up to a minute) for its JSON "listening" line, which names the base URL; a
+ * process that exits first, or never says it listens, fails with everything it wrote.
+ */
+export async function startService(
+  script: string,
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [script], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const chunks: string[] = [];
+  child.stdout.on('data', (d) => chunks.push(String(d)));
+  child.stderr.on('data', (d) => chunks.push(String(d)));
+  const output = () => chunks.join('');
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const listening = output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { apiBaseUrl?: string })
+      .find((line) => line.apiBaseUrl);
+    if (listening?.apiBaseUrl) return { child, base: listening.apiBaseUrl, output, exited };
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`the service never said it listens:\n${output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,12 +1,12 @@
 import { StreamableFile } from '@nestjs/common';
 import type { Page, PageRequest } from '@transport/domain';
-import { stringify } from 'csv-stringify';
+import Papa from 'papaparse';
 import type { Request, Response } from 'express';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
 import { viewOf, type ViewedResource, type Viewer } from '../auth/views';
 import { pageItems } from './paging';
 import { pageRequest } from './query-values';
-import { Readable, pipeline } from 'node:stream';
+import { Readable } from 'node:stream';
 
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
@@ -21,12 +21,16 @@ export function wantsCsv(request: Request): boolean {
 /** One column: its header, and the path of the value in the (viewed) JSON record, e.g. `service.driver.name`. */
 export type CsvColumn = string;
 
-/** The value at a dotted path; through a list, the list of each element's value (`reasons.code`: every code). */
-function valueAt(record: unknown, path: readonly string[]): unknown {
-  if (path.length === 0) return record;
-  if (Array.isArray(record)) return record.map((element) => valueAt(element, path));
-  if (record === null || typeof record !== 'object') return undefined;
-  return valueAt((record as Record<string, unknown>)[path[0]], path.slice(1));
+/** A getter for a dotted path, e.g. `service.driver.name`; through a list, the list of each element's value. */
+function getterOf(column: CsvColumn): (record: unknown) => unknown {
+  const path = column.split('.');
+  const at = (value: unknown, depth: number): unknown => {
+    if (depth === path.length) return value;
+    if (Array.isArray(value)) return value.map((element) => at(element, depth));
+    if (value === null || typeof value !== 'object') return undefined;
+    return at((value as Record<string, unknown>)[path[depth]], depth + 1);
+  };
+  return (record) => at(record, 0);
 }
 
 /** A cell: primitives as they are, lists of primitives joined with "; ", anything else as JSON; absent: empty. */
@@ -38,10 +42,26 @@ function cell(value: unknown): string | number | boolean {
 }
 
 /**
- * A whole list as CSV (RFC 4180, with csv-stringify), streamed: pages of EXPORT_PAGE records are read one after the
- * other through the same keyset paging as the JSON list, each record turned into a row in the caller's view, and the
- * next page is read only when the client has taken the previous rows (stream backpressure). Memory stays flat however
- * many rows the export has. Cells starting with = + - @ are prefixed with ' so a spreadsheet never runs them.
+ * A cell a spreadsheet would run as a formula: starting with = + - @, a tab or a carriage return, or the full-width
+ * = + - @ that some spreadsheets normalise (OWASP "CSV injection"). Text cells only: a negative number stays a number.
+ */
+const FORMULA = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/** Rows as RFC 4180 text (CRLF after every row), quoting where needed and defusing formulas. */
+function csvText(rows: ReadonlyArray<ReadonlyArray<string | number | boolean>>): string {
+  return Papa.unparse(rows as unknown[][], { header: false, newline: '\r\n', escapeFormulae: FORMULA }) + '\r\n';
+}
+
+/**
+ * A whole list as CSV (RFC 4180, written by papaparse), streamed: pages of EXPORT_PAGE records are read one after the
+ * other through the same keyset paging as the JSON list, each record turned into a row in the caller's view, the page
+ * written as one piece of text, and the next page read only when the client has taken that text (stream backpressure,
+ * one page in flight). Memory stays flat however many rows the export has. Cells that a spreadsheet would run as a
+ * formula are prefixed with ' (and quoted).
+ *
+ * papaparse rather than csv-stringify (used before): csv-stringify's per-cell work allocated about 18 KB per trip row,
+ * half of all the export's allocation, and the garbage kept the API's RSS over 440 MB through a million-row export;
+ * papaparse writes the same RFC 4180 text with about a quarter of the allocation (README "CSV exports").
  */
 export function csvExport<T>(
   filename: string,
@@ -49,29 +69,25 @@ export function csvExport<T>(
   fetchPage: (after: string | undefined) => Promise<Page<T>>,
   toRecord: (item: T) => unknown,
 ): StreamableFile {
-  const paths = columns.map((column) => column.split('.'));
-  async function* rows() {
+  const getters = columns.map(getterOf);
+  async function* pages() {
+    yield csvText([columns]);
     let after: string | undefined;
     do {
       const page = await fetchPage(after);
       after = page.next;
-      // The page's records become rows at once and are let go: only small arrays of cells wait for the client,
-      // so little survives a young-generation collection and the heap does not grow with the export.
-      const cells = page.items.map((item) => {
-        const record = toRecord(item);
-        return paths.map((path) => cell(valueAt(record, path)));
-      });
-      yield* cells;
+      if (page.items.length === 0) continue;
+      yield csvText(
+        page.items.map((item) => {
+          const record = toRecord(item);
+          return getters.map((get) => cell(get(record)));
+        }),
+      );
     } while (after !== undefined);
   }
-  const csv = stringify({
-    header: true,
-    columns: [...columns],
-    escape_formulas: true,
-    cast: { boolean: (value) => String(value) },
-  });
-  // An error while reading pages (the database gone mid-export) ends the download short; the log says why.
-  pipeline(Readable.from(rows()), csv, () => undefined);
+  // One page of text at a time (highWaterMark 1): the next page is read when the response has taken this one. An error
+  // while reading pages (the database gone mid-export) ends the download short; the log says why.
+  const csv = Readable.from(pages(), { highWaterMark: 1 });
   return new StreamableFile(csv, {
     type: CSV_CONTENT_TYPE,
     disposition: `attachment; filename="${filename}"`,

@@ -28,4 +28,5 @@ EXPOSE 3000 9464
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node runs as PID 1 and handles SIGTERM itself: SIGTERM reaches the service, which drains (SHUTDOWN_DELAY_MS) and exits.
-CMD ["node", "main.js"]
+# The V8 flags are the service's memory policy (apps/api/node-flags.json; deployment.spec checks they match).
+CMD ["node", "--max-semi-space-size=16", "--heap-growing-percent=50", "main.js"]

@@ -5,8 +5,8 @@
 //   prisma.config.js         the Prisma CLI's configuration, compiled (no TypeScript source of the app)
 //   prisma/                  the schema and the committed migrations
 //   package.json, package-lock.json, node_modules/   production dependencies only (the Prisma CLI among them)
-// Started from any folder with `node main.js` (or `npm start` inside it); `npx prisma migrate deploy` and
-// `npx prisma db seed` work from inside it.
+// Started from any folder with `npm start --prefix <folder>` (node with the service's memory flags,
+// apps/api/node-flags.json); `npx prisma migrate deploy` and `npx prisma db seed` work from inside it.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -50,7 +50,10 @@ cpSync(join(root, 'prisma', 'migrations'), join(out, 'prisma', 'migrations'), { 
 // the bundle's own (no build tools in it).
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 manifest.scripts = {
-  start: 'node main.js',
+  // The service's memory policy (apps/api/node-flags.json, README "Memory"), as `npm start` and the image use it.
+  start: ['node', ...JSON.parse(readFileSync(join(root, 'apps', 'api', 'node-flags.json'), 'utf8')), 'main.js'].join(
+    ' ',
+  ),
   keys: 'node cli.js keys',
   migrate: 'prisma migrate deploy',
   seed: 'prisma db seed',

@@ -12,6 +12,8 @@ process.env.NX_NO_CLOUD = 'true';
 process.env.CHECKPOINT_DISABLE = '1';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// The service's memory policy (README "Memory"): the same V8 flags wherever it starts (here, the bundle, the image).
+const SERVICE_NODE_FLAGS = JSON.parse(readFileSync(join(root, 'apps', 'api', 'node-flags.json'), 'utf8'));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 // `npm start` writes JSON lines only, like the service it starts (set-up steps included; a failed step's own output
@@ -119,7 +121,7 @@ function start() {
     // A demo merchant's notification receiver usually runs on this machine too.
     env.CALLBACK_URL_ALLOWLIST ??= '127.0.0.1,localhost';
   }
-  const api = spawn(process.execPath, [join(root, 'dist', 'apps', 'api', 'main.js')], {
+  const api = spawn(process.execPath, [...SERVICE_NODE_FLAGS, join(root, 'dist', 'apps', 'api', 'main.js')], {
     cwd: root,
     stdio: 'inherit',
     env,

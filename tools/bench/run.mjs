@@ -264,7 +264,9 @@ async function writeRates(pid) {
 }
 
 function startApi(url) {
-  return start('API', process.execPath, [join(root, 'dist/apps/api/main.js')], {
+  // With the service's own V8 flags (apps/api/node-flags.json): the API measured is the API as it ships.
+  const flags = JSON.parse(readFileSync(join(root, 'apps/api/node-flags.json'), 'utf8'));
+  return start('API', process.execPath, [...flags, join(root, 'dist/apps/api/main.js')], {
     DATABASE_URL: url,
     DATABASE_POOL_SIZE: String(POOL),
     PORT: String(API_PORT),

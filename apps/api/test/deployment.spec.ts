@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeOnPostgres } from './support/postgres-only';
 import { createScratchDatabase } from './support/postgres-tier';
-import { startService } from './support/service-process';
+import { SERVICE_NODE_FLAGS, startService } from './support/service-process';
 import { WORKSPACE_ROOT } from './support/test-app';
 
 const MIGRATIONS = readdirSync(join(WORKSPACE_ROOT, 'prisma', 'migrations'), { withFileTypes: true }).filter((e) =>
@@ -45,7 +45,10 @@ describeOnPostgres('the runtime bundle', () => {
     expect(readdirSync(join(bundle, 'prisma', 'migrations')).length).toBeGreaterThanOrEqual(MIGRATIONS);
     const manifest = JSON.parse(readFileSync(join(bundle, 'package.json'), 'utf8')) as { scripts: object };
     expect(manifest.scripts).toEqual(
-      expect.objectContaining({ start: 'node main.js', migrate: 'prisma migrate deploy' }),
+      expect.objectContaining({
+        start: ['node', ...SERVICE_NODE_FLAGS, 'main.js'].join(' '),
+        migrate: 'prisma migrate deploy',
+      }),
     );
   });
 
@@ -113,6 +116,17 @@ function composeCommand(): string[] | undefined {
   if (spawnSync('docker-compose', ['version']).status === 0) return ['docker-compose'];
   return undefined;
 }
+
+describe('the image', () => {
+  it('starts the service with its memory policy, as `npm start` and the bundle do (apps/api/node-flags.json)', () => {
+    expect(SERVICE_NODE_FLAGS.length).toBeGreaterThan(0);
+    const cmd = readFileSync(join(WORKSPACE_ROOT, 'Dockerfile'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('CMD '))
+      .pop();
+    expect(JSON.parse((cmd ?? '').slice('CMD '.length))).toEqual(['node', ...SERVICE_NODE_FLAGS, 'main.js']);
+  });
+});
 
 describe('the compose file', () => {
   const compose = composeCommand();

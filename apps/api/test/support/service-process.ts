@@ -1,4 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { WORKSPACE_ROOT } from './test-app';
+
+/** The V8 flags the service always starts with (its memory policy, README "Memory"). */
+export const SERVICE_NODE_FLAGS = JSON.parse(
+  readFileSync(join(WORKSPACE_ROOT, 'apps', 'api', 'node-flags.json'), 'utf8'),
+) as string[];
 
 /** The built service running as a child process, as an operator starts it. */
 export interface ServiceProcess {
@@ -12,14 +20,14 @@ export interface ServiceProcess {
 }
 
 /**
- * Starts `node <script>` and waits (up to a minute) for its JSON "listening" line, which names the base URL; a
+ * Starts `node <flags> <script>` (the service's own flags) and waits (up to a minute) for its JSON "listening" line, which names the base URL; a
  * process that exits first, or never says it listens, fails with everything it wrote.
  */
 export async function startService(
   script: string,
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, script], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],

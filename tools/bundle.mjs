@@ -2,6 +2,7 @@
 // `npm run bundle`: the runtime bundle operators deploy (the Dockerfile copies it), in dist/runtime/:
 //   main.js, cli.js          the service and its operator commands (built JavaScript, source maps beside)
 //   provider-simulator.js    the Hubtel-style stand-in, for demos and the compose file's test stack only
+//   import.js                the importer of the original service's MongoDB exports (tools/import)
 //   prisma.config.js         the Prisma CLI's configuration, compiled (no TypeScript source of the app)
 //   prisma/                  the schema and the committed migrations
 //   package.json, package-lock.json, node_modules/   production dependencies only (the Prisma CLI among them)
@@ -34,6 +35,7 @@ must(process.execPath, [
   '-p',
   'api',
   'provider-simulator',
+  'import',
   '--outputStyle=static',
 ]);
 
@@ -43,6 +45,8 @@ const api = join(root, 'dist', 'apps', 'api');
 for (const file of ['main.js', 'main.js.map', 'cli.js', 'cli.js.map', 'prisma.config.js', 'prisma.config.js.map'])
   if (existsSync(join(api, file))) cpSync(join(api, file), join(out, file));
 cpSync(join(root, 'dist', 'apps', 'provider-simulator', 'main.js'), join(out, 'provider-simulator.js'));
+// The importer of the original service's MongoDB exports (README "Importing from the original service").
+cpSync(join(root, 'dist', 'tools', 'import', 'main.js'), join(out, 'import.js'));
 cpSync(join(root, 'prisma', 'schema.prisma'), join(out, 'prisma', 'schema.prisma'));
 cpSync(join(root, 'prisma', 'migrations'), join(out, 'prisma', 'migrations'), { recursive: true });
 
@@ -57,6 +61,9 @@ manifest.scripts = {
   keys: 'node cli.js keys',
   migrate: 'prisma migrate deploy',
   seed: 'prisma db seed',
+  import: ['node', ...JSON.parse(readFileSync(join(root, 'apps', 'api', 'node-flags.json'), 'utf8')), 'import.js'].join(
+    ' ',
+  ),
 };
 writeFileSync(join(out, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 cpSync(join(root, 'package-lock.json'), join(out, 'package-lock.json'));

@@ -39,7 +39,15 @@ describeOnPostgres('the runtime bundle', () => {
   it('holds JavaScript, the migrations and the Prisma CLI, and no TypeScript source of the app', () => {
     const files = readdirSync(bundle);
     expect(files).toEqual(
-      expect.arrayContaining(['main.js', 'cli.js', 'prisma.config.js', 'prisma', 'package.json', 'node_modules']),
+      expect.arrayContaining([
+        'main.js',
+        'cli.js',
+        'import.js',
+        'prisma.config.js',
+        'prisma',
+        'package.json',
+        'node_modules',
+      ]),
     );
     expect(files.filter((f) => f.endsWith('.ts'))).toEqual([]);
     expect(readdirSync(join(bundle, 'prisma', 'migrations')).length).toBeGreaterThanOrEqual(MIGRATIONS);
@@ -48,8 +56,12 @@ describeOnPostgres('the runtime bundle', () => {
       expect.objectContaining({
         start: ['node', ...SERVICE_NODE_FLAGS, 'main.js'].join(' '),
         migrate: 'prisma migrate deploy',
+        import: ['node', ...SERVICE_NODE_FLAGS, 'import.js'].join(' '),
       }),
     );
+    // The importer runs from the bundle alone (its dependencies are production ones).
+    const help = run(process.execPath, [join(bundle, 'import.js'), '--help'], elsewhere);
+    expect([help.status, help.stdout]).toEqual([0, expect.stringContaining('mongoexport')]);
   });
 
   it('started from another folder, applies the migrations and serves /health/ready 200 on PostgreSQL', async () => {

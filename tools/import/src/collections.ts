@@ -1,0 +1,669 @@
+import {
+  APPROVAL_ITEMS,
+  Assembly,
+  AssemblyUser,
+  assertObjectId,
+  cedisToPesewas,
+  Driver,
+  failedInspectionItems,
+  normalizeEmail,
+  normalizePhone,
+  oneOf,
+  parseApprovalChecklist,
+  parseGeoPoint,
+  parseInspectionChecklist,
+  PAYMENT_METHODS,
+  Region,
+  REQUEST_TYPES,
+  requireText,
+  SERVICE_TYPES,
+  Station,
+  TRANSACTION_STATUSES,
+  TransportUnion,
+  Vehicle,
+  VehicleOwner,
+} from '@transport/domain';
+import {
+  assemblyOf,
+  date,
+  type Doc,
+  flag,
+  ids,
+  keepId,
+  meta,
+  number,
+  object,
+  optionalDate,
+  optionalId,
+  optionalNumber,
+  optionalText,
+  refuse,
+  text,
+} from './records';
+
+/** The tables the import writes, each keyed by `id`. */
+export type Table =
+  | 'regions'
+  | 'assemblies'
+  | 'assembly_users'
+  | 'transport_unions'
+  | 'stations'
+  | 'vehicle_owners'
+  | 'drivers'
+  | 'vehicles'
+  | 'trips'
+  | 'trip_services'
+  | 'transactions'
+  | 'merchants';
+
+/** A row to insert, in the table's own column names. */
+export interface Row {
+  table: Table;
+  values: Record<string, unknown>;
+}
+
+/** A record this one points at, which must exist (imported before, or already here) for it to be imported. */
+export interface Reference {
+  table: Table;
+  id: string;
+  field: string;
+}
+
+export interface Mapped {
+  id: string;
+  rows: Row[];
+  references: Reference[];
+}
+
+export interface MapOptions {
+  /** Original merchant id -> merchant id here (`--merchant old=new`); an id not in it is kept as it is. */
+  merchants: ReadonlyMap<string, string>;
+}
+
+export interface Collection {
+  /** The collection's name in the report and on the command line. */
+  name: string;
+  /** File names (without extension, any case) taken as this collection: mongoexport names files by collection. */
+  files: readonly string[];
+  /** The original's fields this collection maps; any other top-level field is listed in the report as unknown. */
+  known: readonly string[];
+  /** Fields of the original read and deliberately not kept (listed in the report with why, never dropped silently). */
+  notCarried?: Readonly<Record<string, string>>;
+  map(doc: Doc, options: MapOptions): Mapped;
+}
+
+const META = ['_id', 'createdAt', 'updatedAt', '__v'];
+
+/**
+ * Values the original names differently (its public documentation's examples), mapped to ours. Any other value goes
+ * to the domain as it is, which refuses it if it is not one of ours. README "Importing from the original service".
+ */
+export const VALUE_MAPPINGS = {
+  'trips.service.type': { 'on-demand': 'taxi' },
+  'trips.paymentMethod': { 'mobile-money': 'momo', mobile_money: 'momo' },
+  'transactions.requestType': { direct: 'mobile_money', 'online-checkout': 'online_checkout' },
+  'transactions.status': { paid: 'success', successful: 'success', failure: 'failed' },
+} as const satisfies Record<string, Record<string, string>>;
+
+function mapped(path: keyof typeof VALUE_MAPPINGS, value: string): string {
+  const table: Record<string, string> = VALUE_MAPPINGS[path];
+  return table[value] ?? value;
+}
+
+const timestamps = (m: ReturnType<typeof meta>) => ({
+  id: m.id,
+  version: m.version,
+  createdAt: m.createdAt,
+  updatedAt: m.updatedAt,
+});
+
+const ref = (table: Table, id: string | undefined | null, field: string): Reference[] =>
+  id ? [{ table, id, field }] : [];
+
+const regions: Collection = {
+  name: 'regions',
+  files: ['regions', 'region'],
+  known: [...META, 'name', 'country'],
+  map(doc) {
+    const m = meta(doc);
+    const s = Region.create(
+      { name: text(doc, 'name'), country: text(doc, 'country') },
+      keepId(m.id),
+      m.createdAt,
+    ).toState();
+    return { id: m.id, rows: [{ table: 'regions', values: { ...s, ...timestamps(m) } }], references: [] };
+  },
+};
+
+const assemblies: Collection = {
+  name: 'assemblies',
+  files: ['assemblies', 'assembly'],
+  known: [...META, 'name', 'region', 'digitalAddress', 'type'],
+  map(doc) {
+    const m = meta(doc);
+    const regionId = assertObjectId(doc.region, 'region');
+    const s = Assembly.create(
+      {
+        name: text(doc, 'name'),
+        regionId,
+        digitalAddress: text(doc, 'digitalAddress'),
+        type: text(doc, 'type').toLowerCase(),
+      },
+      keepId(m.id),
+      m.createdAt,
+    ).toState();
+    return {
+      id: m.id,
+      rows: [{ table: 'assemblies', values: { ...s, ...timestamps(m) } }],
+      references: ref('regions', regionId, 'region'),
+    };
+  },
+};
+
+const assemblyUsers: Collection = {
+  name: 'assemblyusers',
+  files: ['assemblyusers', 'assemblyuser', 'assembly_users'],
+  known: [...META, 'assembly', 'assemblyId', 'name', 'email', 'phone', 'role'],
+  map(doc) {
+    const m = meta(doc);
+    const assemblyId = assemblyOf(doc) ?? refuse('INVALID_FIELD', 'assembly is required');
+    const s = AssemblyUser.create(
+      {
+        assemblyId,
+        name: text(doc, 'name'),
+        email: text(doc, 'email'),
+        phone: text(doc, 'phone'),
+        role: text(doc, 'role').toLowerCase(),
+      },
+      keepId(m.id),
+      m.createdAt,
+    ).toState();
+    return {
+      id: m.id,
+      rows: [{ table: 'assembly_users', values: { ...s, ...timestamps(m) } }],
+      references: ref('assemblies', assemblyId, 'assembly'),
+    };
+  },
+};
+
+const unions: Collection = {
+  name: 'transportunions',
+  files: ['transportunions', 'transportunion', 'unions', 'transport_unions'],
+  known: [...META, 'status', 'name', 'transportUnion', 'digitalAddress', 'contactNumber', 'email', 'zones'],
+  map(doc) {
+    const m = meta(doc);
+    const parent = optionalId(doc, 'transportUnion');
+    const s = TransportUnion.create(
+      {
+        name: text(doc, 'name'),
+        status: optionalText(doc, 'status')?.toLowerCase(),
+        ...(parent !== undefined && { parentUnionId: parent }),
+        digitalAddress: text(doc, 'digitalAddress'),
+        contactNumber: String(doc.contactNumber ?? ''),
+        email: text(doc, 'email'),
+        zones: ids(doc, 'zones'),
+      },
+      keepId(m.id),
+      m.createdAt,
+    ).toState();
+    return { id: m.id, rows: [{ table: 'transport_unions', values: { ...s, ...timestamps(m) } }], references: [] };
+  },
+};
+
+const stations: Collection = {
+  name: 'stations',
+  files: ['stations', 'station'],
+  known: [...META, 'name', 'transportUnions', 'zones', 'contactNumber', 'digitalAddress'],
+  map(doc) {
+    const m = meta(doc);
+    const s = Station.create(
+      {
+        name: text(doc, 'name'),
+        transportUnions: ids(doc, 'transportUnions'),
+        zones: ids(doc, 'zones'),
+        contactNumber: number(doc, 'contactNumber'),
+        digitalAddress: text(doc, 'digitalAddress'),
+      },
+      keepId(m.id),
+      m.createdAt,
+    ).toState();
+    return { id: m.id, rows: [{ table: 'stations', values: { ...s, ...timestamps(m) } }], references: [] };
+  },
+};
+
+const owners: Collection = {
+  name: 'vehicleowners',
+  files: ['vehicleowners', 'vehicleowner', 'owners', 'vehicle_owners'],
+  known: [...META, 'name', 'phone', 'email', 'idType', 'idNumber', 'verified', 'assembly', 'assemblyId'],
+  map(doc) {
+    const m = meta(doc);
+    const assemblyId = assemblyOf(doc);
+    const s = VehicleOwner.register(
+      {
+        name: text(doc, 'name'),
+        phone: text(doc, 'phone'),
+        email: text(doc, 'email'),
+        idType: text(doc, 'idType').toLowerCase(),
+        idNumber: text(doc, 'idNumber'),
+        ...(assemblyId !== undefined && { assemblyId }),
+      },
+      keepId(m.id),
+      m.createdAt,
+    ).toState();
+    return {
+      id: m.id,
+      rows: [{ table: 'vehicle_owners', values: { ...s, verified: flag(doc, 'verified'), ...timestamps(m) } }],
+      references: ref('assemblies', assemblyId, 'assembly'),
+    };
+  },
+};
+
+/** Never a valid hash: an imported driver's activation key is not carried over (README, the mapping table). */
+export const NO_ACTIVATION_KEY = 'imported:no-activation-key';
+
+const notHashing = { hash: () => NO_ACTIVATION_KEY, verify: () => false };
+const noRandom = { bytes: (length: number) => new Uint8Array(length) };
+
+const drivers: Collection = {
+  name: 'drivers',
+  files: ['drivers', 'driver'],
+  known: [
+    ...META,
+    'name',
+    'phone',
+    'email',
+    'license',
+    'licenseClass',
+    'licenseExpiry',
+    'licenseIssueDate',
+    'idType',
+    'idNumber',
+    'gender',
+    'online',
+    'busy',
+    'verified',
+    'approved',
+    'approvalChecklist',
+    'approvedBy',
+    'dateApproved',
+    'dateActivated',
+    'ownerID',
+    'walletAccount',
+    'hyperAccount',
+    'rating',
+    'assembly',
+    'assemblyId',
+  ],
+  notCarried: {
+    activationKey:
+      'kept here only as a hash, and hashing every imported key would take minutes: an unactivated driver asks for a new key',
+  },
+  map(doc) {
+    const m = meta(doc);
+    const ownerId = optionalId(doc, 'ownerID');
+    const assemblyId = assemblyOf(doc);
+    const walletAccount = optionalText(doc, 'walletAccount') ?? optionalText(doc, 'hyperAccount');
+    const registered = Driver.register(
+      {
+        name: text(doc, 'name'),
+        phone: text(doc, 'phone'),
+        email: text(doc, 'email'),
+        license: text(doc, 'license'),
+        licenseClass: text(doc, 'licenseClass').toUpperCase(),
+        licenseExpiry: date(doc, 'licenseExpiry'),
+        licenseIssueDate: date(doc, 'licenseIssueDate'),
+        idType: text(doc, 'idType').toLowerCase(),
+        idNumber: text(doc, 'idNumber'),
+        gender: text(doc, 'gender').toLowerCase(),
+        ...(ownerId !== undefined && { ownerId }),
+        ...(walletAccount !== undefined && { walletAccount }),
+        ...(assemblyId !== undefined && { assemblyId }),
+      },
+      { ids: keepId(m.id), random: noRandom, hasher: notHashing },
+      m.createdAt,
+    ).driver.toState();
+    const approved = flag(doc, 'approved');
+    const verified = flag(doc, 'verified');
+    const dateActivated = optionalDate(doc, 'dateActivated');
+    const checklist = doc.approvalChecklist === undefined ? undefined : parseApprovalChecklist(doc.approvalChecklist);
+    if (approved && !checklist) refuse('INVALID_FIELD', 'an approved driver needs its approvalChecklist');
+    if (approved && checklist && APPROVAL_ITEMS.some((item) => !checklist[item]))
+      refuse('INVALID_FIELD', 'an approved driver passed every approvalChecklist item');
+    const rating = optionalNumber(doc, 'rating');
+    if (rating !== undefined && (rating < 0 || rating > 5)) refuse('INVALID_FIELD', 'rating must be 0 to 5');
+    const values = {
+      ...registered,
+      online: flag(doc, 'online'),
+      busy: flag(doc, 'busy'),
+      verified,
+      approved,
+      approvalChecklist: checklist ?? null,
+      approvedBy: optionalId(doc, 'approvedBy') ?? null,
+      dateApproved: optionalDate(doc, 'dateApproved') ?? (approved ? m.updatedAt : null),
+      dateActivated: dateActivated ?? (verified ? m.updatedAt : null),
+      // Expired at once: the original's clear-text key is not carried, so an unactivated driver asks for a new one.
+      activationKeyHash: NO_ACTIVATION_KEY,
+      activationKeyExpiresAt: m.createdAt,
+      // The original keeps only the average: it is stored as 100 ratings of that average (two decimals kept).
+      ratingTotal: rating === undefined || rating === 0 ? 0 : Math.round(rating * 100),
+      ratingCount: rating === undefined || rating === 0 ? 0 : 100,
+      ...timestamps(m),
+    };
+    return {
+      id: m.id,
+      rows: [{ table: 'drivers', values }],
+      references: [...ref('vehicle_owners', ownerId, 'ownerID'), ...ref('assemblies', assemblyId, 'assembly')],
+    };
+  },
+};
+
+const vehicles: Collection = {
+  name: 'vehicles',
+  files: ['vehicles', 'vehicle'],
+  known: [
+    ...META,
+    'ownerID',
+    'color',
+    'registrationNumber',
+    'make',
+    'model',
+    'makeYear',
+    'yearOfRegistration',
+    'capacity',
+    'grossWeight',
+    'netWeight',
+    'type',
+    'fuelCapacity',
+    'roadWorthyExpiryDate',
+    'insuranceExpiryDate',
+    'vin',
+    'inspected',
+    'approved',
+    'inspectionChecklist',
+    'approvedBy',
+    'dateApproved',
+    'inspectedBy',
+    'dateInspected',
+    'station',
+    'transportUnion',
+    'driver',
+    'assembly',
+    'assemblyId',
+  ],
+  map(doc) {
+    const m = meta(doc);
+    const ownerId = assertObjectId(doc.ownerID, 'ownerID');
+    const assemblyId = assemblyOf(doc);
+    const optional = <T>(field: string, read: (d: Doc, f: string) => T) =>
+      doc[field] === undefined || doc[field] === null ? {} : { [field]: read(doc, field) };
+    const s = Vehicle.register(
+      {
+        ownerId,
+        ...optional('color', text),
+        ...optional('registrationNumber', text),
+        ...optional('make', text),
+        ...optional('model', text),
+        ...optional('makeYear', date),
+        ...optional('yearOfRegistration', date),
+        ...optional('capacity', number),
+        ...optional('grossWeight', number),
+        ...optional('netWeight', number),
+        ...optional('type', (d, f) => text(d, f).toLowerCase()),
+        ...optional('fuelCapacity', number),
+        ...optional('roadWorthyExpiryDate', date),
+        ...optional('insuranceExpiryDate', date),
+        ...optional('vin', text),
+        ...(assemblyId !== undefined && { assemblyId }),
+      },
+      keepId(m.id),
+      m.createdAt,
+    ).toState();
+    const inspected = flag(doc, 'inspected');
+    const approved = flag(doc, 'approved');
+    const checklist = doc.inspectionChecklist == null ? undefined : parseInspectionChecklist(doc.inspectionChecklist);
+    // The domain's invariants: approved implies inspected with every item passed; a linked driver implies approved.
+    if (inspected && !checklist) refuse('INVALID_FIELD', 'an inspected vehicle needs its inspectionChecklist');
+    if (approved && !inspected) refuse('VEHICLE_NOT_INSPECTED', 'an approved vehicle must be inspected');
+    if (approved && checklist && failedInspectionItems(checklist).length > 0)
+      refuse('VEHICLE_INSPECTION_FAILED', `an approved vehicle failed ${failedInspectionItems(checklist).join(', ')}`);
+    const driverId = optionalId(doc, 'driver');
+    if (driverId && !approved) refuse('VEHICLE_NOT_APPROVED', 'a vehicle with a driver must be approved');
+    const stationId = optionalId(doc, 'station');
+    const transportUnionId = optionalId(doc, 'transportUnion');
+    const values = {
+      ...s,
+      inspected,
+      approved,
+      inspectionChecklist: checklist ?? null,
+      inspectedBy: optionalId(doc, 'inspectedBy') ?? null,
+      dateInspected: optionalDate(doc, 'dateInspected') ?? (inspected ? m.updatedAt : null),
+      approvedBy: optionalId(doc, 'approvedBy') ?? null,
+      dateApproved: optionalDate(doc, 'dateApproved') ?? (approved ? m.updatedAt : null),
+      // `station: null` is "linked once, then unlinked", as the interface shows it.
+      stationLinked: 'station' in doc,
+      stationId: stationId ?? null,
+      transportUnionId: transportUnionId ?? null,
+      driverId: driverId ?? null,
+      ...timestamps(m),
+    };
+    return {
+      id: m.id,
+      rows: [{ table: 'vehicles', values }],
+      references: [
+        ...ref('vehicle_owners', ownerId, 'ownerID'),
+        ...ref('stations', stationId, 'station'),
+        ...ref('transport_unions', transportUnionId, 'transportUnion'),
+        ...ref('drivers', driverId, 'driver'),
+        ...ref('assemblies', assemblyId, 'assembly'),
+      ],
+    };
+  },
+};
+
+const pesewas = (doc: Doc, field: string) => cedisToPesewas(number(doc, field), field);
+const optionalPesewas = (doc: Doc, field: string) =>
+  doc[field] === undefined || doc[field] === null ? null : pesewas(doc, field);
+
+function tripService(trip: Doc, tripId: string) {
+  const s = object(trip, 'service');
+  const id = assertObjectId(s._id, 'service._id');
+  const driver = object(s, 'driver');
+  const vehicle = object(s, 'vehicle');
+  const pricing = object(s, 'pricing');
+  const walletAccount = optionalText(driver, 'walletAccount') ?? optionalText(driver, 'hyperAccount');
+  const rating = optionalNumber(driver, 'rating');
+  const capacity = optionalNumber(vehicle, 'capacity');
+  const withDefined = (o: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+  return {
+    id,
+    tripId,
+    serviceID: requireText(s.serviceID, 'service.serviceID', 60),
+    type: oneOf(SERVICE_TYPES, mapped('trips.service.type', text(s, 'type').toLowerCase()), 'service.type'),
+    driver: withDefined({
+      id: assertObjectId(driver._id, 'service.driver._id'),
+      name: requireText(driver.name, 'service.driver.name', 120),
+      phone: normalizePhone(text(driver, 'phone'), 'service.driver.phone'),
+      email: normalizeEmail(text(driver, 'email'), 'service.driver.email'),
+      walletAccount,
+      rating,
+    }),
+    vehicle: withDefined({
+      id: assertObjectId(vehicle._id, 'service.vehicle._id'),
+      registrationNumber: optionalText(vehicle, 'registrationNumber'),
+      make: optionalText(vehicle, 'make'),
+      model: optionalText(vehicle, 'model'),
+      capacity,
+      type: optionalText(vehicle, 'type'),
+    }),
+    pricing: {
+      id: assertObjectId(pricing._id, 'service.pricing._id'),
+      type: requireText(pricing.type, 'service.pricing.type', 60),
+      pricePerKm: pesewas(pricing, 'pricePerKm'),
+      pricePerMinute: pesewas(pricing, 'pricePerMinute'),
+    },
+    passengers: number(s, 'passengers'),
+    amount: pesewas(s, 'amount'),
+    ended: flag(s, 'ended'),
+  };
+}
+
+const trips: Collection = {
+  name: 'trips',
+  files: ['trips', 'trip'],
+  known: [
+    ...META,
+    'service',
+    'ticketNumber',
+    'estimatedPrice',
+    'estimatedDistance',
+    'finalPrice',
+    'cashPrice',
+    'charges',
+    'settledAmount',
+    'discount',
+    'settled',
+    'finalDistance',
+    'refundAmount',
+    'refunded',
+    'paymentMethod',
+    'user',
+    'pickupLocation',
+    'serviceDestination',
+    'droppedOffLocation',
+    'checkedOut',
+    'checkOutTime',
+    'assembly',
+    'assemblyId',
+  ],
+  map(doc) {
+    const m = meta(doc);
+    const assemblyId = assemblyOf(doc);
+    const service = tripService(doc, m.id);
+    const paymentMethod = optionalText(doc, 'paymentMethod');
+    const values = {
+      ticketNumber: requireText(doc.ticketNumber, 'ticketNumber', 60),
+      estimatedPrice: pesewas(doc, 'estimatedPrice'),
+      estimatedDistance: number(doc, 'estimatedDistance'),
+      finalPrice: optionalPesewas(doc, 'finalPrice'),
+      cashPrice: optionalPesewas(doc, 'cashPrice'),
+      charges: optionalPesewas(doc, 'charges') ?? 0,
+      settledAmount: optionalPesewas(doc, 'settledAmount') ?? 0,
+      discount: optionalPesewas(doc, 'discount') ?? 0,
+      settled: flag(doc, 'settled'),
+      finalDistance: optionalNumber(doc, 'finalDistance') ?? null,
+      refundAmount: optionalPesewas(doc, 'refundAmount') ?? 0,
+      refunded: flag(doc, 'refunded'),
+      paymentMethod:
+        paymentMethod === undefined
+          ? null
+          : oneOf(PAYMENT_METHODS, mapped('trips.paymentMethod', paymentMethod.toLowerCase()), 'paymentMethod'),
+      user: requireText(doc.user, 'user', 120),
+      pickupLocation: parseGeoPoint(doc.pickupLocation, 'pickupLocation'),
+      serviceDestination: parseGeoPoint(doc.serviceDestination, 'serviceDestination'),
+      droppedOffLocation:
+        doc.droppedOffLocation == null ? null : parseGeoPoint(doc.droppedOffLocation, 'droppedOffLocation'),
+      checkedOut: flag(doc, 'checkedOut'),
+      checkOutTime: optionalDate(doc, 'checkOutTime') ?? null,
+      assemblyId: assemblyId ?? null,
+      ...timestamps(m),
+    };
+    if (values.refundAmount > values.settledAmount)
+      refuse('INVALID_FIELD', 'refundAmount is more than the settled amount');
+    return {
+      id: m.id,
+      rows: [
+        { table: 'trips', values },
+        { table: 'trip_services', values: service },
+      ],
+      references: ref('assemblies', assemblyId, 'assembly'),
+    };
+  },
+};
+
+/** Provider fields the original keeps inside `requestInfo.Data`, where ours are columns. */
+function providerIds(requestInfo: unknown, id: string) {
+  const data = (requestInfo as { Data?: Record<string, unknown> } | undefined)?.Data;
+  const clientReference = typeof data?.ClientReference === 'string' ? data.ClientReference : undefined;
+  const transactionId = typeof data?.TransactionId === 'string' ? data.TransactionId : undefined;
+  return { providerReference: clientReference ?? `imported-${id}`, providerTransactionId: transactionId ?? null };
+}
+
+const jsonObject = (doc: Doc, field: string) => (doc[field] == null ? null : object(doc, field));
+
+const transactions: Collection = {
+  name: 'transactions',
+  files: ['transactions', 'transaction', 'payments'],
+  known: [
+    ...META,
+    'amount',
+    'fees',
+    'status',
+    'requestType',
+    'merchant',
+    'description',
+    'reference',
+    'callBackUrl',
+    'customerEmail',
+    'customerName',
+    'customerPhone',
+    'requestInfo',
+    'callBackInfo',
+    'callBackTime',
+  ],
+  map(doc, options) {
+    const m = meta(doc);
+    const original = assertObjectId(doc.merchant, 'merchant');
+    const merchantId = options.merchants.get(original) ?? original;
+    const requestInfo = jsonObject(doc, 'requestInfo');
+    const callBackUrl = text(doc, 'callBackUrl');
+    if (!URL.canParse(callBackUrl)) refuse('INVALID_FIELD', 'callBackUrl must be a URL');
+    const values = {
+      merchantId,
+      amount: pesewas(doc, 'amount'),
+      fees: optionalPesewas(doc, 'fees') ?? 0,
+      status: oneOf(TRANSACTION_STATUSES, mapped('transactions.status', text(doc, 'status').toLowerCase()), 'status'),
+      requestType: oneOf(REQUEST_TYPES, mapped('transactions.requestType', text(doc, 'requestType')), 'requestType'),
+      description: optionalText(doc, 'description') ?? '',
+      reference: requireText(doc.reference, 'reference', 100),
+      callBackUrl,
+      customerEmail: optionalText(doc, 'customerEmail') ?? '',
+      customerName: optionalText(doc, 'customerName') ?? '',
+      customerPhone: text(doc, 'customerPhone'),
+      // Kept exactly as received: what operation 9 shows a merchant.
+      requestInfo,
+      callBackInfo: jsonObject(doc, 'callBackInfo'),
+      callBackTime: optionalDate(doc, 'callBackTime') ?? null,
+      ...providerIds(requestInfo, m.id),
+      ...timestamps(m),
+    };
+    return {
+      id: m.id,
+      rows: [{ table: 'transactions', values }],
+      references: ref('merchants', merchantId, 'merchant'),
+    };
+  },
+};
+
+/** Every collection, in the order references need: each only points at those before it. */
+export const COLLECTIONS: readonly Collection[] = [
+  regions,
+  assemblies,
+  assemblyUsers,
+  unions,
+  stations,
+  owners,
+  drivers,
+  vehicles,
+  trips,
+  transactions,
+];
+
+/** The collection a file holds, from its name (`vehicles.json`, `vehicleowners.jsonl`, `Drivers.export.json`). */
+export function collectionOfFile(fileName: string): Collection | undefined {
+  const stem = fileName
+    .toLowerCase()
+    .replace(/\.(jsonl|ndjson|json)$/, '')
+    .split('.')[0];
+  return COLLECTIONS.find((c) => c.files.includes(stem));
+}

@@ -1,0 +1,146 @@
+import { parseArgs } from 'node:util';
+import { runImport, type ImportSummary, type Progress } from './importer';
+import { SAMPLE_100K, writeSample, type SampleSizes } from './sample';
+
+const USAGE = `Imports the original service's mongoexport files (JSON lines or a JSON array, Extended JSON).
+
+  npm run import -- [options] <file or folder>...
+  npm run import -- sample <folder> [--scale 1] [--trips N]     writes a sample export in the original's shapes
+
+Options:
+  --dry-run                 validate and report; write nothing
+  --report <file>           the report, JSON lines (default: import-report.jsonl)
+  --merchant <old>=<new>    the merchant here of the original's merchant <old> (repeatable)
+  --batch <n>               records per transaction (default 500)
+  --database-url <url>      PostgreSQL (default: DATABASE_URL)
+
+Files are matched to collections by name (regions, assemblies, assemblyusers, transportunions, stations,
+vehicleowners, drivers, vehicles, trips, transactions) and imported in that order. See README "Importing".`;
+
+/** A progress line: how far, how fast, how long to go (by bytes of the files read). */
+export function progressLine(p: Progress, now = Date.now()): string {
+  const seconds = Math.max((now - p.startedAt) / 1000, 0.001);
+  const fraction = p.bytesTotal === 0 ? 1 : p.bytesRead / p.bytesTotal;
+  const rate = Math.round(p.records / seconds);
+  const eta = fraction > 0 ? Math.max(0, Math.round(seconds / fraction - seconds)) : undefined;
+  const clock = (s: number) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+  return (
+    `[import] ${p.collection}: ${(fraction * 100).toFixed(1)}%, ${p.records.toLocaleString('en')} records, ` +
+    `${rate.toLocaleString('en')}/s, ETA ${eta === undefined ? '?' : clock(eta)}`
+  );
+}
+
+export function summaryTable(summary: ImportSummary): string {
+  const head = summary.dryRun
+    ? ['collection', 'read', 'would import', 'unchanged', 'skipped', 'reasons']
+    : ['collection', 'read', 'imported', 'unchanged', 'skipped', 'reasons'];
+  const rows = Object.entries(summary.collections).map(([name, c]) => [
+    name,
+    String(c.read),
+    String(c.imported),
+    String(c.unchanged),
+    String(c.skipped),
+    Object.entries(c.reasons)
+      .map(([code, n]) => `${code} ${n}`)
+      .join(', '),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  const changed = Object.values(summary.collections).reduce((n, c) => n + c.imported, 0);
+  return [
+    line(head),
+    ...rows.map(line),
+    summary.dryRun
+      ? `dry run: nothing written (${summary.seconds.toFixed(1)} s)`
+      : changed === 0
+        ? `nothing changed: every record read is already here or skipped (${summary.seconds.toFixed(1)} s)`
+        : `${changed} records imported in ${summary.seconds.toFixed(1)} s`,
+  ].join('\n');
+}
+
+async function sample(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { scale: { type: 'string' }, trips: { type: 'string' } },
+  });
+  if (positionals.length !== 1) throw new Error('sample takes one folder');
+  const scale = Number(values.scale ?? 1);
+  const sizes = Object.fromEntries(
+    Object.entries(SAMPLE_100K).map(([k, v]) => [k, Math.max(1, Math.round(v * scale))]),
+  ) as unknown as SampleSizes;
+  if (values.trips !== undefined) sizes.trips = Number(values.trips);
+  const n = await writeSample(positionals[0], sizes);
+  console.log(`[import] sample export of ${n} records written to ${positionals[0]}`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'sample') {
+    await sample(argv.slice(1));
+    return 0;
+  }
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'dry-run': { type: 'boolean' },
+      report: { type: 'string' },
+      merchant: { type: 'string', multiple: true },
+      batch: { type: 'string' },
+      'database-url': { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help || positionals.length === 0) {
+    console.log(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('set DATABASE_URL (or --database-url) to the PostgreSQL to import into');
+  const merchants = new Map<string, string>();
+  for (const pair of values.merchant ?? []) {
+    const [from, to] = pair.split('=');
+    if (!/^[0-9a-f]{24}$/.test(from ?? '') || !/^[0-9a-f]{24}$/.test(to ?? ''))
+      throw new Error(`--merchant ${pair}: expected <original id>=<merchant id here>, both 24 hex digits`);
+    merchants.set(from, to);
+  }
+  const batchSize = values.batch === undefined ? undefined : Number(values.batch);
+  if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= 10_000))
+    throw new Error('--batch must be a whole number from 1 to 10000');
+  const reportPath = values.report ?? 'import-report.jsonl';
+  // On a terminal one line, rewritten; otherwise (a log, CI) a plain line every five seconds.
+  const tty = process.stderr.isTTY === true;
+  let last = 0;
+  const summary = await runImport({
+    databaseUrl,
+    inputs: positionals,
+    reportPath,
+    dryRun: values['dry-run'] === true,
+    merchants,
+    batchSize,
+    onProgress: (p) => {
+      const now = Date.now();
+      if (now - last < (tty ? 200 : 5000)) return;
+      last = now;
+      process.stderr.write(tty ? `\r${progressLine(p, now)}\x1b[K` : `${progressLine(p, now)}\n`);
+    },
+  });
+  if (tty) process.stderr.write('\r\x1b[K');
+  console.log(summaryTable(summary));
+  console.log(`[import] report: ${reportPath}`);
+  return 0;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: Error) => {
+      console.error(`[import] ${error.message}`);
+      process.exit(1);
+    },
+  );
+}

@@ -4,13 +4,14 @@
 //   npm run bench                                  # scales 0.1 and 1.0, 32 connections, pools of 20, 10 s each
 //   npm run bench -- --scales 1 --seconds 20 --rounds 3 --connections 32 --pool 20 --out tmp/bench/result.json
 //   npm run bench -- --scales 1 --export 183     (a CSV export of about a million trips, and the API's memory meanwhile)
+//   npm run bench -- --import 1000000            (the importer on a mongoexport with a million trips, and its memory)
 //
 // Each scale gets its own database (transport_bench_<scale>), generated once and reused while the migrations and the
 // generator are unchanged. Before measuring, each endpoint's answer from the API and from the baseline are compared
 // byte for byte: a baseline that answers something else would measure nothing.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -329,6 +330,83 @@ async function exportScale(scale, days) {
   }
 }
 
+/**
+ * `--import <trips>`: the importer (tools/import) on a sample export of the original service with that many trips
+ * (the other collections at 1% of the 100,000-record sample), into a fresh database, its resident memory sampled.
+ */
+async function importRun(trips) {
+  const built = spawnSync(process.execPath, [join(root, 'tools', 'import', 'build.mjs')], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (built.status !== 0) throw new Error(`import build failed:\n${built.stdout}${built.stderr}`);
+  const cli = join(root, 'dist', 'tools', 'import', 'main.js');
+  const folder = join(root, 'tmp', 'bench', `import-export-${trips}`);
+  if (!existsSync(join(folder, 'transactions.json'))) {
+    const sample = spawnSync(process.execPath, [cli, 'sample', folder, '--scale', '0.01', '--trips', String(trips)], {
+      encoding: 'utf8',
+    });
+    if (sample.status !== 0) throw new Error(`sample failed:\n${sample.stdout}${sample.stderr}`);
+  }
+  const megabytes = Math.round(
+    readdirSync(folder).reduce((sum, f) => sum + statSync(join(folder, f)).size, 0) / 2 ** 20,
+  );
+  const name = 'transport_bench_import';
+  const admin = new pg.Client({ connectionString: SERVER });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = dbUrl(name);
+  const migrate = spawnSync(process.execPath, [join(root, 'node_modules/prisma/build/index.js'), 'migrate', 'deploy'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url },
+    encoding: 'utf8',
+  });
+  if (migrate.status !== 0) throw new Error(`migrations failed:\n${migrate.stdout}${migrate.stderr}`);
+  const merchant = 'f'.repeat(24);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`INSERT INTO merchants (id, name, "signingSecret", "updatedAt") VALUES ($1, 'M', 's', now())`, [
+    merchant,
+  ]);
+  await client.end();
+  const report = join(root, 'tmp', 'bench', 'import-report.jsonl');
+  // With the memory flags `npm run import` uses (apps/api/node-flags.json).
+  const flags = JSON.parse(readFileSync(join(root, 'apps/api/node-flags.json'), 'utf8'));
+  const importer = start(
+    'importer',
+    process.execPath,
+    [...flags, cli, '--report', report, '--merchant', `5a0000000000000000000001=${merchant}`, folder],
+    {
+      DATABASE_URL: url,
+    },
+  );
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(importer.pid))), 250);
+  const began = Date.now();
+  const code = await new Promise((done) => importer.on('exit', done));
+  clearInterval(sampler);
+  if (code !== 0) throw new Error(`import failed:\n${importer.log.join('')}`);
+  const seconds = (Date.now() - began) / 1000;
+  const lines = readFileSync(report, 'utf8').trim().split('\n');
+  const summary = JSON.parse(lines.at(-1)).summary;
+  const imported = Object.values(summary.collections).reduce((n, c) => n + c.imported, 0);
+  const out = {
+    trips,
+    exportMb: megabytes,
+    imported,
+    seconds,
+    recordsPerSecond: Math.round(imported / seconds),
+    rssPeakMb: Math.round(peak),
+  };
+  console.log(
+    `[bench] import of a ${megabytes} MB export (${trips} trips): ${imported} records in ${seconds.toFixed(1)} s ` +
+      `(${out.recordsPerSecond} records/s); importer RSS at most ${out.rssPeakMb} MB`,
+  );
+  return out;
+}
+
 async function benchScale(scale) {
   const url = await prepare(scale);
   const api = startApi(url);
@@ -428,6 +506,12 @@ async function main() {
     rounds: ROUNDS,
     scales: [],
   };
+  if (args.import) {
+    result.import = await importRun(Number(args.import));
+    mkdirSync(dirname(OUT), { recursive: true });
+    writeFileSync(OUT, JSON.stringify(result, null, 2));
+    return;
+  }
   if (args.export) {
     result.exports = [];
     for (const scale of SCALES) result.exports.push(await exportScale(scale, Number(args.export)));

@@ -57,6 +57,16 @@ function fingerprint(scale) {
   return hash.digest('hex').slice(0, 16);
 }
 
+/** Applies the committed migrations to the database at `url` (the Prisma CLI, as operators run it). */
+function migrate(url) {
+  const result = spawnSync(process.execPath, [join(root, 'node_modules/prisma/build/index.js'), 'migrate', 'deploy'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`migrations failed:\n${result.stdout}${result.stderr}`);
+}
+
 async function prepare(scale) {
   const name = `transport_bench_${String(scale).replace('.', '_')}`;
   const mark = `bench:${fingerprint(scale)}`;
@@ -77,12 +87,7 @@ async function prepare(scale) {
     await admin.end();
   }
   const url = dbUrl(name);
-  const migrate = spawnSync(process.execPath, [join(root, 'node_modules/prisma/build/index.js'), 'migrate', 'deploy'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: url },
-    encoding: 'utf8',
-  });
-  if (migrate.status !== 0) throw new Error(`migrations failed:\n${migrate.stdout}${migrate.stderr}`);
+  migrate(url);
   const started = Date.now();
   console.log(`[bench] ${name}: generating scale ${scale} ...`);
   const client = new pg.Client({ connectionString: url });
@@ -358,12 +363,7 @@ async function importRun(trips) {
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
   const url = dbUrl(name);
-  const migrate = spawnSync(process.execPath, [join(root, 'node_modules/prisma/build/index.js'), 'migrate', 'deploy'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: url },
-    encoding: 'utf8',
-  });
-  if (migrate.status !== 0) throw new Error(`migrations failed:\n${migrate.stdout}${migrate.stderr}`);
+  migrate(url);
   const merchant = 'f'.repeat(24);
   const client = new pg.Client({ connectionString: url });
   await client.connect();

@@ -87,6 +87,8 @@ export interface Collection {
   files: readonly string[];
   /** The original's fields this collection maps; any other top-level field is listed in the report as unknown. */
   known: readonly string[];
+  /** The fields this collection maps inside its embedded objects, by path (`service.driver`); others are unknown. */
+  nestedKnown?: Readonly<Record<string, readonly string[]>>;
   /** Fields of the original read and deliberately not kept (listed in the report with why, never dropped silently). */
   notCarried?: Readonly<Record<string, string>>;
   map(doc: Doc, options: MapOptions): Mapped;
@@ -536,6 +538,15 @@ const trips: Collection = {
     'assembly',
     'assemblyId',
   ],
+  nestedKnown: {
+    service: ['_id', 'serviceID', 'type', 'driver', 'vehicle', 'pricing', 'passengers', 'amount', 'ended'],
+    'service.driver': ['_id', 'name', 'phone', 'email', 'walletAccount', 'hyperAccount', 'rating'],
+    'service.vehicle': ['_id', 'registrationNumber', 'make', 'model', 'capacity', 'type'],
+    'service.pricing': ['_id', 'type', 'pricePerKm', 'pricePerMinute'],
+    pickupLocation: ['type', 'coordinates'],
+    serviceDestination: ['type', 'coordinates'],
+    droppedOffLocation: ['type', 'coordinates'],
+  },
   map(doc) {
     const m = meta(doc);
     const assemblyId = assemblyOf(doc);

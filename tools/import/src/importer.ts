@@ -303,14 +303,23 @@ function mapRecord(
   skip: (p: Pending, code: string, reason: string) => void,
 ): Ready | undefined {
   const id = typeof doc._id === 'string' ? doc._id : undefined;
+  const unknown = (field: string) => {
+    counts.unknownFields[field] = (counts.unknownFields[field] ?? 0) + 1;
+    if (id && !examples.has(`${collection.name}.${field}`)) examples.set(`${collection.name}.${field}`, id);
+  };
   for (const field of Object.keys(doc)) {
     if (collection.known.includes(field)) continue;
     if (collection.notCarried?.[field]) {
       counts.notCarried[field] = (counts.notCarried[field] ?? 0) + 1;
       continue;
     }
-    counts.unknownFields[field] = (counts.unknownFields[field] ?? 0) + 1;
-    if (id && !examples.has(`${collection.name}.${field}`)) examples.set(`${collection.name}.${field}`, id);
+    unknown(field);
+  }
+  // Inside embedded objects too (a trip's service and its snapshots): a field nothing maps is listed by its path.
+  for (const [path, known] of Object.entries(collection.nestedKnown ?? {})) {
+    const inner = path.split('.').reduce<unknown>((o, key) => (o as Doc | undefined)?.[key], doc);
+    if (inner === null || typeof inner !== 'object' || Array.isArray(inner) || inner instanceof Date) continue;
+    for (const field of Object.keys(inner)) if (!known.includes(field)) unknown(`${path}.${field}`);
   }
   try {
     return { position, id, mapped: collection.map(doc, options) };

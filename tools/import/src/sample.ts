@@ -1,3 +1,4 @@
+import { INSPECTION_ITEMS } from '@transport/domain';
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -64,18 +65,8 @@ const PREFIX = {
   staff: 13,
 } as const;
 
-const CHECKLIST = {
-  spareTire: true,
-  headlights: true,
-  tailLights: true,
-  turnSignals: true,
-  brakeLights: true,
-  fireExtinguisher: true,
-  emergencySignals: true,
-  seatBelts: true,
-  brakes: true,
-  licensePlate: true,
-};
+/** Every item of the ten-item checklist passed. */
+const CHECKLIST = Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, true]));
 
 function meta(prefix: number, n: number) {
   return {

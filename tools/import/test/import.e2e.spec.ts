@@ -59,11 +59,28 @@ async function fingerprint(url: string): Promise<Record<string, string>> {
   return out;
 }
 
+/** A new, empty database with the migrations applied (the Prisma CLI, as operators run it); its URL. */
+async function migratedDatabase(name: string): Promise<string> {
+  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${name}`);
+  const url = dbUrl(name);
+  const migrate = spawnSync(process.execPath, [join(ROOT, 'node_modules/prisma/build/index.js'), 'migrate', 'deploy'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: url },
+    encoding: 'utf8',
+  });
+  if (migrate.status !== 0) throw new Error(`migrations failed:\n${migrate.stdout}${migrate.stderr}`);
+  return url;
+}
+
 /** The built API on the database (it applies the migrations as it starts); resolves with its base URL. */
 async function startApi(url: string): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(process.execPath, [API], {
+    cwd: ROOT,
     env: {
       PATH: process.env.PATH,
+      // The repository's migrations, wherever Jest runs from (Nx runs it in tools/import).
+      APP_ROOT: ROOT,
       DATABASE_URL: url,
       PORT: '0',
       METRICS_PORT: 'off',
@@ -139,7 +156,13 @@ const BROKEN = {
       favouriteColour: 'blue',
     },
   ],
-  trips: [{ _id: { $oid: 'bad000000000000000000004' }, ticketNumber: 'TKT-BROKEN' }],
+  trips: [
+    {
+      _id: { $oid: 'bad000000000000000000004' },
+      ticketNumber: 'TKT-BROKEN',
+      service: { driver: { nickname: 'Kojo' } },
+    },
+  ],
 };
 
 describe('importing the original service’s MongoDB export (100,000 records)', () => {
@@ -204,7 +227,7 @@ describe('importing the original service’s MongoDB export (100,000 records)', 
       expect.arrayContaining([
         ['vehicleowners', 'bad000000000000000000002', 'INVALID_PHONE'],
         ['vehicles', 'bad000000000000000000001', 'VEHICLE_NOT_INSPECTED'],
-        ['trips', 'bad000000000000000000004', 'INVALID_FIELD'],
+        ['trips', 'bad000000000000000000004', 'INVALID_ID'],
         ['vehicles', 'bad000000000000000000005', 'DUPLICATE_VALUE'],
       ]),
     );
@@ -216,6 +239,10 @@ describe('importing the original service’s MongoDB export (100,000 records)', 
       example: 'bad000000000000000000003',
     });
     expect(lines).toContainEqual(expect.objectContaining({ collection: 'drivers', notCarried: 'activationKey' }));
+    // Inside a trip's service too: the broken trip below carries one.
+    expect(lines).toContainEqual(
+      expect.objectContaining({ collection: 'trips', unknownField: 'service.driver.nickname', records: 1 }),
+    );
     expect(out).toMatch(/records imported in/);
   });
 
@@ -300,20 +327,8 @@ describe('importing the original service’s MongoDB export (100,000 records)', 
 
   it('completes an import killed half-way when run again, with the same data as one run', async () => {
     const second = `${name}_resumed`;
-    const resumed = dbUrl(second);
-    await admin(`DROP DATABASE IF EXISTS ${second} WITH (FORCE)`);
-    await admin(`CREATE DATABASE ${second}`);
+    const resumed = await migratedDatabase(second);
     try {
-      const migrate = spawnSync(
-        process.execPath,
-        [join(ROOT, 'node_modules/prisma/build/index.js'), 'migrate', 'deploy'],
-        {
-          cwd: ROOT,
-          env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: resumed },
-          encoding: 'utf8',
-        },
-      );
-      expect(migrate.status).toBe(0);
       await query(
         resumed,
         `INSERT INTO merchants (id, name, "signingSecret", "updatedAt") VALUES ($1, 'M', 's', now())`,
@@ -347,20 +362,8 @@ describe('importing the original service’s MongoDB export (100,000 records)', 
 
   it('validates without writing in a dry run', async () => {
     const third = `${name}_dry`;
-    const dry = dbUrl(third);
-    await admin(`DROP DATABASE IF EXISTS ${third} WITH (FORCE)`);
-    await admin(`CREATE DATABASE ${third}`);
+    const dry = await migratedDatabase(third);
     try {
-      const migrate = spawnSync(
-        process.execPath,
-        [join(ROOT, 'node_modules/prisma/build/index.js'), 'migrate', 'deploy'],
-        {
-          cwd: ROOT,
-          env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: dry },
-          encoding: 'utf8',
-        },
-      );
-      expect(migrate.status).toBe(0);
       const out = runImport(['--dry-run', '--report', join(reports, 'dry.jsonl'), folder], dry);
       expect(out).toContain('dry run: nothing written');
       const summary = (

@@ -351,7 +351,9 @@ async function writeBatch(
       skip(
         p,
         'REFERENCE_MISSING',
-        `${missing.field} ${missing.id} names no ${missing.table} record (not in the export, skipped, or not here)`,
+        missing.table === 'merchants'
+          ? `merchant ${missing.id} is not a merchant here: map it with --merchant ${missing.id}=<merchant id here>`
+          : `${missing.field} ${missing.id} names no ${missing.table} record (not in the export, skipped, or not here)`,
       );
     else ready.push(p);
   }

@@ -114,7 +114,8 @@ async function main(argv: string[]): Promise<number> {
   const reportPath = values.report ?? 'import-report.jsonl';
   // On a terminal one line, rewritten; otherwise (a log, CI) a plain line every five seconds.
   const tty = process.stderr.isTTY === true;
-  let last = 0;
+  // The first line after a first interval: a rate and an ETA from the first small batch would mislead.
+  let last = Date.now();
   const summary = await runImport({
     databaseUrl,
     inputs: positionals,

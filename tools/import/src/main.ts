@@ -58,7 +58,7 @@ export function summaryTable(summary: ImportSummary): string {
       ? `dry run: nothing written (${summary.seconds.toFixed(1)} s)`
       : changed === 0
         ? `nothing changed: every record read is already here or skipped (${summary.seconds.toFixed(1)} s)`
-        : `${changed} records imported in ${summary.seconds.toFixed(1)} s`,
+        : `${changed} record${changed === 1 ? '' : 's'} imported in ${summary.seconds.toFixed(1)} s`,
   ].join('\n');
 }
 

@@ -1,0 +1,48 @@
+import { progressLine, summaryTable } from './main';
+import type { ImportSummary } from './importer';
+
+const counts = (c: Partial<ImportSummary['collections'][string]>) => ({
+  read: 0,
+  imported: 0,
+  unchanged: 0,
+  skipped: 0,
+  reasons: {},
+  unknownFields: {},
+  notCarried: {},
+  ...c,
+});
+
+describe('the importer’s terminal output', () => {
+  it('shows how far, how fast and how long to go, by bytes read', () => {
+    const line = progressLine(
+      { collection: 'trips', file: 'trips.json', bytesRead: 250, bytesTotal: 1000, records: 50_000, startedAt: 0 },
+      10_000,
+    );
+    // A quarter done in 10 s: 30 s to go.
+    expect(line).toBe('[import] trips: 25.0%, 50,000 records, 5,000/s, ETA 0:30');
+  });
+
+  it('shows an unknown ETA before anything is read, and 100% for empty files', () => {
+    const start = { collection: 'regions', file: 'r.json', records: 0, startedAt: 0 };
+    expect(progressLine({ ...start, bytesRead: 0, bytesTotal: 10 }, 1000)).toContain('ETA ?');
+    expect(progressLine({ ...start, bytesRead: 0, bytesTotal: 0 }, 1000)).toContain('100.0%');
+  });
+
+  it('sums up each collection, and says when nothing changed or nothing was written', () => {
+    const summary: ImportSummary = {
+      dryRun: false,
+      seconds: 1.25,
+      collections: {
+        vehicles: counts({ read: 3, imported: 1, unchanged: 1, skipped: 1, reasons: { INVALID_VIN: 1 } }),
+      },
+    };
+    expect(summaryTable(summary).split('\n')).toEqual([
+      'collection  read  imported  unchanged  skipped  reasons',
+      'vehicles    3     1         1          1        INVALID_VIN 1',
+      '1 record imported in 1.3 s',
+    ]);
+    summary.collections.vehicles.imported = 0;
+    expect(summaryTable(summary)).toContain('nothing changed: every record read is already here or skipped');
+    expect(summaryTable({ ...summary, dryRun: true })).toMatch(/would import[\s\S]*dry run: nothing written/);
+  });
+});

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createWriteStream, readdirSync, statSync, type WriteStream } from 'node:fs';
 import { basename, join } from 'node:path';
 import pg from 'pg';
@@ -100,6 +101,10 @@ class Report {
   }
   line(entry: object): void {
     this.out.write(`${JSON.stringify(entry)}\n`);
+  }
+  /** Waits while the file lags behind: a flood of refusals (a million unreadable lines) never piles up in memory. */
+  async caughtUp(): Promise<void> {
+    if (this.out.writableNeedDrain) await once(this.out, 'drain');
   }
   close(): Promise<void> {
     return new Promise((resolve, reject) =>
@@ -263,6 +268,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       for await (const item of items) {
         counts.read += 1;
         records += 1;
+        if (records % 1000 === 0) await report.caughtUp();
         if ('error' in item) {
           skip({ position: item.position }, 'UNREADABLE', item.error);
           continue;

@@ -13,6 +13,7 @@ import { PortsModule } from './core/ports.module';
 import { DriversModule } from './drivers/drivers.module';
 import { OwnersModule } from './owners/owners.module';
 import { PaymentsModule } from './payments/payments.module';
+import { PeopleModule } from './people/people.module';
 import type { Database } from './persistence/database';
 import { ReferenceDataModule } from './reference-data/reference-data.module';
 import { TripsModule } from './trips/trips.module';
@@ -35,6 +36,7 @@ export class AppModule implements NestModule {
         TripsModule,
         ReferenceDataModule,
         AdminModule,
+        PeopleModule,
         PaymentsModule,
         ...(config.paymentBasePath
           ? [RouterModule.register([{ path: config.paymentBasePath, module: PaymentsModule }])]

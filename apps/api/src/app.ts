@@ -12,7 +12,9 @@ import { declareHeaders, operationId } from './core/http/openapi-contract';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config';
 import { openDatabase, type Database } from './persistence/database';
-import { json, text } from 'express';
+import { json, static as serveStatic, text, type NextFunction, type Request, type Response } from 'express';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import helmet from 'helmet';
 import { bodyParserErrors, ProblemFilter } from './core/http/problem.filter';
 import { validationPipe } from './core/http/validation';
@@ -34,6 +36,37 @@ export interface AppOptions {
 }
 
 export const DOCS_PATH = 'docs';
+export const DASHBOARD_PATH = 'dashboard';
+
+/** Where the built dashboard is: the repository's build output, or the runtime bundle's `dashboard` folder. */
+export function dashboardDir(appRoot: string): string | undefined {
+  return [join(appRoot, 'dist', 'apps', 'dashboard'), join(appRoot, 'dashboard')].find((dir) =>
+    existsSync(join(dir, 'index.html')),
+  );
+}
+
+/**
+ * The assembly dashboard, same origin as the API (its session cookie is SameSite=Strict): static files, revalidated
+ * on every load (ETag), so a new release is picked up at once. Without a build, a page says how to make one.
+ */
+function serveDashboard(app: NestExpressApplication, appRoot: string): void {
+  const dir = dashboardDir(appRoot);
+  const base = `/${DASHBOARD_PATH}`;
+  app.use(base, (req: Request, res: Response, next: NextFunction) => {
+    if (req.originalUrl === base) return res.redirect(301, `${base}/`);
+    next();
+  });
+  if (!dir) {
+    app.use(base, (_req: Request, res: Response) => {
+      res
+        .status(404)
+        .type('text/plain')
+        .send('The dashboard is not built: run `npx nx build dashboard` (npm start does).');
+    });
+    return;
+  }
+  app.use(base, serveStatic(dir, { index: 'index.html', maxAge: 0, redirect: false }));
+}
 
 /** The OpenAPI document of an app (running, or a preview with no database: see describeApi). */
 export function openApiDocument(app: INestApplication): OpenAPIObject {
@@ -47,6 +80,13 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
       in: 'header',
       name: 'Authorization',
       description: 'The bare API key, or `Bearer <key>`.',
+    })
+    .addSecurity('session', {
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'tp_session',
+      description:
+        "A person's dashboard session (POST /auth/sign-in); acts as the user's assembly key would. Every change made with it carries the session's `X-CSRF-Token` header (403 `CSRF_REJECTED` without).",
     })
     .build();
   return declareHeaders(SwaggerModule.createDocument(app, info, { operationIdFactory: operationId }));
@@ -107,6 +147,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     // Provider callbacks are read as raw text, so a body that is not JSON can still be stored for inspection.
     app.use(`${config.paymentBasePath}/payment/callback`, text({ type: () => true, limit: '100kb' }));
     app.use(app.get(Metrics).httpMiddleware());
+    serveDashboard(app, config.appRoot);
     app.use(json({ limit: '100kb' }));
     app.use(bodyParserErrors);
     // Closed by default: a route that declares no access rule stops the start here, before anything is served.

@@ -52,6 +52,23 @@ export interface AppConfig {
   databaseTimeouts: { poolWaitMs: number; statementMs: number };
   /** The global limit, shared by every instance: requests per minute per API key, and per address without one (0: off). */
   rateLimit: { perKeyPerMinute: number; perAddressPerMinute: number };
+  people: PeopleConfig;
+}
+
+/** Assembly staff signing in to the dashboard as people (sessions in cookies). */
+export interface PeopleConfig {
+  /** A session ends after this long without a request (idle expiry). */
+  sessionIdleMinutes: number;
+  /** And after this long whatever the activity. */
+  sessionMaxHours: number;
+  /** An invitation link works this long; a reset link `resetMinutes`. */
+  invitationHours: number;
+  resetMinutes: number;
+  /** Failed sign-ins per account and address, and all sign-in attempts per address, each per 15 minutes. */
+  signInPerAccount: number;
+  signInPerAddress: number;
+  /** The session cookie's Secure attribute (COOKIE_SECURE; browsers treat http://localhost as secure). */
+  cookieSecure: boolean;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -209,6 +226,8 @@ export function productionProblems(config: AppConfig): string[] {
       'DATABASE_URL is unset: the data would live in an embedded database in DATA_DIR, lost with the container',
     );
   if (config.seedDemo) problems.push('SEED_DEMO=true would load demo data and demo API keys');
+  if (!config.people.cookieSecure)
+    problems.push('COOKIE_SECURE=false would send dashboard session cookies over plain http');
   if (!config.provider.url)
     problems.push('PAYMENT_PROVIDER_URL is unset: payments would go to the in-process stand-in, which charges nobody');
   if (!config.publicBaseUrl.startsWith('https://'))
@@ -315,6 +334,15 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
     rateLimit: {
       perKeyPerMinute: int(env, 'RATE_LIMIT_PER_KEY_PER_MINUTE', 3000, 0, 10_000_000),
       perAddressPerMinute: int(env, 'RATE_LIMIT_PER_ADDRESS_PER_MINUTE', 600, 0, 10_000_000),
+    },
+    people: {
+      sessionIdleMinutes: int(env, 'SESSION_IDLE_MINUTES', 30, 1, 24 * 60),
+      sessionMaxHours: int(env, 'SESSION_MAX_HOURS', 12, 1, 24 * 30),
+      invitationHours: int(env, 'INVITATION_HOURS', 72, 1, 24 * 30),
+      resetMinutes: int(env, 'PASSWORD_RESET_MINUTES', 60, 5, 24 * 60),
+      signInPerAccount: int(env, 'SIGN_IN_LIMIT_PER_ACCOUNT', 10, 1, 10_000),
+      signInPerAddress: int(env, 'SIGN_IN_LIMIT_PER_ADDRESS', 50, 1, 100_000),
+      cookieSecure: bool(env, 'COOKIE_SECURE', true),
     },
     payments: {
       perMerchantPerMinute: int(env, 'PAYMENT_LIMIT_PER_MERCHANT_PER_MINUTE', 300, 1, 1_000_000),

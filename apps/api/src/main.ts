@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { ObjectIdGenerator } from '@transport/domain';
-import { createApp, DOCS_PATH } from './app';
+import { createApp, DASHBOARD_PATH, DOCS_PATH } from './app';
 import { loadConfig } from './config';
 import { CryptoRandomSource } from './core/platform/crypto-random-source';
 import { SystemClock } from './core/platform/system-clock';
@@ -51,6 +51,7 @@ async function main(): Promise<void> {
       apiBaseUrl: base,
       paymentBaseUrl: `${base}${config.paymentBasePath}`,
       docs: `${base}/${DOCS_PATH}`,
+      dashboard: `${base}/${DASHBOARD_PATH}/`,
       openApi: `${base}/${DOCS_PATH}/openapi.json`,
       health: { live: `${base}/health/live`, ready: `${base}/health/ready` },
       metrics: metricsUrl,
@@ -62,11 +63,16 @@ async function main(): Promise<void> {
               assembly: credentials.assembly,
               merchant: credentials.merchant,
               driverActivationKey: credentials.driverActivationKey,
+              // Sign in to the dashboard as either (older data directories have no dashboard sign-in).
+              dashboard: credentials.dashboard,
             },
           }
         : {}),
     },
-    `Transport API listening on ${base}`,
+    `Transport API listening on ${base}; the assembly dashboard is at ${base}/${DASHBOARD_PATH}/` +
+      (credentials?.dashboard
+        ? ` (demo: ${credentials.dashboard.approver} or ${credentials.dashboard.inspector}, password ${credentials.dashboard.password})`
+        : ''),
   );
 
   let stopping = false;

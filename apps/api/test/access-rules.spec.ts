@@ -1,3 +1,4 @@
+import type { PeopleService } from '../src/people/people.service';
 import { Controller, Get, type ExecutionContext, type Type } from '@nestjs/common';
 import { ModulesContainer, Reflector } from '@nestjs/core';
 import { ApiKeyGuard } from '../src/core/auth/api-key.guard';
@@ -65,11 +66,17 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['GET', '/unions/all', 'admin assembly merchant platform'],
   ['GET', '/unions/:id', 'admin assembly merchant platform'],
   ['GET', '/audit/entries', 'admin'],
-  ['GET', '/audit', 'admin'],
+  ['GET', '/audit', 'admin assembly'],
   ['POST', '/admin/merchants/add', 'admin'],
   ['POST', '/admin/keys', 'admin'],
   ['POST', '/admin/keys/:id/revoke', 'admin'],
   ['GET', '/admin/keys', 'admin'],
+  ['POST', '/auth/sign-in', 'public'],
+  ['GET', '/auth/session', 'assembly'],
+  ['POST', '/auth/sign-out', 'assembly'],
+  ['POST', '/auth/invitations', 'admin assembly'],
+  ['POST', '/auth/password-reset', 'public'],
+  ['POST', '/auth/password', 'public'],
   ['POST', '/payment/request', 'merchant'],
   ['POST', '/payment/callback/:token', 'public'],
   ['GET', '/payment/check_transaction', 'merchant'],
@@ -115,7 +122,13 @@ describe('access rules: closed by default', () => {
   });
 
   it('refuses at the guard a call to a route with no rule, key or not', async () => {
-    const guard = new ApiKeyGuard(new Reflector(), {} as ApiKeyStore, {} as RateLimits, {} as AppConfig);
+    const guard = new ApiKeyGuard(
+      new Reflector(),
+      {} as ApiKeyStore,
+      {} as PeopleService,
+      {} as RateLimits,
+      {} as AppConfig,
+    );
     const call = (headers: Record<string, string>) =>
       ({
         getHandler: () => Forgotten.prototype.open,

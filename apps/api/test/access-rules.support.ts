@@ -4,6 +4,7 @@ import { HealthController } from '../src/core/health.controller';
 import { DriversModule } from '../src/drivers/drivers.module';
 import { OwnersModule } from '../src/owners/owners.module';
 import { PaymentsModule } from '../src/payments/payments.module';
+import { PeopleModule } from '../src/people/people.module';
 import { ReferenceDataModule } from '../src/reference-data/reference-data.module';
 import { TripsModule } from '../src/trips/trips.module';
 import { VehiclesModule } from '../src/vehicles/vehicles.module';
@@ -17,6 +18,7 @@ export function controllersOfApp(): Type[] {
     TripsModule,
     ReferenceDataModule,
     AdminModule,
+    PeopleModule,
     PaymentsModule,
   ];
   return [...features.flatMap((m) => (Reflect.getMetadata('controllers', m) as Type[]) ?? []), HealthController];

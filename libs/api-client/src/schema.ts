@@ -1025,7 +1025,7 @@ export interface paths {
         };
         /**
          * The append-only history of a record
-         * @description Oldest first: each state change with its actor, time, and the state before and after. Secrets (key hashes) are never recorded.
+         * @description Oldest first: each state change with its actor, time, and the state before and after. Secrets (key hashes) are never recorded. Assembly staff may read the history of their own assembly's vehicles, drivers and owners (another assembly's record is 404; other kinds of record 403).
          */
         get: operations["auditHistory"];
         put?: never;
@@ -1088,6 +1088,126 @@ export interface paths {
         put?: never;
         /** Revoke a key: it stops working at once */
         post: operations["adminRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with an email and password (assembly staff)
+         * @description Sets the session cookie (`tp_session`: http-only, SameSite=Strict, Secure unless COOKIE_SECURE=false) and answers the person and the CSRF token. A wrong email and a wrong password get the same 401 `INVALID_CREDENTIALS`. Attempts are limited per account and address and per address (429 `RATE_LIMITED`). The session ends after SESSION_IDLE_MINUTES without a request, or SESSION_MAX_HOURS after sign-in.
+         */
+        post: operations["peopleSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in, and the CSRF token of the session
+         * @description For sessions only (the dashboard); an API key gets 403.
+         */
+        get: operations["peopleSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the session
+         * @description Needs the `X-CSRF-Token` header; clears the cookie.
+         */
+        post: operations["peopleSignOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an assembly user a link to set their password (through the messaging port, to the user's phone)
+         * @description An admin may invite any assembly user; an assembly admin the users of their own assembly (others' are 404). The link works for INVITATION_HOURS, once.
+         */
+        post: operations["peopleInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a link to set a new password
+         * @description When the email is an assembly user's, a link working for PASSWORD_RESET_MINUTES is sent to their phone. The answer is 202 either way; at most five links per account an hour (429).
+         */
+        post: operations["peopleRequestReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a password with an invitation or reset link
+         * @description Uses the link (once: 410 `LINK_EXPIRED` after that, or past its time). Refuses a weak password with 422 `WEAK_PASSWORD` (the link stays usable). Ends the user's open sessions.
+         */
+        post: operations["peopleSetPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2514,6 +2634,62 @@ export interface components {
              * @example 2026-11-22T08:30:00.000Z
              */
             createdAt: string;
+        };
+        SignInBody: {
+            /** @example abena.mensah@ama.gov.gh */
+            email: string;
+            /** @example correct horse battery staple */
+            password: string;
+        };
+        SignedInPersonResponse: {
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            _id: string;
+            name: string;
+            email: string;
+            /** @enum {string} */
+            role: "inspector" | "approver" | "admin";
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            assembly: string;
+            assemblyName: string;
+        };
+        SessionResponse: {
+            person: components["schemas"]["SignedInPersonResponse"];
+            /** @description Send it back in the `X-CSRF-Token` header of every change made with this session. */
+            csrfToken: string;
+            /**
+             * Format: date-time
+             * @description The session ends at this instant unless another request comes first.
+             */
+            idleExpiresAt: string;
+            /**
+             * Format: date-time
+             * @description The session ends at this instant whatever the activity.
+             */
+            endsAt: string;
+        };
+        InviteBody: {
+            /**
+             * @description The assembly user to invite.
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            user: string;
+        };
+        InvitationResponse: {
+            /**
+             * Format: date-time
+             * @description Until when the link works.
+             */
+            expiresAt: string;
+        };
+        PasswordResetBody: {
+            /** @example abena.mensah@ama.gov.gh */
+            email: string;
+        };
+        SetPasswordBody: {
+            /** @description The token of the invitation or reset link (the link's `token` parameter). */
+            token: string;
+            /** @description At least 12 characters, at most 200; not one repeated character; not containing the email. */
+            password: string;
         };
         PaymentRequestBody: {
             /**
@@ -8384,6 +8560,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -8749,6 +8935,511 @@ export interface operations {
                 };
             };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    peopleSignIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`, with a Retry-After header in seconds), or too many callbacks kept for one transaction (`TOO_MANY_CALLBACKS`). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    peopleSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    peopleSignOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    peopleInvite: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteBody"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A gateway this operation depends on (the SMS gateway) refused or could not be reached; nothing else changed that a repeat would not redo. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    peopleRequestReset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetBody"];
+            };
+        };
+        responses: {
+            /** @description Sent, if the account exists. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`, with a Retry-After header in seconds), or too many callbacks kept for one transaction (`TOO_MANY_CALLBACKS`). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A gateway this operation depends on (the SMS gateway) refused or could not be reached; nothing else changed that a repeat would not redo. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    peopleSetPassword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetPasswordBody"];
+            };
+        };
+        responses: {
+            /** @description The password is set; sign in with it. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Gone: the record or link expired (a callback URL past its grace period after the final state). */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`, with a Retry-After header in seconds), or too many callbacks kept for one transaction (`TOO_MANY_CALLBACKS`). */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

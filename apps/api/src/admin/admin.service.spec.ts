@@ -160,7 +160,7 @@ describe('AdminService on fakes', () => {
       },
       { id: '2', entity: 'driver', entityId: 'v1', action: 'Other', actor: ADMIN, before: null, after: null, at },
     ]);
-    expect(await s.admin.auditFor('vehicle', 'v1')).toEqual([
+    expect(await s.admin.auditFor('vehicle', 'v1', ADMIN)).toEqual([
       {
         _id: '1',
         entity: 'vehicle',

@@ -3,6 +3,9 @@ import {
   assertObjectId,
   CommonErrors,
   DomainError,
+  jurisdictionOf,
+  NATIONWIDE,
+  withinJurisdiction,
   type Actor,
   type Clock,
   type DataStores,
@@ -11,6 +14,7 @@ import {
   type PageRequest,
 } from '@transport/domain';
 import { ROLES, type Role } from '../core/auth/principal';
+import { AppError } from '../core/errors';
 import { hashApiKey, newApiKey, newSigningSecret } from '../core/platform/secrets';
 import type { ApiKeyRegistry, AuditFilter, AuditTrail, MerchantRegistry } from '../core/ports';
 import { API_KEYS, AUDIT_TRAIL, CLOCK, ID_GENERATOR, MERCHANTS, STORES } from '../core/tokens';
@@ -119,7 +123,20 @@ export class AdminService {
   }
 
   /** A record's history, oldest first. */
-  async auditFor(entity: string, id: string): Promise<AuditEntryResponse[]> {
+  /**
+   * A record's history. Assembly staff read only their own assembly's vehicles, drivers and owners: the records their
+   * work is about, which they already see whole.
+   */
+  async auditFor(entity: string, id: string, actor: Actor): Promise<AuditEntryResponse[]> {
+    const jurisdiction = jurisdictionOf(actor);
+    if (jurisdiction !== NATIONWIDE) {
+      const stores = { vehicle: this.stores.vehicles, driver: this.stores.drivers, owner: this.stores.owners } as const;
+      if (!(entity in stores)) {
+        throw new AppError('FORBIDDEN', 'Assembly staff may read the history of vehicles, drivers and owners only');
+      }
+      const record = await stores[entity as keyof typeof stores].findById(id);
+      withinJurisdiction(jurisdiction, record, entity, id);
+    }
     return (await this.audit.forRecord(entity, id, AUDIT_LIMIT)).map(toAuditEntryResponse);
   }
 }

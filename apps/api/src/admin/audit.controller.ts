@@ -3,7 +3,8 @@ import type { Request, Response } from 'express';
 import { pageItems } from '../core/http/paging';
 import { pageRequest } from '../core/http/query-values';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { Roles } from '../core/auth/auth.decorators';
+import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
+import { actorOf, type Principal } from '../core/auth/principal';
 import { ApiProblems } from '../core/http/openapi';
 import { View } from '../core/http/view.interceptor';
 import { AuditBrowseQuery, AuditEntryResponse, AuditQuery } from './admin.dto';
@@ -11,12 +12,12 @@ import { AdminService } from './admin.service';
 
 @ApiTags('admin')
 @ApiSecurity('apiKey')
-@Roles('admin')
 @Controller('audit')
 export class AuditController {
   constructor(private readonly admin: AdminService) {}
 
   @Get('entries')
+  @Roles('admin')
   @View('auditEntry')
   @ApiOperation({
     summary: 'Browse the audit log: by actor, kind of actor, kind of record and time range',
@@ -39,15 +40,17 @@ export class AuditController {
   }
 
   @Get()
+  @Roles('admin', 'assembly')
   @View('auditEntry')
   @ApiOperation({
     summary: 'The append-only history of a record',
     description:
-      'Oldest first: each state change with its actor, time, and the state before and after. Secrets (key hashes) are never recorded.',
+      'Oldest first: each state change with its actor, time, and the state before and after. Secrets (key hashes) are never recorded. ' +
+      "Assembly staff may read the history of their own assembly's vehicles, drivers and owners (another assembly's record is 404; other kinds of record 403).",
   })
   @ApiOkResponse({ type: AuditEntryResponse, isArray: true })
-  @ApiProblems(400, 401, 403)
-  history(@Query() query: AuditQuery): Promise<AuditEntryResponse[]> {
-    return this.admin.auditFor(query.entity, query.id);
+  @ApiProblems(400, 401, 403, 404)
+  history(@Query() query: AuditQuery, @CurrentPrincipal() principal: Principal): Promise<AuditEntryResponse[]> {
+    return this.admin.auditFor(query.entity, query.id, actorOf(principal));
   }
 }

@@ -15,6 +15,7 @@ import {
   PrismaPaymentMetrics,
 } from '../persistence/prisma-admin-stores';
 import { ApiKeyStore } from '../persistence/prisma-api-key.store';
+import { PrismaPeopleDirectory } from '../persistence/prisma-people.store';
 import { prismaStores, PrismaUnitOfWork } from '../persistence/prisma-unit-of-work';
 import { PrismaAuditLog } from '../persistence/prisma-audit-log';
 import type { RateLimitRule } from './ports';
@@ -37,6 +38,7 @@ import {
   JOB_WORKERS,
   MERCHANTS,
   PAYMENT_PROVIDER,
+  PEOPLE,
   RANDOM_SOURCE,
   MESSAGE_SENDER,
   RATE_LIMITS,
@@ -73,6 +75,21 @@ export function rateLimitRules(config: AppConfig): Record<string, RateLimitRule>
       points: config.activation.perAddress,
       seconds: 15 * 60,
       message: 'Too many activation attempts from this address',
+    },
+    'sign-in-account': {
+      points: config.people.signInPerAccount,
+      seconds: 15 * 60,
+      message: 'Too many failed sign-ins for this account from this address',
+    },
+    'sign-in-address': {
+      points: config.people.signInPerAddress,
+      seconds: 15 * 60,
+      message: 'Too many sign-in attempts from this address',
+    },
+    'password-link': {
+      points: 5,
+      seconds: 60 * 60,
+      message: 'Too many password links asked for this account',
     },
     'payment-phone': {
       points: config.payments.perPhonePerHour,
@@ -127,6 +144,7 @@ export class PortsModule {
       { provide: API_KEYS, useValue: new PrismaApiKeyRegistry(database.prisma) },
       { provide: MERCHANTS, useValue: new PrismaMerchantRegistry(database.prisma) },
       { provide: AUDIT_TRAIL, useValue: new PrismaAuditTrail(database.prisma) },
+      { provide: PEOPLE, useValue: new PrismaPeopleDirectory(database.prisma) },
       { provide: ApiKeyStore, useValue: new ApiKeyStore(database.prisma, database.reads) },
       { provide: RATE_LIMITS, useValue: new PostgresRateLimits(database.pool, rateLimitRules(config)) },
       {

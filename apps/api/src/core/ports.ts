@@ -120,6 +120,10 @@ export interface RateLimitRule {
 export interface RateLimits {
   /** Counts one use of `key` under the named limit; past it, throws RATE_LIMITED (429 with Retry-After). */
   consume(limit: string, key: string): Promise<void>;
+  /** Throws RATE_LIMITED when `key` has used up the named limit, without counting a use (for limits on failures). */
+  assertAvailable(limit: string, key: string): Promise<void>;
+  /** Forgets the uses of `key` under the named limit (after a success that proves the caller). */
+  reset(limit: string, key: string): Promise<void>;
 }
 
 /** Port: starts and stops the background workers of the durable job queue. */
@@ -151,4 +155,61 @@ export interface EventLog {
   info(event: string, fields: Record<string, unknown>): void;
   warn(event: string, fields: Record<string, unknown>): void;
   error(event: string, fields: Record<string, unknown>): void;
+}
+
+/** An assembly user as the sign-in feature sees them (their password hash, when one was set). */
+export interface PersonRecord {
+  id: string;
+  assemblyId: string;
+  assemblyName: string;
+  name: string;
+  email: string;
+  phone: string;
+  role: string;
+  passwordHash?: string;
+}
+
+/** A one-time link to set a password (only its token's hash is kept). */
+export interface PasswordLink {
+  id: string;
+  tokenHash: string;
+  userId: string;
+  purpose: 'invitation' | 'reset';
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+export interface PersonSessionRecord {
+  /** The SHA-256 of the cookie's token. */
+  id: string;
+  userId: string;
+  csrfToken: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
+}
+
+/** Port: people's passwords, password links and sessions. */
+export interface PeopleDirectory {
+  findByEmail(email: string): Promise<PersonRecord | undefined>;
+  findById(id: string): Promise<PersonRecord | undefined>;
+  /** The user of an unused, unexpired link. */
+  findByLinkToken(tokenHash: string, at: Date): Promise<PersonRecord | undefined>;
+  /** Stores the link and audits its sending, in one transaction. */
+  addLink(link: PasswordLink, audit: { actor: Actor }): Promise<void>;
+  /**
+   * Uses an unused, unexpired link: stores the password, marks the link (and every other open link of the user) used
+   * and ends the user's sessions, in one transaction, audited as the user's own act. Undefined when the link is
+   * unknown, used or expired (nothing changes).
+   */
+  useLink(tokenHash: string, passwordHash: string, at: Date): Promise<PersonRecord | undefined>;
+  openSession(session: PersonSessionRecord): Promise<void>;
+  /** The live session (not idle past `idleSince`, not past its end) with its person; undefined otherwise. */
+  findSession(
+    id: string,
+    at: Date,
+    idleSince: Date,
+  ): Promise<{ session: PersonSessionRecord; person: PersonRecord } | undefined>;
+  touchSession(id: string, at: Date): Promise<void>;
+  closeSession(id: string): Promise<void>;
 }

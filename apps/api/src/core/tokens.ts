@@ -29,3 +29,5 @@ export const EVENT_LOG = Symbol('EVENT_LOG');
 export const RATE_LIMITS = Symbol('RATE_LIMITS');
 /** Sends text messages to phones (MessageSender). */
 export const MESSAGE_SENDER = Symbol('MESSAGE_SENDER');
+/** People's passwords, password links and sessions (PeopleDirectory). */
+export const PEOPLE = Symbol('PEOPLE');

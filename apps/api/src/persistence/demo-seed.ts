@@ -24,6 +24,8 @@ import { PrismaAuditLog } from './prisma-audit-log';
 import { prismaRepositories } from './prisma-repositories';
 import type { PrismaClient } from '../generated/prisma/client';
 import { hashApiKey, newApiKey, newSigningSecret, ScryptSecretHasher } from '../core/platform/secrets';
+import { hashPassword } from '../core/platform/passwords';
+import { randomBytes } from 'node:crypto';
 
 export interface DemoCredentials {
   admin: string;
@@ -31,6 +33,8 @@ export interface DemoCredentials {
   merchant: string;
   /** Activation key of the demo driver who has not activated yet (Fiifi Mensah). */
   driverActivationKey: string;
+  /** The dashboard's demo sign-ins (an inspector and an approver of the first assembly), one password for both. */
+  dashboard: { inspector: string; approver: string; password: string };
   note: string;
 }
 
@@ -68,9 +72,15 @@ export async function seedDemo(
     assembly: newApiKey('assembly'),
     merchant: newApiKey('merchant'),
     driverActivationKey: '',
+    dashboard: {
+      inspector: 'abena.mensah@ama.gov.gh',
+      approver: 'kwame.boateng@ama.gov.gh',
+      password: `demo-${randomBytes(9).toString('base64url')}`,
+    },
     note: 'Demo keys for this data directory only. Send one as the Authorization header (bare or as "Bearer <key>").',
   };
 
+  const demoPasswordHash = await hashPassword(credentials.dashboard.password);
   // One transaction: the domain records through the repositories, the merchant and keys (principals, not domain
   // aggregates) through the same transaction's client. A failure leaves nothing behind.
   await ports.prisma.$transaction(
@@ -467,6 +477,14 @@ export async function seedDemo(
             updatedAt: now,
           },
         ],
+      });
+      // The password is hashed as any person's is (scrypt, off the event loop), before it reaches the transaction.
+      await tx.personCredential.createMany({
+        data: [inspector, approver].map((user) => ({
+          userId: user.id,
+          passwordHash: demoPasswordHash,
+          updatedAt: now,
+        })),
       });
       await db.audit.append([
         {

@@ -21,9 +21,22 @@ export class PostgresRateLimits implements RateLimits {
       await this.limiter(name).consume(key);
     } catch (refusal) {
       if (!(refusal instanceof RateLimiterRes)) throw refusal;
-      const retryAfter = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-      throw new AppError('RATE_LIMITED', `${this.rules[name].message}; try again in ${retryAfter} s`, { retryAfter });
+      throw this.refusal(name, refusal);
     }
+  }
+
+  async assertAvailable(name: string, key: string): Promise<void> {
+    const used = await this.limiter(name).get(key);
+    if (used && used.consumedPoints >= this.rules[name].points) throw this.refusal(name, used);
+  }
+
+  async reset(name: string, key: string): Promise<void> {
+    await this.limiter(name).delete(key);
+  }
+
+  private refusal(name: string, res: RateLimiterRes): AppError {
+    const retryAfter = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+    return new AppError('RATE_LIMITED', `${this.rules[name].message}; try again in ${retryAfter} s`, { retryAfter });
   }
 
   private limiter(name: string): RateLimiterPostgres {

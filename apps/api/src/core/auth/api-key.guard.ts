@@ -7,7 +7,20 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { ApiKeyStore } from '../../persistence/prisma-api-key.store';
 import { OPTIONAL_AUTH_KEY, PUBLIC_KEY, ROLES_KEY, type AuthenticatedRequest } from './auth.decorators';
-import type { Role } from './principal';
+import type { Principal, Role } from './principal';
+import { parse as parseCookies } from 'cookie';
+import { timingSafeEqual } from 'node:crypto';
+import { PeopleService, SESSION_COOKIE } from '../../people/people.service';
+
+/** Methods that change nothing: the only ones a session may use without its CSRF token. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function sameToken(presented: string | string[] | undefined, expected: string): boolean {
+  if (typeof presented !== 'string') return false;
+  const a = Buffer.from(presented);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
 export function unauthorized(detail: string): AppError {
   return new AppError('UNAUTHORIZED', detail);
@@ -26,6 +39,7 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: ApiKeyStore,
+    private readonly people: PeopleService,
     @Inject(RATE_LIMITS) private readonly limits: RateLimits,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -64,14 +78,29 @@ export class ApiKeyGuard implements CanActivate {
 
     const request = context.switchToHttp().getRequest<Request & AuthenticatedRequest>();
     const key = presentedKey(request.headers.authorization);
-    if (!key) {
-      await this.countRequest(request, undefined);
-      if (optional) return true;
-      throw unauthorized('This operation needs an API key in the Authorization header');
+    let principal: Principal | undefined;
+    if (key) {
+      principal = await this.keys.authenticate(key);
+      await this.countRequest(request, principal);
+      if (!principal) throw unauthorized('The API key is unknown or revoked');
+    } else {
+      // No key: a person signed in to the dashboard, by the session cookie (a key, when sent, always wins).
+      const cookie = request.headers.cookie ? parseCookies(request.headers.cookie)[SESSION_COOKIE] : undefined;
+      if (cookie) principal = await this.people.authenticate(cookie);
+      await this.countRequest(request, principal);
+      if (!principal) {
+        if (cookie) throw unauthorized('Your session has ended; sign in again');
+        if (optional) return true;
+        throw unauthorized('This operation needs an API key in the Authorization header');
+      }
+      const csrf = principal.session?.csrfToken;
+      if (!SAFE_METHODS.has(request.method) && (!csrf || !sameToken(request.headers['x-csrf-token'], csrf))) {
+        throw new AppError(
+          'CSRF_REJECTED',
+          "A change made with a session must carry the session's X-CSRF-Token header",
+        );
+      }
     }
-    const principal = await this.keys.authenticate(key);
-    await this.countRequest(request, principal);
-    if (!principal) throw unauthorized('The API key is unknown or revoked');
     request.principal = principal;
     if (roles && !roles.includes(principal.role)) {
       throw new AppError(

@@ -12,6 +12,8 @@ export interface Principal {
   principalId: string;
   /** For assembly keys: the assembly of the key's user, read at each authentication (their jurisdiction). */
   assemblyId?: string;
+  /** Set when a person signed in to the dashboard (a session cookie) rather than a key: every change must carry its CSRF token. */
+  session?: { id: string; csrfToken: string };
 }
 
 export const actorOf = (p: Principal): Actor =>

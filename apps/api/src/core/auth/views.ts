@@ -107,12 +107,13 @@ export const VIEWS: Readonly<Record<ViewedResource, Readonly<Record<Viewer, View
     assembly: 'all',
     admin: 'all',
   },
-  // The audit log holds whole records before and after each change: admins only (the routes are admin-only too).
+  // The audit log holds whole records before and after each change: admins, and assembly staff for the histories of
+  // their own assembly's vehicles, drivers and owners (which they see whole; the route checks which records).
   auditEntry: {
     anonymous: fields([]),
     merchant: fields([]),
     platform: fields([]),
-    assembly: fields([]),
+    assembly: 'all',
     admin: 'all',
   },
   registeredDriver: Object.fromEntries(

@@ -197,4 +197,12 @@ export class CountingRateLimits implements RateLimits {
       throw new AppError('RATE_LIMITED', `Too many uses of ${limit}`, { retryAfter: 60 });
     }
   }
+  async assertAvailable(limit: string, key: string): Promise<void> {
+    if ((this.used.get(`${limit}:${key}`) ?? 0) >= (this.points[limit] ?? Infinity)) {
+      throw new AppError('RATE_LIMITED', `Too many uses of ${limit}`, { retryAfter: 60 });
+    }
+  }
+  async reset(limit: string, key: string): Promise<void> {
+    this.used.delete(`${limit}:${key}`);
+  }
 }

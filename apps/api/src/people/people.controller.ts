@@ -1,0 +1,154 @@
+import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiBody,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { AppConfig } from '../config';
+import { CurrentPrincipal, Public, Roles } from '../core/auth/auth.decorators';
+import { actorOf, type Principal } from '../core/auth/principal';
+import { NoStore } from '../core/http/no-store';
+import { ApiProblems } from '../core/http/openapi';
+import { APP_CONFIG } from '../core/tokens';
+import {
+  InvitationResponse,
+  InviteBody,
+  PasswordResetBody,
+  SessionResponse,
+  SetPasswordBody,
+  SignInBody,
+  toSessionResponse,
+} from './people.dto';
+import { PeopleService, SESSION_COOKIE } from './people.service';
+
+const addressOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+/**
+ * /auth: assembly staff signing in to the dashboard as people. The session travels in an http-only, SameSite=Strict
+ * cookie; every change made with it must carry the session's CSRF token in `X-CSRF-Token`.
+ */
+@ApiTags('sign-in (people)')
+@Controller('auth')
+export class PeopleController {
+  constructor(
+    private readonly people: PeopleService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post('sign-in')
+  @Public()
+  @ApiSecurity({})
+  @HttpCode(200)
+  @NoStore()
+  @ApiOperation({
+    summary: 'Sign in with an email and password (assembly staff)',
+    description:
+      'Sets the session cookie (`tp_session`: http-only, SameSite=Strict, Secure unless COOKIE_SECURE=false) and answers the person and the CSRF token. ' +
+      'A wrong email and a wrong password get the same 401 `INVALID_CREDENTIALS`. Attempts are limited per account and address and per address (429 `RATE_LIMITED`). ' +
+      'The session ends after SESSION_IDLE_MINUTES without a request, or SESSION_MAX_HOURS after sign-in.',
+  })
+  @ApiBody({ type: SignInBody })
+  @ApiOkResponse({ type: SessionResponse })
+  @ApiProblems(400, 401, 413, 415, 429)
+  async signIn(
+    @Body() body: SignInBody,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SessionResponse> {
+    const { token, ...info } = await this.people.signIn(body.email, body.password, addressOf(req));
+    res.cookie(SESSION_COOKIE, token, {
+      httpOnly: true,
+      secure: this.config.people.cookieSecure,
+      sameSite: 'strict',
+      path: '/',
+      maxAge: this.config.people.sessionMaxHours * 3_600_000,
+    });
+    return toSessionResponse(info);
+  }
+
+  @Get('session')
+  @Roles('assembly')
+  @ApiSecurity('session')
+  @NoStore()
+  @ApiOperation({
+    summary: 'Who is signed in, and the CSRF token of the session',
+    description: 'For sessions only (the dashboard); an API key gets 403.',
+  })
+  @ApiOkResponse({ type: SessionResponse })
+  @ApiProblems(401, 403)
+  async session(@CurrentPrincipal() principal: Principal): Promise<SessionResponse> {
+    return toSessionResponse(await this.people.current(principal));
+  }
+
+  @Post('sign-out')
+  @Roles('assembly')
+  @ApiSecurity('session')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'End the session', description: 'Needs the `X-CSRF-Token` header; clears the cookie.' })
+  @ApiNoContentResponse({ description: 'Signed out.' })
+  @ApiProblems(401, 403)
+  async signOut(@CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) res: Response): Promise<void> {
+    await this.people.signOut(principal);
+    res.clearCookie(SESSION_COOKIE, {
+      httpOnly: true,
+      secure: this.config.people.cookieSecure,
+      sameSite: 'strict',
+      path: '/',
+    });
+  }
+
+  @Post('invitations')
+  @Roles('admin', 'assembly')
+  @ApiSecurity('apiKey')
+  @ApiSecurity('session')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: "Send an assembly user a link to set their password (through the messaging port, to the user's phone)",
+    description:
+      "An admin may invite any assembly user; an assembly admin the users of their own assembly (others' are 404). The link works for INVITATION_HOURS, once.",
+  })
+  @ApiBody({ type: InviteBody })
+  @ApiAcceptedResponse({ type: InvitationResponse })
+  @ApiProblems(400, 401, 403, 404, 413, 415, 502)
+  invite(@Body() body: InviteBody, @CurrentPrincipal() principal: Principal): Promise<InvitationResponse> {
+    return this.people.invite(body.user, actorOf(principal));
+  }
+
+  @Post('password-reset')
+  @Public()
+  @ApiSecurity({})
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Ask for a link to set a new password',
+    description:
+      "When the email is an assembly user's, a link working for PASSWORD_RESET_MINUTES is sent to their phone. The answer is 202 either way; at most five links per account an hour (429).",
+  })
+  @ApiBody({ type: PasswordResetBody })
+  @ApiAcceptedResponse({ description: 'Sent, if the account exists.' })
+  @ApiProblems(400, 413, 415, 429, 502)
+  async requestReset(@Body() body: PasswordResetBody): Promise<void> {
+    await this.people.requestReset(body.email);
+  }
+
+  @Post('password')
+  @Public()
+  @ApiSecurity({})
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Set a password with an invitation or reset link',
+    description:
+      "Uses the link (once: 410 `LINK_EXPIRED` after that, or past its time). Refuses a weak password with 422 `WEAK_PASSWORD` (the link stays usable). Ends the user's open sessions.",
+  })
+  @ApiBody({ type: SetPasswordBody })
+  @ApiNoContentResponse({ description: 'The password is set; sign in with it.' })
+  @ApiProblems(400, 410, 413, 415, 422, 429)
+  async setPassword(@Body() body: SetPasswordBody, @Req() req: Request): Promise<void> {
+    await this.people.limitAddress(addressOf(req));
+    await this.people.setPassword(body.token, body.password);
+  }
+}

@@ -1,0 +1,234 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  assertDuty,
+  CommonErrors,
+  type Actor,
+  type AssemblyRole,
+  type Clock,
+  type IdGenerator,
+} from '@transport/domain';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { AppConfig } from '../config';
+import { AppError } from '../core/errors';
+import type { Principal } from '../core/auth/principal';
+import { hashPassword, passwordProblem, UNUSABLE_HASH, verifyPassword, PASSWORD_MAX } from '../core/platform/passwords';
+import type { EventLog, MessageSender, PeopleDirectory, PersonRecord, RateLimits } from '../core/ports';
+import { APP_CONFIG, CLOCK, EVENT_LOG, ID_GENERATOR, MESSAGE_SENDER, PEOPLE, RATE_LIMITS } from '../core/tokens';
+
+const MINUTE = 60_000;
+/** A session's last activity is written at most this often (not on every request). */
+const TOUCH_EVERY_MS = MINUTE;
+export const SESSION_COOKIE = 'tp_session';
+
+/** Who is signed in, as the dashboard shows it. */
+export interface SignedInPerson {
+  id: string;
+  name: string;
+  email: string;
+  role: string;
+  assemblyId: string;
+  assemblyName: string;
+}
+
+export interface SessionInfo {
+  person: SignedInPerson;
+  /** Sent back in the X-CSRF-Token header of every change made with this session. */
+  csrfToken: string;
+  /** The session ends at this instant without further requests, and at `endsAt` whatever happens. */
+  idleExpiresAt: Date;
+  endsAt: Date;
+}
+
+const sha256 = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+const newToken = () => randomBytes(32).toString('base64url');
+const publicPerson = (p: PersonRecord): SignedInPerson => ({
+  id: p.id,
+  name: p.name,
+  email: p.email,
+  role: p.role,
+  assemblyId: p.assemblyId,
+  assemblyName: p.assemblyName,
+});
+
+/**
+ * Assembly staff as people: invitations and resets (one-time links sent through the messaging port), passwords
+ * (scrypt, off the event loop), sign-in (rate-limited) and cookie sessions with a CSRF token and idle expiry. API keys
+ * stay for machines; a session acts exactly as its user's assembly key would.
+ */
+@Injectable()
+export class PeopleService {
+  constructor(
+    @Inject(PEOPLE) private readonly people: PeopleDirectory,
+    @Inject(MESSAGE_SENDER) private readonly messages: MessageSender,
+    @Inject(RATE_LIMITS) private readonly limits: RateLimits,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(EVENT_LOG) private readonly events: EventLog,
+  ) {}
+
+  /**
+   * Sends an assembly user a link to set their password. An admin may invite anyone; an assembly admin (duty
+   * manageAssemblyUsers) the users of their own assembly. Another assembly's user is "not found", as everywhere.
+   */
+  async invite(userId: string, actor: Actor): Promise<{ expiresAt: Date }> {
+    const person = await this.people.findById(userId);
+    if (!person || (actor.role === 'assembly' && person.assemblyId !== actor.assemblyId)) {
+      throw CommonErrors.notFound('assembly user', userId);
+    }
+    if (actor.role === 'assembly') {
+      const self = await this.people.findById(actor.id);
+      if (!self) throw CommonErrors.notFound('assembly user', actor.id);
+      assertDuty({ role: self.role as AssemblyRole }, 'manageAssemblyUsers');
+    }
+    return this.sendLink(person, 'invitation', actor);
+  }
+
+  /**
+   * Sends a reset link to the account's phone, when the email is an assembly user's. The answer is the same either
+   * way (nobody learns who has an account here); at most five links per account an hour.
+   */
+  async requestReset(email: string): Promise<void> {
+    const normalised = email.trim().toLowerCase();
+    await this.limits.consume('password-link', normalised);
+    const person = await this.people.findByEmail(normalised);
+    if (!person) {
+      this.events.info('password_reset_unknown_account', {});
+      return;
+    }
+    await this.sendLink(person, 'reset', { role: 'anonymous', id: 'anonymous' });
+  }
+
+  private async sendLink(
+    person: PersonRecord,
+    purpose: 'invitation' | 'reset',
+    actor: Actor,
+  ): Promise<{ expiresAt: Date }> {
+    const now = this.clock.now();
+    const ms =
+      purpose === 'invitation'
+        ? this.config.people.invitationHours * 60 * MINUTE
+        : this.config.people.resetMinutes * MINUTE;
+    const expiresAt = new Date(now.getTime() + ms);
+    const token = newToken();
+    await this.people.addLink(
+      { id: this.ids.next(), tokenHash: sha256(token), userId: person.id, purpose, expiresAt, createdAt: now },
+      { actor },
+    );
+    // The token travels in the fragment: browsers never send it to a server, so it stays out of access logs.
+    const url = `${this.config.publicBaseUrl}/dashboard/#/set-password?token=${token}`;
+    const text =
+      purpose === 'invitation'
+        ? `${person.assemblyName}: you are invited to the assembly dashboard. Set your password within ${this.config.people.invitationHours} hours: ${url}`
+        : `${person.assemblyName} dashboard: set a new password within ${this.config.people.resetMinutes} minutes: ${url} (ignore this if you did not ask)`;
+    try {
+      await this.messages.send({ to: person.phone, text });
+    } catch (error) {
+      throw new AppError('MESSAGE_NOT_SENT', `The link could not be sent: ${(error as Error).message}`);
+    }
+    return { expiresAt };
+  }
+
+  /** Password links count against the sign-in limit per address (guessing them is hopeless, but not free). */
+  async limitAddress(address: string): Promise<void> {
+    await this.limits.consume('sign-in-address', address);
+  }
+
+  /** Sets the password of a link's user (once per link); their open sessions end. */
+  async setPassword(token: string, password: string): Promise<void> {
+    const tokenHash = sha256(token);
+    if (password.length > PASSWORD_MAX * 4)
+      throw new AppError('WEAK_PASSWORD', `The password must be at most ${PASSWORD_MAX} characters long`);
+    // The policy needs the user's email; the link is read twice (here and, atomically, when used).
+    const person = await this.people.findByLinkToken(tokenHash, this.clock.now());
+    if (!person) throw new AppError('LINK_EXPIRED', 'This link has expired or was already used; ask for a new one');
+    const problem = passwordProblem(password, person.email);
+    if (problem) throw new AppError('WEAK_PASSWORD', problem);
+    const used = await this.people.useLink(tokenHash, await hashPassword(password), this.clock.now());
+    if (!used) throw new AppError('LINK_EXPIRED', 'This link has expired or was already used; ask for a new one');
+    this.events.info('password_set', { user: used.id });
+  }
+
+  /**
+   * Checks an email and password and opens a session. Limited per account and address, and per address; a wrong
+   * email and a wrong password get the same answer, after the same work.
+   */
+  async signIn(email: string, password: string, address: string): Promise<SessionInfo & { token: string }> {
+    const normalised = email.trim().toLowerCase();
+    // Every attempt counts per address; failures count per account and address, and a success clears those.
+    const account = `${normalised}|${address}`;
+    await this.limits.consume('sign-in-address', address);
+    await this.limits.assertAvailable('sign-in-account', account);
+    const person = await this.people.findByEmail(normalised);
+    const ok = await verifyPassword(password, person?.passwordHash ?? UNUSABLE_HASH);
+    if (!person || !person.passwordHash || !ok) {
+      this.events.warn('sign_in_refused', { known: Boolean(person) });
+      await this.limits.consume('sign-in-account', account).catch(() => undefined);
+      throw new AppError('INVALID_CREDENTIALS', 'The email or password is not right');
+    }
+    await this.limits.reset('sign-in-account', account);
+    const now = this.clock.now();
+    const token = newToken();
+    const session = {
+      id: sha256(token),
+      userId: person.id,
+      csrfToken: newToken(),
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: new Date(now.getTime() + this.config.people.sessionMaxHours * 60 * MINUTE),
+    };
+    await this.people.openSession(session);
+    this.events.info('signed_in', { user: person.id });
+    return { token, ...this.info(person, session) };
+  }
+
+  async signOut(principal: Principal): Promise<void> {
+    if (principal.session) await this.people.closeSession(principal.session.id);
+  }
+
+  /** The signed-in person and the session's CSRF token (what the dashboard loads first). */
+  async current(principal: Principal): Promise<SessionInfo> {
+    if (!principal.session)
+      throw new AppError('FORBIDDEN', 'This operation is for people signed in to the dashboard, not API keys');
+    const now = this.clock.now();
+    const found = await this.people.findSession(principal.session.id, now, this.idleSince(now));
+    if (!found) throw new AppError('UNAUTHORIZED', 'Your session has ended; sign in again');
+    return this.info(found.person, found.session);
+  }
+
+  /**
+   * The principal of a session cookie's token: the session's user acting as an assembly key of theirs would, or
+   * undefined when the token is unknown, idle too long or past its end.
+   */
+  async authenticate(token: string): Promise<Principal | undefined> {
+    if (token.length < 20 || token.length > 100) return undefined;
+    const now = this.clock.now();
+    const id = sha256(token);
+    const found = await this.people.findSession(id, now, this.idleSince(now));
+    if (!found) return undefined;
+    const { session, person } = found;
+    if (!timingSafeEqual(Buffer.from(session.id), Buffer.from(id))) return undefined;
+    if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) await this.people.touchSession(id, now);
+    return {
+      keyId: `session:${person.id}`,
+      role: 'assembly',
+      principalId: person.id,
+      assemblyId: person.assemblyId,
+      session: { id, csrfToken: session.csrfToken },
+    };
+  }
+
+  private idleSince(now: Date): Date {
+    return new Date(now.getTime() - this.config.people.sessionIdleMinutes * MINUTE);
+  }
+
+  private info(person: PersonRecord, session: { csrfToken: string; lastSeenAt: Date; expiresAt: Date }): SessionInfo {
+    const idle = new Date(session.lastSeenAt.getTime() + this.config.people.sessionIdleMinutes * MINUTE);
+    return {
+      person: publicPerson(person),
+      csrfToken: session.csrfToken,
+      idleExpiresAt: idle < session.expiresAt ? idle : session.expiresAt,
+      endsAt: session.expiresAt,
+    };
+  }
+}

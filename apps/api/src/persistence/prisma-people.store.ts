@@ -1,0 +1,126 @@
+import { auditEntriesFor, type Actor } from '@transport/domain';
+import type { PasswordLink, PeopleDirectory, PersonRecord, PersonSessionRecord } from '../core/ports';
+import type { PrismaClient } from '../generated/prisma/client';
+import { PrismaAuditLog } from './prisma-audit-log';
+
+const PERSON = {
+  id: true,
+  assemblyId: true,
+  name: true,
+  email: true,
+  phone: true,
+  role: true,
+  assembly: { select: { name: true } },
+  credential: { select: { passwordHash: true } },
+} as const;
+
+interface PersonRow {
+  id: string;
+  assemblyId: string;
+  name: string;
+  email: string;
+  phone: string;
+  role: string;
+  assembly: { name: string };
+  credential: { passwordHash: string } | null;
+}
+
+function toPerson(row: PersonRow): PersonRecord {
+  const { assembly, credential, ...fields } = row;
+  return { ...fields, assemblyName: assembly.name, passwordHash: credential?.passwordHash };
+}
+
+/** People's passwords, password links and sessions in PostgreSQL (hashes only, never a password or a token). */
+export class PrismaPeopleDirectory implements PeopleDirectory {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async findByEmail(email: string): Promise<PersonRecord | undefined> {
+    const row = await this.prisma.assemblyUser.findUnique({ where: { email }, select: PERSON });
+    return row ? toPerson(row) : undefined;
+  }
+
+  async findById(id: string): Promise<PersonRecord | undefined> {
+    const row = await this.prisma.assemblyUser.findUnique({ where: { id }, select: PERSON });
+    return row ? toPerson(row) : undefined;
+  }
+
+  async findByLinkToken(tokenHash: string, at: Date): Promise<PersonRecord | undefined> {
+    const link = await this.prisma.personToken.findUnique({
+      where: { tokenHash },
+      include: { user: { select: PERSON } },
+    });
+    return link && link.usedAt === null && link.expiresAt > at ? toPerson(link.user) : undefined;
+  }
+
+  async addLink(link: PasswordLink, audit: { actor: Actor }): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      await tx.personToken.create({ data: link });
+      await new PrismaAuditLog(tx).append(
+        auditEntriesFor(
+          'assemblyUser',
+          [
+            {
+              type: link.purpose === 'invitation' ? 'InvitationSent' : 'PasswordResetSent',
+              aggregateId: link.userId,
+              at: link.createdAt,
+            },
+          ],
+          audit.actor,
+          null,
+          { link: link.id, purpose: link.purpose, expiresAt: link.expiresAt },
+        ),
+      );
+    });
+  }
+
+  async useLink(tokenHash: string, passwordHash: string, at: Date): Promise<PersonRecord | undefined> {
+    return this.prisma.$transaction(async (tx) => {
+      // Conditional, so two uses of one link at once set one password: the second finds it used.
+      const link = await tx.personToken.findUnique({ where: { tokenHash } });
+      if (!link || link.usedAt !== null || link.expiresAt <= at) return undefined;
+      const claimed = await tx.personToken.updateMany({ where: { id: link.id, usedAt: null }, data: { usedAt: at } });
+      if (claimed.count !== 1) return undefined;
+      await tx.personToken.updateMany({ where: { userId: link.userId, usedAt: null }, data: { usedAt: at } });
+      await tx.personCredential.upsert({
+        where: { userId: link.userId },
+        create: { userId: link.userId, passwordHash, updatedAt: at },
+        update: { passwordHash, updatedAt: at },
+      });
+      await tx.personSession.deleteMany({ where: { userId: link.userId } });
+      await new PrismaAuditLog(tx).append(
+        auditEntriesFor(
+          'assemblyUser',
+          [{ type: 'PasswordSet', aggregateId: link.userId, at }],
+          { role: 'assembly', id: link.userId },
+          null,
+          { link: link.id, purpose: link.purpose },
+        ),
+      );
+      const row = await tx.assemblyUser.findUnique({ where: { id: link.userId }, select: PERSON });
+      return row ? toPerson(row) : undefined;
+    });
+  }
+
+  async openSession(session: PersonSessionRecord): Promise<void> {
+    await this.prisma.personSession.create({ data: session });
+  }
+
+  async findSession(
+    id: string,
+    at: Date,
+    idleSince: Date,
+  ): Promise<{ session: PersonSessionRecord; person: PersonRecord } | undefined> {
+    const row = await this.prisma.personSession.findUnique({ where: { id }, include: { user: { select: PERSON } } });
+    if (!row || row.expiresAt <= at || row.lastSeenAt <= idleSince) return undefined;
+    const { user, ...session } = row;
+    return { session, person: toPerson(user) };
+  }
+
+  async touchSession(id: string, at: Date): Promise<void> {
+    await this.prisma.personSession.updateMany({ where: { id }, data: { lastSeenAt: at } });
+  }
+
+  async closeSession(id: string): Promise<void> {
+    await this.prisma.personSession.deleteMany({ where: { id } });
+  }
+}

@@ -3,6 +3,7 @@
 //   main.js, cli.js          the service and its operator commands (built JavaScript, source maps beside)
 //   provider-simulator.js    the Hubtel-style stand-in, for demos and the compose file's test stack only
 //   import.js                the importer of the original service's MongoDB exports (tools/import)
+//   dashboard/               the assembly dashboard's static files, served by the service under /dashboard/
 //   prisma.config.js         the Prisma CLI's configuration, compiled (no TypeScript source of the app)
 //   prisma/                  the schema and the committed migrations
 //   package.json, package-lock.json, node_modules/   production dependencies only (the Prisma CLI among them)
@@ -36,6 +37,7 @@ must(process.execPath, [
   'api',
   'provider-simulator',
   'import',
+  'dashboard',
   '--outputStyle=static',
 ]);
 
@@ -47,6 +49,8 @@ for (const file of ['main.js', 'main.js.map', 'cli.js', 'cli.js.map', 'prisma.co
 cpSync(join(root, 'dist', 'apps', 'provider-simulator', 'main.js'), join(out, 'provider-simulator.js'));
 // The importer of the original service's MongoDB exports (README "Importing from the original service").
 cpSync(join(root, 'dist', 'tools', 'import', 'main.js'), join(out, 'import.js'));
+// The assembly dashboard (apps/dashboard), served by the service from here (app.ts, dashboardDir).
+cpSync(join(root, 'dist', 'apps', 'dashboard'), join(out, 'dashboard'), { recursive: true });
 cpSync(join(root, 'prisma', 'schema.prisma'), join(out, 'prisma', 'schema.prisma'));
 cpSync(join(root, 'prisma', 'migrations'), join(out, 'prisma', 'migrations'), { recursive: true });
 

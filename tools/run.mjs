@@ -102,8 +102,8 @@ const nx = (args, env) => must(process.execPath, [nxCli(), ...args], env);
 
 function start() {
   ensureInstalled();
-  say('building the API and the provider simulator');
-  nx(['run-many', '-t', 'build', '-p', 'api', 'provider-simulator', '--outputStyle=static']);
+  say('building the API, the dashboard and the provider simulator');
+  nx(['run-many', '-t', 'build', '-p', 'api', 'dashboard', 'provider-simulator', '--outputStyle=static']);
   const children = [];
   // Demo data on the zero-setup embedded database; on a PostgreSQL of your own only when asked (SEED_DEMO=true).
   const env = { SEED_DEMO: process.env.DATABASE_URL ? 'false' : 'true', ...process.env, APP_ROOT: root };

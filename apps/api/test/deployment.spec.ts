@@ -43,6 +43,7 @@ describeOnPostgres('the runtime bundle', () => {
         'main.js',
         'cli.js',
         'import.js',
+        'dashboard',
         'prisma.config.js',
         'prisma',
         'package.json',
@@ -83,6 +84,12 @@ describeOnPostgres('the runtime bundle', () => {
     try {
       const ready = await fetch(`${base}/health/ready`);
       expect(ready.status).toBe(200);
+      // The assembly dashboard, served from the bundle's own dashboard/ folder, same origin as the API.
+      const page = await fetch(`${base}/dashboard/`);
+      expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+      expect(await page.text()).toContain('<title>Assembly dashboard</title>');
+      const script = await fetch(`${base}/dashboard/main.js`);
+      expect([script.status, script.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
       const status = run(
         process.execPath,
         [join(bundle, 'node_modules', 'prisma', 'build', 'index.js'), 'migrate', 'status'],

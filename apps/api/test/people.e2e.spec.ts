@@ -61,6 +61,18 @@ describeOnEachTier('people sign in to the dashboard (invitations, sessions, CSRF
     const reused = await http().post('/auth/password').send({ token, password: PASSWORD }).expect(410);
     expect(reused.body.code).toBe('LINK_EXPIRED');
 
+    // Sending the link and setting the password are in the user's history, without the token or the hash.
+    const history = await running.database.prisma.auditEntry.findMany({
+      where: { entity: 'assemblyUser', entityId: f.ids.assemblyUser },
+      orderBy: { id: 'asc' },
+    });
+    expect(history.map((e) => [e.action, e.actorRole])).toEqual([
+      ['InvitationSent', 'admin'],
+      ['PasswordSet', 'assembly'],
+    ]);
+    const recorded = JSON.stringify(history.map((e) => [e.before, e.after]));
+    expect(recorded).not.toContain(token);
+    expect(recorded).not.toContain('scrypt$');
     const stored = await running.database.prisma.personCredential.findUnique({ where: { userId: f.ids.assemblyUser } });
     expect(stored?.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
     expect(stored?.passwordHash).not.toContain(PASSWORD);

@@ -1,7 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { WORKSPACE_ROOT } from './test-app';
+import { join, resolve } from 'node:path';
+
+// Not test-app's WORKSPACE_ROOT: importing test-app loads the whole app, and other projects' tests (the dashboard's)
+// start the built service without it.
+const WORKSPACE_ROOT = resolve(__dirname, '../../../..');
 
 /** The V8 flags the service always starts with (its memory policy, README "Memory"). */
 export const SERVICE_NODE_FLAGS = JSON.parse(

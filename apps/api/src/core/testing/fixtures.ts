@@ -17,7 +17,16 @@ import {
 } from '@transport/domain/testing';
 
 import { AppError } from '../errors';
-import type { MerchantRecord, MerchantRegistry, MessageSender, RateLimits } from '../ports';
+import type {
+  MerchantRecord,
+  MerchantRegistry,
+  MessageSender,
+  PasswordLink,
+  PeopleDirectory,
+  PersonRecord,
+  PersonSessionRecord,
+  RateLimits,
+} from '../ports';
 
 // What the services' specs share: the fakes of every port, wired the way ports.module.ts wires the real adapters.
 
@@ -204,5 +213,57 @@ export class CountingRateLimits implements RateLimits {
   }
   async reset(limit: string, key: string): Promise<void> {
     this.used.delete(`${limit}:${key}`);
+  }
+}
+
+/** People's passwords, links and sessions in memory, with the adapter's rules (one use per link, sessions end). */
+export class InMemoryPeople implements PeopleDirectory {
+  readonly people = new Map<string, PersonRecord>();
+  readonly links = new Map<string, PasswordLink & { usedAt?: Date }>();
+  readonly sessions = new Map<string, PersonSessionRecord>();
+  readonly audit: Array<{ action: string; userId: string; actor: Actor }> = [];
+
+  add(person: PersonRecord): this {
+    this.people.set(person.id, { ...person });
+    return this;
+  }
+  async findByEmail(email: string) {
+    return [...this.people.values()].find((p) => p.email === email);
+  }
+  async findById(id: string) {
+    return this.people.get(id);
+  }
+  async findByLinkToken(tokenHash: string, at: Date) {
+    const link = this.links.get(tokenHash);
+    return link && !link.usedAt && link.expiresAt > at ? this.people.get(link.userId) : undefined;
+  }
+  async addLink(link: PasswordLink, audit: { actor: Actor }) {
+    this.links.set(link.tokenHash, { ...link });
+    this.audit.push({ action: `${link.purpose}Sent`, userId: link.userId, actor: audit.actor });
+  }
+  async useLink(tokenHash: string, passwordHash: string, at: Date) {
+    const link = this.links.get(tokenHash);
+    if (!link || link.usedAt || link.expiresAt <= at) return undefined;
+    for (const other of this.links.values()) if (other.userId === link.userId) other.usedAt ??= at;
+    const person = this.people.get(link.userId) as PersonRecord;
+    person.passwordHash = passwordHash;
+    for (const [id, session] of this.sessions) if (session.userId === link.userId) this.sessions.delete(id);
+    this.audit.push({ action: 'PasswordSet', userId: link.userId, actor: { role: 'assembly', id: link.userId } });
+    return person;
+  }
+  async openSession(session: PersonSessionRecord) {
+    this.sessions.set(session.id, { ...session });
+  }
+  async findSession(id: string, at: Date, idleSince: Date) {
+    const session = this.sessions.get(id);
+    if (!session || session.expiresAt <= at || session.lastSeenAt <= idleSince) return undefined;
+    return { session: { ...session }, person: this.people.get(session.userId) as PersonRecord };
+  }
+  async touchSession(id: string, at: Date) {
+    const session = this.sessions.get(id);
+    if (session) session.lastSeenAt = at;
+  }
+  async closeSession(id: string) {
+    this.sessions.delete(id);
   }
 }

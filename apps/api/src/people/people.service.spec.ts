@@ -1,0 +1,162 @@
+import { FixedClock, SequentialIdGenerator } from '@transport/domain/testing';
+import { createHash } from 'node:crypto';
+import { loadConfig } from '../config';
+import type { EventLog } from '../core/ports';
+import { hashPassword } from '../core/platform/passwords';
+import {
+  ADMIN,
+  APPROVER,
+  CountingRateLimits,
+  InMemoryPeople,
+  INSPECTOR,
+  OTHER_ASSEMBLY,
+  RecordingMessages,
+  STAFF_ASSEMBLY,
+  T0,
+} from '../core/testing/fixtures';
+import { PeopleService } from './people.service';
+
+const MINUTE = 60_000;
+const quiet: EventLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
+
+function setup() {
+  const people = new InMemoryPeople()
+    .add({ ...person(INSPECTOR.id, 'inspector', 'ama@ama.gov.gh'), phone: '+233244000111' })
+    .add(person(APPROVER.id, 'approver', 'kofi@ama.gov.gh'))
+    .add(person('65a0000000000000000000a9', 'admin', 'efua@ama.gov.gh'))
+    .add({ ...person('65a0000000000000000000b1', 'inspector', 'kweku@tma.gov.gh'), assemblyId: OTHER_ASSEMBLY });
+  const messages = new RecordingMessages();
+  const limits = new CountingRateLimits({ 'sign-in-account': 3 });
+  const clock = new FixedClock(T0);
+  const config = loadConfig({ PUBLIC_BASE_URL: 'https://transport.example.com' });
+  const service = new PeopleService(people, messages, limits, config, clock, new SequentialIdGenerator(), quiet);
+  const token = (i = -1) => /token=([A-Za-z0-9_-]{43})/.exec(messages.sent.at(i)?.text ?? '')?.[1] ?? '';
+  return { people, messages, limits, clock, service, token };
+}
+
+function person(id: string, role: string, email: string) {
+  return { id, role, email, name: email, phone: '+233244000999', assemblyId: STAFF_ASSEMBLY, assemblyName: 'AMA' };
+}
+
+describe('PeopleService on fakes', () => {
+  it('invites by a one-time link to the phone, sets the password once and audits both', async () => {
+    const s = setup();
+    const { expiresAt } = await s.service.invite(INSPECTOR.id, ADMIN);
+    expect(expiresAt).toEqual(new Date(Date.parse(T0) + 72 * 60 * MINUTE));
+    expect(s.messages.sent).toEqual([
+      {
+        to: '+233244000111',
+        text: expect.stringContaining(
+          'AMA: you are invited to the assembly dashboard. Set your password within 72 hours: https://transport.example.com/dashboard/#/set-password?token=',
+        ),
+      },
+    ]);
+    // Only the token's hash is kept.
+    expect([...s.people.links.keys()]).toEqual([sha256(s.token())]);
+    await s.service.setPassword(s.token(), 'kente-cloth-at-dawn');
+    await expect(s.service.setPassword(s.token(), 'kente-cloth-at-dawn')).rejects.toMatchObject({
+      code: 'LINK_EXPIRED',
+    });
+    expect(s.people.audit.map((a) => [a.action, a.actor.role])).toEqual([
+      ['invitationSent', 'admin'],
+      ['PasswordSet', 'assembly'],
+    ]);
+    const signedIn = await s.service.signIn('AMA@ama.gov.gh ', 'kente-cloth-at-dawn', '203.0.113.7');
+    expect(signedIn.person).toMatchObject({ id: INSPECTOR.id, role: 'inspector', assemblyName: 'AMA' });
+  });
+
+  it('lets an assembly admin invite their own users only, and no other role invite at all', async () => {
+    const s = setup();
+    const efua = { role: 'assembly', id: '65a0000000000000000000a9', assemblyId: STAFF_ASSEMBLY } as const;
+    await expect(s.service.invite(INSPECTOR.id, efua)).resolves.toBeDefined();
+    await expect(s.service.invite('65a0000000000000000000b1', efua)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(s.service.invite(INSPECTOR.id, APPROVER)).rejects.toMatchObject({ code: 'DUTY_NOT_ALLOWED' });
+    await expect(s.service.invite('65a0000000000000000000ff', ADMIN)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    s.messages.fail = true;
+    await expect(s.service.invite(INSPECTOR.id, ADMIN)).rejects.toMatchObject({ code: 'MESSAGE_NOT_SENT' });
+  });
+
+  it('sends a reset link only to a known account, and refuses a weak password without using the link', async () => {
+    const s = setup();
+    await s.service.requestReset('nobody@ama.gov.gh');
+    expect(s.messages.sent).toEqual([]);
+    await s.service.requestReset('Kofi@AMA.gov.gh');
+    expect(s.messages.sent[0].text).toContain('set a new password within 60 minutes');
+    await expect(s.service.setPassword(s.token(), 'kofi-kofi-kofi')).rejects.toMatchObject({ code: 'WEAK_PASSWORD' });
+    await expect(s.service.setPassword(s.token(), 'x'.repeat(801))).rejects.toMatchObject({ code: 'WEAK_PASSWORD' });
+    await s.service.setPassword(s.token(), 'a-long-walk-to-tema');
+    // A link past its time sets nothing.
+    await s.service.requestReset('kofi@ama.gov.gh');
+    s.clock.advance(61 * MINUTE);
+    await expect(s.service.setPassword(s.token(), 'another-long-walk')).rejects.toMatchObject({ code: 'LINK_EXPIRED' });
+  });
+
+  it('signs in with the right password only; failures count, a success clears them; past the limit nothing is checked', async () => {
+    const s = setup();
+    s.people.people.get(APPROVER.id)!.passwordHash = await hashPassword('a-long-walk-to-tema');
+    const wrong = () => s.service.signIn('kofi@ama.gov.gh', 'wrong-password', '203.0.113.7');
+    await expect(wrong()).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    await expect(s.service.signIn('nobody@ama.gov.gh', 'a-long-walk-to-tema', '203.0.113.7')).rejects.toMatchObject({
+      code: 'INVALID_CREDENTIALS',
+      detail: 'The email or password is not right',
+    });
+    // An account without a password (never invited) signs in with nothing.
+    await expect(s.service.signIn('ama@ama.gov.gh', '', '203.0.113.7')).rejects.toMatchObject({
+      code: 'INVALID_CREDENTIALS',
+    });
+    await expect(wrong()).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    await s.service.signIn('kofi@ama.gov.gh', 'a-long-walk-to-tema', '203.0.113.7');
+    for (let i = 0; i < 3; i++) await expect(wrong()).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    await expect(s.service.signIn('kofi@ama.gov.gh', 'a-long-walk-to-tema', '203.0.113.7')).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
+    // Another address is another count.
+    await expect(s.service.signIn('kofi@ama.gov.gh', 'a-long-walk-to-tema', '198.51.100.4')).resolves.toBeDefined();
+  });
+
+  it('authenticates a session as the user acting for their assembly, until idle or past its end', async () => {
+    const s = setup();
+    s.people.people.get(APPROVER.id)!.passwordHash = await hashPassword('a-long-walk-to-tema');
+    const { token, csrfToken, idleExpiresAt, endsAt } = await s.service.signIn(
+      'kofi@ama.gov.gh',
+      'a-long-walk-to-tema',
+      '203.0.113.7',
+    );
+    expect(idleExpiresAt).toEqual(new Date(Date.parse(T0) + 30 * MINUTE));
+    expect(endsAt).toEqual(new Date(Date.parse(T0) + 12 * 60 * MINUTE));
+    const principal = await s.service.authenticate(token);
+    expect(principal).toEqual({
+      keyId: `session:${APPROVER.id}`,
+      role: 'assembly',
+      principalId: APPROVER.id,
+      assemblyId: STAFF_ASSEMBLY,
+      session: { id: sha256(token), csrfToken },
+    });
+    expect(await s.service.current(principal!)).toMatchObject({ csrfToken, person: { id: APPROVER.id } });
+    await expect(s.service.current({ keyId: 'k', role: 'assembly', principalId: APPROVER.id })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    expect(await s.service.authenticate('short')).toBeUndefined();
+    expect(await s.service.authenticate('A'.repeat(43))).toBeUndefined();
+
+    // Activity keeps it alive (written at most once a minute); 30 minutes of nothing ends it.
+    s.clock.advance(20 * MINUTE);
+    expect(await s.service.authenticate(token)).toBeDefined();
+    expect(s.people.sessions.get(sha256(token))?.lastSeenAt).toEqual(s.clock.now());
+    s.clock.advance(30 * MINUTE);
+    expect(await s.service.authenticate(token)).toBeUndefined();
+    await expect(s.service.current(principal!)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+
+    // However active, a session ends SESSION_MAX_HOURS after sign-in; signing out ends it at once.
+    const second = await s.service.signIn('kofi@ama.gov.gh', 'a-long-walk-to-tema', '203.0.113.7');
+    for (let i = 0; i < 12 * 3; i++) {
+      s.clock.advance(20 * MINUTE);
+      await s.service.authenticate(second.token);
+    }
+    expect(await s.service.authenticate(second.token)).toBeUndefined();
+    const third = await s.service.signIn('kofi@ama.gov.gh', 'a-long-walk-to-tema', '203.0.113.7');
+    await s.service.signOut((await s.service.authenticate(third.token))!);
+    expect(await s.service.authenticate(third.token)).toBeUndefined();
+  });
+});

@@ -1,0 +1,100 @@
+import { createApiClient, nextCursor, type components, type Problem } from '@transport/api-client';
+
+// The dashboard talks to the API through the generated client only (the same OpenAPI contract as every other client),
+// same origin, with the session cookie the browser keeps and the session's CSRF token on every change.
+
+export type Vehicle = components['schemas']['VehicleResponse'];
+export type Driver = components['schemas']['DriverResponse'];
+export type Session = components['schemas']['SessionResponse'];
+export type AuditEntry = components['schemas']['AuditEntryResponse'];
+export type ComplianceEntry = components['schemas']['ComplianceEntryResponse'];
+
+export const api = createApiClient({ baseUrl: location.origin });
+
+let csrfToken: string | undefined;
+let onSessionEnded: () => void = () => undefined;
+
+export function useSession(session: Session | undefined, ended: () => void): void {
+  csrfToken = session?.csrfToken;
+  onSessionEnded = ended;
+}
+
+api.use({
+  onRequest({ request }) {
+    if (request.method !== 'GET' && csrfToken) request.headers.set('X-CSRF-Token', csrfToken);
+    return request;
+  },
+  onResponse({ response }) {
+    // A 401 anywhere but at the sign-in itself: the session ended (idle, signed out elsewhere, password reset).
+    if (response.status === 401 && !new URL(response.url).pathname.startsWith('/auth/sign-in')) onSessionEnded();
+    return response;
+  },
+});
+
+/** A refusal of the API, as its problem body says it (words for people, and the fields to fix). */
+export class ApiProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: Partial<Problem>,
+  ) {
+    super(problem.detail ?? problem.title ?? `HTTP ${status}`);
+  }
+}
+
+/** The answer's data, or an ApiProblem with the API's own words. */
+export async function must<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let result: { data?: T; error?: unknown; response: Response };
+  try {
+    result = await call;
+  } catch {
+    throw new ApiProblem(0, {});
+  }
+  if (result.error !== undefined || !result.response.ok) {
+    throw new ApiProblem(result.response.status, (result.error ?? {}) as Partial<Problem>);
+  }
+  return result.data as T;
+}
+
+/** One page of a list, the total when asked for, and the cursor of the next page. */
+export interface ListPage<T> {
+  items: T[];
+  total?: number;
+  next?: string;
+}
+
+export async function page<T, D = T[]>(
+  call: Promise<{ data?: D; error?: unknown; response: Response }>,
+  items: (data: D) => T[] = (data) => data as unknown as T[],
+): Promise<ListPage<T>> {
+  const result = await call.catch(() => {
+    throw new ApiProblem(0, {});
+  });
+  if (result.error !== undefined || !result.response.ok || result.data === undefined) {
+    throw new ApiProblem(result.response.status, (result.error ?? {}) as Partial<Problem>);
+  }
+  const total = result.response.headers.get('X-Total-Count');
+  return {
+    items: items(result.data),
+    total: total === null ? undefined : Number(total),
+    next: nextCursor(result.response),
+  };
+}
+
+/** The compliance list as the API's CSV (the whole list, `Accept: text/csv`), saved by the browser as a file. */
+export async function downloadComplianceCsv(within: number): Promise<void> {
+  const blob = await must(
+    api.GET('/vehicles/compliance', {
+      params: { query: { within } },
+      headers: { Accept: 'text/csv' },
+      parseAs: 'blob',
+    }) as Promise<{ data?: Blob; error?: unknown; response: Response }>,
+  );
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `compliance-within-${within}-days.csv`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

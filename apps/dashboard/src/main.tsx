@@ -1,0 +1,135 @@
+import { render } from 'preact';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { api, must, useSession, type Session } from './api';
+import { words as w } from './i18n';
+import { Compliance } from './screens/compliance';
+import { DriverScreen } from './screens/driver';
+import { Forgot, SetPassword, SignIn } from './screens/sign-in';
+import { Queues } from './screens/queues';
+import { VehicleScreen } from './screens/vehicle';
+import { go } from './router';
+import { Loading } from './ui';
+
+/** The route: the part of the address after `#`, as a path and its query (the token of a password link, say). */
+function currentRoute(): { path: string; query: URLSearchParams } {
+  const hash = location.hash.replace(/^#/, '') || '/';
+  const [path, query = ''] = hash.split('?');
+  return { path, query: new URLSearchParams(query) };
+}
+
+function useRoute() {
+  const [route, setRoute] = useState(currentRoute);
+  useEffect(() => {
+    const changed = () => setRoute(currentRoute());
+    addEventListener('hashchange', changed);
+    return () => removeEventListener('hashchange', changed);
+  }, []);
+  return route;
+}
+
+const OPEN_PATHS = ['/sign-in', '/forgot', '/set-password'];
+
+function App() {
+  const route = useRoute();
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [notice, setNotice] = useState<string | undefined>();
+
+  const ended = useCallback(() => {
+    setSession(null);
+    setNotice(w.signIn.ended);
+  }, []);
+  useSession(session ?? undefined, ended);
+
+  useEffect(() => {
+    // Who is signed in (the cookie is http-only: only the API can tell).
+    api.GET('/auth/session').then(
+      ({ data }) => setSession(data ?? null),
+      () => setSession(null),
+    );
+  }, []);
+
+  if (session === undefined) return <Loading />;
+
+  if (OPEN_PATHS.includes(route.path) || !session) {
+    const open = (
+      <main id="main" class="narrow">
+        {route.path === '/forgot' ? (
+          <Forgot />
+        ) : route.path === '/set-password' ? (
+          <SetPassword token={route.query.get('token') ?? ''} />
+        ) : (
+          <SignIn
+            notice={notice}
+            signedIn={(s) => {
+              setNotice(undefined);
+              setSession(s);
+              if (OPEN_PATHS.includes(route.path)) go('/');
+            }}
+          />
+        )}
+      </main>
+    );
+    return (
+      <>
+        <header class="top">
+          <p class="brand">{w.appName}</p>
+        </header>
+        {open}
+      </>
+    );
+  }
+
+  const signOut = async () => {
+    await must(api.POST('/auth/sign-out')).catch(() => undefined);
+    setSession(null);
+    setNotice(w.signIn.signedOut);
+    go('/sign-in');
+  };
+
+  const [, section, id] = route.path.split('/');
+  let screen;
+  if (section === 'vehicles' && id) screen = <VehicleScreen id={id} session={session} />;
+  else if (section === 'drivers' && id) screen = <DriverScreen id={id} session={session} />;
+  else if (section === 'compliance') screen = <Compliance />;
+  else screen = <Queues queue={section === 'queue' ? id : undefined} query={route.query} />;
+
+  return (
+    <>
+      <header class="top">
+        <a
+          class="skip"
+          href="#main"
+          onClick={(event) => {
+            event.preventDefault();
+            document.querySelector<HTMLElement>('main h1')?.focus();
+          }}
+        >
+          {w.skipToContent}
+        </a>
+        <p class="brand">
+          {w.appName}
+          <span class="assembly">{session.person.assemblyName}</span>
+        </p>
+        <nav aria-label={w.nav.label}>
+          <a href="#/" aria-current={section !== 'compliance' ? 'page' : undefined}>
+            {w.nav.queues}
+          </a>
+          <a href="#/compliance" aria-current={section === 'compliance' ? 'page' : undefined}>
+            {w.nav.compliance}
+          </a>
+        </nav>
+        <div class="who">
+          <span>
+            {session.person.name} · {w.roles[session.person.role] ?? session.person.role}
+          </span>
+          <button type="button" class="quiet" onClick={signOut}>
+            {w.nav.signOut}
+          </button>
+        </div>
+      </header>
+      <main id="main">{screen}</main>
+    </>
+  );
+}
+
+render(<App />, document.getElementById('app') as HTMLElement);

@@ -1,0 +1,150 @@
+import { api, must, type Driver, type Session } from '../api';
+import { words as w } from '../i18n';
+import { ActionForm, day, Loading, ProblemMessage, Title, useLoad, useNotice } from '../ui';
+import { History } from './history';
+
+const APPROVAL_CHECKS = ['validLicense', 'hasSmartPhone', 'canUseMap', 'criminalRecord'] as const;
+
+/** The record as the user saw it: a change made meanwhile by someone else is refused (409), not overwritten. */
+const seen = (record: { _id: string; __v: number }) => ({
+  params: { path: { id: record._id }, header: { 'If-Match': String(record.__v) } },
+});
+
+export function DriverScreen({ id, session }: { id: string; session: Session }) {
+  const driver = useLoad(() => must(api.GET('/drivers/{id}', { params: { path: { id } } })), [id]);
+  const { notice, announce } = useNotice();
+  if (driver.error !== undefined) return <ProblemMessage error={driver.error} />;
+  if (!driver.value) return <Loading />;
+  const d = driver.value;
+  const role = session.person.role;
+  const reload = driver.reload;
+
+  return (
+    <>
+      <Title>{w.driver.title(d.name)}</Title>
+      {notice}
+      <Facts d={d} />
+      {role === 'approver' && !d.approved && (
+        <ActionForm
+          announce={announce}
+          label={w.driver.approval}
+          help={w.driver.approvalHelp}
+          submit={w.driver.approve}
+          done={w.driver.approvedNow}
+          action={async (data) => {
+            const approvalChecklist = Object.fromEntries(APPROVAL_CHECKS.map((c) => [c, data.has(c)])) as Record<
+              (typeof APPROVAL_CHECKS)[number],
+              boolean
+            >;
+            await must(api.POST('/drivers/{id}/approve', { ...seen(d), body: { approvalChecklist } }));
+            reload();
+          }}
+        >
+          <fieldset class="checklist">
+            <legend>{w.driver.approval}</legend>
+            {APPROVAL_CHECKS.map((check) => (
+              <label key={check} class="check">
+                <input type="checkbox" name={check} />
+                {w.checklist[check]}
+              </label>
+            ))}
+          </fieldset>
+        </ActionForm>
+      )}
+      {role === 'approver' && d.approved && (
+        <ActionForm
+          announce={announce}
+          label={w.driver.revoke}
+          help={w.driver.revokeHelp}
+          submit={w.driver.revokeSubmit}
+          done={w.driver.revoked}
+          danger
+          action={async (data) => {
+            await must(
+              api.POST('/drivers/{id}/revoke', {
+                ...seen(d),
+                body: { reason: String(data.get('reason') ?? '').trim() },
+              }),
+            );
+            reload();
+          }}
+        >
+          <label for="reason">{w.driver.reason}</label>
+          <textarea id="reason" name="reason" required maxLength={500} rows={3} />
+        </ActionForm>
+      )}
+      {(role === 'inspector' || role === 'approver') && (
+        <>
+          <ActionForm
+            announce={announce}
+            label={w.driver.renewal}
+            submit={w.driver.saveRenewal}
+            done={w.driver.renewed}
+            action={async (data) => {
+              await must(
+                api.POST('/drivers/{id}/renew', {
+                  ...seen(d),
+                  body: { licenseExpiry: String(data.get('expiry') ?? '') },
+                }),
+              );
+              reload();
+            }}
+          >
+            <label for="expiry">{w.driver.newExpiry}</label>
+            <input id="expiry" name="expiry" type="date" required />
+          </ActionForm>
+          <ActionForm
+            announce={announce}
+            label={w.driver.correct}
+            submit={w.driver.saveCorrection}
+            done={w.driver.corrected}
+            action={async (data) => {
+              const body: Record<string, string> = {};
+              for (const name of ['name', 'phone', 'email'] as const) {
+                const value = String(data.get(name) ?? '').trim();
+                if (value && value !== d[name]) body[name] = value;
+              }
+              if (Object.keys(body).length === 0) throw new Error(w.vehicle.nothingToCorrect);
+              await must(api.POST('/drivers/{id}/correct', { ...seen(d), body }));
+              reload();
+            }}
+          >
+            <label for="correct-name">{w.driver.name}</label>
+            <input id="correct-name" name="name" defaultValue={d.name} autocomplete="off" />
+            <label for="correct-phone">{w.driver.phone}</label>
+            <input id="correct-phone" name="phone" type="tel" defaultValue={d.phone ?? ''} autocomplete="off" />
+            <label for="correct-email">{w.driver.email}</label>
+            <input id="correct-email" name="email" type="email" defaultValue={d.email ?? ''} autocomplete="off" />
+          </ActionForm>
+        </>
+      )}
+      <History entity="driver" id={id} me={session.person._id} version={d.__v} />
+    </>
+  );
+}
+
+function Facts({ d }: { d: Driver }) {
+  return (
+    <section class="panel" aria-labelledby="details">
+      <h2 id="details">{w.vehicle.details}</h2>
+      <p class="badges">
+        <span class={d.approved ? 'badge ok' : 'badge'}>{d.approved ? w.driver.approved : w.driver.notApproved}</span>
+        <span class={d.dateActivated ? 'badge ok' : 'badge'}>
+          {d.dateActivated ? w.driver.activated : w.driver.notActivated}
+        </span>
+      </p>
+      <dl class="facts">
+        <dt>{w.driver.phone}</dt>
+        <dd>{d.phone}</dd>
+        <dt>{w.driver.email}</dt>
+        <dd>{d.email}</dd>
+        <dt>{w.driver.license}</dt>
+        <dd>{d.license}</dd>
+        <dt>{w.driver.licenseClass}</dt>
+        <dd>{d.licenseClass}</dd>
+        <dt>{w.driver.licenseExpiry}</dt>
+        <dd>{day(d.licenseExpiry)}</dd>
+      </dl>
+    </section>
+  );
+}

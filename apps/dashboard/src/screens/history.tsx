@@ -1,0 +1,73 @@
+import { api, must, type AuditEntry } from '../api';
+import { words as w } from '../i18n';
+import { dateTime, Loading, ProblemMessage, useLoad } from '../ui';
+
+const names = new Map<string, Promise<string>>();
+
+/** An assembly user's name, asked once per page load (the history names its actors by id). */
+function nameOf(id: string): Promise<string> {
+  let name = names.get(id);
+  if (!name) {
+    name = must(api.GET('/assembly/users/{id}', { params: { path: { id } } })).then(
+      (user) => user.name,
+      () => id,
+    );
+    names.set(id, name);
+  }
+  return name;
+}
+
+/** Each change of a record, oldest first, in words: what happened, when, and who did it. */
+export function History(props: { entity: 'vehicle' | 'driver'; id: string; me: string; version: unknown }) {
+  const history = useLoad(async () => {
+    const entries: AuditEntry[] = await must(
+      api.GET('/audit', { params: { query: { entity: props.entity, id: props.id } } }),
+    );
+    const who = await Promise.all(entries.map((e) => actor(e, props.me)));
+    return entries.map((entry, i) => ({ entry, who: who[i] }));
+  }, [props.id, props.version]);
+
+  return (
+    <section class="panel" aria-labelledby="history">
+      <h2 id="history">{w.history.title}</h2>
+      {history.error !== undefined && <ProblemMessage error={history.error} />}
+      {history.value === undefined && history.error === undefined && <Loading />}
+      {history.value?.length === 0 && <p class="empty">{w.history.empty}</p>}
+      {history.value && history.value.length > 0 && (
+        <ol class="history">
+          {history.value.map(({ entry, who }) => (
+            <li key={entry._id}>
+              <span class="what">{w.history.actions[entry.action] ?? spaced(entry.action)}</span>
+              <span class="muted">
+                <time dateTime={String(entry.at)}>{dateTime(entry.at)}</time> {w.history.by} {who}
+              </span>
+              {entry.action.endsWith('Corrected') && changed(entry)}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+async function actor(entry: AuditEntry, me: string): Promise<string> {
+  const { role, id } = entry.actor;
+  if (role === 'assembly') return id === me ? w.history.you : nameOf(id);
+  if (role === 'admin') return w.history.admin;
+  if (role === 'platform') return w.history.platform;
+  return w.history.system;
+}
+
+/** The fields a correction changed (the audit keeps only those, before and after). */
+function changed(entry: AuditEntry) {
+  const after = (entry.after ?? {}) as Record<string, unknown>;
+  const fields = Object.keys(after);
+  if (fields.length === 0) return null;
+  return (
+    <span class="muted">
+      {w.history.changed}: {fields.join(', ')}
+    </span>
+  );
+}
+
+const spaced = (action: string) => action.replace(/([a-z])([A-Z])/g, '$1 $2');

@@ -1,0 +1,152 @@
+import { api, page, type Driver, type ListPage, type Vehicle } from '../api';
+import { words as w } from '../i18n';
+import { go } from '../router';
+import { day, Loading, ProblemMessage, Title, useLoad } from '../ui';
+
+const PAGE_SIZE = 20;
+type QueueName = 'inspection' | 'approval' | 'drivers';
+const QUEUES: QueueName[] = ['inspection', 'approval', 'drivers'];
+
+/** One queue's page: the assembly's records waiting for that step, newest first (the API scopes to the assembly). */
+function load(queue: QueueName, after?: string, search?: string): Promise<ListPage<Vehicle | Driver>> {
+  const paging = { limit: PAGE_SIZE, count: 'true', after } as const;
+  if (queue === 'drivers') {
+    // The interface's driver list answers { status, payload } (operation 3).
+    return page(
+      api.GET('/drivers/all', { params: { query: { ...paging, approved: 'false', email: search } } }),
+      (data) => data.payload,
+    );
+  }
+  return page(
+    api.GET('/vehicles/all', {
+      params: {
+        query: {
+          ...paging,
+          inspected: queue === 'approval' ? 'true' : 'false',
+          ...(queue === 'approval' ? { approved: 'false' as const } : {}),
+          registrationNumber: search,
+        },
+      },
+    }),
+  );
+}
+
+function href(queue: QueueName, params: Record<string, string | undefined>): string {
+  const query = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => Boolean(e[1])));
+  const text = query.toString();
+  return `#/queue/${queue}${text ? `?${text}` : ''}`;
+}
+
+export function Queues(props: { queue?: string; query: URLSearchParams }) {
+  const queue: QueueName = QUEUES.includes(props.queue as QueueName) ? (props.queue as QueueName) : 'inspection';
+  const after = props.query.get('after') ?? undefined;
+  const search = props.query.get('q') ?? undefined;
+  const pageNumber = Number(props.query.get('page') ?? '1') || 1;
+  const counts = useLoad(() => Promise.all(QUEUES.map((q) => load(q).then((p) => p.total ?? 0))), []);
+  const list = useLoad(() => load(queue, after, search), [queue, after, search]);
+
+  return (
+    <>
+      <Title>{w.queues.title}</Title>
+      <nav class="tabs" aria-label={w.queues.title}>
+        {QUEUES.map((q, i) => (
+          <a key={q} href={href(q, {})} aria-current={q === queue ? 'page' : undefined}>
+            <span>{w.queues[q]}</span>
+            <span class="count">{counts.value ? w.queues.count(counts.value[i]) : '…'}</span>
+          </a>
+        ))}
+      </nav>
+      <section aria-labelledby="queue-title">
+        <h2 id="queue-title">{w.queues[queue]}</h2>
+        <form
+          role="search"
+          class="search"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const data = new FormData(event.currentTarget as HTMLFormElement);
+            go(href(queue, { q: String(data.get('q') ?? '').trim() }).slice(1));
+          }}
+        >
+          <label for="q">{queue === 'drivers' ? w.queues.searchDriver : w.queues.searchVehicle}</label>
+          <div class="row">
+            <input
+              id="q"
+              name="q"
+              type="search"
+              inputMode={queue === 'drivers' ? 'email' : 'text'}
+              autocomplete="off"
+              defaultValue={search ?? ''}
+              key={`${queue}${search}`}
+            />
+            <button type="submit">{w.queues.search}</button>
+            {search && (
+              <a class="button quiet" href={href(queue, {})}>
+                {w.queues.clear}
+              </a>
+            )}
+          </div>
+        </form>
+        {list.error !== undefined && <ProblemMessage error={list.error} />}
+        {list.value === undefined && list.error === undefined && <Loading />}
+        {list.value && (
+          <>
+            {list.value.items.length === 0 ? (
+              <p class="empty">{search ? w.queues.notFound : w.queues.empty}</p>
+            ) : (
+              <ul class="cards">
+                {list.value.items.map((item) =>
+                  queue === 'drivers' ? (
+                    <DriverCard key={item._id} driver={item as Driver} />
+                  ) : (
+                    <VehicleCard key={item._id} vehicle={item as Vehicle} />
+                  ),
+                )}
+              </ul>
+            )}
+            <nav class="pager" aria-label={w.pager.label}>
+              <span>{w.pager.page(pageNumber)}</span>
+              {after && <a href={href(queue, { q: search })}>{w.pager.first}</a>}
+              {list.value.next && (
+                <a href={href(queue, { q: search, after: list.value.next, page: String(pageNumber + 1) })}>
+                  {w.pager.next}
+                </a>
+              )}
+            </nav>
+          </>
+        )}
+      </section>
+    </>
+  );
+}
+
+function VehicleCard({ vehicle }: { vehicle: Vehicle }) {
+  return (
+    <li>
+      <a href={`#/vehicles/${vehicle._id}`} class="card-title">
+        {vehicle.registrationNumber}
+      </a>
+      <span>
+        {vehicle.make} {vehicle.model} · {vehicle.color}
+      </span>
+      <span class="muted">
+        {vehicle.inspected
+          ? `${w.queues.inspectedOn} ${day(vehicle.dateInspected)}`
+          : `${w.queues.registered} ${day(vehicle.createdAt)}`}
+      </span>
+    </li>
+  );
+}
+
+function DriverCard({ driver }: { driver: Driver }) {
+  return (
+    <li>
+      <a href={`#/drivers/${driver._id}`} class="card-title">
+        {driver.name}
+      </a>
+      <span>{driver.email}</span>
+      <span class="muted">
+        {w.queues.registered} {day(driver.createdAt)}
+      </span>
+    </li>
+  );
+}

@@ -1,0 +1,406 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+// The API's own way of starting its built service (its V8 flags, its "listening" line): test support shared on purpose,
+// so the dashboard is tested against the service exactly as the API's deployment tests start it.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { startService, type ServiceProcess } from '../../api/test/support/service-process';
+
+// The assembly dashboard in a real browser (Debian's Chromium driven by playwright-core), against the built API on a
+// scratch PostgreSQL database with the demo data, as `npm start` serves it: at a desk and on a phone, by mouse and by
+// keyboard alone, with an axe-core scan of every screen. The screenshots land in dist/screenshots, or in
+// docs/screenshots (the README's) with UPDATE_SCREENSHOTS=1.
+
+const ROOT = resolve(__dirname, '../../..');
+const API = join(ROOT, 'dist', 'apps', 'api', 'main.js');
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const SHOTS = process.env.UPDATE_SCREENSHOTS ? join(ROOT, 'docs', 'screenshots') : join(ROOT, 'dist', 'screenshots');
+const POSTGRES = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+
+const SIZES = [
+  { name: 'desktop', viewport: { width: 1280, height: 800 }, isMobile: false },
+  { name: 'phone', viewport: { width: 390, height: 844 }, isMobile: true },
+] as const;
+
+interface Demo {
+  inspector: string;
+  approver: string;
+  password: string;
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The built service on a new database with the demo data; its dashboard URL and the demo sign-ins it printed. */
+async function startDemo(database: string): Promise<{ service: ServiceProcess; url: string; demo: Demo }> {
+  await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${database}`);
+  const service = await startService(API, {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      APP_ROOT: ROOT,
+      DATABASE_URL: POSTGRES.replace(/\/[^/]*$/, `/${database}`),
+      PORT: '0',
+      METRICS_PORT: 'off',
+      SHUTDOWN_DELAY_MS: '0',
+      SEED_DEMO: 'true',
+    },
+  });
+  const line = service
+    .output()
+    .split('\n')
+    .find((l) => l.includes('"apiBaseUrl"'));
+  const logged = JSON.parse(line ?? '{}') as { dashboard: string; demoCredentials: { dashboard: Demo } };
+  // localhost (not 127.0.0.1): the browser's secure context for plain http, where the Secure session cookie is kept.
+  return {
+    service,
+    url: logged.dashboard.replace('127.0.0.1', 'localhost'),
+    demo: logged.demoCredentials.dashboard,
+  };
+}
+
+/** axe-core's WCAG 2.1 A/AA and best-practice rules on the page as it is now: no serious or critical violation. */
+async function expectAccessible(page: Page, screen: string): Promise<void> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
+    const result = await axe.run();
+    return result.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
+  });
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${screen}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious).toEqual([]);
+}
+
+/** Waits (up to 10 s) until the check holds, as the page re-renders after each answer. */
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`still not true after 10 s: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Waits until the element's text includes `text`. */
+async function hasText(locator: Locator, text: string): Promise<void> {
+  let seen = '';
+  await eventually(async () => {
+    seen = (await locator.first().textContent()) ?? '';
+    return seen.includes(text);
+  }, `"${text}" in "${seen}"`).catch(() => {
+    throw new Error(`expected "${text}" in: ${seen}`);
+  });
+}
+
+const visible = (locator: Locator) => locator.first().waitFor({ state: 'visible' });
+
+describe.each(SIZES)('the assembly dashboard at $name size', (size) => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let service: ServiceProcess;
+  let url: string;
+  let demo: Demo;
+  const problems: string[] = [];
+
+  const shot = async (screen: string) => {
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, `${size.name}-${screen}.png`), fullPage: size.name === 'desktop' });
+  };
+  const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
+  /** Opens a work queue from its tab, and waits until the queue's own list is shown. */
+  const openQueue = async (name: string) => {
+    await page.getByRole('link', { name: new RegExp(name) }).click();
+    await page.getByRole('heading', { level: 2, name }).waitFor();
+  };
+  /** A vehicle's id, through the API as the signed-in user (the session cookie goes with page.request). */
+  const vehicleId = async (plate: string) => {
+    const answer = await page.request.get(
+      new URL(`/vehicles/all?registrationNumber=${encodeURIComponent(plate)}`, url).toString(),
+    );
+    return ((await answer.json()) as Array<{ _id: string }>)[0]._id;
+  };
+
+  async function signIn(email: string): Promise<void> {
+    await heading('Sign in').waitFor();
+    await page.getByLabel('Email address').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(demo.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await heading('Work queues').waitFor();
+  }
+
+  async function signOut(): Promise<void> {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await heading('Sign in').waitFor();
+    await page.getByText('You are signed out.').waitFor();
+  }
+
+  beforeAll(async () => {
+    ({ service, url, demo } = await startDemo(`dashboard_e2e_${size.name}`));
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+    context = await browser.newContext({ viewport: size.viewport, isMobile: size.isMobile, acceptDownloads: true });
+    page = await context.newPage();
+    // Script errors and Content-Security-Policy refusals would be the dashboard's bugs; the API's 4xx answers are not
+    // (the refusals the tests provoke, and the 401 by which the page learns nobody is signed in).
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/^Failed to load resource: .* status of 4\d\d/.test(message.text()))
+        problems.push(message.text());
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    service?.child.kill('SIGTERM');
+    await service?.exited;
+  });
+
+  it('signs an inspector in, who records an inspection from the queue, and signs out', async () => {
+    await page.goto(url);
+    await heading('Sign in').waitFor();
+    // The scan finds what it should: an image without a text alternative, planted and removed.
+    await page.evaluate(() => {
+      const img = document.createElement('img');
+      img.id = 'planted';
+      img.src = 'data:,';
+      document.body.append(img);
+    });
+    await expect(expectAccessible(page, 'planted')).rejects.toThrow(/image-alt \(critical\)/);
+    await page.evaluate(() => document.getElementById('planted')?.remove());
+    await expectAccessible(page, 'sign-in');
+    await shot('sign-in');
+
+    // A wrong password is refused in words, and nobody is signed in.
+    await page.getByLabel('Email address').fill(demo.inspector);
+    await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').getByText('The email or password is not right').waitFor();
+
+    await signIn(demo.inspector);
+    await visible(page.getByText('Abena Mensah · Inspector'));
+    const inspection = page.getByRole('link', { name: /Vehicles awaiting inspection/ });
+    expect(await inspection.getAttribute('aria-current')).toBe('page');
+    await hasText(inspection, '1 waiting');
+    await expectAccessible(page, 'queues');
+    await shot('queues');
+
+    await page.getByRole('link', { name: 'GR 1001-24' }).click();
+    await heading('Vehicle GR 1001-24').waitFor();
+    await visible(page.getByText('Not inspected', { exact: true }));
+    // An inspector records inspections; approving is not offered to them.
+    expect(await page.getByRole('button', { name: 'Approve the vehicle' }).count()).toBe(0);
+    for (const item of await page.locator('fieldset.checklist input[type=checkbox]').all()) await item.check();
+    await page.getByRole('button', { name: 'Record the inspection' }).click();
+    await page.getByRole('status').getByText('The inspection is recorded.').waitFor();
+    await visible(page.getByText('Inspected', { exact: true }));
+    await page.getByText('Inspection recorded').waitFor();
+    await expectAccessible(page, 'vehicle');
+    await shot('vehicle');
+
+    await page.getByRole('link', { name: 'Work queues' }).click();
+    await hasText(page.getByRole('link', { name: /Vehicles awaiting inspection/ }), '0 waiting');
+    await visible(page.getByText('Nothing is waiting here.'));
+    await signOut();
+  });
+
+  it('signs an approver in, who approves the inspected vehicle and sees the refusal of a failed one', async () => {
+    await signIn(demo.approver);
+    await openQueue('Vehicles awaiting approval');
+    await hasText(page.getByRole('link', { name: /Vehicles awaiting approval/ }), '3 waiting');
+    await page.getByRole('link', { name: 'GR 1001-24' }).click();
+    await heading('Vehicle GR 1001-24').waitFor();
+    // The history names who did what, in words.
+    await hasText(page.locator('.history'), 'Inspection recorded');
+    await hasText(page.locator('.history'), 'by Abena Mensah');
+    await page.getByRole('button', { name: 'Approve the vehicle' }).click();
+    await page.getByRole('status').getByText('The vehicle is approved.').waitFor();
+    await visible(page.getByText('Approved', { exact: true }));
+    await hasText(page.locator('.history'), 'by you');
+
+    // The vehicle that failed its inspection: the domain's refusal, in its own words, and nothing changes.
+    await page.getByRole('link', { name: 'Work queues' }).click();
+    await openQueue('Vehicles awaiting approval');
+    await hasText(page.getByRole('link', { name: /Vehicles awaiting approval/ }), '2 waiting');
+    await page.getByLabel('Registration number').fill('gw 2202-23');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: 'GW 2202-23' }).click();
+    await heading('Vehicle GW 2202-23').waitFor();
+    await visible(page.getByText('Spare tyre', { exact: true }).first());
+    await page.getByRole('button', { name: 'Approve the vehicle' }).click();
+    const refusal = page.getByRole('alert');
+    await refusal.waitFor();
+    await hasText(refusal, 'That did not work');
+    // In words: the checklist item as people call it, not its field name.
+    await hasText(refusal, 'The last inspection failed on: Spare tyre');
+    await visible(page.getByText('Not approved', { exact: true }));
+    await expectAccessible(page, 'refusal');
+    await shot('refusal');
+  });
+
+  it('approves a driver with the checklist, after the domain refuses an incomplete one', async () => {
+    await page.getByRole('link', { name: 'Work queues' }).click();
+    await openQueue('Drivers awaiting approval');
+    const first = page.locator('.cards a').first();
+    const name = (await first.textContent()) ?? '';
+    await first.click();
+    await heading(`Driver ${name}`).waitFor();
+    await page.getByLabel('Holds a valid driving licence').check();
+    await page.getByRole('button', { name: 'Approve the driver' }).click();
+    await hasText(page.getByRole('alert'), 'That did not work');
+    await visible(page.getByText('Not approved', { exact: true }));
+    for (const check of ['Has a smartphone', 'Can use a map app', 'Criminal record checked and clear'])
+      await page.getByLabel(check).check();
+    await page.getByRole('button', { name: 'Approve the driver' }).click();
+    await page
+      .getByRole('status')
+      .getByText('The driver is approved.')
+      .waitFor({ timeout: 5000 })
+      .catch(async (e) => {
+        await page.screenshot({ path: '/tmp/driver-fail.png', fullPage: true });
+        throw e;
+      });
+    await visible(page.getByText('Approved', { exact: true }));
+    // Approved, the driver can now be revoked (with a reason), not approved again.
+    await visible(page.getByRole('button', { name: 'Revoke the approval' }));
+    await expectAccessible(page, 'driver');
+    await shot('driver');
+  });
+
+  it('records a renewal, a correction and a link on a vehicle, each read back in its history', async () => {
+    await page.getByRole('link', { name: 'Work queues' }).click();
+    await openQueue('Vehicles awaiting approval');
+    await page.getByLabel('Registration number').fill('GR 1001-24');
+    await page.getByRole('button', { name: 'Search' }).click();
+    // Approved now, it left the queue.
+    await visible(page.getByText('No record matches that search in this queue.'));
+    await page.goto(`${url}#/vehicles/${await vehicleId('GR 1001-24')}`);
+    await heading('Vehicle GR 1001-24').waitFor();
+
+    await page.getByLabel('Insurance ends').fill('2031-05-31');
+    await page.getByRole('button', { name: 'Record the renewal' }).click();
+    await page.getByRole('status').getByText('The renewal is recorded.').waitFor();
+    await hasText(page.locator('.facts'), '31 May 2031');
+    await hasText(page.locator('.history'), 'Insurance renewed');
+
+    await page.getByLabel('Colour').fill('#FFFFFF');
+    await page.getByRole('button', { name: 'Save the correction' }).click();
+    await page.getByRole('status').getByText('The record is corrected.').waitFor();
+    await hasText(page.locator('.history'), 'Changed: color');
+
+    await page.getByLabel('Station', { exact: true }).selectOption({ index: 1 });
+    await page.getByRole('button', { name: 'Save the links' }).click();
+    await page.getByRole('status').getByText('The links are saved.').waitFor();
+    await hasText(page.locator('.history'), 'Station linked');
+
+    // A date the domain refuses (not later than the current one): its words, and nothing recorded.
+    await page.getByLabel('Insurance ends').fill('2030-01-01');
+    await page.getByRole('button', { name: 'Record the renewal' }).click();
+    await visible(page.getByRole('alert'));
+    await hasText(page.locator('.facts'), '31 May 2031');
+  });
+
+  it('lists expired and expiring documents and downloads them as CSV', async () => {
+    await page.getByRole('link', { name: 'Compliance' }).click();
+    await heading('Compliance').waitFor();
+    await page.locator('.cards').waitFor();
+    await hasText(page.locator('.cards'), 'Insurance ends soon');
+    await expectAccessible(page, 'compliance');
+    await shot('compliance');
+    const listed = await page.locator('.cards a.card-title').allTextContents();
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download the list (CSV)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('compliance-within-30-days.csv');
+    const csv = readFileSync((await download.path()) as string, 'utf8');
+    const [header, ...rows] = csv.trim().split('\r\n');
+    expect(header.split(',').slice(0, 2)).toEqual(['vehicle._id', 'vehicle.registrationNumber']);
+    expect(rows).toHaveLength(listed.length);
+    for (const plate of listed) expect(csv).toContain(plate);
+  });
+
+  it('signs out, after which the session no longer works', async () => {
+    await signOut();
+    const answer = await page.request.get(new URL('/auth/session', url).toString());
+    expect(answer.status()).toBe(401);
+    await page.goto(`${url}#/compliance`);
+    await heading('Sign in').waitFor();
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('the assembly dashboard by keyboard alone', () => {
+  let browser: Browser;
+  let page: Page;
+  let service: ServiceProcess;
+  let url: string;
+  let demo: Demo;
+
+  beforeAll(async () => {
+    ({ service, url, demo } = await startDemo('dashboard_e2e_keyboard'));
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    service?.child.kill('SIGTERM');
+    await service?.exited;
+  });
+
+  /** Presses Tab until the element has the focus, as a keyboard user would (at most 40 presses). */
+  async function tabTo(target: Locator): Promise<void> {
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab');
+      if (await target.evaluate((el) => el === document.activeElement)) return;
+    }
+    throw new Error(`Tab never reached ${target.toString()}`);
+  }
+
+  it('signs in, opens a queued vehicle, records a failed inspection and reads it back, without a mouse', async () => {
+    await page.goto(url);
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    await tabTo(page.getByLabel('Email address'));
+    await page.keyboard.type(demo.inspector);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(demo.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Work queues' }).waitFor();
+    // Each screen's heading takes the focus, so the next Tab starts from the top of the content.
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+
+    await tabTo(page.getByRole('link', { name: 'GR 1001-24' }));
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Vehicle GR 1001-24' }).waitFor();
+    // Tick every item but the brakes with the space bar, then submit with Enter on the button.
+    await tabTo(page.getByLabel('Spare tyre'));
+    for (let item = 0; item < 10; item++) {
+      const name = await page.evaluate(() => (document.activeElement as HTMLInputElement).name);
+      if (name !== 'brakes') await page.keyboard.press('Space');
+      await page.keyboard.press('Tab');
+    }
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Record the inspection');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText('The inspection is recorded.').waitFor();
+    await hasText(page.locator('.facts'), 'Brakes');
+    await hasText(page.locator('.history'), 'Inspection recorded');
+  });
+});

@@ -97,6 +97,9 @@ describeOnPostgres('who sees which fields: every role on every route', () => {
       '/audit': `?entity=vehicle&id=${f.ids.linkedVehicle}`,
     };
     if (route.path.includes(':') && !ids[route.path]) return undefined;
+    // Answered to dashboard sessions only (a key gets 403), with the signed-in person's own details and no record:
+    // people.e2e.spec.ts checks what it shows.
+    if (route.path === '/auth/session') return undefined;
     return `${ids[route.path] ? route.path.replace(':id', ids[route.path]) : route.path}${queries[route.path] ?? ''}`;
   };
 

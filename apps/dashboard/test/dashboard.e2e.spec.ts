@@ -31,6 +31,11 @@ const SIZES = [
   { name: 'phone', viewport: { width: 390, height: 844 }, isMobile: true },
 ] as const;
 
+/** The demo API key of the approver (machines' access, for setting data up). */
+interface Keys {
+  assembly: string;
+}
+
 interface Demo {
   inspector: string;
   approver: string;
@@ -48,7 +53,18 @@ async function admin(sql: string): Promise<void> {
 }
 
 /** The built service on a new database with the demo data; its dashboard URL and the demo sign-ins it printed. */
-async function startDemo(database: string): Promise<{ service: ServiceProcess; url: string; demo: Demo }> {
+interface Running {
+  service: ServiceProcess;
+  url: string;
+  demo: Demo;
+  keys: Keys;
+  /** Stops the service and drops its database. */
+  stop(): Promise<void>;
+}
+
+async function startDemo(name: string): Promise<Running> {
+  // One database per suite and run (two runs on one machine do not meet).
+  const database = `${name}_${process.pid}`;
   await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${database}`);
   const service = await startService(API, {
@@ -67,12 +83,18 @@ async function startDemo(database: string): Promise<{ service: ServiceProcess; u
     .output()
     .split('\n')
     .find((l) => l.includes('"apiBaseUrl"'));
-  const logged = JSON.parse(line ?? '{}') as { dashboard: string; demoCredentials: { dashboard: Demo } };
+  const logged = JSON.parse(line ?? '{}') as { dashboard: string; demoCredentials: Keys & { dashboard: Demo } };
   // localhost (not 127.0.0.1): the browser's secure context for plain http, where the Secure session cookie is kept.
   return {
     service,
     url: logged.dashboard.replace('127.0.0.1', 'localhost'),
     demo: logged.demoCredentials.dashboard,
+    keys: { assembly: logged.demoCredentials.assembly },
+    async stop() {
+      service.child.kill('SIGTERM');
+      await service.exited;
+      await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    },
   };
 }
 
@@ -116,7 +138,7 @@ describe.each(SIZES)('the assembly dashboard at $name size', (size) => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  let service: ServiceProcess;
+  let running: Running;
   let url: string;
   let demo: Demo;
   const problems: string[] = [];
@@ -154,7 +176,8 @@ describe.each(SIZES)('the assembly dashboard at $name size', (size) => {
   }
 
   beforeAll(async () => {
-    ({ service, url, demo } = await startDemo(`dashboard_e2e_${size.name}`));
+    running = await startDemo(`dashboard_e2e_${size.name}`);
+    ({ url, demo } = running);
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
     context = await browser.newContext({ viewport: size.viewport, isMobile: size.isMobile, acceptDownloads: true });
     page = await context.newPage();
@@ -169,8 +192,7 @@ describe.each(SIZES)('the assembly dashboard at $name size', (size) => {
 
   afterAll(async () => {
     await browser?.close();
-    service?.child.kill('SIGTERM');
-    await service?.exited;
+    await running?.stop();
   });
 
   it('signs an inspector in, who records an inspection from the queue, and signs out', async () => {
@@ -282,6 +304,11 @@ describe.each(SIZES)('the assembly dashboard at $name size', (size) => {
     await visible(page.getByRole('button', { name: 'Revoke the approval' }));
     await expectAccessible(page, 'driver');
     await shot('driver');
+    await page.getByLabel('Reason').fill('Licence found forged at the roadside check');
+    await page.getByRole('button', { name: 'Revoke the approval' }).click();
+    await page.getByRole('status').getByText('The approval is revoked.').waitFor();
+    await visible(page.getByText('Not approved', { exact: true }));
+    await hasText(page.locator('.history'), 'Approval revoked');
   });
 
   it('records a renewal, a correction and a link on a vehicle, each read back in its history', async () => {
@@ -348,22 +375,23 @@ describe.each(SIZES)('the assembly dashboard at $name size', (size) => {
   });
 });
 
-describe('the assembly dashboard by keyboard alone', () => {
+describe('the assembly dashboard by keyboard alone, and with a long queue', () => {
   let browser: Browser;
   let page: Page;
-  let service: ServiceProcess;
+  let running: Running;
   let url: string;
   let demo: Demo;
+  let keys: Keys;
 
   beforeAll(async () => {
-    ({ service, url, demo } = await startDemo('dashboard_e2e_keyboard'));
+    running = await startDemo('dashboard_e2e_keyboard');
+    ({ url, demo, keys } = running);
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   });
   afterAll(async () => {
     await browser?.close();
-    service?.child.kill('SIGTERM');
-    await service?.exited;
+    await running?.stop();
   });
 
   /** Presses Tab until the element has the focus, as a keyboard user would (at most 40 presses). */
@@ -402,5 +430,42 @@ describe('the assembly dashboard by keyboard alone', () => {
     await page.getByRole('status').getByText('The inspection is recorded.').waitFor();
     await hasText(page.locator('.facts'), 'Brakes');
     await hasText(page.locator('.history'), 'Inspection recorded');
+  });
+
+  it('pages through a queue longer than a page, with its count, and finds one record by search', async () => {
+    // 21 more vehicles registered by a machine (the approver's demo key), so the queue holds 21 (the one above is done).
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(new URL(path, url), {
+        ...init,
+        headers: { Authorization: keys.assembly, 'Content-Type': 'application/json' },
+      });
+    const owners = (await (await api('/vehicles/owner/all?limit=1')).json()) as Array<{ _id: string }>;
+    for (let i = 0; i < 21; i++) {
+      const plate = `GP ${5000 + i}-26`;
+      const added = await api('/vehicles/add', {
+        method: 'POST',
+        body: JSON.stringify({ ownerID: owners[0]._id, registrationNumber: plate, make: 'Toyota', model: 'Vitz' }),
+      });
+      expect(added.status).toBe(201);
+    }
+    await page.getByRole('link', { name: 'Work queues' }).click();
+    const tab = page.getByRole('link', { name: /Vehicles awaiting inspection/ });
+    await hasText(tab, '21 waiting');
+    await eventually(async () => (await page.locator('.cards > li').count()) === 20, '20 cards on page 1');
+    await hasText(page.locator('.pager'), 'Page 1');
+    await page.getByRole('link', { name: 'Next page' }).click();
+    await hasText(page.locator('.pager'), 'Page 2');
+    await eventually(async () => (await page.locator('.cards > li').count()) === 1, '1 card on page 2');
+    // The oldest is last: the first one registered.
+    await hasText(page.locator('.cards'), 'GP 5000-26');
+    expect(await page.getByRole('link', { name: 'Next page' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'First page' }).click();
+    await eventually(async () => (await page.locator('.cards > li').count()) === 20, '20 cards on page 1 again');
+
+    await page.getByRole('heading', { level: 2, name: 'Vehicles awaiting inspection' }).waitFor();
+    await page.getByLabel('Registration number').fill('gp 5010-26');
+    await page.keyboard.press('Enter');
+    await eventually(async () => (await page.locator('.cards > li').count()) === 1, 'one search result');
+    await hasText(page.locator('.cards'), 'GP 5010-26');
   });
 });

@@ -1,9 +1,19 @@
+import type { components } from '@transport/api-client';
 import { api, must, type Driver, type Session } from '../api';
 import { words as w } from '../i18n';
 import { ActionForm, day, Loading, ProblemMessage, Title, useLoad, useNotice } from '../ui';
 import { History } from './history';
 
-const APPROVAL_CHECKS = ['validLicense', 'hasSmartPhone', 'canUseMap', 'criminalRecord'] as const;
+/** The approval checks, checked against the contract's type (which has no values): each one, and no other. */
+type ApprovalCheck = keyof components['schemas']['ApprovalChecklistResponse'];
+const APPROVAL_CHECKS = [
+  'validLicense',
+  'hasSmartPhone',
+  'canUseMap',
+  'criminalRecord',
+] as const satisfies readonly ApprovalCheck[];
+const EVERY_CHECK: Exclude<ApprovalCheck, (typeof APPROVAL_CHECKS)[number]> extends never ? true : never = true;
+void EVERY_CHECK;
 
 /** The record as the user saw it: a change made meanwhile by someone else is refused (409), not overwritten. */
 const seen = (record: { _id: string; __v: number }) => ({
@@ -33,7 +43,7 @@ export function DriverScreen({ id, session }: { id: string; session: Session }) 
           done={w.driver.approvedNow}
           action={async (data) => {
             const approvalChecklist = Object.fromEntries(APPROVAL_CHECKS.map((c) => [c, data.has(c)])) as Record<
-              (typeof APPROVAL_CHECKS)[number],
+              ApprovalCheck,
               boolean
             >;
             await must(api.POST('/drivers/{id}/approve', { ...seen(d), body: { approvalChecklist } }));

@@ -1,8 +1,14 @@
+import type { components } from '@transport/api-client';
 import { api, must, page, type Session, type Vehicle } from '../api';
 import { words as w } from '../i18n';
 import { ActionForm, day, Loading, ProblemMessage, Title, useLoad, useNotice } from '../ui';
 import { History } from './history';
 
+/**
+ * The ten items, in the order an inspector walks round the vehicle. The contract gives their names as a type only, so
+ * the list is written here and checked against it: a missing or unknown item fails to compile.
+ */
+type InspectionItem = keyof components['schemas']['InspectionChecklistResponse'];
 const INSPECTION_ITEMS = [
   'spareTire',
   'headlights',
@@ -14,7 +20,9 @@ const INSPECTION_ITEMS = [
   'seatBelts',
   'brakes',
   'licensePlate',
-] as const;
+] as const satisfies readonly InspectionItem[];
+const EVERY_ITEM: Exclude<InspectionItem, (typeof INSPECTION_ITEMS)[number]> extends never ? true : never = true;
+void EVERY_ITEM;
 
 const path = (id: string) => ({ params: { path: { id } } });
 /** The record as the user saw it: a change made meanwhile by someone else is refused (409), not overwritten. */
@@ -227,33 +235,45 @@ function Links({ v, reload, announce }: Part) {
         reload();
       }}
     >
-      <label for="link-driver">{w.vehicle.linkDriver}</label>
-      <select id="link-driver" name="driver" defaultValue={current(v.driver)}>
-        <option value="">{w.vehicle.noChoice}</option>
-        {drivers.items.map((d) => (
-          <option key={d._id} value={d._id}>
-            {d.name} ({d.email})
-          </option>
-        ))}
-      </select>
-      <label for="link-station">{w.vehicle.linkStation}</label>
-      <select id="link-station" name="station" defaultValue={current(v.station)}>
-        <option value="">{w.vehicle.noChoice}</option>
-        {stations.map((s) => (
-          <option key={s._id} value={s._id}>
-            {s.name}
-          </option>
-        ))}
-      </select>
-      <label for="link-union">{w.vehicle.linkUnion}</label>
-      <select id="link-union" name="transportUnion" defaultValue={current(v.transportUnion)}>
-        <option value="">{w.vehicle.keep}</option>
-        {unions.map((u) => (
-          <option key={u._id} value={u._id}>
-            {u.name}
-          </option>
-        ))}
-      </select>
+      <Choice
+        name="driver"
+        label={w.vehicle.linkDriver}
+        current={current(v.driver)}
+        empty={w.vehicle.noChoice}
+        options={drivers.items.map((d) => [d._id, `${d.name} (${d.email})`])}
+      />
+      <Choice
+        name="station"
+        label={w.vehicle.linkStation}
+        current={current(v.station)}
+        empty={w.vehicle.noChoice}
+        options={stations.map((st) => [st._id, st.name])}
+      />
+      <Choice
+        name="transportUnion"
+        label={w.vehicle.linkUnion}
+        current={current(v.transportUnion)}
+        empty={w.vehicle.keep}
+        options={unions.map((u) => [u._id, u.name])}
+      />
     </ActionForm>
+  );
+}
+
+/** A labelled choice of one record (by id), with an empty first choice. */
+function Choice(props: { name: string; label: string; current: string; empty: string; options: [string, string][] }) {
+  const id = `link-${props.name}`;
+  return (
+    <>
+      <label for={id}>{props.label}</label>
+      <select id={id} name={props.name} defaultValue={props.current}>
+        <option value="">{props.empty}</option>
+        {props.options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </>
   );
 }

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { RunningApp } from '../src/app';
 import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
+import { describeOnPostgres } from './support/postgres-only';
 import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
 
 const PASSWORD = 'kente-cloth-at-dawn-42';
@@ -265,5 +266,34 @@ describeOnEachTier('people sign in to the dashboard (invitations, sessions, CSRF
     expect(refused.res.body.code).toBe('RATE_LIMITED');
     expect(refused.res.headers['retry-after']).toMatch(/^\d+$/);
     expect(refused.cookie).toBeUndefined();
+  });
+});
+
+describeOnPostgres('the per-address limit on password links', () => {
+  let store: TierStore;
+  let running: RunningApp;
+
+  beforeAll(async () => {
+    store = await openTierStore('postgresql');
+    const config = store.config();
+    running = await startTestApp({ ...config, people: { ...config.people, signInPerAddress: 3 } });
+    await loadApiFixture(running.database);
+  });
+  afterAll(async () => {
+    await running?.close();
+    await store?.dispose();
+  });
+
+  it('counts asking for and using links from one address, so one address cannot text every account', async () => {
+    const http = () => request(running.app.getHttpServer());
+    await http().post('/auth/password-reset').send({ email: 'a@ama.gov.gh' }).expect(202);
+    await http().post('/auth/password-reset').send({ email: 'b@ama.gov.gh' }).expect(202);
+    await http()
+      .post('/auth/password')
+      .send({ token: 'A'.repeat(43), password: 'a-guess-at-a-link' })
+      .expect(410);
+    const refused = await http().post('/auth/password-reset').send({ email: 'c@ama.gov.gh' }).expect(429);
+    expect(refused.body.code).toBe('RATE_LIMITED');
+    await http().post('/auth/sign-in').send({ email: 'abena@ama.gov.gh', password: 'anything-at-all' }).expect(429);
   });
 });

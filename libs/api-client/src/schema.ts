@@ -1185,7 +1185,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a link to set a new password
-         * @description When the email is an assembly user's, a link working for PASSWORD_RESET_MINUTES is sent to their phone. The answer is 202 either way; at most five links per account an hour (429).
+         * @description When the email is an assembly user's, a link working for PASSWORD_RESET_MINUTES is sent to their phone. The answer is 202 either way; at most five links per account an hour, and the sign-in limit per address (429).
          */
         post: operations["peopleRequestReset"];
         delete?: never;

@@ -126,12 +126,13 @@ export class PeopleController {
   @ApiOperation({
     summary: 'Ask for a link to set a new password',
     description:
-      "When the email is an assembly user's, a link working for PASSWORD_RESET_MINUTES is sent to their phone. The answer is 202 either way; at most five links per account an hour (429).",
+      "When the email is an assembly user's, a link working for PASSWORD_RESET_MINUTES is sent to their phone. The answer is 202 either way; at most five links per account an hour, and the sign-in limit per address (429).",
   })
   @ApiBody({ type: PasswordResetBody })
   @ApiAcceptedResponse({ description: 'Sent, if the account exists.' })
   @ApiProblems(400, 413, 415, 429, 502)
-  async requestReset(@Body() body: PasswordResetBody): Promise<void> {
+  async requestReset(@Body() body: PasswordResetBody, @Req() req: Request): Promise<void> {
+    await this.people.limitAddress(addressOf(req));
     await this.people.requestReset(body.email);
   }
 

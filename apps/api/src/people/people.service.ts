@@ -129,7 +129,10 @@ export class PeopleService {
     return { expiresAt };
   }
 
-  /** Password links count against the sign-in limit per address (guessing them is hopeless, but not free). */
+  /**
+   * Using and asking for password links count against the sign-in limit per address: guessing a link is hopeless,
+   * but not free, and one address cannot have text messages sent to every account.
+   */
   async limitAddress(address: string): Promise<void> {
     await this.limits.consume('sign-in-address', address);
   }

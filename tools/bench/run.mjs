@@ -5,6 +5,7 @@
 //   npm run bench -- --scales 1 --seconds 20 --rounds 3 --connections 32 --pool 20 --out tmp/bench/result.json
 //   npm run bench -- --scales 1 --export 183     (a CSV export of about a million trips, and the API's memory meanwhile)
 //   npm run bench -- --import 1000000            (the importer on a mongoexport with a million trips, and its memory)
+//   npm run bench -- --floor                     (the API's own per-request floor: a route with no database work)
 //
 // Each scale gets its own database (transport_bench_<scale>), generated once and reused while the migrations and the
 // generator are unchanged. Before measuring, each endpoint's answer from the API and from the baseline are compared
@@ -480,6 +481,50 @@ function table(result) {
   return lines.join('\n');
 }
 
+/**
+ * `--floor`: what the API's HTTP stack costs per request with no database work at all, against a bare `node:http`
+ * server (its own process) answering the same bytes: GET /health/live goes through Express, helmet, the metrics
+ * middleware, Nest's router, guard and interceptors and Terminus, and writes no log line. Its rate is the most any
+ * endpoint of the API can reach on this machine, whatever its queries cost.
+ */
+async function floorRun() {
+  const url = await prepare(SCALES[0]);
+  const api = startApi(url);
+  let raw;
+  try {
+    await ready(API_PORT, api);
+    const sample = await fetch(`http://127.0.0.1:${API_PORT}/health/live`);
+    const body = await sample.text();
+    raw = start('raw', process.execPath, ['-e', FLOOR_SERVER], {
+      FLOOR_PORT: String(RAW_PORT),
+      FLOOR_BODY: body,
+      FLOOR_TYPE: sample.headers.get('content-type') ?? 'application/json',
+    });
+    await ready(RAW_PORT, raw, '/health/live');
+    const runs = { api: [], raw: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      runs.api.push(await measure(`http://127.0.0.1:${API_PORT}/health/live`, {}, api.pid));
+      runs.raw.push(await measure(`http://127.0.0.1:${RAW_PORT}/health/live`, {}, raw.pid));
+    }
+    const best = (list) => list.reduce((a, b) => (b.rps > a.rps ? b : a));
+    const floor = { path: 'GET /health/live', api: best(runs.api), raw: best(runs.raw) };
+    console.log(
+      `[bench] floor, no database work: API ${Math.round(floor.api.rps)} req/s (p50 ${floor.api.p50} ms, p99 ${floor.api.p99} ms), ` +
+        `bare node:http ${Math.round(floor.raw.rps)} req/s (p50 ${floor.raw.p50} ms, p99 ${floor.raw.p99} ms); ` +
+        `so no API endpoint can pass ${Math.round(floor.api.rps)} req/s on this machine`,
+    );
+    return floor;
+  } finally {
+    await stop(api);
+    if (raw) await stop(raw);
+  }
+}
+
+const FLOOR_SERVER = `require('node:http').createServer((req, res) => {
+  res.writeHead(200, { 'content-type': process.env.FLOOR_TYPE });
+  res.end(process.env.FLOOR_BODY);
+}).listen(Number(process.env.FLOOR_PORT), '127.0.0.1');`;
+
 async function main() {
   const nxPackage = JSON.parse(readFileSync(join(root, 'node_modules/nx/package.json'), 'utf8'));
   const build = spawnSync(
@@ -506,6 +551,12 @@ async function main() {
     rounds: ROUNDS,
     scales: [],
   };
+  if (args.floor) {
+    result.floor = await floorRun();
+    mkdirSync(dirname(OUT), { recursive: true });
+    writeFileSync(OUT, JSON.stringify(result, null, 2));
+    return;
+  }
   if (args.import) {
     result.import = await importRun(Number(args.import));
     mkdirSync(dirname(OUT), { recursive: true });

@@ -31,6 +31,11 @@ api.use({
   },
 });
 
+/** The record as the user saw it: a change made meanwhile by someone else is refused (409), not overwritten. */
+export const seen = (record: { _id: string; __v: number }) => ({
+  params: { path: { id: record._id }, header: { 'If-Match': String(record.__v) } },
+});
+
 /** A refusal of the API, as its problem body says it (words for people, and the fields to fix). */
 export class ApiProblem extends Error {
   constructor(

@@ -1,5 +1,5 @@
 import type { components } from '@transport/api-client';
-import { api, must, type Driver, type Session } from '../api';
+import { api, must, seen, type Driver, type Session } from '../api';
 import { words as w } from '../i18n';
 import { ActionForm, day, Loading, ProblemMessage, Title, useLoad, useNotice } from '../ui';
 import { History } from './history';
@@ -14,11 +14,6 @@ const APPROVAL_CHECKS = [
 ] as const satisfies readonly ApprovalCheck[];
 const EVERY_CHECK: Exclude<ApprovalCheck, (typeof APPROVAL_CHECKS)[number]> extends never ? true : never = true;
 void EVERY_CHECK;
-
-/** The record as the user saw it: a change made meanwhile by someone else is refused (409), not overwritten. */
-const seen = (record: { _id: string; __v: number }) => ({
-  params: { path: { id: record._id }, header: { 'If-Match': String(record.__v) } },
-});
 
 export function DriverScreen({ id, session }: { id: string; session: Session }) {
   const driver = useLoad(() => must(api.GET('/drivers/{id}', { params: { path: { id } } })), [id]);

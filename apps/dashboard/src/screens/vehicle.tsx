@@ -1,5 +1,5 @@
 import type { components } from '@transport/api-client';
-import { api, must, page, type Session, type Vehicle } from '../api';
+import { api, must, page, seen, type Session, type Vehicle } from '../api';
 import { words as w } from '../i18n';
 import { ActionForm, day, Loading, ProblemMessage, Title, useLoad, useNotice } from '../ui';
 import { History } from './history';
@@ -25,10 +25,6 @@ const EVERY_ITEM: Exclude<InspectionItem, (typeof INSPECTION_ITEMS)[number]> ext
 void EVERY_ITEM;
 
 const path = (id: string) => ({ params: { path: { id } } });
-/** The record as the user saw it: a change made meanwhile by someone else is refused (409), not overwritten. */
-const seen = (record: { _id: string; __v: number }) => ({
-  params: { path: { id: record._id }, header: { 'If-Match': String(record.__v) } },
-});
 /** A date input's value (YYYY-MM-DD) or undefined when left empty. */
 const dateField = (data: FormData, name: string) => (String(data.get(name) ?? '') || undefined) as string | undefined;
 

@@ -74,7 +74,15 @@ const union = (u) => ({
 });
 
 async function vehicles(req, res, url) {
-  const { items, next } = await page('vehicles', 'true', [], limitOf(url), url.searchParams.get('after'));
+  // The columns the public's view shows, as the API reads them (its vehicle summaries).
+  const { items, next } = await page(
+    'vehicles',
+    'true',
+    [],
+    limitOf(url),
+    url.searchParams.get('after'),
+    'id, "registrationNumber", make, model, color, type, capacity, inspected, approved, "stationLinked", "stationId", "transportUnionId"',
+  );
   const ids = (key) => [...new Set(items.map((v) => v[key]).filter(Boolean))];
   const [stations, unions] = await Promise.all([
     pool.query('SELECT * FROM stations WHERE id = ANY($1)', [ids('stationId')]),
@@ -101,7 +109,15 @@ async function vehicles(req, res, url) {
 }
 
 async function drivers(req, res, url) {
-  const { items, next } = await page('drivers', 'true', [], limitOf(url), url.searchParams.get('after'));
+  // The columns the public's view shows, as the API reads them (its driver summaries).
+  const { items, next } = await page(
+    'drivers',
+    'true',
+    [],
+    limitOf(url),
+    url.searchParams.get('after'),
+    'id, name, approved, "ratingTotal", "ratingCount"',
+  );
   const payload = items.map((d) => ({
     _id: d.id,
     name: d.name,

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { RunningApp } from '../src/app';
 import { routeTable, type RouteAccess } from '../src/core/auth/access-rules';
-import { VIEWERS, VIEWS, type ViewedResource, type Viewer } from '../src/core/auth/views';
+import { seesSummaryOnly, VIEWERS, VIEWS, viewOf, type ViewedResource, type Viewer } from '../src/core/auth/views';
 import { VIEW_KEY, type ViewPlace } from '../src/core/http/view.interceptor';
 import { controllersOfApp } from './access-rules.support';
 import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
@@ -172,6 +172,58 @@ describeOnPostgres('who sees which fields: every role on every route', () => {
         'merchant GET /payment/check_transaction',
       ]),
     );
+  });
+
+  it("reads the public's lists as summaries that are exactly its view of the whole records", async () => {
+    const lists = [
+      { resource: 'vehicle' as const, url: '/vehicles/all', records: (body: unknown) => body as object[] },
+      {
+        resource: 'driver' as const,
+        url: '/drivers/all',
+        records: (body: unknown) => (body as { payload: object[] }).payload,
+      },
+    ];
+    // One vehicle with its station unlinked (shown as `station: null`), beside the one linked to everything.
+    const [unlinked] = (
+      await request(running.app.getHttpServer()).get('/vehicles/all?limit=1').set('Authorization', f.keys.admin)
+    ).body;
+    await request(running.app.getHttpServer())
+      .post(`/vehicles/${unlinked._id}/link`)
+      .set('Authorization', f.keys.admin)
+      .send({ station: null })
+      .expect(200);
+    const queries = ['?limit=500', '?limit=3', '?limit=2&approved=true', '?inspected=false', '?limit=2&count=true'];
+    const viewers = VIEWERS.filter((v) => seesSummaryOnly('vehicle', v));
+    expect(viewers).toEqual(['anonymous', 'merchant']);
+    expect(VIEWERS.filter((v) => seesSummaryOnly('driver', v))).toEqual(viewers);
+    let compared = 0;
+    for (const list of lists)
+      for (const query of queries) {
+        if (list.resource === 'driver' && query.includes('inspected')) continue;
+        const whole = await request(running.app.getHttpServer())
+          .get(list.url + query)
+          .set('Authorization', f.keys.admin)
+          .expect(200);
+        for (const viewer of viewers) {
+          let call = request(running.app.getHttpServer()).get(list.url + query);
+          if (keys[viewer as keyof typeof keys]) call = call.set('Authorization', keys[viewer as keyof typeof keys]!);
+          const seen = await call.expect(200);
+          const expected = list.records(whole.body).map((r) => viewOf(list.resource, viewer, r));
+          expect(JSON.stringify(list.records(seen.body))).toBe(JSON.stringify(expected));
+          expect(seen.headers.link).toBe(whole.headers.link);
+          expect(seen.headers['x-total-count']).toBe(whole.headers['x-total-count']);
+          compared += expected.length;
+        }
+      }
+    // The fixture's lists are not empty, and some vehicle shows its station, union and an unlinked station as null.
+    expect(compared).toBeGreaterThan(40);
+    const vehicles = (await request(running.app.getHttpServer()).get('/vehicles/all?limit=500').expect(200)).body;
+    expect(vehicles.some((v: { station?: unknown }) => v.station === null)).toBe(true);
+    expect(vehicles.some((v: { station?: unknown; transportUnion?: unknown }) => v.station && v.transportUnion)).toBe(
+      true,
+    );
+    const drivers = (await request(running.app.getHttpServer()).get('/drivers/all?limit=500').expect(200)).body.payload;
+    expect(drivers.some((d: { rating?: number }) => d.rating !== undefined)).toBe(true);
   });
 
   it('walks a plate seen on the street to no personal data', async () => {

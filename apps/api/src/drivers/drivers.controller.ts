@@ -18,6 +18,7 @@ import { View } from '../core/http/view.interceptor';
 import { CorrectRoute } from '../core/http/correction';
 import { CurrentPrincipal, OptionalAuth, Roles } from '../core/auth/auth.decorators';
 import { actorOf, actorOrAnonymous, type Principal } from '../core/auth/principal';
+import { seesSummaryOnly, viewerOf } from '../core/auth/views';
 import { IF_MATCH } from '../core/http/dto-support';
 import { TransferBody, TransferRoute } from '../core/http/jurisdiction.dto';
 import { ApiListOrCsv, ApiProblems } from '../core/http/openapi';
@@ -32,6 +33,7 @@ import {
   DRIVER_CSV,
   DriverListResponse,
   DriverResponse,
+  type DriverSummaryResponse,
   DriverStatusBody,
   ListDriversQuery,
   CorrectDriverBody,
@@ -67,13 +69,17 @@ export class DriversController {
     @CurrentPrincipal() principal: Principal | undefined,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<DriverListResponse | StreamableFile> {
+  ): Promise<{ status: number; payload: Array<DriverResponse | DriverSummaryResponse> } | StreamableFile> {
     if (query.email !== undefined && !principal) throw unauthorized('Filtering drivers by email needs an API key');
     if (query.email !== undefined && principal?.role === 'merchant') {
       throw new AppError('FORBIDDEN', 'Filtering drivers by email is for admin, assembly and platform keys');
     }
     const filter = { approved: toBoolean(query.approved), email: query.email };
-    const fetch = (page: PageRequest) => this.drivers.list(filter, page, actorOrAnonymous(principal));
+    const actor = actorOrAnonymous(principal);
+    // The public's view is the drivers' summaries: read as such, without restoring whole drivers or their owners.
+    const summaries = seesSummaryOnly('driver', viewerOf(principal));
+    const fetch = (page: PageRequest) =>
+      summaries ? this.drivers.listSummaries(filter, page, actor) : this.drivers.list(filter, page, actor);
     // A CSV export is rows of drivers; JSON keeps the interface's envelope.
     if (wantsCsv(req)) return exportCsv(req, DRIVER_CSV, fetch);
     return {

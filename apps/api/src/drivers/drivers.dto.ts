@@ -6,6 +6,7 @@ import {
   ID_TYPES,
   LICENSE_CLASSES,
   type DriverState,
+  type DriverSummary,
   type VehicleOwnerState,
   CORRECTABLE_DRIVER_FIELDS,
 } from '@transport/domain';
@@ -236,8 +237,21 @@ export function toDriverResponse(
   if (d.dateActivated) out.dateActivated = d.dateActivated.toISOString();
   if (owner) out.ownerID = toEmbeddedOwner(owner);
   if (d.walletAccount !== undefined) out.walletAccount = d.walletAccount;
+  return withRating(out, d);
+}
+
+/** The average of a driver's ratings to two places, once there is one. */
+function withRating<R extends { rating?: number }>(out: R, d: Pick<DriverState, 'ratingTotal' | 'ratingCount'>): R {
   if (d.ratingCount > 0) out.rating = Math.round((d.ratingTotal / d.ratingCount) * 100) / 100;
   return out;
+}
+
+/** What the public sees of a driver (core/auth/views.ts, DRIVER_PUBLIC): the fields of their summary. */
+export type DriverSummaryResponse = Pick<DriverResponse, '_id' | 'name' | 'approved' | 'rating'>;
+
+export function toDriverSummaryResponse(d: DriverSummary): DriverSummaryResponse {
+  const out: DriverSummaryResponse = { _id: d.id, name: d.name, approved: d.approved };
+  return withRating(out, d);
 }
 
 /** The drivers export (Accept: text/csv on GET /drivers/all): one row per driver, in the caller's view. */

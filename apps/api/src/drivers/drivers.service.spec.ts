@@ -1,9 +1,11 @@
+import { ANONYMOUS_ACTOR } from '@transport/domain';
 import {
   ADMIN,
   APPROVER,
   driverInput,
   fakePorts,
   INSPECTOR,
+  OUTSIDER,
   ownerInput,
   passedDriverChecklist,
   PLATFORM,
@@ -50,6 +52,28 @@ describe('DriversService on fakes', () => {
       s.drivers.register(driverInput({ email: 'other@example.com', ownerId: '65a0000000000000000000ff' }), INSPECTOR),
     ).rejects.toMatchObject({ code: 'OWNER_NOT_FOUND' });
     expect((await s.drivers.list({}, { limit: 10 }, ADMIN)).items).toHaveLength(1);
+  });
+
+  it("lists summaries: the list's page in the public's fields, without the owner, within the jurisdiction", async () => {
+    const s = setup();
+    const owner = await s.owners.add(ownerInput(), INSPECTOR);
+    const first = await s.drivers.register(driverInput({ ownerId: owner._id }), INSPECTOR);
+    s.clock.advance(1000);
+    const second = await s.drivers.register(driverInput({ email: 'second@example.com', name: 'Ama Owusu' }), INSPECTOR);
+    const whole = await s.drivers.list({}, { limit: 10, count: true }, ADMIN);
+    const summaries = await s.drivers.listSummaries({}, { limit: 10, count: true }, ANONYMOUS_ACTOR);
+    expect(summaries).toEqual({
+      items: [
+        { _id: second._id, name: 'Ama Owusu', approved: false },
+        { _id: first._id, name: whole.items[1].name, approved: false },
+      ],
+      total: 2,
+    });
+    expect(whole.items[1].ownerID).toMatchObject({ _id: owner._id });
+    expect((await s.drivers.listSummaries({ email: 'SECOND@example.com' }, { limit: 10 }, ADMIN)).items).toEqual([
+      expect.objectContaining({ _id: second._id }),
+    ]);
+    expect((await s.drivers.listSummaries({}, { limit: 10 }, OUTSIDER)).items).toEqual([]);
   });
 
   it('refuses a second driver with the same email in any case (DRIVER_EMAIL_TAKEN)', async () => {

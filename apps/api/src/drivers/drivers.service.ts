@@ -38,7 +38,12 @@ import {
   STORES,
   UNIT_OF_WORK,
 } from '../core/tokens';
-import { toDriverResponse, type DriverResponse } from './drivers.dto';
+import {
+  toDriverResponse,
+  toDriverSummaryResponse,
+  type DriverResponse,
+  type DriverSummaryResponse,
+} from './drivers.dto';
 
 /** The activation key hash never enters the audit log: history is for people, secrets are not. */
 const redact = (state: object) => {
@@ -70,10 +75,7 @@ export class DriversService {
 
   /** A page of drivers with their owners (one batched lookup); what each caller sees is the route's view. */
   async list(filter: DriverListFilter, request: PageRequest, actor: Actor): Promise<Page<DriverResponse>> {
-    const page = await this.stores.drivers.list(
-      { ...filter, assemblyId: assemblyScope(jurisdictionOf(actor)) },
-      request,
-    );
+    const page = await this.stores.drivers.list(scoped(filter, actor), request);
     const states = page.items.map((d) => d.toState());
     const ownerIds = [...new Set(states.flatMap((s) => (s.ownerId ? [s.ownerId] : [])))];
     const owners = new Map<string, VehicleOwnerState>(
@@ -83,6 +85,19 @@ export class DriversService {
       ...page,
       items: states.map((s) => toDriverResponse(s, s.ownerId ? owners.get(s.ownerId) : undefined)),
     };
+  }
+
+  /**
+   * The same page as `list`, with the fields the public sees only: read as summaries, without restoring whole drivers
+   * or looking up their owners, for callers whose view holds nothing more.
+   */
+  async listSummaries(
+    filter: DriverListFilter,
+    request: PageRequest,
+    actor: Actor,
+  ): Promise<Page<DriverSummaryResponse>> {
+    const page = await this.stores.drivers.listSummaries(scoped(filter, actor), request);
+    return { ...page, items: page.items.map(toDriverSummaryResponse) };
   }
 
   async get(id: string, actor: Actor): Promise<DriverResponse> {
@@ -247,3 +262,9 @@ export class DriversService {
     return toDriverResponse(state, owner?.toState(), { activationKey });
   }
 }
+
+/** A list's filter within the actor's jurisdiction. */
+const scoped = (filter: DriverListFilter, actor: Actor): DriverListFilter => ({
+  ...filter,
+  assemblyId: assemblyScope(jurisdictionOf(actor)),
+});

@@ -9,13 +9,14 @@ import {
   type DriverListFilter,
   type DriverRepository,
   type DriverState,
+  type DriverSummary,
   type Page,
   type PageRequest,
 } from '@transport/domain';
 import type { Driver as DriverRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import { afterRow, countRows, keysetPage, outsideTransaction, type ReadDb } from './read-db';
+import { newestFirstPage, outsideTransaction, type Condition, type ReadDb } from './read-db';
 import type { PrismaExecutor } from './prisma-executor';
 import { translateUniqueViolation } from './prisma-errors';
 
@@ -152,27 +153,37 @@ export class PrismaDriverRepository implements DriverRepository {
   }
 
   async list(filter: DriverListFilter, page: PageRequest): Promise<Page<Driver>> {
-    const email = filter.email?.trim().toLowerCase();
-    const filtered = () => {
-      let q = this.reads.selectFrom('drivers').selectAll();
-      if (filter.approved !== undefined) q = q.where('approved', '=', filter.approved);
-      if (email !== undefined) q = q.where('email', '=', email);
-      if (filter.assemblyId !== undefined) q = q.where('assemblyId', '=', filter.assemblyId);
-      return q;
-    };
-    return keysetPage(
+    return newestFirstPage(
+      this.reads,
+      'drivers',
       page,
-      (id) => this.reads.selectFrom('drivers').select(['id', 'createdAt']).where('id', '=', id).executeTakeFirst(),
-      (after, take) => {
-        const q = filtered();
-        return (after ? q.where(afterRow(after)) : q)
-          .orderBy('createdAt', 'desc')
-          .orderBy('id', 'desc')
-          .limit(take)
-          .execute();
-      },
+      (db) => db.selectFrom('drivers').selectAll(),
+      matching(filter),
       toDomain,
-      () => countRows(filtered()),
+    );
+  }
+
+  /** The public's columns only: no timestamps parsed, no checklist read, no aggregate restored. */
+  async listSummaries(filter: DriverListFilter, page: PageRequest): Promise<Page<DriverSummary>> {
+    return newestFirstPage(
+      this.reads,
+      'drivers',
+      page,
+      (db) => db.selectFrom('drivers').select(['id', 'name', 'approved', 'ratingTotal', 'ratingCount']),
+      matching(filter),
+      (row) => ({ ...row }),
     );
   }
 }
+
+/** Emails are stored lower-cased, so the unique index answers case-insensitive lookups. */
+const matching =
+  (filter: DriverListFilter): Condition<'drivers'> =>
+  (w) => {
+    const email = filter.email?.trim().toLowerCase();
+    return w.and([
+      ...(filter.approved === undefined ? [] : [w('approved', '=', filter.approved)]),
+      ...(email === undefined ? [] : [w('email', '=', email)]),
+      ...(filter.assemblyId === undefined ? [] : [w('assemblyId', '=', filter.assemblyId)]),
+    ]);
+  };

@@ -8,13 +8,15 @@ import {
   type VehicleListFilter,
   type VehicleRepository,
   type VehicleState,
+  type VehicleSummary,
 } from '@transport/domain';
 import type { Vehicle as VehicleRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import type { PrismaExecutor } from './prisma-executor';
-import { afterRow, countRows, keysetPage, outsideTransaction, type ReadDb } from './read-db';
+import { newestFirstPage, outsideTransaction, type Condition, type ReadDb, type ReadTables } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
+import type { SelectQueryBuilder } from 'kysely';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -150,41 +152,87 @@ export class PrismaVehicleRepository implements VehicleRepository {
   }
 
   async list(filter: VehicleListFilter, page: PageRequest): Promise<Page<Vehicle>> {
-    return this.page(page, (q) => {
-      if (filter.inspected !== undefined) q = q.where('inspected', '=', filter.inspected);
-      if (filter.approved !== undefined) q = q.where('approved', '=', filter.approved);
-      if (filter.registrationNumber !== undefined) q = q.where('registrationNumber', '=', filter.registrationNumber);
-      if (filter.driverId !== undefined) q = q.where('driverId', '=', filter.driverId);
-      if (filter.ownerId !== undefined) q = q.where('ownerId', '=', filter.ownerId);
-      if (filter.assemblyId !== undefined) q = q.where('assemblyId', '=', filter.assemblyId);
-      return q;
-    });
+    return this.page(page, allVehicles, matching(filter), toDomain);
+  }
+
+  /** The public's columns only: no timestamps parsed, no checklist read, no aggregate restored. */
+  async listSummaries(filter: VehicleListFilter, page: PageRequest): Promise<Page<VehicleSummary>> {
+    return this.page(page, summaryColumns, matching(filter), toSummary);
   }
 
   async listCertificatesEndingBy(date: Date, page: PageRequest, assemblyId?: string): Promise<Page<Vehicle>> {
-    return this.page(page, (q) => {
-      q = q.where((w) => w.or([w('roadWorthyExpiryDate', '<=', date), w('insuranceExpiryDate', '<=', date)]));
-      return assemblyId === undefined ? q : q.where('assemblyId', '=', assemblyId);
-    });
+    return this.page(
+      page,
+      allVehicles,
+      (w) =>
+        w.and([
+          w.or([w('roadWorthyExpiryDate', '<=', date), w('insuranceExpiryDate', '<=', date)]),
+          ...(assemblyId === undefined ? [] : [w('assemblyId', '=', assemblyId)]),
+        ]),
+      toDomain,
+    );
   }
 
-  private page(page: PageRequest, filter: (q: VehicleQuery) => VehicleQuery): Promise<Page<Vehicle>> {
-    return keysetPage(
-      page,
-      (id) => this.reads.selectFrom('vehicles').select(['id', 'createdAt']).where('id', '=', id).executeTakeFirst(),
-      (after, take) => {
-        const q = filter(allVehicles(this.reads));
-        return (after ? q.where(afterRow(after)) : q)
-          .orderBy('createdAt', 'desc')
-          .orderBy('id', 'desc')
-          .limit(take)
-          .execute();
-      },
-      toDomain,
-      () => countRows(filter(allVehicles(this.reads))),
-    );
+  private page<O extends { id: string }, T>(
+    page: PageRequest,
+    select: (db: ReadDb) => SelectQueryBuilder<ReadTables, 'vehicles', O>,
+    where: Condition<'vehicles'>,
+    map: (row: O) => T,
+  ): Promise<Page<T>> {
+    return newestFirstPage(this.reads, 'vehicles', page, select, where, map);
   }
 }
 
+/** The one `WHERE` of a vehicle list, for whole vehicles and summaries alike. */
+const matching =
+  (filter: VehicleListFilter): Condition<'vehicles'> =>
+  (w) => {
+    const is = <K extends 'inspected' | 'approved' | 'registrationNumber' | 'driverId' | 'ownerId' | 'assemblyId'>(
+      column: K,
+      value: string | boolean | undefined,
+    ) => (value === undefined ? [] : [w(column, '=', value as never)]);
+    return w.and([
+      ...is('inspected', filter.inspected),
+      ...is('approved', filter.approved),
+      ...is('registrationNumber', filter.registrationNumber),
+      ...is('driverId', filter.driverId),
+      ...is('ownerId', filter.ownerId),
+      ...is('assemblyId', filter.assemblyId),
+    ]);
+  };
+
 const allVehicles = (db: ReadDb) => db.selectFrom('vehicles').selectAll();
-type VehicleQuery = ReturnType<typeof allVehicles>;
+const summaryColumns = (db: ReadDb) =>
+  db
+    .selectFrom('vehicles')
+    .select([
+      'id',
+      'registrationNumber',
+      'make',
+      'model',
+      'color',
+      'type',
+      'capacity',
+      'inspected',
+      'approved',
+      'stationLinked',
+      'stationId',
+      'transportUnionId',
+    ]);
+type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryColumns>['execute']>>[number];
+
+/** As `toDomain` reads these columns (a station link kept apart from the station: `station: null` once unlinked). */
+function toSummary(row: SummaryRow): VehicleSummary {
+  return mapped('vehicles', row.id, () => {
+    const s: Mutable<VehicleSummary> = { id: row.id, inspected: row.inspected, approved: row.approved };
+    if (row.registrationNumber !== null) s.registrationNumber = row.registrationNumber;
+    if (row.make !== null) s.make = row.make;
+    if (row.model !== null) s.model = row.model;
+    if (row.color !== null) s.color = row.color;
+    if (row.type !== null) s.type = parseVehicleType(row.type);
+    if (row.capacity !== null) s.capacity = row.capacity;
+    if (row.stationLinked) s.stationId = row.stationId;
+    if (row.transportUnionId !== null) s.transportUnionId = row.transportUnionId;
+    return s;
+  });
+}

@@ -1,4 +1,12 @@
-import { Kysely, PostgresDialect, sql, type Expression, type SqlBool } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type SelectQueryBuilder,
+  type SqlBool,
+} from 'kysely';
 import type pg from 'pg';
 import type { Page, PageRequest } from '@transport/domain';
 import type {
@@ -107,4 +115,43 @@ export async function countRows<
     .select(sql<string>`count(*)`.as('n'))
     .executeTakeFirstOrThrow()) as { n: string };
   return Number(row.n);
+}
+
+/** The tables listed newest first, by their (createdAt DESC, id DESC) indexes. */
+export type NewestFirstTable = 'vehicles' | 'drivers';
+export type Condition<T extends NewestFirstTable> = (w: ExpressionBuilder<ReadTables, T>) => Expression<SqlBool>;
+
+/**
+ * A keyset page of one table, newest first: the rows `select` picks (whole rows or some columns), where `where` holds,
+ * each mapped by `map`; `count` on request.
+ */
+export function newestFirstPage<T extends NewestFirstTable, O extends { id: string }, E>(
+  reads: ReadDb,
+  table: T,
+  request: PageRequest,
+  select: (db: ReadDb) => SelectQueryBuilder<ReadTables, T, O>,
+  where: Condition<T>,
+  map: (row: O) => E,
+): Promise<Page<E>> {
+  // Kysely cannot type a column reference on a table chosen by a type parameter: both tables have these columns.
+  const rows = () => select(reads).where(where) as unknown as SelectQueryBuilder<ReadTables, 'vehicles', O>;
+  return keysetPage(
+    request,
+    (id) =>
+      (reads as unknown as ReadDb)
+        .selectFrom(table as 'vehicles')
+        .select(['id', 'createdAt'])
+        .where('id', '=', id)
+        .executeTakeFirst(),
+    (after, take) => {
+      const q = rows();
+      return (after ? q.where(afterRow(after)) : q)
+        .orderBy('createdAt', 'desc')
+        .orderBy('id', 'desc')
+        .limit(take)
+        .execute() as Promise<O[]>;
+    },
+    map,
+    () => countRows(rows()),
+  );
 }

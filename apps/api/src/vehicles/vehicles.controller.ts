@@ -27,6 +27,7 @@ import type { AppConfig } from '../config';
 import { unauthorized } from '../core/auth/api-key.guard';
 import { CurrentPrincipal, OptionalAuth, Roles } from '../core/auth/auth.decorators';
 import { actorOf, actorOrAnonymous, type Principal } from '../core/auth/principal';
+import { seesSummaryOnly, viewerOf } from '../core/auth/views';
 import { endOfDayAfter } from '../core/http/date-range';
 import { IF_MATCH } from '../core/http/dto-support';
 import { TransferBody, TransferRoute } from '../core/http/jurisdiction.dto';
@@ -49,6 +50,7 @@ import {
   ListVehiclesQuery,
   VEHICLE_CSV,
   VehicleResponse,
+  type VehicleSummaryResponse,
 } from './vehicles.dto';
 import { VehiclesService } from './vehicles.service';
 
@@ -82,7 +84,7 @@ export class VehiclesController {
     @CurrentPrincipal() principal: Principal | undefined,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<VehicleResponse[] | StreamableFile> {
+  ): Promise<Array<VehicleResponse | VehicleSummaryResponse> | StreamableFile> {
     // Without a key, a vehicle's owner and driver are nobody's business: they cannot be looked up either.
     if (!principal && (query.ownerID !== undefined || query.driver !== undefined)) {
       throw unauthorized('Filtering vehicles by owner or driver needs an API key');
@@ -94,8 +96,11 @@ export class VehiclesController {
       driverId: query.driver,
       ownerId: query.ownerID,
     };
+    const actor = actorOrAnonymous(principal);
+    // The public's view is the vehicles' summaries: read as such, without restoring whole vehicles.
+    const summaries = seesSummaryOnly('vehicle', viewerOf(principal));
     return listOrCsv(req, res, VEHICLE_CSV, query, (page) =>
-      this.vehicles.list(filter, page, actorOrAnonymous(principal)),
+      summaries ? this.vehicles.listSummaries(filter, page, actor) : this.vehicles.list(filter, page, actor),
     );
   }
 

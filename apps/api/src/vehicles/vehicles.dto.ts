@@ -27,6 +27,7 @@ import {
   type StationState,
   type TransportUnionState,
   type VehicleState,
+  type VehicleSummary,
   CORRECTABLE_VEHICLE_FIELDS,
 } from '@transport/domain';
 import { DATE, ID, idMessage, iso, OBJECT_ID, withoutUndefined, ToDate } from '../core/http/dto-support';
@@ -344,13 +345,53 @@ export function toVehicleResponse(v: VehicleState, links: VehicleLinks): Vehicle
     updatedAt: v.updatedAt.toISOString(),
     __v: v.version,
   };
+  return withoutUndefined(withLinks(out, v, links));
+}
+
+/** The station (null once unlinked) and union a vehicle links to, embedded in its response. */
+function withLinks<R extends VehicleSummaryResponse>(
+  out: R,
+  v: Pick<VehicleState, 'stationId' | 'transportUnionId'>,
+  links: VehicleLinks,
+): R {
   if (v.stationId !== undefined) {
     const station = v.stationId === null ? undefined : links.stations.get(v.stationId);
     out.station = station ? toStationResponse(station) : null;
   }
   const union = v.transportUnionId === undefined ? undefined : links.unions.get(v.transportUnionId);
   if (union) out.transportUnion = toTransportUnionResponse(union);
-  return withoutUndefined(out);
+  return out;
+}
+
+/** What the public sees of a vehicle (core/auth/views.ts, VEHICLE_PUBLIC): the fields of its summary. */
+export type VehicleSummaryResponse = Pick<
+  VehicleResponse,
+  | '_id'
+  | 'registrationNumber'
+  | 'make'
+  | 'model'
+  | 'color'
+  | 'type'
+  | 'capacity'
+  | 'inspected'
+  | 'approved'
+  | 'station'
+  | 'transportUnion'
+>;
+
+export function toVehicleSummaryResponse(v: VehicleSummary, links: VehicleLinks): VehicleSummaryResponse {
+  const out: VehicleSummaryResponse = {
+    _id: v.id,
+    registrationNumber: v.registrationNumber,
+    make: v.make,
+    model: v.model,
+    color: v.color,
+    type: v.type,
+    capacity: v.capacity,
+    inspected: v.inspected,
+    approved: v.approved,
+  };
+  return withoutUndefined(withLinks(out, v, links));
 }
 
 export class ComplianceReasonResponse {

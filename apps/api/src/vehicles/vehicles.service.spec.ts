@@ -1,4 +1,4 @@
-import { Station, TransportUnion } from '@transport/domain';
+import { ANONYMOUS_ACTOR, Station, TransportUnion } from '@transport/domain';
 import {
   ADMIN,
   allPassed,
@@ -216,6 +216,65 @@ describe('VehiclesService on fakes', () => {
     ]);
     const first = await s.vehicles.list({}, { limit: 1 }, INSPECTOR);
     expect(first.next).toBe(b._id);
+  });
+
+  it("lists summaries: the list's page in the public's fields, links embedded, an unlinked station as null", async () => {
+    const s = setup();
+    const plain = await registered(s, { registrationNumber: 'GR 1-24', make: 'Toyota' });
+    s.clock.advance(1000);
+    const linked = await registered(s, { registrationNumber: 'GR 2-24' });
+    s.clock.advance(1000);
+    const unlinked = await registered(s, { registrationNumber: 'GR 3-24' });
+    const union = await s.stores.unions.add(
+      TransportUnion.create(
+        {
+          name: 'GPRTU',
+          digitalAddress: 'GA-183-8164',
+          contactNumber: '0302000333',
+          email: 'a@gprtu.org.gh',
+          zones: [],
+        },
+        s.ids,
+        s.clock.now(),
+      ),
+    );
+    const station = await s.stores.stations.add(
+      Station.create(
+        {
+          name: 'Kaneshie',
+          transportUnions: [union.id],
+          zones: [],
+          contactNumber: 302000444,
+          digitalAddress: 'GA-222-1010',
+        },
+        s.ids,
+        s.clock.now(),
+      ),
+    );
+    await s.vehicles.link(linked._id, { station: station.id, transportUnion: union.id }, INSPECTOR);
+    await s.vehicles.link(unlinked._id, { station: null }, INSPECTOR);
+    const summaries = await s.vehicles.listSummaries({}, { limit: 10, count: true }, ANONYMOUS_ACTOR);
+    const whole = await s.vehicles.list({}, { limit: 10, count: true }, ANONYMOUS_ACTOR);
+    expect(summaries.total).toBe(3);
+    expect(summaries.items.map((v) => v._id)).toEqual(whole.items.map((v) => v._id));
+    expect(summaries.items).toEqual([
+      { _id: unlinked._id, registrationNumber: 'GR 3-24', inspected: false, approved: false, station: null },
+      {
+        _id: linked._id,
+        registrationNumber: 'GR 2-24',
+        inspected: false,
+        approved: false,
+        station: whole.items[1].station,
+        transportUnion: whole.items[1].transportUnion,
+      },
+      { _id: plain._id, registrationNumber: 'GR 1-24', make: 'Toyota', inspected: false, approved: false },
+    ]);
+    expect(summaries.items[1].station).toMatchObject({ _id: station.id, name: 'Kaneshie' });
+    // The same filters and jurisdiction as the list: a normalised plate, and another assembly's staff see nothing.
+    expect(
+      (await s.vehicles.listSummaries({ registrationNumber: 'gr 2-24' }, { limit: 10 }, ANONYMOUS_ACTOR)).items,
+    ).toEqual([expect.objectContaining({ _id: linked._id })]);
+    expect((await s.vehicles.listSummaries({}, { limit: 10 }, OUTSIDER)).items).toEqual([]);
   });
 
   it('lists vehicles whose certificates end within the window, with their reasons', async () => {

@@ -20,6 +20,7 @@ import {
   type UnitOfWork,
   type VehicleListFilter,
   type VehicleRegistration,
+  type VehicleState,
 } from '@transport/domain';
 import { assertAssemblyDuty } from '../core/auth/duties';
 import { placeNew, transferRecord } from '../core/auth/jurisdiction';
@@ -28,9 +29,11 @@ import { CLOCK, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
 import {
   toComplianceReason,
   toVehicleResponse,
+  toVehicleSummaryResponse,
   type ComplianceEntryResponse,
   type VehicleLinks,
   type VehicleResponse,
+  type VehicleSummaryResponse,
 } from './vehicles.dto';
 
 export interface VehicleLinkChanges {
@@ -63,6 +66,28 @@ export class VehiclesService {
 
   /** A page of vehicles, newest first, with the stations and unions they link to. */
   async list(filter: VehicleListFilter, request: PageRequest, actor: Actor): Promise<Page<VehicleResponse>> {
+    const page = await this.stores.vehicles.list(this.scoped(filter, actor), request);
+    const states = page.items.map((v) => v.toState());
+    const links = await this.linksOf(states);
+    return { ...page, items: states.map((s) => toVehicleResponse(s, links)) };
+  }
+
+  /**
+   * The same page as `list`, with the fields the public sees only (a passenger's check): read as summaries, without
+   * restoring whole vehicles, for callers whose view holds nothing more.
+   */
+  async listSummaries(
+    filter: VehicleListFilter,
+    request: PageRequest,
+    actor: Actor,
+  ): Promise<Page<VehicleSummaryResponse>> {
+    const page = await this.stores.vehicles.listSummaries(this.scoped(filter, actor), request);
+    const links = await this.linksOf(page.items);
+    return { ...page, items: page.items.map((s) => toVehicleSummaryResponse(s, links)) };
+  }
+
+  /** A list's filter as the store reads it: the registration number normalised, within the actor's jurisdiction. */
+  private scoped(filter: VehicleListFilter, actor: Actor): VehicleListFilter {
     let registrationNumber = filter.registrationNumber;
     if (registrationNumber !== undefined) {
       try {
@@ -71,10 +96,7 @@ export class VehiclesService {
         // A malformed number matches nothing, as it is.
       }
     }
-    const assemblyId = assemblyScope(jurisdictionOf(actor));
-    const page = await this.stores.vehicles.list({ ...filter, registrationNumber, assemblyId }, request);
-    const links = await this.linksOf(page.items);
-    return { ...page, items: page.items.map((v) => toVehicleResponse(v.toState(), links)) };
+    return { ...filter, registrationNumber, assemblyId: assemblyScope(jurisdictionOf(actor)) };
   }
 
   async get(id: string, actor: Actor): Promise<VehicleResponse> {
@@ -195,11 +217,12 @@ export class VehiclesService {
       request,
       assemblyScope(jurisdictionOf(actor)),
     );
-    const links = await this.linksOf(page.items);
+    const states = page.items.map((v) => v.toState());
+    const links = await this.linksOf(states);
     return {
       ...page,
-      items: page.items.map((vehicle) => ({
-        vehicle: toVehicleResponse(vehicle.toState(), links),
+      items: page.items.map((vehicle, i) => ({
+        vehicle: toVehicleResponse(states[i], links),
         reasons: vehicle.complianceOutlook(now, horizon).map(toComplianceReason),
       })),
     };
@@ -232,14 +255,16 @@ export class VehiclesService {
   }
 
   private async respond(vehicle: Vehicle): Promise<VehicleResponse> {
-    return toVehicleResponse(vehicle.toState(), await this.linksOf([vehicle]));
+    const state = vehicle.toState();
+    return toVehicleResponse(state, await this.linksOf([state]));
   }
 
   /** The stations and unions some vehicles link to, fetched in two batched lookups. */
-  private async linksOf(vehicles: readonly Vehicle[]): Promise<VehicleLinks> {
-    const states = vehicles.map((v) => v.toState());
-    const stationIds = [...new Set(states.flatMap((s) => (s.stationId ? [s.stationId] : [])))];
-    const unionIds = [...new Set(states.flatMap((s) => (s.transportUnionId ? [s.transportUnionId] : [])))];
+  private async linksOf(
+    vehicles: ReadonlyArray<Pick<VehicleState, 'stationId' | 'transportUnionId'>>,
+  ): Promise<VehicleLinks> {
+    const stationIds = [...new Set(vehicles.flatMap((s) => (s.stationId ? [s.stationId] : [])))];
+    const unionIds = [...new Set(vehicles.flatMap((s) => (s.transportUnionId ? [s.transportUnionId] : [])))];
     const [stations, unions] = await Promise.all([
       this.stores.stations.findByIds(stationIds),
       this.stores.unions.findByIds(unionIds),

@@ -1,11 +1,22 @@
 import type { Page, PageRequest } from '../shared/page';
-import type { Driver } from './driver';
+import type { Driver, DriverState } from './driver';
 
 export interface DriverListFilter {
   approved?: boolean;
   email?: string;
   /** One assembly's drivers only (an assembly user's jurisdiction). */
   assemblyId?: string;
+}
+
+/**
+ * A driver as lists show them to the public (a name and whether an assembly approved them, and the rating): read
+ * straight from storage, no aggregate restored.
+ */
+export type DriverSummary = Pick<DriverState, 'id' | 'name' | 'approved' | 'ratingTotal' | 'ratingCount'>;
+
+/** A driver's summary, from their whole state. */
+export function driverSummaryOf(s: DriverState): DriverSummary {
+  return { id: s.id, name: s.name, approved: s.approved, ratingTotal: s.ratingTotal, ratingCount: s.ratingCount };
 }
 
 /**
@@ -18,4 +29,6 @@ export interface DriverRepository {
   findById(id: string): Promise<Driver | undefined>;
   findByEmail(email: string): Promise<Driver | undefined>;
   list(filter: DriverListFilter, page: PageRequest): Promise<Page<Driver>>;
+  /** The same rows as `list` with the same filter and page, as summaries. */
+  listSummaries(filter: DriverListFilter, page: PageRequest): Promise<Page<DriverSummary>>;
 }

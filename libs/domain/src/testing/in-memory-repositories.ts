@@ -3,7 +3,7 @@ import { AssemblyUser, type AssemblyUserState } from '../assembly/assembly-user'
 import type { AssemblyRepository, AssemblyUserRepository, RegionRepository } from '../assembly/assembly.repository';
 import { Region, type RegionState } from '../assembly/region';
 import { Driver, type DriverState } from '../driver/driver';
-import type { DriverListFilter, DriverRepository } from '../driver/driver.repository';
+import { driverSummaryOf, type DriverListFilter, type DriverRepository } from '../driver/driver.repository';
 import { VehicleOwner, type VehicleOwnerState } from '../owner/vehicle-owner';
 import type { VehicleOwnerRepository } from '../owner/vehicle-owner.repository';
 import { phoneSearchForms } from '../shared/contact';
@@ -17,7 +17,7 @@ import type { TransportUnionRepository } from '../transport-union/transport-unio
 import { Trip, type TripState } from '../trip/trip';
 import type { TripRepository } from '../trip/trip.repository';
 import { Vehicle, type VehicleState } from '../vehicle/vehicle';
-import type { VehicleListFilter, VehicleRepository } from '../vehicle/vehicle.repository';
+import { vehicleSummaryOf, type VehicleListFilter, type VehicleRepository } from '../vehicle/vehicle.repository';
 import { InMemoryCollection } from './in-memory-collection';
 import { DuplicateErrors } from '../shared/common.errors';
 
@@ -40,6 +40,11 @@ export class InMemoryVehicleRepository implements VehicleRepository {
         inAssembly(s, filter.assemblyId),
       page,
     );
+  }
+
+  async listSummaries(filter: VehicleListFilter, page: PageRequest) {
+    const found = await this.list(filter, page);
+    return { ...found, items: found.items.map((v) => vehicleSummaryOf(v.toState())) };
   }
 
   async listCertificatesEndingBy(date: Date, page: PageRequest, assemblyId?: string): Promise<Page<Vehicle>> {
@@ -95,6 +100,11 @@ export class InMemoryDriverRepository implements DriverRepository {
         inAssembly(s, filter.assemblyId),
       page,
     );
+  }
+
+  async listSummaries(filter: DriverListFilter, page: PageRequest) {
+    const found = await this.list(filter, page);
+    return { ...found, items: found.items.map((d) => driverSummaryOf(d.toState())) };
   }
 }
 

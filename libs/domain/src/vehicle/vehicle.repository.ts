@@ -1,5 +1,5 @@
 import type { Page, PageRequest } from '../shared/page';
-import type { Vehicle } from './vehicle';
+import type { Vehicle, VehicleState } from './vehicle';
 
 export interface VehicleListFilter {
   inspected?: boolean;
@@ -9,6 +9,46 @@ export interface VehicleListFilter {
   ownerId?: string;
   /** One assembly's vehicles only (an assembly user's jurisdiction). */
   assemblyId?: string;
+}
+
+/**
+ * A vehicle as lists show it to the public (what a passenger checks): read straight from storage, no aggregate
+ * restored. Queries that show only this need not pay for restoring whole vehicles; commands always load aggregates.
+ */
+export type VehicleSummary = Pick<
+  VehicleState,
+  | 'id'
+  | 'registrationNumber'
+  | 'make'
+  | 'model'
+  | 'color'
+  | 'type'
+  | 'capacity'
+  | 'inspected'
+  | 'approved'
+  | 'stationId'
+  | 'transportUnionId'
+>;
+
+const SUMMARY_FIELDS = [
+  'id',
+  'registrationNumber',
+  'make',
+  'model',
+  'color',
+  'type',
+  'capacity',
+  'inspected',
+  'approved',
+  'stationId',
+  'transportUnionId',
+] as const satisfies ReadonlyArray<keyof VehicleSummary>;
+
+/** A vehicle's summary, from its whole state (fields the vehicle does not have stay absent). */
+export function vehicleSummaryOf(s: VehicleState): VehicleSummary {
+  const out: Partial<Record<keyof VehicleSummary, unknown>> = {};
+  for (const key of SUMMARY_FIELDS) if (s[key] !== undefined) out[key] = s[key];
+  return out as VehicleSummary;
 }
 
 /**
@@ -23,6 +63,8 @@ export interface VehicleRepository {
   update(vehicle: Vehicle): Promise<Vehicle>;
   findById(id: string): Promise<Vehicle | undefined>;
   list(filter: VehicleListFilter, page: PageRequest): Promise<Page<Vehicle>>;
+  /** The same rows as `list` with the same filter and page, as summaries. */
+  listSummaries(filter: VehicleListFilter, page: PageRequest): Promise<Page<VehicleSummary>>;
   /**
    * Vehicles whose roadworthy or insurance certificate ends on or before `date` (expired or expiring), of one
    * assembly when `assemblyId` is given.

@@ -1,5 +1,6 @@
 import type { OpenBackend, RepositoryBackend } from './backend';
 import { at, driver, hasher, idsFor, transaction, trip, USER } from './fixtures';
+import { driverSummaryOf, type DriverListFilter } from '../../src';
 import { failureCode } from './support';
 
 export function driverTripTransactionContract(name: string, open: OpenBackend): void {
@@ -89,6 +90,21 @@ export function driverTripTransactionContract(name: string, open: OpenBackend): 
       expect((await b.drivers.list({ approved: false }, { limit: 1, count: true })).total).toBe(2);
       expect((await b.drivers.list({}, { limit: 3, after: page.next, count: true })).total).toBe(4);
       expect((await b.drivers.list({ email: 'nobody@example.com' }, { limit: 3, count: true })).total).toBe(0);
+
+      // Summaries: the same rows, pages and counts as the whole drivers, each its summary.
+      for (const [filter, request] of [
+        [{}, { limit: 10 }],
+        [{ approved: true }, { limit: 1, count: true }],
+        [{ email: 'DRIVER3@example.com' }, { limit: 10 }],
+        [{}, { limit: 3, after: page.next }],
+      ] as Array<[DriverListFilter, { limit: number; after?: string; count?: boolean }]>) {
+        const whole = await b.drivers.list(filter, request);
+        expect(whole.items.length).toBeGreaterThan(0);
+        expect(await b.drivers.listSummaries(filter, request)).toEqual({
+          ...whole,
+          items: whole.items.map((d) => driverSummaryOf(d.toState())),
+        });
+      }
     });
 
     it('lists trips created in [from, to), newest first, and saves their life cycle', async () => {

@@ -1,5 +1,6 @@
 import type { OpenBackend, RepositoryBackend } from './backend';
 import { APPROVER, at, driver, hasher, idsFor, owner, passed, USER, vehicle } from './fixtures';
+import { vehicleSummaryOf, type PageRequest, type VehicleListFilter } from '../../src';
 import { failureCode } from './support';
 
 export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
@@ -81,6 +82,10 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
       expect(saved.toState()).toEqual({ ...loaded.toState(), version: 1 });
       const reloaded = (await b.vehicles.findById(v.id))!.toState();
       expect(reloaded.stationId).toBeNull();
+      // A summary shows the same: the unlinked station as null, the fields it has, none it has not.
+      const [summary] = (await b.vehicles.listSummaries({ ownerId: o.id }, { limit: 1 })).items;
+      expect(summary).toEqual(vehicleSummaryOf(reloaded));
+      expect(summary.stationId).toBeNull();
       expect(reloaded).toMatchObject({
         approved: true,
         inspectionChecklist: passed(),
@@ -136,6 +141,23 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
       const page2 = await b.vehicles.list({}, { limit: 4, after: page1.next });
       expect(page2.items.map((v) => v.toState().registrationNumber)).toEqual(['GR 1002-24', 'GR 1001-24']);
       expect(page2.next).toBeUndefined();
+
+      // Summaries: the same rows, pages and counts as the whole vehicles, each its summary.
+      const same = async (filter: VehicleListFilter, page: PageRequest) => {
+        const whole = await b.vehicles.list(filter, page);
+        const summaries = await b.vehicles.listSummaries(filter, page);
+        expect(summaries).toEqual({ ...whole, items: whole.items.map((v) => vehicleSummaryOf(v.toState())) });
+        return summaries;
+      };
+      for (const filter of [{}, { inspected: true }, { approved: true }, { ownerId: o2.id }] as VehicleListFilter[])
+        expect((await same(filter, { limit: 10 })).items.length).toBeGreaterThan(0);
+      expect((await same({ driverId: storedDriver.id }, { limit: 10 })).items[0]).toMatchObject({
+        registrationNumber: 'GR 1002-24',
+        inspected: true,
+        approved: true,
+      });
+      expect((await same({}, { limit: 4, after: page1.next, count: true })).total).toBe(6);
+      expect((await same({ registrationNumber: 'GR 9999-24' }, { limit: 4 })).items).toEqual([]);
     });
 
     it('lists vehicles whose certificates end on or before a date', async () => {

@@ -150,6 +150,20 @@ function ownFieldsOfDriver(): string[] {
   ];
 }
 
+/** The views lists can read as summaries (the public's fields of a vehicle or a driver, and nothing more). */
+const SUMMARY_VIEWS = { vehicle: VEHICLE_PUBLIC, driver: DRIVER_PUBLIC } as const;
+
+/**
+ * Whether this viewer sees no more of a vehicle or driver than its summary (VehicleSummary, DriverSummary), so a list
+ * for them need not restore whole records. The view interceptor still applies the view to what is read.
+ */
+export function seesSummaryOnly(resource: keyof typeof SUMMARY_VIEWS, viewer: Viewer): boolean {
+  return VIEWS[resource][viewer] === SUMMARY_VIEWS[resource];
+}
+
+/** The viewer of a request: its key's role, or anonymous. */
+export const viewerOf = (principal: { role: Role } | undefined): Viewer => principal?.role ?? 'anonymous';
+
 /** Each field set as a list, made once: a response reads only the fields its view keeps. */
 const FIELD_LISTS = new Map<FieldSet, ReadonlyArray<readonly [string, true | ViewedResource]>>();
 const fieldList = (view: FieldSet) => {

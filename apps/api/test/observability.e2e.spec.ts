@@ -137,6 +137,12 @@ describeOnPostgres('the global request limit, shared by every instance', () => {
       .expect(200);
   });
 
+  it('keeps the counters in an unlogged table: a counted request writes nothing to the write-ahead log', async () => {
+    const [table] = await first.database.prisma.$queryRaw<Array<{ persistence: string }>>`
+      SELECT relpersistence::text AS persistence FROM pg_class WHERE relname = 'rate_limits'`;
+    expect(table.persistence).toBe('u');
+  });
+
   it('leaves health probes out of the count', async () => {
     for (let i = 0; i < 6; i++) await request(first.app.getHttpServer()).get('/health/live').expect(200);
   });

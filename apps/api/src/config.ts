@@ -52,6 +52,11 @@ export interface AppConfig {
   databaseTimeouts: { poolWaitMs: number; statementMs: number };
   /** The global limit, shared by every instance: requests per minute per API key, and per address without one (0: off). */
   rateLimit: { perKeyPerMinute: number; perAddressPerMinute: number };
+  /**
+   * How long an instance keeps a key it authenticated before reading it again (0: read on every request). A key
+   * revoked on another instance, or moved with its user, is seen within this time.
+   */
+  apiKeyCacheSeconds: number;
   people: PeopleConfig;
 }
 
@@ -331,6 +336,7 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
       poolWaitMs: int(env, 'DATABASE_POOL_WAIT_MS', 5000, 100, 120_000),
       statementMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 100, 600_000),
     },
+    apiKeyCacheSeconds: int(env, 'API_KEY_CACHE_SECONDS', 5, 0, 300),
     rateLimit: {
       perKeyPerMinute: int(env, 'RATE_LIMIT_PER_KEY_PER_MINUTE', 3000, 0, 10_000_000),
       perAddressPerMinute: int(env, 'RATE_LIMIT_PER_ADDRESS_PER_MINUTE', 600, 0, 10_000_000),

@@ -124,6 +124,13 @@ export class PortsModule {
       allowPrivate: config.development,
       allowlist: config.callbackUrlAllowlist,
     });
+    const apiKeys = new ApiKeyStore(
+      database.prisma,
+      database.reads,
+      () => clock.now(),
+      config.apiKeyCacheSeconds * 1000,
+      database.keyChanges,
+    );
     const providers = [
       { provide: APP_CONFIG, useValue: config },
       { provide: CLOCK, useValue: clock },
@@ -141,11 +148,11 @@ export class PortsModule {
       { provide: JOB_WORKERS, useValue: jobs },
       { provide: WEBHOOK_SENDER, useValue: webhooks },
       { provide: CALLBACK_URL_CHECK, useValue: (url: string) => callbackUrls.check(url) },
-      { provide: API_KEYS, useValue: new PrismaApiKeyRegistry(database.prisma) },
+      { provide: API_KEYS, useValue: new PrismaApiKeyRegistry(database.prisma, () => apiKeys.forgetAll()) },
       { provide: MERCHANTS, useValue: new PrismaMerchantRegistry(database.prisma) },
       { provide: AUDIT_TRAIL, useValue: new PrismaAuditTrail(database.prisma) },
       { provide: PEOPLE, useValue: new PrismaPeopleDirectory(database.prisma) },
-      { provide: ApiKeyStore, useValue: new ApiKeyStore(database.prisma, database.reads) },
+      { provide: ApiKeyStore, useValue: apiKeys },
       { provide: RATE_LIMITS, useValue: new PostgresRateLimits(database.pool, rateLimitRules(config)) },
       {
         provide: MESSAGE_SENDER,

@@ -5,6 +5,7 @@ import type { AppConfig } from '../config';
 import { PrismaClient } from '../generated/prisma/client';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
 import { migrateDeploy, migrationsApplied } from './migrate';
+import { KeyChangeListener } from './key-changes';
 import { createReadDb, type ReadDb } from './read-db';
 
 export type DatabaseKind = 'postgresql' | 'embedded';
@@ -22,6 +23,11 @@ export interface Database {
   readonly reads: ReadDb;
   /** The embedded server, when this process serves it (absent on real PostgreSQL). */
   readonly embedded?: EmbeddedPostgres;
+  /**
+   * Notices of API key changes (key-changes.ts), on PostgreSQL only: the embedded server serves one connection at a
+   * time, so there keys are read on every request.
+   */
+  readonly keyChanges?: KeyChangeListener;
   /** A real query: resolves when the database answers. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -56,6 +62,9 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
     pool.on('error', (error) => logger.warn(`database connection lost: ${error.message}`));
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     await prisma.$connect();
+    const keyChanges = embedded ? undefined : new KeyChangeListener(url);
+    // Not listening yet (or the server refuses another connection) only means keys are read on every request.
+    await keyChanges?.start();
     return {
       kind: embedded ? 'embedded' : 'postgresql',
       url,
@@ -63,10 +72,12 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
       pool,
       reads: createReadDb(pool),
       embedded,
+      keyChanges,
       async ping() {
         await prisma.$queryRaw`SELECT 1`;
       },
       async close() {
+        await keyChanges?.close();
         await prisma.$disconnect();
         await pool.end();
         await embedded?.stop();

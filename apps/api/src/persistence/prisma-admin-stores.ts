@@ -43,7 +43,11 @@ const keyAudit = (k: { role: string; principalId: string; label: string; expires
 
 /** API keys in `api_keys` (SHA-256 of each key only). */
 export class PrismaApiKeyRegistry implements ApiKeyRegistry {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    /** Told of each key revoked, once it is (this instance's authentication cache forgets its keys at once). */
+    private readonly revoked: (keyId: string) => void = () => undefined,
+  ) {}
 
   async add(key: NewApiKey, audit: { actor: Actor }): Promise<void> {
     const { at, ...fields } = key;
@@ -79,6 +83,7 @@ export class PrismaApiKeyRegistry implements ApiKeyRegistry {
         }),
       );
     });
+    this.revoked(id);
   }
 
   async list(): Promise<ApiKeyRecord[]> {

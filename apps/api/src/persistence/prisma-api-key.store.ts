@@ -1,7 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../generated/prisma/client';
 import { hashApiKey } from '../core/platform/secrets';
 import { ROLES, type Principal, type Role } from '../core/auth/principal';
+import type { KeyChangeListener } from './key-changes';
 import type { ReadDb } from './read-db';
 
 /** A key's last use is written at most this often (a write per request would cost more than the request). */
@@ -12,18 +14,70 @@ export const LAST_USE_EVERY_MS = 3_600_000;
  * found hash is compared again in constant time so timing says nothing about how much of a key matched. Revoked and
  * expired keys authenticate nobody. The key's last use is recorded to the hour. An assembly key carries its user's
  * assembly as it is now (a user moved to another assembly works there at once; a removed user's keys stop working).
- * One indexed query per request (the key joined to its assembly user), through Kysely: this runs on every call.
+ * One indexed query (the key joined to its assembly user), through Kysely.
+ *
+ * A key found is kept for `cacheMs` (API_KEY_CACHE_SECONDS; never past its expiry; at most 10,000 keys, the least
+ * recently used dropped first), so a client calling many times a second costs one lookup per interval, not one per
+ * call. Kept only while `changes` is listening: every change to who a key authenticates (revoked, expired, re-scoped,
+ * its assembly user moved or removed) notifies every instance, which then forgets every key it kept, so a revocation
+ * still takes effect as soon as PostgreSQL delivers the notice (milliseconds), whoever made it. Unknown and revoked
+ * keys are never kept: each attempt is looked up (and counted against the per-address limit).
  */
 export class ApiKeyStore {
+  private readonly known?: LRUCache<string, Principal>;
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly reads: ReadDb,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+    cacheMs = 0,
+    private readonly changes?: KeyChangeListener,
+  ) {
+    if (cacheMs > 0 && changes) {
+      const known = new LRUCache<string, Principal>({
+        max: 10_000,
+        ttl: cacheMs,
+        ttlAutopurge: false,
+        ttlResolution: 0,
+        perf: { now: () => this.now().getTime() },
+      });
+      changes.onChange(() => known.clear());
+      this.known = known;
+    }
+  }
+
+  /** Forgets every key kept (a key was revoked here: no need to wait for the notice). */
+  forgetAll(): void {
+    this.known?.clear();
+  }
+
+  /** Whether keys found are kept now (a cache is configured and change notices are heard). */
+  get keeping(): boolean {
+    return this.cache !== undefined;
+  }
+
+  /** The cache, while change notices are heard; none otherwise. */
+  private get cache(): LRUCache<string, Principal> | undefined {
+    return this.changes?.listening ? this.known : undefined;
+  }
 
   async authenticate(presented: string): Promise<Principal | undefined> {
     if (presented.length < 20 || presented.length > 200) return undefined;
     const hash = hashApiKey(presented);
+    const cache = this.cache;
+    const cached = cache?.get(hash);
+    // A copy: what a request does with its principal stays with that request.
+    if (cached) return { ...cached };
+    const found = await this.lookUp(hash);
+    if (found && cache) {
+      const { principal, expiresAt } = found;
+      const left = expiresAt === null ? undefined : expiresAt.getTime() - this.now().getTime();
+      cache.set(hash, { ...principal }, left === undefined ? undefined : { ttl: Math.min(cache.ttl, left) });
+    }
+    return found?.principal;
+  }
+
+  private async lookUp(hash: string): Promise<{ principal: Principal; expiresAt: Date | null } | undefined> {
     const row = await this.reads
       .selectFrom('api_keys')
       .leftJoin('assembly_users', 'assembly_users.id', 'api_keys.principalId')
@@ -61,6 +115,6 @@ export class ApiKeyStore {
       if (row.assemblyId === null) return undefined;
       principal.assemblyId = row.assemblyId;
     }
-    return principal;
+    return { principal, expiresAt: row.expiresAt };
   }
 }

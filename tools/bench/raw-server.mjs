@@ -16,16 +16,23 @@ const send = (res, status, body, headers = {}) => {
   res.end(text);
 };
 
+/** Keys found, kept for 5 s as the API keeps them by default (API_KEY_CACHE_SECONDS): the same SQL per request. */
+const keys = new Map();
+const KEEP_MS = 5000;
+
 async function principal(req) {
   const raw = (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '').trim();
   if (!raw) return undefined;
   const hash = createHash('sha256').update(raw, 'utf8').digest('hex');
+  const kept = keys.get(hash);
+  if (kept && kept.until > Date.now()) return kept.key;
   const { rows } = await pool.query(
     'SELECT role, "principalId", "revokedAt", "expiresAt" FROM api_keys WHERE "keyHash" = $1',
     [hash],
   );
   const key = rows[0];
   if (!key || key.revokedAt || (key.expiresAt && key.expiresAt <= new Date())) return undefined;
+  keys.set(hash, { key, until: Date.now() + KEEP_MS });
   return key;
 }
 

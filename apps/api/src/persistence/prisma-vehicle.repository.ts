@@ -3,6 +3,7 @@ import {
   parseInspectionChecklist,
   parseVehicleType,
   Vehicle,
+  VEHICLE_SUMMARY_FIELDS,
   type Page,
   type PageRequest,
   type VehicleListFilter,
@@ -202,23 +203,7 @@ const matching =
   };
 
 const allVehicles = (db: ReadDb) => db.selectFrom('vehicles').selectAll();
-const summaryColumns = (db: ReadDb) =>
-  db
-    .selectFrom('vehicles')
-    .select([
-      'id',
-      'registrationNumber',
-      'make',
-      'model',
-      'color',
-      'type',
-      'capacity',
-      'inspected',
-      'approved',
-      'stationLinked',
-      'stationId',
-      'transportUnionId',
-    ]);
+const summaryColumns = (db: ReadDb) => db.selectFrom('vehicles').select([...VEHICLE_SUMMARY_FIELDS, 'stationLinked']);
 type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryColumns>['execute']>>[number];
 
 /** As `toDomain` reads these columns (a station link kept apart from the station: `station: null` once unlinked). */

@@ -30,7 +30,8 @@ export type VehicleSummary = Pick<
   | 'transportUnionId'
 >;
 
-const SUMMARY_FIELDS = [
+/** The fields of a `VehicleSummary`, as an adapter selects them (they are also its column names). */
+export const VEHICLE_SUMMARY_FIELDS = [
   'id',
   'registrationNumber',
   'make',
@@ -47,7 +48,7 @@ const SUMMARY_FIELDS = [
 /** A vehicle's summary, from its whole state (fields the vehicle does not have stay absent). */
 export function vehicleSummaryOf(s: VehicleState): VehicleSummary {
   const out: Partial<Record<keyof VehicleSummary, unknown>> = {};
-  for (const key of SUMMARY_FIELDS) if (s[key] !== undefined) out[key] = s[key];
+  for (const key of VEHICLE_SUMMARY_FIELDS) if (s[key] !== undefined) out[key] = s[key];
   return out as VehicleSummary;
 }
 

@@ -39,6 +39,37 @@ async function registered(s: ReturnType<typeof setup>, over: Record<string, unkn
   );
 }
 
+/** A union and a station that belongs to it, in the fakes' stores. */
+async function unionAndStation(s: ReturnType<typeof setup>) {
+  const union = await s.stores.unions.add(
+    TransportUnion.create(
+      {
+        name: 'GPRTU Accra',
+        digitalAddress: 'GA-183-8164',
+        contactNumber: '0302000333',
+        email: 'accra@gprtu.org.gh',
+        zones: [],
+      },
+      s.ids,
+      s.clock.now(),
+    ),
+  );
+  const station = await s.stores.stations.add(
+    Station.create(
+      {
+        name: 'Kaneshie',
+        transportUnions: [union.id],
+        zones: [],
+        contactNumber: 302000444,
+        digitalAddress: 'GA-222-1010',
+      },
+      s.ids,
+      s.clock.now(),
+    ),
+  );
+  return { union, station };
+}
+
 const auditOf = (s: ReturnType<typeof setup>, id: string) =>
   s.uow.audit.entries.filter((e) => e.entityId === id).map((e) => e.action);
 
@@ -126,32 +157,7 @@ describe('VehiclesService on fakes', () => {
   it('links a station and a union (embedded in the answer), unlinks the station to null, and refuses unknown references', async () => {
     const s = setup();
     const vehicle = await registered(s);
-    const union = await s.stores.unions.add(
-      TransportUnion.create(
-        {
-          name: 'GPRTU Accra',
-          digitalAddress: 'GA-183-8164',
-          contactNumber: '0302000333',
-          email: 'accra@gprtu.org.gh',
-          zones: [],
-        },
-        s.ids,
-        s.clock.now(),
-      ),
-    );
-    const station = await s.stores.stations.add(
-      Station.create(
-        {
-          name: 'Kaneshie',
-          transportUnions: [union.id],
-          zones: [],
-          contactNumber: 302000444,
-          digitalAddress: 'GA-222-1010',
-        },
-        s.ids,
-        s.clock.now(),
-      ),
-    );
+    const { union, station } = await unionAndStation(s);
     const linked = await s.vehicles.link(vehicle._id, { station: station.id, transportUnion: union.id }, INSPECTOR);
     expect(linked).toMatchObject({ station: { _id: station.id, name: 'Kaneshie' }, transportUnion: { _id: union.id } });
     expect(await s.vehicles.link(vehicle._id, { station: null }, INSPECTOR)).toMatchObject({ station: null });
@@ -225,32 +231,7 @@ describe('VehiclesService on fakes', () => {
     const linked = await registered(s, { registrationNumber: 'GR 2-24' });
     s.clock.advance(1000);
     const unlinked = await registered(s, { registrationNumber: 'GR 3-24' });
-    const union = await s.stores.unions.add(
-      TransportUnion.create(
-        {
-          name: 'GPRTU',
-          digitalAddress: 'GA-183-8164',
-          contactNumber: '0302000333',
-          email: 'a@gprtu.org.gh',
-          zones: [],
-        },
-        s.ids,
-        s.clock.now(),
-      ),
-    );
-    const station = await s.stores.stations.add(
-      Station.create(
-        {
-          name: 'Kaneshie',
-          transportUnions: [union.id],
-          zones: [],
-          contactNumber: 302000444,
-          digitalAddress: 'GA-222-1010',
-        },
-        s.ids,
-        s.clock.now(),
-      ),
-    );
+    const { union, station } = await unionAndStation(s);
     await s.vehicles.link(linked._id, { station: station.id, transportUnion: union.id }, INSPECTOR);
     await s.vehicles.link(unlinked._id, { station: null }, INSPECTOR);
     const summaries = await s.vehicles.listSummaries({}, { limit: 10, count: true }, ANONYMOUS_ACTOR);

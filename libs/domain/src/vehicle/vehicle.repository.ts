@@ -11,25 +11,6 @@ export interface VehicleListFilter {
   assemblyId?: string;
 }
 
-/**
- * A vehicle as lists show it to the public (what a passenger checks): read straight from storage, no aggregate
- * restored. Queries that show only this need not pay for restoring whole vehicles; commands always load aggregates.
- */
-export type VehicleSummary = Pick<
-  VehicleState,
-  | 'id'
-  | 'registrationNumber'
-  | 'make'
-  | 'model'
-  | 'color'
-  | 'type'
-  | 'capacity'
-  | 'inspected'
-  | 'approved'
-  | 'stationId'
-  | 'transportUnionId'
->;
-
 /** The fields of a `VehicleSummary`, as an adapter selects them (they are also its column names). */
 export const VEHICLE_SUMMARY_FIELDS = [
   'id',
@@ -43,7 +24,13 @@ export const VEHICLE_SUMMARY_FIELDS = [
   'approved',
   'stationId',
   'transportUnionId',
-] as const satisfies ReadonlyArray<keyof VehicleSummary>;
+] as const satisfies ReadonlyArray<keyof VehicleState>;
+
+/**
+ * A vehicle as lists show it to the public (what a passenger checks): read straight from storage, no aggregate
+ * restored. Queries that show only this need not pay for restoring whole vehicles; commands always load aggregates.
+ */
+export type VehicleSummary = Pick<VehicleState, (typeof VEHICLE_SUMMARY_FIELDS)[number]>;
 
 /** A vehicle's summary, from its whole state (fields the vehicle does not have stay absent). */
 export function vehicleSummaryOf(s: VehicleState): VehicleSummary {

@@ -71,6 +71,11 @@ describeOnEachTier('workspace foundation', (tier) => {
 
     const health = await request(running.app.getHttpServer()).get('/health').expect(200);
     expect(health.body).toMatchObject({ status: 'ok', database: { kind: tier, status: 'up' } });
+    if (tier === 'embedded') {
+      // Its buffers live in the process's memory (embedded-postgres.ts): the smaller setting is the one in force.
+      const [setting] = await running.database.prisma.$queryRaw<Array<{ shared_buffers: string }>>`SHOW shared_buffers`;
+      expect(setting.shared_buffers).toBe('32MB');
+    }
 
     const vehicles = await request(running.app.getHttpServer()).get('/vehicles/all').expect(200);
     expect(vehicles.body).toHaveLength(6);

@@ -5,10 +5,11 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import pg from 'pg';
+import handlers from './raw-handlers.cjs';
+
+const { ROUTES } = handlers;
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10) });
-const iso = (d) => (d ? d.toISOString() : undefined);
-const cedis = (p) => p / 100;
 /** JSON.stringify drops undefined members, as the API's responses do. */
 const send = (res, status, body, headers = {}) => {
   const text = JSON.stringify(body);
@@ -36,266 +37,17 @@ async function principal(req) {
   return key;
 }
 
-/** Newest first with a keyset cursor, one row more than the page to know whether another follows. */
-async function page(table, where, params, limit, after, columns = '*') {
-  let cursor = '';
-  if (after) {
-    const { rows } = await pool.query(`SELECT "createdAt", id FROM ${table} WHERE id = $1`, [after]);
-    if (!rows[0]) return { items: [] };
-    params.push(rows[0].createdAt, rows[0].id);
-    cursor = ` AND ("createdAt", id) < ($${params.length - 1}, $${params.length})`;
-  }
-  const { rows } = await pool.query(
-    `SELECT ${columns} FROM ${table} WHERE ${where}${cursor} ORDER BY "createdAt" DESC, id DESC LIMIT ${limit + 1}`,
-    params,
-  );
-  const more = rows.length > limit;
-  const items = more ? rows.slice(0, limit) : rows;
-  return { items, next: more ? items[items.length - 1].id : undefined };
-}
-
-const link = (url, next) => {
-  if (!next) return {};
-  url.searchParams.set('after', next);
-  return { link: `<${url.pathname}${url.search}>; rel="next"` };
-};
-const limitOf = (url) => Number(url.searchParams.get('limit') ?? 50);
-
-const station = (s) => ({
-  _id: s.id,
-  name: s.name,
-  transportUnions: s.transportUnions,
-  zones: s.zones,
-  contactNumber: Number(s.contactNumber),
-  digitalAddress: s.digitalAddress,
-});
-const union = (u) => ({
-  _id: u.id,
-  status: u.status,
-  name: u.name,
-  digitalAddress: u.digitalAddress,
-  contactNumber: u.contactNumber,
-  email: u.email,
-  zones: u.zones,
-  ...(u.parentUnionId !== null && { transportUnion: u.parentUnionId }),
-});
-
-async function vehicles(req, res, url) {
-  // The columns the public's view shows, as the API reads them (its vehicle summaries).
-  const { items, next } = await page(
-    'vehicles',
-    'true',
-    [],
-    limitOf(url),
-    url.searchParams.get('after'),
-    'id, "registrationNumber", make, model, color, type, capacity, inspected, approved, "stationLinked", "stationId", "transportUnionId"',
-  );
-  const ids = (key) => [...new Set(items.map((v) => v[key]).filter(Boolean))];
-  const [stations, unions] = await Promise.all([
-    pool.query('SELECT * FROM stations WHERE id = ANY($1)', [ids('stationId')]),
-    pool.query('SELECT * FROM transport_unions WHERE id = ANY($1)', [ids('transportUnionId')]),
-  ]);
-  const byId = (rows) => new Map(rows.map((r) => [r.id, r]));
-  const s = byId(stations.rows);
-  const u = byId(unions.rows);
-  // The public view: what a passenger checks.
-  const body = items.map((v) => ({
-    _id: v.id,
-    registrationNumber: v.registrationNumber ?? undefined,
-    make: v.make ?? undefined,
-    model: v.model ?? undefined,
-    color: v.color ?? undefined,
-    type: v.type ?? undefined,
-    capacity: v.capacity ?? undefined,
-    inspected: v.inspected,
-    approved: v.approved,
-    ...(v.stationLinked && { station: v.stationId && s.has(v.stationId) ? station(s.get(v.stationId)) : null }),
-    ...(v.transportUnionId && u.has(v.transportUnionId) && { transportUnion: union(u.get(v.transportUnionId)) }),
-  }));
-  send(res, 200, body, link(url, next));
-}
-
-async function drivers(req, res, url) {
-  // The columns the public's view shows, as the API reads them (its driver summaries).
-  const { items, next } = await page(
-    'drivers',
-    'true',
-    [],
-    limitOf(url),
-    url.searchParams.get('after'),
-    'id, name, approved, "ratingTotal", "ratingCount"',
-  );
-  const payload = items.map((d) => ({
-    _id: d.id,
-    name: d.name,
-    approved: d.approved,
-    ...(d.ratingCount > 0 && { rating: Math.round((d.ratingTotal / d.ratingCount) * 100) / 100 }),
-  }));
-  send(res, 200, { status: 200, payload }, link(url, next));
-}
-
-const escapeLike = (text) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-function phoneForms(query) {
-  const compact = query.replace(/[\s\-().]/g, '');
-  const forms = new Set([compact]);
-  if (/^0\d+$/.test(compact)) forms.add(`+233${compact.slice(1)}`);
-  if (/^\+?233\d+$/.test(compact)) forms.add(`0${compact.replace(/^\+?233/, '')}`);
-  return [...forms];
-}
-
-async function ownerSearch(req, res, url) {
-  const who = await principal(req);
-  if (!who || who.role !== 'admin') return send(res, 401, { code: 'UNAUTHORIZED' });
-  const query = url.searchParams.get('query').trim();
-  const params = [`%${escapeLike(query)}%`, `%${escapeLike(query.toLowerCase())}%`];
-  const phones = phoneForms(query.toLowerCase()).map((p) => {
-    params.push(`%${escapeLike(p)}%`);
-    return `phone LIKE $${params.length}`;
-  });
-  const where = `(name ILIKE $1 OR email LIKE $2 OR ${phones.join(' OR ')})`;
-  const { items, next } = await page('vehicle_owners', where, params, limitOf(url), url.searchParams.get('after'));
-  const body = items.map((o) => ({
-    _id: o.id,
-    name: o.name,
-    phone: o.phone,
-    email: o.email,
-    idType: o.idType,
-    idNumber: o.idNumber,
-    verified: o.verified,
-    assembly: o.assemblyId,
-    createdAt: iso(o.createdAt),
-    updatedAt: iso(o.updatedAt),
-    __v: o.version,
-  }));
-  send(res, 200, body, link(url, next));
-}
-
-/** A date-only range in Africa/Accra (UTC+0 all year): [start 00:00, the day after end 00:00). */
-function dayRange(start, end) {
-  const from = new Date(`${start}T00:00:00.000Z`);
-  const to = new Date(new Date(`${end}T00:00:00.000Z`).getTime() + 86_400_000);
-  return [from, to];
-}
-
-async function trips(req, res, url) {
-  const who = await principal(req);
-  if (!who || who.role !== 'admin') return send(res, 401, { code: 'UNAUTHORIZED' });
-  const [from, to] = dayRange(url.searchParams.get('startDate'), url.searchParams.get('endDate'));
-  const { items, next } = await page(
-    'trips',
-    '"createdAt" >= $1 AND "createdAt" < $2',
-    [from, to],
-    limitOf(url),
-    url.searchParams.get('after'),
-  );
-  const services = await pool.query('SELECT * FROM trip_services WHERE "tripId" = ANY($1)', [items.map((t) => t.id)]);
-  const service = new Map(services.rows.map((s) => [s.tripId, s]));
-  const body = items.map((t) => {
-    const s = service.get(t.id);
-    return {
-      _id: t.id,
-      service: {
-        _id: s.id,
-        serviceID: s.serviceID,
-        type: s.type,
-        driver: {
-          _id: s.driver.id,
-          name: s.driver.name,
-          phone: s.driver.phone,
-          email: s.driver.email,
-          walletAccount: s.driver.walletAccount,
-          rating: s.driver.rating,
-        },
-        vehicle: {
-          _id: s.vehicle.id,
-          registrationNumber: s.vehicle.registrationNumber,
-          make: s.vehicle.make,
-          model: s.vehicle.model,
-          capacity: s.vehicle.capacity,
-          type: s.vehicle.type,
-        },
-        pricing: {
-          _id: s.pricing.id,
-          type: s.pricing.type,
-          pricePerKm: cedis(s.pricing.pricePerKm),
-          pricePerMinute: cedis(s.pricing.pricePerMinute),
-        },
-        passengers: s.passengers,
-        amount: cedis(s.amount),
-        ended: s.ended,
-      },
-      ticketNumber: t.ticketNumber,
-      estimatedPrice: cedis(t.estimatedPrice),
-      estimatedDistance: t.estimatedDistance,
-      finalPrice: t.finalPrice === null ? undefined : cedis(t.finalPrice),
-      cashPrice: t.cashPrice === null ? undefined : cedis(t.cashPrice),
-      charges: cedis(t.charges),
-      settledAmount: cedis(t.settledAmount),
-      discount: cedis(t.discount),
-      settled: t.settled,
-      finalDistance: t.finalDistance ?? undefined,
-      refundAmount: cedis(t.refundAmount),
-      refunded: t.refunded,
-      paymentMethod: t.paymentMethod ?? undefined,
-      user: t.user,
-      pickupLocation: t.pickupLocation,
-      serviceDestination: t.serviceDestination,
-      droppedOffLocation: t.droppedOffLocation ?? undefined,
-      checkedOut: t.checkedOut,
-      checkOutTime: iso(t.checkOutTime),
-      createdAt: iso(t.createdAt),
-      updatedAt: iso(t.updatedAt),
-      __v: t.version,
-    };
-  });
-  send(res, 200, body, link(url, next));
-}
-
-async function checkTransaction(req, res, url) {
-  const who = await principal(req);
-  if (!who || who.role !== 'merchant') return send(res, 401, { code: 'UNAUTHORIZED' });
-  const { rows } = await pool.query('SELECT * FROM transactions WHERE "merchantId" = $1 AND reference = $2', [
-    who.principalId,
-    url.searchParams.get('reference'),
-  ]);
-  const t = rows[0];
-  if (!t) return send(res, 404, { code: 'NOT_FOUND' });
-  send(res, 200, {
-    _id: t.id,
-    amount: cedis(t.amount),
-    fees: cedis(t.fees),
-    status: t.status,
-    requestType: t.requestType,
-    merchant: t.merchantId,
-    description: t.description,
-    reference: t.reference,
-    callBackUrl: t.callBackUrl,
-    customerEmail: t.customerEmail,
-    customerName: t.customerName,
-    customerPhone: t.customerPhone,
-    createdAt: iso(t.createdAt),
-    updatedAt: iso(t.updatedAt),
-    __v: t.version,
-    requestInfo: t.requestInfo ?? undefined,
-    callBackInfo: t.callBackInfo ?? undefined,
-    callBackTime: iso(t.callBackTime),
-  });
-}
-
-const ROUTES = {
-  '/vehicles/all': vehicles,
-  '/drivers/all': drivers,
-  '/vehicles/owner/search': ownerSearch,
-  '/trips/intracity/date': trips,
-  '/payment/check_transaction': checkTransaction,
-  '/health': async (req, res) => send(res, 200, { status: 'ok' }),
-};
-
 const server = createServer((req, res) => {
   const url = new URL(req.url, 'http://raw');
+  if (url.pathname === '/health') return send(res, 200, { status: 'ok' });
   const route = ROUTES[url.pathname];
   if (!route) return send(res, 404, { code: 'NOT_FOUND' });
-  route(req, res, url).catch((error) => send(res, 500, { code: 'INTERNAL', detail: String(error) }));
+  (async () => {
+    const who = route.role ? await principal(req) : undefined;
+    if (route.role && (!who || who.role !== route.role)) return send(res, 401, { code: 'UNAUTHORIZED' });
+    const { status, body, headers } = await route.handle(pool, url, who);
+    send(res, status, body, headers);
+  })().catch((error) => send(res, 500, { code: 'INTERNAL', detail: String(error) }));
 });
 server.keepAliveTimeout = 65_000;
 server.listen(Number(process.env.PORT ?? 3401), '127.0.0.1', () => {

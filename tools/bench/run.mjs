@@ -6,17 +6,28 @@
 //   npm run bench -- --scales 1 --export 183     (a CSV export of about a million trips, and the API's memory meanwhile)
 //   npm run bench -- --import 1000000            (the importer on a mongoexport with a million trips, and its memory)
 //   npm run bench -- --floor                     (the API's own per-request floor: a route with no database work)
+//   npm run bench -- --scales 1 --ceiling        (also the baseline's handlers inside the API's HTTP pipeline)
 //
 // Each scale gets its own database (transport_bench_<scale>), generated once and reused while the migrations and the
 // generator are unchanged. Before measuring, each endpoint's answer from the API and from the baseline are compared
 // byte for byte: a baseline that answers something else would measure nothing.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cpus, totalmem } from 'node:os';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { callbackToken, generationSql, KEYS } from './generate.mjs';
@@ -41,6 +52,7 @@ const POOL = Number(args.pool ?? 20);
 const SERVER = args.postgres ?? process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const API_PORT = 3410;
 const RAW_PORT = 3411;
+const CEILING_PORT = 3412;
 
 const dbUrl = (name) => {
   const url = new URL(SERVER);
@@ -186,18 +198,18 @@ function endpoints() {
 }
 const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
-/** The same bytes from both servers, or the run stops here. */
-async function sameAnswers(list) {
+/** The same bytes from a server (at `base`) and the baseline, or the run stops here. */
+async function sameAnswers(list, base, who) {
   for (const e of list) {
     const [api, raw] = await Promise.all(
-      [API_PORT, RAW_PORT].map((port) => fetch(`http://127.0.0.1:${port}${e.path}`, { headers: e.headers })),
+      [base, `http://127.0.0.1:${RAW_PORT}`].map((at) => fetch(`${at}${e.path}`, { headers: e.headers })),
     );
     const [a, r] = await Promise.all([api.text(), raw.text()]);
     if (api.status !== 200 || a !== r || api.headers.get('link') !== raw.headers.get('link')) {
       let at = 0;
       while (at < a.length && a[at] === r[at]) at++;
       throw new Error(
-        `${e.name}: the API and the baseline answer differently (API ${api.status}, baseline ${raw.status}; link ` +
+        `${e.name}: ${who} and the baseline answer differently (${who} ${api.status}, baseline ${raw.status}; link ` +
           `${api.headers.get('link')} vs ${raw.headers.get('link')}); first difference at ${at}:\n` +
           `API:      ${a.slice(Math.max(0, at - 80), at + 120)}\nbaseline: ${r.slice(Math.max(0, at - 80), at + 120)}`,
       );
@@ -270,15 +282,15 @@ async function writeRates(pid) {
   return out;
 }
 
-function startApi(url) {
+function startApi(url, { label = 'API', tree = root, port = API_PORT } = {}) {
   // With the service's own V8 flags (apps/api/node-flags.json): the API measured is the API as it ships.
   const flags = JSON.parse(readFileSync(join(root, 'apps/api/node-flags.json'), 'utf8'));
-  return start('API', process.execPath, [...flags, join(root, 'dist/apps/api/main.js')], {
+  return start(label, process.execPath, [...flags, join(tree, 'dist/apps/api/main.js')], {
     DATABASE_URL: url,
     DATABASE_POOL_SIZE: String(POOL),
-    PORT: String(API_PORT),
+    PORT: String(port),
     SEED_DEMO: 'false',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${API_PORT}`,
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     METRICS_PORT: '0',
     // One client at 32 connections would be held back by the default limits; the limits stay on (each request still
     // pays for its shared counter) but high enough never to refuse.
@@ -416,39 +428,58 @@ async function benchScale(scale) {
     POOL_SIZE: String(POOL),
     PORT: String(RAW_PORT),
   });
+  const ceiling = CEILING_TREE
+    ? startApi(url, { label: 'ceiling', tree: CEILING_TREE, port: CEILING_PORT })
+    : undefined;
+  // Each side: where it answers and which process to watch. The ceiling's routes sit under /ceiling.
+  const sides = {
+    api: { base: `http://127.0.0.1:${API_PORT}`, child: api },
+    raw: { base: `http://127.0.0.1:${RAW_PORT}`, child: raw },
+    ...(ceiling && { ceiling: { base: `http://127.0.0.1:${CEILING_PORT}/ceiling`, child: ceiling } }),
+  };
   try {
     const startMs = await ready(API_PORT, api);
     await ready(RAW_PORT, raw);
+    if (ceiling) await ready(CEILING_PORT, ceiling);
     const list = endpoints();
-    await sameAnswers(list);
+    await sameAnswers(list, sides.api.base, 'the API');
+    if (ceiling) await sameAnswers(list, sides.ceiling.base, 'the ceiling');
     const rows = [];
+    const order = Object.keys(sides);
     for (const e of list) {
-      const samples = { api: [], raw: [] };
+      const samples = Object.fromEntries(order.map((side) => [side, []]));
       for (let round = 0; round < ROUNDS; round++) {
-        for (const side of round % 2 === 0 ? ['api', 'raw'] : ['raw', 'api']) {
-          const port = side === 'api' ? API_PORT : RAW_PORT;
-          const pid = side === 'api' ? api.pid : raw.pid;
-          samples[side].push(await measure(`http://127.0.0.1:${port}${e.path}`, e.headers, pid));
+        for (const side of round % 2 === 0 ? order : [...order].reverse()) {
+          samples[side].push(await measure(`${sides[side].base}${e.path}`, e.headers, sides[side].child.pid));
         }
       }
       const mean = (xs, k) => xs.reduce((s, x) => s + x[k], 0) / xs.length;
+      const figures = (side) => ({
+        rps: mean(samples[side], 'rps'),
+        p50: mean(samples[side], 'p50'),
+        p99: mean(samples[side], 'p99'),
+      });
       const row = {
         endpoint: e.name,
-        api: { rps: mean(samples.api, 'rps'), p50: mean(samples.api, 'p50'), p99: mean(samples.api, 'p99') },
-        raw: { rps: mean(samples.raw, 'rps'), p50: mean(samples.raw, 'p50'), p99: mean(samples.raw, 'p99') },
+        api: figures('api'),
+        raw: figures('raw'),
+        ...(ceiling && { ceiling: figures('ceiling') }),
         apiRssMb: Math.max(...samples.api.map((s) => s.rss)),
       };
       row.ratio = row.api.rps / row.raw.rps;
       row.p99Ratio = row.api.p99 / row.raw.p99;
       rows.push(row);
       console.log(
-        `[bench] scale ${scale} ${e.name}: API ${row.api.rps.toFixed(0)} req/s, baseline ${row.raw.rps.toFixed(0)} (ratio ${row.ratio.toFixed(2)})`,
+        `[bench] scale ${scale} ${e.name}: API ${row.api.rps.toFixed(0)} req/s, baseline ${row.raw.rps.toFixed(0)} (ratio ${row.ratio.toFixed(2)})` +
+          (row.ceiling
+            ? `, ceiling ${row.ceiling.rps.toFixed(0)} (${(row.ceiling.rps / row.raw.rps).toFixed(2)} of the baseline)`
+            : ''),
       );
     }
     const writes = await writeRates(api.pid);
     return { scale, startToFirstAnswerMs: startMs, rows, writes };
   } finally {
-    await Promise.all([stop(api), stop(raw)]);
+    await Promise.all([stop(api), stop(raw), ...(ceiling ? [stop(ceiling)] : [])]);
   }
 }
 
@@ -469,6 +500,17 @@ function table(result) {
       );
     for (const [name, w] of Object.entries(s.writes))
       lines.push(`| ${name} | ${f(w.rps)} | | | ${f(w.p50)} / ${f(w.p99)} | | | ${f(w.rss)} |`);
+  }
+  for (const s of result.scales.filter((x) => x.rows.some((r) => r.ceiling))) {
+    lines.push(
+      `\nScale ${s.scale}: the baseline's handlers inside the API's HTTP pipeline (--ceiling), the most any endpoint can reach behind it\n`,
+    );
+    lines.push('| Endpoint | ceiling req/s | ceiling / raw | API / ceiling | ceiling p50 / p99 ms |');
+    lines.push('|---|---|---|---|---|');
+    for (const r of s.rows)
+      lines.push(
+        `| ${r.endpoint} | ${f(r.ceiling.rps)} | ${f(r.ceiling.rps / r.raw.rps, 2)} | ${f(r.api.rps / r.ceiling.rps, 2)} | ${f(r.ceiling.p50)} / ${f(r.ceiling.p99)} |`,
+      );
   }
   if (result.scales.length > 1) {
     const [small, big] = [result.scales[0], result.scales[result.scales.length - 1]];
@@ -525,18 +567,49 @@ const FLOOR_SERVER = `require('node:http').createServer((req, res) => {
   res.end(process.env.FLOOR_BODY);
 }).listen(Number(process.env.FLOOR_PORT), '127.0.0.1');`;
 
-async function main() {
+/** Builds the API of the workspace at `cwd` (its dist/apps/api), or stops the run. */
+function buildApi(cwd) {
   const nxPackage = JSON.parse(readFileSync(join(root, 'node_modules/nx/package.json'), 'utf8'));
   const build = spawnSync(
     process.execPath,
     [join(root, 'node_modules/nx', nxPackage.bin.nx), 'build', 'api', '--outputStyle=static'],
-    {
-      cwd: root,
-      stdio: 'inherit',
-      env: { ...process.env, NX_DAEMON: 'false' },
-    },
+    { cwd, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } },
   );
   if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+/** What a scratch copy of the workspace leaves out: installed, built, cached or local data. */
+const NOT_COPIED = new Set(['node_modules', 'dist', 'tmp', '.nx', '.tools', '.git', 'coverage', '.data']);
+
+/**
+ * `--ceiling`: a scratch copy of this workspace (outside it, so Nx and the tests never see a second `api`) with
+ * tools/bench/ceiling/ceiling.controller.ts registered in the app module, built. Returns the copy's path.
+ */
+function buildCeiling() {
+  const tree = join(tmpdir(), 'transport-bench-ceiling');
+  rmSync(tree, { recursive: true, force: true });
+  cpSync(root, tree, { recursive: true, filter: (path) => !NOT_COPIED.has(basename(path)) });
+  symlinkSync(join(root, 'node_modules'), join(tree, 'node_modules'));
+  cpSync(
+    join(root, 'tools/bench/ceiling/ceiling.controller.ts'),
+    join(tree, 'apps/api/src/ceiling/ceiling.controller.ts'),
+  );
+  const modulePath = join(tree, 'apps/api/src/app.module.ts');
+  const source = readFileSync(modulePath, 'utf8');
+  const registered = source.replace(
+    'controllers: [HealthController]',
+    'controllers: [HealthController, CeilingController]',
+  );
+  if (registered === source)
+    throw new Error('--ceiling: no `controllers: [HealthController]` in app.module.ts to extend');
+  writeFileSync(modulePath, `import { CeilingController } from './ceiling/ceiling.controller';\n${registered}`);
+  buildApi(tree);
+  return tree;
+}
+const CEILING_TREE = args.ceiling ? buildCeiling() : undefined;
+
+async function main() {
+  buildApi(root);
   const result = {
     at: new Date().toISOString(),
     machine: {

@@ -1,3 +1,5 @@
+// First: every module loaded after it is read from Node's compile cache (core/platform/compile-cache.ts).
+import './core/platform/compile-cache';
 import { keysCommand } from './cli/keys-command';
 import { seedCommand } from './cli/seed-command';
 import { loadConfig } from './config';

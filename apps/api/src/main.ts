@@ -1,3 +1,5 @@
+// First: every module loaded after it is read from Node's compile cache (core/platform/compile-cache.ts).
+import './core/platform/compile-cache';
 import { Logger } from '@nestjs/common';
 import { ObjectIdGenerator } from '@transport/domain';
 import { createApp, DASHBOARD_PATH, DOCS_PATH } from './app';

@@ -211,7 +211,7 @@ async function sameAnswers(list, base, who) {
       throw new Error(
         `${e.name}: ${who} and the baseline answer differently (${who} ${api.status}, baseline ${raw.status}; link ` +
           `${api.headers.get('link')} vs ${raw.headers.get('link')}); first difference at ${at}:\n` +
-          `API:      ${a.slice(Math.max(0, at - 80), at + 120)}\nbaseline: ${r.slice(Math.max(0, at - 80), at + 120)}`,
+          `${who}: ${a.slice(Math.max(0, at - 80), at + 120)}\nbaseline: ${r.slice(Math.max(0, at - 80), at + 120)}`,
       );
     }
   }
@@ -420,7 +420,8 @@ async function importRun(trips) {
   return out;
 }
 
-async function benchScale(scale) {
+/** One scale: API and baseline (and, with `ceilingTree`, the ceiling's build) measured alternately. */
+async function benchScale(scale, ceilingTree) {
   const url = await prepare(scale);
   const api = startApi(url);
   const raw = start('baseline', process.execPath, [join(root, 'tools/bench/raw-server.mjs')], {
@@ -428,19 +429,21 @@ async function benchScale(scale) {
     POOL_SIZE: String(POOL),
     PORT: String(RAW_PORT),
   });
-  const ceiling = CEILING_TREE
-    ? startApi(url, { label: 'ceiling', tree: CEILING_TREE, port: CEILING_PORT })
-    : undefined;
   // Each side: where it answers and which process to watch. The ceiling's routes sit under /ceiling.
   const sides = {
     api: { base: `http://127.0.0.1:${API_PORT}`, child: api },
     raw: { base: `http://127.0.0.1:${RAW_PORT}`, child: raw },
-    ...(ceiling && { ceiling: { base: `http://127.0.0.1:${CEILING_PORT}/ceiling`, child: ceiling } }),
   };
+  let ceiling;
   try {
     const startMs = await ready(API_PORT, api);
     await ready(RAW_PORT, raw);
-    if (ceiling) await ready(CEILING_PORT, ceiling);
+    // Started once the API answers, so the API's start is timed on a machine not busy starting another.
+    if (ceilingTree) {
+      ceiling = startApi(url, { label: 'ceiling', tree: ceilingTree, port: CEILING_PORT });
+      await ready(CEILING_PORT, ceiling);
+      sides.ceiling = { base: `http://127.0.0.1:${CEILING_PORT}/ceiling`, child: ceiling };
+    }
     const list = endpoints();
     await sameAnswers(list, sides.api.base, 'the API');
     if (ceiling) await sameAnswers(list, sides.ceiling.base, 'the ceiling');
@@ -606,7 +609,6 @@ function buildCeiling() {
   buildApi(tree);
   return tree;
 }
-const CEILING_TREE = args.ceiling ? buildCeiling() : undefined;
 
 async function main() {
   buildApi(root);
@@ -643,7 +645,8 @@ async function main() {
     writeFileSync(OUT, JSON.stringify(result, null, 2));
     return;
   }
-  for (const scale of SCALES) result.scales.push(await benchScale(scale));
+  const ceilingTree = args.ceiling ? buildCeiling() : undefined;
+  for (const scale of SCALES) result.scales.push(await benchScale(scale, ceilingTree));
   mkdirSync(dirname(OUT), { recursive: true });
   writeFileSync(OUT, JSON.stringify(result, null, 2));
   console.log(table(result));

@@ -17,7 +17,9 @@ process.env.PRISMA_HIDE_UPDATE_MESSAGE ??= '1';
 unrefLongTimers();
 
 async function databaseUrl(): Promise<string> {
-  if (!useEmbedded) return process.env.DATABASE_URL as string;
+  // Migrations take a session-level advisory lock: through a pooler in transaction mode it would not hold, so the
+  // server's own address (DATABASE_DIRECT_URL) is used when there is one.
+  if (!useEmbedded) return process.env.DATABASE_DIRECT_URL || (process.env.DATABASE_URL as string);
   const running = await findRunningEmbeddedPostgres(dataDir);
   if (running) return `postgresql://postgres@127.0.0.1:${running.port}/postgres`;
   const embedded = await startEmbeddedPostgres({

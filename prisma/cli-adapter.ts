@@ -1,5 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { poolConfigFromUrl } from '../apps/api/src/persistence/connection-config';
 
 /**
  * The driver adapter the Prisma CLI runs its WebAssembly schema engine through, so that no native engine is ever
@@ -8,7 +9,8 @@ import pg from 'pg';
  *     reported as text (OID 25), which is what their values are;
  *  2. `migrate dev` drops its shadow database while the shadow pool is still connected: the pool is closed first;
  *  3. the pool gets discrete connection fields, because the shadow pool is built as `{ ...config, database }` and a
- *     `connectionString` would silently point the "shadow" at the real database;
+ *     `connectionString` would silently point the "shadow" at the real database (every parameter of the URL is kept:
+ *     TLS settings and `options` reach the migrations as they reach the app);
  *  4. one connection (the engine's advisory lock is per session) that lets the process exit when idle;
  *  5. adapter-pg runs a migration script by splitting it on every `;`, which breaks semicolons in comments, strings
  *     and function bodies (PL/pgSQL triggers). The script is sent whole instead: PostgreSQL's simple query protocol
@@ -49,17 +51,6 @@ class CatalogSafeClient extends pg.Client {
     }
     return out as never;
   }
-}
-
-export function poolConfigFromUrl(url: string): pg.PoolConfig {
-  const u = new URL(url);
-  return {
-    host: decodeURIComponent(u.hostname),
-    port: u.port ? Number(u.port) : 5432,
-    user: decodeURIComponent(u.username) || 'postgres',
-    password: u.password ? decodeURIComponent(u.password) : undefined,
-    database: decodeURIComponent(u.pathname.replace(/^\//, '')) || 'postgres',
-  };
 }
 
 type Adapter = Awaited<ReturnType<PrismaPg['connect']>>;

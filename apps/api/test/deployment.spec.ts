@@ -120,6 +120,7 @@ describeOnPostgres('the runtime bundle', () => {
         NODE_ENV: 'production',
         PAYMENT_PROVIDER_URL: 'https://rmp.example.com',
         PUBLIC_BASE_URL: 'https://transport.example.com',
+        ACTIVATION_KEY_SECRETS: 'a-production-secret-of-forty-characters-0001',
       });
       expect(refused.status).toBe(1);
       expect(refused.stdout).toContain('Refusing to load demo data with NODE_ENV=production');
@@ -152,23 +153,63 @@ describe('the compose file', () => {
   // CI installs a compose tool (.ci/run); elsewhere a machine without one says so instead of passing silently.
   const check = compose || process.env.CI ? it : it.skip;
   if (!compose && !process.env.CI)
-    process.stderr.write('[deployment.spec] no docker compose here: compose file not checked\n');
+    process.stderr.write('[deployment.spec] no docker compose here: compose files not checked\n');
 
-  check('validates, with two API instances behind the load balancer, PostgreSQL and the simulator', () => {
-    if (!compose) throw new Error('CI needs docker compose or docker-compose to check compose.yaml');
+  const config = (file: string, env: Record<string, string>) => {
+    if (!compose) throw new Error('CI needs docker compose or docker-compose to check the compose files');
     const [command, ...prefix] = compose;
-    const env = { ADMIN_API_KEY: 'ci-admin-key-0123456789abcdef', POSTGRES_PASSWORD: 'ci-password' };
-    const result = run(command, [...prefix, '-f', 'compose.yaml', 'config'], WORKSPACE_ROOT, env);
+    return run(command, [...prefix, '-f', file, 'config'], WORKSPACE_ROOT, env);
+  };
+
+  check('compose.yaml is the local stack: the simulator, development mode, labelled so, with no setting needed', () => {
+    const result = config('compose.yaml', { POSTGRES_PASSWORD: '', ADMIN_API_KEY: '' });
     expect(result.stderr).not.toMatch(/invalid|error/i);
     expect(result.status).toBe(0);
     for (const service of ['db:', 'api1:', 'api2:', 'lb:', 'simulator:']) expect(result.stdout).toContain(service);
-    expect(result.stdout).toContain('DATABASE_URL: postgresql://transport:ci-password@db:5432/transport');
-    // Without the secrets it refuses, naming them.
-    const missing = run(command, [...prefix, '-f', 'compose.yaml', 'config'], WORKSPACE_ROOT, {
-      ADMIN_API_KEY: '',
-      POSTGRES_PASSWORD: '',
-    });
-    expect(missing.status).not.toBe(0);
-    expect(missing.stderr).toMatch(/set (ADMIN_API_KEY|POSTGRES_PASSWORD)/);
+    expect(result.stdout).toContain('PAYMENT_PROVIDER_URL: http://simulator:3100');
+    expect(result.stdout).toContain('NODE_ENV: development');
+    expect(result.stdout).not.toContain('NODE_ENV: production');
+    expect(
+      result.stdout.match(/transport.stack: local \(development, provider simulator; not for production\)/g),
+    ).toHaveLength(5);
+    expect(readFileSync(join(WORKSPACE_ROOT, 'compose.yaml'), 'utf8')).toMatch(/^# The LOCAL stack/);
+  });
+
+  const PRODUCTION = {
+    DATABASE_URL: 'postgresql://transport:secret@pgbouncer.internal:6432/transport',
+    DATABASE_DIRECT_URL: 'postgresql://transport:secret@db.internal:5432/transport',
+    PUBLIC_BASE_URL: 'https://transport.example.com',
+    PAYMENT_PROVIDER_URL: 'https://rmp.hubtel.com',
+    PAYMENT_PROVIDER_ACCOUNT: '2017101',
+    PAYMENT_PROVIDER_CLIENT_ID: 'client',
+    PAYMENT_PROVIDER_CLIENT_SECRET: 'secret',
+    SMS_GATEWAY_URL: 'https://sms.hubtel.com/v1/messages/send',
+    SMS_CLIENT_ID: 'sms-client',
+    SMS_CLIENT_SECRET: 'sms-secret',
+    ACTIVATION_KEY_SECRETS: 'a-production-secret-of-forty-characters-0001',
+  };
+
+  check('compose.production.yaml: two API instances on the given services, no database and no simulator', () => {
+    const result = config('compose.production.yaml', PRODUCTION);
+    expect(result.stderr).not.toMatch(/invalid|error/i);
+    expect(result.status).toBe(0);
+    for (const service of ['api1:', 'api2:', 'lb:']) expect(result.stdout).toContain(service);
+    for (const absent of ['simulator', 'db:', 'NODE_ENV: development']) expect(result.stdout).not.toContain(absent);
+    expect(result.stdout).toContain('NODE_ENV: production');
+    expect(result.stdout).toContain('PAYMENT_PROVIDER_URL: https://rmp.hubtel.com');
+    expect(result.stdout).toContain('SMS_GATEWAY_URL: https://sms.hubtel.com/v1/messages/send');
+  });
+
+  check.each([
+    ['PAYMENT_PROVIDER_URL', /set PAYMENT_PROVIDER_URL to your payment provider \(this stack has no simulator\)/],
+    ['SMS_GATEWAY_URL', /set SMS_GATEWAY_URL to your SMS gateway/],
+    ['SMS_CLIENT_SECRET', /set SMS_CLIENT_SECRET/],
+    ['ACTIVATION_KEY_SECRETS', /set ACTIVATION_KEY_SECRETS/],
+    ['DATABASE_URL', /set DATABASE_URL/],
+    ['PUBLIC_BASE_URL', /set PUBLIC_BASE_URL/],
+  ])('compose.production.yaml refuses to start without %s, naming it', (missing, message) => {
+    const result = config('compose.production.yaml', { ...PRODUCTION, [missing]: '' });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toMatch(message);
   });
 });

@@ -7,6 +7,8 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgre
 import { migrateDeploy, migrationsApplied } from './migrate';
 import { KeyChangeListener } from './key-changes';
 import { createReadDb, type ReadDb } from './read-db';
+import type { ListSource } from './prisma-executor';
+import { settingsClient, type SettingsMode } from './session-settings';
 
 export type DatabaseKind = 'postgresql' | 'embedded';
 
@@ -21,6 +23,16 @@ export interface Database {
   readonly pool: pg.Pool;
   /** Kysely on the same pool: the typed SQL of the hot read paths (read-db.ts). */
   readonly reads: ReadDb;
+  /**
+   * List pages, searches and exports: on the read replica when DATABASE_READ_URL is set (they may lag the primary by
+   * the replication delay), else the same as `prisma` and `reads`. A record's own page, a change's answer, keys,
+   * limits, payment status checks and jobs always read the primary.
+   */
+  readonly lists: ListSource;
+  /** The replica's pool, when there is one. */
+  readonly replicaPool?: pg.Pool;
+  /** How per-statement settings reach the server on PostgreSQL (session-settings.ts). */
+  readonly settings?: SettingsMode;
   /** The embedded server, when this process serves it (absent on real PostgreSQL). */
   readonly embedded?: EmbeddedPostgres;
   /**
@@ -30,7 +42,35 @@ export interface Database {
   readonly keyChanges?: KeyChangeListener;
   /** A real query: resolves when the database answers. */
   ping(): Promise<void>;
+  /** With a replica: how far its replay is behind, in seconds (0 when it has replayed all it received). */
+  replicaLagSeconds?(): Promise<number>;
   close(): Promise<void>;
+}
+
+/** The replica's delay: the age of its last replayed transaction, unless it has replayed everything it received. */
+const REPLICA_LAG = `SELECT CASE WHEN pg_last_wal_receive_lsn() IS NULL OR pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn()
+  THEN 0 ELSE COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0) END::float8 AS lag`;
+
+/** The app's pool on one URL: settings applied as `settings` says, never as startup parameters. */
+function openPool(config: AppConfig, url: string, size: number, settings?: SettingsMode): pg.Pool {
+  const embedded = settings === undefined;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: size,
+    // A request waits this long for a connection, then fails (503-worthy) instead of queueing without end.
+    connectionTimeoutMillis: config.databaseTimeouts.poolWaitMs,
+    // A runaway statement is cancelled by the server. Not on the embedded server: it ignores the setting.
+    ...(settings ? { Client: settingsClient(settings, config.databaseTimeouts.statementMs) } : {}),
+    // The embedded server keeps one PostgreSQL session for every connection it ever accepts, so the prepared
+    // statements a dropped connection named (the rate limiter's, for one) outlive it: the connection that replaces
+    // it does not know them and would fail with "prepared statement ... already exists" on each, for good. A new
+    // connection there starts by forgetting them (the pool awaits this before it hands the connection out).
+    ...(embedded && { onConnect: (client: pg.ClientBase) => client.query('DEALLOCATE ALL').then(() => undefined) }),
+  });
+  // An idle connection closed by the server (a restart, a failover, an administrator) must not crash the process:
+  // the pool drops it and opens another on the next query; /health reports the database state meanwhile.
+  pool.on('error', (error) => logger.warn(`database connection lost: ${error.message}`));
+  return pool;
 }
 
 export async function openDatabase(config: AppConfig): Promise<Database> {
@@ -46,44 +86,74 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
     embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, maxConnections: 3, advertise: true });
     url = embedded.url;
   }
+  // Migrations (their advisory lock is a session's) and LISTEN need the server's own session: the direct URL.
+  const direct = config.databaseDirectUrl ?? url;
+  // Listening first: whether its probe notice comes back through DATABASE_URL tells whether a pooler in transaction
+  // mode is in between. Not listening (or the server refusing another connection) only means keys are read more often.
+  const keyChanges = embedded ? undefined : new KeyChangeListener(direct, { probeUrl: url });
+  const opened: Array<{ end(): Promise<void> }> = [];
   try {
-    if (config.migrateOnStart && !(await migrationsApplied(config.appRoot, url)))
-      await migrateDeploy(config.appRoot, url);
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: poolSize,
-      // A request waits this long for a connection, then fails (503-worthy) instead of queueing without end.
-      connectionTimeoutMillis: config.databaseTimeouts.poolWaitMs,
-      // A runaway statement is cancelled by the server. Not on the embedded server: it ignores the setting.
-      ...(embedded ? {} : { statement_timeout: config.databaseTimeouts.statementMs }),
-    });
-    // An idle connection closed by the server (a restart, a failover, an administrator) must not crash the process:
-    // the pool drops it and opens another on the next query; /health reports the database state meanwhile.
-    pool.on('error', (error) => logger.warn(`database connection lost: ${error.message}`));
+    await keyChanges?.start();
+    const pooled = Boolean(config.databaseDirectUrl && config.databaseDirectUrl !== url) || keyChanges?.unheard;
+    if (config.migrateOnStart && !(await migrationsApplied(config.appRoot, direct))) {
+      if (pooled && !config.databaseDirectUrl)
+        throw new Error(
+          'Migrations are pending, and DATABASE_URL goes through a connection pooler in transaction mode, where ' +
+            "Prisma's migration lock does not keep two instances apart: set DATABASE_DIRECT_URL to the database " +
+            'without the pooler (or apply them with `prisma migrate deploy` there and set MIGRATE_ON_START=false).',
+        );
+      await migrateDeploy(config.appRoot, direct);
+    }
+    const settings: SettingsMode | undefined = embedded ? undefined : pooled ? 'transaction' : 'session';
+    if (settings === 'transaction')
+      logger.log('DATABASE_URL goes through a pooler: each statement runs in a transaction with SET LOCAL settings');
+    const pool = openPool(config, url, poolSize, settings);
+    opened.push(pool);
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     await prisma.$connect();
-    const keyChanges = embedded ? undefined : new KeyChangeListener(url);
-    // Not listening yet (or the server refuses another connection) only means keys are read on every request.
-    await keyChanges?.start();
+    opened.push({ end: () => prisma.$disconnect() });
+    let lists: ListSource = { prisma, reads: createReadDb(pool) };
+    let replicaPool: pg.Pool | undefined;
+    if (config.databaseReadUrl && !embedded) {
+      replicaPool = openPool(config, config.databaseReadUrl, poolSize, settings);
+      opened.push(replicaPool);
+      const replica = new PrismaClient({ adapter: new PrismaPg(replicaPool) });
+      await replica.$connect();
+      opened.push({ end: () => replica.$disconnect() });
+      lists = { prisma: replica, reads: createReadDb(replicaPool) };
+    }
     return {
       kind: embedded ? 'embedded' : 'postgresql',
       url,
       prisma,
       pool,
-      reads: createReadDb(pool),
+      reads: lists.prisma === prisma ? lists.reads : createReadDb(pool),
+      lists,
+      replicaPool,
+      settings,
       embedded,
       keyChanges,
       async ping() {
         await prisma.$queryRaw`SELECT 1`;
+        // And through the pool the way the rate limiter reaches it (a named prepared statement), so a pool that hands
+        // out connections unable to serve it reads as down, not ready.
+        await pool.query({ name: 'health:ping', text: 'SELECT 1' });
       },
+      ...(replicaPool && {
+        async replicaLagSeconds() {
+          const { rows } = await (replicaPool as pg.Pool).query<{ lag: number }>(REPLICA_LAG);
+          return Number(rows[0].lag);
+        },
+      }),
       async close() {
         await keyChanges?.close();
-        await prisma.$disconnect();
-        await pool.end();
+        for (const resource of opened.reverse()) await resource.end().catch(() => undefined);
         await embedded?.stop();
       },
     };
   } catch (error) {
+    await keyChanges?.close();
+    for (const resource of opened.reverse()) await resource.end().catch(() => undefined);
     await embedded?.stop();
     throw error;
   }

@@ -21,7 +21,7 @@ import type {
   Vehicle,
   VehicleOwner,
 } from '../generated/prisma/client';
-import { toPage } from './paging';
+import { toPage, withTotal } from './paging';
 
 /**
  * The tables the hot read paths query through Kysely, typed by the models Prisma generates from
@@ -96,14 +96,17 @@ export async function keysetPage<R extends { id: string }, E>(
   /** Every row the list's filters match (no cursor): asked for with `count`. */
   count?: () => Promise<number>,
 ): Promise<Page<E>> {
-  const total = request.count && count ? count() : undefined;
-  let anchor: Keyed | undefined;
-  if (request.after !== undefined) {
-    anchor = await anchorOf(request.after);
-    if (!anchor) return { items: [], ...(total && { total: await total }) };
-  }
-  const page = toPage(await rows(anchor, request.limit + 1), request, map);
-  return total ? { ...page, total: await total } : page;
+  return withTotal(
+    async () => {
+      let anchor: Keyed | undefined;
+      if (request.after !== undefined) {
+        anchor = await anchorOf(request.after);
+        if (!anchor) return { items: [] };
+      }
+      return toPage(await rows(anchor, request.limit + 1), request, map);
+    },
+    request.count ? count : undefined,
+  );
 }
 
 /** The number of rows a filtered query would return (its select list replaced by count(*)). */

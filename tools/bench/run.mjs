@@ -7,6 +7,8 @@
 //   npm run bench -- --import 1000000            (the importer on a mongoexport with a million trips, and its memory)
 //   npm run bench -- --floor                     (the API's own per-request floor: a route with no database work)
 //   npm run bench -- --scales 1 --ceiling        (also the baseline's handlers inside the API's HTTP pipeline)
+//   npm run bench -- --scales 0.1 --flood        (only the flood: the vehicle list's p50 under a flood of anonymous
+//                                                 registrations over its p50 alone; every full run prints it too)
 //
 // Each scale gets its own database (transport_bench_<scale>), generated once and reused while the migrations and the
 // generator are unchanged. Before measuring, each endpoint's answer from the API and from the baseline are compared
@@ -253,13 +255,20 @@ async function writeRates(pid) {
       body: JSON.stringify({ ResponseCode: '0000', Message: 'success', Data: { ClientReference: 'x' } }),
     },
   );
-  let n = 0;
-  const run = Date.now().toString(36);
-  out['POST /drivers/add'] = await postRate('/drivers/add', pid, {
+  out['POST /drivers/add'] = await postRate('/drivers/add', pid, registrations());
+  return out;
+}
+
+let registered = 0;
+const run = Date.now().toString(36);
+/** autocannon requests that register a new driver each (a fresh e-mail and phone number), without an API key. */
+function registrations() {
+  return {
     requests: [
       {
         setupRequest: (request) => {
-          n += 1;
+          registered += 1;
+          const n = registered;
           return {
             ...request,
             body: JSON.stringify({
@@ -278,8 +287,49 @@ async function writeRates(pid) {
         },
       },
     ],
-  });
-  return out;
+  };
+}
+
+/** The p50 and p99 (ms) of a GET with `connections` clients for SECONDS. */
+function latencyOf(path, connections) {
+  return new Promise((done, fail) =>
+    autocannon({ url: `http://127.0.0.1:${API_PORT}${path}`, connections, duration: SECONDS }, (error, r) =>
+      error
+        ? fail(error)
+        : r.non2xx > 0 || r.errors > 0
+          ? fail(new Error(`${path}: ${r.non2xx} non-2xx answers, ${r.errors} errors`))
+          : done({ p50: r.latency.p50, p99: r.latency.p99, rps: r.requests.average }),
+    ),
+  );
+}
+
+/**
+ * One address floods anonymous registrations (16 connections) while passengers read the public vehicle list: the
+ * list's p50 under the flood over its p50 with the same readers alone (must stay under 2). The registration limits are
+ * lifted for the bench, so every request of the flood does a whole registration, the work an attacker with many
+ * addresses gets done.
+ */
+async function floodRun(pid) {
+  const path = '/vehicles/all?limit=50';
+  const readers = 4;
+  const idle = await latencyOf(path, readers);
+  const [underFlood, flood] = await Promise.all([
+    latencyOf(path, readers),
+    postRate('/drivers/add', pid, { ...registrations(), connections: 16 }),
+  ]);
+  const result = {
+    readers,
+    floodConnections: 16,
+    idleP50: idle.p50,
+    floodP50: underFlood.p50,
+    ratio: underFlood.p50 / Math.max(idle.p50, 1),
+    registrationsPerSecond: flood.rps,
+    refused: flood.non2xx,
+  };
+  console.log(
+    `[bench] flood: ${path} p50 ${idle.p50} ms alone, ${underFlood.p50} ms under ${flood.rps.toFixed(0)} anonymous registrations/s (ratio ${result.ratio.toFixed(2)}, must stay under 2)`,
+  );
+  return result;
 }
 
 function startApi(url, { label = 'API', tree = root, port = API_PORT } = {}) {
@@ -296,6 +346,9 @@ function startApi(url, { label = 'API', tree = root, port = API_PORT } = {}) {
     // pays for its shared counter) but high enough never to refuse.
     RATE_LIMIT_PER_KEY_PER_MINUTE: '10000000',
     RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '10000000',
+    REGISTRATION_LIMIT_PER_ADDRESS: '100000',
+    REGISTRATION_LIMIT_PER_PHONE: '1000',
+    ACTIVATION_KEY_SECRETS: 'bench-activation-key-secret-0123456789abcdef',
   });
 }
 
@@ -480,7 +533,8 @@ async function benchScale(scale, ceilingTree) {
       );
     }
     const writes = await writeRates(api.pid);
-    return { scale, startToFirstAnswerMs: startMs, rows, writes };
+    const flood = await floodRun(api.pid);
+    return { scale, startToFirstAnswerMs: startMs, rows, writes, flood };
   } finally {
     await Promise.all([stop(api), stop(raw), ...(ceiling ? [stop(ceiling)] : [])]);
   }
@@ -503,6 +557,10 @@ function table(result) {
       );
     for (const [name, w] of Object.entries(s.writes))
       lines.push(`| ${name} | ${f(w.rps)} | | | ${f(w.p50)} / ${f(w.p99)} | | | ${f(w.rss)} |`);
+    if (s.flood)
+      lines.push(
+        `\nFlood at scale ${s.scale}: GET /vehicles/all?limit=50 (${s.flood.readers} readers) p50 ${s.flood.idleP50} ms alone, ${s.flood.floodP50} ms under ${f(s.flood.registrationsPerSecond)} anonymous registrations/s from ${s.flood.floodConnections} connections: ratio ${f(s.flood.ratio, 2)} (target: under 2)`,
+      );
   }
   for (const s of result.scales.filter((x) => x.rows.some((r) => r.ceiling))) {
     lines.push(
@@ -628,6 +686,20 @@ async function main() {
   };
   if (args.floor) {
     result.floor = await floorRun();
+    mkdirSync(dirname(OUT), { recursive: true });
+    writeFileSync(OUT, JSON.stringify(result, null, 2));
+    return;
+  }
+  if (args.flood) {
+    // Only the flood scenario (which the full run ends each scale with), at the first scale.
+    const url = await prepare(SCALES[0]);
+    const api = startApi(url);
+    try {
+      await ready(API_PORT, api);
+      result.flood = await floodRun(api.pid);
+    } finally {
+      await stop(api);
+    }
     mkdirSync(dirname(OUT), { recursive: true });
     writeFileSync(OUT, JSON.stringify(result, null, 2));
     return;

@@ -4,7 +4,7 @@ import { ModulesContainer, NestFactory } from '@nestjs/core';
 import type { Server } from 'node:http';
 import type { Logger as PinoRoot } from 'pino';
 import { Metrics } from './core/observability/metrics';
-import { createRootLogger, loggerParams, nestLogger } from './core/observability/logging';
+import { createRootLogger, loggerParams, nestLogger, requestId } from './core/observability/logging';
 import { assertEveryRouteDeclared } from './core/auth/access-rules';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
@@ -18,7 +18,9 @@ import { join } from 'node:path';
 import helmet from 'helmet';
 import { bodyParserErrors, ProblemFilter } from './core/http/problem.filter';
 import { validationPipe } from './core/http/validation';
+import { refuseMalformedInput } from './core/http/input-shape';
 import { OPENAPI_DESCRIPTION } from './core/http/openapi-description';
+import { withActivationSecrets } from './core/platform/server-secrets';
 
 export interface RunningApp {
   app: INestApplication;
@@ -98,7 +100,7 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
  * committed file is exactly this.
  */
 export async function describeApi(config: AppConfig): Promise<OpenAPIObject> {
-  const offline = { kind: 'postgresql', url: '', prisma: {}, pool: { on: () => undefined }, reads: {} };
+  const offline = { kind: 'postgresql', url: '', prisma: {}, pool: { on: () => undefined }, reads: {}, lists: {} };
   const logging = loggerParams(createRootLogger('silent'));
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.register(config, offline as unknown as Database, logging),
@@ -111,18 +113,33 @@ export async function describeApi(config: AppConfig): Promise<OpenAPIObject> {
   }
 }
 
-export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<RunningApp> {
-  const logger = options.logger ?? createRootLogger(config.logLevel);
+export async function createApp(given: AppConfig, options: AppOptions = {}): Promise<RunningApp> {
+  const logger = options.logger ?? createRootLogger(given.logLevel);
   const params = loggerParams(logger);
   // Every Nest message (the database's, the router's, the job workers') goes out as pino JSON from here on.
   Logger.overrideLogger(nestLogger(params));
+  const { config, madeSecret } = await withActivationSecrets(given);
+  if (madeSecret === 'kept in DATA_DIR')
+    logger.warn(
+      `ACTIVATION_KEY_SECRETS is unset: drivers' activation keys are hashed with a secret made for this machine and kept in ${config.dataDir}`,
+    );
+  if (madeSecret === 'this process only')
+    logger.warn(
+      "ACTIVATION_KEY_SECRETS is unset: drivers' activation keys are hashed with a secret of this process only; keys it sends stop working when it restarts, and other instances cannot verify them",
+    );
   const database = await openDatabase(config);
   try {
     const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, database, params), {
       logger: nestLogger(params),
       bodyParser: false,
     });
-    // Security headers first, so every answer carries them (errors and the docs included). The CSP keeps /docs working
+    // The request's id before anything else can answer: a malformed body, a 413 or a bad path encoding names its
+    // request too (X-Request-Id and the problem's instance); pino-http's access log keeps the id it finds.
+    app.use((request: Request & { id?: string }, response: Response, next: NextFunction) => {
+      request.id = requestId(request, response);
+      next();
+    });
+    // Security headers next, so every answer carries them (errors and the docs included). The CSP keeps /docs working
     // (Swagger UI's scripts and styles are served from here; its one inline style block needs 'unsafe-inline' styles,
     // which helmet allows by default); no upgrade-insecure-requests, which would break /docs served over plain http.
     app.use(
@@ -150,6 +167,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     serveDashboard(app, config.appRoot);
     app.use(json({ limit: '100kb' }));
     app.use(bodyParserErrors);
+    app.use(refuseMalformedInput);
     // Closed by default: a route that declares no access rule stops the start here, before anything is served.
     assertEveryRouteDeclared(
       [...app.get(ModulesContainer).values()].flatMap((module) =>

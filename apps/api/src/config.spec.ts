@@ -5,6 +5,7 @@ const production = {
   DATABASE_URL: 'postgresql://app@db.internal:5432/transport',
   PAYMENT_PROVIDER_URL: 'https://rmp.hubtel.com',
   PUBLIC_BASE_URL: 'https://api.transport.example.com',
+  ACTIVATION_KEY_SECRETS: 'a-production-secret-of-forty-characters-0001',
 };
 
 const refusal = (env: NodeJS.ProcessEnv): string => {
@@ -30,6 +31,7 @@ describe('a production start', () => {
       'SEED_DEMO=true',
       'PAYMENT_PROVIDER_URL is unset',
       'PUBLIC_BASE_URL must be https',
+      'ACTIVATION_KEY_SECRETS is unset',
     ])
       expect(message).toContain(setting);
   });
@@ -39,15 +41,49 @@ describe('a production start', () => {
     [{ SEED_DEMO: 'true' }, 'SEED_DEMO'],
     [{ PAYMENT_PROVIDER_URL: '' }, 'PAYMENT_PROVIDER_URL'],
     [{ PUBLIC_BASE_URL: 'http://api.transport.example.com' }, 'PUBLIC_BASE_URL'],
+    [{ ACTIVATION_KEY_SECRETS: '' }, 'ACTIVATION_KEY_SECRETS'],
   ])('refuses %j alone, naming %s', (override, setting) => {
     const message = refusal({ ...production, ...override });
     expect(message.split('\n')).toHaveLength(2);
     expect(message.split('\n')[1]).toContain(setting);
   });
 
+  it("refuses a provider that is not https (the local stack's simulator), naming it", () => {
+    const message = refusal({ ...production, PAYMENT_PROVIDER_URL: 'http://simulator:3100' });
+    expect(message.split('\n').slice(1)).toEqual([expect.stringContaining('PAYMENT_PROVIDER_URL must be https')]);
+  });
+
   it('leaves development and test starts as they are', () => {
     expect(loadConfig({}).production).toBe(false);
     expect(loadConfig({ NODE_ENV: 'development' }).production).toBe(false);
+  });
+});
+
+describe('ACTIVATION_KEY_SECRETS', () => {
+  it('reads a comma-separated list, first first, and refuses a secret shorter than 32 characters', () => {
+    const [a, b] = ['a'.repeat(32), 'b'.repeat(40)];
+    expect(loadConfig({ ACTIVATION_KEY_SECRETS: ` ${a} , ${b} ` }).activation.secrets).toEqual([a, b]);
+    expect(loadConfig({}).activation.secrets).toEqual([]);
+    expect(() => loadConfig({ ACTIVATION_KEY_SECRETS: `${a},short` })).toThrow(/at least 32 characters/);
+  });
+});
+
+describe('DATABASE_DIRECT_URL and DATABASE_READ_URL', () => {
+  it('are other ways to the database of DATABASE_URL: postgresql:// URLs, and only beside it', () => {
+    const urls = {
+      DATABASE_URL: 'postgresql://app@pgbouncer:6432/transport',
+      DATABASE_DIRECT_URL: 'postgresql://app@db:5432/transport',
+      DATABASE_READ_URL: 'postgres://app@replica:5432/transport?sslmode=verify-full',
+    };
+    expect(loadConfig(urls)).toMatchObject({
+      databaseUrl: urls.DATABASE_URL,
+      databaseDirectUrl: urls.DATABASE_DIRECT_URL,
+      databaseReadUrl: urls.DATABASE_READ_URL,
+    });
+    expect(() => loadConfig({ ...urls, DATABASE_READ_URL: 'mysql://replica/transport' })).toThrow(
+      'DATABASE_READ_URL must be a postgresql:// URL',
+    );
+    expect(() => loadConfig({ DATABASE_DIRECT_URL: urls.DATABASE_DIRECT_URL })).toThrow(/need DATABASE_URL/);
   });
 });
 

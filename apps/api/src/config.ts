@@ -7,6 +7,13 @@ export interface AppConfig {
   port: number;
   /** Unset: the embedded database in `dataDir`. */
   databaseUrl?: string;
+  /**
+   * The same database without a pooler in between (DATABASE_DIRECT_URL): migrations, their advisory lock and the
+   * key-change LISTEN use it. Unset: DATABASE_URL.
+   */
+  databaseDirectUrl?: string;
+  /** A read replica (DATABASE_READ_URL) serving list pages, searches and exports. Unset: DATABASE_URL. */
+  databaseReadUrl?: string;
   dataDir: string;
   databasePoolSize: number;
   migrateOnStart: boolean;
@@ -41,7 +48,7 @@ export interface AppConfig {
    * a number: that many proxies; or a list of trusted addresses/subnets). Limits are keyed on this address.
    */
   trustProxy: boolean | number | string;
-  activation: { keyHours: number; maxDelaySeconds: number; perDriver: number; perAddress: number };
+  activation: ActivationConfig;
   /** pino's level (LOG_LEVEL): fatal, error, warn, info, debug, trace or silent. */
   logLevel: LogLevel;
   /** The Prometheus scrape endpoint's own port (METRICS_PORT; undefined: off), on METRICS_HOST. */
@@ -58,6 +65,24 @@ export interface AppConfig {
    */
   apiKeyCacheSeconds: number;
   people: PeopleConfig;
+}
+
+/** Drivers' activation keys, and the limits on anonymous registrations and on activation attempts. */
+export interface ActivationConfig {
+  /** How long a key works; the longest delay after wrong keys from one address. */
+  keyHours: number;
+  maxDelaySeconds: number;
+  /** Activation tries per driver from one client address, and per client address for every driver, per 15 minutes. */
+  perDriver: number;
+  perAddress: number;
+  /**
+   * The server secrets activation keys are hashed with (ACTIVATION_KEY_SECRETS, comma-separated; the first makes new
+   * hashes, all verify). Empty: one made and kept in DATA_DIR (core/platform/server-secrets.ts; refused in production).
+   */
+  secrets: readonly string[];
+  /** Registrations without an API key per client address per hour, and per phone number per day. */
+  registrationsPerAddress: number;
+  registrationsPerPhone: number;
 }
 
 /** Assembly staff signing in to the dashboard as people (sessions in cookies). */
@@ -235,6 +260,14 @@ export function productionProblems(config: AppConfig): string[] {
     problems.push('COOKIE_SECURE=false would send dashboard session cookies over plain http');
   if (!config.provider.url)
     problems.push('PAYMENT_PROVIDER_URL is unset: payments would go to the in-process stand-in, which charges nobody');
+  else if (!config.provider.url.startsWith('https://'))
+    problems.push(
+      `PAYMENT_PROVIDER_URL must be https (got ${config.provider.url}): a real provider is; the simulator is not`,
+    );
+  if (config.activation.secrets.length === 0)
+    problems.push(
+      "ACTIVATION_KEY_SECRETS is unset: drivers' activation keys would be hashed with a secret kept in DATA_DIR beside the data",
+    );
   if (!config.publicBaseUrl.startsWith('https://'))
     problems.push(
       `PUBLIC_BASE_URL must be https (got ${config.publicBaseUrl}): the provider's callbacks carry their tokens in it`,
@@ -255,14 +288,17 @@ function appRootOf(env: NodeJS.ProcessEnv): string {
 
 function readConfig(env: NodeJS.ProcessEnv): AppConfig {
   const appRoot = appRootOf(env);
-  const databaseUrl = env.DATABASE_URL || undefined;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL must be a postgresql:// URL');
-  }
+  const databaseUrl = postgresUrl(env, 'DATABASE_URL');
+  const databaseDirectUrl = postgresUrl(env, 'DATABASE_DIRECT_URL');
+  const databaseReadUrl = postgresUrl(env, 'DATABASE_READ_URL');
+  if (!databaseUrl && (databaseDirectUrl || databaseReadUrl))
+    throw new ConfigError('DATABASE_DIRECT_URL and DATABASE_READ_URL need DATABASE_URL (they are other ways to it)');
   return {
     host: env.HOST || '127.0.0.1',
     port: int(env, 'PORT', 3000, 0, 65535),
     databaseUrl,
+    databaseDirectUrl,
+    databaseReadUrl,
     dataDir: resolve(appRoot, env.DATA_DIR || '.data'),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 100),
     migrateOnStart: bool(env, 'MIGRATE_ON_START', true),
@@ -324,6 +360,9 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
       maxDelaySeconds: int(env, 'ACTIVATION_MAX_DELAY_SECONDS', 900, 1, 86_400),
       perDriver: int(env, 'ACTIVATION_LIMIT_PER_DRIVER', 10, 1, 10_000),
       perAddress: int(env, 'ACTIVATION_LIMIT_PER_ADDRESS', 30, 1, 100_000),
+      secrets: serverSecrets(env, 'ACTIVATION_KEY_SECRETS'),
+      registrationsPerAddress: int(env, 'REGISTRATION_LIMIT_PER_ADDRESS', 20, 1, 100_000),
+      registrationsPerPhone: int(env, 'REGISTRATION_LIMIT_PER_PHONE', 3, 1, 1000),
     },
     logLevel: logLevel(env.LOG_LEVEL),
     metrics: { port: metricsPort(env), host: env.METRICS_HOST || env.HOST || '127.0.0.1' },
@@ -362,6 +401,19 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
   };
 }
 
+/** A comma-separated list of server secrets, each at least 32 characters (128 bits or more of randomness). */
+function serverSecrets(env: NodeJS.ProcessEnv, name: string): string[] {
+  const list = (env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const secret of list) {
+    if (secret.length < 32)
+      throw new ConfigError(`${name}: each secret must be at least 32 characters (e.g. openssl rand -base64 32)`);
+  }
+  return list;
+}
+
 /** TRUST_PROXY: unset/false, true, a hop count, or a comma-separated list of addresses or subnets. */
 function trustProxy(value: string | undefined): boolean | number | string {
   const v = (value ?? '').trim();
@@ -378,6 +430,12 @@ function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   if (!Number.isFinite(value) || value < min || value > max)
     throw new ConfigError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
   return value;
+}
+
+function postgresUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name] || undefined;
+  if (raw && !/^postgres(ql)?:\/\//.test(raw)) throw new ConfigError(`${name} must be a postgresql:// URL`);
+  return raw;
 }
 
 function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {

@@ -1,12 +1,13 @@
 // First: every module loaded after it is read from Node's compile cache (core/platform/compile-cache.ts).
 import './core/platform/compile-cache';
 import { Logger } from '@nestjs/common';
-import { ObjectIdGenerator } from '@transport/domain';
+import { ObjectIdGenerator, type SecretHasher } from '@transport/domain';
 import { createApp, DASHBOARD_PATH, DOCS_PATH } from './app';
 import { loadConfig } from './config';
 import { CryptoRandomSource } from './core/platform/crypto-random-source';
 import { SystemClock } from './core/platform/system-clock';
 import { seedDemo } from './persistence/demo-seed';
+import { SECRET_HASHER } from './core/tokens';
 import { ensureAdminKey } from './persistence/admin-key';
 import { Lifecycle } from './core/health.tokens';
 import { createRootLogger } from './core/observability/logging';
@@ -32,7 +33,13 @@ async function main(): Promise<void> {
   let credentials;
   if (config.seedDemo) {
     const result = await seedDemo(
-      { prisma: running.database.prisma, ids, random: new CryptoRandomSource(), clock },
+      {
+        prisma: running.database.prisma,
+        ids,
+        random: new CryptoRandomSource(),
+        clock,
+        hasher: running.app.get<SecretHasher>(SECRET_HASHER),
+      },
       config.dataDir,
     );
     logger.log(result.seeded ? 'Demo data created' : 'Demo data already present');

@@ -64,8 +64,9 @@ describeOnEachTier('CSV exports', (tier) => {
     expect(own.map((r) => r._id)).toEqual((await allPages(path, f.keys.otherAssembly)).map((t) => t._id));
   });
 
-  it("exports vehicles and drivers in the caller's view: anonymous rows carry no owner, contact or document", async () => {
-    const publicVehicles = await csv('/vehicles/all');
+  it("exports vehicles and drivers in the caller's view: public rows carry no owner, contact or document", async () => {
+    // A merchant sees the public's view; an export of a whole list needs a key (below).
+    const publicVehicles = await csv('/vehicles/all', f.keys.merchantA);
     const adminVehicles = await csv('/vehicles/all', f.keys.admin);
     expect(publicVehicles).toHaveLength(adminVehicles.length);
     expect(adminVehicles.length).toBeGreaterThanOrEqual(60);
@@ -73,7 +74,7 @@ describeOnEachTier('CSV exports', (tier) => {
     expect(publicVehicles.every((r) => r.ownerID === '' && r.vin === '')).toBe(true);
     expect(publicVehicles.every((r) => r.registrationNumber !== '')).toBe(true);
 
-    const publicDrivers = await csv('/drivers/all');
+    const publicDrivers = await csv('/drivers/all', f.keys.merchantA);
     const adminDrivers = await csv('/drivers/all', f.keys.admin);
     expect(adminDrivers.map((r) => r._id)).toEqual(publicDrivers.map((r) => r._id));
     // Phones start with "+", so they carry the quote that keeps a spreadsheet from reading a formula (or a number).
@@ -98,6 +99,16 @@ describeOnEachTier('CSV exports', (tier) => {
     const transactions = await csv('/payment/transactions', f.keys.merchantA);
     expect(transactions.map((r) => r.reference).sort()).toEqual(['REF-PAID', 'REF-PENDING']);
     expect(transactions.find((r) => r.reference === 'REF-PAID')).toMatchObject({ status: 'success', amount: '25.5' });
+  });
+
+  it('exports a whole list only to a caller with an API key: without one, 401 before any download starts', async () => {
+    for (const path of ['/vehicles/all', '/drivers/all', '/drivers/all?approved=true']) {
+      const res = await http().get(path).set('Accept', 'text/csv').expect(401);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body.detail).toMatch(/CSV export .* needs an API key/);
+      // The page itself stays open to passengers.
+      await http().get(path).expect(200);
+    }
   });
 
   it('keeps a spreadsheet from running a cell as a formula', async () => {

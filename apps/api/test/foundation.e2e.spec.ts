@@ -7,8 +7,15 @@ import { FixedClock, SeededRandomSource } from '@transport/domain/testing';
 import { ObjectIdGenerator } from '@transport/domain';
 import { postgresAdminUrl } from './support/postgres-tier';
 import { ensureAdminKey } from '../src/persistence/admin-key';
-import { hashApiKey } from '../src/core/platform/secrets';
-import { describeOnEachTier, openTierStore, startTestApp, WORKSPACE_ROOT, type TierStore } from './support/test-app';
+import { hashApiKey, HmacSecretHasher } from '../src/core/platform/secrets';
+import {
+  describeOnEachTier,
+  openTierStore,
+  startTestApp,
+  TEST_ACTIVATION_SECRET,
+  WORKSPACE_ROOT,
+  type TierStore,
+} from './support/test-app';
 
 function runPrismaCli(
   args: string[],
@@ -58,6 +65,7 @@ describeOnEachTier('workspace foundation', (tier) => {
         ids: new ObjectIdGenerator(clock, new SeededRandomSource(7)),
         random: new SeededRandomSource(70),
         clock,
+        hasher: new HmacSecretHasher([TEST_ACTIVATION_SECRET]),
       },
       store.config().dataDir,
     );
@@ -109,6 +117,7 @@ describeOnEachTier('workspace foundation', (tier) => {
         ids: new ObjectIdGenerator(clock, new SeededRandomSource(8)),
         random: new SeededRandomSource(80),
         clock,
+        hasher: new HmacSecretHasher([TEST_ACTIVATION_SECRET]),
       },
       store.config().dataDir,
     );

@@ -239,10 +239,10 @@ describeOnEachTier('the interface operations', (tier) => {
       expect(await names('+233244123451')).toEqual(['Ama Owusu']);
       expect(await names('nobody')).toEqual([]);
       const short = await http()
-        .get('/vehicles/owner/search?query=a')
+        .get('/vehicles/owner/search?query=ab')
         .set('Authorization', f.keys.assembly)
         .expect(400);
-      expect(short.body.errors).toEqual([{ field: 'query', message: 'query must be at least 2 characters' }]);
+      expect(short.body.errors).toEqual([{ field: 'query', message: 'query must be at least 3 characters' }]);
       await http().get('/vehicles/owner/search').set('Authorization', f.keys.assembly).expect(400);
     });
   });
@@ -297,7 +297,7 @@ describeOnEachTier('the interface operations', (tier) => {
       expect((await http().get('/drivers/all?approved=false').expect(200)).body.payload).toHaveLength(2);
     });
 
-    it('registers a driver (201) with its activation key this once, never again', async () => {
+    it("registers a driver (201), its activation key sent to the driver's phone and never in an answer", async () => {
       const res = await http()
         .post('/drivers/add')
         .send({
@@ -311,7 +311,9 @@ describeOnEachTier('the interface operations', (tier) => {
           idType: 'ghana_card',
           idNumber: 'GHA-700000002-2',
           gender: 'female',
+          // An owner of the assembly the driver chooses (a driver names only an owner of its own assembly).
           ownerID: f.ids.owners[1],
+          assembly: f.ids.assembly,
         })
         .expect(201);
       expect(res.body.status).toBe(201);
@@ -323,7 +325,12 @@ describeOnEachTier('the interface operations', (tier) => {
         email: 'esi.quaye@example.com',
         phone: '+233209876543',
       });
-      expect(res.body.payload.activationKey).toMatch(/^\d{6}$/);
+      expect(res.body.activationKeySent).toBe(true);
+      expect(res.body.payload).not.toHaveProperty('activationKey');
+      const sms = await running.database.prisma.outboxMessage.findFirst({ where: { to: '+233209876543' } });
+      const key = /(\d{6})/.exec(sms?.text ?? '')?.[1];
+      expect(key).toMatch(/^\d{6}$/);
+      expect(JSON.stringify(res.body)).not.toContain(key);
       // Only the new driver's own record: the owner it names is not handed to whoever registered.
       expect(res.body.payload).not.toHaveProperty('ownerID');
       const listed = await http()

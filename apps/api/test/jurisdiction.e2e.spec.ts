@@ -98,7 +98,25 @@ describeOnEachTier('assembly jurisdiction', (tier) => {
       await missingAnswer(tema, (id) => `/vehicles/${id}/inspect`, f.ids.freshVehicle, { inspectionChecklist: PASSED }),
     );
     await as(tema).post(`/vehicles/${f.ids.linkedVehicle}/link`, { station: null }).expect(404);
-    await as(tema).post(`/drivers/${f.ids.workingDriver}/activation-key`).expect(404);
+    // Sending a key is an approver's duty (the Tema key is an inspector's: 403 whatever the driver); Tema's approver
+    // finds Accra's driver exactly as a missing one.
+    await as(tema).post(`/drivers/${f.ids.workingDriver}/activation-key`).expect(403);
+    const sender = await as(f.keys.admin)
+      .post('/assembly/users/add', {
+        assembly: f.ids.otherAssembly,
+        name: 'Adwoa Tema',
+        email: 'adwoa@tma.gov.gh',
+        phone: '0244000445',
+        role: 'approver',
+      })
+      .expect(201);
+    const approverKey = (
+      await as(f.keys.admin).post('/admin/keys', { role: 'assembly', principal: sender.body._id }).expect(201)
+    ).body.key as string;
+    const reissue = await as(approverKey).post(`/drivers/${f.ids.workingDriver}/activation-key`).expect(404);
+    expect(reissue.body).toEqual(
+      await missingAnswer(approverKey, (id) => `/drivers/${id}/activation-key`, f.ids.workingDriver, {}),
+    );
     const foreignOwner = await as(tema).post('/vehicles/add', {
       ownerID: f.ids.owners[0],
       registrationNumber: 'GT 1-26',

@@ -135,7 +135,9 @@ describeOnPostgres('who sees which fields: every role on every route', () => {
                 idType: 'ghana_card',
                 idNumber: `GHA-7000000${VIEWERS.indexOf(viewer)}-2`,
                 gender: 'female',
+                // An owner of the assembly the driver chooses (a driver names only an owner of its own assembly).
                 ownerID: f.ids.owners[1],
+                assembly: f.ids.assembly,
               });
         const key = keys[viewer as keyof typeof keys];
         if (key) call = call.set('Authorization', key);
@@ -246,6 +248,7 @@ describeOnPostgres('who sees which fields: every role on every route', () => {
         idNumber: 'GHA-799999999-2',
         gender: 'male',
         ownerID: f.ids.owners[0],
+        assembly: f.ids.assembly,
       })
       .expect(201);
     const body = JSON.stringify(registered.body);

@@ -412,7 +412,7 @@ export interface paths {
         put?: never;
         /**
          * Register a driver (operation 6)
-         * @description Drivers register themselves from the platform app, so no API key is needed (one, if sent, must be valid). The driver starts unapproved and unverified; the response carries only the new driver's own record (never the embedded owner) and a six-digit `activationKey` this once (only its hash is kept): the driver activates the account with it, and an assembly approves the driver. A self-registering driver names the `assembly` that is to approve them (GET /assembly/all lists them); without one the driver waits unassigned until an admin places them. An email already registered is a 409 (DRIVER_EMAIL_TAKEN); an ownerID that names no owner is a 422 (OWNER_NOT_FOUND), an assembly that does not exist 422 ASSEMBLY_NOT_FOUND.
+         * @description Drivers register themselves from the platform app, so no API key is needed (one, if sent, must be valid). The driver starts unapproved and unverified; the response carries only the new driver's own record (never the embedded owner). A six-digit activation key goes by SMS to the driver's phone, and to nobody else: neither the caller nor staff who register a driver ever see it (only a keyed hash is kept); `activationKeySent` says whether it was handed over (false: an approver sends a new one). The driver activates the account with it, and an assembly approves the driver. A self-registering driver names the `assembly` that is to approve them (GET /assembly/all lists them); without one the driver waits unassigned until an admin places them. Without an API key, each client address may register REGISTRATION_LIMIT_PER_ADDRESS drivers an hour (default 20) and each phone number REGISTRATION_LIMIT_PER_PHONE a day (default 3): past either, 429 with Retry-After. An email already registered is a 409 (DRIVER_EMAIL_TAKEN), answered before the owner is looked at; an `ownerID` may name only an owner of the driver's own assembly: one that does not exist and one of another assembly are the same 422 (OWNER_NOT_FOUND). An assembly that does not exist is 422 ASSEMBLY_NOT_FOUND.
          */
         post: operations["driversAdd"];
         delete?: never;
@@ -566,7 +566,7 @@ export interface paths {
         put?: never;
         /**
          * Send a new activation key to the driver's phone
-         * @description The new key (valid ACTIVATION_KEY_HOURS, lifting any delay) goes to the driver's phone by SMS (SMS_GATEWAY_URL; without one, the local `outbox_messages` table). It never appears in any response: staff cannot activate a driver themselves. 502 MESSAGE_NOT_SENT when the gateway refuses it; the call may be repeated.
+         * @description The new key (valid ACTIVATION_KEY_HOURS, lifting any delay) goes to the driver's phone by SMS (SMS_GATEWAY_URL; without one, the local `outbox_messages` table). It never appears in any response: staff cannot activate a driver themselves. A duty of assembly approvers (and admins): other assembly roles get 403 DUTY_NOT_ALLOWED. Correcting the phone number of a driver who has not activated voids the current key, so a key sent to the old number cannot activate the account: send a new one here. 502 MESSAGE_NOT_SENT when the gateway refuses it; the call may be repeated.
          */
         post: operations["driversReissue"];
         delete?: never;
@@ -1853,16 +1853,17 @@ export interface components {
         DriverOwnerResponse: {
             /** @example 65a1b2c3d4e5f60718293a4b */
             _id: string;
-            name: string;
+            /** @description Absent, with every other field, when the owner is outside the reader's jurisdiction (another assembly's owner): then only `_id`. */
+            name?: string;
             /** @description Only in the views that include it (README, "Who sees what"). */
             phone?: string;
             /** @description Only in the views that include it (README, "Who sees what"). */
             email?: string;
             /** @enum {string} */
-            idType: "ghana_card" | "passport" | "voter_id" | "drivers_license" | "ssnit";
+            idType?: "ghana_card" | "passport" | "voter_id" | "drivers_license" | "ssnit";
             /** @description Only in the views that include it (README, "Who sees what"). */
             idNumber?: string;
-            verified: boolean;
+            verified?: boolean;
         };
         DriverResponse: {
             /** @example 65a1b2c3d4e5f60718293a4b */
@@ -1925,17 +1926,12 @@ export interface components {
             /** @description Present once an assembly has approved the driver. */
             approvalChecklist?: components["schemas"]["ApprovalChecklistResponse"];
             /**
-             * @description Six digits. Only in the response to POST /drivers/add, once; only its hash is stored.
-             * @example 042917
-             */
-            activationKey?: string;
-            /**
              * Format: date-time
              * @description Present once activated.
              * @example 2026-11-22T08:30:00.000Z
              */
             dateActivated?: string;
-            /** @description The vehicle owner, embedded. */
+            /** @description The vehicle owner, embedded; only its `_id` when the owner is outside the reader's jurisdiction. */
             ownerID?: components["schemas"]["DriverOwnerResponse"];
             /** @description Only in the views that include it (README, "Who sees what"). */
             walletAccount?: string;
@@ -2018,8 +2014,13 @@ export interface components {
         DriverCreatedResponse: {
             /** @example 201 */
             status: number;
-            /** @description The registered driver, with `activationKey` this once. */
+            /** @description The registered driver (never its activation key). */
             payload: components["schemas"]["DriverResponse"];
+            /**
+             * @description Whether the activation key was handed to the SMS service for the driver's phone. false: the driver is registered, and an approver sends a new key (POST /drivers/{id}/activation-key).
+             * @example true
+             */
+            activationKeySent: boolean;
         };
         ActivateBody: {
             /**
@@ -3060,7 +3061,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A JSON array (one page; `Link` header for the next). With `Accept: text/csv`: the whole filtered list (limit and after do not apply), streamed as vehicles.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, registrationNumber, make, model, color, type, capacity, makeYear, vin, ownerID, inspected, approved, roadWorthyExpiryDate, insuranceExpiryDate, driver, station._id, station.name, transportUnion._id, transportUnion.name, assembly, createdAt. */
+            /** @description A JSON array (one page; `Link` header for the next). With `Accept: text/csv` and an API key (401 without one): the whole filtered list (limit and after do not apply), streamed as vehicles.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, registrationNumber, make, model, color, type, capacity, makeYear, vin, ownerID, inspected, approved, roadWorthyExpiryDate, insuranceExpiryDate, driver, station._id, station.name, transportUnion._id, transportUnion.name, assembly, createdAt. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3249,7 +3250,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A JSON array (one page; `Link` header for the next). With `Accept: text/csv`: the whole filtered list (limit and after do not apply), streamed as compliance.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: vehicle._id, vehicle.registrationNumber, vehicle.make, vehicle.model, vehicle.color, vehicle.type, vehicle.capacity, vehicle.makeYear, vehicle.vin, vehicle.ownerID, vehicle.inspected, vehicle.approved, vehicle.roadWorthyExpiryDate, vehicle.insuranceExpiryDate, vehicle.driver, vehicle.station._id, vehicle.station.name, vehicle.transportUnion._id, vehicle.transportUnion.name, vehicle.assembly, reasons.code, reasons.date, reasons.items. */
+            /** @description A JSON array (one page; `Link` header for the next). With `Accept: text/csv` and an API key (401 without one): the whole filtered list (limit and after do not apply), streamed as compliance.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: vehicle._id, vehicle.registrationNumber, vehicle.make, vehicle.model, vehicle.color, vehicle.type, vehicle.capacity, vehicle.makeYear, vehicle.vin, vehicle.ownerID, vehicle.inspected, vehicle.approved, vehicle.roadWorthyExpiryDate, vehicle.insuranceExpiryDate, vehicle.driver, vehicle.station._id, vehicle.station.name, vehicle.transportUnion._id, vehicle.transportUnion.name, vehicle.assembly, reasons.code, reasons.date, reasons.items. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4274,7 +4275,7 @@ export interface operations {
     ownersSearch: {
         parameters: {
             query: {
-                /** @description Part of a name, phone (0244... or +233244...) or email; case-insensitive; 2 to 100 characters. */
+                /** @description Part of a name, phone (0244... or +233244...) or email; case-insensitive; 3 to 100 characters (the trigram indexes serve 3 and more). */
                 query: string;
                 /** @description How many records to return: an integer from 1 to 500. */
                 limit?: number;
@@ -4860,7 +4861,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description JSON: `{ "status": 200, "payload": [...] }` (one page; `Link` header for the next). With `Accept: text/csv`: the whole filtered list (limit and after do not apply), streamed as drivers.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, name, phone, email, gender, license, licenseClass, licenseIssueDate, licenseExpiry, idType, idNumber, verified, approved, online, busy, rating, walletAccount, owner._id, owner.name, assembly, createdAt. */
+            /** @description JSON: `{ "status": 200, "payload": [...] }` (one page; `Link` header for the next). With `Accept: text/csv` and an API key (401 without one): the whole filtered list (limit and after do not apply), streamed as drivers.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, name, phone, email, gender, license, licenseClass, licenseIssueDate, licenseExpiry, idType, idNumber, verified, approved, online, busy, rating, walletAccount, owner._id, owner.name, assembly, createdAt. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4934,7 +4935,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description `{ "status": 201, "payload": Driver }` with `payload.activationKey`. */
+            /** @description `{ "status": 201, "payload": Driver, "activationKeySent": true }`. */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5005,7 +5006,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
-            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            /** @description Too many requests (`RATE_LIMITED`, with a Retry-After header in seconds), or too many callbacks kept for one transaction (`TOO_MANY_CALLBACKS`). */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6173,7 +6174,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A JSON array (one page; `Link` header for the next). With `Accept: text/csv`: the whole filtered list (limit and after do not apply), streamed as trips.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, ticketNumber, createdAt, service.type, service.driver._id, service.driver.name, service.vehicle._id, service.vehicle.registrationNumber, service.passengers, service.ended, estimatedPrice, estimatedDistance, finalPrice, finalDistance, charges, discount, settledAmount, settled, refundAmount, refunded, paymentMethod, checkedOut, checkOutTime, assembly. */
+            /** @description A JSON array (one page; `Link` header for the next). With `Accept: text/csv` and an API key (401 without one): the whole filtered list (limit and after do not apply), streamed as trips.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, ticketNumber, createdAt, service.type, service.driver._id, service.driver.name, service.vehicle._id, service.vehicle.registrationNumber, service.passengers, service.ended, estimatedPrice, estimatedDistance, finalPrice, finalDistance, charges, discount, settledAmount, settled, refundAmount, refunded, paymentMethod, checkedOut, checkOutTime, assembly. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9797,7 +9798,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A JSON array (one page; `Link` header for the next). With `Accept: text/csv`: the whole filtered list (limit and after do not apply), streamed as transactions.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, reference, status, amount, description, requestType, customerName, customerPhone, customerEmail, createdAt, updatedAt, callBackTime, requestInfo.ResponseCode, requestInfo.Data.TransactionId, requestInfo.Data.Charges, callBackInfo.ResponseCode, callBackInfo.Data.TransactionId, callBackInfo.Data.ExternalTransactionId, callBackInfo.Data.AmountCharged. */
+            /** @description A JSON array (one page; `Link` header for the next). With `Accept: text/csv` and an API key (401 without one): the whole filtered list (limit and after do not apply), streamed as transactions.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, reference, status, amount, description, requestType, customerName, customerPhone, customerEmail, createdAt, updatedAt, callBackTime, requestInfo.ResponseCode, requestInfo.Data.TransactionId, requestInfo.Data.Charges, callBackInfo.ResponseCode, callBackInfo.Data.TransactionId, callBackInfo.Data.ExternalTransactionId, callBackInfo.Data.AmountCharged. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

@@ -2,6 +2,8 @@ import { ObjectIdGenerator } from '@transport/domain';
 import type { AppConfig } from '../config';
 import { CryptoRandomSource } from '../core/platform/crypto-random-source';
 import { SystemClock } from '../core/platform/system-clock';
+import { HmacSecretHasher } from '../core/platform/secrets';
+import { withActivationSecrets } from '../core/platform/server-secrets';
 import { openDatabase } from '../persistence/database';
 import { seedDemo } from '../persistence/demo-seed';
 import { cliDatabaseConfig } from './keys-command';
@@ -15,12 +17,14 @@ export async function seedCommand(config: AppConfig, out: (line: string) => void
     out('Refusing to load demo data with NODE_ENV=production: its API keys would open this database to anyone');
     return 1;
   }
-  const database = await openDatabase(await cliDatabaseConfig(config));
+  const { config: withSecrets } = await withActivationSecrets(config);
+  const database = await openDatabase(await cliDatabaseConfig(withSecrets));
   try {
     const clock = new SystemClock();
     const random = new CryptoRandomSource();
+    const hasher = new HmacSecretHasher(withSecrets.activation.secrets);
     const result = await seedDemo(
-      { prisma: database.prisma, ids: new ObjectIdGenerator(clock, random), random, clock },
+      { prisma: database.prisma, ids: new ObjectIdGenerator(clock, random), random, clock, hasher },
       config.dataDir,
     );
     out(JSON.stringify({ seeded: result.seeded, credentials: result.credentials ?? null }, null, 2));

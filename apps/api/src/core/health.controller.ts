@@ -8,18 +8,11 @@ import { DATABASE } from '../persistence/database.module';
 import { HEALTH_TIMEOUT_MS, Lifecycle } from './health.tokens';
 import type { JobWorkers } from './ports';
 import { JOB_WORKERS } from './tokens';
+import { withTimeout } from './platform/with-timeout';
 
 export interface HealthBody {
   status: 'ok' | 'unavailable';
   database: { kind: string; status: 'up' | 'down'; latencyMs?: number; error?: string };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 @ApiTags('health')

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { ObjectIdGenerator } from '@transport/domain';
 import type { AppConfig } from '../config';
@@ -24,8 +25,9 @@ import { OutboxMessageSender } from '../persistence/outbox-message-sender';
 import { HubtelSmsSender } from './platform/hubtel-sms-sender';
 import { CryptoRandomSource } from './platform/crypto-random-source';
 import { MeteredEventLog } from './observability/event-log';
-import { Metrics } from './observability/metrics';
-import { ScryptSecretHasher } from './platform/secrets';
+import { Metrics, type DatabaseProbes } from './observability/metrics';
+import { withTimeout } from './platform/with-timeout';
+import { HmacSecretHasher } from './platform/secrets';
 import { SystemClock } from './platform/system-clock';
 import {
   API_KEYS,
@@ -69,7 +71,17 @@ export function rateLimitRules(config: AppConfig): Record<string, RateLimitRule>
     'activation-driver': {
       points: config.activation.perDriver,
       seconds: 15 * 60,
-      message: 'Too many activation attempts for this driver',
+      message: 'Too many activation attempts for this driver from this address',
+    },
+    'registration-address': {
+      points: config.activation.registrationsPerAddress,
+      seconds: 3600,
+      message: 'Too many driver registrations from this address',
+    },
+    'registration-phone': {
+      points: config.activation.registrationsPerPhone,
+      seconds: 24 * 3600,
+      message: 'Too many driver registrations for this phone number',
     },
     'activation-address': {
       points: config.activation.perAddress,
@@ -99,6 +111,17 @@ export function rateLimitRules(config: AppConfig): Record<string, RateLimitRule>
   };
 }
 
+/** What the database gauges ask, each bounded by HEALTH_TIMEOUT_MS. */
+function databaseProbes(database: Database, timeoutMs: number): DatabaseProbes {
+  const bounded = <T>(work: () => Promise<T>) => withTimeout(work(), timeoutMs);
+  return {
+    primary: () => bounded(() => database.ping()),
+    ...(database.replicaLagSeconds && {
+      replicaLagSeconds: () => bounded(() => (database.replicaLagSeconds as () => Promise<number>).call(database)),
+    }),
+  };
+}
+
 /** The adapters behind every port, bound once for all features: the only place that chooses technologies. */
 @Global()
 @Module({})
@@ -117,6 +140,7 @@ export class PortsModule {
       payments: new PrismaPaymentMetrics(database.prisma),
       jobs,
       now: () => clock.now(),
+      database: databaseProbes(database, config.healthTimeoutMs),
     });
     const callbackUrls = new CallbackUrlPolicy(config.development, config.callbackUrlAllowlist);
     const webhooks = new HttpWebhookSender({
@@ -138,12 +162,18 @@ export class PortsModule {
       { provide: EVENT_LOG, useValue: new MeteredEventLog(metrics) },
       { provide: RANDOM_SOURCE, useValue: random },
       { provide: ID_GENERATOR, useValue: new ObjectIdGenerator(clock, random) },
-      { provide: SECRET_HASHER, useValue: new ScryptSecretHasher() },
+      {
+        provide: SECRET_HASHER,
+        // createApp resolves the secrets first; only the OpenAPI preview (nothing hashed) builds this without one.
+        useValue: new HmacSecretHasher(
+          config.activation.secrets.length > 0 ? config.activation.secrets : [randomBytes(32).toString('hex')],
+        ),
+      },
       {
         provide: UNIT_OF_WORK,
         useValue: new PrismaUnitOfWork(database.prisma, (db) => new PrismaAuditLog(db), jobs),
       },
-      { provide: STORES, useValue: prismaStores(database.prisma, database.reads, jobs) },
+      { provide: STORES, useValue: prismaStores(database.prisma, database.reads, jobs, database.lists) },
       { provide: PAYMENT_PROVIDER, useValue: provider },
       { provide: JOB_WORKERS, useValue: jobs },
       { provide: WEBHOOK_SENDER, useValue: webhooks },

@@ -20,6 +20,7 @@ import { CurrentPrincipal, OptionalAuth, Roles } from '../core/auth/auth.decorat
 import { actorOf, actorOrAnonymous, type Principal } from '../core/auth/principal';
 import { seesSummaryOnly, viewerOf } from '../core/auth/views';
 import { IF_MATCH } from '../core/http/dto-support';
+import { clientAddressKey } from '../core/http/client-address';
 import { TransferBody, TransferRoute } from '../core/http/jurisdiction.dto';
 import { ApiListOrCsv, ApiProblems } from '../core/http/openapi';
 import { pageItems } from '../core/http/paging';
@@ -98,27 +99,30 @@ export class DriversController {
     summary: 'Register a driver (operation 6)',
     description:
       'Drivers register themselves from the platform app, so no API key is needed (one, if sent, must be valid). The driver starts unapproved and unverified; ' +
-      "the response carries only the new driver's own record (never the embedded owner) and a six-digit `activationKey` this once (only its hash is kept): the driver activates the account with it, and an assembly approves the driver. " +
+      "the response carries only the new driver's own record (never the embedded owner). A six-digit activation key goes by SMS to the driver's phone, and to nobody else: neither the caller nor staff who register a driver ever see it (only a keyed hash is kept); `activationKeySent` says whether it was handed over (false: an approver sends a new one). The driver activates the account with it, and an assembly approves the driver. " +
       'A self-registering driver names the `assembly` that is to approve them (GET /assembly/all lists them); without one the driver waits unassigned until an admin places them. ' +
-      'An email already registered is a 409 (DRIVER_EMAIL_TAKEN); an ownerID that names no owner is a 422 (OWNER_NOT_FOUND), an assembly that does not exist 422 ASSEMBLY_NOT_FOUND.',
+      'Without an API key, each client address may register REGISTRATION_LIMIT_PER_ADDRESS drivers an hour (default 20) and each phone number REGISTRATION_LIMIT_PER_PHONE a day (default 3): past either, 429 with Retry-After. ' +
+      "An email already registered is a 409 (DRIVER_EMAIL_TAKEN), answered before the owner is looked at; an `ownerID` may name only an owner of the driver's own assembly: one that does not exist and one of another assembly are the same 422 (OWNER_NOT_FOUND). An assembly that does not exist is 422 ASSEMBLY_NOT_FOUND.",
   })
   @ApiBody({ type: AddDriverBody })
   @View('registeredDriver', 'payload')
   @ApiCreatedResponse({
-    description: '`{ "status": 201, "payload": Driver }` with `payload.activationKey`.',
+    description: '`{ "status": 201, "payload": Driver, "activationKeySent": true }`.',
     type: DriverCreatedResponse,
   })
-  @ApiProblems(400, 401, 409, 413, 415, 422)
+  @ApiProblems(400, 401, 409, 413, 415, 422, 429)
   async add(
     @Body() body: AddDriverBody,
+    @Req() req: Request,
     @CurrentPrincipal() principal: Principal | undefined,
   ): Promise<DriverCreatedResponse> {
     const { ownerID, assembly, ...fields } = body;
-    const driver = await this.drivers.register(
+    const { driver, activationKeySent } = await this.drivers.register(
       { ...fields, ownerId: ownerID, assemblyId: assembly },
       actorOrAnonymous(principal),
+      clientAddressKey(req.ip),
     );
-    return { status: 201, payload: driver };
+    return { status: 201, payload: driver, activationKeySent };
   }
 
   @Get(':id')
@@ -155,7 +159,7 @@ export class DriversController {
     @Req() req: Request,
     @CurrentPrincipal() principal: Principal | undefined,
   ): Promise<DriverResponse> {
-    return this.drivers.activate(id, body.activationKey, actorOrAnonymous(principal), req.ip ?? 'unknown');
+    return this.drivers.activate(id, body.activationKey, actorOrAnonymous(principal), clientAddressKey(req.ip));
   }
 
   @Post(':id/approve')
@@ -280,7 +284,9 @@ export class DriversController {
     summary: "Send a new activation key to the driver's phone",
     description:
       "The new key (valid ACTIVATION_KEY_HOURS, lifting any delay) goes to the driver's phone by SMS (SMS_GATEWAY_URL; without one, the local `outbox_messages` table). " +
-      'It never appears in any response: staff cannot activate a driver themselves. 502 MESSAGE_NOT_SENT when the gateway refuses it; the call may be repeated.',
+      'It never appears in any response: staff cannot activate a driver themselves. A duty of assembly approvers (and admins): other assembly roles get 403 DUTY_NOT_ALLOWED. ' +
+      'Correcting the phone number of a driver who has not activated voids the current key, so a key sent to the old number cannot activate the account: send a new one here. ' +
+      '502 MESSAGE_NOT_SENT when the gateway refuses it; the call may be repeated.',
   })
   @View('driver')
   @ApiOkResponse({ type: DriverResponse })

@@ -135,13 +135,17 @@ export class ApprovalChecklistResponse {
 /** The owner embedded in a driver: only admin and assembly keys see it. */
 export class DriverOwnerResponse {
   @ApiProperty({ ...ID }) _id!: string;
-  @ApiProperty() name!: string;
+  @ApiPropertyOptional({
+    description:
+      "Absent, with every other field, when the owner is outside the reader's jurisdiction (another assembly's owner): then only `_id`.",
+  })
+  name?: string;
   @ApiPropertyOptional({ description: 'Only in the views that include it (README, "Who sees what").' }) phone?: string;
   @ApiPropertyOptional({ description: 'Only in the views that include it (README, "Who sees what").' }) email?: string;
-  @ApiProperty({ enum: ID_TYPES }) idType!: string;
+  @ApiPropertyOptional({ enum: ID_TYPES }) idType?: string;
   @ApiPropertyOptional({ description: 'Only in the views that include it (README, "Who sees what").' })
   idNumber?: string;
-  @ApiProperty() verified!: boolean;
+  @ApiPropertyOptional() verified?: boolean;
 }
 
 export class DriverResponse extends RecordResponse {
@@ -177,13 +181,11 @@ export class DriverResponse extends RecordResponse {
     description: 'Present once an assembly has approved the driver.',
   })
   approvalChecklist?: ApprovalChecklistResponse;
-  @ApiPropertyOptional({
-    example: '042917',
-    description: 'Six digits. Only in the response to POST /drivers/add, once; only its hash is stored.',
-  })
-  activationKey?: string;
   @ApiPropertyOptional({ ...DATE, description: 'Present once activated.' }) dateActivated?: string;
-  @ApiPropertyOptional({ type: DriverOwnerResponse, description: 'The vehicle owner, embedded.' })
+  @ApiPropertyOptional({
+    type: DriverOwnerResponse,
+    description: "The vehicle owner, embedded; only its `_id` when the owner is outside the reader's jurisdiction.",
+  })
   ownerID?: DriverOwnerResponse;
   @ApiPropertyOptional({ description: 'Only in the views that include it (README, "Who sees what").' })
   walletAccount?: string;
@@ -201,15 +203,20 @@ export class DriverListResponse {
 
 export class DriverCreatedResponse {
   @ApiProperty({ example: 201 }) status!: number;
-  @ApiProperty({ type: DriverResponse, description: 'The registered driver, with `activationKey` this once.' })
+  @ApiProperty({ type: DriverResponse, description: 'The registered driver (never its activation key).' })
   payload!: DriverResponse;
+  @ApiProperty({
+    example: true,
+    description:
+      "Whether the activation key was handed to the SMS service for the driver's phone. false: the driver is registered, and an approver sends a new key (POST /drivers/{id}/activation-key).",
+  })
+  activationKeySent!: boolean;
 }
 
 /** The whole driver; what a caller sees of it is the route's view (core/auth/views.ts). */
 export function toDriverResponse(
   d: DriverState,
-  owner: VehicleOwnerState | undefined,
-  options: { activationKey?: string } = {},
+  owner: VehicleOwnerState | { id: string } | undefined,
 ): DriverResponse {
   const out: DriverResponse = {
     _id: d.id,
@@ -233,9 +240,8 @@ export function toDriverResponse(
     __v: d.version,
   };
   if (d.approvalChecklist) out.approvalChecklist = { ...d.approvalChecklist };
-  if (options.activationKey) out.activationKey = options.activationKey;
   if (d.dateActivated) out.dateActivated = d.dateActivated.toISOString();
-  if (owner) out.ownerID = toEmbeddedOwner(owner);
+  if (owner) out.ownerID = 'name' in owner ? toEmbeddedOwner(owner) : { _id: owner.id };
   if (d.walletAccount !== undefined) out.walletAccount = d.walletAccount;
   return withRating(out, d);
 }

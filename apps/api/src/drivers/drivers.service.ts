@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  assertOwnerOfDriverAssembly,
   CORRECTABLE_DRIVER_FIELDS,
-  DomainError,
   Driver,
+  DuplicateErrors,
   type DriverCorrection,
   assemblyScope,
   auditEntriesFor,
@@ -14,6 +15,9 @@ import {
   type DataStores,
   type DriverListFilter,
   type DriverRegistration,
+  type DriverState,
+  type Jurisdiction,
+  normalizePhone,
   type IdGenerator,
   type Page,
   type PageRequest,
@@ -23,6 +27,7 @@ import {
   type UnitOfWork,
   type VehicleOwnerState,
 } from '@transport/domain';
+import { Logger } from '@nestjs/common';
 import { assertAssemblyDuty } from '../core/auth/duties';
 import { placeNew, transferRecord } from '../core/auth/jurisdiction';
 import { changeAggregate, correctAggregate, type Transition } from '../core/change-aggregate';
@@ -73,6 +78,8 @@ export class DriversService {
     @Inject(ACTIVATION_POLICY) private readonly policy: ActivationPolicy,
   ) {}
 
+  private readonly logger = new Logger('DriversService');
+
   /** A page of drivers with their owners (one batched lookup); what each caller sees is the route's view. */
   async list(filter: DriverListFilter, request: PageRequest, actor: Actor): Promise<Page<DriverResponse>> {
     const page = await this.stores.drivers.list(scoped(filter, actor), request);
@@ -81,9 +88,10 @@ export class DriversService {
     const owners = new Map<string, VehicleOwnerState>(
       (await this.stores.owners.findByIds(ownerIds)).map((o) => [o.id, o.toState()]),
     );
+    const jurisdiction = jurisdictionOf(actor);
     return {
       ...page,
-      items: states.map((s) => toDriverResponse(s, s.ownerId ? owners.get(s.ownerId) : undefined)),
+      items: states.map((s) => toDriverResponse(s, embeddedOwner(s, owners.get(s.ownerId ?? ''), jurisdiction))),
     };
   }
 
@@ -102,14 +110,23 @@ export class DriversService {
 
   async get(id: string, actor: Actor): Promise<DriverResponse> {
     const driver = await this.stores.drivers.findById(id);
-    return this.respond(withinJurisdiction(jurisdictionOf(actor), driver, 'driver', id));
+    return this.respond(withinJurisdiction(jurisdictionOf(actor), driver, 'driver', id), actor);
   }
 
   /**
-   * Registers a driver awaiting activation and approval, in the assembly the driver chose (staff: their own); the
-   * activation key is in the response this once.
+   * Registers a driver awaiting activation and approval, in the assembly the driver chose (staff: their own), naming
+   * at most an owner of that assembly. The activation key goes to the driver's phone only: nobody who registers a
+   * driver, staff or anonymous, sees it; the answer says whether it was handed to the messaging service.
+   *
+   * Without an API key (the driver registering from the app) each client address and each phone number has its own
+   * limit. The answers do not let anyone walk owners or e-mails: a taken e-mail is refused before the owner is looked
+   * at, whatever the owner, and an owner that does not exist is refused exactly as one of another assembly is.
    */
-  async register(input: DriverRegistration, actor: Actor): Promise<DriverResponse> {
+  async register(input: DriverRegistration, actor: Actor, clientAddress: string): Promise<DriverRegistered> {
+    if (actor.role === 'anonymous') {
+      await this.limits.consume('registration-address', clientAddress);
+      await this.limits.consume('registration-phone', normalizePhone(input.phone));
+    }
     const { driver, activationKey } = await this.uow.run(async (context) => {
       const assemblyId = await placeNew(context, actor, input.assemblyId);
       const registered = Driver.register(
@@ -118,22 +135,22 @@ export class DriversService {
         this.clock.now(),
         this.policy,
       );
-      const ownerId = registered.driver.toState().ownerId;
-      const owner = ownerId ? await context.owners.findById(ownerId) : undefined;
-      if (ownerId && (!owner || !covers(jurisdictionOf(actor), owner.toState()))) {
-        throw new DomainError(
-          'OWNER_NOT_FOUND',
-          `ownerID ${ownerId} names no vehicle owner; find owners with GET /vehicles/owner/search`,
-          'ownerID',
+      const state = registered.driver.toState();
+      if (await context.drivers.findByEmail(state.email)) throw DuplicateErrors.driverEmail();
+      if (state.ownerId)
+        assertOwnerOfDriverAssembly(
+          state.ownerId,
+          (await context.owners.findById(state.ownerId))?.toState(),
+          assemblyId,
         );
-      }
       const saved = await context.drivers.add(registered.driver);
       await context.audit.append(
         auditEntriesFor('driver', registered.driver.pullEvents(), actor, null, redact(saved.toState())),
       );
       return { driver: saved, activationKey: registered.activationKey };
     });
-    return this.respond(driver, activationKey);
+    const activationKeySent = await this.sendActivationKey(driver.toState().phone, activationKey);
+    return { driver: await this.respond(driver, actor), activationKeySent };
   }
 
   /**
@@ -142,20 +159,22 @@ export class DriversService {
    * its delay) before it is reported, so the delay cannot be dodged by the error rolling it back.
    */
   async activate(id: string, key: string, actor: Actor, clientAddress: string): Promise<DriverResponse> {
-    await this.limits.consume('activation-driver', id);
+    // The per-driver count is per driver and address: a stranger's tries use up the stranger's budget only.
+    const from = this.hasher.hash(`address:${clientAddress}`);
+    await this.limits.consume('activation-driver', `${id}:${from}`);
     await this.limits.consume('activation-address', clientAddress);
     const current = await this.stores.drivers.findById(id);
-    const wait = current?.activationWaitSeconds(this.clock.now()) ?? 0;
+    const wait = current?.activationWaitSeconds(from, this.clock.now()) ?? 0;
     if (wait > 0) {
-      throw new AppError('RATE_LIMITED', `A wrong activation key was tried; try again in ${wait} s`, {
+      throw new AppError('RATE_LIMITED', `A wrong activation key was tried from here; try again in ${wait} s`, {
         retryAfter: wait,
       });
     }
     const { saved, result } = await this.change(id, actor, undefined, 'DriverActivation', (d, at) =>
-      d.activate(key, at, this.hasher, this.policy),
+      d.activate(key, at, this.hasher, from, this.policy),
     );
     if (!result.activated) throw result.error;
-    return this.respond(saved);
+    return this.respond(saved, actor);
   }
 
   async approve(id: string, checklist: unknown, actor: Actor, expectedVersion?: number): Promise<DriverResponse> {
@@ -163,6 +182,7 @@ export class DriversService {
     return this.respond(
       (await this.change(id, actor, expectedVersion, 'DriverApproved', (d, at) => d.approve(checklist, actor.id, at)))
         .saved,
+      actor,
     );
   }
 
@@ -175,7 +195,7 @@ export class DriversService {
       CORRECTABLE_DRIVER_FIELDS,
       (d, at) => d.correct(changes, at),
     );
-    return this.respond(saved);
+    return this.respond(saved, actor);
   }
 
   /** Records a renewed licence (ahead, later than the current one). Assembly inspectors and approvers, admins. */
@@ -184,6 +204,7 @@ export class DriversService {
     return this.respond(
       (await this.change(id, actor, expectedVersion, 'DriverLicenseRenewed', (d, at) => d.renewLicense(expiry, at)))
         .saved,
+      actor,
     );
   }
 
@@ -195,6 +216,7 @@ export class DriversService {
           d.revokeApproval(reason, actor.id, at),
         )
       ).saved,
+      actor,
     );
   }
 
@@ -211,29 +233,28 @@ export class DriversService {
       if (status.busy === true) d.setBusy(true, at);
       if (status.online === false) d.goOffline(at);
     });
-    return this.respond(saved);
+    return this.respond(saved, actor);
   }
 
   /**
    * A new activation key (lifting any delay), sent to the driver's own phone through the messaging port: staff who
-   * ask for it never see it. If the message cannot be handed over, the call fails (502) and may be repeated.
+   * ask for it never see it. A duty of approvers (and admins). If the message cannot be handed over, the call fails
+   * (502) and may be repeated.
    */
   async reissueActivationKey(id: string, actor: Actor): Promise<DriverResponse> {
+    await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'reissueActivationKey');
     const { saved, result } = await this.change(id, actor, undefined, 'DriverActivationKeyReissued', (d, at) =>
       d.reissueActivationKey({ random: this.random, hasher: this.hasher }, at, this.policy),
     );
-    const state = saved.toState();
-    await this.messages.send({
-      to: state.phone,
-      text: `Your transport platform activation key is ${result}. It works for ${Math.round(this.policy.keyLifetimeMs / 3_600_000)} hours. Do not share it.`,
-    });
-    return this.respond(saved);
+    await this.messages.send(this.activationMessage(saved.toState().phone, result));
+    return this.respond(saved, actor);
   }
 
   /** An admin's move of a driver to another assembly (audited as DriverTransferred). */
   async transfer(id: string, assemblyId: string, actor: Actor, expectedVersion?: number): Promise<DriverResponse> {
     return this.respond(
       await transferRecord(this.deps, this.spec(id, actor, expectedVersion, 'DriverTransferred'), assemblyId),
+      actor,
     );
   }
 
@@ -256,11 +277,52 @@ export class DriversService {
     return changeAggregate(this.deps, this.spec(id, actor, expectedVersion, action), transition);
   }
 
-  private async respond(driver: Driver, activationKey?: string): Promise<DriverResponse> {
-    const state = driver.toState();
-    const owner = state.ownerId ? await this.stores.owners.findById(state.ownerId) : undefined;
-    return toDriverResponse(state, owner?.toState(), { activationKey });
+  private activationMessage(to: string, key: string) {
+    const hours = Math.round(this.policy.keyLifetimeMs / 3_600_000);
+    return {
+      to,
+      text: `Your transport platform activation key is ${key}. It works for ${hours} hours. Do not share it.`,
+    };
   }
+
+  /**
+   * The new driver's key, to their phone. The driver is registered whatever happens here: when the message cannot be
+   * handed over, the answer says so and an approver sends a new key (POST /drivers/:id/activation-key).
+   */
+  private async sendActivationKey(to: string, key: string): Promise<boolean> {
+    try {
+      await this.messages.send(this.activationMessage(to, key));
+      return true;
+    } catch (error) {
+      this.logger.warn(`The activation key of a new driver was not sent: ${(error as Error).message}`);
+      return false;
+    }
+  }
+
+  private async respond(driver: Driver, actor: Actor): Promise<DriverResponse> {
+    const state = driver.toState();
+    const owner = state.ownerId ? (await this.stores.owners.findById(state.ownerId))?.toState() : undefined;
+    return toDriverResponse(state, embeddedOwner(state, owner, jurisdictionOf(actor)));
+  }
+}
+
+/** A registration's outcome: the driver, and whether the activation key reached the messaging service. */
+export interface DriverRegistered {
+  driver: DriverResponse;
+  activationKeySent: boolean;
+}
+
+/**
+ * The owner a reader sees embedded in a driver: whole when the owner is within the reader's jurisdiction, otherwise
+ * its id only (an admin may have linked a driver to another assembly's owner; that assembly's people stay its own).
+ */
+function embeddedOwner(
+  driver: DriverState,
+  owner: VehicleOwnerState | undefined,
+  jurisdiction: Jurisdiction,
+): VehicleOwnerState | { id: string } | undefined {
+  if (!driver.ownerId) return undefined;
+  return owner && covers(jurisdiction, owner) ? owner : { id: driver.ownerId };
 }
 
 /** A list's filter within the actor's jurisdiction. */

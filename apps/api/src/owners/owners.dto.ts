@@ -24,11 +24,12 @@ export class CorrectOwnerBody extends PartialType(PickType(AddOwnerBody, CORRECT
 
 export class OwnerSearchQuery {
   @ApiProperty({
-    description: 'Part of a name, phone (0244... or +233244...) or email; case-insensitive; 2 to 100 characters.',
+    description:
+      'Part of a name, phone (0244... or +233244...) or email; case-insensitive; 3 to 100 characters (the trigram indexes serve 3 and more).',
     example: 'mensah',
   })
   @IsString()
-  @MinLength(2, { message: 'query must be at least 2 characters' })
+  @MinLength(3, { message: 'query must be at least 3 characters' })
   @MaxLength(100, { message: 'query must be at most 100 characters' })
   query!: string;
 

@@ -18,12 +18,13 @@ import {
   type IdGenerator,
   type InspectionChecklist,
   type RandomSource,
+  type SecretHasher,
 } from '@transport/domain';
 import { SYSTEM_ACTOR } from '@transport/domain';
 import { PrismaAuditLog } from './prisma-audit-log';
 import { prismaRepositories } from './prisma-repositories';
 import type { PrismaClient } from '../generated/prisma/client';
-import { hashApiKey, newApiKey, newSigningSecret, ScryptSecretHasher } from '../core/platform/secrets';
+import { hashApiKey, newApiKey, newSigningSecret } from '../core/platform/secrets';
 import { hashPassword } from '../core/platform/passwords';
 import { randomBytes } from 'node:crypto';
 
@@ -43,6 +44,8 @@ export interface SeedPorts {
   ids: IdGenerator;
   random: RandomSource;
   clock: Clock;
+  /** The service's own activation-key hasher, so the demo driver's printed key works. */
+  hasher: SecretHasher;
 }
 
 const DAY = 86_400_000;
@@ -66,7 +69,7 @@ export async function seedDemo(
   const { ids, random } = ports;
   const now = ports.clock.now();
   const at = (days: number) => new Date(now.getTime() + days * DAY);
-  const hasher = new ScryptSecretHasher();
+  const { hasher } = ports;
   const credentials: DemoCredentials = {
     admin: newApiKey('admin'),
     assembly: newApiKey('assembly'),
@@ -208,7 +211,7 @@ export async function seedDemo(
         at(-60),
       );
       // Activated within the key's 24 hours.
-      working.driver.activate(working.activationKey, new Date(at(-60).getTime() + 3_600_000), hasher);
+      working.driver.activate(working.activationKey, new Date(at(-60).getTime() + 3_600_000), hasher, 'demo');
       working.driver.approve(DRIVER_CHECKS, approver.id, at(-58));
       working.driver.goOnline(at(-1));
       working.driver.rate(5, at(-2));
@@ -226,7 +229,7 @@ export async function seedDemo(
         { ids, random, hasher },
         at(-5),
       );
-      activated.driver.activate(activated.activationKey, new Date(at(-5).getTime() + 3_600_000), hasher);
+      activated.driver.activate(activated.activationKey, new Date(at(-5).getTime() + 3_600_000), hasher, 'demo');
       const pending = Driver.register(
         driverInput(
           'Fiifi Mensah',

@@ -18,6 +18,15 @@ export function afterCondition(anchor: Keyed | null | undefined) {
   };
 }
 
+/**
+ * A page and, when asked for, the total its filters match, read side by side. Both run to a handled end: when the
+ * page's query fails, the count's failure (if any) is not left as an unhandled rejection, which would end the process.
+ */
+export async function withTotal<E>(page: () => Promise<Page<E>>, total?: () => Promise<number>): Promise<Page<E>> {
+  const [read, counted] = await Promise.all([page(), total?.()]);
+  return counted === undefined ? read : { ...read, total: counted };
+}
+
 /** Fetches one row more than asked, to tell whether a next page exists. */
 export function toPage<R extends { id: string }, E>(rows: R[], request: PageRequest, map: (row: R) => E): Page<E> {
   const hasMore = rows.length > request.limit;
@@ -39,16 +48,23 @@ export async function newestFirstPage<R extends { id: string }, E>(
   map: (row: R) => E,
   where: object = {},
 ): Promise<Page<E>> {
-  const total = request.count ? model.count({ where }) : undefined;
-  let after = {};
-  if (request.after !== undefined) {
-    const condition = afterCondition(
-      await model.findUnique({ where: { id: request.after }, select: { id: true, createdAt: true } }),
-    );
-    if (!condition) return { items: [], ...(total && { total: await total }) };
-    after = condition;
-  }
-  const rows = await model.findMany({ where: { AND: [where, after] }, orderBy: NEWEST_FIRST, take: request.limit + 1 });
-  const page = toPage(rows, request, map);
-  return total ? { ...page, total: await total } : page;
+  return withTotal(
+    async () => {
+      let after = {};
+      if (request.after !== undefined) {
+        const condition = afterCondition(
+          await model.findUnique({ where: { id: request.after }, select: { id: true, createdAt: true } }),
+        );
+        if (!condition) return { items: [] };
+        after = condition;
+      }
+      const rows = await model.findMany({
+        where: { AND: [where, after] },
+        orderBy: NEWEST_FIRST,
+        take: request.limit + 1,
+      });
+      return toPage(rows, request, map);
+    },
+    request.count ? () => model.count({ where }) : undefined,
+  );
 }

@@ -12,6 +12,7 @@ import type {
 } from '../core/ports';
 import type { PrismaClient } from '../generated/prisma/client';
 import { PrismaAuditLog } from './prisma-audit-log';
+import { withTotal } from './paging';
 
 const toKey = (r: {
   id: string;
@@ -174,35 +175,35 @@ export class PrismaAuditTrail implements AuditTrail {
         at: { ...(filter.from && { gte: filter.from }), ...(filter.to && { lt: filter.to }) },
       }),
     };
-    const total = page.count ? this.prisma.auditEntry.count({ where }) : undefined;
-    let anchor: { at: Date; id: bigint } | null = null;
-    if (page.after !== undefined) {
-      anchor = await this.prisma.auditEntry.findUnique({
-        where: { id: BigInt(page.after) },
-        select: { at: true, id: true },
-      });
-      if (!anchor) return { items: [], ...(total && { total: await total }) };
-    }
-    const rows = await this.prisma.auditEntry.findMany({
-      where: {
-        ...where,
-        // The index's starting bound with the exact keyset condition (see read-db.ts, afterRow).
-        ...(anchor && {
-          AND: [
-            { at: { lte: anchor.at } },
-            { OR: [{ at: { lt: anchor.at } }, { at: anchor.at, id: { lt: anchor.id } }] },
-          ],
-        }),
+    return withTotal(
+      async () => {
+        let anchor: { at: Date; id: bigint } | null = null;
+        if (page.after !== undefined) {
+          anchor = await this.prisma.auditEntry.findUnique({
+            where: { id: BigInt(page.after) },
+            select: { at: true, id: true },
+          });
+          if (!anchor) return { items: [] };
+        }
+        const rows = await this.prisma.auditEntry.findMany({
+          where: {
+            ...where,
+            // The index's starting bound with the exact keyset condition (see read-db.ts, afterRow).
+            ...(anchor && {
+              AND: [
+                { at: { lte: anchor.at } },
+                { OR: [{ at: { lt: anchor.at } }, { at: anchor.at, id: { lt: anchor.id } }] },
+              ],
+            }),
+          },
+          orderBy: [{ at: 'desc' }, { id: 'desc' }],
+          take: page.limit + 1,
+        });
+        const items = rows.slice(0, page.limit).map(toAuditRecord);
+        return { items, ...(rows.length > page.limit && { next: items[items.length - 1].id }) };
       },
-      orderBy: [{ at: 'desc' }, { id: 'desc' }],
-      take: page.limit + 1,
-    });
-    const items = rows.slice(0, page.limit).map(toAuditRecord);
-    return {
-      items,
-      ...(rows.length > page.limit && { next: items[items.length - 1].id }),
-      ...(total && { total: await total }),
-    };
+      page.count ? () => this.prisma.auditEntry.count({ where }) : undefined,
+    );
   }
 }
 

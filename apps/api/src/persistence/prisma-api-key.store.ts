@@ -9,6 +9,9 @@ import type { ReadDb } from './read-db';
 /** A key's last use is written at most this often (a write per request would cost more than the request). */
 export const LAST_USE_EVERY_MS = 3_600_000;
 
+/** How long a key is kept where change notices cannot be heard at all (a pooler in transaction mode, no direct URL). */
+export const UNHEARD_CACHE_MS = 1000;
+
 /**
  * Finds the principal of a presented key. Only SHA-256 hashes are stored; the lookup is by hash (an index), and the
  * found hash is compared again in constant time so timing says nothing about how much of a key matched. Revoked and
@@ -22,9 +25,14 @@ export const LAST_USE_EVERY_MS = 3_600_000;
  * its assembly user moved or removed) notifies every instance, which then forgets every key it kept, so a revocation
  * still takes effect as soon as PostgreSQL delivers the notice (milliseconds), whoever made it. Unknown and revoked
  * keys are never kept: each attempt is looked up (and counted against the per-address limit).
+ *
+ * Where notices cannot be heard at all (`changes.unheard`: a pooler in transaction mode and no DATABASE_DIRECT_URL),
+ * a key is kept for at most UNHEARD_CACHE_MS, so a revocation anywhere takes effect within a second; while the
+ * listener is only reconnecting, every request reads its key.
  */
 export class ApiKeyStore {
   private readonly known?: LRUCache<string, Principal>;
+  private readonly briefly?: LRUCache<string, Principal>;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -34,31 +42,36 @@ export class ApiKeyStore {
     private readonly changes?: KeyChangeListener,
   ) {
     if (cacheMs > 0 && changes) {
-      const known = new LRUCache<string, Principal>({
-        max: 10_000,
-        ttl: cacheMs,
-        ttlAutopurge: false,
-        ttlResolution: 0,
-        perf: { now: () => this.now().getTime() },
-      });
+      const cache = (ttl: number) =>
+        new LRUCache<string, Principal>({
+          max: 10_000,
+          ttl,
+          ttlAutopurge: false,
+          ttlResolution: 0,
+          perf: { now: () => this.now().getTime() },
+        });
+      const known = cache(cacheMs);
       changes.onChange(() => known.clear());
       this.known = known;
+      this.briefly = cache(Math.min(cacheMs, UNHEARD_CACHE_MS));
     }
   }
 
   /** Forgets every key kept (a key was revoked here: no need to wait for the notice). */
   forgetAll(): void {
     this.known?.clear();
+    this.briefly?.clear();
   }
 
-  /** Whether keys found are kept now (a cache is configured and change notices are heard). */
+  /** Whether keys found are kept now (a cache is configured, and notices are heard or cannot be at all). */
   get keeping(): boolean {
     return this.cache !== undefined;
   }
 
-  /** The cache, while change notices are heard; none otherwise. */
+  /** The cache while change notices are heard; the brief one where they cannot be; none while reconnecting. */
   private get cache(): LRUCache<string, Principal> | undefined {
-    return this.changes?.listening ? this.known : undefined;
+    if (this.changes?.listening) return this.known;
+    return this.changes?.unheard ? this.briefly : undefined;
   }
 
   async authenticate(presented: string): Promise<Principal | undefined> {

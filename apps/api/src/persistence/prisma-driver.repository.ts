@@ -6,6 +6,7 @@ import {
   LICENSE_CLASSES,
   oneOf,
   parseApprovalChecklist,
+  type ActivationTries,
   type DriverListFilter,
   type DriverRepository,
   type DriverState,
@@ -17,7 +18,7 @@ import type { Driver as DriverRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import { newestFirstPage, outsideTransaction, type Condition, type ReadDb } from './read-db';
-import type { PrismaExecutor } from './prisma-executor';
+import type { ListSource, PrismaExecutor } from './prisma-executor';
 import { translateUniqueViolation } from './prisma-errors';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -42,6 +43,7 @@ export function toDomain(row: DriverRow): Driver {
       approved: row.approved,
       activationKeyHash: row.activationKeyHash,
       activationAttempts: row.activationAttempts,
+      activationTries: activationTriesOf(row.id, row.activationTries),
       activationKeyExpiresAt: row.activationKeyExpiresAt,
       ratingTotal: row.ratingTotal,
       ratingCount: row.ratingCount,
@@ -58,13 +60,27 @@ export function toDomain(row: DriverRow): Driver {
       s.revocation = { reason: row.revocationReason, revokedBy: row.revokedBy, dateRevoked: row.dateRevoked };
     }
     if (row.dateActivated !== null) s.dateActivated = row.dateActivated;
-    if (row.activationRetryAt !== null) s.activationRetryAt = row.activationRetryAt;
     if (row.ownerId !== null) s.ownerId = row.ownerId;
     if (row.walletAccount !== null) s.walletAccount = row.walletAccount;
     if (row.assemblyId !== null) s.assemblyId = row.assemblyId;
     if (s.busy && !s.online) throw new MappingError('drivers', row.id, 'busy but offline');
     return Driver.restore(s);
   });
+}
+
+/** The stored per-address tries ({ failures, retryAt } by address key); anything else cannot be mapped. */
+function activationTriesOf(id: string, stored: unknown): Record<string, ActivationTries> {
+  if (stored === null || typeof stored !== 'object' || Array.isArray(stored))
+    throw new MappingError('drivers', id, 'activationTries is not an object');
+  return Object.fromEntries(
+    Object.entries(stored).map(([from, t]) => {
+      const { failures, retryAt } = (t ?? {}) as { failures?: unknown; retryAt?: unknown };
+      const at = new Date(String(retryAt));
+      if (!Number.isInteger(failures) || Number.isNaN(at.getTime()))
+        throw new MappingError('drivers', id, 'activationTries holds a malformed entry');
+      return [from, { failures: failures as number, retryAt: at }];
+    }),
+  );
 }
 
 export function toPersistence(s: DriverState) {
@@ -93,7 +109,12 @@ export function toPersistence(s: DriverState) {
     activationKeyHash: s.activationKeyHash,
     activationAttempts: s.activationAttempts,
     activationKeyExpiresAt: s.activationKeyExpiresAt,
-    activationRetryAt: s.activationRetryAt ?? null,
+    activationTries: Object.fromEntries(
+      Object.entries(s.activationTries).map(([from, t]) => [
+        from,
+        { failures: t.failures, retryAt: t.retryAt.toISOString() },
+      ]),
+    ),
     dateActivated: s.dateActivated ?? null,
     ownerId: s.ownerId ?? null,
     walletAccount: s.walletAccount ?? null,
@@ -113,11 +134,17 @@ export class PrismaDriverRepository implements DriverRepository {
   constructor(
     private readonly db: PrismaExecutor,
     private readonly readDb?: ReadDb,
+    private readonly lists?: ListSource,
   ) {}
 
   /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
   private get reads(): ReadDb {
     return outsideTransaction(this.readDb);
+  }
+
+  /** Where list pages read: the read replica when there is one. */
+  private get listReads(): ReadDb {
+    return this.lists?.reads ?? this.reads;
   }
 
   async add(driver: Driver): Promise<Driver> {
@@ -154,7 +181,7 @@ export class PrismaDriverRepository implements DriverRepository {
 
   async list(filter: DriverListFilter, page: PageRequest): Promise<Page<Driver>> {
     return newestFirstPage(
-      this.reads,
+      this.listReads,
       'drivers',
       page,
       (db) => db.selectFrom('drivers').selectAll(),
@@ -166,7 +193,7 @@ export class PrismaDriverRepository implements DriverRepository {
   /** The public's columns only: no timestamps parsed, no checklist read, no aggregate restored. */
   async listSummaries(filter: DriverListFilter, page: PageRequest): Promise<Page<DriverSummary>> {
     return newestFirstPage(
-      this.reads,
+      this.listReads,
       'drivers',
       page,
       (db) => db.selectFrom('drivers').select(['id', 'name', 'approved', 'ratingTotal', 'ratingCount']),

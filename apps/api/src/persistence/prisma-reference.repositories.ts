@@ -26,7 +26,7 @@ import type {
 } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { newestFirstPage, type NewestFirstModel } from './paging';
-import type { PrismaExecutor } from './prisma-executor';
+import type { ListSource, PrismaExecutor } from './prisma-executor';
 import { outsideTransaction, type ReadDb } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
 
@@ -106,7 +106,10 @@ export const unionToDomain = (row: UnionRow): TransportUnion =>
   );
 
 export class PrismaRegionRepository implements RegionRepository {
-  constructor(private readonly db: PrismaExecutor) {}
+  constructor(
+    private readonly db: PrismaExecutor,
+    private readonly lists?: ListSource,
+  ) {}
 
   async add(region: Region): Promise<Region> {
     try {
@@ -123,12 +126,19 @@ export class PrismaRegionRepository implements RegionRepository {
     return (await this.db.region.findMany({ where: { id: { in: [...ids] } } })).map(regionToDomain);
   }
   list(page: PageRequest): Promise<Page<Region>> {
-    return newestFirstPage(this.db.region as unknown as NewestFirstModel<RegionRow>, page, regionToDomain);
+    return newestFirstPage(
+      (this.lists?.prisma ?? this.db).region as unknown as NewestFirstModel<RegionRow>,
+      page,
+      regionToDomain,
+    );
   }
 }
 
 export class PrismaAssemblyRepository implements AssemblyRepository {
-  constructor(private readonly db: PrismaExecutor) {}
+  constructor(
+    private readonly db: PrismaExecutor,
+    private readonly lists?: ListSource,
+  ) {}
 
   async add(assembly: Assembly): Promise<Assembly> {
     return assemblyToDomain(await this.db.assembly.create({ data: { ...assembly.toState() } }));
@@ -138,12 +148,19 @@ export class PrismaAssemblyRepository implements AssemblyRepository {
     return row ? assemblyToDomain(row) : undefined;
   }
   list(page: PageRequest): Promise<Page<Assembly>> {
-    return newestFirstPage(this.db.assembly as unknown as NewestFirstModel<AssemblyRow>, page, assemblyToDomain);
+    return newestFirstPage(
+      (this.lists?.prisma ?? this.db).assembly as unknown as NewestFirstModel<AssemblyRow>,
+      page,
+      assemblyToDomain,
+    );
   }
 }
 
 export class PrismaAssemblyUserRepository implements AssemblyUserRepository {
-  constructor(private readonly db: PrismaExecutor) {}
+  constructor(
+    private readonly db: PrismaExecutor,
+    private readonly lists?: ListSource,
+  ) {}
 
   async add(user: AssemblyUser): Promise<AssemblyUser> {
     try {
@@ -158,7 +175,7 @@ export class PrismaAssemblyUserRepository implements AssemblyUserRepository {
   }
   list(filter: { assemblyId?: string }, page: PageRequest): Promise<Page<AssemblyUser>> {
     return newestFirstPage(
-      this.db.assemblyUser as unknown as NewestFirstModel<AssemblyUserRow>,
+      (this.lists?.prisma ?? this.db).assemblyUser as unknown as NewestFirstModel<AssemblyUserRow>,
       page,
       assemblyUserToDomain,
       filter.assemblyId === undefined ? {} : { assemblyId: filter.assemblyId },
@@ -171,6 +188,7 @@ export class PrismaStationRepository implements StationRepository {
   constructor(
     private readonly db: PrismaExecutor,
     private readonly readDb?: ReadDb,
+    private readonly lists?: ListSource,
   ) {}
 
   /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
@@ -196,7 +214,11 @@ export class PrismaStationRepository implements StationRepository {
     return row ? stationToDomain(row) : undefined;
   }
   list(page: PageRequest): Promise<Page<Station>> {
-    return newestFirstPage(this.db.station as unknown as NewestFirstModel<StationRow>, page, stationToDomain);
+    return newestFirstPage(
+      (this.lists?.prisma ?? this.db).station as unknown as NewestFirstModel<StationRow>,
+      page,
+      stationToDomain,
+    );
   }
   async findByIds(ids: readonly string[]): Promise<Station[]> {
     if (ids.length === 0) return [];
@@ -215,6 +237,7 @@ export class PrismaTransportUnionRepository implements TransportUnionRepository 
   constructor(
     private readonly db: PrismaExecutor,
     private readonly readDb?: ReadDb,
+    private readonly lists?: ListSource,
   ) {}
 
   /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
@@ -235,7 +258,11 @@ export class PrismaTransportUnionRepository implements TransportUnionRepository 
     return row ? unionToDomain(row) : undefined;
   }
   list(page: PageRequest): Promise<Page<TransportUnion>> {
-    return newestFirstPage(this.db.transportUnion as unknown as NewestFirstModel<UnionRow>, page, unionToDomain);
+    return newestFirstPage(
+      (this.lists?.prisma ?? this.db).transportUnion as unknown as NewestFirstModel<UnionRow>,
+      page,
+      unionToDomain,
+    );
   }
   async findByIds(ids: readonly string[]): Promise<TransportUnion[]> {
     if (ids.length === 0) return [];

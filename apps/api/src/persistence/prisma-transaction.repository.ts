@@ -16,7 +16,7 @@ import {
 import { Prisma, type Transaction as TransactionRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import type { PrismaExecutor } from './prisma-executor';
+import type { ListSource, PrismaExecutor } from './prisma-executor';
 import { outsideTransaction, type ReadDb } from './read-db';
 import { newestFirstPage, type NewestFirstModel } from './paging';
 import { translateUniqueViolation } from './prisma-errors';
@@ -111,6 +111,7 @@ export class PrismaTransactionRepository implements TransactionRepository {
   constructor(
     private readonly db: PrismaExecutor,
     private readonly readDb?: ReadDb,
+    private readonly lists?: ListSource,
   ) {}
 
   /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
@@ -160,13 +161,18 @@ export class PrismaTransactionRepository implements TransactionRepository {
     filter: MerchantTransactionFilter,
     page: PageRequest,
   ): Promise<Page<Transaction>> {
-    return newestFirstPage(this.db.transaction as unknown as NewestFirstModel<TransactionRow>, page, toDomain, {
-      merchantId,
-      ...(filter.status !== undefined && { status: filter.status }),
-      ...((filter.from || filter.to) && {
-        createdAt: { ...(filter.from && { gte: filter.from }), ...(filter.to && { lt: filter.to }) },
-      }),
-    });
+    return newestFirstPage(
+      (this.lists?.prisma ?? this.db).transaction as unknown as NewestFirstModel<TransactionRow>,
+      page,
+      toDomain,
+      {
+        merchantId,
+        ...(filter.status !== undefined && { status: filter.status }),
+        ...((filter.from || filter.to) && {
+          createdAt: { ...(filter.from && { gte: filter.from }), ...(filter.to && { lt: filter.to }) },
+        }),
+      },
+    );
   }
 
   async listOpenUnchangedSince(before: Date, limit: number): Promise<string[]> {

@@ -14,7 +14,7 @@ import type { Prisma, Trip as TripRow, TripService as ServiceRow } from '../gene
 import { inTransaction } from './in-transaction';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import type { PrismaExecutor } from './prisma-executor';
+import type { ListSource, PrismaExecutor } from './prisma-executor';
 import { afterRow, countRows, keysetPage, outsideTransaction, type ReadDb } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
 
@@ -138,11 +138,17 @@ export class PrismaTripRepository implements TripRepository {
   constructor(
     private readonly db: PrismaExecutor,
     private readonly readDb?: ReadDb,
+    private readonly lists?: ListSource,
   ) {}
 
   /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
   private get reads(): ReadDb {
     return outsideTransaction(this.readDb);
+  }
+
+  /** Where list pages read: the read replica when there is one. */
+  private get listReads(): ReadDb {
+    return this.lists?.reads ?? this.reads;
   }
 
   async add(trip: Trip): Promise<Trip> {
@@ -184,7 +190,7 @@ export class PrismaTripRepository implements TripRepository {
     assemblyId?: string,
   ): Promise<Page<Trip>> {
     const filtered = () => {
-      const q = this.reads
+      const q = this.listReads
         .selectFrom('trips')
         .selectAll()
         .where('createdAt', '>=', range.from)
@@ -193,7 +199,7 @@ export class PrismaTripRepository implements TripRepository {
     };
     const trips = await keysetPage(
       page,
-      (id) => this.reads.selectFrom('trips').select(['id', 'createdAt']).where('id', '=', id).executeTakeFirst(),
+      (id) => this.listReads.selectFrom('trips').select(['id', 'createdAt']).where('id', '=', id).executeTakeFirst(),
       (after, take) => {
         const q = filtered();
         return (after ? q.where(afterRow(after)) : q)
@@ -209,7 +215,7 @@ export class PrismaTripRepository implements TripRepository {
     const services =
       ids.length === 0
         ? []
-        : await this.reads.selectFrom('trip_services').selectAll().where('tripId', 'in', ids).execute();
+        : await this.listReads.selectFrom('trip_services').selectAll().where('tripId', 'in', ids).execute();
     const byTrip = new Map(services.map((s) => [s.tripId, s]));
     return {
       next: trips.next,

@@ -2,7 +2,7 @@ import type { AuditLog, DataStores, FollowUps, UnitOfWork, WorkContext } from '@
 import type { PrismaClient } from '../generated/prisma/client';
 import type { PgBossJobQueue } from './pg-boss-job-queue';
 import { PrismaAuditLog } from './prisma-audit-log';
-import type { PrismaExecutor } from './prisma-executor';
+import type { ListSource, PrismaExecutor } from './prisma-executor';
 import { PgBossFollowUps, prismaPaymentStores } from './prisma-payment-stores';
 import { prismaRepositories } from './prisma-repositories';
 import type { ReadDb } from './read-db';
@@ -14,10 +14,15 @@ const noJobs: FollowUps = {
   },
 };
 
-/** Every store on one Prisma client, each call on its own (outside any unit of work). */
-export function prismaStores(prisma: PrismaClient, reads: ReadDb, jobs?: PgBossJobQueue): DataStores {
+/** Every store on one Prisma client, each call on its own (outside any unit of work); lists where `lists` says. */
+export function prismaStores(
+  prisma: PrismaClient,
+  reads: ReadDb,
+  jobs?: PgBossJobQueue,
+  lists?: ListSource,
+): DataStores {
   const payment = prismaPaymentStores(prisma, jobs as PgBossJobQueue);
-  return { ...prismaRepositories(prisma, reads), ...payment, followUps: jobs ? payment.followUps : noJobs };
+  return { ...prismaRepositories(prisma, reads, lists), ...payment, followUps: jobs ? payment.followUps : noJobs };
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 import type { VehicleOwner as OwnerRow } from '../generated/prisma/client';
 import { mapped } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import type { PrismaExecutor } from './prisma-executor';
+import type { ListSource, PrismaExecutor } from './prisma-executor';
 import { afterRow, countRows, keysetPage, outsideTransaction, type ReadDb } from './read-db';
 
 export function toDomain(row: OwnerRow): VehicleOwner {
@@ -58,11 +58,17 @@ export class PrismaVehicleOwnerRepository implements VehicleOwnerRepository {
   constructor(
     private readonly db: PrismaExecutor,
     private readonly readDb?: ReadDb,
+    private readonly lists?: ListSource,
   ) {}
 
   /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
   private get reads(): ReadDb {
     return outsideTransaction(this.readDb);
+  }
+
+  /** Where list pages read: the read replica when there is one. */
+  private get listReads(): ReadDb {
+    return this.lists?.reads ?? this.reads;
   }
 
   async add(owner: VehicleOwner): Promise<VehicleOwner> {
@@ -120,9 +126,9 @@ export class PrismaVehicleOwnerRepository implements VehicleOwnerRepository {
     return keysetPage(
       page,
       (id) =>
-        this.reads.selectFrom('vehicle_owners').select(['id', 'createdAt']).where('id', '=', id).executeTakeFirst(),
+        this.listReads.selectFrom('vehicle_owners').select(['id', 'createdAt']).where('id', '=', id).executeTakeFirst(),
       (after, take) => {
-        const q = filter(allOwners(this.reads));
+        const q = filter(allOwners(this.listReads));
         return (after ? q.where(afterRow(after)) : q)
           .orderBy('createdAt', 'desc')
           .orderBy('id', 'desc')
@@ -130,7 +136,7 @@ export class PrismaVehicleOwnerRepository implements VehicleOwnerRepository {
           .execute();
       },
       toDomain,
-      () => countRows(filter(allOwners(this.reads))),
+      () => countRows(filter(allOwners(this.listReads))),
     );
   }
 }

@@ -14,7 +14,7 @@ import {
 import type { Vehicle as VehicleRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import type { PrismaExecutor } from './prisma-executor';
+import type { ListSource, PrismaExecutor } from './prisma-executor';
 import { newestFirstPage, outsideTransaction, type Condition, type ReadDb, type ReadTables } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
 import type { SelectQueryBuilder } from 'kysely';
@@ -114,11 +114,17 @@ export class PrismaVehicleRepository implements VehicleRepository {
   constructor(
     private readonly db: PrismaExecutor,
     private readonly readDb?: ReadDb,
+    private readonly lists?: ListSource,
   ) {}
 
   /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
   private get reads(): ReadDb {
     return outsideTransaction(this.readDb);
+  }
+
+  /** Where list pages read: the read replica when there is one. */
+  private get listReads(): ReadDb {
+    return this.lists?.reads ?? this.reads;
   }
 
   async add(vehicle: Vehicle): Promise<Vehicle> {
@@ -180,7 +186,7 @@ export class PrismaVehicleRepository implements VehicleRepository {
     where: Condition<'vehicles'>,
     map: (row: O) => T,
   ): Promise<Page<T>> {
-    return newestFirstPage(this.reads, 'vehicles', page, select, where, map);
+    return newestFirstPage(this.listReads, 'vehicles', page, select, where, map);
   }
 }
 

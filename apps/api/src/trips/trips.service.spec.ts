@@ -11,7 +11,7 @@ import {
   passedDriverChecklist,
   PLATFORM,
 } from '../core/testing/fixtures';
-import { driversOnFakes } from '../drivers/drivers.testing';
+import { driversOnFakes, registerAndReadKey } from '../drivers/drivers.testing';
 import { OwnersService } from '../owners/owners.service';
 import { VehiclesService } from '../vehicles/vehicles.service';
 import { TripsService, type NewTrip } from './trips.service';
@@ -35,7 +35,7 @@ async function setup() {
   );
   await vehicles.inspect(vehicle._id, allPassed(), INSPECTOR);
   await vehicles.approve(vehicle._id, APPROVER);
-  const driver = await drivers.register(driverInput(), INSPECTOR);
+  const driver = await registerAndReadKey(p, drivers, driverInput(), INSPECTOR);
   await drivers.activate(driver._id, driver.activationKey!, INSPECTOR, '203.0.113.7');
   await drivers.approve(driver._id, passedDriverChecklist, APPROVER);
   await vehicles.link(vehicle._id, { driver: driver._id }, INSPECTOR);

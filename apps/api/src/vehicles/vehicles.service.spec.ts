@@ -13,7 +13,7 @@ import {
   STAFF_ASSEMBLY,
   passedDriverChecklist,
 } from '../core/testing/fixtures';
-import { driversOnFakes } from '../drivers/drivers.testing';
+import { driversOnFakes, registerAndReadKey } from '../drivers/drivers.testing';
 import { OwnersService } from '../owners/owners.service';
 import { VehiclesService } from './vehicles.service';
 
@@ -177,7 +177,7 @@ describe('VehiclesService on fakes', () => {
     const vehicle = await registered(s);
     await s.vehicles.inspect(vehicle._id, allPassed(), INSPECTOR);
     await s.vehicles.approve(vehicle._id, APPROVER);
-    const driver = await s.drivers.register(driverInput(), INSPECTOR);
+    const driver = await registerAndReadKey(s, s.drivers, driverInput(), INSPECTOR);
     await s.drivers.activate(driver._id, driver.activationKey!, INSPECTOR, '203.0.113.7');
     await s.drivers.approve(driver._id, passedDriverChecklist, APPROVER);
     expect(await s.vehicles.link(vehicle._id, { driver: driver._id }, INSPECTOR)).toMatchObject({ driver: driver._id });

@@ -169,7 +169,7 @@ export async function loadApiFixture(database: Pick<Database, 'prisma' | 'reads'
       minutes(10 + n),
     );
   const working = registration(1, owners[0].id);
-  working.driver.activate(working.activationKey, minutes(20), hasher);
+  working.driver.activate(working.activationKey, minutes(20), hasher, 'fixture');
   working.driver.approve(
     { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true },
     user.id,

@@ -7,6 +7,9 @@ import { createScratchDatabase, postgresTierAvailable } from './postgres-tier';
 
 export type Tier = 'postgresql' | 'embedded';
 
+/** The activation-key secret of every test app (ACTIVATION_KEY_SECRETS in production). */
+export const TEST_ACTIVATION_SECRET = 'test-activation-key-secret-0123456789abcdef';
+
 export const WORKSPACE_ROOT = resolve(__dirname, '../../../..');
 
 /** Where one test file's app keeps its data: a scratch PostgreSQL database, or a scratch embedded data directory. */
@@ -27,6 +30,8 @@ export async function openTierStore(tier: Tier): Promise<TierStore> {
     metrics: { ...loaded.metrics, port: undefined },
     rateLimit: { perKeyPerMinute: 0, perAddressPerMinute: 0 },
     payments: { ...loaded.payments, perPhonePerHour: 1000 },
+    // A fixed server secret: nothing is written beside the workspace's own data (its DATA_DIR is the demo's).
+    activation: { ...loaded.activation, secrets: [TEST_ACTIVATION_SECRET] },
   };
   if (tier === 'postgresql') {
     const database = await createScratchDatabase();

@@ -11,6 +11,8 @@ export const DUTIES = {
   approveVehicle: ['approver'],
   approveDriver: ['approver'],
   revokeDriver: ['approver'],
+  // A new activation key goes to the driver's phone; whoever sends it vouches for the number, as an approver does.
+  reissueActivationKey: ['approver'],
   // Renewed documents are recorded by whoever sees them at the assembly: an inspector at the roadside or an approver.
   renewDocuments: ['inspector', 'approver'],
   correctRecords: ['inspector', 'approver'],
@@ -23,6 +25,7 @@ const WORDS: Record<Duty, string> = {
   approveVehicle: 'approving a vehicle',
   approveDriver: 'approving a driver',
   revokeDriver: "revoking a driver's approval",
+  reissueActivationKey: 'sending a driver a new activation key',
   renewDocuments: 'recording a renewed document',
   correctRecords: 'correcting a record',
   manageAssemblyUsers: "managing an assembly's users",

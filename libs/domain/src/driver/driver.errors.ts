@@ -18,6 +18,12 @@ export const DriverErrors = {
       'DRIVER_ACTIVATION_KEY_INVALID',
       `The activation key is wrong; the next try is taken in ${Math.max(1, Math.ceil((retryAt.getTime() - at.getTime()) / 1000))} s`,
     ),
+  ownerNotInAssembly: (ownerId: string) =>
+    new DomainError(
+      'OWNER_NOT_FOUND',
+      `ownerID ${ownerId} names no vehicle owner of the driver's assembly; find owners with GET /vehicles/owner/search`,
+      'ownerID',
+    ),
   alreadyApproved: () => new DomainError('DRIVER_ALREADY_APPROVED', 'The driver is already approved'),
   checklistFailed: (items: ApprovalItem[]) =>
     new DomainError('DRIVER_CHECKLIST_FAILED', `Approval needs every check passed; failed: ${items.join(', ')}`),

@@ -27,8 +27,8 @@ describe('Driver state machine (property)', () => {
         steps.forEach((s, i) => {
           const at = days(i + 1);
           try {
-            if (s === 'activateRight') driver.activate(key, at, hasher);
-            else if (s === 'activateWrong') driver.activate('abcdef', at, hasher);
+            if (s === 'activateRight') driver.activate(key, at, hasher, 'phone');
+            else if (s === 'activateWrong') driver.activate('abcdef', at, hasher, i % 2 ? 'phone' : 'stranger');
             else if (s === 'approve') driver.approve(passedDriverChecklist, APPROVER, at);
             else if (s === 'revoke') driver.revokeApproval('review', APPROVER, at);
             else if (s === 'online') driver.goOnline(at);
@@ -43,7 +43,8 @@ describe('Driver state machine (property)', () => {
           if (st.busy) expect(st.online).toBe(true);
           if (st.online) expect(st.approved && st.verified).toBe(true);
           // Never locked for good: once its delay is over (at most fifteen minutes), a fresh key is always taken.
-          expect(driver.activationWaitSeconds(new Date(at.getTime() + 15 * 60_000))).toBe(0);
+          expect(driver.activationWaitSeconds('phone', new Date(at.getTime() + 15 * 60_000))).toBe(0);
+          expect(driver.activationWaitSeconds('stranger', new Date(at.getTime() + 15 * 60_000))).toBe(0);
         });
       }),
       { numRuns: 300 },

@@ -3,7 +3,7 @@ import { SeededRandomSource } from '../shared/random-source';
 import { PlainTextHasher } from '../testing/fakes';
 import { APPROVER, days, driverInput, OWNER, passedDriverChecklist, ports, T0 } from '../test-support/fixtures';
 import { newActivationKey } from './activation-key';
-import { Driver } from './driver';
+import { assertOwnerOfDriverAssembly, Driver } from './driver';
 
 const hasher = new PlainTextHasher();
 const codeOf = (fn: () => unknown): string => {
@@ -21,10 +21,13 @@ function registered(over = {}) {
 
 /** An hour after registration, within the key's 24 h. */
 const soon = new Date(T0.getTime() + 3_600_000);
+/** Client addresses as the caller keys them (opaque to the domain). */
+const PHONE = 'address-of-the-drivers-phone';
+const STRANGER = 'address-of-a-stranger';
 
 function working() {
   const { driver, activationKey } = registered();
-  driver.activate(activationKey, soon, hasher);
+  driver.activate(activationKey, soon, hasher, PHONE);
   driver.approve(passedDriverChecklist, APPROVER, days(2));
   return driver;
 }
@@ -71,57 +74,91 @@ describe('Driver registration', () => {
 describe('Driver activation', () => {
   it('verifies the driver with the right key', () => {
     const { driver, activationKey } = registered();
-    expect(driver.activate(activationKey, soon, hasher)).toEqual({ activated: true });
+    expect(driver.activate(activationKey, soon, hasher, PHONE)).toEqual({ activated: true });
     expect(driver.toState()).toMatchObject({ verified: true, dateActivated: soon, activationAttempts: 0 });
   });
 
   it('refuses a key past its 24 hours; a reissued key works for another 24', () => {
     const { driver, activationKey } = registered();
     expect(driver.toState().activationKeyExpiresAt).toEqual(days(1));
-    expect(codeOf(() => driver.activate(activationKey, days(1), hasher))).toBe('DRIVER_ACTIVATION_KEY_EXPIRED');
+    expect(codeOf(() => driver.activate(activationKey, days(1), hasher, PHONE))).toBe('DRIVER_ACTIVATION_KEY_EXPIRED');
     const key = driver.reissueActivationKey({ random: new SeededRandomSource(9), hasher }, days(2));
     expect(driver.toState().activationKeyExpiresAt).toEqual(days(3));
-    expect(driver.activate(key, days(2), hasher)).toEqual({ activated: true });
+    expect(driver.activate(key, days(2), hasher, PHONE)).toEqual({ activated: true });
   });
 
-  it('slows the next try after each wrong key (doubling, at most 15 minutes) and never locks the right key out', () => {
+  it('slows the next try from an address after each of its wrong keys (doubling, at most 15 minutes)', () => {
     const { driver, activationKey } = registered();
     let at = soon;
     const delays: number[] = [];
     for (let i = 1; i <= 50; i++) {
-      const outcome = driver.activate('99999x', at, hasher);
+      const outcome = driver.activate('99999x', at, hasher, STRANGER);
       expect(outcome).toMatchObject({ activated: false, error: { code: 'DRIVER_ACTIVATION_KEY_INVALID' } });
       const retryAt = (outcome as { retryAt: Date }).retryAt;
       delays.push((retryAt.getTime() - at.getTime()) / 1000);
-      // A try before the delay is over is refused and counts for nothing.
-      expect(codeOf(() => driver.activate(activationKey, at, hasher))).toBe('DRIVER_ACTIVATION_TOO_SOON');
-      expect(driver.activationWaitSeconds(at)).toBe(delays.at(-1));
+      // A try from that address before its delay is over is refused and counts for nothing.
+      expect(codeOf(() => driver.activate(activationKey, at, hasher, STRANGER))).toBe('DRIVER_ACTIVATION_TOO_SOON');
+      expect(driver.activationWaitSeconds(STRANGER, at)).toBe(delays.at(-1));
       at = retryAt;
     }
     expect(delays.slice(0, 5)).toEqual([1, 2, 4, 8, 16]);
     expect(Math.max(...delays)).toBe(900);
     expect(driver.toState().activationAttempts).toBe(50);
-    // Fifty wrong keys later, the right key still works once the delay is over.
-    expect(driver.activate(activationKey, at, hasher)).toEqual({ activated: true });
-    expect(driver.toState()).not.toHaveProperty('activationRetryAt');
+    // Fifty wrong keys later, the right key still works from there once the delay is over.
+    expect(driver.activate(activationKey, at, hasher, STRANGER)).toEqual({ activated: true });
+    expect(driver.toState().activationTries).toEqual({});
   });
 
-  it('lifts the delay when a key is reissued', () => {
+  it("never delays the driver's own phone for a stranger's wrong keys", () => {
+    const { driver, activationKey } = registered();
+    for (let i = 0; i < 20; i++) driver.activate('000000', soon, hasher, `${STRANGER}-${i}`);
+    driver.activate('000000', soon, hasher, STRANGER);
+    expect(driver.activationWaitSeconds(PHONE, soon)).toBe(0);
+    expect(driver.activate(activationKey, soon, hasher, PHONE)).toEqual({ activated: true });
+  });
+
+  it('keeps the tries of the 50 addresses whose delays end last', () => {
     const { driver } = registered();
-    driver.activate('99999x', soon, hasher);
+    for (let i = 0; i < 60; i++) driver.activate('000000', new Date(soon.getTime() + i * 1000), hasher, `a${i}`);
+    const kept = Object.keys(driver.toState().activationTries);
+    expect(kept).toHaveLength(50);
+    expect(kept).not.toContain('a9');
+    expect(kept).toContain('a10');
+    expect(kept).toContain('a59');
+  });
+
+  it('lifts every delay when a key is reissued', () => {
+    const { driver } = registered();
+    driver.activate('99999x', soon, hasher, PHONE);
     const key = driver.reissueActivationKey({ random: new SeededRandomSource(9), hasher }, soon);
-    expect(driver.activationWaitSeconds(soon)).toBe(0);
-    expect(driver.activate(key, soon, hasher)).toEqual({ activated: true });
+    expect(driver.activationWaitSeconds(PHONE, soon)).toBe(0);
+    expect(driver.activate(key, soon, hasher, PHONE)).toEqual({ activated: true });
+  });
+
+  it('voids the key when the phone number is corrected before activation; a reissued key works', () => {
+    const { driver, activationKey } = registered();
+    expect(driver.correct({ phone: '+233244000111' }, soon)).toEqual(['phone']);
+    expect(driver.pullEvents().map((e) => e.type)).toEqual([
+      'DriverRegistered',
+      'DriverCorrected',
+      'DriverActivationKeyVoided',
+    ]);
+    expect(codeOf(() => driver.activate(activationKey, soon, hasher, PHONE))).toBe('DRIVER_ACTIVATION_KEY_EXPIRED');
+    // Already void, or activated: nothing more to void.
+    expect(driver.voidActivationKey(soon)).toBe(false);
+    const key = driver.reissueActivationKey({ random: new SeededRandomSource(9), hasher }, soon);
+    expect(driver.activate(key, soon, hasher, PHONE)).toEqual({ activated: true });
+    expect(driver.voidActivationKey(days(1))).toBe(false);
   });
 
   it('refuses a non-string key as a wrong key', () => {
     const { driver } = registered();
-    expect(driver.activate(123456 as never, soon, hasher)).toMatchObject({ activated: false });
+    expect(driver.activate(123456 as never, soon, hasher, PHONE)).toMatchObject({ activated: false });
   });
 
   it('refuses activating or reissuing for an activated driver', () => {
     const driver = working();
-    expect(codeOf(() => driver.activate('000000', days(3), hasher))).toBe('DRIVER_ALREADY_ACTIVATED');
+    expect(codeOf(() => driver.activate('000000', days(3), hasher, PHONE))).toBe('DRIVER_ALREADY_ACTIVATED');
     expect(codeOf(() => driver.reissueActivationKey({ random: new SeededRandomSource(1), hasher }, days(3)))).toBe(
       'DRIVER_ALREADY_ACTIVATED',
     );
@@ -236,7 +273,7 @@ describe('Driver availability', () => {
 describe('Driver licence renewal', () => {
   it('records a renewed licence, which an expired driver needs before approval', () => {
     const { driver, activationKey } = registered({ licenseExpiry: days(10) });
-    driver.activate(activationKey, soon, hasher);
+    driver.activate(activationKey, soon, hasher, PHONE);
     expect(codeOf(() => driver.approve(passedDriverChecklist, APPROVER, days(11)))).toBe('DRIVER_LICENSE_EXPIRED');
     driver.renewLicense(days(800), days(11));
     driver.approve(passedDriverChecklist, APPROVER, days(11));
@@ -299,5 +336,25 @@ describe('Driver corrections', () => {
     const approved = working();
     expect(codeOf(() => approved.correct({ idType: 'passport' }, days(3)))).toBe('CORRECTION_NOT_ALLOWED');
     expect(approved.toState().approved).toBe(true);
+  });
+});
+
+describe("A driver's owner", () => {
+  it("must belong to the driver's assembly; a missing owner and another assembly's are refused alike", () => {
+    const refusal = (owner: { assemblyId?: string } | undefined, assemblyId?: string) => {
+      try {
+        assertOwnerOfDriverAssembly(OWNER, owner, assemblyId);
+        return undefined;
+      } catch (error) {
+        return { code: (error as DomainError).code, message: (error as DomainError).message };
+      }
+    };
+    expect(refusal({ assemblyId: 'a1' }, 'a1')).toBeUndefined();
+    expect(refusal({}, undefined)).toBeUndefined();
+    const missing = refusal(undefined, 'a1');
+    expect(missing?.code).toBe('OWNER_NOT_FOUND');
+    expect(refusal({ assemblyId: 'a2' }, 'a1')).toEqual(missing);
+    expect(refusal({ assemblyId: 'a1' }, undefined)).toEqual(refusal(undefined, undefined));
+    expect(refusal({}, 'a1')).toEqual(missing);
   });
 });

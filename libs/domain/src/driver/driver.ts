@@ -13,14 +13,15 @@ import { documentNumber, ID_TYPES, oneOf, type IdType } from '../shared/identity
 import { GENDERS, LICENSE_CLASSES, type Gender, type LicenseClass } from './driver-fields';
 import { DriverErrors } from './driver.errors';
 import type { Mutable } from '../shared/mutable';
-import { transferDestination } from '../assembly/jurisdiction';
+import { transferDestination, type Placed } from '../assembly/jurisdiction';
 
 /** How long an activation key works after it was issued. */
 export const ACTIVATION_KEY_LIFETIME_MS = 24 * 3_600_000;
 
 /**
- * How long after `failures` wrong keys the next try is taken: doubling from one second, at most fifteen minutes. A
- * wrong key slows the next try down; nobody can lock a driver out for good by guessing.
+ * How long after `failures` wrong keys from one client address that address's next try is taken: doubling from one
+ * second, at most fifteen minutes. A wrong key slows down only the address it came from: a stranger guessing from
+ * elsewhere never delays the driver trying the right key from their own phone.
  */
 export interface ActivationPolicy {
   keyLifetimeMs: number;
@@ -97,12 +98,15 @@ export interface DriverState {
   readonly revocation?: DriverRevocation;
   /** Hash of the current activation key (the key itself is never kept). */
   readonly activationKeyHash: string;
-  /** Wrong keys tried since the current key was issued. */
+  /** Wrong keys tried since the current key was issued, from every address. */
   readonly activationAttempts: number;
+  /**
+   * Per client address (an opaque key the caller derives from it, never the address itself), the wrong keys it tried
+   * since the current key was issued and when it may try again.
+   */
+  readonly activationTries: Readonly<Record<string, ActivationTries>>;
   /** The current key works until then. */
   readonly activationKeyExpiresAt: Date;
-  /** After a wrong key, no try is taken before then. */
-  readonly activationRetryAt?: Date;
   readonly dateActivated?: Date;
   readonly ownerId?: string;
   readonly walletAccount?: string;
@@ -121,8 +125,38 @@ export interface DriverPorts {
   hasher: SecretHasher;
 }
 
+/** One client address's wrong keys for this driver since the key was issued, and when it may try again. */
+export interface ActivationTries {
+  readonly failures: number;
+  readonly retryAt: Date;
+}
+
+/** How many addresses' tries a driver keeps; past it the one whose delay ends first is forgotten. */
+export const ACTIVATION_TRIES_KEPT = 50;
+
 export type ActivationOutcome =
   { readonly activated: true } | { readonly activated: false; readonly retryAt: Date; readonly error: DomainError };
+
+/**
+ * A driver may name only an owner of the assembly it is placed in (both unassigned counts as the same). An owner that
+ * does not exist and one of another assembly are refused alike, after the same lookup, so a registration never tells
+ * whether an owner exists in another assembly.
+ */
+export function assertOwnerOfDriverAssembly(
+  ownerId: string,
+  owner: Placed | undefined,
+  driverAssemblyId: string | undefined,
+): void {
+  if (!owner || owner.assemblyId !== driverAssemblyId) throw DriverErrors.ownerNotInAssembly(ownerId);
+}
+
+/** The tries of at most ACTIVATION_TRIES_KEPT addresses: those whose delays end last. */
+function keepLatest(tries: Record<string, ActivationTries>): Record<string, ActivationTries> {
+  const entries = Object.entries(tries);
+  if (entries.length <= ACTIVATION_TRIES_KEPT) return tries;
+  entries.sort(([, a], [, b]) => b.retryAt.getTime() - a.retryAt.getTime());
+  return Object.fromEntries(entries.slice(0, ACTIVATION_TRIES_KEPT));
+}
 
 /**
  * A driver: registered (with a one-time activation key), activated by the driver, approved at an assembly dashboard,
@@ -162,6 +196,7 @@ export class Driver {
       approved: false,
       activationKeyHash: ports.hasher.hash(activationKey),
       activationAttempts: 0,
+      activationTries: {},
       activationKeyExpiresAt: new Date(at.getTime() + policy.keyLifetimeMs),
       ratingTotal: 0,
       ratingCount: 0,
@@ -178,7 +213,7 @@ export class Driver {
   }
 
   static restore(state: DriverState): Driver {
-    return new Driver({ ...state });
+    return new Driver({ ...state, activationTries: { ...state.activationTries } });
   }
 
   get id(): string {
@@ -193,9 +228,9 @@ export class Driver {
   get version(): number {
     return this.state.version;
   }
-  /** Seconds until the next activation try is taken; 0 when one may be tried now. */
-  activationWaitSeconds(at: Date): number {
-    const retryAt = this.state.activationRetryAt;
+  /** Seconds until the client address `from` may try a key again; 0 when it may try now. */
+  activationWaitSeconds(from: string, at: Date): number {
+    const retryAt = this.state.activationTries[from]?.retryAt;
     return retryAt && retryAt > at ? Math.ceil((retryAt.getTime() - at.getTime()) / 1000) : 0;
   }
   /** Average of the ratings received, two decimals; undefined before the first rating. */
@@ -215,36 +250,52 @@ export class Driver {
   }
 
   /**
-   * The driver's own step. A wrong key is counted and delays the next try (growing, capped: the driver is never
-   * locked out for good); it must be saved (the caller persists the driver, then reports the error from the
-   * outcome). A try before the delay is over, or with an expired key, is refused and counts for nothing.
+   * The driver's own step, from the client address `from`. A wrong key is counted and delays that address's next try
+   * (growing, capped: nobody is locked out for good), never another address's; it must be saved (the caller persists
+   * the driver, then reports the error from the outcome). A try before the address's delay is over, or with an
+   * expired key, is refused and counts for nothing.
    */
   activate(
     key: string,
     at: Date,
     hasher: SecretHasher,
+    from: string,
     policy: ActivationPolicy = DEFAULT_ACTIVATION_POLICY,
   ): ActivationOutcome {
     const s = this.state;
     if (s.verified) throw DriverErrors.alreadyActivated();
-    const wait = this.activationWaitSeconds(at);
+    const wait = this.activationWaitSeconds(from, at);
     if (wait > 0) throw DriverErrors.activationTooSoon(wait);
     if (s.activationKeyExpiresAt <= at) throw DriverErrors.activationKeyExpired();
     if (typeof key === 'string' && /^\d{6}$/.test(key) && hasher.verify(key, s.activationKeyHash)) {
       s.verified = true;
       s.dateActivated = at;
       s.activationAttempts = 0;
-      delete s.activationRetryAt;
+      s.activationTries = {};
       s.updatedAt = at;
       this.record('DriverActivated', at);
       return { activated: true };
     }
     s.activationAttempts += 1;
-    const retryAt = new Date(at.getTime() + policy.delayMs(s.activationAttempts));
-    s.activationRetryAt = retryAt;
+    const failures = (s.activationTries[from]?.failures ?? 0) + 1;
+    const retryAt = new Date(at.getTime() + policy.delayMs(failures));
+    s.activationTries = keepLatest({ ...s.activationTries, [from]: { failures, retryAt } });
     s.updatedAt = at;
     this.record('DriverActivationFailed', at, { failures: s.activationAttempts, retryAt: retryAt.toISOString() });
     return { activated: false, retryAt, error: DriverErrors.wrongActivationKey(retryAt, at) };
+  }
+
+  /**
+   * The current key stops working (its phone number was corrected before the driver activated: a key sent to the old
+   * number must not activate the account). A new one is sent by reissuing. No-op once activated or already void.
+   */
+  voidActivationKey(at: Date): boolean {
+    const s = this.state;
+    if (s.verified || s.activationKeyExpiresAt <= at) return false;
+    s.activationKeyExpiresAt = at;
+    s.updatedAt = at;
+    this.record('DriverActivationKeyVoided', at);
+    return true;
   }
 
   /** A new key replaces the old one, with a new lifetime and no delay. Returned once; only its hash is kept. */
@@ -257,8 +308,8 @@ export class Driver {
     const key = newActivationKey(ports.random);
     this.state.activationKeyHash = ports.hasher.hash(key);
     this.state.activationAttempts = 0;
+    this.state.activationTries = {};
     this.state.activationKeyExpiresAt = new Date(at.getTime() + policy.keyLifetimeMs);
-    delete this.state.activationRetryAt;
     this.state.updatedAt = at;
     this.record('DriverActivationKeyReissued', at);
     return key;
@@ -313,6 +364,7 @@ export class Driver {
     for (const field of changed) (s as Record<string, unknown>)[field] = checked[field];
     s.updatedAt = at;
     this.record('DriverCorrected', at, { fields: changed });
+    if (changed.includes('phone')) this.voidActivationKey(at);
     if (withdraw) {
       s.approved = false;
       s.online = false;

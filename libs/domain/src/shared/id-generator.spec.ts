@@ -11,7 +11,7 @@ describe('ObjectIdGenerator', () => {
     expect(objectIdTime(id).toISOString()).toBe('2026-11-22T08:00:00.000Z');
   });
 
-  it('gives distinct ids within one second, ordered by creation', () => {
+  it('gives distinct ids within one second', () => {
     const ids = new ObjectIdGenerator(new FixedClock('2026-01-01T00:00:00Z'), new SeededRandomSource(2));
     const made = Array.from({ length: 1000 }, () => ids.next());
     expect(new Set(made).size).toBe(1000);
@@ -25,11 +25,20 @@ describe('ObjectIdGenerator', () => {
     expect(ids.next() > first).toBe(true);
   });
 
-  it('wraps its 3-byte counter instead of growing past 24 hex characters', () => {
-    const random = { bytes: (n: number) => new Uint8Array(n).fill(0xff) };
+  it('draws the 8 bytes after the timestamp afresh for each id, so one id does not lead to the next', () => {
+    const drawn: number[] = [];
+    const random = {
+      bytes: (n: number) => {
+        drawn.push(n);
+        return Uint8Array.from({ length: n }, (_, i) => (drawn.length * 16 + i) & 0xff);
+      },
+    };
     const ids = new ObjectIdGenerator(new FixedClock('2026-01-01T00:00:00Z'), random);
-    expect(ids.next().slice(-6)).toBe('000000');
-    expect(ids.next().slice(-6)).toBe('000001');
+    const [a, b] = [ids.next(), ids.next()];
+    expect(drawn).toEqual([8, 8]);
+    expect(a.slice(8)).toBe('1011121314151617');
+    expect(b.slice(8)).toBe('2021222324252627');
+    expect(a.slice(0, 8)).toBe(b.slice(0, 8));
   });
 });
 

@@ -25,28 +25,21 @@ function hex(bytes: Uint8Array): string {
 }
 
 /**
- * Ids in the layout of MongoDB ObjectIds (4-byte seconds, 5 random bytes per generator, 3-byte counter), so ids
- * imported from the service this interface came from keep their meaning and sort by creation time.
+ * Ids in the layout of MongoDB ObjectIds (24 hex characters: 4 bytes of seconds, then 8 more), so ids imported from
+ * the service this interface came from keep their meaning and sort by creation second. The 8 bytes after the
+ * timestamp are drawn afresh for every id (from a cryptographically strong source in production): an id tells nothing
+ * about its neighbours. (MongoDB's own layout, a fixed per-process part and a counter, let anyone holding one public id
+ * find the others made near it in a few dozen guesses.)
  */
 export class ObjectIdGenerator implements IdGenerator {
-  private readonly processPart: string;
-  private counter: number;
-
   constructor(
     private readonly clock: Clock,
-    random: RandomSource,
-  ) {
-    this.processPart = hex(random.bytes(5));
-    const start = random.bytes(3);
-    this.counter = (start[0] << 16) | (start[1] << 8) | start[2];
-  }
+    private readonly random: RandomSource,
+  ) {}
 
   next(): string {
     const seconds = Math.floor(this.clock.now().getTime() / 1000);
-    this.counter = (this.counter + 1) & 0xffffff;
-    return (
-      (seconds >>> 0).toString(16).padStart(8, '0') + this.processPart + this.counter.toString(16).padStart(6, '0')
-    );
+    return (seconds >>> 0).toString(16).padStart(8, '0') + hex(this.random.bytes(8));
   }
 }
 

@@ -36,7 +36,7 @@ export function driverTripTransactionContract(name: string, open: OpenBackend): 
       const { driver: d, activationKey } = driver(ids, 1);
       await b.drivers.add(d);
       const loaded = (await b.drivers.findById(d.id))!;
-      loaded.activate(activationKey, at(5), hasher);
+      loaded.activate(activationKey, at(5), hasher, 'contract');
       loaded.approve({ validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true }, USER, at(6));
       loaded.goOnline(at(7));
       loaded.setBusy(true, at(8));

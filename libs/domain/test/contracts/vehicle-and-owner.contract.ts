@@ -107,7 +107,7 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
       const o1 = await b.owners.add(owner(ids, 1));
       const o2 = await b.owners.add(owner(ids, 2));
       const d = driver(ids, 1).driver;
-      d.activate('wrong!', at(1), hasher);
+      d.activate('wrong!', at(1), hasher, 'contract');
       const storedDriver = await b.drivers.add(d);
       for (let n = 1; n <= 6; n++) {
         const v = vehicle(ids, n % 2 ? o1.id : o2.id, n);

@@ -42,7 +42,7 @@ const DRIVER_PUBLIC = fields(['_id', 'name', 'approved', 'rating']);
  *   vehicle is linked to), never identity documents, licence numbers, owners or staff ids.
  * - assembly staff and admins: every field.
  * - registeredDriver: the answer to a registration or an activation, the same for every caller: the driver's own
- *   record (what they just sent) and, once, the activation key; never the embedded owner.
+ *   record (what they just sent); never the activation key (it goes to the driver's phone only) or the embedded owner.
  */
 export const VIEWS: Readonly<Record<ViewedResource, Readonly<Record<Viewer, View>>>> = {
   vehicle: {
@@ -116,9 +116,7 @@ export const VIEWS: Readonly<Record<ViewedResource, Readonly<Record<Viewer, View
     assembly: 'all',
     admin: 'all',
   },
-  registeredDriver: Object.fromEntries(
-    VIEWERS.map((v) => [v, fields([...ownFieldsOfDriver(), 'activationKey'])]),
-  ) as Record<Viewer, View>,
+  registeredDriver: Object.fromEntries(VIEWERS.map((v) => [v, fields(ownFieldsOfDriver())])) as Record<Viewer, View>,
 };
 
 /** A driver's own fields (everything of the record but the embedded owner). */

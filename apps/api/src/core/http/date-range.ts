@@ -47,6 +47,8 @@ function zonedToInstant(fields: number[], timeZone: string): number {
 }
 
 function checkCalendar(field: string, y: number, mo: number, d: number): void {
+  // PostgreSQL has no year 0 (JavaScript's year 0 is 1 BC).
+  if (y < 1) throw invalid(field, `${field} must be a date from the year 0001 on`);
   const probe = new Date(Date.UTC(y, mo - 1, d));
   if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== mo - 1 || probe.getUTCDate() !== d) {
     throw invalid(field, `${field} is not a calendar date`);

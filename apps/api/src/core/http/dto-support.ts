@@ -28,6 +28,15 @@ export function withoutUndefined<T extends object>(out: T): T {
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
-/** Only ISO 8601 strings become dates; numbers, booleans and other text stay as they are and fail @IsDate. */
+/**
+ * Only ISO 8601 strings become dates; numbers, booleans and other text stay as they are and fail @IsDate. A date
+ * outside the years 1 to 9999 (year 0, which PostgreSQL does not have, or an offset that moves 0001-01-01 back into it)
+ * becomes an invalid date, which fails @IsDate too.
+ */
 export const ToDate = () =>
-  Transform(({ value }) => (typeof value === 'string' && ISO_DATE.test(value) ? new Date(value) : value));
+  Transform(({ value }) => {
+    if (typeof value !== 'string' || !ISO_DATE.test(value)) return value;
+    const date = new Date(value);
+    const year = date.getUTCFullYear();
+    return year >= 1 && year <= 9999 ? date : new Date(Number.NaN);
+  });

@@ -84,7 +84,7 @@ export function ApiListOrCsv(
     ApiResponse({
       status: 200,
       description:
-        `${envelope ? 'JSON: `{ "status": 200, "payload": [...] }`' : 'A JSON array'} (one page; \`Link\` header for the next). With \`Accept: text/csv\`: the whole filtered list (limit and after do not apply), ` +
+        `${envelope ? 'JSON: `{ "status": 200, "payload": [...] }`' : 'A JSON array'} (one page; \`Link\` header for the next). With \`Accept: text/csv\` and an API key (401 without one): the whole filtered list (limit and after do not apply), ` +
         `streamed as ${csv.filename} (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: ${csv.columns.join(', ')}.`,
       content: {
         'application/json': { schema: json },

@@ -47,6 +47,22 @@ export function databaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * A value the database refused as a value (SQLSTATE class 22: a date out of its range, a NUL character, a number too
+ * large, text too long): the request's fault, found on the error or its causes. The edge validation should have
+ * refused it first; this is the backstop that keeps such a gap a 400 instead of a 500.
+ */
+const VALUE_ERROR_CODES = new Set(['22001', '22003', '22007', '22008', '22021', '22P02', '22P05']);
+const VALUE_ERROR_KINDS = new Set(['LengthMismatch', 'ValueOutOfRange']);
+export function valueRefusedByDatabase(error: unknown): boolean {
+  let current = error as { code?: unknown; kind?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+  for (let depth = 0; current && typeof current === 'object' && depth < 6; depth++) {
+    if (VALUE_ERROR_CODES.has(String(current.code)) || VALUE_ERROR_KINDS.has(String(current.kind))) return true;
+    current = (current.meta?.driverAdapterError ?? current.cause) as typeof current;
+  }
+  return false;
+}
+
 /** Express/body-parser errors carry a status and a type; they are the client's fault, never a 500. */
 interface BodyParserError {
   status?: number;
@@ -103,6 +119,13 @@ export class ProblemFilter implements ExceptionFilter {
         'DATABASE_UNAVAILABLE',
         'The database is busy or unreachable (no connection within DATABASE_POOL_WAIT_MS, or a statement ran past its limit); try again shortly',
       ).getResponse().problem;
+    if (valueRefusedByDatabase(error)) {
+      this.logger.warn({ err: error }, `${request.method}: a value reached the database that validation should refuse`);
+      return new AppError(
+        'VALIDATION_FAILED',
+        'A value in the request is outside what can be stored or searched for',
+      ).getResponse().problem;
+    }
     return bodyParserProblem(error) ?? problem(500, 'The server failed to handle the request; it has been logged');
   }
 }
@@ -119,6 +142,12 @@ function bodyParserProblem(error: unknown): Problem | undefined {
   return problem(status, parserError.expose ? String((error as Error).message) : 'The request body was refused', {
     code: 'BAD_BODY' satisfies AppErrorCode,
   });
+}
+
+/** Answers an app refusal from Express middleware (outside Nest's filter), naming the request as the filter does. */
+export function sendProblem(request: Request, response: Response, error: AppError): void {
+  const body = withInstance(error.getResponse().problem, request);
+  response.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
 }
 
 /** Express error middleware placed right after the body parser: its failures become problems, not generic errors. */

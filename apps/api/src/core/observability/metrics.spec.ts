@@ -1,11 +1,12 @@
 import express from 'express';
 import request from 'supertest';
 import type { QueueDepth } from '../ports';
-import { Metrics } from './metrics';
+import { Metrics, type DatabaseProbes } from './metrics';
 
-function subject(queues: QueueDepth[] = []) {
+function subject(queues: QueueDepth[] = [], database?: DatabaseProbes) {
   const now = new Date('2026-11-22T10:00:00Z');
   return new Metrics({
+    database,
     payments: {
       // Two open transactions, both between one and five minutes old.
       pendingOlderThan: async (cutoff) => (cutoff.getTime() >= now.getTime() - 60_000 ? 2 : 0),
@@ -42,6 +43,37 @@ describe('Metrics', () => {
     expect(sample(text, 'transport_notifications_pending')).toBe(3);
     expect(sample(text, 'transport_job_queue_jobs{queue="payment-notify",state="ready"}')).toBe(4);
     expect(sample(text, 'transport_job_queue_jobs{queue="payment-notify",state="deferred"}')).toBe(7);
+  });
+
+  it('reports whether the primary and the replica answer, and how far the replica is behind', async () => {
+    const text = await subject([], {
+      primary: async () => undefined,
+      replicaLagSeconds: async () => 2.5,
+    }).registry.metrics();
+    expect(sample(text, 'transport_database_up{role="primary"}')).toBe(1);
+    expect(sample(text, 'transport_database_up{role="replica"}')).toBe(1);
+    expect(sample(text, 'transport_database_replica_lag_seconds')).toBe(2.5);
+    const primaryOnly = await subject([], { primary: async () => undefined }).registry.metrics();
+    expect(primaryOnly).not.toContain('role="replica"');
+    expect(primaryOnly).not.toContain('transport_database_replica_lag_seconds ');
+  });
+
+  it('still answers the scrape while the database does not, saying so instead of the gauges it cannot read', async () => {
+    const down = async () => {
+      throw new Error('connection refused');
+    };
+    const metrics = new Metrics({
+      payments: { pendingOlderThan: down, notificationsPending: down },
+      jobs: { running: true, start: async () => undefined, stop: async () => undefined, depth: down },
+      now: () => new Date(),
+      database: { primary: down, replicaLagSeconds: down },
+    });
+    const text = await metrics.registry.metrics();
+    expect(sample(text, 'transport_database_up{role="primary"}')).toBe(0);
+    expect(sample(text, 'transport_database_up{role="replica"}')).toBe(0);
+    expect(text).not.toMatch(/^transport_pending_transactions\{/m);
+    expect(text).toMatch(/^transport_notifications_pending NaN$/im);
+    expect(text).toMatch(/^transport_database_replica_lag_seconds NaN$/im);
   });
 
   it('counts events by outcome, only ever upwards', async () => {

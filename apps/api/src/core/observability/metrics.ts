@@ -3,6 +3,14 @@ import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { JobWorkers, PaymentMetricsSource } from '../ports';
 
+/** What the database gauges read at scrape time: each answers or throws (a timeout included). */
+export interface DatabaseProbes {
+  /** A real query on the primary. */
+  primary(): Promise<void>;
+  /** The replica's replay delay in seconds (0 when it has replayed all it received), when DATABASE_READ_URL is set. */
+  replicaLagSeconds?(): Promise<number>;
+}
+
 /** Pending transactions older than each of these (seconds): cumulative, like histogram buckets. */
 const PENDING_AGE_BUCKETS_SECONDS = [0, 60, 300, 900, 3600, 86_400];
 
@@ -18,7 +26,12 @@ export class Metrics {
   private readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
   private readonly events: Counter<'event' | 'outcome'>;
 
-  constructor(sources: { payments: PaymentMetricsSource; jobs: JobWorkers; now: () => Date }) {
+  constructor(sources: {
+    payments: PaymentMetricsSource;
+    jobs: JobWorkers;
+    now: () => Date;
+    database?: DatabaseProbes;
+  }) {
     collectDefaultMetrics({ register: this.registry });
     this.httpDuration = new Histogram({
       name: 'http_request_duration_seconds',
@@ -40,10 +53,14 @@ export class Metrics {
       registers: [this.registry],
       async collect() {
         const now = sources.now().getTime();
+        // Read from the database: while it does not answer, no sample (transport_database_up says why), and the
+        // scrape itself still succeeds.
+        this.reset();
         const counts = await Promise.all(
           PENDING_AGE_BUCKETS_SECONDS.map((s) => sources.payments.pendingOlderThan(new Date(now - s * 1000))),
-        );
-        PENDING_AGE_BUCKETS_SECONDS.forEach((s, i) => this.set({ older_than_seconds: String(s) }, counts[i]));
+        ).catch(() => undefined);
+        if (counts)
+          PENDING_AGE_BUCKETS_SECONDS.forEach((s, i) => this.set({ older_than_seconds: String(s) }, counts[i]));
       },
     });
     new Gauge({
@@ -51,7 +68,8 @@ export class Metrics {
       help: 'Merchant notifications not yet delivered and still being retried.',
       registers: [this.registry],
       async collect() {
-        this.set(await sources.payments.notificationsPending());
+        // NaN, not 0, while the database does not answer: unknown is not "none".
+        this.set(await sources.payments.notificationsPending().catch(() => Number.NaN));
       },
     });
     new Gauge({
@@ -61,10 +79,41 @@ export class Metrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        for (const queue of await sources.jobs.depth()) {
+        for (const queue of await sources.jobs.depth().catch(() => [])) {
           for (const state of ['ready', 'deferred', 'active', 'failed'] as const)
             this.set({ queue: queue.name, state }, queue[state]);
         }
+      },
+    });
+    if (sources.database) this.databaseGauges(sources.database);
+  }
+
+  /** The database's own gauges: whether each side answers, and how far the replica's replay is behind. */
+  private databaseGauges(database: DatabaseProbes): void {
+    new Gauge({
+      name: 'transport_database_up',
+      help: 'Whether the database answered a query at scrape time (1) or not (0), by role: primary, and replica when DATABASE_READ_URL is set.',
+      labelNames: ['role'],
+      registers: [this.registry],
+      async collect() {
+        const answers = (probe: () => Promise<unknown>) =>
+          probe().then(
+            () => 1,
+            () => 0,
+          );
+        this.set({ role: 'primary' }, await answers(() => database.primary()));
+        const replica = database.replicaLagSeconds?.bind(database);
+        if (replica) this.set({ role: 'replica' }, await answers(replica));
+      },
+    });
+    if (!database.replicaLagSeconds) return;
+    const lag = database.replicaLagSeconds.bind(database);
+    new Gauge({
+      name: 'transport_database_replica_lag_seconds',
+      help: 'How far the read replica (DATABASE_READ_URL) is behind: the age of the last transaction it replayed, 0 when it has replayed all it received.',
+      registers: [this.registry],
+      async collect() {
+        this.set(await lag().catch(() => Number.NaN));
       },
     });
   }

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { SecretHasher } from '@transport/domain';
 
 /** API keys: 256 random bits, url-safe, with a prefix naming the role so a leaked key is recognisable. */
 export function newApiKey(role: string): string {
@@ -10,28 +11,44 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-/** Low-entropy secrets (six-digit activation keys) get a salted, slow hash. */
-export function hashShortSecret(secret: string): string {
-  const salt = randomBytes(16);
-  const hash = scryptSync(secret, salt, 32);
-  return `scrypt$${salt.toString('base64url')}$${hash.toString('base64url')}`;
+/** Whether two strings are the same, in time that does not depend on where they differ. */
+export function sameSecret(a: string, b: string): boolean {
+  const [x, y] = [Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')];
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export function verifyShortSecret(secret: string, stored: string): boolean {
-  const [scheme, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64url');
-  const actual = scryptSync(secret, Buffer.from(salt, 'base64url'), expected.length);
-  return timingSafeEqual(expected, actual);
-}
+/** The short id of a server secret that a hash names, so a hash made before a rotation finds its secret. */
+export const secretId = (secret: string): string =>
+  createHash('sha256').update(secret, 'utf8').digest('hex').slice(0, 8);
 
-/** The SecretHasher port over scrypt (salted, slow), for activation keys. */
-export class ScryptSecretHasher {
-  hash(secret: string): string {
-    return hashShortSecret(secret);
+/**
+ * The SecretHasher port for six-digit activation keys: HMAC-SHA256 keyed with a server secret (ACTIVATION_KEY_SECRETS)
+ * that the database never holds. A slow KDF buys nothing for a key drawn from a million values (anyone with the hashes
+ * tries them all either way) and cost the event loop 150 ms a registration (one address slowed every caller); without
+ * the server secret, a copy of the database cannot tell any key. The attempt limits guard the online guessing.
+ *
+ * The first secret makes new hashes; every listed secret still verifies the hashes it made (`hmac$<secret id>$<hex>`),
+ * so a secret is rotated by putting the new one first and dropping the old one once its keys have expired
+ * (ACTIVATION_KEY_HOURS). Hashes of another scheme (the scrypt hashes of earlier releases) verify nothing.
+ */
+export class HmacSecretHasher implements SecretHasher {
+  private readonly byId: Map<string, string>;
+
+  constructor(private readonly secrets: readonly string[]) {
+    if (secrets.length === 0) throw new Error('HmacSecretHasher needs at least one secret');
+    this.byId = new Map(secrets.map((secret) => [secretId(secret), secret]));
   }
-  verify(secret: string, hash: string): boolean {
-    return verifyShortSecret(secret, hash);
+
+  hash(key: string): string {
+    const secret = this.secrets[0];
+    return `hmac$${secretId(secret)}$${createHmac('sha256', secret).update(key, 'utf8').digest('hex')}`;
+  }
+
+  verify(key: string, stored: string): boolean {
+    const [scheme, id, digest] = stored.split('$');
+    const secret = scheme === 'hmac' && digest ? this.byId.get(id) : undefined;
+    if (!secret) return false;
+    return sameSecret(createHmac('sha256', secret).update(key, 'utf8').digest('hex'), digest);
   }
 }
 

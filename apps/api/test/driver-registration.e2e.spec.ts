@@ -1,0 +1,206 @@
+import request from 'supertest';
+import type { RunningApp } from '../src/app';
+import { driverRegistration, loadApiFixture, type ApiFixture } from './support/api-fixtures';
+import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+
+/**
+ * Issue 28's findings on drivers, over HTTP: who sees an activation key (nobody but the driver's phone), what an
+ * anonymous registration can learn about owners and e-mails, how many it may make, what a stranger's wrong keys do to
+ * the driver, and how guessable ids are.
+ */
+describeOnEachTier('driver registration and activation', (tier) => {
+  let store: TierStore;
+  let running: RunningApp;
+  let f: ApiFixture;
+  const http = () => request(running.app.getHttpServer());
+  /** Without an API key, from a client address of one's choosing (one trusted proxy in front). */
+  const anonymous = (from: string) => ({
+    post: (path: string) => http().post(path).set('X-Forwarded-For', from),
+  });
+  let phones = 0;
+  /** A registration with its own e-mail and phone number. */
+  const fresh = (over: Record<string, unknown> = {}) => {
+    phones += 1;
+    const n = String(phones).padStart(3, '0');
+    return driverRegistration({ email: `fresh${n}.${tier}@example.com`, phone: `0207000${n}`, ...over });
+  };
+  /** The last text message sent to a phone number (the outbox stands in for the SMS gateway in tests). */
+  const lastMessageTo = async (phone: string) =>
+    (await running.database.prisma.outboxMessage.findFirst({ where: { to: phone }, orderBy: { id: 'desc' } }))?.text;
+  const keyIn = (text: string | undefined) => /(\d{6})/.exec(text ?? '')?.[1];
+
+  beforeAll(async () => {
+    store = await openTierStore(tier);
+    const base = store.config();
+    running = await startTestApp({
+      ...base,
+      trustProxy: 1,
+      activation: { ...base.activation, registrationsPerAddress: 5, registrationsPerPhone: 2, maxDelaySeconds: 60 },
+    });
+    f = await loadApiFixture(running.database);
+  });
+  afterAll(async () => {
+    await running?.close();
+    await store?.dispose();
+  });
+
+  it("sends the activation key to the driver's phone only: neither an anonymous caller nor staff see it", async () => {
+    for (const [who, send] of [
+      ['anonymous', (body: object) => anonymous('198.51.100.10').post('/drivers/add').send(body)],
+      ['staff', (body: object) => http().post('/drivers/add').set('Authorization', f.keys.assembly).send(body)],
+    ] as const) {
+      const body = fresh();
+      const res = await send(body);
+      expect({ who, status: res.status }).toEqual({ who, status: 201 });
+      expect(res.body.activationKeySent).toBe(true);
+      expect(JSON.stringify(res.body)).not.toMatch(/activationKey"/);
+      const key = keyIn(await lastMessageTo(res.body.payload.phone));
+      expect(key).toMatch(/^\d{6}$/);
+      expect(JSON.stringify(res.body)).not.toContain(key);
+      const read = await http().get(`/drivers/${res.body.payload._id}`).set('Authorization', f.keys.admin).expect(200);
+      expect(JSON.stringify(read.body)).not.toContain(key);
+      await anonymous('198.51.100.11')
+        .post(`/drivers/${res.body.payload._id}/activate`)
+        .send({ activationKey: key })
+        .expect(200);
+    }
+  });
+
+  it('answers an owner of another assembly exactly as an owner that does not exist, and writes nothing', async () => {
+    const elsewhere = await http()
+      .post('/vehicles/owner/add')
+      .set('Authorization', f.keys.otherAssembly)
+      .send({
+        name: 'Esi Tema',
+        phone: '0244999000',
+        email: `esi.${tier}@example.com`,
+        idType: 'ghana_card',
+        idNumber: 'GHA-TEMA-1',
+      })
+      .expect(201);
+    const otherOwner = elsewhere.body.payload?._id ?? elsewhere.body._id;
+    const before = await running.database.prisma.driver.count();
+    const answers = [];
+    for (const ownerID of [otherOwner, '65a0000000000000000000ff']) {
+      const res = await anonymous('198.51.100.20')
+        .post('/drivers/add')
+        .send(fresh({ ownerID, assembly: f.ids.assembly }));
+      answers.push({
+        status: res.status,
+        code: res.body.code,
+        detail: String(res.body.detail).replace(ownerID, '<id>'),
+        errors: JSON.stringify(res.body.errors).replace(ownerID, '<id>'),
+      });
+    }
+    expect(answers[0]).toEqual(answers[1]);
+    expect(answers[0]).toMatchObject({ status: 422, code: 'OWNER_NOT_FOUND' });
+    expect(await running.database.prisma.driver.count()).toBe(before);
+    // Staff of the first assembly are refused that owner too.
+    await http()
+      .post('/drivers/add')
+      .set('Authorization', f.keys.assembly)
+      .send(fresh({ ownerID: otherOwner }))
+      .expect(422);
+  });
+
+  it('answers a taken e-mail with 409 before it looks at the owner, so owners cannot be walked with it', async () => {
+    const taken = fresh();
+    await anonymous('198.51.100.30').post('/drivers/add').send(taken).expect(201);
+    for (const ownerID of [undefined, f.ids.owners[0], '65a0000000000000000000ff']) {
+      const res = await anonymous('198.51.100.31')
+        .post('/drivers/add')
+        .send({ ...fresh({ assembly: f.ids.assembly }), email: taken.email, ...(ownerID && { ownerID }) });
+      expect(res.status).toBe(409);
+      expect(res.body.code).toBe('DRIVER_EMAIL_TAKEN');
+    }
+  });
+
+  it("shows another assembly's owner embedded in a driver by its id only", async () => {
+    const driver = await http()
+      .post('/drivers/add')
+      .set('Authorization', f.keys.admin)
+      .send(fresh({ ownerID: f.ids.owners[0], assembly: f.ids.assembly }))
+      .expect(201);
+    const id = driver.body.payload._id;
+    await http()
+      .post(`/drivers/${id}/transfer`)
+      .set('Authorization', f.keys.admin)
+      .send({ assembly: f.ids.otherAssembly })
+      .expect(200);
+    const staffOfNewAssembly = await http()
+      .get(`/drivers/${id}`)
+      .set('Authorization', f.keys.otherAssembly)
+      .expect(200);
+    expect(staffOfNewAssembly.body.ownerID).toEqual({ _id: f.ids.owners[0] });
+    const listed = await http().get('/drivers/all?limit=500').set('Authorization', f.keys.otherAssembly).expect(200);
+    const row = listed.body.payload.find((d: { _id: string }) => d._id === id);
+    expect(row.ownerID).toEqual({ _id: f.ids.owners[0] });
+    const admin = await http().get(`/drivers/${id}`).set('Authorization', f.keys.admin).expect(200);
+    expect(admin.body.ownerID).toMatchObject({ _id: f.ids.owners[0], name: 'Kofi Asante', phone: '+233244123450' });
+  });
+
+  it('limits registrations without a key per address (an hour) and per phone (a day), with Retry-After', async () => {
+    const from = '198.51.100.40';
+    for (let i = 0; i < 5; i++) await anonymous(from).post('/drivers/add').send(fresh()).expect(201);
+    const past = await anonymous(from).post('/drivers/add').send(fresh()).expect(429);
+    expect(Number(past.headers['retry-after'])).toBeGreaterThan(0);
+    expect(past.body.code).toBe('RATE_LIMITED');
+    const phone = '0207999123';
+    await anonymous('198.51.100.41').post('/drivers/add').send(fresh({ phone })).expect(201);
+    await anonymous('198.51.100.42').post('/drivers/add').send(fresh({ phone })).expect(201);
+    await anonymous('198.51.100.43').post('/drivers/add').send(fresh({ phone })).expect(429);
+    // A key is no anonymous caller: staff register past those limits.
+    await http().post('/drivers/add').set('Authorization', f.keys.assembly).send(fresh({ phone })).expect(201);
+  });
+
+  it("never delays the driver's own phone for a stranger's wrong keys from another address", async () => {
+    const res = await anonymous('198.51.100.50').post('/drivers/add').send(fresh()).expect(201);
+    const id = res.body.payload._id;
+    const key = keyIn(await lastMessageTo(res.body.payload.phone));
+    const stranger = anonymous('203.0.113.66');
+    await stranger.post(`/drivers/${id}/activate`).send({ activationKey: '000000' }).expect(422);
+    const held = await anonymous('203.0.113.66')
+      .post(`/drivers/${id}/activate`)
+      .send({ activationKey: key })
+      .expect(429);
+    expect(Number(held.headers['retry-after'])).toBeGreaterThan(0);
+    await anonymous('198.51.100.51').post(`/drivers/${id}/activate`).send({ activationKey: key }).expect(200);
+  });
+
+  it('voids an unused key when the phone is corrected; only an approver may send a new one', async () => {
+    const driver = await http()
+      .post('/drivers/add')
+      .set('Authorization', f.keys.otherAssembly)
+      .send(fresh())
+      .expect(201);
+    const id = driver.body.payload._id;
+    const oldKey = keyIn(await lastMessageTo(driver.body.payload.phone));
+    const corrected = await http()
+      .post(`/drivers/${id}/correct`)
+      .set('Authorization', f.keys.admin)
+      .set('If-Match', '0')
+      .send({ phone: '0207555444' })
+      .expect(200);
+    await anonymous('198.51.100.60').post(`/drivers/${id}/activate`).send({ activationKey: oldKey }).expect(422);
+    // The other assembly's key is an inspector's: sending keys is an approver's duty.
+    const refused = await http().post(`/drivers/${id}/activation-key`).set('Authorization', f.keys.otherAssembly);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('DUTY_NOT_ALLOWED');
+    await http().post(`/drivers/${id}/activation-key`).set('Authorization', f.keys.admin).expect(200);
+    const newKey = keyIn(await lastMessageTo(corrected.body.phone));
+    expect(newKey).not.toBe(oldKey);
+    await anonymous('198.51.100.61').post(`/drivers/${id}/activate`).send({ activationKey: newKey }).expect(200);
+  });
+
+  it('gives ids whose 8 bytes after the timestamp are random, so one id does not lead to the next', async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await http().post('/drivers/add').set('Authorization', f.keys.admin).send(fresh()).expect(201);
+      made.push(res.body.payload._id);
+    }
+    // MongoDB's layout shares 5 bytes between ids of one process and counts up in the last 3.
+    expect(new Set(made.map((id) => id.slice(8, 18))).size).toBe(3);
+    for (let i = 1; i < made.length; i++)
+      expect(parseInt(made[i].slice(18), 16) - parseInt(made[i - 1].slice(18), 16)).not.toBe(1);
+  });
+});

@@ -152,6 +152,7 @@ describeWithPrograms('the Kubernetes manifests', { kubectl: findProgram('kubectl
         PAYMENT_PROVIDER_CLIENT_SECRET: 'secret',
         SMS_CLIENT_ID: 'id',
         SMS_CLIENT_SECRET: 'secret',
+        ACTIVATION_KEY_SECRETS: 'a-production-secret-of-forty-characters-0001',
       };
       const loaded = loadConfig({ ...config.data, ...secret, ...env(api), APP_ROOT: WORKSPACE_ROOT });
       expect(loaded).toMatchObject({ production: true, migrateOnStart: false, jobs: { workers: false } });

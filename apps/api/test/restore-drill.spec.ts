@@ -80,7 +80,12 @@ describeWithPrograms('the restore drill', { pg_dump: postgresBin() }, () => {
       const before = await counts(source);
       expect(before['public.vehicles']).toBeGreaterThan(0);
       expect(before['public.transactions']).toBeGreaterThan(0);
-      expect(await counts(restored.url)).toEqual(before);
+      // pg-boss's job tables are the live queue of the running source (a cron tick adds a row between the dump and
+      // the count): the restored copy must hold its queues, and every row of the service's own data.
+      const settled = (all: Record<string, number>) =>
+        Object.fromEntries(Object.entries(all).filter(([name]) => !/^pgboss\.(job|archive|queue_stats)/.test(name)));
+      const after = await counts(restored.url);
+      expect(settled(after)).toEqual(settled(before));
 
       const service = await startService(join(WORKSPACE_ROOT, 'dist', 'apps', 'api', 'main.js'), {
         cwd: WORKSPACE_ROOT,

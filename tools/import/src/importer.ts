@@ -270,7 +270,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
         records += 1;
         if (records % 1000 === 0) await report.caughtUp();
         if ('error' in item) {
-          skip({ position: item.position }, 'UNREADABLE', item.error);
+          skip({ position: item.position }, item.code, item.error);
           continue;
         }
         const pending = mapRecord(collection, item.doc, item.position, mapOptions, counts, examples, skip);

@@ -27,6 +27,8 @@ export interface ImportOptions {
   merchants?: ReadonlyMap<string, string>;
   /** Records written per transaction. */
   batchSize?: number;
+  /** Connections to the database (default 2; the embedded database: 1). */
+  connections?: number;
   /** The operator's mapping of values people typed (`--map`): `collection.field` or `field` -> original -> here. */
   valueMap?: ValueMap;
   /** Refuse the whole import when a file names no collection (otherwise it is skipped and listed). */
@@ -281,7 +283,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   for (const c of COLLECTIONS) if (files.some((f) => f.collection === c)) summary.collections[c.name] = emptySummary();
   const examples = new Map<string, string>();
   const report = new Report(options.reportPath);
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.connections ?? 2 });
   const target = new Target(pool, options.dryRun === true);
   let bytesDone = 0;
   let records = 0;

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { openEmbeddedDatabase, type EmbeddedTarget } from './embedded';
 import { runImport, type ImportSummary, type Progress } from './importer';
 import { SAMPLE_100K, writeSample, type SampleSizes } from './sample';
 import { readValueMap, writeValueMap, type ValueMap } from './value-reader';
@@ -13,7 +14,8 @@ Options:
   --report <file>           the report, JSON lines (default: import-report.jsonl)
   --merchant <old>=<new>    the merchant here of the original's merchant <old> (repeatable)
   --batch <n>               records per transaction (default 500)
-  --database-url <url>      PostgreSQL (default: DATABASE_URL)
+  --database-url <url>      PostgreSQL (default: DATABASE_URL; neither: the embedded database in DATA_DIR,
+                            the one npm start serves, with the migrations applied; not while the service runs)
   --map <file>              values here for the original's values people typed (JSON or YAML:
                             field -> original value -> value here); overrides and extends the normaliser
   --write-map <file>        write the values no rule placed to this mapping file, to fill in (.yaml with notes)
@@ -133,8 +135,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return values.help ? 0 : 2;
   }
-  const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL;
-  if (!databaseUrl) throw new Error('set DATABASE_URL (or --database-url) to the PostgreSQL to import into');
+  const given = values['database-url'] || process.env.DATABASE_URL || undefined;
   const merchants = new Map<string, string>();
   for (const pair of values.merchant ?? []) {
     const [from, to] = pair.split('=');
@@ -151,22 +152,37 @@ async function main(argv: string[]): Promise<number> {
   const tty = process.stderr.isTTY === true;
   // The first line after a first interval: a rate and an ETA from the first small batch would mislead.
   let last = Date.now();
-  const summary = await runImport({
-    databaseUrl,
-    inputs: positionals,
-    reportPath,
-    dryRun: values['dry-run'] === true,
-    merchants,
-    batchSize,
-    valueMap,
-    strict: values.strict === true,
-    onProgress: (p) => {
-      const now = Date.now();
-      if (now - last < (tty ? 200 : 5000)) return;
-      last = now;
-      process.stderr.write(tty ? `\r${progressLine(p, now)}\x1b[K` : `${progressLine(p, now)}\n`);
-    },
-  });
+  // Opened after every argument is checked: a mistyped option must not wait for the embedded database to start.
+  let databaseUrl = given;
+  let embedded: EmbeddedTarget | undefined;
+  if (!databaseUrl) {
+    embedded = await openEmbeddedDatabase();
+    databaseUrl = embedded.url;
+    console.error(`[import] into the embedded database in ${embedded.dataDir}`);
+  }
+  let summary: ImportSummary;
+  try {
+    summary = await runImport({
+      databaseUrl,
+      // The embedded server serves one session: one connection, so no two statements of ours ever interleave.
+      connections: embedded ? 1 : 2,
+      inputs: positionals,
+      reportPath,
+      dryRun: values['dry-run'] === true,
+      merchants,
+      batchSize,
+      valueMap,
+      strict: values.strict === true,
+      onProgress: (p) => {
+        const now = Date.now();
+        if (now - last < (tty ? 200 : 5000)) return;
+        last = now;
+        process.stderr.write(tty ? `\r${progressLine(p, now)}\x1b[K` : `${progressLine(p, now)}\n`);
+      },
+    });
+  } finally {
+    await embedded?.close();
+  }
   if (tty) process.stderr.write('\r\x1b[K');
   console.log(summaryTable(summary));
   console.log(`[import] report: ${reportPath}`);

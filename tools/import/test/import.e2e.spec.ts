@@ -5,55 +5,17 @@ import { join } from 'node:path';
 import { SAMPLE_100K, SAMPLE_MERCHANT, sampleId, writeSample } from '../src/sample';
 import {
   admin,
-  API,
   dbUrl,
   fingerprint,
   IMPORT,
   migratedDatabase,
   query,
   reportLines,
-  ROOT,
   runImport,
+  startApi,
 } from './support';
 
 const ADMIN_KEY = 'import-e2e-admin-key-0123456789abcdef0123456789';
-
-/** The built API on the database (it applies the migrations as it starts); resolves with its base URL. */
-async function startApi(url: string): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, [API], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      // The repository's migrations, wherever Jest runs from (Nx runs it in tools/import).
-      APP_ROOT: ROOT,
-      DATABASE_URL: url,
-      PORT: '0',
-      METRICS_PORT: 'off',
-      SHUTDOWN_DELAY_MS: '0',
-      ADMIN_API_KEY: ADMIN_KEY,
-      SEED_DEMO: 'false',
-      // No job workers: the payment backstop (every ten minutes) would reconcile the imported open transactions with
-      // the provider, changing them under the tests that compare this database with a second import.
-      JOB_WORKERS: 'false',
-      RATE_LIMIT_PER_KEY_PER_MINUTE: '0',
-      RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '0',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += String(d)));
-  child.stderr!.on('data', (d) => (output += String(d)));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const base = /"apiBaseUrl":"([^"]+)"/.exec(output)?.[1];
-    if (base) return { child, base };
-    if (Date.now() > deadline || child.exitCode !== null) {
-      child.kill('SIGKILL');
-      throw new Error(`the API did not start:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 // Records the original could hold that our domain refuses, and fields we do not know: reported, never written.
 const BROKEN = {
@@ -118,7 +80,7 @@ describe('importing the original service’s MongoDB export (100,000 records)', 
   beforeAll(async () => {
     await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin(`CREATE DATABASE ${name}`);
-    api = await startApi(url);
+    api = await startApi({ DATABASE_URL: url, ADMIN_API_KEY: ADMIN_KEY });
     const post = async (path: string, body: object) => {
       const res = await fetch(`${api.base}${path}`, {
         method: 'POST',

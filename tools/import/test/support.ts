@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
@@ -74,6 +74,45 @@ export async function migratedDatabase(name: string): Promise<string> {
   });
   if (migrate.status !== 0) throw new Error(`migrations failed:\n${migrate.stdout}${migrate.stderr}`);
   return url;
+}
+
+/**
+ * The built API on a database (DATABASE_URL, or the embedded one in DATA_DIR; it applies the migrations as it starts);
+ * resolves with its base URL.
+ */
+export async function startApi(settings: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(process.execPath, [API], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      // The repository's migrations, wherever Jest runs from (Nx runs it in tools/import).
+      APP_ROOT: ROOT,
+      PORT: '0',
+      METRICS_PORT: 'off',
+      SHUTDOWN_DELAY_MS: '0',
+      SEED_DEMO: 'false',
+      // No job workers: the payment backstop (every ten minutes) would reconcile the imported open transactions with
+      // the provider, changing them under the tests that compare this database with a second import.
+      JOB_WORKERS: 'false',
+      RATE_LIMIT_PER_KEY_PER_MINUTE: '0',
+      RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '0',
+      ...settings,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += String(d)));
+  child.stderr!.on('data', (d) => (output += String(d)));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const base = /"apiBaseUrl":"([^"]+)"/.exec(output)?.[1];
+    if (base) return { child, base };
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`the API did not start:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** The built importer, run to its end with these arguments against this database (or none: the embedded one). */

@@ -13,7 +13,7 @@ import {
 } from './collections';
 import { readRecords } from './reader';
 import { refusalOf, type Doc } from './records';
-import { ValueReader, ValueRefusal, type Unplaced, type ValueMap } from './value-reader';
+import { MAX_DISTINCT_PER_FIELD, ValueReader, ValueRefusal, type Unplaced, type ValueMap } from './value-reader';
 
 export interface ImportOptions {
   databaseUrl: string;
@@ -330,28 +330,31 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     }
     for (const skipped of skippedFiles) report.line({ skippedFile: skipped.file, reason: skipped.reason });
     // Each value changed once, with its count: what the operator checks the import did to the original's values.
-    for (const f of values.foldedValues()) {
-      const [collection, ...path] = f.field.split('.');
-      summary.collections[collection].folded[path.join('.')] =
-        (summary.collections[collection].folded[path.join('.')] ?? 0) + f.records;
+    const split = (field: string) => {
+      const [collection, ...path] = field.split('.');
+      return { collection, field: path.join('.') };
+    };
+    for (const [field, n] of values.foldedRecords) {
+      const at = split(field);
+      summary.collections[at.collection].folded[at.field] = n;
+    }
+    for (const f of values.foldedValues())
       report.line({
-        collection,
-        field: path.join('.'),
+        ...split(f.field),
         folded: f.value,
         to: f.to,
         records: f.records,
         by: f.mapped ? 'mapping' : 'normaliser',
       });
-    }
     summary.unplaced = values.unplacedValues();
-    for (const u of summary.unplaced) {
-      const [collection, ...path] = u.field.split('.');
-      report.line({ collection, field: path.join('.'), unplaced: u.value, records: u.records, example: u.example });
-    }
-    for (const [field, n] of values.overflow) {
-      const [collection, ...path] = field.split('.');
-      report.line({ collection, field: path.join('.'), valuesNotListed: n, why: 'more distinct values than listed' });
-    }
+    for (const u of summary.unplaced)
+      report.line({ ...split(u.field), unplaced: u.value, records: u.records, example: u.example });
+    for (const over of values.notListed.values())
+      report.line({
+        ...split(over.field),
+        [over.kind === 'folded' ? 'foldedNotListed' : 'unplacedNotListed']: over.records,
+        why: `more than ${MAX_DISTINCT_PER_FIELD} distinct values: counted, not listed`,
+      });
     for (const [name, counts] of Object.entries(summary.collections)) {
       for (const [field, n] of Object.entries(counts.unknownFields))
         report.line({ collection: name, unknownField: field, records: n, example: examples.get(`${name}.${field}`) });

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mappableFields } from './collections';
-import { readValueMap, ValueReader, ValueRefusal, writeValueMap } from './value-reader';
+import { MAX_DISTINCT_PER_FIELD, readValueMap, ValueReader, ValueRefusal, writeValueMap } from './value-reader';
 
 const DRIVER = { idType: 'idType', licenseClass: 'licenseClass', gender: 'gender' } as const;
 
@@ -97,5 +97,22 @@ describe('reading the values people typed', () => {
         gender: 'female',
       });
     }
+  });
+
+  it('lists at most MAX_DISTINCT_PER_FIELD values of a field, and counts every record all the same', () => {
+    const reader = new ValueReader({}, mappableFields());
+    const extra = 5;
+    for (let n = 0; n < MAX_DISTINCT_PER_FIELD + extra; n++) {
+      const colour = `#${n.toString(16).padStart(6, '0')}`.replace(/^#0/, '#a');
+      reader.read('vehicles', { color: colour }, { color: 'color' });
+      expect(() => reader.read('drivers', { gender: `g${n}` }, DRIVER)).toThrow(ValueRefusal);
+    }
+    expect(reader.foldedValues()).toHaveLength(MAX_DISTINCT_PER_FIELD);
+    expect(reader.unplacedValues()).toHaveLength(MAX_DISTINCT_PER_FIELD);
+    expect(reader.foldedRecords.get('vehicles.color')).toBe(MAX_DISTINCT_PER_FIELD + extra);
+    expect([...reader.notListed.values()]).toEqual([
+      { field: 'vehicles.color', kind: 'folded', records: extra },
+      { field: 'drivers.gender', kind: 'unplaced', records: extra },
+    ]);
   });
 });

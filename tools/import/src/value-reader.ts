@@ -63,8 +63,10 @@ export class ValueReader {
   private readonly mapping = new Map<string, Map<string, string>>();
   private readonly folded = new Map<string, Map<string, Folded>>();
   private readonly unplaced = new Map<string, Map<string, Unplaced>>();
-  /** Values past MAX_DISTINCT_PER_FIELD, per field: counted, not listed. */
-  readonly overflow = new Map<string, number>();
+  /** Records whose value was changed, per field: every one counted, listed or not. */
+  readonly foldedRecords = new Map<string, number>();
+  /** Records with a value past MAX_DISTINCT_PER_FIELD, per field and kind (folded, unplaced): counted, not listed. */
+  readonly notListed = new Map<string, { field: string; kind: 'folded' | 'unplaced'; records: number }>();
 
   constructor(map: ValueMap = {}, kinds: ReadonlyMap<string, ValueKind> = new Map()) {
     for (const [field, entries] of Object.entries(map)) {
@@ -105,11 +107,18 @@ export class ValueReader {
       const value = byOperator ?? normalise(kind, raw);
       if (value === undefined) {
         problems.push({ path, value: raw, kind });
-        this.tally(this.unplaced, field, key, () => ({ field, kind, value: raw, records: 0, example: id }));
+        this.tally('unplaced', this.unplaced, field, key, () => ({ field, kind, value: raw, records: 0, example: id }));
         continue;
       }
       if (value === raw) continue;
-      this.tally(this.folded, field, raw, () => ({ field, value: raw, to: value, records: 0, mapped: !!byOperator }));
+      this.foldedRecords.set(field, (this.foldedRecords.get(field) ?? 0) + 1);
+      this.tally('folded', this.folded, field, raw, () => ({
+        field,
+        value: raw,
+        to: value,
+        records: 0,
+        mapped: !!byOperator,
+      }));
       out = replaced(out, path, value);
     }
     if (problems.length > 0) throw new ValueRefusal(problems);
@@ -117,6 +126,7 @@ export class ValueReader {
   }
 
   private tally<T extends { records: number }>(
+    kind: 'folded' | 'unplaced',
     into: Map<string, Map<string, T>>,
     field: string,
     key: string,
@@ -127,7 +137,11 @@ export class ValueReader {
     const entry = values.get(key);
     if (entry) entry.records += 1;
     else if (values.size < MAX_DISTINCT_PER_FIELD) values.set(key, { ...create(), records: 1 });
-    else this.overflow.set(field, (this.overflow.get(field) ?? 0) + 1);
+    else {
+      const over = this.notListed.get(`${kind} ${field}`) ?? { field, kind, records: 0 };
+      over.records += 1;
+      this.notListed.set(`${kind} ${field}`, over);
+    }
   }
 
   /** Every value changed, by field. */

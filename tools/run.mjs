@@ -235,7 +235,9 @@ function bundle() {
  */
 function importExport() {
   ensureInstalled();
-  nx(['build', 'import', '--outputStyle=static']);
+  // Without a database URL the import goes to the embedded database, which the service's own command opens.
+  const embedded = !process.env.DATABASE_URL && !process.argv.slice(3).some((a) => a.startsWith('--database-url'));
+  nx(['run-many', '-t', 'build', '-p', 'import', ...(embedded ? ['api'] : []), '--outputStyle=static']);
   const result = spawnSync(
     process.execPath,
     // The service's memory policy suits the importer too: a million trips in 151 MB instead of 286 (README).

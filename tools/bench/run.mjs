@@ -236,6 +236,8 @@ function postRate(path, pid, extra) {
           ? fail(error)
           : done({
               rps: r.requests.average,
+              // Answered 2xx per second: with the registration bulkhead, the rest of a flood is 429s.
+              acceptedPerSecond: r['2xx'] / r.duration,
               p50: r.latency.p50,
               p99: r.latency.p99,
               non2xx: r.non2xx,
@@ -323,11 +325,12 @@ async function floodRun(pid) {
     idleP50: idle.p50,
     floodP50: underFlood.p50,
     ratio: underFlood.p50 / Math.max(idle.p50, 1),
-    registrationsPerSecond: flood.rps,
+    registrationsPerSecond: flood.acceptedPerSecond,
+    requestsPerSecond: flood.rps,
     refused: flood.non2xx,
   };
   console.log(
-    `[bench] flood: ${path} p50 ${idle.p50} ms alone, ${underFlood.p50} ms under ${flood.rps.toFixed(0)} anonymous registrations/s (ratio ${result.ratio.toFixed(2)}, must stay under 2)`,
+    `[bench] flood: ${path} p50 ${idle.p50} ms alone, ${underFlood.p50} ms under ${flood.rps.toFixed(0)} anonymous registration requests/s (${flood.acceptedPerSecond.toFixed(0)}/s registered, ${flood.non2xx} refused with 429) (ratio ${result.ratio.toFixed(2)}, must stay under 2)`,
   );
   return result;
 }

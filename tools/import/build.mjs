@@ -1,5 +1,6 @@
 // Builds the importer (tools/import) into dist/tools/import/main.js: one CommonJS file with the domain compiled in
-// (esbuild through tsup), its npm dependencies (bson, stream-json, pg) left to node_modules.
+// (esbuild through tsup), with yaml and color-name (development dependencies) compiled in too; its runtime npm
+// dependencies (bson, stream-json, pg) are left to node_modules.
 import { build } from 'tsup';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +14,7 @@ await build({
   platform: 'node',
   target: 'node20',
   tsconfig: join(here, 'tsconfig.app.json'),
-  noExternal: ['@transport/domain'],
+  noExternal: ['@transport/domain', 'yaml', 'color-name'],
   sourcemap: true,
   clean: true,
   silent: true,

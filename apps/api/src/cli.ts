@@ -1,5 +1,6 @@
 // First: every module loaded after it is read from Node's compile cache (core/platform/compile-cache.ts).
 import './core/platform/compile-cache';
+import { embeddedServerCommand } from './cli/embedded-server-command';
 import { keysCommand } from './cli/keys-command';
 import { seedCommand } from './cli/seed-command';
 import { loadConfig } from './config';
@@ -18,12 +19,16 @@ async function main(): Promise<number> {
       loadConfig(args.includes('--embedded') ? { ...process.env, DATABASE_URL: '' } : process.env),
       out,
     );
+  // The embedded database for the importer (tools/import) when DATABASE_URL is unset: README "Importing".
+  if (group === 'embedded-server') return embeddedServerCommand(loadConfig(), out);
   // The OpenAPI document as committed (apps/api/openapi.json): default settings, no database needed.
   if (group === 'openapi') {
     out(JSON.stringify(await describeApi(loadConfig({ APP_ROOT: process.env.APP_ROOT })), null, 2));
     return 0;
   }
-  process.stderr.write('usage: cli keys <create|revoke|list> ... | cli seed-demo [--embedded] | cli openapi\n');
+  process.stderr.write(
+    'usage: cli keys <create|revoke|list> ... | cli seed-demo [--embedded] | cli openapi | cli embedded-server\n',
+  );
   return 2;
 }
 

@@ -83,6 +83,8 @@ export interface ActivationConfig {
   /** Registrations without an API key per client address per hour, and per phone number per day. */
   registrationsPerAddress: number;
   registrationsPerPhone: number;
+  /** Registrations without an API key one instance works on at once, and how many more wait (past that, 429). */
+  registrationConcurrency: number;
 }
 
 /** Assembly staff signing in to the dashboard as people (sessions in cookies). */
@@ -363,6 +365,7 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
       secrets: serverSecrets(env, 'ACTIVATION_KEY_SECRETS'),
       registrationsPerAddress: int(env, 'REGISTRATION_LIMIT_PER_ADDRESS', 20, 1, 100_000),
       registrationsPerPhone: int(env, 'REGISTRATION_LIMIT_PER_PHONE', 3, 1, 1000),
+      registrationConcurrency: int(env, 'REGISTRATION_CONCURRENCY', 2, 1, 1000),
     },
     logLevel: logLevel(env.LOG_LEVEL),
     metrics: { port: metricsPort(env), host: env.METRICS_HOST || env.HOST || '127.0.0.1' },

@@ -203,4 +203,26 @@ describeOnEachTier('driver registration and activation', (tier) => {
     for (let i = 1; i < made.length; i++)
       expect(parseInt(made[i].slice(18), 16) - parseInt(made[i - 1].slice(18), 16)).not.toBe(1);
   });
+
+  it('works on two anonymous registrations at once with two waiting, and answers the rest of a flood 429 at once', async () => {
+    // From 24 addresses, each under its own limit: only the instance's bulkhead stands between them and the pool.
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => anonymous(`203.0.113.${100 + i}`).post('/drivers/add').send(fresh())),
+    );
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.every((status) => status === 201 || status === 429)).toBe(true);
+    expect(statuses.filter((status) => status === 201).length).toBeGreaterThanOrEqual(4);
+    const shed = answers.filter((res) => res.status === 429);
+    expect(shed.length).toBeGreaterThan(0);
+    for (const res of shed) {
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body).toMatchObject({ code: 'RATE_LIMITED', detail: expect.stringMatching(/registrations are being/) });
+    }
+    // Staff are not held by it.
+    const staff = await Promise.all(
+      Array.from({ length: 6 }, () => http().post('/drivers/add').set('Authorization', f.keys.assembly).send(fresh())),
+    );
+    expect(staff.map((res) => res.status)).toEqual(Array(6).fill(201));
+  });
 });

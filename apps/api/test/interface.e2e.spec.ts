@@ -93,11 +93,13 @@ describeOnEachTier('the interface operations', (tier) => {
       });
       expect(linked.approvedBy).toMatch(ID);
       expect(linked.dateApproved).toMatch(ISO);
-      // Without a key: what a passenger checks, never the owner, the driver, the staff or dates of documents.
+      // Without a key: what a passenger checks, never the owner, the driver, the staff or dates of documents; with
+      // the envelope the interface gives every record (its times and revision), as the original answered it.
       const anonymous = (await http().get('/vehicles/all?limit=500').expect(200)).body as Array<
         Record<string, unknown>
       >;
-      expect(Object.keys(anonymous.find((v) => v._id === f.ids.linkedVehicle)!).sort()).toEqual(
+      const seen = anonymous.find((v) => v._id === f.ids.linkedVehicle)!;
+      expect(Object.keys(seen).sort()).toEqual(
         [
           '_id',
           'registrationNumber',
@@ -110,8 +112,12 @@ describeOnEachTier('the interface operations', (tier) => {
           'approved',
           'station',
           'transportUnion',
+          'createdAt',
+          'updatedAt',
+          '__v',
         ].sort(),
       );
+      expect(seen).toMatchObject({ createdAt: linked.createdAt, updatedAt: linked.updatedAt, __v: linked.__v });
     });
 
     it('filters by inspected, registration number (in any spelling), driver and owner', async () => {
@@ -274,10 +280,15 @@ describeOnEachTier('the interface operations', (tier) => {
       for (const key of [undefined, f.keys.merchantA]) {
         const req = http().get('/drivers/all');
         const res = await (key ? req.set('Authorization', key) : req).expect(200);
+        // The envelope every record has (times and revision) stays; no personal data, no owner.
+        const envelope = ['_id', 'createdAt', 'updatedAt', '__v'];
         for (const d of res.body.payload)
-          expect(Object.keys(d).sort()).toEqual(expect.arrayContaining(['_id', 'name', 'approved']));
+          expect(Object.keys(d).sort()).toEqual(expect.arrayContaining(['name', 'approved', ...envelope]));
         for (const d of res.body.payload)
-          expect(Object.keys(d).every((k) => ['_id', 'name', 'approved', 'rating'].includes(k))).toBe(true);
+          expect(Object.keys(d).every((k) => ['name', 'approved', 'rating', ...envelope].includes(k))).toBe(true);
+        const working = res.body.payload.find((d: { _id: string }) => d._id === f.ids.workingDriver);
+        expect(working.createdAt).toMatch(ISO);
+        expect(working.__v).toEqual(expect.any(Number));
       }
       const refused = await http()
         .get('/drivers/all?email=driver1@example.com')

@@ -40,6 +40,7 @@ import {
   refuse,
   text,
 } from './records';
+import type { ValueKind } from './normaliser';
 
 /** The tables the import writes, each keyed by `id`. */
 export type Table =
@@ -91,26 +92,15 @@ export interface Collection {
   nestedKnown?: Readonly<Record<string, readonly string[]>>;
   /** Fields of the original read and deliberately not kept (listed in the report with why, never dropped silently). */
   notCarried?: Readonly<Record<string, string>>;
+  /**
+   * The enumerated fields people typed, by path, and their kind: read through the operator's mapping and the
+   * normaliser (value-reader.ts) before `map` sees the record, so `map` gets the domain's values.
+   */
+  values?: Readonly<Record<string, ValueKind>>;
   map(doc: Doc, options: MapOptions): Mapped;
 }
 
 const META = ['_id', 'createdAt', 'updatedAt', '__v'];
-
-/**
- * Values the original names differently (its public documentation's examples), mapped to ours. Any other value goes
- * to the domain as it is, which refuses it if it is not one of ours. README "Importing from the original service".
- */
-export const VALUE_MAPPINGS = {
-  'trips.service.type': { 'on-demand': 'taxi' },
-  'trips.paymentMethod': { 'mobile-money': 'momo', mobile_money: 'momo' },
-  'transactions.requestType': { direct: 'mobile_money', 'online-checkout': 'online_checkout' },
-  'transactions.status': { paid: 'success', successful: 'success', failure: 'failed' },
-} as const satisfies Record<string, Record<string, string>>;
-
-function mapped(path: keyof typeof VALUE_MAPPINGS, value: string): string {
-  const table: Record<string, string> = VALUE_MAPPINGS[path];
-  return table[value] ?? value;
-}
 
 const timestamps = (m: ReturnType<typeof meta>) => ({
   id: m.id,
@@ -141,6 +131,7 @@ const assemblies: Collection = {
   name: 'assemblies',
   files: ['assemblies', 'assembly'],
   known: [...META, 'name', 'region', 'digitalAddress', 'type'],
+  values: { type: 'assemblyType' },
   map(doc) {
     const m = meta(doc);
     const regionId = assertObjectId(doc.region, 'region');
@@ -149,7 +140,7 @@ const assemblies: Collection = {
         name: text(doc, 'name'),
         regionId,
         digitalAddress: text(doc, 'digitalAddress'),
-        type: text(doc, 'type').toLowerCase(),
+        type: text(doc, 'type'),
       },
       keepId(m.id),
       m.createdAt,
@@ -166,6 +157,7 @@ const assemblyUsers: Collection = {
   name: 'assemblyusers',
   files: ['assemblyusers', 'assemblyuser', 'assembly_users'],
   known: [...META, 'assembly', 'assemblyId', 'name', 'email', 'phone', 'role'],
+  values: { role: 'role' },
   map(doc) {
     const m = meta(doc);
     const assemblyId = assemblyOf(doc) ?? refuse('INVALID_FIELD', 'assembly is required');
@@ -175,7 +167,7 @@ const assemblyUsers: Collection = {
         name: text(doc, 'name'),
         email: text(doc, 'email'),
         phone: text(doc, 'phone'),
-        role: text(doc, 'role').toLowerCase(),
+        role: text(doc, 'role'),
       },
       keepId(m.id),
       m.createdAt,
@@ -192,13 +184,14 @@ const unions: Collection = {
   name: 'transportunions',
   files: ['transportunions', 'transportunion', 'unions', 'transport_unions'],
   known: [...META, 'status', 'name', 'transportUnion', 'digitalAddress', 'contactNumber', 'email', 'zones'],
+  values: { status: 'unionStatus' },
   map(doc) {
     const m = meta(doc);
     const parent = optionalId(doc, 'transportUnion');
     const s = TransportUnion.create(
       {
         name: text(doc, 'name'),
-        status: optionalText(doc, 'status')?.toLowerCase(),
+        status: optionalText(doc, 'status'),
         ...(parent !== undefined && { parentUnionId: parent }),
         digitalAddress: text(doc, 'digitalAddress'),
         contactNumber: String(doc.contactNumber ?? ''),
@@ -237,6 +230,7 @@ const owners: Collection = {
   name: 'vehicleowners',
   files: ['vehicleowners', 'vehicleowner', 'owners', 'vehicle_owners'],
   known: [...META, 'name', 'phone', 'email', 'idType', 'idNumber', 'verified', 'assembly', 'assemblyId'],
+  values: { idType: 'idType' },
   map(doc) {
     const m = meta(doc);
     const assemblyId = assemblyOf(doc);
@@ -245,7 +239,7 @@ const owners: Collection = {
         name: text(doc, 'name'),
         phone: text(doc, 'phone'),
         email: text(doc, 'email'),
-        idType: text(doc, 'idType').toLowerCase(),
+        idType: text(doc, 'idType'),
         idNumber: text(doc, 'idNumber'),
         ...(assemblyId !== undefined && { assemblyId }),
       },
@@ -296,6 +290,7 @@ const drivers: Collection = {
     'assembly',
     'assemblyId',
   ],
+  values: { idType: 'idType', licenseClass: 'licenseClass', gender: 'gender' },
   notCarried: {
     activationKey:
       'kept here only as a hash, and hashing every imported key would take minutes: an unactivated driver asks for a new key',
@@ -311,12 +306,12 @@ const drivers: Collection = {
         phone: text(doc, 'phone'),
         email: text(doc, 'email'),
         license: text(doc, 'license'),
-        licenseClass: text(doc, 'licenseClass').toUpperCase(),
+        licenseClass: text(doc, 'licenseClass'),
         licenseExpiry: date(doc, 'licenseExpiry'),
         licenseIssueDate: date(doc, 'licenseIssueDate'),
-        idType: text(doc, 'idType').toLowerCase(),
+        idType: text(doc, 'idType'),
         idNumber: text(doc, 'idNumber'),
-        gender: text(doc, 'gender').toLowerCase(),
+        gender: text(doc, 'gender'),
         ...(ownerId !== undefined && { ownerId }),
         ...(walletAccount !== undefined && { walletAccount }),
         ...(assemblyId !== undefined && { assemblyId }),
@@ -392,6 +387,7 @@ const vehicles: Collection = {
     'assembly',
     'assemblyId',
   ],
+  values: { color: 'color', type: 'vehicleType' },
   map(doc) {
     const m = meta(doc);
     const ownerId = assertObjectId(doc.ownerID, 'ownerID');
@@ -410,7 +406,7 @@ const vehicles: Collection = {
         ...optional('capacity', number),
         ...optional('grossWeight', number),
         ...optional('netWeight', number),
-        ...optional('type', (d, f) => text(d, f).toLowerCase()),
+        ...optional('type', text),
         ...optional('fuelCapacity', number),
         ...optional('roadWorthyExpiryDate', date),
         ...optional('insuranceExpiryDate', date),
@@ -481,7 +477,7 @@ function tripService(trip: Doc, tripId: string) {
     id,
     tripId,
     serviceID: requireText(s.serviceID, 'service.serviceID', 60),
-    type: oneOf(SERVICE_TYPES, mapped('trips.service.type', text(s, 'type').toLowerCase()), 'service.type'),
+    type: oneOf(SERVICE_TYPES, text(s, 'type'), 'service.type'),
     driver: withDefined({
       id: assertObjectId(driver._id, 'service.driver._id'),
       name: requireText(driver.name, 'service.driver.name', 120),
@@ -538,6 +534,7 @@ const trips: Collection = {
     'assembly',
     'assemblyId',
   ],
+  values: { 'service.type': 'serviceType', paymentMethod: 'paymentMethod' },
   nestedKnown: {
     service: ['_id', 'serviceID', 'type', 'driver', 'vehicle', 'pricing', 'passengers', 'amount', 'ended'],
     'service.driver': ['_id', 'name', 'phone', 'email', 'walletAccount', 'hyperAccount', 'rating'],
@@ -565,10 +562,7 @@ const trips: Collection = {
       finalDistance: optionalNumber(doc, 'finalDistance') ?? null,
       refundAmount: optionalPesewas(doc, 'refundAmount') ?? 0,
       refunded: flag(doc, 'refunded'),
-      paymentMethod:
-        paymentMethod === undefined
-          ? null
-          : oneOf(PAYMENT_METHODS, mapped('trips.paymentMethod', paymentMethod.toLowerCase()), 'paymentMethod'),
+      paymentMethod: paymentMethod === undefined ? null : oneOf(PAYMENT_METHODS, paymentMethod, 'paymentMethod'),
       user: requireText(doc.user, 'user', 120),
       pickupLocation: parseGeoPoint(doc.pickupLocation, 'pickupLocation'),
       serviceDestination: parseGeoPoint(doc.serviceDestination, 'serviceDestination'),
@@ -622,6 +616,7 @@ const transactions: Collection = {
     'callBackInfo',
     'callBackTime',
   ],
+  values: { status: 'transactionStatus', requestType: 'requestType' },
   map(doc, options) {
     const m = meta(doc);
     const original = assertObjectId(doc.merchant, 'merchant');
@@ -633,8 +628,8 @@ const transactions: Collection = {
       merchantId,
       amount: pesewas(doc, 'amount'),
       fees: optionalPesewas(doc, 'fees') ?? 0,
-      status: oneOf(TRANSACTION_STATUSES, mapped('transactions.status', text(doc, 'status').toLowerCase()), 'status'),
-      requestType: oneOf(REQUEST_TYPES, mapped('transactions.requestType', text(doc, 'requestType')), 'requestType'),
+      status: oneOf(TRANSACTION_STATUSES, text(doc, 'status'), 'status'),
+      requestType: oneOf(REQUEST_TYPES, text(doc, 'requestType'), 'requestType'),
       description: optionalText(doc, 'description') ?? '',
       reference: requireText(doc.reference, 'reference', 100),
       callBackUrl,
@@ -669,6 +664,22 @@ export const COLLECTIONS: readonly Collection[] = [
   trips,
   transactions,
 ];
+
+/**
+ * The fields a mapping file may name, each with its kind: `collection.field` always, and the bare field where every
+ * collection that has it reads it as the same kind (`idType`, but not `type` or `status`).
+ */
+export function mappableFields(): Map<string, ValueKind> {
+  const fields = new Map<string, ValueKind>();
+  const bare = new Map<string, ValueKind | null>();
+  for (const c of COLLECTIONS)
+    for (const [path, kind] of Object.entries(c.values ?? {})) {
+      fields.set(`${c.name}.${path}`, kind);
+      bare.set(path, bare.has(path) && bare.get(path) !== kind ? null : kind);
+    }
+  for (const [path, kind] of bare) if (kind) fields.set(path, kind);
+  return fields;
+}
 
 /** The collection a file holds, from its name (`vehicles.json`, `vehicleowners.jsonl`, `Drivers.export.json`). */
 export function collectionOfFile(fileName: string): Collection | undefined {

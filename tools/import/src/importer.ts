@@ -2,9 +2,18 @@ import { once } from 'node:events';
 import { createWriteStream, readdirSync, statSync, type WriteStream } from 'node:fs';
 import { basename, join } from 'node:path';
 import pg from 'pg';
-import { COLLECTIONS, collectionOfFile, type Collection, type Mapped, type Row, type Table } from './collections';
+import {
+  COLLECTIONS,
+  collectionOfFile,
+  mappableFields,
+  type Collection,
+  type Mapped,
+  type Row,
+  type Table,
+} from './collections';
 import { readRecords } from './reader';
 import { refusalOf, type Doc } from './records';
+import { MAX_DISTINCT_PER_FIELD, ValueReader, ValueRefusal, type Unplaced, type ValueMap } from './value-reader';
 
 export interface ImportOptions {
   databaseUrl: string;
@@ -18,6 +27,12 @@ export interface ImportOptions {
   merchants?: ReadonlyMap<string, string>;
   /** Records written per transaction. */
   batchSize?: number;
+  /** Connections to the database (default 2; the embedded database: 1). */
+  connections?: number;
+  /** The operator's mapping of values people typed (`--map`): `collection.field` or `field` -> original -> here. */
+  valueMap?: ValueMap;
+  /** Refuse the whole import when a file names no collection (otherwise it is skipped and listed). */
+  strict?: boolean;
   /** Called after every batch. */
   onProgress?: (progress: Progress) => void;
 }
@@ -42,11 +57,23 @@ export interface CollectionSummary {
   unknownFields: Record<string, number>;
   /** Fields read and deliberately not kept (see the collection's notCarried), with how many records had each. */
   notCarried: Record<string, number>;
+  /** Values people typed that were changed to the domain's (by the normaliser or the mapping), per field. */
+  folded: Record<string, number>;
+}
+
+/** A file of the input that was not read, and why. */
+export interface SkippedFile {
+  file: string;
+  reason: string;
 }
 
 export interface ImportSummary {
   dryRun: boolean;
   collections: Record<string, CollectionSummary>;
+  /** Files that name no collection (other collections of the same database, ...): listed, not read. */
+  skippedFiles: SkippedFile[];
+  /** Each distinct value (folded spelling) no rule or mapping placed, per field, with a count and an example id. */
+  unplaced: Unplaced[];
   seconds: number;
 }
 
@@ -59,26 +86,36 @@ export interface InputFile {
 
 const EXTENSIONS = /\.(json|jsonl|ndjson)$/i;
 
-/** The files to read, in the order references need; a file whose name names no collection is an error. */
-export function inputFiles(inputs: readonly string[]): InputFile[] {
-  const paths = inputs.flatMap((input) =>
-    statSync(input).isDirectory()
-      ? readdirSync(input)
-          .filter((name) => EXTENSIONS.test(name))
-          .sort()
-          .map((name) => join(input, name))
-      : [input],
-  );
-  const files = paths.map((path) => {
-    const collection = collectionOfFile(basename(path));
-    if (!collection)
-      throw new Error(
-        `${path}: the file name names no collection; expected one of ${COLLECTIONS.map((c) => c.name).join(', ')} ` +
-          '(as mongoexport names them, e.g. vehicles.json)',
-      );
-    return { path, collection, bytes: statSync(path).size };
+/**
+ * The files to read, in the order references need, and those not read with why: a folder's other files, and files
+ * whose name names no collection here (an export of the whole database holds `sessions`, `merchants`, ...). With
+ * `strict`, a JSON file naming no collection refuses the import instead.
+ */
+export function inputFiles(inputs: readonly string[], strict = false): { files: InputFile[]; skipped: SkippedFile[] } {
+  const skipped: SkippedFile[] = [];
+  const paths = inputs.flatMap((input) => {
+    if (!statSync(input).isDirectory()) return [input];
+    const names = readdirSync(input)
+      .filter((name) => !name.startsWith('.'))
+      .sort();
+    for (const name of names.filter((n) => !EXTENSIONS.test(n)))
+      skipped.push({ file: join(input, name), reason: 'not an export file (.json, .jsonl or .ndjson)' });
+    return names.filter((name) => EXTENSIONS.test(name)).map((name) => join(input, name));
   });
-  return files.sort((a, b) => COLLECTIONS.indexOf(a.collection) - COLLECTIONS.indexOf(b.collection));
+  const expected = `expected one of ${COLLECTIONS.map((c) => c.name).join(', ')} (as mongoexport names them, e.g. vehicles.json)`;
+  const files: InputFile[] = [];
+  for (const path of paths) {
+    if (/\.metadata\.json$/i.test(path)) {
+      skipped.push({ file: path, reason: "mongodump's collection metadata (indexes), not records" });
+      continue;
+    }
+    const collection = collectionOfFile(basename(path));
+    if (collection) files.push({ path, collection, bytes: statSync(path).size });
+    else if (strict) throw new Error(`${path}: the file name names no collection; ${expected} (--strict)`);
+    else skipped.push({ file: path, reason: 'names no collection imported here' });
+  }
+  files.sort((a, b) => COLLECTIONS.indexOf(a.collection) - COLLECTIONS.indexOf(b.collection));
+  return { files, skipped };
 }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -220,6 +257,7 @@ const emptySummary = (): CollectionSummary => ({
   reasons: {},
   unknownFields: {},
   notCarried: {},
+  folded: {},
 });
 
 /**
@@ -230,15 +268,22 @@ const emptySummary = (): CollectionSummary => ({
  */
 export async function runImport(options: ImportOptions): Promise<ImportSummary> {
   const started = Date.now();
-  const files = inputFiles(options.inputs);
+  const { files, skipped: skippedFiles } = inputFiles(options.inputs, options.strict === true);
+  const values = new ValueReader(options.valueMap, mappableFields());
   const bytesTotal = files.reduce((sum, f) => sum + f.bytes, 0);
   const batchSize = options.batchSize ?? 500;
   const mapOptions = { merchants: options.merchants ?? new Map<string, string>() };
-  const summary: ImportSummary = { dryRun: options.dryRun === true, collections: {}, seconds: 0 };
+  const summary: ImportSummary = {
+    dryRun: options.dryRun === true,
+    collections: {},
+    skippedFiles,
+    unplaced: [],
+    seconds: 0,
+  };
   for (const c of COLLECTIONS) if (files.some((f) => f.collection === c)) summary.collections[c.name] = emptySummary();
   const examples = new Map<string, string>();
   const report = new Report(options.reportPath);
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.connections ?? 2 });
   const target = new Target(pool, options.dryRun === true);
   let bytesDone = 0;
   let records = 0;
@@ -270,10 +315,10 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
         records += 1;
         if (records % 1000 === 0) await report.caughtUp();
         if ('error' in item) {
-          skip({ position: item.position }, 'UNREADABLE', item.error);
+          skip({ position: item.position }, item.code, item.error);
           continue;
         }
-        const pending = mapRecord(collection, item.doc, item.position, mapOptions, counts, examples, skip);
+        const pending = mapRecord(collection, item.doc, item.position, mapOptions, values, counts, examples, skip);
         if (pending) batch.push(pending);
         if (batch.length >= batchSize) {
           await flush(batch);
@@ -283,6 +328,33 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       await flush(batch);
       bytesDone += file.bytes;
     }
+    for (const skipped of skippedFiles) report.line({ skippedFile: skipped.file, reason: skipped.reason });
+    // Each value changed once, with its count: what the operator checks the import did to the original's values.
+    const split = (field: string) => {
+      const [collection, ...path] = field.split('.');
+      return { collection, field: path.join('.') };
+    };
+    for (const [field, n] of values.foldedRecords) {
+      const at = split(field);
+      summary.collections[at.collection].folded[at.field] = n;
+    }
+    for (const f of values.foldedValues())
+      report.line({
+        ...split(f.field),
+        folded: f.value,
+        to: f.to,
+        records: f.records,
+        by: f.mapped ? 'mapping' : 'normaliser',
+      });
+    summary.unplaced = values.unplacedValues();
+    for (const u of summary.unplaced)
+      report.line({ ...split(u.field), unplaced: u.value, records: u.records, example: u.example });
+    for (const over of values.notListed.values())
+      report.line({
+        ...split(over.field),
+        [over.kind === 'folded' ? 'foldedNotListed' : 'unplacedNotListed']: over.records,
+        why: `more than ${MAX_DISTINCT_PER_FIELD} distinct values: counted, not listed`,
+      });
     for (const [name, counts] of Object.entries(summary.collections)) {
       for (const [field, n] of Object.entries(counts.unknownFields))
         report.line({ collection: name, unknownField: field, records: n, example: examples.get(`${name}.${field}`) });
@@ -304,6 +376,7 @@ function mapRecord(
   doc: Doc,
   position: string,
   options: Parameters<Collection['map']>[1],
+  values: ValueReader,
   counts: CollectionSummary,
   examples: Map<string, string>,
   skip: (p: Pending, code: string, reason: string) => void,
@@ -328,8 +401,13 @@ function mapRecord(
     for (const field of Object.keys(inner)) if (!known.includes(field)) unknown(`${path}.${field}`);
   }
   try {
-    return { position, id, mapped: collection.map(doc, options) };
+    const read = collection.values ? values.read(collection.name, doc, collection.values, id) : doc;
+    return { position, id, mapped: collection.map(read, options) };
   } catch (error) {
+    if (error instanceof ValueRefusal) {
+      skip({ position, id }, 'INVALID_VALUE', error.message);
+      return undefined;
+    }
     const refusal = refusalOf(error);
     if (!refusal) throw error;
     skip({ position, id }, refusal.code, refusal.message);

@@ -9,6 +9,7 @@ const counts = (c: Partial<ImportSummary['collections'][string]>) => ({
   reasons: {},
   unknownFields: {},
   notCarried: {},
+  folded: {},
   ...c,
 });
 
@@ -32,6 +33,8 @@ describe('the importer’s terminal output', () => {
     const summary: ImportSummary = {
       dryRun: false,
       seconds: 1.25,
+      skippedFiles: [],
+      unplaced: [],
       collections: {
         vehicles: counts({ read: 3, imported: 1, unchanged: 1, skipped: 1, reasons: { INVALID_VIN: 1 } }),
       },
@@ -44,5 +47,31 @@ describe('the importer’s terminal output', () => {
     summary.collections.vehicles.imported = 0;
     expect(summaryTable(summary)).toContain('nothing changed: every record read is already here or skipped');
     expect(summaryTable({ ...summary, dryRun: true })).toMatch(/would import[\s\S]*dry run: nothing written/);
+  });
+
+  it('says which values it folded, which files it skipped, and ends with each value it could not place', () => {
+    const summary: ImportSummary = {
+      dryRun: true,
+      seconds: 2,
+      skippedFiles: [{ file: 'export/merchants.json', reason: 'names no collection imported here' }],
+      unplaced: [
+        { field: 'drivers.idType', kind: 'idType', value: 'Votr Crd', records: 12, example: 'a'.repeat(24) },
+        { field: 'vehicles.color', kind: 'color', value: 'Sky-ish', records: 1, example: 'b'.repeat(24) },
+      ],
+      collections: {
+        drivers: counts({ read: 20, imported: 8, skipped: 12, reasons: { INVALID_VALUE: 12 }, folded: { gender: 7 } }),
+        vehicles: counts({ read: 1, skipped: 1, reasons: { INVALID_VALUE: 1 }, folded: { color: 1, type: 2 } }),
+      },
+    };
+    expect(summaryTable(summary).split('\n').slice(3)).toEqual([
+      "values folded to the domain's (see the report): drivers.gender 7, vehicles.color 1, vehicles.type 2",
+      'skipped export/merchants.json: names no collection imported here',
+      'dry run: nothing written (2.0 s)',
+      '',
+      'values not placed (2): map them with --map (--write-map writes a file to fill in)',
+      'field           value       records  example id',
+      `drivers.idType  "Votr Crd"  12       ${'a'.repeat(24)}`,
+      `vehicles.color  "Sky-ish"   1        ${'b'.repeat(24)}`,
+    ]);
   });
 });

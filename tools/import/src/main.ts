@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
+import { openEmbeddedDatabase, type EmbeddedTarget } from './embedded';
 import { runImport, type ImportSummary, type Progress } from './importer';
 import { SAMPLE_100K, writeSample, type SampleSizes } from './sample';
+import { readValueMap, writeValueMap, type ValueMap } from './value-reader';
 
 const USAGE = `Imports the original service's mongoexport files (JSON lines or a JSON array, Extended JSON).
 
@@ -12,10 +14,16 @@ Options:
   --report <file>           the report, JSON lines (default: import-report.jsonl)
   --merchant <old>=<new>    the merchant here of the original's merchant <old> (repeatable)
   --batch <n>               records per transaction (default 500)
-  --database-url <url>      PostgreSQL (default: DATABASE_URL)
+  --database-url <url>      PostgreSQL (default: DATABASE_URL; neither: the embedded database in DATA_DIR,
+                            the one npm start serves, with the migrations applied; not while the service runs)
+  --map <file>              values here for the original's values people typed (JSON or YAML:
+                            field -> original value -> value here); overrides and extends the normaliser
+  --write-map <file>        write the values no rule placed to this mapping file, to fill in (.yaml with notes)
+  --strict                  refuse a JSON file whose name names no collection (otherwise skipped, listed)
 
 Files are matched to collections by name (regions, assemblies, assemblyusers, transportunions, stations,
-vehicleowners, drivers, vehicles, trips, transactions) and imported in that order. See README "Importing".`;
+vehicleowners, drivers, vehicles, trips, transactions) and imported in that order; other files are skipped and
+listed. See README "Importing from the original service".`;
 
 /** A progress line: how far, how fast, how long to go (by bytes of the files read). */
 export function progressLine(p: Progress, now = Date.now()): string {
@@ -51,15 +59,40 @@ export function summaryTable(summary: ImportSummary): string {
       .join('  ')
       .trimEnd();
   const changed = Object.values(summary.collections).reduce((n, c) => n + c.imported, 0);
+  const folded = Object.entries(summary.collections).flatMap(([name, c]) =>
+    Object.entries(c.folded).map(([field, n]) => `${name}.${field} ${n}`),
+  );
   return [
     line(head),
     ...rows.map(line),
+    ...(folded.length > 0 ? [`values folded to the domain's (see the report): ${folded.join(', ')}`] : []),
+    ...summary.skippedFiles.map((f) => `skipped ${f.file}: ${f.reason}`),
     summary.dryRun
       ? `dry run: nothing written (${summary.seconds.toFixed(1)} s)`
       : changed === 0
         ? `nothing changed: every record read is already here or skipped (${summary.seconds.toFixed(1)} s)`
         : `${changed} record${changed === 1 ? '' : 's'} imported in ${summary.seconds.toFixed(1)} s`,
+    ...unplacedTable(summary),
   ].join('\n');
+}
+
+/** Each distinct value no rule or mapping placed, per field, with its count and an example id. */
+export function unplacedTable(summary: ImportSummary): string[] {
+  if (summary.unplaced.length === 0) return [];
+  const head = ['field', 'value', 'records', 'example id'];
+  const rows = summary.unplaced.map((u) => [u.field, JSON.stringify(u.value), String(u.records), u.example ?? '']);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  return [
+    '',
+    `values not placed (${summary.unplaced.length}): map them with --map (--write-map writes a file to fill in)`,
+    line(head),
+    ...rows.map(line),
+  ];
 }
 
 async function sample(args: string[]): Promise<void> {
@@ -92,6 +125,9 @@ async function main(argv: string[]): Promise<number> {
       merchant: { type: 'string', multiple: true },
       batch: { type: 'string' },
       'database-url': { type: 'string' },
+      map: { type: 'string' },
+      'write-map': { type: 'string' },
+      strict: { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -99,8 +135,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return values.help ? 0 : 2;
   }
-  const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL;
-  if (!databaseUrl) throw new Error('set DATABASE_URL (or --database-url) to the PostgreSQL to import into');
+  const given = values['database-url'] || process.env.DATABASE_URL || undefined;
   const merchants = new Map<string, string>();
   for (const pair of values.merchant ?? []) {
     const [from, to] = pair.split('=');
@@ -112,27 +147,51 @@ async function main(argv: string[]): Promise<number> {
   if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= 10_000))
     throw new Error('--batch must be a whole number from 1 to 10000');
   const reportPath = values.report ?? 'import-report.jsonl';
+  const valueMap: ValueMap = values.map === undefined ? {} : readValueMap(values.map);
   // On a terminal one line, rewritten; otherwise (a log, CI) a plain line every five seconds.
   const tty = process.stderr.isTTY === true;
   // The first line after a first interval: a rate and an ETA from the first small batch would mislead.
   let last = Date.now();
-  const summary = await runImport({
-    databaseUrl,
-    inputs: positionals,
-    reportPath,
-    dryRun: values['dry-run'] === true,
-    merchants,
-    batchSize,
-    onProgress: (p) => {
-      const now = Date.now();
-      if (now - last < (tty ? 200 : 5000)) return;
-      last = now;
-      process.stderr.write(tty ? `\r${progressLine(p, now)}\x1b[K` : `${progressLine(p, now)}\n`);
-    },
-  });
+  // Opened after every argument is checked: a mistyped option must not wait for the embedded database to start.
+  let databaseUrl = given;
+  let embedded: EmbeddedTarget | undefined;
+  if (!databaseUrl) {
+    embedded = await openEmbeddedDatabase();
+    databaseUrl = embedded.url;
+    console.error(`[import] into the embedded database in ${embedded.dataDir}`);
+  }
+  let summary: ImportSummary;
+  try {
+    summary = await runImport({
+      databaseUrl,
+      // The embedded server serves one session: one connection, so no two statements of ours ever interleave.
+      connections: embedded ? 1 : 2,
+      inputs: positionals,
+      reportPath,
+      dryRun: values['dry-run'] === true,
+      merchants,
+      batchSize,
+      valueMap,
+      strict: values.strict === true,
+      onProgress: (p) => {
+        const now = Date.now();
+        if (now - last < (tty ? 200 : 5000)) return;
+        last = now;
+        process.stderr.write(tty ? `\r${progressLine(p, now)}\x1b[K` : `${progressLine(p, now)}\n`);
+      },
+    });
+  } finally {
+    await embedded?.close();
+  }
   if (tty) process.stderr.write('\r\x1b[K');
   console.log(summaryTable(summary));
   console.log(`[import] report: ${reportPath}`);
+  if (values['write-map'] !== undefined) {
+    writeValueMap(values['write-map'], summary.unplaced, valueMap);
+    console.log(
+      `[import] mapping file: ${values['write-map']} (${summary.unplaced.length} value${summary.unplaced.length === 1 ? '' : 's'} to fill in)`,
+    );
+  }
   return 0;
 }
 

@@ -71,3 +71,63 @@ describe('readRecords', () => {
     expect(await readAll('[]')).toEqual([]);
   });
 });
+
+describe('readRecords on hostile input', () => {
+  it('reports a line longer than the cap by its number and length, without holding it, and reads on', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'reader-'));
+    try {
+      const path = join(folder, 'vehicles.json');
+      const good = `{"_id": {"$oid": "${'d'.repeat(24)}"}}`;
+      writeFileSync(path, `${good}\r\n${'x'.repeat(5000)}\r\n${good}\n${'y'.repeat(300)}`);
+      const out: ReadItem[] = [];
+      for await (const item of (await readRecords(path, 200)).records) out.push(item);
+      expect(out).toEqual([
+        { doc: { _id: 'd'.repeat(24) }, position: 'line 1' },
+        {
+          error: 'line 2 is 5000 bytes, longer than the 200 bytes a record may be',
+          code: 'LINE_TOO_LONG',
+          position: 'line 2',
+        },
+        { doc: { _id: 'd'.repeat(24) }, position: 'line 3' },
+        {
+          error: 'line 4 is 300 bytes, longer than the 200 bytes a record may be',
+          code: 'LINE_TOO_LONG',
+          position: 'line 4',
+        },
+      ]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a record with a __proto__, constructor or prototype field at any depth, naming it', async () => {
+    const id = `{"$oid": "${'e'.repeat(24)}"}`;
+    const items = await readAll(
+      [
+        `{"_id": ${id}, "__proto__": {"isAdmin": true}}`,
+        `{"_id": ${id}, "owner": {"constructor": {"prototype": 1}}}`,
+        `[{"_id": ${id}, "list": [{"prototype": 2}]}]`.slice(1, -1),
+        `{"_id": ${id}, "name": "__proto__"}`,
+      ].join('\n'),
+    );
+    expect(items).toEqual([
+      {
+        error: 'field __proto__ is refused: "__proto__" is not a data field name',
+        code: 'UNSAFE_FIELD',
+        position: 'line 1',
+      },
+      {
+        error: 'field owner.constructor is refused: "constructor" is not a data field name',
+        code: 'UNSAFE_FIELD',
+        position: 'line 2',
+      },
+      {
+        error: 'field list[0].prototype is refused: "prototype" is not a data field name',
+        code: 'UNSAFE_FIELD',
+        position: 'line 3',
+      },
+      { doc: { _id: 'e'.repeat(24), name: '__proto__' }, position: 'line 4' },
+    ]);
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+  });
+});

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 
 /**
  * A `mongoexport` of the original service, in its shapes (ObjectIds, `__v`, references by id, its names and values:
- * `hyperAccount`, `"on-demand"`, `"direct"`, `"card"`), for trying the import and for its tests. Files are JSON lines
+ * `hyperAccount`, `"on-demand"`, `"direct"`, `"card"`), for trying the import and for its tests. Enumerated values
+ * are spelled as people typed them (`Ghana Card`, `Cat. B`, `F`, `Ash`, `Mobile Money`, `paid`): each spelling is one
+ * the importer's normaliser places (`spelled`). Files are JSON lines
  * in canonical Extended JSON, except regions (a JSON array, `--jsonArray`) and stations (relaxed Extended JSON), so
  * each form the importer reads is in every sample. Deterministic: the same sizes give the same files.
  */
@@ -79,8 +81,14 @@ function meta(prefix: number, n: number) {
 
 const pick = (n: number, count: number) => n % count;
 
+/** The n-th record's spelling of a value: the values cycle with `n`, their spellings with `n / values`. */
+const spelled = (n: number, values: readonly (readonly string[])[]) => {
+  const spellings = values[n % values.length];
+  return spellings[Math.floor(n / values.length) % spellings.length];
+};
+
 /** The documents of one collection, one at a time. */
-function* documents(collection: keyof SampleSizes, sizes: SampleSizes): Generator<object> {
+export function* documents(collection: keyof SampleSizes, sizes: SampleSizes): Generator<object> {
   const ref = (c: keyof typeof PREFIX, n: number, count: number) => oid(sampleId(PREFIX[c], pick(n, count)));
   for (let n = 0; n < sizes[collection]; n++) {
     const m = meta(PREFIX[collection], n);
@@ -94,7 +102,11 @@ function* documents(collection: keyof SampleSizes, sizes: SampleSizes): Generato
           name: `Assembly ${n}`,
           region: ref('regions', n, sizes.regions),
           digitalAddress: `GA-${100 + (n % 900)}-${String(1000 + n).slice(-4)}`,
-          type: ['Metropolitan', 'Municipal', 'District'][n % 3],
+          type: spelled(n, [
+            ['Metropolitan', 'Metropolitan Assembly'],
+            ['Municipal', 'municipal assembly'],
+            ['District', 'DISTRICT'],
+          ]),
         };
         break;
       case 'assemblyusers':
@@ -104,13 +116,17 @@ function* documents(collection: keyof SampleSizes, sizes: SampleSizes): Generato
           name: `Staff ${n}`,
           email: `staff${n}@assembly.gov.gh`,
           phone: phone(n),
-          role: ['inspector', 'approver', 'admin'][n % 3],
+          role: spelled(n, [
+            ['inspector', 'Inspector'],
+            ['approver', 'APPROVER'],
+            ['admin', 'Administrator'],
+          ]),
         };
         break;
       case 'transportunions':
         yield {
           ...m,
-          status: 'active',
+          status: spelled(n, [['active', 'Active', 'ACTIVE']]),
           name: `Union ${n}`,
           ...(n > 0 && n % 10 === 0 && { transportUnion: ref('transportunions', n - 1, sizes.transportunions) }),
           digitalAddress: `AK-${100 + (n % 900)}-${String(2000 + n).slice(-4)}`,
@@ -135,7 +151,13 @@ function* documents(collection: keyof SampleSizes, sizes: SampleSizes): Generato
           name: `Owner ${n}`,
           phone: phone(n),
           email: `owner${n}@example.com`,
-          idType: 'ghana_card',
+          idType: spelled(n, [
+            ['ghana_card', 'Ghana Card', 'GHANA-CARD', 'national id'],
+            ["Voter's ID", 'voter-id', 'VOTER ID'],
+            ['Passport'],
+            ["Driver's Licence"],
+            ['SSNIT'],
+          ]),
           idNumber: `GHA-${String(100_000_000 + n)}`,
           verified: n % 2 === 0,
           assembly: ref('assemblies', n, sizes.assemblies),
@@ -149,12 +171,21 @@ function* documents(collection: keyof SampleSizes, sizes: SampleSizes): Generato
           phone: phone(n + 1),
           email: `driver${n}@example.com`,
           license: `DL-${100_000 + n}`,
-          licenseClass: 'B',
+          licenseClass: spelled(n, [
+            ['B', 'Cat. B', 'class b'],
+            ['C', 'Class C'],
+          ]),
           licenseExpiry: at(Date.UTC(2028, 0, 1) + n * 60_000),
           licenseIssueDate: at(Date.UTC(2020, 0, 1)),
-          idType: 'ghana_card',
+          idType: spelled(n, [
+            ['ghana_card', 'Ghana Card'],
+            ['voter_id', 'Voters ID'],
+          ]),
           idNumber: `GHA-D${100_000 + n}`,
-          gender: n % 2 ? 'male' : 'female',
+          gender: spelled(n, [
+            ['female', 'F', 'Female'],
+            ['male', 'M', 'Male'],
+          ]),
           online: false,
           busy: false,
           verified: n % 2 === 0,
@@ -178,7 +209,7 @@ function* documents(collection: keyof SampleSizes, sizes: SampleSizes): Generato
         yield {
           ...m,
           ownerID: ref('vehicleowners', n, sizes.vehicleowners),
-          color: '#FFD700',
+          color: spelled(n, [['#FFD700', 'Gold', 'gold'], ['White', 'ffffff'], ['silver'], ['Ash'], ['Dark Blue']]),
           registrationNumber: `GR ${1000 + n}-24`,
           make: 'Toyota',
           model: 'Corolla',
@@ -187,7 +218,7 @@ function* documents(collection: keyof SampleSizes, sizes: SampleSizes): Generato
           capacity: 4,
           grossWeight: 1600,
           netWeight: 1200,
-          type: 'taxi',
+          type: spelled(n, [['taxi', 'Taxi', 'TAXI', 'cab']]),
           fuelCapacity: 50,
           roadWorthyExpiryDate: at(Date.UTC(2027, 5, 1) + n * 60_000),
           insuranceExpiryDate: at(Date.UTC(2027, 8, 1) + n * 60_000),
@@ -215,7 +246,7 @@ function* documents(collection: keyof SampleSizes, sizes: SampleSizes): Generato
           service: {
             _id: oid(sampleId(PREFIX.services, n)),
             serviceID: `SRV-${n}`,
-            type: 'on-demand',
+            type: spelled(n, [['on-demand', 'On Demand', 'taxi']]),
             driver: {
               _id: ref('drivers', n, sizes.drivers),
               name: `Driver ${pick(n, sizes.drivers)}`,
@@ -248,7 +279,11 @@ function* documents(collection: keyof SampleSizes, sizes: SampleSizes): Generato
           settled,
           refundAmount: 0,
           refunded: false,
-          paymentMethod: ['card', 'cash', 'momo'][n % 3],
+          paymentMethod: spelled(n, [
+            ['card', 'Card'],
+            ['cash', 'Cash'],
+            ['momo', 'mobile-money', 'MoMo', 'Mobile Money'],
+          ]),
           user: `rider-${n % 5000}`,
           pickupLocation: { type: 'Point', coordinates: [-0.187, 5.6037] },
           serviceDestination: { type: 'Point', coordinates: [-0.2, 5.61] },
@@ -265,8 +300,12 @@ function* documents(collection: keyof SampleSizes, sizes: SampleSizes): Generato
           ...m,
           amount: { $numberDecimal: '25.50' },
           fees: 0.5,
-          status: done ? (n % 10 === 1 ? 'failed' : 'success') : 'pending',
-          requestType: 'direct',
+          status: done
+            ? n % 10 === 1
+              ? spelled(n, [['failed', 'failure']])
+              : spelled(n, [['success', 'paid', 'Successful']])
+            : 'pending',
+          requestType: spelled(n, [['direct', 'Direct']]),
           merchant: oid(SAMPLE_MERCHANT),
           description: `Trip fare ${n}`,
           reference,
@@ -314,7 +353,7 @@ function* documents(collection: keyof SampleSizes, sizes: SampleSizes): Generato
 }
 
 /** Turns canonical Extended JSON into relaxed: `{"$date": "<ISO>"}` dates, plain numbers. */
-function relaxed(value: unknown): unknown {
+export function relaxed(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(relaxed);
   const o = value as Record<string, unknown>;

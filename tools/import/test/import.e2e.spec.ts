@@ -1,131 +1,21 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import pg from 'pg';
+import { join } from 'node:path';
 import { SAMPLE_100K, SAMPLE_MERCHANT, sampleId, writeSample } from '../src/sample';
+import {
+  admin,
+  dbUrl,
+  fingerprint,
+  IMPORT,
+  migratedDatabase,
+  query,
+  reportLines,
+  runImport,
+  startApi,
+} from './support';
 
-const ROOT = resolve(__dirname, '../../..');
-const IMPORT = join(ROOT, 'dist', 'tools', 'import', 'main.js');
-const API = join(ROOT, 'dist', 'apps', 'api', 'main.js');
-const SERVER = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const ADMIN_KEY = 'import-e2e-admin-key-0123456789abcdef0123456789';
-const TABLES = [
-  'regions',
-  'assemblies',
-  'assembly_users',
-  'transport_unions',
-  'stations',
-  'vehicle_owners',
-  'drivers',
-  'vehicles',
-  'trips',
-  'trip_services',
-  'transactions',
-];
-
-const dbUrl = (name: string) => Object.assign(new URL(SERVER), { pathname: `/${name}` }).toString();
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: SERVER });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-async function query<T extends pg.QueryResultRow>(url: string, sql: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-/** Every imported table's rows, hashed in id order: two databases with the same fingerprint hold the same data. */
-async function fingerprint(url: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const table of TABLES) {
-    const [row] = await query<{ n: string; h: string }>(
-      url,
-      `SELECT count(*) AS n, md5(coalesce(string_agg(t::text, '|' ORDER BY t.id), '')) AS h FROM "${table}" t`,
-    );
-    out[table] = `${row.n}:${row.h}`;
-  }
-  return out;
-}
-
-/** A new, empty database with the migrations applied (the Prisma CLI, as operators run it); its URL. */
-async function migratedDatabase(name: string): Promise<string> {
-  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${name}`);
-  const url = dbUrl(name);
-  const migrate = spawnSync(process.execPath, [join(ROOT, 'node_modules/prisma/build/index.js'), 'migrate', 'deploy'], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: url },
-    encoding: 'utf8',
-  });
-  if (migrate.status !== 0) throw new Error(`migrations failed:\n${migrate.stdout}${migrate.stderr}`);
-  return url;
-}
-
-/** The built API on the database (it applies the migrations as it starts); resolves with its base URL. */
-async function startApi(url: string): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, [API], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      // The repository's migrations, wherever Jest runs from (Nx runs it in tools/import).
-      APP_ROOT: ROOT,
-      DATABASE_URL: url,
-      PORT: '0',
-      METRICS_PORT: 'off',
-      SHUTDOWN_DELAY_MS: '0',
-      ADMIN_API_KEY: ADMIN_KEY,
-      SEED_DEMO: 'false',
-      // No job workers: the payment backstop (every ten minutes) would reconcile the imported open transactions with
-      // the provider, changing them under the tests that compare this database with a second import.
-      JOB_WORKERS: 'false',
-      RATE_LIMIT_PER_KEY_PER_MINUTE: '0',
-      RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '0',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += String(d)));
-  child.stderr!.on('data', (d) => (output += String(d)));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const base = /"apiBaseUrl":"([^"]+)"/.exec(output)?.[1];
-    if (base) return { child, base };
-    if (Date.now() > deadline || child.exitCode !== null) {
-      child.kill('SIGKILL');
-      throw new Error(`the API did not start:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function runImport(args: string[], url: string) {
-  const result = spawnSync(process.execPath, [IMPORT, ...args], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, DATABASE_URL: url },
-    timeout: 240_000,
-  });
-  if (result.status !== 0) throw new Error(`import failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
-
-/** Report lines (JSON) of a kind. */
-const reportLines = (path: string) =>
-  readFileSync(path, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 // Records the original could hold that our domain refuses, and fields we do not know: reported, never written.
 const BROKEN = {
@@ -190,7 +80,7 @@ describe('importing the original service’s MongoDB export (100,000 records)', 
   beforeAll(async () => {
     await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin(`CREATE DATABASE ${name}`);
-    api = await startApi(url);
+    api = await startApi({ DATABASE_URL: url, ADMIN_API_KEY: ADMIN_KEY });
     const post = async (path: string, body: object) => {
       const res = await fetch(`${api.base}${path}`, {
         method: 'POST',

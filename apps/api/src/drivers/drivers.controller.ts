@@ -1,7 +1,21 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res, StreamableFile } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  StreamableFile,
+} from '@nestjs/common';
 import type { PageRequest } from '@transport/domain';
 import { exportCsv, wantsCsv } from '../core/http/csv-export';
 import { NoStore } from '../core/http/no-store';
+import type { Bulkhead } from '../core/platform/bulkhead';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -43,12 +57,18 @@ import {
 } from './drivers.dto';
 import { DriversService } from './drivers.service';
 
+/** The bulkhead anonymous registrations run in (drivers.module.ts). */
+export const REGISTRATION_BULKHEAD = Symbol('REGISTRATION_BULKHEAD');
+
 /** /drivers: fixed paths (all, add) are declared before `:id`, which Express would otherwise match first. */
 @ApiTags('drivers')
 @Controller('drivers')
 export class DriversController {
   // Per driver and per client address: 10 attempts a quarter hour each, in front of the domain's five-wrong-keys lock.
-  constructor(private readonly drivers: DriversService) {}
+  constructor(
+    private readonly drivers: DriversService,
+    @Inject(REGISTRATION_BULKHEAD) private readonly anonymousRegistrations: Bulkhead,
+  ) {}
 
   @Get('all')
   @OptionalAuth()
@@ -102,6 +122,7 @@ export class DriversController {
       "the response carries only the new driver's own record (never the embedded owner). A six-digit activation key goes by SMS to the driver's phone, and to nobody else: neither the caller nor staff who register a driver ever see it (only a keyed hash is kept); `activationKeySent` says whether it was handed over (false: an approver sends a new one). The driver activates the account with it, and an assembly approves the driver. " +
       'A self-registering driver names the `assembly` that is to approve them (GET /assembly/all lists them); without one the driver waits unassigned until an admin places them. ' +
       'Without an API key, each client address may register REGISTRATION_LIMIT_PER_ADDRESS drivers an hour (default 20) and each phone number REGISTRATION_LIMIT_PER_PHONE a day (default 3): past either, 429 with Retry-After. ' +
+      'An instance works on REGISTRATION_CONCURRENCY registrations without a key at once (default 2) with as many waiting; past that, 429 with Retry-After: 1. ' +
       "An email already registered is a 409 (DRIVER_EMAIL_TAKEN), answered before the owner is looked at; an `ownerID` may name only an owner of the driver's own assembly: one that does not exist and one of another assembly are the same 422 (OWNER_NOT_FOUND). An assembly that does not exist is 422 ASSEMBLY_NOT_FOUND.",
   })
   @ApiBody({ type: AddDriverBody })
@@ -117,11 +138,15 @@ export class DriversController {
     @CurrentPrincipal() principal: Principal | undefined,
   ): Promise<DriverCreatedResponse> {
     const { ownerID, assembly, ...fields } = body;
-    const { driver, activationKeySent } = await this.drivers.register(
-      { ...fields, ownerId: ownerID, assemblyId: assembly },
-      actorOrAnonymous(principal),
-      clientAddressKey(req.ip),
-    );
+    const register = () =>
+      this.drivers.register(
+        { ...fields, ownerId: ownerID, assemblyId: assembly },
+        actorOrAnonymous(principal),
+        clientAddressKey(req.ip),
+      );
+    const { driver, activationKeySent } = principal
+      ? await register()
+      : await this.anonymousRegistrations.run(register);
     return { status: 201, payload: driver, activationKeySent };
   }
 

@@ -253,10 +253,20 @@ function withRating<R extends { rating?: number }>(out: R, d: Pick<DriverState, 
 }
 
 /** What the public sees of a driver (core/auth/views.ts, DRIVER_PUBLIC): the fields of their summary. */
-export type DriverSummaryResponse = Pick<DriverResponse, '_id' | 'name' | 'approved' | 'rating'>;
+export type DriverSummaryResponse = Pick<
+  DriverResponse,
+  '_id' | 'name' | 'approved' | 'rating' | 'createdAt' | 'updatedAt' | '__v'
+>;
 
 export function toDriverSummaryResponse(d: DriverSummary): DriverSummaryResponse {
-  const out: DriverSummaryResponse = { _id: d.id, name: d.name, approved: d.approved };
+  const out: DriverSummaryResponse = {
+    _id: d.id,
+    name: d.name,
+    approved: d.approved,
+    createdAt: d.createdAt.toISOString(),
+    updatedAt: d.updatedAt.toISOString(),
+    __v: d.version,
+  };
   return withRating(out, d);
 }
 

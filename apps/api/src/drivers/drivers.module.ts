@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { DEFAULT_ACTIVATION_POLICY, type ActivationPolicy } from '@transport/domain';
 import type { AppConfig } from '../config';
+import { Bulkhead } from '../core/platform/bulkhead';
 import { APP_CONFIG } from '../core/tokens';
-import { DriversController } from './drivers.controller';
+import { DriversController, REGISTRATION_BULKHEAD } from './drivers.controller';
 import { ACTIVATION_POLICY, DriversService } from './drivers.service';
 
 /** Activation as configured: the key's lifetime, and the domain's doubling delays up to the configured longest. */
@@ -14,8 +15,22 @@ export function activationPolicy(config: AppConfig): ActivationPolicy {
   };
 }
 
+/**
+ * Anonymous registrations one instance works on at once (REGISTRATION_CONCURRENCY), as many again waiting a moment,
+ * and past that a 429: a flood from many addresses, each under its own limit, still cannot take the pool and the
+ * event loop from the public lists (README, Performance: the flood).
+ */
+export function registrationBulkhead(config: AppConfig): Bulkhead {
+  const limit = config.activation.registrationConcurrency;
+  return new Bulkhead(limit, limit, 'Too many registrations are being worked on; try again in 1 s');
+}
+
 @Module({
   controllers: [DriversController],
-  providers: [DriversService, { provide: ACTIVATION_POLICY, inject: [APP_CONFIG], useFactory: activationPolicy }],
+  providers: [
+    DriversService,
+    { provide: ACTIVATION_POLICY, inject: [APP_CONFIG], useFactory: activationPolicy },
+    { provide: REGISTRATION_BULKHEAD, inject: [APP_CONFIG], useFactory: registrationBulkhead },
+  ],
 })
 export class DriversModule {}

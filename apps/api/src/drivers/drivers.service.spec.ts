@@ -65,6 +65,11 @@ describe('DriversService on fakes', () => {
   });
 
   it("lists summaries: the list's page in the public's fields, without the owner, within the jurisdiction", async () => {
+    const envelope = (r: { createdAt: string; updatedAt: string; __v: number }) => ({
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      __v: r.__v,
+    });
     const s = setup();
     const owner = await s.owners.add(ownerInput(), INSPECTOR);
     const first = await register(s, driverInput({ ownerId: owner._id }), INSPECTOR);
@@ -73,9 +78,10 @@ describe('DriversService on fakes', () => {
     const whole = await s.drivers.list({}, { limit: 10, count: true }, ADMIN);
     const summaries = await s.drivers.listSummaries({}, { limit: 10, count: true }, ANONYMOUS_ACTOR);
     expect(summaries).toEqual({
+      // With the envelope every record has (times and revision), as the whole record shows it.
       items: [
-        { _id: second._id, name: 'Ama Owusu', approved: false },
-        { _id: first._id, name: whole.items[1].name, approved: false },
+        { _id: second._id, name: 'Ama Owusu', approved: false, ...envelope(whole.items[0]) },
+        { _id: first._id, name: whole.items[1].name, approved: false, ...envelope(whole.items[1]) },
       ],
       total: 2,
     });

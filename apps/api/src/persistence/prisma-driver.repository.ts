@@ -196,7 +196,10 @@ export class PrismaDriverRepository implements DriverRepository {
       this.listReads,
       'drivers',
       page,
-      (db) => db.selectFrom('drivers').select(['id', 'name', 'approved', 'ratingTotal', 'ratingCount']),
+      (db) =>
+        db
+          .selectFrom('drivers')
+          .select(['id', 'name', 'approved', 'ratingTotal', 'ratingCount', 'createdAt', 'updatedAt', 'version']),
       matching(filter),
       (row) => ({ ...row }),
     );

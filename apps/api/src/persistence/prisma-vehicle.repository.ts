@@ -215,7 +215,14 @@ type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryColumns>['execute'
 /** As `toDomain` reads these columns (a station link kept apart from the station: `station: null` once unlinked). */
 function toSummary(row: SummaryRow): VehicleSummary {
   return mapped('vehicles', row.id, () => {
-    const s: Mutable<VehicleSummary> = { id: row.id, inspected: row.inspected, approved: row.approved };
+    const s: Mutable<VehicleSummary> = {
+      id: row.id,
+      inspected: row.inspected,
+      approved: row.approved,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      version: row.version,
+    };
     if (row.registrationNumber !== null) s.registrationNumber = row.registrationNumber;
     if (row.make !== null) s.make = row.make;
     if (row.model !== null) s.model = row.model;

@@ -377,6 +377,9 @@ export type VehicleSummaryResponse = Pick<
   | 'approved'
   | 'station'
   | 'transportUnion'
+  | 'createdAt'
+  | 'updatedAt'
+  | '__v'
 >;
 
 export function toVehicleSummaryResponse(v: VehicleSummary, links: VehicleLinks): VehicleSummaryResponse {
@@ -390,6 +393,9 @@ export function toVehicleSummaryResponse(v: VehicleSummary, links: VehicleLinks)
     capacity: v.capacity,
     inspected: v.inspected,
     approved: v.approved,
+    createdAt: v.createdAt.toISOString(),
+    updatedAt: v.updatedAt.toISOString(),
+    __v: v.version,
   };
   return withoutUndefined(withLinks(out, v, links));
 }

@@ -238,8 +238,21 @@ describe('VehiclesService on fakes', () => {
     const whole = await s.vehicles.list({}, { limit: 10, count: true }, ANONYMOUS_ACTOR);
     expect(summaries.total).toBe(3);
     expect(summaries.items.map((v) => v._id)).toEqual(whole.items.map((v) => v._id));
+    // With the envelope every record has (times and revision), as the whole record shows it.
+    const envelope = (r: { createdAt: string; updatedAt: string; __v: number }) => ({
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      __v: r.__v,
+    });
     expect(summaries.items).toEqual([
-      { _id: unlinked._id, registrationNumber: 'GR 3-24', inspected: false, approved: false, station: null },
+      {
+        _id: unlinked._id,
+        registrationNumber: 'GR 3-24',
+        inspected: false,
+        approved: false,
+        station: null,
+        ...envelope(whole.items[0]),
+      },
       {
         _id: linked._id,
         registrationNumber: 'GR 2-24',
@@ -247,9 +260,18 @@ describe('VehiclesService on fakes', () => {
         approved: false,
         station: whole.items[1].station,
         transportUnion: whole.items[1].transportUnion,
+        ...envelope(whole.items[1]),
       },
-      { _id: plain._id, registrationNumber: 'GR 1-24', make: 'Toyota', inspected: false, approved: false },
+      {
+        _id: plain._id,
+        registrationNumber: 'GR 1-24',
+        make: 'Toyota',
+        inspected: false,
+        approved: false,
+        ...envelope(whole.items[2]),
+      },
     ]);
+    expect(summaries.items[1].__v).toBe(1);
     expect(summaries.items[1].station).toMatchObject({ _id: station.id, name: 'Kaneshie' });
     // The same filters and jurisdiction as the list: a normalised plate, and another assembly's staff see nothing.
     expect(

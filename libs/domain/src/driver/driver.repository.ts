@@ -12,11 +12,23 @@ export interface DriverListFilter {
  * A driver as lists show them to the public (a name and whether an assembly approved them, and the rating): read
  * straight from storage, no aggregate restored.
  */
-export type DriverSummary = Pick<DriverState, 'id' | 'name' | 'approved' | 'ratingTotal' | 'ratingCount'>;
+export type DriverSummary = Pick<
+  DriverState,
+  'id' | 'name' | 'approved' | 'ratingTotal' | 'ratingCount' | 'createdAt' | 'updatedAt' | 'version'
+>;
 
-/** A driver's summary, from their whole state. */
+/** A driver's summary, from their whole state (with the envelope every record has: its times and revision). */
 export function driverSummaryOf(s: DriverState): DriverSummary {
-  return { id: s.id, name: s.name, approved: s.approved, ratingTotal: s.ratingTotal, ratingCount: s.ratingCount };
+  return {
+    id: s.id,
+    name: s.name,
+    approved: s.approved,
+    ratingTotal: s.ratingTotal,
+    ratingCount: s.ratingCount,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    version: s.version,
+  };
 }
 
 /**

@@ -24,6 +24,10 @@ export const VEHICLE_SUMMARY_FIELDS = [
   'approved',
   'stationId',
   'transportUnionId',
+  // The envelope the interface gives every record (`createdAt`, `updatedAt`, `__v`): no personal data.
+  'createdAt',
+  'updatedAt',
+  'version',
 ] as const satisfies ReadonlyArray<keyof VehicleState>;
 
 /**

@@ -15,6 +15,12 @@ type View = 'all' | FieldSet;
 const fields = (names: string[], nested: Record<string, ViewedResource> = {}): FieldSet =>
   Object.fromEntries([...names.map((n) => [n, true] as const), ...Object.entries(nested)]);
 
+/**
+ * What the interface gives every record besides `_id`: its times and revision. They carry no personal data, and a
+ * client of the original reads them on every record, public views included.
+ */
+const ENVELOPE = ['createdAt', 'updatedAt', '__v'];
+
 /** What a passenger checks before getting in: the taxi and whether it is approved. */
 const VEHICLE_PUBLIC = fields([
   '_id',
@@ -28,9 +34,10 @@ const VEHICLE_PUBLIC = fields([
   'approved',
   'station',
   'transportUnion',
+  ...ENVELOPE,
 ]);
 /** The driver a passenger checks: a name and whether an assembly approved them. */
-const DRIVER_PUBLIC = fields(['_id', 'name', 'approved', 'rating']);
+const DRIVER_PUBLIC = fields(['_id', 'name', 'approved', 'rating', ...ENVELOPE]);
 
 /**
  * The one policy of who sees which fields of which record. Every response carrying one of these records goes through
@@ -62,9 +69,6 @@ export const VIEWS: Readonly<Record<ViewedResource, Readonly<Record<Viewer, View
       'dateApproved',
       'dateInspected',
       'driver',
-      'createdAt',
-      'updatedAt',
-      '__v',
     ]),
     assembly: 'all',
     admin: 'all',
@@ -84,9 +88,6 @@ export const VIEWS: Readonly<Record<ViewedResource, Readonly<Record<Viewer, View
       'verified',
       'dateActivated',
       'walletAccount',
-      'createdAt',
-      'updatedAt',
-      '__v',
     ]),
     assembly: 'all',
     admin: 'all',

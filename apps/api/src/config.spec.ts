@@ -42,6 +42,7 @@ describe('a production start', () => {
     [{ PAYMENT_PROVIDER_URL: '' }, 'PAYMENT_PROVIDER_URL'],
     [{ PUBLIC_BASE_URL: 'http://api.transport.example.com' }, 'PUBLIC_BASE_URL'],
     [{ ACTIVATION_KEY_SECRETS: '' }, 'ACTIVATION_KEY_SECRETS'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
   ])('refuses %j alone, naming %s', (override, setting) => {
     const message = refusal({ ...production, ...override });
     expect(message.split('\n')).toHaveLength(2);
@@ -51,6 +52,14 @@ describe('a production start', () => {
   it("refuses a provider that is not https (the local stack's simulator), naming it", () => {
     const message = refusal({ ...production, PAYMENT_PROVIDER_URL: 'http://simulator:3100' });
     expect(message.split('\n').slice(1)).toEqual([expect.stringContaining('PAYMENT_PROVIDER_URL must be https')]);
+  });
+
+  it('trusts X-Forwarded-For only from a counted number of proxies or from named addresses', () => {
+    expect(loadConfig({ ...production, TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ ...production, TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
+    expect(refusal({ ...production, TRUST_PROXY: 'true' })).toContain(
+      'TRUST_PROXY=true would let any client choose its address with X-Forwarded-For',
+    );
   });
 
   it('leaves development and test starts as they are', () => {

@@ -268,6 +268,10 @@ export function productionProblems(config: AppConfig): string[] {
     problems.push(
       "ACTIVATION_KEY_SECRETS is unset: drivers' activation keys would be hashed with a secret kept in DATA_DIR beside the data",
     );
+  if (config.trustProxy === true)
+    problems.push(
+      'TRUST_PROXY=true would let any client choose its address with X-Forwarded-For (every per-address limit counts it): set the number of proxies in front (e.g. 1) or their addresses',
+    );
   if (!config.publicBaseUrl.startsWith('https://'))
     problems.push(
       `PUBLIC_BASE_URL must be https (got ${config.publicBaseUrl}): the provider's callbacks carry their tokens in it`,

@@ -6,6 +6,7 @@ const production = {
   PAYMENT_PROVIDER_URL: 'https://rmp.hubtel.com',
   PUBLIC_BASE_URL: 'https://api.transport.example.com',
   ACTIVATION_KEY_SECRETS: 'a-production-secret-of-forty-characters-0001',
+  SMS_GATEWAY_URL: 'https://sms.hubtel.com/v1/messages/send',
 };
 
 const refusal = (env: NodeJS.ProcessEnv): string => {
@@ -19,7 +20,7 @@ const refusal = (env: NodeJS.ProcessEnv): string => {
 };
 
 describe('a production start', () => {
-  it('starts with a real database, a real provider and an https public URL, and no demo data', () => {
+  it('starts with a real database, a real provider, an SMS gateway and an https public URL, and no demo data', () => {
     expect(loadConfig(production)).toMatchObject({ production: true, seedDemo: false });
   });
 
@@ -32,6 +33,7 @@ describe('a production start', () => {
       'PAYMENT_PROVIDER_URL is unset',
       'PUBLIC_BASE_URL must be https',
       'ACTIVATION_KEY_SECRETS is unset',
+      'SMS_GATEWAY_URL is unset',
     ])
       expect(message).toContain(setting);
   });
@@ -43,6 +45,8 @@ describe('a production start', () => {
     [{ PUBLIC_BASE_URL: 'http://api.transport.example.com' }, 'PUBLIC_BASE_URL'],
     [{ ACTIVATION_KEY_SECRETS: '' }, 'ACTIVATION_KEY_SECRETS'],
     [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+    [{ SMS_GATEWAY_URL: '' }, 'SMS_GATEWAY_URL is unset'],
+    [{ SMS_GATEWAY_URL: 'http://sms.internal:8080/send' }, 'SMS_GATEWAY_URL must be https'],
   ])('refuses %j alone, naming %s', (override, setting) => {
     const message = refusal({ ...production, ...override });
     expect(message.split('\n')).toHaveLength(2);

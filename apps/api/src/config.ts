@@ -268,6 +268,14 @@ export function productionProblems(config: AppConfig): string[] {
     problems.push(
       "ACTIVATION_KEY_SECRETS is unset: drivers' activation keys would be hashed with a secret kept in DATA_DIR beside the data",
     );
+  if (!config.sms)
+    problems.push(
+      "SMS_GATEWAY_URL is unset: drivers' activation keys and dashboard password links would sit in the outbox table, never sent",
+    );
+  else if (!config.sms.url.startsWith('https://'))
+    problems.push(
+      `SMS_GATEWAY_URL must be https (got ${config.sms.url}): the gateway's credentials and the links travel to it`,
+    );
   if (config.trustProxy === true)
     problems.push(
       'TRUST_PROXY=true would let any client choose its address with X-Forwarded-For (every per-address limit counts it): set the number of proxies in front (e.g. 1) or their addresses',

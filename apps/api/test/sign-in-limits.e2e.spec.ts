@@ -4,7 +4,7 @@ import { loadApiFixture } from './support/api-fixtures';
 import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
 
 const PER_ACCOUNT = 10;
-const PER_ADDRESS = 12;
+const PER_ADDRESS = 40;
 
 // Behind one load balancer (TRUST_PROXY=1), as deploy/ and compose*.yaml run the service: the balancer appends the
 // address it saw to X-Forwarded-For, and only that last entry is the client's. These requests play both parts.
@@ -46,5 +46,14 @@ describeOnEachTier('the sign-in limits behind a proxy', (tier) => {
     expect(refused.body.detail).toMatch(/^Too many sign-in attempts from this address/);
     // Another client behind the same balancer has its own budget.
     expect((await signIn('203.0.113.8', 'nobody-0@ama.gov.gh', [client])).status).toBe(401);
+  });
+
+  it('checks and counts the per-account limit in one step: a burst of wrong passwords gets no more tries than the limit', async () => {
+    const attempts = await Promise.all(Array.from({ length: 30 }, () => signIn('198.51.100.77', 'abena@ama.gov.gh')));
+    const statuses = attempts.map((res) => res.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(PER_ACCOUNT);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(30 - PER_ACCOUNT);
+    for (const refused of attempts.filter((res) => res.status === 429))
+      expect(refused.body.detail).toMatch(/^Too many failed sign-ins for this account from this address/);
   });
 });

@@ -158,15 +158,17 @@ export class PeopleService {
    */
   async signIn(email: string, password: string, address: string): Promise<SessionInfo & { token: string }> {
     const normalised = email.trim().toLowerCase();
-    // Every attempt counts per address; failures count per account and address, and a success clears those.
+    // Every attempt counts per address, and per account and address; a success clears the latter, so what it holds
+    // is the failures (and the attempts in flight). Counting before the password is checked makes check and count
+    // one atomic step in the shared store: a burst of concurrent guesses cannot all pass a check made before any of
+    // them was counted.
     const account = `${normalised}|${address}`;
     await this.limits.consume('sign-in-address', address);
-    await this.limits.assertAvailable('sign-in-account', account);
+    await this.limits.consume('sign-in-account', account);
     const person = await this.people.findByEmail(normalised);
     const ok = await verifyPassword(password, person?.passwordHash ?? UNUSABLE_HASH);
     if (!person || !person.passwordHash || !ok) {
       this.events.warn('sign_in_refused', { known: Boolean(person) });
-      await this.limits.consume('sign-in-account', account).catch(() => undefined);
       throw new AppError('INVALID_CREDENTIALS', 'The email or password is not right');
     }
     await this.limits.reset('sign-in-account', account);

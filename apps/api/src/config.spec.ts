@@ -111,3 +111,11 @@ describe('CORS_ORIGINS', () => {
       expect(() => loadConfig({ CORS_ORIGINS: bad })).toThrow(ConfigError);
   });
 });
+
+describe('METRICS_HOST', () => {
+  it('keeps the scrape endpoint on loopback unless told, even when the API serves other machines', () => {
+    expect(loadConfig({}).metrics.host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).metrics.host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0', METRICS_HOST: '0.0.0.0' }).metrics.host).toBe('0.0.0.0');
+  });
+});

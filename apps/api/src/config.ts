@@ -51,7 +51,7 @@ export interface AppConfig {
   activation: ActivationConfig;
   /** pino's level (LOG_LEVEL): fatal, error, warn, info, debug, trace or silent. */
   logLevel: LogLevel;
-  /** The Prometheus scrape endpoint's own port (METRICS_PORT; undefined: off), on METRICS_HOST. */
+  /** The Prometheus scrape endpoint's own port (METRICS_PORT; undefined: off), on METRICS_HOST (default 127.0.0.1). */
   metrics: { port?: number; host: string };
   /** Node's HTTP server limits: a whole request, its headers, and an idle keep-alive connection. */
   http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number };
@@ -377,7 +377,8 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
       registrationsPerPhone: int(env, 'REGISTRATION_LIMIT_PER_PHONE', 3, 1, 1000),
     },
     logLevel: logLevel(env.LOG_LEVEL),
-    metrics: { port: metricsPort(env), host: env.METRICS_HOST || env.HOST || '127.0.0.1' },
+    // Loopback unless told: the scrape endpoint has no key, and HOST=0.0.0.0 (serving the API) must not publish it too.
+    metrics: { port: metricsPort(env), host: env.METRICS_HOST || '127.0.0.1' },
     http: {
       requestTimeoutMs: int(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
       headersTimeoutMs: int(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 120_000),

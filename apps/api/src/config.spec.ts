@@ -6,6 +6,7 @@ const production = {
   PAYMENT_PROVIDER_URL: 'https://rmp.hubtel.com',
   PUBLIC_BASE_URL: 'https://api.transport.example.com',
   ACTIVATION_KEY_SECRETS: 'a-production-secret-of-forty-characters-0001',
+  SMS_GATEWAY_URL: 'https://sms.hubtel.com/v1/messages/send',
 };
 
 const refusal = (env: NodeJS.ProcessEnv): string => {
@@ -19,7 +20,7 @@ const refusal = (env: NodeJS.ProcessEnv): string => {
 };
 
 describe('a production start', () => {
-  it('starts with a real database, a real provider and an https public URL, and no demo data', () => {
+  it('starts with a real database, a real provider, an SMS gateway and an https public URL, and no demo data', () => {
     expect(loadConfig(production)).toMatchObject({ production: true, seedDemo: false });
   });
 
@@ -32,6 +33,7 @@ describe('a production start', () => {
       'PAYMENT_PROVIDER_URL is unset',
       'PUBLIC_BASE_URL must be https',
       'ACTIVATION_KEY_SECRETS is unset',
+      'SMS_GATEWAY_URL is unset',
     ])
       expect(message).toContain(setting);
   });
@@ -42,6 +44,9 @@ describe('a production start', () => {
     [{ PAYMENT_PROVIDER_URL: '' }, 'PAYMENT_PROVIDER_URL'],
     [{ PUBLIC_BASE_URL: 'http://api.transport.example.com' }, 'PUBLIC_BASE_URL'],
     [{ ACTIVATION_KEY_SECRETS: '' }, 'ACTIVATION_KEY_SECRETS'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+    [{ SMS_GATEWAY_URL: '' }, 'SMS_GATEWAY_URL is unset'],
+    [{ SMS_GATEWAY_URL: 'http://sms.internal:8080/send' }, 'SMS_GATEWAY_URL must be https'],
   ])('refuses %j alone, naming %s', (override, setting) => {
     const message = refusal({ ...production, ...override });
     expect(message.split('\n')).toHaveLength(2);
@@ -51,6 +56,14 @@ describe('a production start', () => {
   it("refuses a provider that is not https (the local stack's simulator), naming it", () => {
     const message = refusal({ ...production, PAYMENT_PROVIDER_URL: 'http://simulator:3100' });
     expect(message.split('\n').slice(1)).toEqual([expect.stringContaining('PAYMENT_PROVIDER_URL must be https')]);
+  });
+
+  it('trusts X-Forwarded-For only from a counted number of proxies or from named addresses', () => {
+    expect(loadConfig({ ...production, TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ ...production, TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
+    expect(refusal({ ...production, TRUST_PROXY: 'true' })).toContain(
+      'TRUST_PROXY=true would let any client choose its address with X-Forwarded-For',
+    );
   });
 
   it('leaves development and test starts as they are', () => {
@@ -96,5 +109,13 @@ describe('CORS_ORIGINS', () => {
     ]);
     for (const bad of ['*', 'a.example.com', 'https://a.example.com/path'])
       expect(() => loadConfig({ CORS_ORIGINS: bad })).toThrow(ConfigError);
+  });
+});
+
+describe('METRICS_HOST', () => {
+  it('keeps the scrape endpoint on loopback unless told, even when the API serves other machines', () => {
+    expect(loadConfig({}).metrics.host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).metrics.host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0', METRICS_HOST: '0.0.0.0' }).metrics.host).toBe('0.0.0.0');
   });
 });

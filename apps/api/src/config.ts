@@ -51,7 +51,7 @@ export interface AppConfig {
   activation: ActivationConfig;
   /** pino's level (LOG_LEVEL): fatal, error, warn, info, debug, trace or silent. */
   logLevel: LogLevel;
-  /** The Prometheus scrape endpoint's own port (METRICS_PORT; undefined: off), on METRICS_HOST. */
+  /** The Prometheus scrape endpoint's own port (METRICS_PORT; undefined: off), on METRICS_HOST (default 127.0.0.1). */
   metrics: { port?: number; host: string };
   /** Node's HTTP server limits: a whole request, its headers, and an idle keep-alive connection. */
   http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number };
@@ -270,6 +270,18 @@ export function productionProblems(config: AppConfig): string[] {
     problems.push(
       "ACTIVATION_KEY_SECRETS is unset: drivers' activation keys would be hashed with a secret kept in DATA_DIR beside the data",
     );
+  if (!config.sms)
+    problems.push(
+      "SMS_GATEWAY_URL is unset: drivers' activation keys and dashboard password links would sit in the outbox table, never sent",
+    );
+  else if (!config.sms.url.startsWith('https://'))
+    problems.push(
+      `SMS_GATEWAY_URL must be https (got ${config.sms.url}): the gateway's credentials and the links travel to it`,
+    );
+  if (config.trustProxy === true)
+    problems.push(
+      'TRUST_PROXY=true would let any client choose its address with X-Forwarded-For (every per-address limit counts it): set the number of proxies in front (e.g. 1) or their addresses',
+    );
   if (!config.publicBaseUrl.startsWith('https://'))
     problems.push(
       `PUBLIC_BASE_URL must be https (got ${config.publicBaseUrl}): the provider's callbacks carry their tokens in it`,
@@ -368,7 +380,8 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
       registrationConcurrency: int(env, 'REGISTRATION_CONCURRENCY', 2, 1, 1000),
     },
     logLevel: logLevel(env.LOG_LEVEL),
-    metrics: { port: metricsPort(env), host: env.METRICS_HOST || env.HOST || '127.0.0.1' },
+    // Loopback unless told: the scrape endpoint has no key, and HOST=0.0.0.0 (serving the API) must not publish it too.
+    metrics: { port: metricsPort(env), host: env.METRICS_HOST || '127.0.0.1' },
     http: {
       requestTimeoutMs: int(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
       headersTimeoutMs: int(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 120_000),

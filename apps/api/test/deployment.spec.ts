@@ -121,6 +121,7 @@ describeOnPostgres('the runtime bundle', () => {
         PAYMENT_PROVIDER_URL: 'https://rmp.example.com',
         PUBLIC_BASE_URL: 'https://transport.example.com',
         ACTIVATION_KEY_SECRETS: 'a-production-secret-of-forty-characters-0001',
+        SMS_GATEWAY_URL: 'https://sms.example.com/v1/messages/send',
       });
       expect(refused.status).toBe(1);
       expect(refused.stdout).toContain('Refusing to load demo data with NODE_ENV=production');

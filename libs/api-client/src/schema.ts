@@ -9294,7 +9294,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Sent, if the account exists. */
+            /** @description Answered before the account is looked up: the link is sent afterwards, if the account exists (a gateway failure is logged, not answered). */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9337,16 +9337,6 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDoc"];
-                };
-            };
-            /** @description A gateway this operation depends on (the SMS gateway) refused or could not be reached; nothing else changed that a repeat would not redo. */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

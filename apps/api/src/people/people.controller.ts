@@ -129,8 +129,11 @@ export class PeopleController {
       "When the email is an assembly user's, a link working for PASSWORD_RESET_MINUTES is sent to their phone. The answer is 202 either way; at most five links per account an hour, and the sign-in limit per address (429).",
   })
   @ApiBody({ type: PasswordResetBody })
-  @ApiAcceptedResponse({ description: 'Sent, if the account exists.' })
-  @ApiProblems(400, 413, 415, 429, 502)
+  @ApiAcceptedResponse({
+    description:
+      'Answered before the account is looked up: the link is sent afterwards, if the account exists (a gateway failure is logged, not answered).',
+  })
+  @ApiProblems(400, 413, 415, 429)
   async requestReset(@Body() body: PasswordResetBody, @Req() req: Request): Promise<void> {
     await this.people.limitAddress(addressOf(req));
     await this.people.requestReset(body.email);

@@ -80,16 +80,61 @@ describe('PeopleService on fakes', () => {
   it('sends a reset link only to a known account, and refuses a weak password without using the link', async () => {
     const s = setup();
     await s.service.requestReset('nobody@ama.gov.gh');
+    await s.service.settled();
     expect(s.messages.sent).toEqual([]);
     await s.service.requestReset('Kofi@AMA.gov.gh');
+    await s.service.settled();
     expect(s.messages.sent[0].text).toContain('set a new password within 60 minutes');
     await expect(s.service.setPassword(s.token(), 'kofi-kofi-kofi')).rejects.toMatchObject({ code: 'WEAK_PASSWORD' });
     await expect(s.service.setPassword(s.token(), 'x'.repeat(801))).rejects.toMatchObject({ code: 'WEAK_PASSWORD' });
     await s.service.setPassword(s.token(), 'a-long-walk-to-tema');
     // A link past its time sets nothing.
     await s.service.requestReset('kofi@ama.gov.gh');
+    await s.service.settled();
     s.clock.advance(61 * MINUTE);
     await expect(s.service.setPassword(s.token(), 'another-long-walk')).rejects.toMatchObject({ code: 'LINK_EXPIRED' });
+  });
+
+  it('answers a reset request for a known and an unknown email after the same work, before the account is looked up', async () => {
+    const s = setup();
+    const calls: string[] = [];
+    const findByEmail = s.people.findByEmail.bind(s.people);
+    s.people.findByEmail = (email) => (calls.push('look up the account'), findByEmail(email));
+    const consume = s.limits.consume.bind(s.limits);
+    s.limits.consume = (limit, key) => (calls.push(`count ${limit}`), consume(limit, key));
+    const send = s.messages.send.bind(s.messages);
+    s.messages.send = (message) => (calls.push('send the text'), send(message));
+
+    await s.service.requestReset('nobody@ama.gov.gh');
+    const unknown = calls.splice(0);
+    await s.service.requestReset('kofi@ama.gov.gh');
+    const known = calls.splice(0);
+    expect(known).toEqual(['count password-link']);
+    expect(unknown).toEqual(known);
+
+    // Afterwards: the known account gets its link.
+    await s.service.settled();
+    expect(calls).toEqual(['look up the account', 'look up the account', 'send the text']);
+    expect(s.messages.sent.map((m) => m.to)).toEqual(['+233244000999']);
+
+    // A gateway failure is logged, not answered: the asker would learn that the account exists.
+    const errors: string[] = [];
+    const logged = new PeopleService(
+      s.people,
+      s.messages,
+      s.limits,
+      loadConfig({}),
+      s.clock,
+      new SequentialIdGenerator(),
+      {
+        ...quiet,
+        error: (event) => errors.push(event),
+      },
+    );
+    s.messages.fail = true;
+    await expect(logged.requestReset('kofi@ama.gov.gh')).resolves.toBeUndefined();
+    await logged.onApplicationShutdown();
+    expect(errors).toEqual(['password_reset_not_sent']);
   });
 
   it('signs in with the right password only; failures count, a success clears them; past the limit nothing is checked', async () => {

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import {
   assertDuty,
   CommonErrors,
@@ -56,7 +56,10 @@ const publicPerson = (p: PersonRecord): SignedInPerson => ({
  * stay for machines; a session acts exactly as its user's assembly key would.
  */
 @Injectable()
-export class PeopleService {
+export class PeopleService implements OnApplicationShutdown {
+  /** Reset links being looked up and sent after their request was answered. */
+  private readonly pending = new Set<Promise<void>>();
+
   constructor(
     @Inject(PEOPLE) private readonly people: PeopleDirectory,
     @Inject(MESSAGE_SENDER) private readonly messages: MessageSender,
@@ -87,16 +90,44 @@ export class PeopleService {
   /**
    * Sends a reset link to the account's phone, when the email is an assembly user's. The answer is the same either
    * way (nobody learns who has an account here); at most five links per account an hour.
+   *
+   * The request itself does the same work for every email (it counts the limit) and is answered before anything
+   * about the account is read: the lookup, the link and the text message happen afterwards, so neither the answer's
+   * time nor a gateway failure tells a known email from an unknown one.
    */
   async requestReset(email: string): Promise<void> {
     const normalised = email.trim().toLowerCase();
     await this.limits.consume('password-link', normalised);
-    const person = await this.people.findByEmail(normalised);
+    this.afterAnswer(() => this.sendReset(normalised));
+  }
+
+  /** Waits for the reset links still being sent (the shutdown, so none is cut off midway; and tests). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.settled();
+  }
+
+  private async sendReset(email: string): Promise<void> {
+    const person = await this.people.findByEmail(email);
     if (!person) {
       this.events.info('password_reset_unknown_account', {});
       return;
     }
     await this.sendLink(person, 'reset', { role: 'anonymous', id: 'anonymous' });
+  }
+
+  /** Runs `work` once the current answer has been written (setImmediate: after the pending I/O callbacks). */
+  private afterAnswer(work: () => Promise<void>): void {
+    const running: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(work)
+      .catch((error: unknown) =>
+        this.events.error('password_reset_not_sent', { error: error instanceof Error ? error.message : String(error) }),
+      )
+      .finally(() => this.pending.delete(running));
+    this.pending.add(running);
   }
 
   private async sendLink(
@@ -158,15 +189,17 @@ export class PeopleService {
    */
   async signIn(email: string, password: string, address: string): Promise<SessionInfo & { token: string }> {
     const normalised = email.trim().toLowerCase();
-    // Every attempt counts per address; failures count per account and address, and a success clears those.
+    // Every attempt counts per address, and per account and address; a success clears the latter, so what it holds
+    // is the failures (and the attempts in flight). Counting before the password is checked makes check and count
+    // one atomic step in the shared store: a burst of concurrent guesses cannot all pass a check made before any of
+    // them was counted.
     const account = `${normalised}|${address}`;
     await this.limits.consume('sign-in-address', address);
-    await this.limits.assertAvailable('sign-in-account', account);
+    await this.limits.consume('sign-in-account', account);
     const person = await this.people.findByEmail(normalised);
     const ok = await verifyPassword(password, person?.passwordHash ?? UNUSABLE_HASH);
     if (!person || !person.passwordHash || !ok) {
       this.events.warn('sign_in_refused', { known: Boolean(person) });
-      await this.limits.consume('sign-in-account', account).catch(() => undefined);
       throw new AppError('INVALID_CREDENTIALS', 'The email or password is not right');
     }
     await this.limits.reset('sign-in-account', account);

@@ -504,7 +504,7 @@ export async function seedDemo(
     { timeout: 60_000 },
   );
 
-  await mkdir(credentialsDir, { recursive: true });
+  await mkdir(credentialsDir, { recursive: true, mode: 0o700 });
   const file = join(credentialsDir, CREDENTIALS_FILE);
   await writeFile(file, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
   await chmod(file, 0o600);

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { Server, Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -57,13 +57,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
         'Stop that process first, or set DATA_DIR to another folder.',
     );
   }
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await keepToOwner(dataDir);
 
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
 
   const db = await PGlite.create({ dataDir, extensions: { pg_trgm }, postgresqlconf: EMBEDDED_SETTINGS });
+  // What PGlite wrote (under whatever umask the process has) is kept to its owner as well.
+  await keepToOwner(dataDir);
   const server = new PGLiteSocketServer({
     db,
     host: '127.0.0.1',
@@ -80,7 +83,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const port = Number(server.getServerConn().split(':').pop());
   if (options.advertise) {
     const file: ServerFile = { port, pid: process.pid };
-    await writeFile(join(dataDir, SERVER_FILE), JSON.stringify(file));
+    await writeFile(join(dataDir, SERVER_FILE), JSON.stringify(file), { mode: 0o600 });
   }
 
   let stopped = false;
@@ -94,8 +97,24 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       if (options.advertise) await rm(join(dataDir, SERVER_FILE), { force: true });
       await server.stop();
       await db.close();
+      await keepToOwner(dataDir);
     },
   };
+}
+
+/**
+ * Takes every group and other permission off the data directory and what is in it, as PostgreSQL requires of its own
+ * (it refuses to start on a data directory others can reach): the database's files are its data, and a writable one
+ * would let another user of the machine change it. PGlite writes with Node's default modes, which a permissive umask
+ * (0 in some containers) leaves world-writable. Symbolic links are left alone (chmod would follow them).
+ */
+async function keepToOwner(dataDir: string): Promise<void> {
+  const entries = await readdir(dataDir, { recursive: true, withFileTypes: true });
+  const paths = [dataDir, ...entries.filter((e) => !e.isSymbolicLink()).map((e) => join(e.parentPath, e.name))];
+  for (const path of paths) {
+    const { mode } = await lstat(path);
+    if (mode & 0o077) await chmod(path, mode & 0o700);
+  }
 }
 
 /** The server another live process runs on this data directory, if any (a stale file from a crash is ignored). */

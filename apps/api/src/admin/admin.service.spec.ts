@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ADMIN, InMemoryMerchants, fakePorts } from '../core/testing/fixtures';
+import { ADMIN, InMemoryMerchants, InMemoryPeople, fakePorts } from '../core/testing/fixtures';
 import type { Actor } from '@transport/domain';
 import type { ApiKeyRecord, ApiKeyRegistry, AuditRecord, AuditTrail, NewApiKey } from '../core/ports';
 import { ReferenceDataService } from '../reference-data/reference-data.service';
@@ -45,7 +45,13 @@ function setup(trail: AuditRecord[] = []) {
   const keys = new InMemoryKeys();
   const merchants = new InMemoryMerchants();
   const admin = new AdminService(keys, merchants, new FixedTrail(trail), p.stores, p.clock, p.ids);
-  return { ...p, keys, merchants, admin, reference: new ReferenceDataService(p.uow, p.stores, p.clock, p.ids) };
+  return {
+    ...p,
+    keys,
+    merchants,
+    admin,
+    reference: new ReferenceDataService(p.uow, p.stores, p.clock, p.ids, new InMemoryPeople()),
+  };
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');

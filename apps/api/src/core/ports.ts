@@ -167,6 +167,8 @@ export interface PersonRecord {
   phone: string;
   role: string;
   passwordHash?: string;
+  /** Off-boarded: no sign-in and no session until enabled again. */
+  disabled: boolean;
 }
 
 /** A one-time link to set a password (only its token's hash is kept). */
@@ -212,4 +214,6 @@ export interface PeopleDirectory {
   ): Promise<{ session: PersonSessionRecord; person: PersonRecord } | undefined>;
   touchSession(id: string, at: Date): Promise<void>;
   closeSession(id: string): Promise<void>;
+  /** Ends every session of a user and voids their unused password links (off-boarding). */
+  endAllOf(userId: string, at: Date): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   assertDuty,
   CommonErrors,
+  DomainError,
   type Actor,
   type AssemblyRole,
   type Clock,
@@ -81,6 +82,12 @@ export class PeopleService {
       if (!self) throw CommonErrors.notFound('assembly user', actor.id);
       assertDuty({ role: self.role as AssemblyRole }, 'manageAssemblyUsers');
     }
+    if (person.disabled)
+      throw new DomainError(
+        'ASSEMBLY_USER_DISABLED',
+        'This user is disabled; enable them before inviting them',
+        'user',
+      );
     return this.sendLink(person, 'invitation', actor);
   }
 
@@ -92,7 +99,7 @@ export class PeopleService {
     const normalised = email.trim().toLowerCase();
     await this.limits.consume('password-link', normalised);
     const person = await this.people.findByEmail(normalised);
-    if (!person) {
+    if (!person || person.disabled) {
       this.events.info('password_reset_unknown_account', {});
       return;
     }
@@ -170,6 +177,11 @@ export class PeopleService {
       throw new AppError('INVALID_CREDENTIALS', 'The email or password is not right');
     }
     await this.limits.reset('sign-in-account', account);
+    // Said only to whoever knows the password: anyone else learns nothing about the account.
+    if (person.disabled) {
+      this.events.warn('sign_in_refused_disabled', { user: person.id });
+      throw new AppError('ACCOUNT_DISABLED', "This account is disabled; ask your assembly's admin");
+    }
     const now = this.clock.now();
     const token = newToken();
     const session = {

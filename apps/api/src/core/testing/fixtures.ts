@@ -256,8 +256,9 @@ export class InMemoryPeople implements PeopleDirectory {
   }
   async findSession(id: string, at: Date, idleSince: Date) {
     const session = this.sessions.get(id);
-    if (!session || session.expiresAt <= at || session.lastSeenAt <= idleSince) return undefined;
-    return { session: { ...session }, person: this.people.get(session.userId) as PersonRecord };
+    const person = session && (this.people.get(session.userId) as PersonRecord);
+    if (!session || session.expiresAt <= at || session.lastSeenAt <= idleSince || person?.disabled) return undefined;
+    return { session: { ...session }, person: person as PersonRecord };
   }
   async touchSession(id: string, at: Date) {
     const session = this.sessions.get(id);
@@ -265,5 +266,9 @@ export class InMemoryPeople implements PeopleDirectory {
   }
   async closeSession(id: string) {
     this.sessions.delete(id);
+  }
+  async endAllOf(userId: string, at: Date) {
+    for (const [id, session] of this.sessions) if (session.userId === userId) this.sessions.delete(id);
+    for (const link of this.links.values()) if (link.userId === userId) link.usedAt ??= at;
   }
 }

@@ -1103,7 +1103,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every key (never the key itself) */
+        /**
+         * Every key (never the key itself)
+         * @description Newest first; `limit`/`after` paging with a `Link` header, `count=true` for `X-Total-Count`.
+         */
         get: operations["adminList"];
         put?: never;
         /**
@@ -8929,7 +8932,14 @@ export interface operations {
     };
     adminList: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many records to return: an integer from 1 to 500. */
+                limit?: number;
+                /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
+                count?: "true" | "false";
+                /** @description Cursor: the `_id` of the last key of the previous page. */
+                after?: string;
+            };
             header?: {
                 /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
@@ -8942,10 +8952,22 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["KeySummaryResponse"][];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
             /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */

@@ -30,8 +30,8 @@ export interface ApiKeyRegistry {
   add(key: NewApiKey, audit: { actor: Actor }): Promise<void>;
   findById(id: string): Promise<ApiKeyRecord | undefined>;
   revoke(id: string, at: Date, audit: { actor: Actor }): Promise<void>;
-  /** Newest first. */
-  list(): Promise<ApiKeyRecord[]>;
+  /** Newest first, keyset-paged. */
+  list(page: PageRequest): Promise<Page<ApiKeyRecord>>;
 }
 
 export interface MerchantRecord {

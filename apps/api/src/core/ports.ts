@@ -214,6 +214,8 @@ export interface PeopleDirectory {
   ): Promise<{ session: PersonSessionRecord; person: PersonRecord } | undefined>;
   touchSession(id: string, at: Date): Promise<void>;
   closeSession(id: string): Promise<void>;
+  /** Deletes the sessions past their end or idle since before `idleSince`; answers how many. */
+  deleteEndedSessions(at: Date, idleSince: Date): Promise<number>;
   /** Ends every session of a user and voids their unused password links (off-boarding). */
   endAllOf(userId: string, at: Date): Promise<void>;
 }

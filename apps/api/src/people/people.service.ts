@@ -21,6 +21,13 @@ const MINUTE = 60_000;
 const TOUCH_EVERY_MS = MINUTE;
 export const SESSION_COOKIE = 'tp_session';
 
+/**
+ * The session cookie's name. A Secure cookie carries the `__Host-` prefix: browsers then accept it only from this very
+ * host over https, with path / and no Domain, so a neighbouring subdomain cannot plant a session of its own (session
+ * fixation) or read it. Plain http in development (COOKIE_SECURE=false) cannot have the prefix: the bare name.
+ */
+export const sessionCookieName = (secure: boolean): string => (secure ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE);
+
 /** Who is signed in, as the dashboard shows it. */
 export interface SignedInPerson {
   id: string;
@@ -231,6 +238,14 @@ export class PeopleService {
       assemblyId: person.assemblyId,
       session: { id, csrfToken: session.csrfToken },
     };
+  }
+
+  /** Deletes ended sessions (the scheduled cleanup): they authenticate nobody already; this keeps the table small. */
+  async deleteEndedSessions(): Promise<number> {
+    const now = this.clock.now();
+    const deleted = await this.people.deleteEndedSessions(now, this.idleSince(now));
+    if (deleted > 0) this.events.info('sessions_deleted', { deleted });
+    return deleted;
   }
 
   private idleSince(now: Date): Date {

@@ -132,6 +132,13 @@ export class PrismaPeopleDirectory implements PeopleDirectory {
     await this.prisma.personSession.deleteMany({ where: { id } });
   }
 
+  async deleteEndedSessions(at: Date, idleSince: Date): Promise<number> {
+    const { count } = await this.prisma.personSession.deleteMany({
+      where: { OR: [{ expiresAt: { lte: at } }, { lastSeenAt: { lte: idleSince } }] },
+    });
+    return count;
+  }
+
   async endAllOf(userId: string, at: Date): Promise<void> {
     await this.prisma.$transaction([
       this.prisma.personSession.deleteMany({ where: { userId } }),

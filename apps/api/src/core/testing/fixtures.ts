@@ -267,6 +267,12 @@ export class InMemoryPeople implements PeopleDirectory {
   async closeSession(id: string) {
     this.sessions.delete(id);
   }
+  async deleteEndedSessions(at: Date, idleSince: Date) {
+    let deleted = 0;
+    for (const [id, s] of this.sessions)
+      if (s.expiresAt <= at || s.lastSeenAt <= idleSince) deleted += Number(this.sessions.delete(id));
+    return deleted;
+  }
   async endAllOf(userId: string, at: Date) {
     for (const [id, session] of this.sessions) if (session.userId === userId) this.sessions.delete(id);
     for (const link of this.links.values()) if (link.userId === userId) link.usedAt ??= at;

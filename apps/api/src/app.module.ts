@@ -8,6 +8,7 @@ import { HEALTH_TIMEOUT_MS, Lifecycle } from './core/health.tokens';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule, type Params } from 'nestjs-pino';
 import { JsonContentTypeMiddleware } from './core/http/content-type.middleware';
+import { NoStoreForCallersInterceptor } from './core/http/no-store';
 import { ViewInterceptor } from './core/http/view.interceptor';
 import { PortsModule } from './core/ports.module';
 import { DriversModule } from './drivers/drivers.module';
@@ -49,6 +50,8 @@ export class AppModule implements NestModule {
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         // Every record a route answers with goes out in the caller's view of it (core/auth/views.ts).
         { provide: APP_INTERCEPTOR, useClass: ViewInterceptor },
+        // Answers to identified callers carry personal data: no cache keeps them (core/http/no-store.ts).
+        { provide: APP_INTERCEPTOR, useClass: NoStoreForCallersInterceptor },
       ],
     };
   }

@@ -86,9 +86,9 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurity('session', {
       type: 'apiKey',
       in: 'cookie',
-      name: 'tp_session',
+      name: '__Host-tp_session',
       description:
-        "A person's dashboard session (POST /auth/sign-in); acts as the user's assembly key would. Every change made with it carries the session's `X-CSRF-Token` header (403 `CSRF_REJECTED` without).",
+        "`tp_session` without the prefix when COOKIE_SECURE=false (plain http in development). A person's dashboard session (POST /auth/sign-in); acts as the user's assembly key would. Every change made with it carries the session's `X-CSRF-Token` header (403 `CSRF_REJECTED` without).",
     })
     .build();
   return declareHeaders(SwaggerModule.createDocument(app, info, { operationIdFactory: operationId }));

@@ -58,6 +58,8 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['GET', '/assembly/regions/:id', 'admin assembly merchant platform'],
   ['POST', '/assembly/users/add', 'admin assembly'],
   ['GET', '/assembly/users/:id', 'admin assembly'],
+  ['POST', '/assembly/users/:id/disable', 'admin assembly'],
+  ['POST', '/assembly/users/:id/enable', 'admin assembly'],
   ['GET', '/assembly/:id', 'admin assembly merchant platform'],
   ['POST', '/stations/add', 'admin'],
   ['GET', '/stations/all', 'admin assembly merchant platform'],

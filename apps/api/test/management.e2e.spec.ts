@@ -52,19 +52,20 @@ async function bootstrap(running: RunningApp) {
   ).body;
   expect(assembly.region).toMatchObject({ _id: region._id, name: 'Ashanti' });
   // The assembly's staff, one per duty: an inspector, an approver (the assembly key most tests use) and an admin.
-  const staff = async (name: string, email: string, role: string) => {
+  // A person has one account, so each has a phone of their own.
+  const staff = async (name: string, email: string, phone: string, role: string) => {
     const user = (
       await admin(http().post('/assembly/users/add'))
-        .send({ assembly: assembly._id, name, email, phone: '0244000111', role })
+        .send({ assembly: assembly._id, name, email, phone, role })
         .expect(201)
     ).body;
     const key = (await admin(http().post('/admin/keys')).send({ role: 'assembly', principal: user._id }).expect(201))
       .body;
     return { user, key };
   };
-  const inspector = await staff('Kwame Boadu', 'kwame@kma.gov.gh', 'inspector');
-  const approver = await staff('Abena Mensah', 'abena@kma.gov.gh', 'approver');
-  const assemblyAdmin = await staff('Efua Sarpong', 'efua@kma.gov.gh', 'admin');
+  const inspector = await staff('Kwame Boadu', 'kwame@kma.gov.gh', '0244000111', 'inspector');
+  const approver = await staff('Abena Mensah', 'abena@kma.gov.gh', '0244000112', 'approver');
+  const assemblyAdmin = await staff('Efua Sarpong', 'efua@kma.gov.gh', '0244000113', 'admin');
   const assemblyKey = approver.key;
   const platformKey = (
     await admin(http().post('/admin/keys'))

@@ -97,7 +97,9 @@ describeOnEachTier('people sign in to the dashboard (invitations, sessions, CSRF
     const { res, cookie, csrf } = await signIn('ABENA@ama.gov.gh', PASSWORD);
     expect(res.status).toBe(200);
     const setCookie = (res.headers['set-cookie'] as unknown as string[])[0];
-    expect(setCookie).toMatch(/^tp_session=[A-Za-z0-9_-]{43};/);
+    expect(setCookie).toMatch(/^__Host-tp_session=[A-Za-z0-9_-]{43};/);
+    expect(setCookie).toContain('Path=/;');
+    expect(setCookie).not.toContain('Domain');
     expect(setCookie).toContain('HttpOnly');
     expect(setCookie).toContain('Secure');
     expect(setCookie).toContain('SameSite=Strict');
@@ -143,7 +145,7 @@ describeOnEachTier('people sign in to the dashboard (invitations, sessions, CSRF
 
     await http().post('/auth/sign-out').set('Cookie', cookie!).expect(403);
     const out = await http().post('/auth/sign-out').set('Cookie', cookie!).set('X-CSRF-Token', csrf!).expect(204);
-    expect((out.headers['set-cookie'] as unknown as string[])[0]).toMatch(/^tp_session=;/);
+    expect((out.headers['set-cookie'] as unknown as string[])[0]).toMatch(/^__Host-tp_session=;/);
     const after = await http().get('/auth/session').set('Cookie', cookie!).expect(401);
     expect(after.body.detail).toBe('Your session has ended; sign in again');
     expect(await running.database.prisma.personSession.count({ where: { userId: f.ids.assemblyUser } })).toBe(0);
@@ -170,7 +172,7 @@ describeOnEachTier('people sign in to the dashboard (invitations, sessions, CSRF
     // An unknown session token is refused too, even on a route open to anonymous callers.
     await http()
       .get('/vehicles/all')
-      .set('Cookie', `tp_session=${'A'.repeat(43)}`)
+      .set('Cookie', `__Host-tp_session=${'A'.repeat(43)}`)
       .expect(401);
     await http().get('/vehicles/all').expect(200);
   });

@@ -1,14 +1,18 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { NoStore } from '../core/http/no-store';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { ApiProblems } from '../core/http/openapi';
+import { pageItems } from '../core/http/paging';
 import { ObjectIdPipe } from '../core/http/params';
+import { pageRequest } from '../core/http/query-values';
 import {
   AddMerchantBody,
   IssuedKeyResponse,
   IssueKeyBody,
+  KeyListQuery,
   KeySummaryResponse,
   MerchantCreatedResponse,
   RevokedKeyResponse,
@@ -61,10 +65,17 @@ export class AdminController {
   }
 
   @Get('keys')
-  @ApiOperation({ summary: 'Every key (never the key itself)' })
+  @ApiOperation({
+    summary: 'Every key (never the key itself)',
+    description: 'Newest first; `limit`/`after` paging with a `Link` header, `count=true` for `X-Total-Count`.',
+  })
   @ApiOkResponse({ type: KeySummaryResponse, isArray: true })
-  @ApiProblems(401, 403)
-  list(): Promise<KeySummaryResponse[]> {
-    return this.admin.listKeys();
+  @ApiProblems(400, 401, 403)
+  async list(
+    @Query() query: KeyListQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<KeySummaryResponse[]> {
+    return pageItems(req, res, await this.admin.listKeys(pageRequest(query)));
   }
 }

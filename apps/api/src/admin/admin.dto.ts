@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDate, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { DATE, ID, idMessage, OBJECT_ID, ToDate } from '../core/http/dto-support';
-import { LimitParam, CountParam } from '../core/http/query-values';
+import { IdParam, LimitParam, CountParam } from '../core/http/query-values';
 import { ROLES } from '../core/auth/principal';
 import type { ApiKeyRecord, AuditRecord } from '../core/ports';
 
@@ -185,4 +185,11 @@ export const toKeySummary = (r: ApiKeyRecord): KeySummaryResponse => ({
 export class RevokedKeyResponse {
   @ApiProperty({ ...ID }) _id!: string;
   @ApiProperty({ example: true }) revoked!: boolean;
+}
+
+/** `GET /admin/keys`: newest first, keyset-paged like every list. */
+export class KeyListQuery {
+  @LimitParam() limit?: number;
+  @CountParam() count?: string;
+  @IdParam('Cursor: the `_id` of the last key of the previous page.') after?: string;
 }

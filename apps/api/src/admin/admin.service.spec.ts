@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ADMIN, InMemoryMerchants, fakePorts } from '../core/testing/fixtures';
+import { ADMIN, InMemoryMerchants, InMemoryPeople, fakePorts } from '../core/testing/fixtures';
 import type { Actor } from '@transport/domain';
 import type { ApiKeyRecord, ApiKeyRegistry, AuditRecord, AuditTrail, NewApiKey } from '../core/ports';
 import { ReferenceDataService } from '../reference-data/reference-data.service';
@@ -28,7 +28,7 @@ class InMemoryKeys implements ApiKeyRegistry {
     this.rows.find((r) => r.id === id)!.revokedAt = at;
     this.audit.push({ action: 'ApiKeyRevoked', id, actor: audit.actor });
   }
-  list = async () => [...this.rows].reverse();
+  list = async () => ({ items: [...this.rows].reverse() });
 }
 
 class FixedTrail implements AuditTrail {
@@ -45,7 +45,13 @@ function setup(trail: AuditRecord[] = []) {
   const keys = new InMemoryKeys();
   const merchants = new InMemoryMerchants();
   const admin = new AdminService(keys, merchants, new FixedTrail(trail), p.stores, p.clock, p.ids);
-  return { ...p, keys, merchants, admin, reference: new ReferenceDataService(p.uow, p.stores, p.clock, p.ids) };
+  return {
+    ...p,
+    keys,
+    merchants,
+    admin,
+    reference: new ReferenceDataService(p.uow, p.stores, p.clock, p.ids, new InMemoryPeople()),
+  };
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -57,7 +63,7 @@ describe('AdminService on fakes', () => {
     expect(issued).toMatchObject({ role: 'platform', principal: '65a0000000000000000000b1', key: expect.any(String) });
     expect(s.keys.rows[0].keyHash).toBe(sha256(issued.key));
     expect(s.keys.rows[0].keyHash).not.toContain(issued.key);
-    expect(await s.admin.listKeys()).toEqual([
+    expect((await s.admin.listKeys({ limit: 50 })).items).toEqual([
       {
         _id: issued._id,
         role: 'platform',
@@ -119,7 +125,7 @@ describe('AdminService on fakes', () => {
     s.clock.advance(5000);
     await s.admin.revokeKey(issued._id, ADMIN);
     expect(s.keys.rows[0].revokedAt).toEqual(revokedAt);
-    expect((await s.admin.listKeys())[0].revoked).toBe(true);
+    expect((await s.admin.listKeys({ limit: 50 })).items[0].revoked).toBe(true);
     await expect(s.admin.revokeKey('65a0000000000000000000ff', ADMIN)).rejects.toMatchObject({
       code: 'NOT_FOUND',
       kind: 'not_found',
@@ -136,7 +142,10 @@ describe('AdminService on fakes', () => {
     const inAMonth = new Date(s.clock.now().getTime() + 30 * 86_400_000);
     const issued = await s.admin.issueKey('admin', '65a0000000000000000000b1', ADMIN, { expiresAt: inAMonth });
     expect(issued.expiresAt).toBe(inAMonth.toISOString());
-    expect((await s.admin.listKeys())[0]).toMatchObject({ expiresAt: inAMonth.toISOString(), lastUsedAt: null });
+    expect((await s.admin.listKeys({ limit: 50 })).items[0]).toMatchObject({
+      expiresAt: inAMonth.toISOString(),
+      lastUsedAt: null,
+    });
     for (const expiresAt of [s.clock.now(), new Date(s.clock.now().getTime() + 6 * 366 * 86_400_000)]) {
       await expect(s.admin.issueKey('admin', '65a0000000000000000000b1', ADMIN, { expiresAt })).rejects.toMatchObject({
         code: 'INVALID_DATE',

@@ -94,9 +94,10 @@ export class AdminService {
     return { _id: id, revoked: true };
   }
 
-  /** Every key, never the key itself. */
-  async listKeys(): Promise<KeySummaryResponse[]> {
-    return (await this.keys.list()).map(toKeySummary);
+  /** Every key, never the key itself: newest first, a page at a time. */
+  async listKeys(request: PageRequest): Promise<Page<KeySummaryResponse>> {
+    const page = await this.keys.list(request);
+    return { ...page, items: page.items.map(toKeySummary) };
   }
 
   /** A merchant and its notification signing secret, shown this once. */

@@ -80,7 +80,13 @@ export async function keysCommand(args: string[], config: AppConfig, out: (line:
       }
       out(JSON.stringify(await admin.revokeKey(rest[0], OPERATOR)));
     } else {
-      out(JSON.stringify(await admin.listKeys(), null, 2));
+      const keys = [];
+      for (let after: string | undefined, first = true; first || after; first = false) {
+        const page = await admin.listKeys({ limit: 500, after });
+        keys.push(...page.items);
+        after = page.next;
+      }
+      out(JSON.stringify(keys, null, 2));
     }
     return 0;
   } finally {

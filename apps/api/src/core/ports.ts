@@ -30,8 +30,8 @@ export interface ApiKeyRegistry {
   add(key: NewApiKey, audit: { actor: Actor }): Promise<void>;
   findById(id: string): Promise<ApiKeyRecord | undefined>;
   revoke(id: string, at: Date, audit: { actor: Actor }): Promise<void>;
-  /** Newest first. */
-  list(): Promise<ApiKeyRecord[]>;
+  /** Newest first, keyset-paged. */
+  list(page: PageRequest): Promise<Page<ApiKeyRecord>>;
 }
 
 export interface MerchantRecord {
@@ -167,6 +167,8 @@ export interface PersonRecord {
   phone: string;
   role: string;
   passwordHash?: string;
+  /** Off-boarded: no sign-in and no session until enabled again. */
+  disabled: boolean;
 }
 
 /** A one-time link to set a password (only its token's hash is kept). */
@@ -212,4 +214,8 @@ export interface PeopleDirectory {
   ): Promise<{ session: PersonSessionRecord; person: PersonRecord } | undefined>;
   touchSession(id: string, at: Date): Promise<void>;
   closeSession(id: string): Promise<void>;
+  /** Deletes the sessions past their end or idle since before `idleSince`; answers how many. */
+  deleteEndedSessions(at: Date, idleSince: Date): Promise<number>;
+  /** Ends every session of a user and voids their unused password links (off-boarding). */
+  endAllOf(userId: string, at: Date): Promise<void>;
 }

@@ -24,7 +24,7 @@ import {
   SignInBody,
   toSessionResponse,
 } from './people.dto';
-import { PeopleService, SESSION_COOKIE } from './people.service';
+import { PeopleService, sessionCookieName } from './people.service';
 
 const addressOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
@@ -48,7 +48,7 @@ export class PeopleController {
   @ApiOperation({
     summary: 'Sign in with an email and password (assembly staff)',
     description:
-      'Sets the session cookie (`tp_session`: http-only, SameSite=Strict, Secure unless COOKIE_SECURE=false) and answers the person and the CSRF token. ' +
+      'Sets the session cookie (`__Host-tp_session`: http-only, SameSite=Strict, Secure, path /, no Domain; plain `tp_session` without Secure when COOKIE_SECURE=false, for http in development) and answers the person and the CSRF token. ' +
       'A wrong email and a wrong password get the same 401 `INVALID_CREDENTIALS`. Attempts are limited per account and address and per address (429 `RATE_LIMITED`). ' +
       'The session ends after SESSION_IDLE_MINUTES without a request, or SESSION_MAX_HOURS after sign-in.',
   })
@@ -61,7 +61,7 @@ export class PeopleController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<SessionResponse> {
     const { token, ...info } = await this.people.signIn(body.email, body.password, addressOf(req));
-    res.cookie(SESSION_COOKIE, token, {
+    res.cookie(sessionCookieName(this.config.people.cookieSecure), token, {
       httpOnly: true,
       secure: this.config.people.cookieSecure,
       sameSite: 'strict',
@@ -94,7 +94,7 @@ export class PeopleController {
   @ApiProblems(401, 403)
   async signOut(@CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) res: Response): Promise<void> {
     await this.people.signOut(principal);
-    res.clearCookie(SESSION_COOKIE, {
+    res.clearCookie(sessionCookieName(this.config.people.cookieSecure), {
       httpOnly: true,
       secure: this.config.people.cookieSecure,
       sameSite: 'strict',

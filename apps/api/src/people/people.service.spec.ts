@@ -36,7 +36,16 @@ function setup() {
 }
 
 function person(id: string, role: string, email: string) {
-  return { id, role, email, name: email, phone: '+233244000999', assemblyId: STAFF_ASSEMBLY, assemblyName: 'AMA' };
+  return {
+    id,
+    role,
+    email,
+    name: email,
+    phone: '+233244000999',
+    assemblyId: STAFF_ASSEMBLY,
+    assemblyName: 'AMA',
+    disabled: false,
+  };
 }
 
 describe('PeopleService on fakes', () => {

@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import {
   assertDuty,
   CommonErrors,
+  DomainError,
   type Actor,
   type AssemblyRole,
   type Clock,
@@ -19,6 +20,13 @@ const MINUTE = 60_000;
 /** A session's last activity is written at most this often (not on every request). */
 const TOUCH_EVERY_MS = MINUTE;
 export const SESSION_COOKIE = 'tp_session';
+
+/**
+ * The session cookie's name. A Secure cookie carries the `__Host-` prefix: browsers then accept it only from this very
+ * host over https, with path / and no Domain, so a neighbouring subdomain cannot plant a session of its own (session
+ * fixation) or read it. Plain http in development (COOKIE_SECURE=false) cannot have the prefix: the bare name.
+ */
+export const sessionCookieName = (secure: boolean): string => (secure ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE);
 
 /** Who is signed in, as the dashboard shows it. */
 export interface SignedInPerson {
@@ -84,6 +92,12 @@ export class PeopleService implements OnApplicationShutdown {
       if (!self) throw CommonErrors.notFound('assembly user', actor.id);
       assertDuty({ role: self.role as AssemblyRole }, 'manageAssemblyUsers');
     }
+    if (person.disabled)
+      throw new DomainError(
+        'ASSEMBLY_USER_DISABLED',
+        'This user is disabled; enable them before inviting them',
+        'user',
+      );
     return this.sendLink(person, 'invitation', actor);
   }
 
@@ -112,7 +126,7 @@ export class PeopleService implements OnApplicationShutdown {
 
   private async sendReset(email: string): Promise<void> {
     const person = await this.people.findByEmail(email);
-    if (!person) {
+    if (!person || person.disabled) {
       this.events.info('password_reset_unknown_account', {});
       return;
     }
@@ -203,6 +217,11 @@ export class PeopleService implements OnApplicationShutdown {
       throw new AppError('INVALID_CREDENTIALS', 'The email or password is not right');
     }
     await this.limits.reset('sign-in-account', account);
+    // Said only to whoever knows the password: anyone else learns nothing about the account.
+    if (person.disabled) {
+      this.events.warn('sign_in_refused_disabled', { user: person.id });
+      throw new AppError('ACCOUNT_DISABLED', "This account is disabled; ask your assembly's admin");
+    }
     const now = this.clock.now();
     const token = newToken();
     const session = {
@@ -252,6 +271,14 @@ export class PeopleService implements OnApplicationShutdown {
       assemblyId: person.assemblyId,
       session: { id, csrfToken: session.csrfToken },
     };
+  }
+
+  /** Deletes ended sessions (the scheduled cleanup): they authenticate nobody already; this keeps the table small. */
+  async deleteEndedSessions(): Promise<number> {
+    const now = this.clock.now();
+    const deleted = await this.people.deleteEndedSessions(now, this.idleSince(now));
+    if (deleted > 0) this.events.info('sessions_deleted', { deleted });
+    return deleted;
   }
 
   private idleSince(now: Date): Date {

@@ -10,9 +10,9 @@ import type {
   NewApiKey,
   PaymentMetricsSource,
 } from '../core/ports';
-import type { PrismaClient } from '../generated/prisma/client';
+import type { ApiKey as ApiKeyRow, PrismaClient } from '../generated/prisma/client';
 import { PrismaAuditLog } from './prisma-audit-log';
-import { withTotal } from './paging';
+import { newestFirstPage, withTotal, type NewestFirstModel } from './paging';
 
 const toKey = (r: {
   id: string;
@@ -87,8 +87,8 @@ export class PrismaApiKeyRegistry implements ApiKeyRegistry {
     this.revoked(id);
   }
 
-  async list(): Promise<ApiKeyRecord[]> {
-    return (await this.prisma.apiKey.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] })).map(toKey);
+  list(page: PageRequest): Promise<Page<ApiKeyRecord>> {
+    return newestFirstPage(this.prisma.apiKey as unknown as NewestFirstModel<ApiKeyRow>, page, toKey);
   }
 }
 

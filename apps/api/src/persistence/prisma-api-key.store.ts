@@ -16,13 +16,13 @@ export const UNHEARD_CACHE_MS = 1000;
  * Finds the principal of a presented key. Only SHA-256 hashes are stored; the lookup is by hash (an index), and the
  * found hash is compared again in constant time so timing says nothing about how much of a key matched. Revoked and
  * expired keys authenticate nobody. The key's last use is recorded to the hour. An assembly key carries its user's
- * assembly as it is now (a user moved to another assembly works there at once; a removed user's keys stop working).
+ * assembly as it is now (a user moved to another assembly works there at once; a removed or disabled user's keys stop working).
  * One indexed query (the key joined to its assembly user), through Kysely.
  *
  * A key found is kept for `cacheMs` (API_KEY_CACHE_SECONDS; never past its expiry; at most 10,000 keys, the least
  * recently used dropped first), so a client calling many times a second costs one lookup per interval, not one per
  * call. Kept only while `changes` is listening: every change to who a key authenticates (revoked, expired, re-scoped,
- * its assembly user moved or removed) notifies every instance, which then forgets every key it kept, so a revocation
+ * its assembly user moved, disabled or removed) notifies every instance, which then forgets every key it kept, so a revocation
  * still takes effect as soon as PostgreSQL delivers the notice (milliseconds), whoever made it. Unknown and revoked
  * keys are never kept: each attempt is looked up (and counted against the per-address limit).
  *
@@ -103,6 +103,7 @@ export class ApiKeyStore {
         'api_keys.expiresAt',
         'api_keys.lastUsedAt',
         'assembly_users.assemblyId',
+        'assembly_users.disabledAt',
       ])
       .where('api_keys.keyHash', '=', hash)
       .executeTakeFirst();
@@ -125,7 +126,8 @@ export class ApiKeyStore {
     }
     const principal: Principal = { keyId: row.id, role: row.role as Role, principalId: row.principalId };
     if (principal.role === 'assembly') {
-      if (row.assemblyId === null) return undefined;
+      // A removed or disabled (off-boarded) user's keys authenticate nobody.
+      if (row.assemblyId === null || row.disabledAt !== null) return undefined;
       principal.assemblyId = row.assemblyId;
     }
     return { principal, expiresAt: row.expiresAt };

@@ -10,6 +10,7 @@ const PERSON = {
   email: true,
   phone: true,
   role: true,
+  disabledAt: true,
   assembly: { select: { name: true } },
   credential: { select: { passwordHash: true } },
 } as const;
@@ -21,13 +22,19 @@ interface PersonRow {
   email: string;
   phone: string;
   role: string;
+  disabledAt: Date | null;
   assembly: { name: string };
   credential: { passwordHash: string } | null;
 }
 
 function toPerson(row: PersonRow): PersonRecord {
-  const { assembly, credential, ...fields } = row;
-  return { ...fields, assemblyName: assembly.name, passwordHash: credential?.passwordHash };
+  const { assembly, credential, disabledAt, ...fields } = row;
+  return {
+    ...fields,
+    assemblyName: assembly.name,
+    passwordHash: credential?.passwordHash,
+    disabled: disabledAt !== null,
+  };
 }
 
 /** People's passwords, password links and sessions in PostgreSQL (hashes only, never a password or a token). */
@@ -111,7 +118,8 @@ export class PrismaPeopleDirectory implements PeopleDirectory {
     idleSince: Date,
   ): Promise<{ session: PersonSessionRecord; person: PersonRecord } | undefined> {
     const row = await this.prisma.personSession.findUnique({ where: { id }, include: { user: { select: PERSON } } });
-    if (!row || row.expiresAt <= at || row.lastSeenAt <= idleSince) return undefined;
+    // A disabled user's sessions are deleted when they are disabled; refused here too, whatever is left.
+    if (!row || row.expiresAt <= at || row.lastSeenAt <= idleSince || row.user.disabledAt !== null) return undefined;
     const { user, ...session } = row;
     return { session, person: toPerson(user) };
   }
@@ -122,5 +130,19 @@ export class PrismaPeopleDirectory implements PeopleDirectory {
 
   async closeSession(id: string): Promise<void> {
     await this.prisma.personSession.deleteMany({ where: { id } });
+  }
+
+  async deleteEndedSessions(at: Date, idleSince: Date): Promise<number> {
+    const { count } = await this.prisma.personSession.deleteMany({
+      where: { OR: [{ expiresAt: { lte: at } }, { lastSeenAt: { lte: idleSince } }] },
+    });
+    return count;
+  }
+
+  async endAllOf(userId: string, at: Date): Promise<void> {
+    await this.prisma.$transaction([
+      this.prisma.personSession.deleteMany({ where: { userId } }),
+      this.prisma.personToken.updateMany({ where: { userId, usedAt: null }, data: { usedAt: at } }),
+    ]);
   }
 }

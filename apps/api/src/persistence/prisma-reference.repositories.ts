@@ -28,6 +28,7 @@ import { mapped, MappingError } from './mapping-error';
 import { newestFirstPage, type NewestFirstModel } from './paging';
 import type { ListSource, PrismaExecutor } from './prisma-executor';
 import { outsideTransaction, type ReadDb } from './read-db';
+import { assertOneUpdated } from './optimistic';
 import { translateUniqueViolation } from './prisma-errors';
 
 // Reference data: regions, assemblies, assembly users, stations and transport unions. Created and read; the
@@ -66,6 +67,7 @@ export const assemblyUserToDomain = (row: AssemblyUserRow): AssemblyUser =>
       email: row.email,
       phone: row.phone,
       role: oneOf(ASSEMBLY_ROLES, row.role, 'role'),
+      ...(row.disabledAt !== null && { disabledAt: row.disabledAt }),
       version: row.version,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
@@ -169,8 +171,23 @@ export class PrismaAssemblyUserRepository implements AssemblyUserRepository {
       translateUniqueViolation(error, { email: DuplicateErrors.assemblyUserEmail });
     }
   }
+  async update(user: AssemblyUser): Promise<AssemblyUser> {
+    const { id, createdAt: _c, version, ...state } = user.toState();
+    const { count } = await this.db.assemblyUser.updateMany({
+      where: { id, version },
+      data: { ...state, disabledAt: state.disabledAt ?? null, version: version + 1 },
+    });
+    await assertOneUpdated(count, 'assembly user', id, () =>
+      this.db.assemblyUser.findUnique({ where: { id }, select: { id: true } }),
+    );
+    return AssemblyUser.restore({ ...user.toState(), version: version + 1 });
+  }
   async findById(id: string): Promise<AssemblyUser | undefined> {
     const row = await this.db.assemblyUser.findUnique({ where: { id } });
+    return row ? assemblyUserToDomain(row) : undefined;
+  }
+  async findByPhone(phone: string): Promise<AssemblyUser | undefined> {
+    const row = await this.db.assemblyUser.findFirst({ where: { phone } });
     return row ? assemblyUserToDomain(row) : undefined;
   }
   list(filter: { assemblyId?: string }, page: PageRequest): Promise<Page<AssemblyUser>> {

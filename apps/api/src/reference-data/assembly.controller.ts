@@ -116,7 +116,9 @@ export class AssemblyController {
   @ApiOperation({
     summary: 'Add an assembly user (admins anywhere; assembly admins in their own assembly, else 403 DUTY_NOT_ALLOWED)',
     description:
-      'Admins add users to any assembly; assembly users to their own assembly only (422 OTHER_ASSEMBLY otherwise).',
+      'Admins add users to any assembly; assembly users to their own assembly only (422 OTHER_ASSEMBLY otherwise). ' +
+      'A person has one account: an email or phone number another assembly user already holds is 409 ' +
+      '(ASSEMBLY_USER_EMAIL_TAKEN, ASSEMBLY_USER_PHONE_TAKEN). Audited (assemblyUserCreated) with who created it.',
   })
   @ApiBody({ type: AddAssemblyUserBody })
   @ApiCreatedResponse({ type: AssemblyUserResponse })
@@ -138,6 +140,36 @@ export class AssemblyController {
   @ApiProblems(400, 401, 403, 404)
   user(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<AssemblyUserResponse> {
     return this.reference.assemblyUser(id, actorOf(principal));
+  }
+
+  @Post('users/:id/disable')
+  @HttpCode(200)
+  @Roles('admin', 'assembly')
+  @ApiOperation({
+    summary: 'Disable (off-board) an assembly user',
+    description:
+      "At once: the user's sessions end, their API keys stop working and sign-in is refused (403 ACCOUNT_DISABLED); unused password links are voided. " +
+      "Admins disable anyone; assembly admins (duty manageAssemblyUsers, else 403 DUTY_NOT_ALLOWED) their own assembly's users (another's is 404); nobody disables themselves (422 CANNOT_DISABLE_SELF). " +
+      'Disabling a disabled user changes nothing. Audited (AssemblyUserDisabled) with the actor. Re-enabling is the separate `enable`.',
+  })
+  @ApiOkResponse({ type: AssemblyUserResponse })
+  @ApiProblems(400, 401, 403, 404, 422)
+  disableUser(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() p: Principal): Promise<AssemblyUserResponse> {
+    return this.reference.disableAssemblyUser(id, actorOf(p));
+  }
+
+  @Post('users/:id/enable')
+  @HttpCode(200)
+  @Roles('admin', 'assembly')
+  @ApiOperation({
+    summary: 'Enable a disabled assembly user again',
+    description:
+      'Sign-in works again and the API keys not revoked meanwhile work again; ended sessions and voided links stay ended. Who may: as for `disable`. Audited (AssemblyUserEnabled).',
+  })
+  @ApiOkResponse({ type: AssemblyUserResponse })
+  @ApiProblems(400, 401, 403, 404)
+  enableUser(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() p: Principal): Promise<AssemblyUserResponse> {
+    return this.reference.enableAssemblyUser(id, actorOf(p));
   }
 
   @Get(':id')

@@ -129,6 +129,13 @@ export class AssemblyUserResponse extends RecordResponse {
   @ApiProperty({ example: 'abena.mensah@ama.gov.gh' }) email!: string;
   @ApiProperty({ example: '+233244000111' }) phone!: string;
   @ApiProperty({ enum: ASSEMBLY_ROLES }) role!: string;
+  @ApiProperty({
+    ...DATE,
+    type: String,
+    nullable: true,
+    description: 'When the user was disabled (off-boarded): no sign-in, session or key works. Null: enabled.',
+  })
+  disabledAt!: string | null;
 }
 
 /** A station as embedded in a vehicle. */
@@ -196,6 +203,7 @@ export function toAssemblyUserResponse(u: AssemblyUserState): AssemblyUserRespon
     email: u.email,
     phone: u.phone,
     role: u.role,
+    disabledAt: u.disabledAt?.toISOString() ?? null,
     ...versions(u),
   };
 }

@@ -1,11 +1,11 @@
-import { ADMIN, fakePorts, INSPECTOR, OTHER_ASSEMBLY, STAFF_ASSEMBLY } from '../core/testing/fixtures';
+import { ADMIN, fakePorts, InMemoryPeople, INSPECTOR, OTHER_ASSEMBLY, STAFF_ASSEMBLY } from '../core/testing/fixtures';
 import { ReferenceDataService } from './reference-data.service';
 
 const COUNTRY = '65a00000000000000000c0c0';
 
 function setup() {
   const p = fakePorts();
-  return { ...p, reference: new ReferenceDataService(p.uow, p.stores, p.clock, p.ids) };
+  return { ...p, reference: new ReferenceDataService(p.uow, p.stores, p.clock, p.ids, new InMemoryPeople()) };
 }
 
 async function withAssembly(s: ReturnType<typeof setup>) {
@@ -17,11 +17,13 @@ async function withAssembly(s: ReturnType<typeof setup>) {
   return { region, assembly };
 }
 
+/** A person has one account: every user made here has a phone of their own. */
+let phones = 0;
 const user = (assemblyId: string, email = 'abena.mensah@ama.gov.gh', role = 'inspector') => ({
   assemblyId,
   name: 'Abena Mensah',
   email,
-  phone: '0244000111',
+  phone: `0244${String(100_000 + phones++)}`,
   role,
 });
 
@@ -84,7 +86,11 @@ describe('ReferenceDataService on fakes', () => {
       ADMIN,
     );
     const first = await s.reference.addAssemblyUser(user(assembly._id, undefined, 'admin'), ADMIN);
-    expect(first).toMatchObject({ assembly: assembly._id, email: 'abena.mensah@ama.gov.gh', phone: '+233244000111' });
+    expect(first).toMatchObject({
+      assembly: assembly._id,
+      email: 'abena.mensah@ama.gov.gh',
+      phone: expect.stringMatching(/^\+2332441\d{5}$/),
+    });
     // Managing users is an assembly admin's duty: an inspector may not.
     await expect(s.reference.addAssemblyUser(user(assembly._id, 'w@ama.gov.gh'), INSPECTOR)).rejects.toMatchObject({
       code: 'DUTY_NOT_ALLOWED',
@@ -110,6 +116,10 @@ describe('ReferenceDataService on fakes', () => {
     await expect(s.reference.addAssemblyUser(user(assembly._id), ADMIN)).rejects.toMatchObject({
       code: 'ASSEMBLY_USER_EMAIL_TAKEN',
     });
+    // One person, one account: the first user's phone cannot open a second one, in any assembly.
+    await expect(
+      s.reference.addAssemblyUser({ ...user(other._id, 'again@other.gov.gh'), phone: first.phone }, ADMIN),
+    ).rejects.toMatchObject({ code: 'ASSEMBLY_USER_PHONE_TAKEN', kind: 'conflict' });
     expect(await s.reference.assemblyUser(first._id, ADMIN)).toEqual(first);
     await expect(s.reference.assemblyUser('65a0000000000000000000ff', ADMIN)).rejects.toMatchObject({
       code: 'NOT_FOUND',

@@ -4,6 +4,8 @@ import {
   AssemblyUser,
   CommonErrors,
   DomainError,
+  DuplicateErrors,
+  jurisdictionOf,
   ReferenceErrors,
   Region,
   Station,
@@ -19,8 +21,9 @@ import {
   type WorkContext,
 } from '@transport/domain';
 import { assertAssemblyDuty } from '../core/auth/duties';
-import { createRecord } from '../core/change-aggregate';
-import { CLOCK, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
+import { changeAggregate, createRecord } from '../core/change-aggregate';
+import type { PeopleDirectory } from '../core/ports';
+import { CLOCK, ID_GENERATOR, PEOPLE, STORES, UNIT_OF_WORK } from '../core/tokens';
 import {
   toAssemblyResponse,
   toAssemblyUserResponse,
@@ -60,6 +63,7 @@ export class ReferenceDataService {
     @Inject(STORES) private readonly stores: DataStores,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(PEOPLE) private readonly people: PeopleDirectory,
   ) {}
 
   async addRegion(input: { name: string; country: string }, actor: Actor): Promise<RegionRecordResponse> {
@@ -144,9 +148,55 @@ export class ReferenceDataService {
             'assembly',
           );
       }
+      // A person has one account (one role): otherwise one admin could make an inspector and an approver of
+      // themselves and approve their own inspections. The email is unique in the table too.
+      if (await c.assemblyUsers.findByPhone(created.toState().phone)) throw DuplicateErrors.assemblyUserPhone();
       return c.assemblyUsers.add(created);
     });
     return toAssemblyUserResponse(user.toState());
+  }
+
+  /**
+   * Off-boards an assembly user: from the commit on they cannot sign in, their sessions are gone (and refused even
+   * if one were left) and their API keys authenticate nobody, until `enableAssemblyUser`. Admins anywhere; assembly
+   * admins (duty manageAssemblyUsers) in their own assembly, where another assembly's user is not found. Nobody
+   * disables themselves (the last admin would lock the assembly out). Audited with the actor.
+   */
+  async disableAssemblyUser(id: string, actor: Actor): Promise<AssemblyUserResponse> {
+    if (actor.role === 'assembly' && actor.id === id)
+      throw new DomainError('CANNOT_DISABLE_SELF', 'You cannot disable your own account; ask another admin', 'id');
+    const saved = await this.changeUser(id, actor, 'AssemblyUserDisabled', (u, at) => u.disable(at));
+    await this.people.endAllOf(id, this.clock.now());
+    return toAssemblyUserResponse(saved.toState());
+  }
+
+  /** Lets a disabled user sign in again (their keys work again; sessions and password links stay ended). */
+  async enableAssemblyUser(id: string, actor: Actor): Promise<AssemblyUserResponse> {
+    const saved = await this.changeUser(id, actor, 'AssemblyUserEnabled', (u, at) => u.enable(at));
+    return toAssemblyUserResponse(saved.toState());
+  }
+
+  private async changeUser(
+    id: string,
+    actor: Actor,
+    action: string,
+    transition: (user: AssemblyUser, at: Date) => void,
+  ): Promise<AssemblyUser> {
+    await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'manageAssemblyUsers');
+    const { saved } = await changeAggregate(
+      { uow: this.uow, clock: this.clock },
+      {
+        entity: 'assemblyUser',
+        store: (c) => c.assemblyUsers,
+        id,
+        actor,
+        action,
+        jurisdiction: jurisdictionOf(actor),
+        auditChangedFieldsOnly: true,
+      },
+      transition,
+    );
+    return saved;
   }
 
   /** One assembly user; an assembly actor sees its own assembly's staff only (another's answers like a missing one). */

@@ -13,13 +13,15 @@ export interface AssemblyUserState {
   readonly email: string;
   readonly phone: string;
   readonly role: AssemblyRole;
+  /** Off-boarded: no sign-in, no session, no key works until an admin enables the user again. Absent: enabled. */
+  readonly disabledAt?: Date;
   readonly version: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
 
 export class AssemblyUser {
-  private constructor(private readonly state: AssemblyUserState) {}
+  private constructor(private state: AssemblyUserState) {}
 
   static create(
     input: { assemblyId: string; name: string; email: string; phone: string; role: string },
@@ -48,6 +50,25 @@ export class AssemblyUser {
   }
   get assemblyId(): string {
     return this.state.assemblyId;
+  }
+  get version(): number {
+    return this.state.version;
+  }
+  get disabled(): boolean {
+    return this.state.disabledAt !== undefined;
+  }
+
+  /** Off-boards the user (a second time changes nothing: the first instant stays). */
+  disable(at: Date): void {
+    if (this.disabled) return;
+    this.state = { ...this.state, disabledAt: at, updatedAt: at };
+  }
+
+  /** Lets a disabled user work again (an enabled one is left as it is). */
+  enable(at: Date): void {
+    if (!this.disabled) return;
+    const { disabledAt: _ended, ...rest } = this.state;
+    this.state = { ...rest, updatedAt: at };
   }
 
   toState(): AssemblyUserState {

@@ -21,6 +21,10 @@ export interface AssemblyRepository {
 /** Contract: email is unique case-insensitively (`ASSEMBLY_USER_EMAIL_TAKEN`). */
 export interface AssemblyUserRepository {
   add(user: AssemblyUser): Promise<AssemblyUser>;
+  /** Optimistic: the stored revision must be the user's (`CONCURRENT_UPDATE` otherwise). */
+  update(user: AssemblyUser): Promise<AssemblyUser>;
   findById(id: string): Promise<AssemblyUser | undefined>;
+  /** Any user holding this (canonical) phone number. */
+  findByPhone(phone: string): Promise<AssemblyUser | undefined>;
   list(filter: { assemblyId?: string }, page: PageRequest): Promise<Page<AssemblyUser>>;
 }

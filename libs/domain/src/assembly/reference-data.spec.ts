@@ -46,6 +46,29 @@ describe('reference data', () => {
     ).toThrow(/role/);
   });
 
+  it('disables and enables an assembly user, each a no-op when already so', () => {
+    const u = AssemblyUser.create(
+      { assemblyId: ID, name: 'Abena', email: 'abena@ama.gov.gh', phone: '0244000111', role: 'admin' },
+      ports().ids,
+      T0,
+    );
+    expect(u.disabled).toBe(false);
+    expect(u.version).toBe(0);
+    const later = new Date(T0.getTime() + 60_000);
+    u.disable(later);
+    expect(u.toState()).toMatchObject({ disabledAt: later, updatedAt: later });
+    u.disable(new Date(later.getTime() + 60_000));
+    expect(u.toState().disabledAt).toEqual(later);
+    expect(u.disabled).toBe(true);
+    const again = new Date(later.getTime() + 120_000);
+    u.enable(again);
+    expect(u.disabled).toBe(false);
+    expect(u.toState()).not.toHaveProperty('disabledAt');
+    expect(u.toState().updatedAt).toEqual(again);
+    u.enable(new Date(again.getTime() + 1));
+    expect(u.toState().updatedAt).toEqual(again);
+  });
+
   it('creates a station with a numeric contact and deduplicated id lists', () => {
     const s = Station.create(
       {

@@ -42,6 +42,12 @@ export const DuplicateErrors = {
   region: () => CommonErrors.duplicate('REGION_TAKEN', 'The country already has a region with this name', 'name'),
   assemblyUserEmail: () =>
     CommonErrors.duplicate('ASSEMBLY_USER_EMAIL_TAKEN', 'Another assembly user has this email', 'email'),
+  assemblyUserPhone: () =>
+    CommonErrors.duplicate(
+      'ASSEMBLY_USER_PHONE_TAKEN',
+      'Another assembly user has this phone number: a person has one account, with one role',
+      'phone',
+    ),
   tripTicket: () => CommonErrors.duplicate('TRIP_TICKET_TAKEN', 'Another trip has this ticket number', 'ticketNumber'),
   transactionReference: () =>
     CommonErrors.duplicate(

@@ -40,6 +40,8 @@ export const ERROR_KINDS = {
   // Collides with stored data: a duplicate, a lost race, a repeated transition (409).
   ALREADY_IN_ASSEMBLY: 'conflict',
   ASSEMBLY_USER_EMAIL_TAKEN: 'conflict',
+  ASSEMBLY_USER_PHONE_TAKEN: 'conflict',
+  ASSEMBLY_USER_DISABLED: 'conflict',
   CONCURRENT_UPDATE: 'conflict',
   DRIVER_ALREADY_ACTIVATED: 'conflict',
   DRIVER_ALREADY_APPROVED: 'conflict',
@@ -58,6 +60,7 @@ export const ERROR_KINDS = {
   VEHICLE_REGISTRATION_TAKEN: 'conflict',
   // Well-formed, but the state or a reference does not allow it (422).
   ASSEMBLY_NOT_FOUND: 'rule',
+  CANNOT_DISABLE_SELF: 'rule',
   CORRECTION_NOT_ALLOWED: 'rule',
   DRIVER_ACTIVATION_KEY_INVALID: 'rule',
   DRIVER_ACTIVATION_KEY_EXPIRED: 'rule',

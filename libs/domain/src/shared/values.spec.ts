@@ -3,7 +3,7 @@ import { parseGeoPoint, geoPoint } from './geo-point';
 import { documentNumber, oneOf } from './identity';
 import { idList } from './id-generator';
 import { assertPesewas, cedisToPesewas, MAX_PESEWAS, pesewasToCedis } from './money';
-import { CommonErrors, ReferenceErrors } from './common.errors';
+import { CommonErrors, DuplicateErrors, ReferenceErrors } from './common.errors';
 
 describe('phone numbers', () => {
   it.each([
@@ -75,6 +75,12 @@ describe('emails, digital addresses, text', () => {
       code: 'DRIVER_EMAIL_TAKEN',
       kind: 'conflict',
       field: 'email',
+    });
+    expect(DuplicateErrors.assemblyUserPhone()).toMatchObject({
+      code: 'ASSEMBLY_USER_PHONE_TAKEN',
+      kind: 'conflict',
+      field: 'phone',
+      message: expect.stringContaining('a person has one account'),
     });
   });
 

@@ -133,7 +133,9 @@ export class InMemoryAssemblyUserRepository implements AssemblyUserRepository {
     [{ key: (s) => s.email, error: DuplicateErrors.assemblyUserEmail }],
   );
   add = (u: AssemblyUser) => this.store.add(u);
+  update = (u: AssemblyUser) => this.store.update(u);
   findById = (id: string) => this.store.findById(id);
+  findByPhone = async (phone: string) => this.store.find((s) => s.phone === phone);
   list = async (filter: { assemblyId?: string }, page: PageRequest) =>
     this.store.page((s) => filter.assemblyId === undefined || s.assemblyId === filter.assemblyId, page);
 }

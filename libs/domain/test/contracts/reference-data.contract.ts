@@ -72,6 +72,21 @@ export function referenceDataContract(name: string, open: OpenBackend): void {
         u1.id,
       ]);
       expect(await failureCode(b.assemblyUsers.add(user(1, a2.id)))).toBe('ASSEMBLY_USER_EMAIL_TAKEN');
+
+      // Found by phone; disabled and enabled again through optimistic updates.
+      expect((await b.assemblyUsers.findByPhone(u2.toState().phone))?.id).toBe(u2.id);
+      expect(await b.assemblyUsers.findByPhone('+233200000000')).toBeUndefined();
+      const loaded = (await b.assemblyUsers.findById(u1.id))!;
+      loaded.disable(at(30));
+      const disabled = await b.assemblyUsers.update(loaded);
+      expect(disabled.version).toBe(1);
+      expect((await b.assemblyUsers.findById(u1.id))!.toState()).toEqual(disabled.toState());
+      expect(disabled.toState().disabledAt).toEqual(at(30));
+      expect(await failureCode(b.assemblyUsers.update(loaded))).toBe('CONCURRENT_UPDATE');
+      disabled.enable(at(31));
+      const enabled = await b.assemblyUsers.update(disabled);
+      expect((await b.assemblyUsers.findById(u1.id))!.toState()).toEqual(enabled.toState());
+      expect(enabled.toState()).not.toHaveProperty('disabledAt');
     });
 
     it('stores stations and transport unions exactly', async () => {

@@ -10,7 +10,7 @@ import { OPTIONAL_AUTH_KEY, PUBLIC_KEY, ROLES_KEY, type AuthenticatedRequest } f
 import type { Principal, Role } from './principal';
 import { parse as parseCookies } from 'cookie';
 import { timingSafeEqual } from 'node:crypto';
-import { PeopleService, SESSION_COOKIE } from '../../people/people.service';
+import { PeopleService, sessionCookieName } from '../../people/people.service';
 
 /** Methods that change nothing: the only ones a session may use without its CSRF token. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -85,7 +85,9 @@ export class ApiKeyGuard implements CanActivate {
       if (!principal) throw unauthorized('The API key is unknown or revoked');
     } else {
       // No key: a person signed in to the dashboard, by the session cookie (a key, when sent, always wins).
-      const cookie = request.headers.cookie ? parseCookies(request.headers.cookie)[SESSION_COOKIE] : undefined;
+      // Only the configured name: with Secure cookies, a bare `tp_session` (which any subdomain could set) is ignored.
+      const name = sessionCookieName(this.config.people.cookieSecure);
+      const cookie = request.headers.cookie ? parseCookies(request.headers.cookie)[name] : undefined;
       if (cookie) principal = await this.people.authenticate(cookie);
       await this.countRequest(request, principal);
       if (!principal) {

@@ -256,8 +256,9 @@ export class InMemoryPeople implements PeopleDirectory {
   }
   async findSession(id: string, at: Date, idleSince: Date) {
     const session = this.sessions.get(id);
-    if (!session || session.expiresAt <= at || session.lastSeenAt <= idleSince) return undefined;
-    return { session: { ...session }, person: this.people.get(session.userId) as PersonRecord };
+    const person = session && (this.people.get(session.userId) as PersonRecord);
+    if (!session || session.expiresAt <= at || session.lastSeenAt <= idleSince || person?.disabled) return undefined;
+    return { session: { ...session }, person: person as PersonRecord };
   }
   async touchSession(id: string, at: Date) {
     const session = this.sessions.get(id);
@@ -265,5 +266,15 @@ export class InMemoryPeople implements PeopleDirectory {
   }
   async closeSession(id: string) {
     this.sessions.delete(id);
+  }
+  async deleteEndedSessions(at: Date, idleSince: Date) {
+    let deleted = 0;
+    for (const [id, s] of this.sessions)
+      if (s.expiresAt <= at || s.lastSeenAt <= idleSince) deleted += Number(this.sessions.delete(id));
+    return deleted;
+  }
+  async endAllOf(userId: string, at: Date) {
+    for (const [id, session] of this.sessions) if (session.userId === userId) this.sessions.delete(id);
+    for (const link of this.links.values()) if (link.userId === userId) link.usedAt ??= at;
   }
 }

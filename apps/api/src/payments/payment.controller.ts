@@ -12,6 +12,7 @@ import {
   Res,
   StreamableFile,
 } from '@nestjs/common';
+import { clientAddressKey } from '../core/http/client-address';
 import { listOrCsv } from '../core/http/csv-export';
 import type { AppConfig } from '../config';
 import { AppError } from '../core/errors';
@@ -110,11 +111,12 @@ export class PaymentController {
     summary: "The provider's final-state callback",
     description:
       'The token in the path names one transaction (unguessable). The raw body and headers are stored before anything is applied; every field is kept. ' +
-      '200 once stored, duplicates included; 400 for a body that is not a callback (stored for inspection). ' +
-      '404 for a token that names no transaction and 410 CALLBACK_TOKEN_EXPIRED for one whose transaction was settled more than CALLBACK_TOKEN_GRACE_HOURS ago (default 168): the callback is kept in the dead-letter table (body cut to 16 KiB), never applied. ' +
+      '200 once stored, duplicates included; 400 for a body that is not a callback (stored for inspection); 413 for a body over 16 KiB (nothing stored). ' +
+      '404 for a token that names no transaction and 410 CALLBACK_TOKEN_EXPIRED for one whose transaction was settled more than CALLBACK_TOKEN_GRACE_HOURS ago (default 168): the callback is kept in the dead-letter table for DEAD_LETTER_RETENTION_DAYS (default 7), never applied; ' +
+      'past STRAY_CALLBACK_LIMIT_PER_ADDRESS_PER_HOUR such callbacks from one address (default 60) they are refused with 429 RATE_LIMITED and Retry-After, and not kept. ' +
       '429 TOO_MANY_CALLBACKS past CALLBACKS_PER_TRANSACTION stored callbacks for one transaction (default 20): nothing more is stored. ' +
       'When the service is configured with PAYMENT_PROVIDER_CALLBACK_SECRET, the callback must also carry `X-Provider-Signature: sha256=<hex HMAC-SHA256 of the raw body>` ' +
-      '(a missing or wrong signature is a 401 and nothing is stored), and a signed final state is final at once. Without it the token alone is not trusted: a final state is kept (callBackInfo) ' +
+      '(a missing or wrong signature is a 401 and nothing is stored, whatever the token), and a signed final state is final at once. Without it the token alone is not trusted: a final state is kept (callBackInfo) ' +
       "and confirmed with the provider's status API before the transaction becomes final (outcome `deferred`). " +
       "A callback whose ClientReference, provider TransactionId or amount differs is stored and recorded as an anomaly: the status does not change, and the provider's status API decides.",
   })
@@ -135,7 +137,7 @@ export class PaymentController {
           ? req.body.toString('utf8')
           : JSON.stringify(req.body ?? '');
     const kept = Object.fromEntries(KEPT_HEADERS.filter((h) => headers[h] !== undefined).map((h) => [h, headers[h]]));
-    const { outcome } = await this.payments.receiveCallback(token, raw, kept);
+    const { outcome } = await this.payments.receiveCallback(token, raw, kept, clientAddressKey(req.ip));
     return { received: true, outcome };
   }
 

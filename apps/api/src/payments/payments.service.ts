@@ -66,6 +66,8 @@ export interface PaymentSettings {
   tokenGraceHours: number;
   /** Callbacks stored per transaction, at most. */
   maxCallbacksPerTransaction: number;
+  /** Dead-lettered callbacks are deleted this many days after they arrived. */
+  deadLetterRetentionDays: number;
   /** A merchant whose notifications have failed for this long is paused. */
   notifyPauseAfterHours: number;
   /** The backstop asks about open transactions unchanged for this long. */
@@ -80,10 +82,14 @@ export const QUEUES = {
   reconcile: 'payment-reconcile',
   sweep: 'payment-callback-sweep',
   backstop: 'payment-backstop',
+  pruneDeadLetters: 'payment-dead-letter-prune',
 } as const;
 
-/** What is kept of a dead-lettered callback body: the size limit of a callback is larger than any real one. */
-export const DEAD_LETTER_BODY_CHARS = 16 * 1024;
+/**
+ * The largest callback body accepted (413 past it), so also the most a dead letter can hold: a real provider callback
+ * is about 1 kB.
+ */
+export const CALLBACK_BODY_LIMIT_BYTES = 16 * 1024;
 
 /** Headers of provider callbacks: the signature, when the provider is configured with a secret. */
 export const PROVIDER_SIGNATURE_HEADER = 'x-provider-signature';
@@ -249,40 +255,39 @@ export class PaymentsService {
 
   /**
    * A provider callback: found by its token, stored raw in the inbox first (so nothing received is ever lost), then
-   * applied through the domain in one transaction with its audit entry. A token that names no transaction, or whose
-   * grace period after the final state is over, opens nothing: the callback goes to the dead-letter table.
+   * applied through the domain in one transaction with its audit entry. With a provider secret, a callback whose
+   * signature is missing or wrong is refused before anything is looked up or stored. A token that names no
+   * transaction, or whose grace period after the final state is over, opens nothing: the callback goes to the
+   * dead-letter table, at most so many per client address (`address`, the per-address limit key) per hour, so nobody
+   * can fill that table from outside.
    */
   async receiveCallback(
     token: string,
     rawBody: string,
     headers: Record<string, string>,
+    address: string,
   ): Promise<{ outcome: CallbackOutcome }> {
     const now = this.clock.now();
+    const secret = this.settings.callbackSecret;
+    if (secret !== undefined && !validProviderSignature(secret, rawBody, headers[PROVIDER_SIGNATURE_HEADER])) {
+      throw new AppError('INVALID_SIGNATURE', `${PROVIDER_SIGNATURE_HEADER} is missing or does not match the body`);
+    }
     const found = /^[A-Za-z0-9_-]{20,100}$/.test(token)
       ? await this.stores.callbackTokens.find(tokenHash(token))
       : undefined;
-    const deadLetter = (reason: 'unknown_token' | 'expired_token', transactionId: string | null) =>
-      this.stores.callbacks.deadLetter({
-        receivedAt: now,
-        reason,
-        transactionId,
-        headers,
-        body: rawBody.slice(0, DEAD_LETTER_BODY_CHARS),
-      });
+    const deadLetter = async (reason: 'unknown_token' | 'expired_token', transactionId: string | null) => {
+      this.events.warn('payment.callback', { transactionId, outcome: reason });
+      await this.limits.consume('callback-stray-address', address);
+      await this.stores.callbacks.deadLetter({ receivedAt: now, reason, transactionId, headers, body: rawBody });
+    };
     if (!found) {
-      this.events.warn('payment.callback', { outcome: 'unknown_token' });
       await deadLetter('unknown_token', null);
       throw CommonErrors.notFound('callback', 'token');
     }
     const { transactionId } = found;
     if (found.expiresAt && found.expiresAt <= now) {
-      this.events.warn('payment.callback', { transactionId, outcome: 'expired_token' });
       await deadLetter('expired_token', transactionId);
       throw new AppError('CALLBACK_TOKEN_EXPIRED', 'This callback URL expired after its transaction was settled');
-    }
-    const secret = this.settings.callbackSecret;
-    if (secret !== undefined && !validProviderSignature(secret, rawBody, headers[PROVIDER_SIGNATURE_HEADER])) {
-      throw new AppError('INVALID_SIGNATURE', `${PROVIDER_SIGNATURE_HEADER} is missing or does not match the body`);
     }
     if ((await this.stores.callbacks.countFor(transactionId)) >= this.settings.maxCallbacksPerTransaction) {
       throw new AppError(
@@ -391,6 +396,14 @@ export class PaymentsService {
       }
       if (rows.length < batch) return done;
     }
+  }
+
+  /** Deletes dead-lettered callbacks older than the retention period (an hourly job); answers how many went. */
+  async pruneDeadLetters(): Promise<number> {
+    const cutoff = new Date(this.clock.now().getTime() - this.settings.deadLetterRetentionDays * 86_400_000);
+    const pruned = await this.stores.callbacks.pruneDeadLetters(cutoff);
+    if (pruned > 0) this.events.info('payment.dead_letters_pruned', { pruned });
+    return pruned;
   }
 
   /**

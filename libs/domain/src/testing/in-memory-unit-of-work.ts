@@ -96,6 +96,11 @@ export class InMemoryCallbackInbox implements CallbackInbox, Restorable {
   async deadLetter(letter: DeadLetter): Promise<void> {
     this.deadLetters.items.push(clone(letter));
   }
+  async pruneDeadLetters(receivedBefore: Date): Promise<number> {
+    const before = this.deadLetters.items.length;
+    this.deadLetters.items = this.deadLetters.items.filter((d) => d.receivedAt >= receivedBefore);
+    return before - this.deadLetters.items.length;
+  }
   async claim(id: string): Promise<boolean> {
     const row = this.rows.items.find((r) => r.id === id);
     return row !== undefined && row.processedAt === null;

@@ -235,14 +235,51 @@ describeOnEachTier('payment request and provider callback', (tier) => {
       const { tx, token } = await requestAndToken('FORGED-1');
       const forged = await http().post(`/payment/callback/${token}`).send(callback(tx)).expect(200);
       expect(forged.body.outcome).toBe('deferred');
-      expect((await check()).body).toMatchObject({ status: 'pending', callBackInfo: { ResponseCode: '0000' } });
+      // Not the provider's word yet: kept in the inbox only, never shown as callBackInfo.
+      const waiting = (await check()).body;
+      expect(waiting.status).toBe('pending');
+      expect(waiting).not.toHaveProperty('callBackInfo');
+      expect(waiting).not.toHaveProperty('callBackTime');
+      const inbox = await running.database.prisma.paymentCallback.findMany({ where: { transactionId: tx._id } });
+      expect(inbox.map((c) => [c.outcome, JSON.parse(c.body).ResponseCode])).toEqual([['deferred', '0000']]);
       provider.checkStatus = async (reference: string) => ({
         state: 'refunded',
         clientReference: reference,
         raw: { responseCode: '0000', data: { status: 'Refunded' } },
       });
       await running.app.get(PaymentsService).reconcile(tx._id, { retryCount: 0, retryLimit: 0 });
-      expect((await check()).body.status).toBe('failed');
+      const failed = (await check()).body;
+      expect(failed.status).toBe('failed');
+      expect(failed).not.toHaveProperty('callBackInfo');
+    } finally {
+      settings.callbackSecret = PROVIDER_SECRET;
+      provider.checkStatus = originalCheck;
+    }
+  });
+
+  it('without a provider signature, a 0000 the status API confirms becomes callBackInfo (with the time it arrived) only then', async () => {
+    const settings = running.app.get<PaymentSettings>(PAYMENT_SETTINGS);
+    const provider = running.app.get(PAYMENT_PROVIDER) as { checkStatus: (reference: string) => Promise<unknown> };
+    const originalCheck = provider.checkStatus.bind(provider);
+    const check = () => merchant(f.keys.merchantA).get('/payment/check_transaction?reference=UNSIGNED-1').expect(200);
+    settings.callbackSecret = undefined;
+    try {
+      const { tx, token } = await requestAndToken('UNSIGNED-1');
+      expect((await http().post(`/payment/callback/${token}`).send(callback(tx)).expect(200)).body.outcome).toBe(
+        'deferred',
+      );
+      expect((await check()).body).not.toHaveProperty('callBackInfo');
+      provider.checkStatus = async (reference: string) => ({
+        state: 'paid',
+        clientReference: reference,
+        amount: 25.5,
+        raw: { responseCode: '0000', data: { status: 'Paid' } },
+      });
+      await running.app.get(PaymentsService).reconcile(tx._id, { retryCount: 0, retryLimit: 0 });
+      const done = (await check()).body;
+      const [kept] = await running.database.prisma.paymentCallback.findMany({ where: { transactionId: tx._id } });
+      expect(done).toMatchObject({ status: 'success', callBackInfo: callback(tx) });
+      expect(done.callBackTime).toBe(kept.receivedAt.toISOString());
     } finally {
       settings.callbackSecret = PROVIDER_SECRET;
       provider.checkStatus = originalCheck;

@@ -116,8 +116,8 @@ export class PaymentController {
       'past STRAY_CALLBACK_LIMIT_PER_ADDRESS_PER_HOUR such callbacks from one address (default 60) they are refused with 429 RATE_LIMITED and Retry-After, and not kept. ' +
       '429 TOO_MANY_CALLBACKS past CALLBACKS_PER_TRANSACTION stored callbacks for one transaction (default 20): nothing more is stored. ' +
       'When the service is configured with PAYMENT_PROVIDER_CALLBACK_SECRET, the callback must also carry `X-Provider-Signature: sha256=<hex HMAC-SHA256 of the raw body>` ' +
-      '(a missing or wrong signature is a 401 and nothing is stored, whatever the token), and a signed final state is final at once. Without it the token alone is not trusted: a final state is kept (callBackInfo) ' +
-      "and confirmed with the provider's status API before the transaction becomes final (outcome `deferred`). " +
+      '(a missing or wrong signature is a 401 and nothing is stored, whatever the token), and a signed final state is final at once. Without it the token alone is not trusted: a final state is kept in the inbox only ' +
+      "and confirmed with the provider's status API before the transaction becomes final (outcome `deferred`); only then does the callback the status API agrees with become callBackInfo. " +
       "A callback whose ClientReference, provider TransactionId or amount differs is stored and recorded as an anomaly: the status does not change, and the provider's status API decides.",
   })
   @ApiOkResponse({

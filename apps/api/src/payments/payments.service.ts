@@ -11,6 +11,7 @@ import {
   type ApplyOutcome,
   type CallbackOutcome,
   type CallbackPayload,
+  type CallbackToConfirm,
   type Clock,
   type DataStores,
   type IdGenerator,
@@ -320,13 +321,16 @@ export class PaymentsService {
     return retryOnConcurrentUpdate(() =>
       this.uow.run(async (ctx) => {
         if (!(await ctx.callbacks.claim(inbox.id))) return undefined;
+        // An unsigned final state is not the provider's word: the earlier ones kept for confirmation live in the inbox.
+        const waiting =
+          !authenticated && inbox.transactionId ? await this.waitingCallbacks(ctx, inbox.transactionId) : [];
         const outcome: CallbackOutcome =
           'payload' in parsed && inbox.transactionId
             ? (
                 await this.applyProviderMessage(
                   ctx,
                   inbox.transactionId,
-                  (t) => t.applyCallback(parsed.payload, inbox.receivedAt, authenticated),
+                  (t) => t.applyCallback(parsed.payload, inbox.receivedAt, authenticated, waiting),
                   { scheduleStatusCheck: true },
                 )
               ).result
@@ -353,7 +357,14 @@ export class PaymentsService {
         this.applyProviderMessage(
           ctx,
           transactionId,
-          (t) => t.applyStatusCheck(answer, this.clock.now(), this.settings.unpaidFinalAfterSeconds * 1000),
+          async (t) =>
+            t.applyStatusCheck(
+              answer,
+              this.clock.now(),
+              this.settings.unpaidFinalAfterSeconds * 1000,
+              // The callbacks kept for confirmation: the one the provider's answer confirms becomes callBackInfo.
+              await this.waitingCallbacks(ctx, transactionId),
+            ),
           {
             scheduleStatusCheck: false,
           },
@@ -596,13 +607,13 @@ export class PaymentsService {
   private async applyProviderMessage(
     ctx: WorkContext,
     transactionId: string,
-    apply: (transaction: Transaction) => ApplyOutcome,
+    apply: (transaction: Transaction) => ApplyOutcome | Promise<ApplyOutcome>,
     options: { scheduleStatusCheck: boolean },
   ): Promise<{ result: ApplyOutcome['result']; transaction: Transaction }> {
     const transaction = await ctx.transactions.findById(transactionId);
     if (!transaction) throw CommonErrors.notFound('transaction', transactionId);
     const before = transaction.toState();
-    const outcome = apply(transaction);
+    const outcome = await apply(transaction);
     if (outcome.result === 'duplicate') return { result: outcome.result, transaction };
     const saved = await ctx.transactions.update(transaction);
     const after = saved.toState();
@@ -614,6 +625,14 @@ export class PaymentsService {
       await ctx.followUps.enqueue(QUEUES.reconcile, { transactionId: after.id });
     }
     return { result: outcome.result, transaction: saved };
+  }
+
+  /** A transaction's callbacks kept for the status API to confirm, as the domain reads them. */
+  private async waitingCallbacks(ctx: WorkContext, transactionId: string): Promise<CallbackToConfirm[]> {
+    return (await ctx.callbacks.listDeferred(transactionId)).flatMap((row) => {
+      const parsed = parseStoredCallback(row.body);
+      return 'payload' in parsed ? [{ payload: parsed.payload, receivedAt: row.receivedAt }] : [];
+    });
   }
 
   /**

@@ -65,6 +65,15 @@ export class PrismaCallbackInbox implements CallbackInbox {
     await this.db.paymentCallback.update({ where: { id: BigInt(id) }, data: { outcome, processedAt: at } });
   }
 
+  async listDeferred(transactionId: string): Promise<StoredCallback[]> {
+    const rows = await this.db.paymentCallback.findMany({
+      where: { transactionId, outcome: 'deferred' },
+      orderBy: { id: 'asc' },
+      select: { id: true, transactionId: true, body: true, receivedAt: true },
+    });
+    return rows.map(toStored);
+  }
+
   async listUnprocessed(receivedBy: Date, limit: number): Promise<StoredCallback[]> {
     const rows = await this.db.paymentCallback.findMany({
       where: { processedAt: null, receivedAt: { lte: receivedBy } },

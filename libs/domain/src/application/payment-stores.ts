@@ -41,6 +41,11 @@ export interface CallbackInbox {
    */
   claim(id: string): Promise<boolean>;
   markProcessed(id: string, outcome: CallbackOutcome, at: Date): Promise<void>;
+  /**
+   * A transaction's callbacks that were kept to be confirmed by the status API (outcome `deferred`), oldest first
+   * (at most the per-transaction cap of them exist).
+   */
+  listDeferred(transactionId: string): Promise<StoredCallback[]>;
   /** Callbacks received by `receivedBy` and never processed, oldest first. */
   listUnprocessed(receivedBy: Date, limit: number): Promise<StoredCallback[]>;
 }

@@ -109,6 +109,11 @@ export class InMemoryCallbackInbox implements CallbackInbox, Restorable {
     const row = this.rows.items.find((r) => r.id === id);
     if (row) Object.assign(row, { outcome, processedAt: at });
   }
+  async listDeferred(transactionId: string): Promise<StoredCallback[]> {
+    return this.rows.items
+      .filter((r) => r.transactionId === transactionId && r.outcome === 'deferred')
+      .map((r) => ({ id: r.id, transactionId: r.transactionId, body: r.body, receivedAt: r.receivedAt }));
+  }
   async listUnprocessed(receivedBy: Date, limit: number): Promise<StoredCallback[]> {
     return this.rows.items
       .filter((r) => r.processedAt === null && r.receivedAt <= receivedBy)

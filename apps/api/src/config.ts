@@ -108,7 +108,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface PaymentPolicyConfig {
   /** Payment requests per merchant per minute. */
   perMerchantPerMinute: number;
-  /** Payment prompts to one customer phone per hour (across merchants). */
+  /** Payment prompts by one merchant to one customer phone per hour (each merchant counts on its own). */
   perPhonePerHour: number;
   /** A callback token opens nothing this long after its transaction's final state. */
   tokenGraceHours: number;

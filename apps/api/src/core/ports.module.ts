@@ -111,7 +111,7 @@ export function rateLimitRules(config: AppConfig): Record<string, RateLimitRule>
     'payment-phone': {
       points: config.payments.perPhonePerHour,
       seconds: 3600,
-      message: 'Too many payment prompts to this customer phone',
+      message: 'Too many payment prompts from this merchant to this customer phone',
     },
   };
 }

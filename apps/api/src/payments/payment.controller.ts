@@ -79,7 +79,7 @@ export class PaymentController {
       'The transaction is stored before the provider is asked. 201: the provider answered; the transaction is pending when it accepted (requestInfo.ResponseCode 0001), failed if it refused; its final state arrives by the provider callback. ' +
       "202: the provider could not be reached or its answer was lost; the transaction is `requesting` (no requestInfo) and the provider's status API settles it; repeat the same request to read it. " +
       'Towards the provider the payment is named by its own id (ClientReference), never by your reference, so references of different merchants can never meet there. ' +
-      'Limits (429 RATE_LIMITED with Retry-After, shared by every instance): PAYMENT_LIMIT_PER_MERCHANT_PER_MINUTE requests per merchant per minute (default 300) and PAYMENT_LIMIT_PER_PHONE_PER_HOUR prompts to one customer phone per hour (default 10). ' +
+      'Limits (429 RATE_LIMITED with Retry-After, shared by every instance): PAYMENT_LIMIT_PER_MERCHANT_PER_MINUTE requests per merchant per minute (default 300) and PAYMENT_LIMIT_PER_PHONE_PER_HOUR prompts by this merchant to one customer phone per hour (default 10; other merchants count on their own). ' +
       'For mobile_money, customerPhone must be on a Ghanaian mobile-money network (MTN, Telecel, AirtelTigo); the channel is taken from its prefix. ' +
       'callBackUrl must be http(s); outside development mode it must be https on port 443 to a name or a global unicast address (no loopback, private, link-local, documentation, NAT64 or 6to4 ranges), else CALLBACK_URL_REFUSED. Names are checked again on the address actually connected to when sending.',
   })

@@ -185,7 +185,11 @@ export class PaymentsService {
       return { transaction: existing, created: false };
     }
     await this.limits.consume('payment-merchant', checked.merchantId);
-    await this.limits.consume('payment-phone', createHash('sha256').update(checked.customerPhone).digest('hex'));
+    // Per merchant and phone: one merchant prompting a customer too often must not block that customer for others.
+    await this.limits.consume(
+      'payment-phone',
+      createHash('sha256').update(`${checked.merchantId}:${checked.customerPhone}`).digest('hex'),
+    );
     const token = Buffer.from(this.random.bytes(32)).toString('base64url');
     const now = this.clock.now();
     const intent = Transaction.intend(input, this.ids, now);

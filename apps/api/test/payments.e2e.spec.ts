@@ -128,6 +128,23 @@ describeOnEachTier('payment request and provider callback', (tier) => {
     );
   });
 
+  it('refuses callback hosts that embed a loopback or private IPv4 in an IPv6 address (::/96, NAT64, 6to4, Teredo)', async () => {
+    const hosts = [
+      '[::7f00:1]',
+      '[::a00:1]',
+      '[64:ff9b::a9fe:a9fe]',
+      '[2002:c0a8:101::1]',
+      '[2001:0:4136:e378:8000:63bf:80ff:fffe]',
+    ];
+    for (const [i, host] of hosts.entries()) {
+      const res = await merchant(f.keys.merchantA)
+        .post('/payment/request', body(`EMBED-${i}`, { callBackUrl: `https://${host}/cb` }))
+        .expect(400);
+      expect(res.body.code).toBe('CALLBACK_URL_REFUSED');
+    }
+    expect(await running.database.prisma.transaction.count({ where: { reference: { startsWith: 'EMBED-' } } })).toBe(0);
+  });
+
   it('applies the final callback: operation 9 then shows callBackInfo 0000 and callBackTime; duplicates change nothing', async () => {
     const { tx, token } = await requestAndToken('PAY-10');
     const res = await post(token, callback(tx)).expect(200);

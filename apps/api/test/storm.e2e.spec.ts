@@ -72,7 +72,7 @@ describeOnPostgres('storm: two instances, SIGKILL mid-storm', () => {
         PORT: String(instance.port),
         PUBLIC_BASE_URL: instance.url,
         PAYMENT_PROVIDER_URL: simulator.url,
-        CALLBACK_URL_ALLOWLIST: '127.0.0.1',
+        CALLBACK_URL_ALLOWLIST: new URL(receiver.url).host,
         JOB_POLL_SECONDS: '0.5',
         RECONCILE_AFTER_SECONDS: '120',
         RECONCILE_RETRY_SECONDS: '1',

@@ -118,7 +118,8 @@ function start() {
       }),
     );
     env.PAYMENT_PROVIDER_URL = `http://127.0.0.1:${port}`;
-    // A demo merchant's notification receiver usually runs on this machine too.
+    // A demo merchant's notification receiver usually runs on this machine too (entries are exact host and port: a
+    // receiver on another port is named as CALLBACK_URL_ALLOWLIST=127.0.0.1:<port>, or run with NODE_ENV=development).
     env.CALLBACK_URL_ALLOWLIST ??= '127.0.0.1,localhost';
   }
   const api = spawn(process.execPath, [...SERVICE_NODE_FLAGS, join(root, 'dist', 'apps', 'api', 'main.js')], {

@@ -12,6 +12,7 @@ import { declareHeaders, operationId } from './core/http/openapi-contract';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config';
 import { openDatabase, type Database } from './persistence/database';
+import { CALLBACK_BODY_LIMIT_BYTES } from './payments/payments.service';
 import { json, static as serveStatic, text, type NextFunction, type Request, type Response } from 'express';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -162,7 +163,7 @@ export async function createApp(given: AppConfig, options: AppOptions = {}): Pro
     // express's own JSON parser, with its errors answered here as problems: Nest's wrapper would turn a malformed
     // body into a generic 400 and lose what went wrong.
     // Provider callbacks are read as raw text, so a body that is not JSON can still be stored for inspection.
-    app.use(`${config.paymentBasePath}/payment/callback`, text({ type: () => true, limit: '100kb' }));
+    app.use(`${config.paymentBasePath}/payment/callback`, text({ type: () => true, limit: CALLBACK_BODY_LIMIT_BYTES }));
     app.use(app.get(Metrics).httpMiddleware());
     serveDashboard(app, config.appRoot);
     app.use(json({ limit: '100kb' }));

@@ -110,12 +110,16 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface PaymentPolicyConfig {
   /** Payment requests per merchant per minute. */
   perMerchantPerMinute: number;
-  /** Payment prompts to one customer phone per hour (across merchants). */
+  /** Payment prompts by one merchant to one customer phone per hour (each merchant counts on its own). */
   perPhonePerHour: number;
   /** A callback token opens nothing this long after its transaction's final state. */
   tokenGraceHours: number;
   /** Callbacks kept per transaction; past it a token's callbacks are refused (429) and not stored. */
   maxCallbacksPerTransaction: number;
+  /** Callbacks to unknown or expired tokens accepted from one client address per hour (each one is dead-lettered). */
+  strayCallbacksPerAddressPerHour: number;
+  /** Dead-lettered callbacks are deleted this many days after they arrived. */
+  deadLetterRetentionDays: number;
   /** A merchant whose notifications have failed for this long is paused (resumed by an operator). */
   notifyPauseAfterHours: number;
   /** The backstop scan asks the provider about open transactions unchanged for this long. */
@@ -410,6 +414,8 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
       perPhonePerHour: int(env, 'PAYMENT_LIMIT_PER_PHONE_PER_HOUR', 10, 1, 1_000_000),
       tokenGraceHours: int(env, 'CALLBACK_TOKEN_GRACE_HOURS', 168, 1, 8760),
       maxCallbacksPerTransaction: int(env, 'CALLBACKS_PER_TRANSACTION', 20, 1, 1000),
+      strayCallbacksPerAddressPerHour: int(env, 'STRAY_CALLBACK_LIMIT_PER_ADDRESS_PER_HOUR', 60, 1, 1_000_000),
+      deadLetterRetentionDays: int(env, 'DEAD_LETTER_RETENTION_DAYS', 7, 1, 3650),
       notifyPauseAfterHours: int(env, 'NOTIFY_PAUSE_AFTER_HOURS', 12, 1, 720),
       backstopAfterMinutes: int(env, 'PAYMENT_BACKSTOP_AFTER_MINUTES', 30, 1, 10_080),
       unpaidFinalAfterSeconds: int(env, 'UNPAID_FINAL_AFTER_SECONDS', 900, 0, 86_400),

@@ -134,3 +134,34 @@ describeOnEachTier('payment operator and merchant controls', (tier) => {
       .expect(403);
   });
 });
+
+describeOnEachTier('the per-phone payment limit counts per merchant and phone', (tier) => {
+  let store: TierStore;
+  let running: RunningApp;
+  let f: ApiFixture;
+  const pay = (key: string, reference: string) =>
+    request(running.app.getHttpServer())
+      .post('/payment/request')
+      .set('Authorization', key)
+      .send(body(reference, { customerPhone: '0244777888' }));
+
+  beforeAll(async () => {
+    store = await openTierStore(tier);
+    const base = store.config();
+    running = await startTestApp({ ...base, payments: { ...base.payments, perPhonePerHour: 2 } });
+    f = await loadApiFixture(running.database);
+  });
+  afterAll(async () => {
+    await running?.close();
+    await store?.dispose();
+  });
+
+  it("one merchant using up a customer's phone limit does not block that customer for another merchant", async () => {
+    await pay(f.keys.merchantA, 'PHONE-A1').expect(201);
+    await pay(f.keys.merchantA, 'PHONE-A2').expect(201);
+    expect((await pay(f.keys.merchantA, 'PHONE-A3').expect(429)).body.detail).toMatch(/customer phone/);
+    await pay(f.keys.merchantB, 'PHONE-B1').expect(201);
+    await pay(f.keys.merchantB, 'PHONE-B2').expect(201);
+    await pay(f.keys.merchantB, 'PHONE-B3').expect(429);
+  });
+});

@@ -80,6 +80,7 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
   let receiver: Awaited<ReturnType<typeof startMerchantReceiver>>;
   let f: ApiFixture;
   const failFirst = new Map<string, number>();
+  let holePort: number;
   const http = () => request(running.app.getHttpServer());
   const pay = (reference: string, over: object = {}) =>
     http()
@@ -126,10 +127,12 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
       return 200;
     });
     const base = store.config();
+    holePort = await freePort();
     running = await startListeningApp({
       ...base,
       metrics: { port: 0, host: '127.0.0.1' },
-      callbackUrlAllowlist: new Set(['127.0.0.1']),
+      // Allowlist entries are exact host and port: the merchant receiver, and the black hole of the slots test.
+      callbackUrlAllowlist: new Set([new URL(receiver.url).host, `127.0.0.1:${holePort}`]),
       provider: {
         ...base.provider,
         url: simulator.url,
@@ -380,7 +383,7 @@ describeOnEachTier('payment pipeline with the provider simulator', (tier) => {
       mostAtOnce = Math.max(mostAtOnce, inFlight);
       req.on('close', () => inFlight--);
     });
-    await new Promise<void>((resolve) => hole.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => hole.listen(holePort, '127.0.0.1', resolve));
     const holeUrl = `http://127.0.0.1:${(hole.address() as AddressInfo).port}/hook`;
     try {
       // More of B's notifications than this instance has notification workers (3).

@@ -128,6 +128,23 @@ describeOnEachTier('payment request and provider callback', (tier) => {
     );
   });
 
+  it('refuses callback hosts that embed a loopback or private IPv4 in an IPv6 address (::/96, NAT64, 6to4, Teredo)', async () => {
+    const hosts = [
+      '[::7f00:1]',
+      '[::a00:1]',
+      '[64:ff9b::a9fe:a9fe]',
+      '[2002:c0a8:101::1]',
+      '[2001:0:4136:e378:8000:63bf:80ff:fffe]',
+    ];
+    for (const [i, host] of hosts.entries()) {
+      const res = await merchant(f.keys.merchantA)
+        .post('/payment/request', body(`EMBED-${i}`, { callBackUrl: `https://${host}/cb` }))
+        .expect(400);
+      expect(res.body.code).toBe('CALLBACK_URL_REFUSED');
+    }
+    expect(await running.database.prisma.transaction.count({ where: { reference: { startsWith: 'EMBED-' } } })).toBe(0);
+  });
+
   it('applies the final callback: operation 9 then shows callBackInfo 0000 and callBackTime; duplicates change nothing', async () => {
     const { tx, token } = await requestAndToken('PAY-10');
     const res = await post(token, callback(tx)).expect(200);
@@ -235,14 +252,51 @@ describeOnEachTier('payment request and provider callback', (tier) => {
       const { tx, token } = await requestAndToken('FORGED-1');
       const forged = await http().post(`/payment/callback/${token}`).send(callback(tx)).expect(200);
       expect(forged.body.outcome).toBe('deferred');
-      expect((await check()).body).toMatchObject({ status: 'pending', callBackInfo: { ResponseCode: '0000' } });
+      // Not the provider's word yet: kept in the inbox only, never shown as callBackInfo.
+      const waiting = (await check()).body;
+      expect(waiting.status).toBe('pending');
+      expect(waiting).not.toHaveProperty('callBackInfo');
+      expect(waiting).not.toHaveProperty('callBackTime');
+      const inbox = await running.database.prisma.paymentCallback.findMany({ where: { transactionId: tx._id } });
+      expect(inbox.map((c) => [c.outcome, JSON.parse(c.body).ResponseCode])).toEqual([['deferred', '0000']]);
       provider.checkStatus = async (reference: string) => ({
         state: 'refunded',
         clientReference: reference,
         raw: { responseCode: '0000', data: { status: 'Refunded' } },
       });
       await running.app.get(PaymentsService).reconcile(tx._id, { retryCount: 0, retryLimit: 0 });
-      expect((await check()).body.status).toBe('failed');
+      const failed = (await check()).body;
+      expect(failed.status).toBe('failed');
+      expect(failed).not.toHaveProperty('callBackInfo');
+    } finally {
+      settings.callbackSecret = PROVIDER_SECRET;
+      provider.checkStatus = originalCheck;
+    }
+  });
+
+  it('without a provider signature, a 0000 the status API confirms becomes callBackInfo (with the time it arrived) only then', async () => {
+    const settings = running.app.get<PaymentSettings>(PAYMENT_SETTINGS);
+    const provider = running.app.get(PAYMENT_PROVIDER) as { checkStatus: (reference: string) => Promise<unknown> };
+    const originalCheck = provider.checkStatus.bind(provider);
+    const check = () => merchant(f.keys.merchantA).get('/payment/check_transaction?reference=UNSIGNED-1').expect(200);
+    settings.callbackSecret = undefined;
+    try {
+      const { tx, token } = await requestAndToken('UNSIGNED-1');
+      expect((await http().post(`/payment/callback/${token}`).send(callback(tx)).expect(200)).body.outcome).toBe(
+        'deferred',
+      );
+      expect((await check()).body).not.toHaveProperty('callBackInfo');
+      provider.checkStatus = async (reference: string) => ({
+        state: 'paid',
+        clientReference: reference,
+        amount: 25.5,
+        raw: { responseCode: '0000', data: { status: 'Paid' } },
+      });
+      await running.app.get(PaymentsService).reconcile(tx._id, { retryCount: 0, retryLimit: 0 });
+      const done = (await check()).body;
+      const [kept] = await running.database.prisma.paymentCallback.findMany({ where: { transactionId: tx._id } });
+      expect(done).toMatchObject({ status: 'success', callBackInfo: callback(tx) });
+      expect(done.callBackTime).toBe(kept.receivedAt.toISOString());
     } finally {
       settings.callbackSecret = PROVIDER_SECRET;
       provider.checkStatus = originalCheck;

@@ -60,7 +60,7 @@ describeWithPrograms('through PgBouncer in transaction mode', { pgbouncer: findP
     const base = store.config({
       databaseUrl: bouncer.url(new URL(direct).pathname.slice(1)),
       databaseDirectUrl: direct,
-      callbackUrlAllowlist: new Set(['127.0.0.1']),
+      callbackUrlAllowlist: new Set([new URL(receiver.url).host]),
       // The shared limits on: their statements are named prepared ones, which a pooler's sessions do not share.
       rateLimit: { perKeyPerMinute: 100_000, perAddressPerMinute: 100_000 },
       provider: { ...store.config().provider, url: simulator.url, clientId: 'client', clientSecret: 'secret' },

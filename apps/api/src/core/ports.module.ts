@@ -103,10 +103,15 @@ export function rateLimitRules(config: AppConfig): Record<string, RateLimitRule>
       seconds: 60 * 60,
       message: 'Too many password links asked for this account',
     },
+    'callback-stray-address': {
+      points: config.payments.strayCallbacksPerAddressPerHour,
+      seconds: 3600,
+      message: 'Too many callbacks to unknown or expired callback URLs from this address',
+    },
     'payment-phone': {
       points: config.payments.perPhonePerHour,
       seconds: 3600,
-      message: 'Too many payment prompts to this customer phone',
+      message: 'Too many payment prompts from this merchant to this customer phone',
     },
   };
 }

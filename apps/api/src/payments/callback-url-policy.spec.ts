@@ -1,7 +1,10 @@
 import { CallbackUrlPolicy, isGlobalUnicast } from './callback-url-policy';
 
 describe('CallbackUrlPolicy', () => {
-  const strict = new CallbackUrlPolicy(false, new Set(['receiver.test']));
+  const strict = new CallbackUrlPolicy(
+    false,
+    new Set(['receiver.test', 'hooks.test:8080', '[fd00::5]:9000', '10.0.0.9:443']),
+  );
 
   it.each([
     'https://merchant.example.com/cb',
@@ -9,7 +12,10 @@ describe('CallbackUrlPolicy', () => {
     'https://8.8.8.8/hook',
     'https://[2001:4860::8888]/cb',
     'http://receiver.test/cb',
-    'http://receiver.test:8080/cb',
+    'https://receiver.test/cb',
+    'http://hooks.test:8080/cb',
+    'http://[fd00::5]:9000/cb',
+    'https://10.0.0.9/cb',
   ])('accepts %s', (url) => {
     expect(() => strict.check(url)).not.toThrow();
   });
@@ -41,6 +47,23 @@ describe('CallbackUrlPolicy', () => {
     'http://merchant.example.com/cb',
     'https://merchant.example.com:8443/cb',
     'https://8.8.8.8:6379/',
+    // IPv4-compatible (::/96) and other embedded-IPv4 forms carrying a loopback or private address
+    'https://[::7f00:1]/cb',
+    'https://[::127.0.0.1]/cb',
+    'https://[::a00:1]/cb',
+    'https://[::]/cb',
+    'https://[64:ff9b::a00:1]/cb',
+    'https://[64:ff9b:1::c0a8:101]/cb',
+    'https://[2002:c0a8:101::1]/cb',
+    'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/cb',
+    'https://[::ffff:0:7f00:1]/cb',
+    // an allowlisted host on a port of its entry's choosing only
+    'http://receiver.test:8080/cb',
+    'http://receiver.test:22/cb',
+    'http://hooks.test/cb',
+    'http://hooks.test:8081/cb',
+    'http://[fd00::5]/cb',
+    'http://10.0.0.9/cb',
   ])('refuses %s outside development', (url) => {
     expect(() => strict.check(url)).toThrow(expect.objectContaining({ code: 'CALLBACK_URL_REFUSED' }));
   });
@@ -62,5 +85,8 @@ describe('CallbackUrlPolicy', () => {
     expect(isGlobalUnicast('::ffff:10.0.0.1')).toBe(false);
     expect(isGlobalUnicast('192.0.2.1')).toBe(false);
     expect(isGlobalUnicast('64:ff9b::7f00:1')).toBe(false);
+    expect(isGlobalUnicast('::7f00:1')).toBe(false);
+    expect(isGlobalUnicast('::808:808')).toBe(false);
+    expect(isGlobalUnicast('2002:a00:1::')).toBe(false);
   });
 });

@@ -10,9 +10,35 @@ import { DomainError } from '@transport/domain';
 export function isGlobalUnicast(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    // ::/96, the IPv4-compatible form (deprecated by RFC 4291): ipaddr.js calls it unicast, but ::7f00:1 is 127.0.0.1
+    // to some stacks. Nothing real is addressed so; refused whatever IPv4 it carries (:: and ::1 included).
+    if (v6.parts.slice(0, 6).every((part) => part === 0)) return false;
+    // NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16), Teredo and ::ffff:0:0:0/96 are special-purpose ranges
+    // to ipaddr.js, so they are refused below with whatever IPv4 they embed; the IPv4-mapped form is judged as its
+    // IPv4 address.
+    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
+  }
   return parsed.range() === 'unicast';
+}
+
+/**
+ * Whether a URL's host and port are on CALLBACK_URL_ALLOWLIST. An entry matches one host and one port exactly:
+ * `host:port` (`[v6]:port` for IPv6), or a bare `host` for the scheme's default port (443 for https, 80 for http);
+ * the same host on another port is not allowlisted.
+ */
+export function isAllowlisted(allowlist: ReadonlySet<string>, url: URL): boolean {
+  const host = hostOf(url);
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  for (const entry of allowlist) {
+    const match = /^(?:\[([^\]]+)\]|([^:[\]]+))(?::(\d{1,5}))?$/.exec(entry.trim().toLowerCase());
+    if (!match) continue;
+    const entryHost = match[1] ?? match[2];
+    const entryPort = match[3] ?? (url.protocol === 'https:' ? '443' : '80');
+    if (entryHost === host && Number(entryPort) === Number(port)) return true;
+  }
+  return false;
 }
 
 /** The port a notification may be sent to outside development: https's own (written or implied). */
@@ -20,8 +46,8 @@ const WEB_PORTS = new Set(['', '443']);
 
 /**
  * Where merchants may ask us to send notifications. Outside development, only https URLs on port 443 whose host
- * is a name or a global unicast address (no server-side request forgery into our own network), unless the host is on
- * the allowlist. Names are checked again, at connect time, on the address actually connected to (HttpWebhookSender).
+ * is a name or a global unicast address (no server-side request forgery into our own network), unless the host and
+ * port are on the allowlist. Names are checked again, at connect time, on the address actually connected to (HttpWebhookSender).
  */
 export class CallbackUrlPolicy {
   constructor(
@@ -39,7 +65,7 @@ export class CallbackUrlPolicy {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse('callBackUrl must use http or https');
     if (url.username || url.password) throw refuse('callBackUrl must not carry credentials');
     const host = hostOf(url);
-    if (this.allowPrivate || this.allowlist.has(host)) return;
+    if (this.allowPrivate || isAllowlisted(this.allowlist, url)) return;
     // Notifications carry payment data and a signature worth replaying: only over TLS, outside development.
     if (url.protocol !== 'https:') throw refuse('callBackUrl must use https');
     if (!WEB_PORTS.has(url.port)) throw refuse('callBackUrl must use the standard port (443)');

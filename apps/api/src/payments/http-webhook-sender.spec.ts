@@ -65,8 +65,18 @@ describe('HttpWebhookSender', () => {
     },
   );
 
-  it('posts to an allowlisted receiver and answers its status', async () => {
-    const sender = new HttpWebhookSender({ timeoutMs: 2000, allowPrivate: false, allowlist: new Set(['127.0.0.1']) });
+  it('posts to an allowlisted receiver (host and port) and answers its status; the host on another port is refused', async () => {
+    const elsewhere = new HttpWebhookSender({
+      timeoutMs: 2000,
+      allowPrivate: false,
+      allowlist: new Set(['127.0.0.1']),
+    });
+    await expect(elsewhere.send(`http://127.0.0.1:${r.port}/hook`, {}, '{}')).rejects.toThrow(/refused/);
+    const sender = new HttpWebhookSender({
+      timeoutMs: 2000,
+      allowPrivate: false,
+      allowlist: new Set([`127.0.0.1:${r.port}`]),
+    });
     expect(
       await sender.send(`http://127.0.0.1:${r.port}/hook`, { 'content-type': 'application/json' }, '{"a":1}'),
     ).toBe(204);

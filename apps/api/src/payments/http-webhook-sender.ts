@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { WebhookSender } from '../core/ports';
-import { hostOf, isGlobalUnicast } from './callback-url-policy';
+import { hostOf, isAllowlisted, isGlobalUnicast } from './callback-url-policy';
 
 /** Resolves a host name to its addresses (node:dns by default; tests pass a stub). */
 export type Resolver = (host: string) => Promise<LookupAddress[]>;
@@ -16,7 +16,7 @@ const systemResolver: Resolver = (host) =>
 
 export interface WebhookSenderOptions {
   timeoutMs: number;
-  /** Development mode or allowlisted hosts may resolve to private addresses. */
+  /** Development mode or allowlisted hosts and ports may resolve to private addresses. */
   allowPrivate: boolean;
   allowlist: ReadonlySet<string>;
   resolve?: Resolver;
@@ -38,7 +38,7 @@ export class HttpWebhookSender implements WebhookSender {
   send(url: string, headers: Record<string, string>, body: string): Promise<number> {
     const target = new URL(url);
     const host = hostOf(target);
-    const trusted = this.options.allowPrivate || this.options.allowlist.has(host);
+    const trusted = this.options.allowPrivate || isAllowlisted(this.options.allowlist, target);
     if (!trusted && ipaddr.isValid(host) && !isGlobalUnicast(host))
       return Promise.reject(new Error(`refused: ${host} is not a public address`));
     const request = target.protocol === 'https:' ? httpsRequest : httpRequest;

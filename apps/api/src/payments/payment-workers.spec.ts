@@ -21,11 +21,16 @@ function setup(behaviour: (id: string) => Promise<void>) {
     warn: (event, fields) => void lines.push({ level: 'warn', event, fields }),
     error: (event, fields) => void lines.push({ level: 'error', event, fields }),
   };
-  const payments = { reconcile: behaviour, backstop: async () => 0 } as unknown as PaymentsService;
+  const pruned: number[] = [];
+  const payments = {
+    reconcile: behaviour,
+    backstop: async () => 0,
+    pruneDeadLetters: async () => pruned.push(1),
+  } as unknown as PaymentsService;
   const workers = new CapturingWorkers();
   const uow = new InMemoryUnitOfWork();
   const config = loadConfig({ JOB_WORKERS: 'false', NOTIFY_PER_MERCHANT: '3' });
-  return { lines, workers, subject: new PaymentWorkers(payments, workers, uow.stores, events, config) };
+  return { lines, workers, pruned, subject: new PaymentWorkers(payments, workers, uow.stores, events, config) };
 }
 
 describe('PaymentWorkers', () => {
@@ -38,6 +43,16 @@ describe('PaymentWorkers', () => {
     await expect(
       byName.get(QUEUES.backstop)!.handle({} as never, { id: 'b', retryCount: 0, retryLimit: 2 }),
     ).resolves.toBeUndefined();
+  });
+
+  it('prunes dead letters hourly, once across all instances', async () => {
+    const { workers, subject, pruned } = setup(async () => undefined);
+    await subject.onApplicationBootstrap();
+    const prune = workers.queues.find((q) => q.name === QUEUES.pruneDeadLetters)!;
+    expect(prune.cron).toBe('23 * * * *');
+    expect(prune.options).toMatchObject({ policy: 'stately' });
+    await prune.handle({} as never, { id: 'p', retryCount: 0, retryLimit: 2 });
+    expect(pruned).toHaveLength(1);
   });
 
   it('reports a job whose last attempt failed for an operator, and only warns about one that will be retried', async () => {

@@ -86,6 +86,14 @@ export class PaymentWorkers implements OnApplicationBootstrap, OnApplicationShut
         options: { policy: 'stately', retryLimit: 2, retryDelay: 30, expireInSeconds: 300 },
         handle: async () => void (await this.payments.backstop()),
       }),
+      this.definition<Record<string, never>>({
+        name: QUEUES.pruneDeadLetters,
+        concurrency: 1,
+        // Hourly, once across all instances: dead letters past DEAD_LETTER_RETENTION_DAYS are deleted.
+        cron: '23 * * * *',
+        options: { policy: 'stately', retryLimit: 2, retryDelay: 60, expireInSeconds: 300 },
+        handle: async () => void (await this.payments.pruneDeadLetters()),
+      }),
     ];
     await this.workers.start(queues);
     if (c.workers) await this.stores.followUps.enqueue(QUEUES.sweep, {}, { singletonKey: 'sweep' });

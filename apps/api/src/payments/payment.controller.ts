@@ -12,6 +12,7 @@ import {
   Res,
   StreamableFile,
 } from '@nestjs/common';
+import { clientAddressKey } from '../core/http/client-address';
 import { listOrCsv } from '../core/http/csv-export';
 import type { AppConfig } from '../config';
 import { AppError } from '../core/errors';
@@ -78,7 +79,7 @@ export class PaymentController {
       'The transaction is stored before the provider is asked. 201: the provider answered; the transaction is pending when it accepted (requestInfo.ResponseCode 0001), failed if it refused; its final state arrives by the provider callback. ' +
       "202: the provider could not be reached or its answer was lost; the transaction is `requesting` (no requestInfo) and the provider's status API settles it; repeat the same request to read it. " +
       'Towards the provider the payment is named by its own id (ClientReference), never by your reference, so references of different merchants can never meet there. ' +
-      'Limits (429 RATE_LIMITED with Retry-After, shared by every instance): PAYMENT_LIMIT_PER_MERCHANT_PER_MINUTE requests per merchant per minute (default 300) and PAYMENT_LIMIT_PER_PHONE_PER_HOUR prompts to one customer phone per hour (default 10). ' +
+      'Limits (429 RATE_LIMITED with Retry-After, shared by every instance): PAYMENT_LIMIT_PER_MERCHANT_PER_MINUTE requests per merchant per minute (default 300) and PAYMENT_LIMIT_PER_PHONE_PER_HOUR prompts by this merchant to one customer phone per hour (default 10; other merchants count on their own). ' +
       'For mobile_money, customerPhone must be on a Ghanaian mobile-money network (MTN, Telecel, AirtelTigo); the channel is taken from its prefix. ' +
       'callBackUrl must be http(s); outside development mode it must be https on port 443 to a name or a global unicast address (no loopback, private, link-local, documentation, NAT64 or 6to4 ranges), else CALLBACK_URL_REFUSED. Names are checked again on the address actually connected to when sending.',
   })
@@ -110,12 +111,13 @@ export class PaymentController {
     summary: "The provider's final-state callback",
     description:
       'The token in the path names one transaction (unguessable). The raw body and headers are stored before anything is applied; every field is kept. ' +
-      '200 once stored, duplicates included; 400 for a body that is not a callback (stored for inspection). ' +
-      '404 for a token that names no transaction and 410 CALLBACK_TOKEN_EXPIRED for one whose transaction was settled more than CALLBACK_TOKEN_GRACE_HOURS ago (default 168): the callback is kept in the dead-letter table (body cut to 16 KiB), never applied. ' +
+      '200 once stored, duplicates included; 400 for a body that is not a callback (stored for inspection); 413 for a body over 16 KiB (nothing stored). ' +
+      '404 for a token that names no transaction and 410 CALLBACK_TOKEN_EXPIRED for one whose transaction was settled more than CALLBACK_TOKEN_GRACE_HOURS ago (default 168): the callback is kept in the dead-letter table for DEAD_LETTER_RETENTION_DAYS (default 7), never applied; ' +
+      'past STRAY_CALLBACK_LIMIT_PER_ADDRESS_PER_HOUR such callbacks from one address (default 60) they are refused with 429 RATE_LIMITED and Retry-After, and not kept. ' +
       '429 TOO_MANY_CALLBACKS past CALLBACKS_PER_TRANSACTION stored callbacks for one transaction (default 20): nothing more is stored. ' +
       'When the service is configured with PAYMENT_PROVIDER_CALLBACK_SECRET, the callback must also carry `X-Provider-Signature: sha256=<hex HMAC-SHA256 of the raw body>` ' +
-      '(a missing or wrong signature is a 401 and nothing is stored), and a signed final state is final at once. Without it the token alone is not trusted: a final state is kept (callBackInfo) ' +
-      "and confirmed with the provider's status API before the transaction becomes final (outcome `deferred`). " +
+      '(a missing or wrong signature is a 401 and nothing is stored, whatever the token), and a signed final state is final at once. Without it the token alone is not trusted: a final state is kept in the inbox only ' +
+      "and confirmed with the provider's status API before the transaction becomes final (outcome `deferred`); only then does the callback the status API agrees with become callBackInfo. " +
       "A callback whose ClientReference, provider TransactionId or amount differs is stored and recorded as an anomaly: the status does not change, and the provider's status API decides.",
   })
   @ApiOkResponse({
@@ -135,7 +137,7 @@ export class PaymentController {
           ? req.body.toString('utf8')
           : JSON.stringify(req.body ?? '');
     const kept = Object.fromEntries(KEPT_HEADERS.filter((h) => headers[h] !== undefined).map((h) => [h, headers[h]]));
-    const { outcome } = await this.payments.receiveCallback(token, raw, kept);
+    const { outcome } = await this.payments.receiveCallback(token, raw, kept, clientAddressKey(req.ip));
     return { received: true, outcome };
   }
 

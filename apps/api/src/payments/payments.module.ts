@@ -20,6 +20,7 @@ import { PAYMENT_SETTINGS, PaymentsService, type PaymentSettings } from './payme
         callbackSecret: config.provider.callbackSecret,
         tokenGraceHours: config.payments.tokenGraceHours,
         maxCallbacksPerTransaction: config.payments.maxCallbacksPerTransaction,
+        deadLetterRetentionDays: config.payments.deadLetterRetentionDays,
         notifyPauseAfterHours: config.payments.notifyPauseAfterHours,
         backstopAfterMinutes: config.payments.backstopAfterMinutes,
         unpaidFinalAfterSeconds: config.payments.unpaidFinalAfterSeconds,

@@ -18,6 +18,7 @@ const OTHER_MERCHANT = '65a1b2c3d4e5f60718293a4c';
 /** The first transaction of a setup (a fresh id generator each time): its id is its ClientReference at the provider. */
 const TX1 = new SequentialIdGenerator().next();
 const PROVIDER_SECRET = 'provider-secret';
+const ADDRESS = '203.0.113.7';
 const SECRET = `whsec_${Buffer.from('a test signing secret of 32 bytes').toString('base64')}`;
 
 /** The provider as the service sees it: answers requests with 0001 and status checks as told. */
@@ -90,6 +91,7 @@ function setup(settings: Partial<PaymentSettings> = {}, limits: Record<string, n
       callbackSecret: PROVIDER_SECRET,
       tokenGraceHours: 168,
       maxCallbacksPerTransaction: 20,
+      deadLetterRetentionDays: 7,
       notifyPauseAfterHours: 12,
       backstopAfterMinutes: 30,
       unpaidFinalAfterSeconds: 900,
@@ -106,7 +108,7 @@ function post(ctx: ReturnType<typeof setup>, token: string, payload: unknown, he
   const signed = secret
     ? { ...headers, 'x-provider-signature': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` }
     : headers;
-  return ctx.service.receiveCallback(token, body, signed);
+  return ctx.service.receiveCallback(token, body, signed, ADDRESS);
 }
 
 const later = (ctx: ReturnType<typeof setup>, ms: number) => ctx.clock.set(new Date(ctx.clock.now().getTime() + ms));
@@ -353,25 +355,49 @@ describe('PaymentsService on fakes', () => {
       expect((await ctx.service.ownTransaction(MERCHANT, 'REF-1')).status).toBe('success');
     });
 
-    it('answers an unknown token NOT_FOUND, keeping the callback in the dead-letter table (cut to 16 KiB)', async () => {
-      const ctx = setup();
+    it('answers an unknown token NOT_FOUND, keeping the callback in the dead-letter table up to the per-address limit', async () => {
+      const ctx = setup({}, { 'callback-stray-address': 2 });
       await requested(ctx);
-      await expect(
-        ctx.service.receiveCallback('A'.repeat(43), JSON.stringify(callback('0000')), {}),
-      ).rejects.toMatchObject({ code: 'NOT_FOUND' });
-      await expect(ctx.service.receiveCallback('bad token!', 'x'.repeat(100_000), {})).rejects.toMatchObject({
-        code: 'NOT_FOUND',
-      });
+      await expect(post(ctx, 'A'.repeat(43), callback('0000'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(post(ctx, 'bad token!', 'x'.repeat(100))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(post(ctx, 'B'.repeat(43), callback('0000'))).rejects.toMatchObject({ code: 'RATE_LIMITED' });
       expect(ctx.uow.callbacks.all).toEqual([]);
+      expect(ctx.rateLimits.used.get(`callback-stray-address:${ADDRESS}`)).toBe(3);
       expect(ctx.events.lines.map((l) => [l.level, l.event, l.fields.outcome])).toContainEqual([
         'warn',
         'payment.callback',
         'unknown_token',
       ]);
-      expect(ctx.uow.callbacks.deadLettered.map((d) => [d.reason, d.transactionId, d.body.length])).toEqual([
-        ['unknown_token', null, JSON.stringify(callback('0000')).length],
-        ['unknown_token', null, 16 * 1024],
+      expect(ctx.uow.callbacks.deadLettered.map((d) => [d.reason, d.transactionId, d.body])).toEqual([
+        ['unknown_token', null, JSON.stringify(callback('0000'))],
+        ['unknown_token', null, 'x'.repeat(100)],
       ]);
+    });
+
+    it('with a callback secret, keeps nothing at all for an unsigned callback, whatever its token', async () => {
+      const ctx = setup();
+      await requested(ctx);
+      await expect(
+        ctx.service.receiveCallback('A'.repeat(43), JSON.stringify(callback('0000')), {}, ADDRESS),
+      ).rejects.toMatchObject({ code: 'INVALID_SIGNATURE' });
+      expect(ctx.uow.callbacks.deadLettered).toEqual([]);
+      expect(ctx.rateLimits.used.size).toBe(2); // the payment request's two limits only
+    });
+
+    it('prunes dead letters older than the retention period', async () => {
+      const ctx = setup({ deadLetterRetentionDays: 7 });
+      const letter = (daysAgo: number) => ({
+        receivedAt: new Date(ctx.clock.now().getTime() - daysAgo * 86_400_000),
+        reason: 'unknown_token' as const,
+        transactionId: null,
+        headers: {},
+        body: String(daysAgo),
+      });
+      for (const days of [8, 7.01, 6]) await ctx.uow.stores.callbacks.deadLetter(letter(days));
+      expect(await ctx.service.pruneDeadLetters()).toBe(2);
+      expect(ctx.uow.callbacks.deadLettered.map((d) => d.body)).toEqual(['6']);
+      expect(await ctx.service.pruneDeadLetters()).toBe(0);
+      expect(ctx.events.lines.filter((l) => l.event === 'payment.dead_letters_pruned')).toHaveLength(1);
     });
 
     it('expires a token a grace period after the final state: later callbacks are dead letters (410)', async () => {
@@ -405,24 +431,26 @@ describe('PaymentsService on fakes', () => {
       ctx.uow.followUps.take(QUEUES.reconcile);
       expect((await post(ctx, token, callback('0000'))).outcome).toBe('deferred');
       const waiting = await ctx.service.ownTransaction(MERCHANT, 'REF-1');
-      expect(waiting.toState()).toMatchObject({
-        status: 'pending',
-        needsStatusCheck: true,
-        callBackInfo: callback('0000'),
-      });
+      expect(waiting.toState()).toMatchObject({ status: 'pending', needsStatusCheck: true });
+      // Kept in the inbox only until the provider's status API confirms it.
+      expect(waiting.toState()).not.toHaveProperty('callBackInfo');
       expect(ctx.uow.followUps.jobs).toEqual([
         { queue: QUEUES.reconcile, data: { transactionId: transaction.id }, options: {} },
       ]);
       ctx.provider.status = { state: 'refunded', clientReference: TX1, transactionId: 'tx-1', raw: {} };
       await ctx.service.reconcile(transaction.id, attempt());
-      expect((await ctx.service.ownTransaction(MERCHANT, 'REF-1')).status).toBe('failed');
+      expect((await ctx.service.ownTransaction(MERCHANT, 'REF-1')).toState()).toMatchObject({ status: 'failed' });
+      expect((await ctx.service.ownTransaction(MERCHANT, 'REF-1')).toState()).not.toHaveProperty('callBackInfo');
 
       const genuine = setup({ callbackSecret: undefined });
       const g = await requested(genuine);
       await post(genuine, g.token, callback('0000'));
       genuine.provider.status = { state: 'paid', amount: 25.5, clientReference: TX1, transactionId: 'tx-1', raw: {} };
       await genuine.service.reconcile(g.transaction.id, attempt());
-      expect((await genuine.service.ownTransaction(MERCHANT, 'REF-1')).status).toBe('success');
+      expect((await genuine.service.ownTransaction(MERCHANT, 'REF-1')).toState()).toMatchObject({
+        status: 'success',
+        callBackInfo: callback('0000'),
+      });
     });
 
     it('keeps audit entries small whatever a callback carries, and keeps every field the provider sent', async () => {
@@ -459,17 +487,17 @@ describe('PaymentsService on fakes', () => {
       const ctx = setup();
       const { token } = await requested(ctx);
       const body = JSON.stringify(callback('0000'));
-      await expect(ctx.service.receiveCallback(token, body, {})).rejects.toMatchObject({
+      await expect(ctx.service.receiveCallback(token, body, {}, ADDRESS)).rejects.toMatchObject({
         code: 'INVALID_SIGNATURE',
         status: 401,
       });
       await expect(
-        ctx.service.receiveCallback(token, body, { 'x-provider-signature': 'sha256=00' }),
+        ctx.service.receiveCallback(token, body, { 'x-provider-signature': 'sha256=00' }, ADDRESS),
       ).rejects.toMatchObject({ code: 'INVALID_SIGNATURE' });
       expect(ctx.uow.callbacks.all).toEqual([]);
       const signature = `sha256=${createHmac('sha256', 'provider-secret').update(body).digest('hex')}`;
       expect(validProviderSignature('provider-secret', body, signature)).toBe(true);
-      expect(await ctx.service.receiveCallback(token, body, { 'x-provider-signature': signature })).toEqual({
+      expect(await ctx.service.receiveCallback(token, body, { 'x-provider-signature': signature }, ADDRESS)).toEqual({
         outcome: 'applied',
       });
     });

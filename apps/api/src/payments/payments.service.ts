@@ -11,6 +11,7 @@ import {
   type ApplyOutcome,
   type CallbackOutcome,
   type CallbackPayload,
+  type CallbackToConfirm,
   type Clock,
   type DataStores,
   type IdGenerator,
@@ -66,6 +67,8 @@ export interface PaymentSettings {
   tokenGraceHours: number;
   /** Callbacks stored per transaction, at most. */
   maxCallbacksPerTransaction: number;
+  /** Dead-lettered callbacks are deleted this many days after they arrived. */
+  deadLetterRetentionDays: number;
   /** A merchant whose notifications have failed for this long is paused. */
   notifyPauseAfterHours: number;
   /** The backstop asks about open transactions unchanged for this long. */
@@ -80,10 +83,14 @@ export const QUEUES = {
   reconcile: 'payment-reconcile',
   sweep: 'payment-callback-sweep',
   backstop: 'payment-backstop',
+  pruneDeadLetters: 'payment-dead-letter-prune',
 } as const;
 
-/** What is kept of a dead-lettered callback body: the size limit of a callback is larger than any real one. */
-export const DEAD_LETTER_BODY_CHARS = 16 * 1024;
+/**
+ * The largest callback body accepted (413 past it), so also the most a dead letter can hold: a real provider callback
+ * is about 1 kB.
+ */
+export const CALLBACK_BODY_LIMIT_BYTES = 16 * 1024;
 
 /** Headers of provider callbacks: the signature, when the provider is configured with a secret. */
 export const PROVIDER_SIGNATURE_HEADER = 'x-provider-signature';
@@ -178,7 +185,11 @@ export class PaymentsService {
       return { transaction: existing, created: false };
     }
     await this.limits.consume('payment-merchant', checked.merchantId);
-    await this.limits.consume('payment-phone', createHash('sha256').update(checked.customerPhone).digest('hex'));
+    // Per merchant and phone: one merchant prompting a customer too often must not block that customer for others.
+    await this.limits.consume(
+      'payment-phone',
+      createHash('sha256').update(`${checked.merchantId}:${checked.customerPhone}`).digest('hex'),
+    );
     const token = Buffer.from(this.random.bytes(32)).toString('base64url');
     const now = this.clock.now();
     const intent = Transaction.intend(input, this.ids, now);
@@ -249,40 +260,39 @@ export class PaymentsService {
 
   /**
    * A provider callback: found by its token, stored raw in the inbox first (so nothing received is ever lost), then
-   * applied through the domain in one transaction with its audit entry. A token that names no transaction, or whose
-   * grace period after the final state is over, opens nothing: the callback goes to the dead-letter table.
+   * applied through the domain in one transaction with its audit entry. With a provider secret, a callback whose
+   * signature is missing or wrong is refused before anything is looked up or stored. A token that names no
+   * transaction, or whose grace period after the final state is over, opens nothing: the callback goes to the
+   * dead-letter table, at most so many per client address (`address`, the per-address limit key) per hour, so nobody
+   * can fill that table from outside.
    */
   async receiveCallback(
     token: string,
     rawBody: string,
     headers: Record<string, string>,
+    address: string,
   ): Promise<{ outcome: CallbackOutcome }> {
     const now = this.clock.now();
+    const secret = this.settings.callbackSecret;
+    if (secret !== undefined && !validProviderSignature(secret, rawBody, headers[PROVIDER_SIGNATURE_HEADER])) {
+      throw new AppError('INVALID_SIGNATURE', `${PROVIDER_SIGNATURE_HEADER} is missing or does not match the body`);
+    }
     const found = /^[A-Za-z0-9_-]{20,100}$/.test(token)
       ? await this.stores.callbackTokens.find(tokenHash(token))
       : undefined;
-    const deadLetter = (reason: 'unknown_token' | 'expired_token', transactionId: string | null) =>
-      this.stores.callbacks.deadLetter({
-        receivedAt: now,
-        reason,
-        transactionId,
-        headers,
-        body: rawBody.slice(0, DEAD_LETTER_BODY_CHARS),
-      });
+    const deadLetter = async (reason: 'unknown_token' | 'expired_token', transactionId: string | null) => {
+      this.events.warn('payment.callback', { transactionId, outcome: reason });
+      await this.limits.consume('callback-stray-address', address);
+      await this.stores.callbacks.deadLetter({ receivedAt: now, reason, transactionId, headers, body: rawBody });
+    };
     if (!found) {
-      this.events.warn('payment.callback', { outcome: 'unknown_token' });
       await deadLetter('unknown_token', null);
       throw CommonErrors.notFound('callback', 'token');
     }
     const { transactionId } = found;
     if (found.expiresAt && found.expiresAt <= now) {
-      this.events.warn('payment.callback', { transactionId, outcome: 'expired_token' });
       await deadLetter('expired_token', transactionId);
       throw new AppError('CALLBACK_TOKEN_EXPIRED', 'This callback URL expired after its transaction was settled');
-    }
-    const secret = this.settings.callbackSecret;
-    if (secret !== undefined && !validProviderSignature(secret, rawBody, headers[PROVIDER_SIGNATURE_HEADER])) {
-      throw new AppError('INVALID_SIGNATURE', `${PROVIDER_SIGNATURE_HEADER} is missing or does not match the body`);
     }
     if ((await this.stores.callbacks.countFor(transactionId)) >= this.settings.maxCallbacksPerTransaction) {
       throw new AppError(
@@ -315,13 +325,16 @@ export class PaymentsService {
     return retryOnConcurrentUpdate(() =>
       this.uow.run(async (ctx) => {
         if (!(await ctx.callbacks.claim(inbox.id))) return undefined;
+        // An unsigned final state is not the provider's word: the earlier ones kept for confirmation live in the inbox.
+        const waiting =
+          !authenticated && inbox.transactionId ? await this.waitingCallbacks(ctx, inbox.transactionId) : [];
         const outcome: CallbackOutcome =
           'payload' in parsed && inbox.transactionId
             ? (
                 await this.applyProviderMessage(
                   ctx,
                   inbox.transactionId,
-                  (t) => t.applyCallback(parsed.payload, inbox.receivedAt, authenticated),
+                  (t) => t.applyCallback(parsed.payload, inbox.receivedAt, authenticated, waiting),
                   { scheduleStatusCheck: true },
                 )
               ).result
@@ -348,7 +361,14 @@ export class PaymentsService {
         this.applyProviderMessage(
           ctx,
           transactionId,
-          (t) => t.applyStatusCheck(answer, this.clock.now(), this.settings.unpaidFinalAfterSeconds * 1000),
+          async (t) =>
+            t.applyStatusCheck(
+              answer,
+              this.clock.now(),
+              this.settings.unpaidFinalAfterSeconds * 1000,
+              // The callbacks kept for confirmation: the one the provider's answer confirms becomes callBackInfo.
+              await this.waitingCallbacks(ctx, transactionId),
+            ),
           {
             scheduleStatusCheck: false,
           },
@@ -391,6 +411,14 @@ export class PaymentsService {
       }
       if (rows.length < batch) return done;
     }
+  }
+
+  /** Deletes dead-lettered callbacks older than the retention period (an hourly job); answers how many went. */
+  async pruneDeadLetters(): Promise<number> {
+    const cutoff = new Date(this.clock.now().getTime() - this.settings.deadLetterRetentionDays * 86_400_000);
+    const pruned = await this.stores.callbacks.pruneDeadLetters(cutoff);
+    if (pruned > 0) this.events.info('payment.dead_letters_pruned', { pruned });
+    return pruned;
   }
 
   /**
@@ -583,13 +611,13 @@ export class PaymentsService {
   private async applyProviderMessage(
     ctx: WorkContext,
     transactionId: string,
-    apply: (transaction: Transaction) => ApplyOutcome,
+    apply: (transaction: Transaction) => ApplyOutcome | Promise<ApplyOutcome>,
     options: { scheduleStatusCheck: boolean },
   ): Promise<{ result: ApplyOutcome['result']; transaction: Transaction }> {
     const transaction = await ctx.transactions.findById(transactionId);
     if (!transaction) throw CommonErrors.notFound('transaction', transactionId);
     const before = transaction.toState();
-    const outcome = apply(transaction);
+    const outcome = await apply(transaction);
     if (outcome.result === 'duplicate') return { result: outcome.result, transaction };
     const saved = await ctx.transactions.update(transaction);
     const after = saved.toState();
@@ -601,6 +629,14 @@ export class PaymentsService {
       await ctx.followUps.enqueue(QUEUES.reconcile, { transactionId: after.id });
     }
     return { result: outcome.result, transaction: saved };
+  }
+
+  /** A transaction's callbacks kept for the status API to confirm, as the domain reads them. */
+  private async waitingCallbacks(ctx: WorkContext, transactionId: string): Promise<CallbackToConfirm[]> {
+    return (await ctx.callbacks.listDeferred(transactionId)).flatMap((row) => {
+      const parsed = parseStoredCallback(row.body);
+      return 'payload' in parsed ? [{ payload: parsed.payload, receivedAt: row.receivedAt }] : [];
+    });
   }
 
   /**

@@ -49,6 +49,11 @@ export class PrismaCallbackInbox implements CallbackInbox {
     await this.db.paymentDeadLetter.create({ data: letter });
   }
 
+  async pruneDeadLetters(receivedBefore: Date): Promise<number> {
+    // By the receivedAt index; the job runs hourly, so each run deletes about an hour's worth.
+    return (await this.db.paymentDeadLetter.deleteMany({ where: { receivedAt: { lt: receivedBefore } } })).count;
+  }
+
   async claim(id: string): Promise<boolean> {
     // The row lock holds until the surrounding transaction ends: a second worker waits, then sees it processed.
     const [row] = await this.db.$queryRaw<Array<{ processedAt: Date | null }>>`
@@ -58,6 +63,15 @@ export class PrismaCallbackInbox implements CallbackInbox {
 
   async markProcessed(id: string, outcome: CallbackOutcome, at: Date): Promise<void> {
     await this.db.paymentCallback.update({ where: { id: BigInt(id) }, data: { outcome, processedAt: at } });
+  }
+
+  async listDeferred(transactionId: string): Promise<StoredCallback[]> {
+    const rows = await this.db.paymentCallback.findMany({
+      where: { transactionId, outcome: 'deferred' },
+      orderBy: { id: 'asc' },
+      select: { id: true, transactionId: true, body: true, receivedAt: true },
+    });
+    return rows.map(toStored);
   }
 
   async listUnprocessed(receivedBy: Date, limit: number): Promise<StoredCallback[]> {

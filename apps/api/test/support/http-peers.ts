@@ -68,3 +68,23 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 15_000,
     }
   }
 }
+
+/**
+ * Sends a request the way the API documents for a client: a 503 (DATABASE_UNAVAILABLE) or 429 with Retry-After
+ * changed nothing, so it is sent again after the seconds it names (capped, and a bounded number of times). Answers the
+ * last response and how many times the request was shed.
+ */
+export async function honouringRetryAfter(
+  send: () => Promise<Response>,
+  { retries = 10, waitCapMs = 5_000 } = {},
+): Promise<{ res: Response; shed: number }> {
+  for (let shed = 0; ; shed++) {
+    const res = await send();
+    const retryAfter = Number(res.headers.get('retry-after'));
+    const sheddable = (res.status === 503 || res.status === 429) && res.headers.has('retry-after');
+    if (!sheddable || shed >= retries) return { res, shed };
+    await res.body?.cancel();
+    const waitMs = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : 1000;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(waitMs, waitCapMs)));
+  }
+}

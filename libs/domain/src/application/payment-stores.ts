@@ -33,12 +33,19 @@ export interface CallbackInbox {
   /** How many callbacks were stored for a transaction (the cap on what one token may make us keep). */
   countFor(transactionId: string): Promise<number>;
   deadLetter(letter: DeadLetter): Promise<void>;
+  /** Deletes dead letters received before `receivedBefore` (the retention period); answers how many went. */
+  pruneDeadLetters(receivedBefore: Date): Promise<number>;
   /**
    * Inside a unit of work: takes the callback for processing (a row lock until the work commits). False when it is
    * unknown or was already processed, by this worker or another one.
    */
   claim(id: string): Promise<boolean>;
   markProcessed(id: string, outcome: CallbackOutcome, at: Date): Promise<void>;
+  /**
+   * A transaction's callbacks that were kept to be confirmed by the status API (outcome `deferred`), oldest first
+   * (at most the per-transaction cap of them exist).
+   */
+  listDeferred(transactionId: string): Promise<StoredCallback[]>;
   /** Callbacks received by `receivedBy` and never processed, oldest first. */
   listUnprocessed(receivedBy: Date, limit: number): Promise<StoredCallback[]>;
 }

@@ -47,7 +47,14 @@ describe('InMemoryUnitOfWork', () => {
       body: 'x',
     });
     expect(uow.callbacks.deadLettered).toMatchObject([{ reason: 'unknown_token', body: 'x' }]);
+    expect(await uow.stores.callbacks.pruneDeadLetters(T0)).toBe(0);
+    expect(await uow.stores.callbacks.pruneDeadLetters(new Date(T0.getTime() + 1))).toBe(1);
+    expect(uow.callbacks.deadLettered).toEqual([]);
     expect(uow.callbacks.all).toMatchObject([{ outcome: 'applied', processedAt: T0 }]);
+    expect(await uow.stores.callbacks.listDeferred(TX)).toEqual([]);
+    await uow.stores.callbacks.markProcessed('1', 'deferred', T0);
+    expect(await uow.stores.callbacks.listDeferred(TX)).toMatchObject([{ id: '1', transactionId: TX }]);
+    await uow.stores.callbacks.markProcessed('1', 'applied', T0);
     expect(await uow.stores.callbacks.claim('1')).toBe(false);
     expect(await uow.stores.callbacks.claim('404')).toBe(false);
     expect(await uow.stores.callbacks.listUnprocessed(T0, 10)).toEqual([]);

@@ -96,6 +96,11 @@ export class InMemoryCallbackInbox implements CallbackInbox, Restorable {
   async deadLetter(letter: DeadLetter): Promise<void> {
     this.deadLetters.items.push(clone(letter));
   }
+  async pruneDeadLetters(receivedBefore: Date): Promise<number> {
+    const before = this.deadLetters.items.length;
+    this.deadLetters.items = this.deadLetters.items.filter((d) => d.receivedAt >= receivedBefore);
+    return before - this.deadLetters.items.length;
+  }
   async claim(id: string): Promise<boolean> {
     const row = this.rows.items.find((r) => r.id === id);
     return row !== undefined && row.processedAt === null;
@@ -103,6 +108,11 @@ export class InMemoryCallbackInbox implements CallbackInbox, Restorable {
   async markProcessed(id: string, outcome: CallbackOutcome, at: Date): Promise<void> {
     const row = this.rows.items.find((r) => r.id === id);
     if (row) Object.assign(row, { outcome, processedAt: at });
+  }
+  async listDeferred(transactionId: string): Promise<StoredCallback[]> {
+    return this.rows.items
+      .filter((r) => r.transactionId === transactionId && r.outcome === 'deferred')
+      .map((r) => ({ id: r.id, transactionId: r.transactionId, body: r.body, receivedAt: r.receivedAt }));
   }
   async listUnprocessed(receivedBy: Date, limit: number): Promise<StoredCallback[]> {
     return this.rows.items

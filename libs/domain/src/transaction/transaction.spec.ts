@@ -245,22 +245,52 @@ describe('Transaction callbacks', () => {
     expect(tx.toState()).not.toHaveProperty('callBackInfo');
   });
 
-  it('confirms an unauthenticated final callback with the status API before it is final', () => {
+  it('confirms an unauthenticated final callback with the status API before it is final, never showing it before', () => {
     const tx = pending();
     expect(tx.applyCallback(callback('0000'), days(1), false)).toEqual({ result: 'deferred' });
-    expect(tx.toState()).toMatchObject({
-      status: 'pending',
-      needsStatusCheck: true,
-      callBackInfo: callback('0000'),
-      callBackTime: days(1),
-    });
-    expect(tx.applyCallback(callback('0000'), days(2), false)).toEqual({ result: 'duplicate' });
-    expect(tx.applyCallback(callback('2001'), days(2), false)).toEqual({
+    expect(tx.toState()).toMatchObject({ status: 'pending', needsStatusCheck: true });
+    expect(tx.toState()).not.toHaveProperty('callBackInfo');
+    expect(tx.toState()).not.toHaveProperty('callBackTime');
+    const waiting = [{ payload: callback('0000'), receivedAt: days(1) }];
+    expect(tx.applyCallback(callback('0000'), days(2), false, waiting)).toEqual({ result: 'duplicate' });
+    expect(tx.applyCallback(callback('2001'), days(2), false, waiting)).toEqual({
       result: 'anomaly',
       reason: 'conflicting_callback',
     });
-    // A forged 0000 for a payment the provider reports failed ends failed.
-    expect(tx.applyStatusCheck({ state: 'failed', raw: {} }, days(3))).toEqual({ result: 'applied', status: 'failed' });
+    // A forged 0000 for a payment the provider reports failed ends failed, and is never shown.
+    expect(tx.applyStatusCheck({ state: 'failed', raw: {} }, days(3), undefined, waiting)).toEqual({
+      result: 'applied',
+      status: 'failed',
+    });
+    expect(tx.toState()).not.toHaveProperty('callBackInfo');
+  });
+
+  it('shows a waiting callback as callBackInfo once the status API says the same about the same payment', () => {
+    const tx = pending();
+    const stale = { payload: callback('0005'), receivedAt: days(1) };
+    const wrongId = { payload: callback('0000', { TransactionId: 'other' }), receivedAt: days(1) };
+    const wrongAmount = { payload: callback('0000', { Amount: 1 }), receivedAt: days(1) };
+    const otherPayment = { payload: callback('0000', { ClientReference: 'x' }), receivedAt: days(1) };
+    const good = { payload: callback('0000'), receivedAt: days(2) };
+    const unnamed = { payload: callback('0000', { TransactionId: '' }), receivedAt: days(1) };
+    tx.applyCallback(good.payload, days(2), false, [stale]);
+    expect(
+      tx.applyStatusCheck({ state: 'paid', raw: {} }, days(3), undefined, [
+        stale,
+        good,
+        wrongId,
+        wrongAmount,
+        otherPayment,
+      ]),
+    ).toEqual({ result: 'applied', status: 'success' });
+    expect(tx.toState()).toMatchObject({ status: 'success', callBackInfo: good.payload, callBackTime: days(2) });
+    const failed = pending();
+    const no = { payload: callback('2001'), receivedAt: days(1) };
+    failed.applyStatusCheck({ state: 'failed', raw: {} }, days(3), undefined, [unnamed, no]);
+    expect(failed.toState()).toMatchObject({ status: 'failed', callBackInfo: no.payload, callBackTime: days(1) });
+    const unknownId = Transaction.intend(input(), ports().ids, T0);
+    unknownId.applyStatusCheck({ state: 'paid', raw: {} }, days(3), undefined, [unnamed]);
+    expect(unknownId.toState()).toMatchObject({ status: 'success', callBackInfo: unnamed.payload });
   });
 
   it('takes the provider id from the first authenticated callback when the request went unanswered', () => {

@@ -97,6 +97,15 @@ export interface TransactionState {
   readonly updatedAt: Date;
 }
 
+/**
+ * A callback kept in the inbox and waiting for the status API to confirm it (its content is not the provider's word
+ * until then, so it is never shown as callBackInfo before).
+ */
+export interface CallbackToConfirm {
+  readonly payload: CallbackPayload;
+  readonly receivedAt: Date;
+}
+
 /** What applying a provider message did: values to log and count, never exceptions. */
 export type ApplyOutcome =
   | { readonly result: 'applied'; readonly status: FinalStatus }
@@ -267,11 +276,17 @@ export class Transaction {
   }
 
   /**
-   * A provider callback. `authenticated`: its signature was verified; an unauthenticated final state is kept as
-   * callBackInfo but confirmed with the provider's status API before it becomes final (a leaked callback URL cannot
-   * decide a payment).
+   * A provider callback. `authenticated`: its signature was verified. An unauthenticated final state is not the
+   * provider's word: it stays in the inbox (never callBackInfo) and the provider's status API is asked before anything
+   * is final; `waiting` are the earlier such callbacks of this transaction, which decide whether this one repeats or
+   * contradicts them.
    */
-  applyCallback(payload: CallbackPayload, at: Date, authenticated = true): ApplyOutcome {
+  applyCallback(
+    payload: CallbackPayload,
+    at: Date,
+    authenticated = true,
+    waiting: readonly CallbackToConfirm[] = [],
+  ): ApplyOutcome {
     const s = this.state;
     if (payload.Data.ClientReference !== s.providerReference) {
       return this.anomaly('callback', 'reference_mismatch', `callback for ${payload.Data.ClientReference}`, at);
@@ -292,7 +307,7 @@ export class Transaction {
         at,
       );
     }
-    if (!authenticated) return this.awaitConfirmation(payload, verdict, at);
+    if (!authenticated) return this.awaitConfirmation(payload, verdict, at, waiting);
     if (given && !s.providerTransactionId) s.providerTransactionId = given;
     s.callBackInfo = payload;
     s.callBackTime = at;
@@ -302,9 +317,16 @@ export class Transaction {
   /**
    * The provider's status API, asked during reconciliation: authenticated, so it decides (with the same checks).
    * `unpaidIsFinalAfterMs`: how old a payment must be before Unpaid (or, for one still requesting, "not found") is
-   * a failure.
+   * a failure. `waiting`: unauthenticated callbacks kept for confirmation; the latest that says what the status API
+   * says (same final state, same provider id, and for a success the same amount) is now the provider's word and
+   * becomes callBackInfo.
    */
-  applyStatusCheck(result: StatusCheckResult, at: Date, unpaidIsFinalAfterMs = UNPAID_IS_FINAL_AFTER_MS): ApplyOutcome {
+  applyStatusCheck(
+    result: StatusCheckResult,
+    at: Date,
+    unpaidIsFinalAfterMs = UNPAID_IS_FINAL_AFTER_MS,
+    waiting: readonly CallbackToConfirm[] = [],
+  ): ApplyOutcome {
     const s = this.state;
     if (result.clientReference !== undefined && result.clientReference !== s.providerReference) {
       return this.anomaly('status_check', 'reference_mismatch', `status for ${result.clientReference}`, at);
@@ -333,6 +355,11 @@ export class Transaction {
     }
     s.statusCheckInfo = result.raw;
     s.statusCheckTime = at;
+    const confirmed = waiting.findLast((w) => this.confirms(w.payload, implied));
+    if (confirmed) {
+      s.callBackInfo = confirmed.payload;
+      s.callBackTime = confirmed.receivedAt;
+    }
     return this.finish(implied, 'status_check', at);
   }
 
@@ -370,11 +397,17 @@ export class Transaction {
     return this.anomaly(source, 'provider_id_mismatch', `${source} names provider transaction ${given}`, at);
   }
 
-  /** An unauthenticated final callback: kept, and confirmed with the status API before anything is final. */
-  private awaitConfirmation(payload: CallbackPayload, verdict: FinalStatus, at: Date): ApplyOutcome {
+  /** An unauthenticated final callback: left in the inbox, and confirmed with the status API before anything is final. */
+  private awaitConfirmation(
+    payload: CallbackPayload,
+    verdict: FinalStatus,
+    at: Date,
+    waiting: readonly CallbackToConfirm[],
+  ): ApplyOutcome {
     const s = this.state;
-    if (s.callBackInfo) {
-      if (responseVerdict(s.callBackInfo.ResponseCode) === verdict) return { result: 'duplicate' };
+    const earlier = waiting.map((w) => responseVerdict(w.payload.ResponseCode)).find((v) => v !== 'ask');
+    if (earlier === verdict) return { result: 'duplicate' };
+    if (earlier !== undefined) {
       return this.anomaly(
         'callback',
         'conflicting_callback',
@@ -382,12 +415,22 @@ export class Transaction {
         at,
       );
     }
-    s.callBackInfo = payload;
-    s.callBackTime = at;
     s.needsStatusCheck = true;
     s.updatedAt = at;
     this.record('TransactionCallbackToConfirm', at, { responseCode: payload.ResponseCode });
     return { result: 'deferred' };
+  }
+
+  /** Whether a callback kept for confirmation says what the authenticated verdict says, about this payment. */
+  private confirms(payload: CallbackPayload, verdict: FinalStatus): boolean {
+    const s = this.state;
+    const given = payload.Data.TransactionId;
+    return (
+      responseVerdict(payload.ResponseCode) === verdict &&
+      payload.Data.ClientReference === s.providerReference &&
+      (!given || !s.providerTransactionId || given === s.providerTransactionId) &&
+      (verdict !== 'success' || reportedPesewas(payload.Data.Amount) === s.amount)
+    );
   }
 
   private finish(status: FinalStatus, source: string, at: Date): ApplyOutcome {

@@ -1453,6 +1453,7 @@ export interface components {
             email: string;
             zones: string[];
         };
+        /** @description Always present for roles that see the whole record (admin, assembly keys and sessions); a role whose view leaves them out (README "Who sees what") gets no `createdAt`, `updatedAt`, `__v`, `ownerID`. */
         VehicleResponse: {
             /** @example 65a1b2c3d4e5f60718293a4b */
             _id: string;
@@ -1460,19 +1461,19 @@ export interface components {
              * Format: date-time
              * @example 2026-11-22T08:30:00.000Z
              */
-            createdAt: string;
+            createdAt?: string;
             /**
              * Format: date-time
              * @example 2026-11-22T08:30:00.000Z
              */
-            updatedAt: string;
+            updatedAt?: string;
             /**
              * @description Revision of the record; increases by one with every change.
              * @example 0
              */
-            __v: number;
+            __v?: number;
             /** @example 65a1b2c3d4e5f60718293a4b */
-            ownerID: string;
+            ownerID?: string;
             /** @example #FFD700 */
             color?: string;
             /** @example GR 1234-24 */
@@ -1865,6 +1866,7 @@ export interface components {
             idNumber?: string;
             verified?: boolean;
         };
+        /** @description Always present for roles that see the whole record (admin, assembly keys and sessions); a role whose view leaves them out (README "Who sees what") gets no `createdAt`, `updatedAt`, `__v`, `licenseClass`, `licenseExpiry`, `licenseIssueDate`, `idType`, `gender`, `online`, `busy`, `verified`. */
         DriverResponse: {
             /** @example 65a1b2c3d4e5f60718293a4b */
             _id: string;
@@ -1872,17 +1874,17 @@ export interface components {
              * Format: date-time
              * @example 2026-11-22T08:30:00.000Z
              */
-            createdAt: string;
+            createdAt?: string;
             /**
              * Format: date-time
              * @example 2026-11-22T08:30:00.000Z
              */
-            updatedAt: string;
+            updatedAt?: string;
             /**
              * @description Revision of the record; increases by one with every change.
              * @example 0
              */
-            __v: number;
+            __v?: number;
             /** @example Kojo Antwi */
             name: string;
             /**
@@ -1901,27 +1903,27 @@ export interface components {
              */
             license?: string;
             /** @enum {string} */
-            licenseClass: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H";
+            licenseClass?: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H";
             /**
              * Format: date-time
              * @example 2026-11-22T08:30:00.000Z
              */
-            licenseExpiry: string;
+            licenseExpiry?: string;
             /**
              * Format: date-time
              * @example 2026-11-22T08:30:00.000Z
              */
-            licenseIssueDate: string;
+            licenseIssueDate?: string;
             /** @enum {string} */
-            idType: "ghana_card" | "passport" | "voter_id" | "drivers_license" | "ssnit";
+            idType?: "ghana_card" | "passport" | "voter_id" | "drivers_license" | "ssnit";
             /** @description Only in the views that include it (README, "Who sees what"). */
             idNumber?: string;
             /** @enum {string} */
-            gender: "male" | "female" | "other" | "unspecified";
-            online: boolean;
-            busy: boolean;
+            gender?: "male" | "female" | "other" | "unspecified";
+            online?: boolean;
+            busy?: boolean;
             /** @description The driver has activated the account with the activation key. */
-            verified: boolean;
+            verified?: boolean;
             approved: boolean;
             /** @description Present once an assembly has approved the driver. */
             approvalChecklist?: components["schemas"]["ApprovalChecklistResponse"];
@@ -2966,7 +2968,50 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok" | "error" | "shutting_down";
+                        info?: {
+                            [key: string]: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                            };
+                        };
+                        error?: {
+                            [key: string]: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                            };
+                        };
+                        details: {
+                            [key: string]: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description A body that is not valid JSON, or a URL that is not valid percent-encoded UTF-8. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
             };
         };
     };
@@ -2988,7 +3033,50 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok" | "error" | "shutting_down";
+                        info?: {
+                            [key: string]: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                            };
+                        };
+                        error?: {
+                            [key: string]: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                            };
+                        };
+                        details: {
+                            [key: string]: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description A body that is not valid JSON, or a URL that is not valid percent-encoded UTF-8. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
             };
             /** @description Which check is down, and why (@nestjs/terminus `error` shape). */
             503: {
@@ -2997,7 +3085,30 @@ export interface operations {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok" | "error" | "shutting_down";
+                        info?: {
+                            [key: string]: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                            };
+                        };
+                        error?: {
+                            [key: string]: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                            };
+                        };
+                        details: {
+                            [key: string]: {
+                                /** @enum {string} */
+                                status: "up" | "down";
+                            };
+                        };
+                    };
+                };
             };
         };
     };
@@ -3019,7 +3130,40 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok" | "unavailable";
+                        database: {
+                            /** @enum {string} */
+                            kind: "postgresql" | "embedded";
+                            /** @enum {string} */
+                            status: "up" | "down";
+                            latencyMs?: number;
+                            error?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A body that is not valid JSON, or a URL that is not valid percent-encoded UTF-8. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
             };
             /** @description The database did not answer in time or refused the query. */
             503: {
@@ -3028,7 +3172,20 @@ export interface operations {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok" | "unavailable";
+                        database: {
+                            /** @enum {string} */
+                            kind: "postgresql" | "embedded";
+                            /** @enum {string} */
+                            status: "up" | "down";
+                            latencyMs?: number;
+                            error?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3076,6 +3233,27 @@ export interface operations {
             };
             /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
             400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description An unknown or revoked API key, or an ended session, was sent: refused even where none is needed. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3294,6 +3472,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -3374,6 +3562,16 @@ export interface operations {
             };
             /** @description No such record (or one the caller may not see). */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3884,6 +4082,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Well-formed, but a rule refuses it; `code` says which. */
             422: {
                 headers: {
@@ -4248,6 +4466,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -4336,6 +4564,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -4376,7 +4614,7 @@ export interface operations {
             };
         };
         responses: {
-            200: {
+            201: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4428,6 +4666,16 @@ export interface operations {
             };
             /** @description The body is not application/json. */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4528,6 +4776,26 @@ export interface operations {
             };
             /** @description Conflicts with the stored state: a duplicate, or a record changed by someone else. */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4895,6 +5163,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -5094,6 +5382,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -5149,6 +5447,17 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description An unknown or revoked API key, or an ended session, was sent: refused even where none is needed. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5983,6 +6292,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -6218,6 +6547,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -6258,7 +6597,7 @@ export interface operations {
             };
         };
         responses: {
-            200: {
+            201: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6418,6 +6757,16 @@ export interface operations {
             };
             /** @description No such record (or one the caller may not see). */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -7047,6 +7396,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -7124,6 +7483,16 @@ export interface operations {
             };
             /** @description A valid API key whose role may not call this operation. */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -7437,6 +7806,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -7517,6 +7896,16 @@ export interface operations {
             };
             /** @description No such record (or one the caller may not see). */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -7733,6 +8122,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -7813,6 +8212,16 @@ export interface operations {
             };
             /** @description No such record (or one the caller may not see). */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8016,6 +8425,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -8096,6 +8515,16 @@ export interface operations {
             };
             /** @description No such record (or one the caller may not see). */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8299,6 +8728,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -8379,6 +8818,16 @@ export interface operations {
             };
             /** @description No such record (or one the caller may not see). */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8482,6 +8931,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -8563,6 +9022,16 @@ export interface operations {
             };
             /** @description No such record (or one the caller may not see). */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8716,6 +9185,16 @@ export interface operations {
                     "application/json": components["schemas"]["KeySummaryResponse"][];
                 };
             };
+            /** @description A body that is not valid JSON, or a URL that is not valid percent-encoded UTF-8. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
             401: {
                 headers: {
@@ -8729,6 +9208,16 @@ export interface operations {
             };
             /** @description A valid API key whose role may not call this operation. */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8935,6 +9424,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -9070,6 +9579,16 @@ export interface operations {
                     "application/json": components["schemas"]["SessionResponse"];
                 };
             };
+            /** @description A body that is not valid JSON, or a URL that is not valid percent-encoded UTF-8. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
             401: {
                 headers: {
@@ -9083,6 +9602,16 @@ export interface operations {
             };
             /** @description A valid API key whose role may not call this operation. */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9124,6 +9653,16 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description A body that is not valid JSON, or a URL that is not valid percent-encoded UTF-8. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
             401: {
                 headers: {
@@ -9137,6 +9676,26 @@ export interface operations {
             };
             /** @description A valid API key whose role may not call this operation. */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9312,6 +9871,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description An unknown or revoked API key, or an ended session, was sent: refused even where none is needed. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description The body is larger than 100 kB. */
             413: {
                 headers: {
@@ -9400,6 +9970,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description An unknown or revoked API key, or an ended session, was sent: refused even where none is needed. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Gone: the record or link expired (a callback URL past its grace period after the final state). */
             410: {
                 headers: {
@@ -9480,7 +10061,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A new transaction (200 with the same shape for a repeated request, 202 while requesting). */
+            /** @description The same request again: the stored transaction. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionResponse"];
+                };
+            };
+            /** @description A new transaction; the provider answered. */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9660,6 +10251,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests (`RATE_LIMITED`, with a Retry-After header in seconds), or too many callbacks kept for one transaction (`TOO_MANY_CALLBACKS`). */
             429: {
                 headers: {
@@ -9741,6 +10342,16 @@ export interface operations {
             };
             /** @description No such record (or one the caller may not see). */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9842,6 +10453,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -9931,6 +10552,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -10003,6 +10634,26 @@ export interface operations {
             };
             /** @description A valid API key whose role may not call this operation. */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -10098,6 +10749,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -10178,6 +10849,26 @@ export interface operations {
             };
             /** @description No such record (or one the caller may not see). */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -9,6 +9,7 @@ import { assertEveryRouteDeclared } from './core/auth/access-rules';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { declareHeaders, operationId } from './core/http/openapi-contract';
+import { declareViews } from './core/http/openapi-views';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config';
 import { openDatabase, type Database } from './persistence/database';
@@ -92,7 +93,7 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
         "`tp_session` without the prefix when COOKIE_SECURE=false (plain http in development). A person's dashboard session (POST /auth/sign-in); acts as the user's assembly key would. Every change made with it carries the session's `X-CSRF-Token` header (403 `CSRF_REJECTED` without).",
     })
     .build();
-  return declareHeaders(SwaggerModule.createDocument(app, info, { operationIdFactory: operationId }));
+  return declareViews(declareHeaders(SwaggerModule.createDocument(app, info, { operationIdFactory: operationId })));
 }
 
 /**

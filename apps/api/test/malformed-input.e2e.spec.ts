@@ -70,6 +70,23 @@ describeOnEachTier('malformed input', (tier) => {
     expect(key.body.errors[0].field).toBe('label');
   });
 
+  it('refuses a lone surrogate in a body field with a 400 naming the field (validator.js threw on it: a 500)', async () => {
+    const users = await running.database.prisma.assemblyUser.count();
+    const res = await http()
+      .post('/assembly/users/add')
+      .set('Authorization', f.keys.admin)
+      .send({ assembly: f.ids.assembly, name: 'Esi Lone', email: '\ud800', phone: '0244000998', role: 'admin' });
+    expectNamedProblem(res, 400);
+    expect(res.body.errors).toEqual([{ field: 'email', message: expect.stringMatching(/lone surrogate/) }]);
+    expect(await running.database.prisma.assemblyUser.count()).toBe(users);
+    // A pair is a character like any other.
+    const paired = await http()
+      .post('/admin/merchants/add')
+      .set('Authorization', f.keys.admin)
+      .send({ name: 'Kumasi Rides \ud83d\ude95' });
+    expect(paired.status).not.toBe(500);
+  });
+
   it('refuses a body nested 5,000 deep with a 400 (not a stack overflow) and goes on serving', async () => {
     const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
     for (const path of ['/vehicles/add', '/admin/merchants/add', '/auth/sign-in']) {

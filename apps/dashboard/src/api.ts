@@ -31,10 +31,15 @@ api.use({
   },
 });
 
-/** The record as the user saw it: a change made meanwhile by someone else is refused (409), not overwritten. */
-export const seen = (record: { _id: string; __v: number }) => ({
-  params: { path: { id: record._id }, header: { 'If-Match': String(record.__v) } },
-});
+/**
+ * The record as the user saw it: a change made meanwhile by someone else is refused (409), not overwritten. A session
+ * reads records whole (the assembly view), revision included; the schema leaves `__v` optional only for the roles
+ * whose view omits it, so a record without one is a fault, not a record to change blind.
+ */
+export const seen = (record: { _id: string; __v?: number }) => {
+  if (record.__v === undefined) throw new Error(`The record ${record._id} came without its revision (__v)`);
+  return { params: { path: { id: record._id }, header: { 'If-Match': String(record.__v) } } };
+};
 
 /** A refusal of the API, as its problem body says it (words for people, and the fields to fix). */
 export class ApiProblem extends Error {

@@ -1,7 +1,14 @@
 import { Public } from './auth/auth.decorators';
 import { Controller, Get, Inject, Res, ServiceUnavailableException } from '@nestjs/common';
 import { HealthCheckService, HealthIndicatorService, type HealthCheckResult } from '@nestjs/terminus';
-import { ApiOkResponse, ApiOperation, ApiSecurity, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiSecurity,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  type ApiResponseSchemaHost,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Database } from '../persistence/database';
 import { DATABASE } from '../persistence/database.module';
@@ -14,6 +21,47 @@ export interface HealthBody {
   status: 'ok' | 'unavailable';
   database: { kind: string; status: 'up' | 'down'; latencyMs?: number; error?: string };
 }
+
+type SchemaObject = ApiResponseSchemaHost['schema'];
+
+/** A check's verdict as @nestjs/terminus reports it: `status` and whatever the check adds (kind, message). */
+const INDICATORS: SchemaObject = {
+  type: 'object',
+  additionalProperties: {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { type: 'string', enum: ['up', 'down'] } },
+  },
+};
+/** The body of /health/live and /health/ready (@nestjs/terminus' HealthCheckResult). */
+const TERMINUS_BODY: SchemaObject = {
+  type: 'object',
+  required: ['status', 'details'],
+  properties: {
+    status: { type: 'string', enum: ['ok', 'error', 'shutting_down'] },
+    info: INDICATORS,
+    error: INDICATORS,
+    details: INDICATORS,
+  },
+};
+/** The body of /health (HealthBody). */
+const HEALTH_BODY: SchemaObject = {
+  type: 'object',
+  required: ['status', 'database'],
+  properties: {
+    status: { type: 'string', enum: ['ok', 'unavailable'] },
+    database: {
+      type: 'object',
+      required: ['kind', 'status'],
+      properties: {
+        kind: { type: 'string', enum: ['postgresql', 'embedded'] },
+        status: { type: 'string', enum: ['up', 'down'] },
+        latencyMs: { type: 'number' },
+        error: { type: 'string' },
+      },
+    },
+  },
+};
 
 @ApiTags('health')
 @ApiSecurity({})
@@ -35,7 +83,7 @@ export class HealthController {
     description:
       'Checks nothing outside the process, so a database blip never makes an orchestrator restart the instance. 200 while the process runs.',
   })
-  @ApiOkResponse({ description: '`{ "status": "ok", ... }` (@nestjs/terminus).' })
+  @ApiOkResponse({ description: '`{ "status": "ok", ... }` (@nestjs/terminus).', schema: TERMINUS_BODY })
   live(@Res({ passthrough: true }) response: Response): Promise<HealthCheckResult> {
     return this.report(response, []);
   }
@@ -47,8 +95,14 @@ export class HealthController {
     description:
       'The database answers a real query within HEALTH_TIMEOUT_MS, the job workers are started, and the instance is not draining: after SIGTERM it answers 503 for SHUTDOWN_DELAY_MS while it still serves requests, then closes.',
   })
-  @ApiOkResponse({ description: '`{ "status": "ok", "details": { "database", "jobs", "accepting" } }`.' })
-  @ApiServiceUnavailableResponse({ description: 'Which check is down, and why (@nestjs/terminus `error` shape).' })
+  @ApiOkResponse({
+    description: '`{ "status": "ok", "details": { "database", "jobs", "accepting" } }`.',
+    schema: TERMINUS_BODY,
+  })
+  @ApiServiceUnavailableResponse({
+    description: 'Which check is down, and why (@nestjs/terminus `error` shape).',
+    schema: TERMINUS_BODY,
+  })
   ready(@Res({ passthrough: true }) response: Response): Promise<HealthCheckResult> {
     return this.report(response, [
       async () => {
@@ -92,8 +146,11 @@ export class HealthController {
     description:
       'Runs a real query against the database, bounded by HEALTH_TIMEOUT_MS. 200 when it answers, 503 when not.',
   })
-  @ApiOkResponse({ description: 'The database answered.' })
-  @ApiServiceUnavailableResponse({ description: 'The database did not answer in time or refused the query.' })
+  @ApiOkResponse({ description: 'The database answered.', schema: HEALTH_BODY })
+  @ApiServiceUnavailableResponse({
+    description: 'The database did not answer in time or refused the query.',
+    schema: HEALTH_BODY,
+  })
   async check(@Res({ passthrough: true }) response: Response): Promise<HealthBody> {
     const started = process.hrtime.bigint();
     try {

@@ -84,7 +84,7 @@ export class DriversController {
   })
   @View('driver', 'payload')
   @ApiListOrCsv(DriverResponse, DRIVER_CSV, DriverListResponse)
-  @ApiProblems(400, 401)
+  @ApiProblems(400, 401, 403)
   async list(
     @Query() query: ListDriversQuery,
     @CurrentPrincipal() principal: Principal | undefined,

@@ -1,5 +1,13 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
@@ -68,8 +76,8 @@ export class OwnersController {
   })
   @ApiBody({ type: AddOwnerBody })
   @View('owner')
-  @ApiOkResponse({ type: OwnerResponse })
-  @ApiProblems(400, 401, 403, 413, 415)
+  @ApiCreatedResponse({ type: OwnerResponse })
+  @ApiProblems(400, 401, 403, 413, 415, 422)
   add(@Body() body: AddOwnerBody, @CurrentPrincipal() principal: Principal): Promise<OwnerResponse> {
     const { assembly, ...fields } = body;
     return this.owners.add({ ...fields, assemblyId: assembly }, actorOf(principal));

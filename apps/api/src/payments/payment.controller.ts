@@ -84,10 +84,8 @@ export class PaymentController {
       'callBackUrl must be http(s); outside development mode it must be https on port 443 to a name or a global unicast address (no loopback, private, link-local, documentation, NAT64 or 6to4 ranges), else CALLBACK_URL_REFUSED. Names are checked again on the address actually connected to when sending.',
   })
   @ApiBody({ type: PaymentRequestBody })
-  @ApiCreatedResponse({
-    type: TransactionResponse,
-    description: 'A new transaction (200 with the same shape for a repeated request, 202 while requesting).',
-  })
+  @ApiCreatedResponse({ type: TransactionResponse, description: 'A new transaction; the provider answered.' })
+  @ApiOkResponse({ type: TransactionResponse, description: 'The same request again: the stored transaction.' })
   @ApiAcceptedResponse({ type: TransactionResponse, description: 'Stored, the provider not yet answered.' })
   @ApiProblems(400, 401, 403, 409, 413, 415, 429)
   async request(

@@ -13,7 +13,15 @@ import {
   StreamableFile,
 } from '@nestjs/common';
 import { listOrCsv } from '../core/http/csv-export';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { cedisToPesewas, geoPoint } from '@transport/domain';
 import type { AppConfig } from '../config';
@@ -83,7 +91,7 @@ export class TripsController {
   })
   @ApiBody({ type: AddTripBody })
   @View('trip')
-  @ApiOkResponse({ type: TripResponse })
+  @ApiCreatedResponse({ type: TripResponse })
   @ApiProblems(400, 401, 403, 409, 413, 415, 422)
   add(@Body() body: AddTripBody, @CurrentPrincipal() p: Principal): Promise<TripResponse> {
     return this.trips.add(

@@ -9,10 +9,20 @@ import { sendProblem } from './problem.filter';
  */
 export const MAX_BODY_DEPTH = 32;
 
+/** A lone UTF-16 surrogate: JSON can carry one (`"\ud800"`), but it is no character (validator.js throws on it). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** What is wrong with a string no value may hold, or undefined. */
+function unholdable(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'must not contain a NUL character';
+  if (LONE_SURROGATE.test(text)) return 'must not contain a lone surrogate (\\ud800-\\udfff unpaired)';
+  return undefined;
+}
+
 /**
  * The first refusal a request's shape earns before any route sees it, or undefined. PostgreSQL's text cannot hold a
  * NUL character (it answers "invalid byte sequence"), so a NUL anywhere in the URL or in a body string is refused here,
- * naming the field, instead of failing in the database as a 500.
+ * naming the field, instead of failing in the database as a 500; so is a lone surrogate, which is not text at all.
  */
 export function inputShapeProblem(url: string, body: unknown): AppError | undefined {
   if (/%00/.test(url)) {
@@ -21,8 +31,12 @@ export function inputShapeProblem(url: string, body: unknown): AppError | undefi
     });
   }
   if (typeof body === 'string') {
-    return body.includes('\u0000')
-      ? new AppError('BAD_BODY', 'The request body contains a NUL character, which no value may hold')
+    const message = unholdable(body);
+    return message
+      ? new AppError(
+          'BAD_BODY',
+          `The request body ${message.replace('must not contain', 'contains')}, which no value may hold`,
+        )
       : undefined;
   }
   // Iterative, so the walk itself cannot overflow the stack.
@@ -30,11 +44,10 @@ export function inputShapeProblem(url: string, body: unknown): AppError | undefi
   for (let next = stack.pop(); next; next = stack.pop()) {
     const { value, path, depth } = next;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) {
+      const message = unholdable(value);
+      if (message) {
         const field = path || 'body';
-        return new AppError('VALIDATION_FAILED', `${field}: must not contain a NUL character`, {
-          errors: [{ field, message: 'must not contain a NUL character' }],
-        });
+        return new AppError('VALIDATION_FAILED', `${field}: ${message}`, { errors: [{ field, message }] });
       }
       continue;
     }
@@ -43,9 +56,10 @@ export function inputShapeProblem(url: string, body: unknown): AppError | undefi
       return new AppError('BAD_BODY', `The request body nests deeper than ${MAX_BODY_DEPTH} levels`);
     }
     for (const [key, child] of Object.entries(value)) {
-      if (key.includes('\u0000')) {
-        return new AppError('VALIDATION_FAILED', 'A field name contains a NUL character', {
-          errors: [{ field: path || 'body', message: 'field names must not contain a NUL character' }],
+      const message = unholdable(key);
+      if (message) {
+        return new AppError('VALIDATION_FAILED', `A field name ${message.replace('must not contain', 'contains')}`, {
+          errors: [{ field: path || 'body', message: `field names ${message}` }],
         });
       }
       const childPath = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;

@@ -15,6 +15,7 @@ export function operationId(controllerKey: string, methodKey: string): string {
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 type Operation = {
+  requestBody?: unknown;
   parameters?: Array<{ $ref?: string; name?: string; in?: string }>;
   responses: Record<string, { headers?: Record<string, unknown>; description?: string; content?: unknown }>;
   security?: Array<Record<string, unknown>>;
@@ -78,6 +79,20 @@ export function declareHeaders(document: OpenAPIObject): OpenAPIObject {
         operation.responses['503'] = problemResponse(
           'The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds.',
         );
+      // A key or session cookie that is sent is checked on every route, those open to anonymous callers too.
+      if (!probe && !operation.responses['401'])
+        operation.responses['401'] = problemResponse(
+          'An unknown or revoked API key, or an ended session, was sent: refused even where none is needed.',
+        );
+      // A body is read by the same parser whatever the route, one the operation takes or not; and on the methods
+      // that carry one, the content type is checked first.
+      if (!operation.responses['400'])
+        operation.responses['400'] = problemResponse(
+          'A body that is not valid JSON, or a URL that is not valid percent-encoded UTF-8.',
+        );
+      if (!operation.responses['413']) operation.responses['413'] = problemResponse('The body is larger than 100 kB.');
+      if (method !== 'get' && !operation.responses['415'])
+        operation.responses['415'] = problemResponse('The body is not application/json.');
       // The global request limit counts every call with a key (and every call without one, per address).
       if (!probe && keyed && !operation.responses['429'])
         operation.responses['429'] = problemResponse(

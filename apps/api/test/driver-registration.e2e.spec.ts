@@ -207,7 +207,11 @@ describeOnEachTier('driver registration and activation', (tier) => {
   it('works on two anonymous registrations at once with two waiting, and answers the rest of a flood 429 at once', async () => {
     // From 24 addresses, each under its own limit: only the instance's bulkhead stands between them and the pool.
     const answers = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => anonymous(`203.0.113.${100 + i}`).post('/drivers/add').send(fresh())),
+      Array.from({ length: 24 }, (_, i) =>
+        anonymous(`203.0.113.${100 + i}`)
+          .post('/drivers/add')
+          .send(fresh()),
+      ),
     );
     const statuses = answers.map((res) => res.status);
     expect(statuses.every((status) => status === 201 || status === 429)).toBe(true);
@@ -217,7 +221,10 @@ describeOnEachTier('driver registration and activation', (tier) => {
     for (const res of shed) {
       expect(res.headers['retry-after']).toBe('1');
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-      expect(res.body).toMatchObject({ code: 'RATE_LIMITED', detail: expect.stringMatching(/registrations are being/) });
+      expect(res.body).toMatchObject({
+        code: 'RATE_LIMITED',
+        detail: expect.stringMatching(/registrations are being/),
+      });
     }
     // Staff are not held by it.
     const staff = await Promise.all(

@@ -412,7 +412,7 @@ export interface paths {
         put?: never;
         /**
          * Register a driver (operation 6)
-         * @description Drivers register themselves from the platform app, so no API key is needed (one, if sent, must be valid). The driver starts unapproved and unverified; the response carries only the new driver's own record (never the embedded owner). A six-digit activation key goes by SMS to the driver's phone, and to nobody else: neither the caller nor staff who register a driver ever see it (only a keyed hash is kept); `activationKeySent` says whether it was handed over (false: an approver sends a new one). The driver activates the account with it, and an assembly approves the driver. A self-registering driver names the `assembly` that is to approve them (GET /assembly/all lists them); without one the driver waits unassigned until an admin places them. Without an API key, each client address may register REGISTRATION_LIMIT_PER_ADDRESS drivers an hour (default 20) and each phone number REGISTRATION_LIMIT_PER_PHONE a day (default 3): past either, 429 with Retry-After. An email already registered is a 409 (DRIVER_EMAIL_TAKEN), answered before the owner is looked at; an `ownerID` may name only an owner of the driver's own assembly: one that does not exist and one of another assembly are the same 422 (OWNER_NOT_FOUND). An assembly that does not exist is 422 ASSEMBLY_NOT_FOUND.
+         * @description Drivers register themselves from the platform app, so no API key is needed (one, if sent, must be valid). The driver starts unapproved and unverified; the response carries only the new driver's own record (never the embedded owner). A six-digit activation key goes by SMS to the driver's phone, and to nobody else: neither the caller nor staff who register a driver ever see it (only a keyed hash is kept); `activationKeySent` says whether it was handed over (false: an approver sends a new one). The driver activates the account with it, and an assembly approves the driver. A self-registering driver names the `assembly` that is to approve them (GET /assembly/all lists them); without one the driver waits unassigned until an admin places them. Without an API key, each client address may register REGISTRATION_LIMIT_PER_ADDRESS drivers an hour (default 20) and each phone number REGISTRATION_LIMIT_PER_PHONE a day (default 3): past either, 429 with Retry-After. An instance works on REGISTRATION_CONCURRENCY registrations without a key at once (default 2) with as many waiting; past that, 429 with Retry-After: 1. An email already registered is a 409 (DRIVER_EMAIL_TAKEN), answered before the owner is looked at; an `ownerID` may name only an owner of the driver's own assembly: one that does not exist and one of another assembly are the same 422 (OWNER_NOT_FOUND). An assembly that does not exist is 422 ASSEMBLY_NOT_FOUND.
          */
         post: operations["driversAdd"];
         delete?: never;
@@ -842,7 +842,7 @@ export interface paths {
         put?: never;
         /**
          * Add an assembly user (admins anywhere; assembly admins in their own assembly, else 403 DUTY_NOT_ALLOWED)
-         * @description Admins add users to any assembly; assembly users to their own assembly only (422 OTHER_ASSEMBLY otherwise).
+         * @description Admins add users to any assembly; assembly users to their own assembly only (422 OTHER_ASSEMBLY otherwise). A person has one account: an email or phone number another assembly user already holds is 409 (ASSEMBLY_USER_EMAIL_TAKEN, ASSEMBLY_USER_PHONE_TAKEN). Audited (assemblyUserCreated) with who created it.
          */
         post: operations["assemblyAddUser"];
         delete?: never;
@@ -865,6 +865,46 @@ export interface paths {
         get: operations["assemblyUser"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assembly/users/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable (off-board) an assembly user
+         * @description At once: the user's sessions end, their API keys stop working and sign-in is refused (403 ACCOUNT_DISABLED); unused password links are voided. Admins disable anyone; assembly admins (duty manageAssemblyUsers, else 403 DUTY_NOT_ALLOWED) their own assembly's users (another's is 404); nobody disables themselves (422 CANNOT_DISABLE_SELF). Disabling a disabled user changes nothing. Audited (AssemblyUserDisabled) with the actor. Re-enabling is the separate `enable`.
+         */
+        post: operations["assemblyDisableUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assembly/users/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled assembly user again
+         * @description Sign-in works again and the API keys not revoked meanwhile work again; ended sessions and voided links stay ended. Who may: as for `disable`. Audited (AssemblyUserEnabled).
+         */
+        post: operations["assemblyEnableUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1063,7 +1103,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every key (never the key itself) */
+        /**
+         * Every key (never the key itself)
+         * @description Newest first; `limit`/`after` paging with a `Link` header, `count=true` for `X-Total-Count`.
+         */
         get: operations["adminList"];
         put?: never;
         /**
@@ -1105,7 +1148,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with an email and password (assembly staff)
-         * @description Sets the session cookie (`tp_session`: http-only, SameSite=Strict, Secure unless COOKIE_SECURE=false) and answers the person and the CSRF token. A wrong email and a wrong password get the same 401 `INVALID_CREDENTIALS`. Attempts are limited per account and address and per address (429 `RATE_LIMITED`). The session ends after SESSION_IDLE_MINUTES without a request, or SESSION_MAX_HOURS after sign-in.
+         * @description Sets the session cookie (`__Host-tp_session`: http-only, SameSite=Strict, Secure, path /, no Domain; plain `tp_session` without Secure when COOKIE_SECURE=false, for http in development) and answers the person and the CSRF token. A wrong email and a wrong password get the same 401 `INVALID_CREDENTIALS`. Attempts are limited per account and address and per address (429 `RATE_LIMITED`). The session ends after SESSION_IDLE_MINUTES without a request, or SESSION_MAX_HOURS after sign-in.
          */
         post: operations["peopleSignIn"];
         delete?: never;
@@ -1225,7 +1268,7 @@ export interface paths {
         put?: never;
         /**
          * Request a mobile-money or online-checkout payment
-         * @description Idempotent on your reference: the same request again answers 200 with the stored transaction; a different request under a used reference is a 409. The transaction is stored before the provider is asked. 201: the provider answered; the transaction is pending when it accepted (requestInfo.ResponseCode 0001), failed if it refused; its final state arrives by the provider callback. 202: the provider could not be reached or its answer was lost; the transaction is `requesting` (no requestInfo) and the provider's status API settles it; repeat the same request to read it. Towards the provider the payment is named by its own id (ClientReference), never by your reference, so references of different merchants can never meet there. Limits (429 RATE_LIMITED with Retry-After, shared by every instance): PAYMENT_LIMIT_PER_MERCHANT_PER_MINUTE requests per merchant per minute (default 300) and PAYMENT_LIMIT_PER_PHONE_PER_HOUR prompts to one customer phone per hour (default 10). For mobile_money, customerPhone must be on a Ghanaian mobile-money network (MTN, Telecel, AirtelTigo); the channel is taken from its prefix. callBackUrl must be http(s); outside development mode it must be https on port 443 to a name or a global unicast address (no loopback, private, link-local, documentation, NAT64 or 6to4 ranges), else CALLBACK_URL_REFUSED. Names are checked again on the address actually connected to when sending.
+         * @description Idempotent on your reference: the same request again answers 200 with the stored transaction; a different request under a used reference is a 409. The transaction is stored before the provider is asked. 201: the provider answered; the transaction is pending when it accepted (requestInfo.ResponseCode 0001), failed if it refused; its final state arrives by the provider callback. 202: the provider could not be reached or its answer was lost; the transaction is `requesting` (no requestInfo) and the provider's status API settles it; repeat the same request to read it. Towards the provider the payment is named by its own id (ClientReference), never by your reference, so references of different merchants can never meet there. Limits (429 RATE_LIMITED with Retry-After, shared by every instance): PAYMENT_LIMIT_PER_MERCHANT_PER_MINUTE requests per merchant per minute (default 300) and PAYMENT_LIMIT_PER_PHONE_PER_HOUR prompts by this merchant to one customer phone per hour (default 10; other merchants count on their own). For mobile_money, customerPhone must be on a Ghanaian mobile-money network (MTN, Telecel, AirtelTigo); the channel is taken from its prefix. callBackUrl must be http(s); outside development mode it must be https on port 443 to a name or a global unicast address (no loopback, private, link-local, documentation, NAT64 or 6to4 ranges), else CALLBACK_URL_REFUSED. Names are checked again on the address actually connected to when sending.
          */
         post: operations["paymentRequest"];
         delete?: never;
@@ -1245,7 +1288,7 @@ export interface paths {
         put?: never;
         /**
          * The provider's final-state callback
-         * @description The token in the path names one transaction (unguessable). The raw body and headers are stored before anything is applied; every field is kept. 200 once stored, duplicates included; 400 for a body that is not a callback (stored for inspection). 404 for a token that names no transaction and 410 CALLBACK_TOKEN_EXPIRED for one whose transaction was settled more than CALLBACK_TOKEN_GRACE_HOURS ago (default 168): the callback is kept in the dead-letter table (body cut to 16 KiB), never applied. 429 TOO_MANY_CALLBACKS past CALLBACKS_PER_TRANSACTION stored callbacks for one transaction (default 20): nothing more is stored. When the service is configured with PAYMENT_PROVIDER_CALLBACK_SECRET, the callback must also carry `X-Provider-Signature: sha256=<hex HMAC-SHA256 of the raw body>` (a missing or wrong signature is a 401 and nothing is stored), and a signed final state is final at once. Without it the token alone is not trusted: a final state is kept (callBackInfo) and confirmed with the provider's status API before the transaction becomes final (outcome `deferred`). A callback whose ClientReference, provider TransactionId or amount differs is stored and recorded as an anomaly: the status does not change, and the provider's status API decides.
+         * @description The token in the path names one transaction (unguessable). The raw body and headers are stored before anything is applied; every field is kept. 200 once stored, duplicates included; 400 for a body that is not a callback (stored for inspection); 413 for a body over 16 KiB (nothing stored). 404 for a token that names no transaction and 410 CALLBACK_TOKEN_EXPIRED for one whose transaction was settled more than CALLBACK_TOKEN_GRACE_HOURS ago (default 168): the callback is kept in the dead-letter table for DEAD_LETTER_RETENTION_DAYS (default 7), never applied; past STRAY_CALLBACK_LIMIT_PER_ADDRESS_PER_HOUR such callbacks from one address (default 60) they are refused with 429 RATE_LIMITED and Retry-After, and not kept. 429 TOO_MANY_CALLBACKS past CALLBACKS_PER_TRANSACTION stored callbacks for one transaction (default 20): nothing more is stored. When the service is configured with PAYMENT_PROVIDER_CALLBACK_SECRET, the callback must also carry `X-Provider-Signature: sha256=<hex HMAC-SHA256 of the raw body>` (a missing or wrong signature is a 401 and nothing is stored, whatever the token), and a signed final state is final at once. Without it the token alone is not trusted: a final state is kept in the inbox only and confirmed with the provider's status API before the transaction becomes final (outcome `deferred`); only then does the callback the status API agrees with become callBackInfo. A callback whose ClientReference, provider TransactionId or amount differs is stored and recorded as an anomaly: the status does not change, and the provider's status API decides.
          */
         post: operations["paymentCallback"];
         delete?: never;
@@ -1453,7 +1496,7 @@ export interface components {
             email: string;
             zones: string[];
         };
-        /** @description Always present for roles that see the whole record (admin, assembly keys and sessions); a role whose view leaves them out (README "Who sees what") gets no `createdAt`, `updatedAt`, `__v`, `ownerID`. */
+        /** @description Always present for roles that see the whole record (admin, assembly keys and sessions); a role whose view leaves them out (README "Who sees what") gets no `ownerID`. */
         VehicleResponse: {
             /** @example 65a1b2c3d4e5f60718293a4b */
             _id: string;
@@ -1461,17 +1504,17 @@ export interface components {
              * Format: date-time
              * @example 2026-11-22T08:30:00.000Z
              */
-            createdAt?: string;
+            createdAt: string;
             /**
              * Format: date-time
              * @example 2026-11-22T08:30:00.000Z
              */
-            updatedAt?: string;
+            updatedAt: string;
             /**
              * @description Revision of the record; increases by one with every change.
              * @example 0
              */
-            __v?: number;
+            __v: number;
             /** @example 65a1b2c3d4e5f60718293a4b */
             ownerID?: string;
             /** @example #FFD700 */
@@ -1866,7 +1909,7 @@ export interface components {
             idNumber?: string;
             verified?: boolean;
         };
-        /** @description Always present for roles that see the whole record (admin, assembly keys and sessions); a role whose view leaves them out (README "Who sees what") gets no `createdAt`, `updatedAt`, `__v`, `licenseClass`, `licenseExpiry`, `licenseIssueDate`, `idType`, `gender`, `online`, `busy`, `verified`. */
+        /** @description Always present for roles that see the whole record (admin, assembly keys and sessions); a role whose view leaves them out (README "Who sees what") gets no `licenseClass`, `licenseExpiry`, `licenseIssueDate`, `idType`, `gender`, `online`, `busy`, `verified`. */
         DriverResponse: {
             /** @example 65a1b2c3d4e5f60718293a4b */
             _id: string;
@@ -1874,17 +1917,17 @@ export interface components {
              * Format: date-time
              * @example 2026-11-22T08:30:00.000Z
              */
-            createdAt?: string;
+            createdAt: string;
             /**
              * Format: date-time
              * @example 2026-11-22T08:30:00.000Z
              */
-            updatedAt?: string;
+            updatedAt: string;
             /**
              * @description Revision of the record; increases by one with every change.
              * @example 0
              */
-            __v?: number;
+            __v: number;
             /** @example Kojo Antwi */
             name: string;
             /**
@@ -2371,6 +2414,12 @@ export interface components {
             phone: string;
             /** @enum {string} */
             role: "inspector" | "approver" | "admin";
+            /**
+             * Format: date-time
+             * @description When the user was disabled (off-boarded): no sign-in, session or key works. Null: enabled.
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            disabledAt: string | null;
         };
         AddAssemblyBody: {
             /** @example Kumasi Metropolitan Assembly */
@@ -8156,6 +8205,232 @@ export interface operations {
             };
         };
     };
+    assemblyDisableUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssemblyUserResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    assemblyEnableUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssemblyUserResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
     assemblyAssembly: {
         parameters: {
             query?: never;
@@ -9166,7 +9441,14 @@ export interface operations {
     };
     adminList: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many records to return: an integer from 1 to 500. */
+                limit?: number;
+                /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
+                count?: "true" | "false";
+                /** @description Cursor: the `_id` of the last key of the previous page. */
+                after?: string;
+            };
             header?: {
                 /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
@@ -9179,13 +9461,15 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["KeySummaryResponse"][];
                 };
             };
-            /** @description A body that is not valid JSON, or a URL that is not valid percent-encoded UTF-8. */
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9853,7 +10137,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Sent, if the account exists. */
+            /** @description Answered before the account is looked up: the link is sent afterwards, if the account exists (a gateway failure is logged, not answered). */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9907,16 +10191,6 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDoc"];
-                };
-            };
-            /** @description A gateway this operation depends on (the SMS gateway) refused or could not be reached; nothing else changed that a repeat would not redo. */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -58,6 +58,8 @@ export function describeWithPrograms(name: string, programs: Record<string, stri
     `\n${bar}\n${name}: SKIPPED, ${needsPostgres ? 'PostgreSQL is unreachable' : `not installed: ${missing.join(', ')}`} ` +
       `(apt-get install ${missing.join(' ')}; CI installs them)\n${bar}\n\n`,
   );
+  // Skipped only outside CI, on a developer's machine without the programs: the banner above says so, and CI (where
+  // CI=true) never reaches this line, so no missing program can hide there.
   describe.skip(name, suite);
 }
 

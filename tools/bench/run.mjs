@@ -33,6 +33,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { callbackToken, generationSql, KEYS } from './generate.mjs';
+import { registrations } from './registrations.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = Object.fromEntries(
@@ -261,37 +262,6 @@ async function writeRates(pid) {
   return out;
 }
 
-let registered = 0;
-const run = Date.now().toString(36);
-/** autocannon requests that register a new driver each (a fresh e-mail and phone number), without an API key. */
-function registrations() {
-  return {
-    requests: [
-      {
-        setupRequest: (request) => {
-          registered += 1;
-          const n = registered;
-          return {
-            ...request,
-            body: JSON.stringify({
-              name: 'Bench Driver',
-              phone: `02${String(n % 100000000).padStart(8, '0')}`,
-              email: `bench-${run}-${n}@example.com`,
-              license: `DL-B-${n}`,
-              licenseClass: 'B',
-              licenseExpiry: '2030-01-01',
-              licenseIssueDate: '2020-01-01',
-              idType: 'ghana_card',
-              idNumber: `GHA-B${n}`,
-              gender: 'female',
-            }),
-          };
-        },
-      },
-    ],
-  };
-}
-
 /** The p50 and p99 (ms) of a GET with `connections` clients for SECONDS. */
 function latencyOf(path, connections) {
   return new Promise((done, fail) =>
@@ -305,20 +275,32 @@ function latencyOf(path, connections) {
   );
 }
 
+/** The flood, from its own process (flood-client.mjs): what it sent, what was registered, what was refused. */
+function floodFromElsewhere(connections) {
+  return new Promise((done, fail) => {
+    const child = spawn(
+      process.execPath,
+      [join(root, 'tools/bench/flood-client.mjs'), `http://127.0.0.1:${API_PORT}/drivers/add`, connections, SECONDS],
+      { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', fail);
+    child.on('exit', (code) => (code === 0 ? done(JSON.parse(out)) : fail(new Error(`flood client exited ${code}`))));
+  });
+}
+
 /**
  * One address floods anonymous registrations (16 connections) while passengers read the public vehicle list: the
  * list's p50 under the flood over its p50 with the same readers alone (must stay under 2). The registration limits are
  * lifted for the bench, so every request of the flood does a whole registration, the work an attacker with many
  * addresses gets done.
  */
-async function floodRun(pid) {
+async function floodRun() {
   const path = '/vehicles/all?limit=50';
   const readers = 4;
   const idle = await latencyOf(path, readers);
-  const [underFlood, flood] = await Promise.all([
-    latencyOf(path, readers),
-    postRate('/drivers/add', pid, { ...registrations(), connections: 16 }),
-  ]);
+  const [underFlood, flood] = await Promise.all([latencyOf(path, readers), floodFromElsewhere(16)]);
   const result = {
     readers,
     floodConnections: 16,
@@ -536,7 +518,7 @@ async function benchScale(scale, ceilingTree) {
       );
     }
     const writes = await writeRates(api.pid);
-    const flood = await floodRun(api.pid);
+    const flood = await floodRun();
     return { scale, startToFirstAnswerMs: startMs, rows, writes, flood };
   } finally {
     await Promise.all([stop(api), stop(raw), ...(ceiling ? [stop(ceiling)] : [])]);
@@ -699,7 +681,7 @@ async function main() {
     const api = startApi(url);
     try {
       await ready(API_PORT, api);
-      result.flood = await floodRun(api.pid);
+      result.flood = await floodRun();
     } finally {
       await stop(api);
     }

@@ -23,6 +23,10 @@ import { validationPipe } from './core/http/validation';
 import { refuseMalformedInput } from './core/http/input-shape';
 import { OPENAPI_DESCRIPTION } from './core/http/openapi-description';
 import { withActivationSecrets } from './core/platform/server-secrets';
+import type { Bulkhead } from './core/platform/bulkhead';
+import { REGISTRATION_BULKHEAD } from './drivers/drivers.controller';
+import { shedSaturatedRegistrations } from './drivers/registration-shedding';
+import { sessionCookieName } from './people/people.service';
 
 export interface RunningApp {
   app: INestApplication;
@@ -166,6 +170,14 @@ export async function createApp(given: AppConfig, options: AppOptions = {}): Pro
     // Provider callbacks are read as raw text, so a body that is not JSON can still be stored for inspection.
     app.use(`${config.paymentBasePath}/payment/callback`, text({ type: () => true, limit: CALLBACK_BODY_LIMIT_BYTES }));
     app.use(app.get(Metrics).httpMiddleware());
+    // A flood of registrations without a key, refused from its headers alone while the bulkhead is full.
+    app.use(
+      shedSaturatedRegistrations(
+        app.get<Bulkhead>(REGISTRATION_BULKHEAD),
+        sessionCookieName(config.people.cookieSecure),
+        logger,
+      ),
+    );
     serveDashboard(app, config.appRoot);
     app.use(json({ limit: '100kb' }));
     app.use(bodyParserErrors);

@@ -1,5 +1,8 @@
 import request from 'supertest';
 import type { RunningApp } from '../src/app';
+import { Metrics } from '../src/core/observability/metrics';
+import type { Bulkhead } from '../src/core/platform/bulkhead';
+import { REGISTRATION_BULKHEAD } from '../src/drivers/drivers.controller';
 import { driverRegistration, loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
 
@@ -231,5 +234,54 @@ describeOnEachTier('driver registration and activation', (tier) => {
       Array.from({ length: 6 }, () => http().post('/drivers/add').set('Authorization', f.keys.assembly).send(fresh())),
     );
     expect(staff.map((res) => res.status)).toEqual(Array(6).fill(201));
+  });
+
+  it('refuses a registration without a key from its headers alone while the bulkhead is full: no body read, no route', async () => {
+    // Fill the instance's bulkhead (two at work, two waiting) with registrations that end when told to.
+    const bulkhead = running.app.get<Bulkhead>(REGISTRATION_BULKHEAD);
+    let open!: () => void;
+    const held = new Promise<void>((resolve) => (open = resolve));
+    const holding = Array.from({ length: 4 }, () => bulkhead.run(() => held));
+    try {
+      expect(bulkhead.saturated).toBe(true);
+      // A body that is not even JSON: the pipeline would answer 400; at the door it is never read.
+      const shed = await anonymous('203.0.113.200')
+        .post('/drivers/add')
+        .set('Content-Type', 'application/json')
+        .set('X-Request-Id', 'flood-probe-1')
+        .send('{"name": "not json');
+      expect(shed.status).toBe(429);
+      expect(shed.headers['retry-after']).toBe('1');
+      expect(shed.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(shed.headers['x-request-id']).toBe('flood-probe-1');
+      expect(shed.headers['x-content-type-options']).toBe('nosniff');
+      expect(shed.body).toEqual({
+        type: 'urn:transport:problem:rate-limited',
+        title: 'Too Many Requests',
+        status: 429,
+        code: 'RATE_LIMITED',
+        detail: expect.stringMatching(/registrations are being/),
+        instance: 'urn:transport:request:flood-probe-1',
+      });
+      // Express's routing of the path (any case, a trailing slash) is matched the same way.
+      await anonymous('203.0.113.201').post('/Drivers/Add/').send(fresh()).expect(429);
+      // Reads are not held, nor are staff with a key, and a forged key is still the guard's 401.
+      await http().get('/vehicles/all').expect(200);
+      await http().post('/drivers/add').set('Authorization', f.keys.assembly).send(fresh()).expect(201);
+      await anonymous('203.0.113.202')
+        .post('/drivers/add')
+        .set('Authorization', 'tp_admin_forged')
+        .send(fresh())
+        .expect(401);
+      const metrics = await running.app.get(Metrics).registry.metrics();
+      expect(metrics).toMatch(
+        /http_request_duration_seconds_count\{method="POST",route="\/drivers\/add",status_code="429"\} [1-9]/,
+      );
+    } finally {
+      open();
+      await Promise.all(holding);
+    }
+    expect(bulkhead.saturated).toBe(false);
+    await anonymous('203.0.113.203').post('/drivers/add').send(fresh()).expect(201);
   });
 });

@@ -128,7 +128,10 @@ export class Metrics {
     return (request: Request, response: Response, next: NextFunction): void => {
       const end = this.httpDuration.startTimer();
       response.once('finish', () => {
-        const route = request.route?.path ? `${request.baseUrl}${String(request.route.path)}` : 'unmatched';
+        // A request answered before routing may name the route it was for (registration shedding does).
+        const route = request.route?.path
+          ? `${request.baseUrl}${String(request.route.path)}`
+          : ((response.locals.metricsRoute as string | undefined) ?? 'unmatched');
         end({ method: request.method, route, status_code: String(response.statusCode) });
       });
       next();

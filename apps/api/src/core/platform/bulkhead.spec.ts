@@ -23,6 +23,7 @@ describe('Bulkhead', () => {
     await Promise.resolve();
     expect(started).toEqual([0, 1]);
     expect(bulkhead.load).toEqual({ inFlight: 2, waiting: 1 });
+    expect(bulkhead.saturated).toBe(true);
 
     const refused = await bulkhead.run(async () => 'never').catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(AppError);
@@ -33,6 +34,7 @@ describe('Bulkhead', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(started).toEqual([0, 1, 2]);
     expect(bulkhead.load).toEqual({ inFlight: 2, waiting: 0 });
+    expect(bulkhead.saturated).toBe(false);
     gates[1].open();
     gates[2].open();
     expect(await Promise.all(calls)).toEqual([0, 1, 2]);

@@ -19,9 +19,14 @@ export class Bulkhead {
     private readonly refusal: string,
   ) {}
 
+  /** Why a call is refused when the bulkhead is saturated (the problem's detail). */
+  get refusalDetail(): string {
+    return this.refusal;
+  }
+
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.inFlight >= this.limit) {
-      if (this.waiting.length >= this.queue) throw new AppError('RATE_LIMITED', this.refusal, { retryAfter: 1 });
+      if (this.saturated) throw new AppError('RATE_LIMITED', this.refusal, { retryAfter: 1 });
       // The slot is handed over by the call that ends, so inFlight never drops below the limit while others wait.
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {
@@ -34,6 +39,11 @@ export class Bulkhead {
       if (next) next();
       else this.inFlight -= 1;
     }
+  }
+
+  /** True when a call now would be refused: every slot taken and the queue full. */
+  get saturated(): boolean {
+    return this.inFlight >= this.limit && this.waiting.length >= this.queue;
   }
 
   /** Calls in flight and waiting (for tests and metrics). */

@@ -1,0 +1,63 @@
+import type { NextFunction, Request, Response } from 'express';
+import { parse as parseCookies } from 'cookie';
+import type { Logger } from 'pino';
+import { presentedKey } from '../core/auth/api-key.guard';
+import { problem, PROBLEM_CONTENT_TYPE } from '../core/http/problem';
+import { requestInstance } from '../core/observability/logging';
+import type { Bulkhead } from '../core/platform/bulkhead';
+
+/** `POST /drivers/add` as Express routes it: any letter case, with or without a trailing slash. */
+const REGISTRATION_PATH = /^\/drivers\/add\/?$/i;
+/** The route the metrics name a shed registration by (the one Nest would have matched). */
+export const SHED_ROUTE = '/drivers/add';
+
+/**
+ * Anonymous registrations refused before the HTTP pipeline while the registration bulkhead is saturated.
+ *
+ * The bulkhead (drivers.module.ts) already keeps a flood of registrations from the pool; but each refused request still
+ * went through body parsing, routing, the guard, validation, the interceptors and the exception filter before its 429,
+ * and at a thousand a second that work alone doubled the public lists' latency (README, Performance: the flood).
+ * Here a registration that would be refused is answered from its headers alone: no body read, no route matched, no
+ * database touched. It answers exactly what the bulkhead would (the same problem, Retry-After: 1, the request's id),
+ * with the security headers set before it. Requests that carry an API key or the session cookie go on to the guard:
+ * staff are never held by the bulkhead, and a forged credential is the guard's to refuse.
+ *
+ * The access log does not see these requests (it is installed with the routes); a warning per window says how many
+ * were shed, and the metrics count each under the route.
+ */
+export function shedSaturatedRegistrations(
+  bulkhead: Bulkhead,
+  sessionCookie: string,
+  logger: Logger,
+  windowMs = 10_000,
+): (request: Request & { id?: string }, response: Response, next: NextFunction) => void {
+  let shed = 0;
+  let windowEnds = 0;
+  return (request, response, next) => {
+    if (request.method !== 'POST' || !bulkhead.saturated || !REGISTRATION_PATH.test(request.path)) return next();
+    if (presentedKey(request.headers.authorization) !== undefined) return next();
+    const cookies = request.headers.cookie;
+    if (cookies && parseCookies(cookies)[sessionCookie] !== undefined) return next();
+
+    const now = Date.now();
+    if (now >= windowEnds) {
+      if (shed > 0) logger.warn({ shed, route: SHED_ROUTE }, `${shed} registrations without a key shed at the door`);
+      shed = 0;
+      windowEnds = now + windowMs;
+    }
+    shed += 1;
+    response.locals.metricsRoute = SHED_ROUTE;
+    const body = problem(429, bulkhead.refusalDetail, { code: 'RATE_LIMITED' });
+    if (request.id !== undefined) body.instance = requestInstance(request.id);
+    // Node's own writeHead and end, not Express's send: no ETag hashed, headers and body in one write. The body is
+    // not read: Node discards it and keeps the connection when it can.
+    const text = JSON.stringify(body);
+    response
+      .writeHead(429, {
+        'Retry-After': '1',
+        'Content-Type': `${PROBLEM_CONTENT_TYPE}; charset=utf-8`,
+        'Content-Length': Buffer.byteLength(text),
+      })
+      .end(text);
+  };
+}

@@ -2852,12 +2852,15 @@ export interface components {
              */
             fees: number;
             /**
-             * @description requesting: stored, the provider has not answered yet (or could not be reached; its status API is asked). pending: the provider accepted it; the final state follows. success and failed are final.
-             * @enum {string}
+             * @description One of requesting, pending, success, failed. requesting: stored, the provider has not answered yet (or could not be reached; its status API is asked). pending: the provider accepted it; the final state follows. success and failed are final. A transaction imported from the original service answers the original's own spelling (say `Success`) until its state changes here.
+             * @example success
              */
-            status: "requesting" | "pending" | "success" | "failed";
-            /** @enum {string} */
-            requestType: "mobile_money" | "online_checkout";
+            status: string;
+            /**
+             * @description One of mobile_money, online_checkout; a transaction imported from the original service answers the value the original stored (say `direct`), as the original did.
+             * @example mobile_money
+             */
+            requestType: string;
             /** @example 65a1b2c3d4e5f60718293a4b */
             merchant: string;
             /** @example Trip payment */

@@ -22,6 +22,7 @@ import {
   TransportUnion,
   Vehicle,
   VehicleOwner,
+  type OriginalValue,
 } from '@transport/domain';
 import {
   assemblyOf,
@@ -97,7 +98,8 @@ export interface Collection {
    * normaliser (value-reader.ts) before `map` sees the record, so `map` gets the domain's values.
    */
   values?: Readonly<Record<string, ValueKind>>;
-  map(doc: Doc, options: MapOptions): Mapped;
+  /** `folded`: the values the reader changed, by path, with what the original stored (see ValueReader.read). */
+  map(doc: Doc, options: MapOptions, folded: Readonly<Record<string, OriginalValue>>): Mapped;
 }
 
 const META = ['_id', 'createdAt', 'updatedAt', '__v'];
@@ -594,6 +596,12 @@ function providerIds(requestInfo: unknown, id: string) {
   return { providerReference: clientReference ?? `imported-${id}`, providerTransactionId: transactionId ?? null };
 }
 
+/** The folded values of `fields` (those the domain keeps beside its own), or null when none was folded. */
+function originalsOf(folded: Readonly<Record<string, OriginalValue>>, fields: readonly string[]) {
+  const kept = Object.fromEntries(fields.filter((f) => folded[f] !== undefined).map((f) => [f, folded[f]]));
+  return Object.keys(kept).length > 0 ? kept : null;
+}
+
 const jsonObject = (doc: Doc, field: string) => (doc[field] == null ? null : object(doc, field));
 
 const transactions: Collection = {
@@ -617,7 +625,7 @@ const transactions: Collection = {
     'callBackTime',
   ],
   values: { status: 'transactionStatus', requestType: 'requestType' },
-  map(doc, options) {
+  map(doc, options, folded) {
     const m = meta(doc);
     const original = assertObjectId(doc.merchant, 'merchant');
     const merchantId = options.merchants.get(original) ?? original;
@@ -640,6 +648,8 @@ const transactions: Collection = {
       requestInfo,
       callBackInfo: jsonObject(doc, 'callBackInfo'),
       callBackTime: optionalDate(doc, 'callBackTime') ?? null,
+      // The original's spelling of what was folded, answered by operation 9 as the original did (README, Importing).
+      originalValues: originalsOf(folded, ['status', 'requestType']),
       ...providerIds(requestInfo, m.id),
       ...timestamps(m),
     };

@@ -401,8 +401,9 @@ function mapRecord(
     for (const field of Object.keys(inner)) if (!known.includes(field)) unknown(`${path}.${field}`);
   }
   try {
-    const read = collection.values ? values.read(collection.name, doc, collection.values, id) : doc;
-    return { position, id, mapped: collection.map(read, options) };
+    const folded: Record<string, { original: string; normalised: string }> = {};
+    const read = collection.values ? values.read(collection.name, doc, collection.values, id, folded) : doc;
+    return { position, id, mapped: collection.map(read, options, folded) };
   } catch (error) {
     if (error instanceof ValueRefusal) {
       skip({ position, id }, 'INVALID_VALUE', error.message);

@@ -95,7 +95,17 @@ export class ValueReader {
    * The record with each enumerated field (`values`: path -> kind) as a domain value; absent and non-text values are
    * left for the record's mapping to judge. Throws a ValueRefusal naming every value it could not place.
    */
-  read(collection: string, doc: Doc, values: Readonly<Record<string, ValueKind>>, id?: string): Doc {
+  /**
+   * The document with its enumerated values placed; each value changed is also written to `folded` (by path: what
+   * the original stored and what it became), for the records that keep the original's spelling beside their own.
+   */
+  read(
+    collection: string,
+    doc: Doc,
+    values: Readonly<Record<string, ValueKind>>,
+    id?: string,
+    folded: Record<string, { original: string; normalised: string }> = {},
+  ): Doc {
     let out = doc;
     const problems: { path: string; value: string; kind: ValueKind }[] = [];
     for (const [path, kind] of Object.entries(values)) {
@@ -111,6 +121,7 @@ export class ValueReader {
         continue;
       }
       if (value === raw) continue;
+      folded[path] = { original: raw, normalised: value };
       this.foldedRecords.set(field, (this.foldedRecords.get(field) ?? 0) + 1);
       this.tally('folded', this.folded, field, raw, () => ({
         field,

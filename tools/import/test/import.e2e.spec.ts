@@ -140,7 +140,8 @@ describe('importing the original service’s MongoDB export (100,000 records)', 
   });
 
   it('serves the imported records through the API with their ids and values', async () => {
-    // Operation 9: a transaction exactly as the original held it.
+    // Operation 9: a transaction exactly as the original held it, its values as the original spelled them
+    // (`Successful`, `Direct`), though the domain keeps its own (`success`, `mobile_money`) beside them.
     const n = 5;
     const original = readFileSync(join(folder, 'transactions.json'), 'utf8').split('\n')[n];
     const doc = JSON.parse(original);
@@ -151,8 +152,8 @@ describe('importing the original service’s MongoDB export (100,000 records)', 
       _id: doc._id.$oid,
       amount: 25.5,
       fees: 0.5,
-      status: 'success',
-      requestType: 'mobile_money',
+      status: 'Successful',
+      requestType: 'Direct',
       reference: `ORD-${n}`,
       merchant: merchantId,
       description: doc.description,
@@ -165,6 +166,11 @@ describe('importing the original service’s MongoDB export (100,000 records)', 
       updatedAt: new Date(Number(doc.updatedAt.$date.$numberLong)).toISOString(),
       __v: doc.__v,
     });
+
+    expect([doc.status, doc.requestType]).toEqual(['Successful', 'Direct']);
+    expect(await query(url, 'SELECT status, "requestType" FROM transactions WHERE id = $1', [doc._id.$oid])).toEqual([
+      { status: 'success', requestType: 'mobile_money' },
+    ]);
 
     const vehicles = await get('/vehicles/all?registrationNumber=GR%201012-24', ADMIN_KEY);
     expect(vehicles.body).toEqual([

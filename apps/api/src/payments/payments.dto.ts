@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import {
+  answeredValue,
   pesewasToCedis,
   REQUEST_TYPES,
   TRANSACTION_STATUSES,
@@ -134,13 +135,23 @@ export class TransactionResponse extends RecordResponse {
   @ApiProperty({ example: 25.5, description: 'Cedis.' }) amount!: number;
   @ApiProperty({ example: 0.05, description: 'Cedis.' }) fees!: number;
   @ApiProperty({
-    enum: TRANSACTION_STATUSES,
+    type: String,
+    example: 'success',
     description:
+      `One of ${TRANSACTION_STATUSES.join(', ')}. ` +
       'requesting: stored, the provider has not answered yet (or could not be reached; its status API is asked). ' +
-      'pending: the provider accepted it; the final state follows. success and failed are final.',
+      'pending: the provider accepted it; the final state follows. success and failed are final. ' +
+      "A transaction imported from the original service answers the original's own spelling (say `Success`) until its state changes here.",
   })
   status!: string;
-  @ApiProperty({ enum: REQUEST_TYPES }) requestType!: string;
+  @ApiProperty({
+    type: String,
+    example: 'mobile_money',
+    description:
+      `One of ${REQUEST_TYPES.join(', ')}; a transaction imported from the original service answers the value the ` +
+      'original stored (say `direct`), as the original did.',
+  })
+  requestType!: string;
   @ApiProperty({ example: '65a1b2c3d4e5f60718293a4b' }) merchant!: string;
   @ApiProperty({ example: 'Trip payment' }) description!: string;
   @ApiProperty({ example: 'TRIP-TKT-0001' }) reference!: string;
@@ -168,8 +179,8 @@ export function toTransactionResponse(t: TransactionState): TransactionResponse 
     _id: t.id,
     amount: pesewasToCedis(t.amount),
     fees: pesewasToCedis(t.fees),
-    status: t.status,
-    requestType: t.requestType,
+    status: answeredValue(t, 'status'),
+    requestType: answeredValue(t, 'requestType'),
     merchant: t.merchantId,
     description: t.description,
     reference: t.reference,

@@ -6,6 +6,7 @@ import {
   Transaction,
   TRANSACTION_STATUSES,
   type MerchantTransactionFilter,
+  type OriginalValues,
   type Page,
   type PageRequest,
   type RequestInfo,
@@ -65,6 +66,7 @@ export function toDomain(row: TransactionRow): Transaction {
     if (row.callBackTime !== null) s.callBackTime = row.callBackTime;
     if (row.statusCheckInfo !== null) s.statusCheckInfo = row.statusCheckInfo as Record<string, unknown>;
     if (row.statusCheckTime !== null) s.statusCheckTime = row.statusCheckTime;
+    if (row.originalValues !== null) s.originalValues = row.originalValues as OriginalValues;
     return Transaction.restore(s);
   });
 }
@@ -94,6 +96,7 @@ export function toPersistence(s: TransactionState) {
     statusCheckTime: s.statusCheckTime ?? null,
     needsStatusCheck: s.needsStatusCheck,
     anomalies: json(s.anomalies),
+    originalValues: s.originalValues ? json(s.originalValues) : Prisma.DbNull,
     version: s.version,
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,

@@ -9,6 +9,7 @@ import {
   type RequestInfo,
 } from './provider-messages';
 import {
+  answeredValue,
   MAX_ANOMALIES,
   MAX_ANOMALY_DETAIL,
   Transaction,
@@ -183,6 +184,28 @@ describe('Transaction request', () => {
     const tx = pending();
     expect(tx.matchesRequest(input({ customerEmail: 'akua@EXAMPLE.com' }))).toBe(true);
     expect(tx.matchesRequest(input({ amount: 2551 }))).toBe(false);
+  });
+});
+
+describe('Values moved from the original service', () => {
+  it("answers the original's spelling while the field holds what it was folded to, and its own once it moved on", () => {
+    const imported = Transaction.restore({
+      ...pending().toState(),
+      originalValues: {
+        status: { original: 'Pending', normalised: 'pending' },
+        requestType: { original: 'direct', normalised: 'mobile_money' },
+      },
+    });
+    expect([answeredValue(imported.toState(), 'status'), answeredValue(imported.toState(), 'requestType')]).toEqual([
+      'Pending',
+      'direct',
+    ]);
+    imported.applyCallback(callback('0000'), days(1));
+    const settled = imported.toState();
+    expect(settled.originalValues?.requestType?.original).toBe('direct');
+    expect([answeredValue(settled, 'status'), answeredValue(settled, 'requestType')]).toEqual(['success', 'direct']);
+    // A transaction made here has none: its own values.
+    expect(answeredValue(pending().toState(), 'requestType')).toBe('mobile_money');
   });
 });
 

@@ -92,9 +92,31 @@ export interface TransactionState {
    */
   readonly needsStatusCheck: boolean;
   readonly anomalies: readonly TransactionAnomaly[];
+  /**
+   * A transaction moved from the original service: the values it stored where they were folded into this domain's
+   * (a `requestType` of `direct` is `mobile_money` here). See `answeredValue`.
+   */
+  readonly originalValues?: OriginalValues;
   readonly version: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+}
+
+/** Per field, what the original service stored and what it was folded to on import. */
+export type OriginalValues = Readonly<Partial<Record<'status' | 'requestType', OriginalValue>>>;
+export interface OriginalValue {
+  readonly original: string;
+  readonly normalised: string;
+}
+
+/**
+ * The value to answer for a field of a transaction: the original service's spelling while the field still holds what
+ * that spelling was folded to (its clients compare against the original's values), this domain's value once the
+ * transaction has moved on (a `Pending` imported one that is now `success` answers `success`).
+ */
+export function answeredValue(state: TransactionState, field: keyof OriginalValues): string {
+  const kept = state.originalValues?.[field];
+  return kept !== undefined && kept.normalised === state[field] ? kept.original : state[field];
 }
 
 /**

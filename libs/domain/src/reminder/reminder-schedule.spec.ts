@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { daysUntil, dueThreshold, dueWindow, inQuietHours, reminderText, type ReminderPolicy } from './reminder-schedule';
+import {
+  daysUntil,
+  dueThreshold,
+  dueWindow,
+  inQuietHours,
+  reminderText,
+  type ReminderPolicy,
+} from './reminder-schedule';
 
 const ACCRA: ReminderPolicy = {
   thresholds: [30, 7, 1, 0],
@@ -78,13 +85,17 @@ describe('reminder schedule', () => {
   it('says which document of which vehicle lapses, and when', () => {
     const at = new Date('2027-03-03T08:00:00Z');
     expect(
-      reminderText({ document: 'roadworthy', expiry: new Date('2027-03-10T00:00:00Z'), subject: 'GR 1234-20' }, at, 'Africa/Accra'),
+      reminderText(
+        { document: 'roadworthy', expiry: new Date('2027-03-10T00:00:00Z'), subject: 'GR 1234-20' },
+        at,
+        'Africa/Accra',
+      ),
     ).toMatch(/^The roadworthy certificate of GR 1234-20 expires in 7 days, on 2027-03-10\./);
     expect(reminderText({ document: 'licence', expiry: new Date('2027-03-04T10:00:00Z') }, at, 'Africa/Accra')).toMatch(
       /^Your driving licence expires tomorrow\./,
     );
-    expect(reminderText({ document: 'insurance', expiry: new Date('2027-03-03T23:00:00Z') }, at, 'Africa/Accra')).toMatch(
-      /expires today/,
-    );
+    expect(
+      reminderText({ document: 'insurance', expiry: new Date('2027-03-03T23:00:00Z') }, at, 'Africa/Accra'),
+    ).toMatch(/expires today/);
   });
 });

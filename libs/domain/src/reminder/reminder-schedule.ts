@@ -8,6 +8,14 @@
 export const REMINDER_DOCUMENTS = ['roadworthy', 'insurance', 'licence'] as const;
 export type ReminderDocument = (typeof REMINDER_DOCUMENTS)[number];
 
+/** A reminder's identity: one per record, document, expiry and threshold (a renewed expiry is another reminder). */
+export function reminderKey(
+  reminder: { entity: string; entityId: string; document: string; expiry: Date },
+  threshold: number,
+): string {
+  return `${reminder.entity}:${reminder.entityId}:${reminder.document}:${reminder.expiry.toISOString()}:${threshold}`;
+}
+
 /** Quiet hours as local hours of the day: no message from `fromHour`:00 until `untilHour`:00 (may wrap midnight). */
 export interface QuietHours {
   fromHour: number;

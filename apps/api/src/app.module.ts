@@ -16,20 +16,27 @@ import { OwnersModule } from './owners/owners.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PeopleModule } from './people/people.module';
 import type { Database } from './persistence/database';
+import type { PortOverrides } from './core/ports.module';
 import { ReferenceDataModule } from './reference-data/reference-data.module';
+import { RemindersModule } from './reminders/reminders.module';
 import { TripsModule } from './trips/trips.module';
 import { VehiclesModule } from './vehicles/vehicles.module';
 
 /** One module per feature; the ports (adapters behind every token) are bound once, globally, by PortsModule. */
 @Module({})
 export class AppModule implements NestModule {
-  static register(config: AppConfig, database: Database, logging: Params): DynamicModule {
+  static register(
+    config: AppConfig,
+    database: Database,
+    logging: Params,
+    overrides: PortOverrides = {},
+  ): DynamicModule {
     return {
       module: AppModule,
       imports: [
         // The access log (one JSON line per request, with its request id) and the logger behind Nest's messages.
         LoggerModule.forRoot(logging),
-        PortsModule.register(config, database),
+        PortsModule.register(config, database, overrides),
         TerminusModule,
         VehiclesModule,
         OwnersModule,
@@ -39,6 +46,7 @@ export class AppModule implements NestModule {
         AdminModule,
         PeopleModule,
         PaymentsModule,
+        RemindersModule,
         ...(config.paymentBasePath
           ? [RouterModule.register([{ path: config.paymentBasePath, module: PaymentsModule }])]
           : []),

@@ -11,6 +11,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { declareHeaders, operationId } from './core/http/openapi-contract';
 import { declareViews } from './core/http/openapi-views';
 import { AppModule } from './app.module';
+import type { PortOverrides } from './core/ports.module';
 import type { AppConfig } from './config';
 import { openDatabase, type Database } from './persistence/database';
 import { CALLBACK_BODY_LIMIT_BYTES } from './payments/payments.service';
@@ -41,6 +42,8 @@ export interface RunningApp {
 export interface AppOptions {
   /** The pino logger to write to (default: one at LOG_LEVEL on stdout); tests pass one over a captured stream. */
   logger?: PinoRoot;
+  /** Adapters in place of the real ones (tests: a clock they move). */
+  ports?: PortOverrides;
 }
 
 export const DOCS_PATH = 'docs';
@@ -135,10 +138,13 @@ export async function createApp(given: AppConfig, options: AppOptions = {}): Pro
     );
   const database = await openDatabase(config);
   try {
-    const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, database, params), {
-      logger: nestLogger(params),
-      bodyParser: false,
-    });
+    const app = await NestFactory.create<NestExpressApplication>(
+      AppModule.register(config, database, params, options.ports),
+      {
+        logger: nestLogger(params),
+        bodyParser: false,
+      },
+    );
     // The request's id before anything else can answer: a malformed body, a 413 or a bad path encoding names its
     // request too (X-Request-Id and the problem's instance); pino-http's access log keeps the id it finds.
     app.use((request: Request & { id?: string }, response: Response, next: NextFunction) => {

@@ -119,3 +119,44 @@ describe('METRICS_HOST', () => {
     expect(loadConfig({ HOST: '0.0.0.0', METRICS_HOST: '0.0.0.0' }).metrics.host).toBe('0.0.0.0');
   });
 });
+
+describe('the reminder settings', () => {
+  it('default to 30, 7, 1 and 0 days before expiry, quiet from 20:00 to 07:00 in Africa/Accra', () => {
+    expect(loadConfig({}).reminders).toEqual({
+      enabled: true,
+      thresholds: [30, 7, 1, 0],
+      quietHours: { fromHour: 20, untilHour: 7 },
+      timeZone: 'Africa/Accra',
+      scanCron: '*/15 * * * *',
+      retries: 3,
+      retrySeconds: 300,
+    });
+  });
+
+  it('read days, quiet hours, zone and schedule, and refuse what they cannot mean', () => {
+    const reminders = loadConfig({
+      REMINDERS_ENABLED: 'false',
+      REMINDER_DAYS: '1, 14,0',
+      REMINDER_QUIET_HOURS: 'none',
+      REMINDER_TIME_ZONE: 'Africa/Lagos',
+      REMINDER_SCAN_CRON: '5 * * * *',
+    }).reminders;
+    expect(reminders).toMatchObject({
+      enabled: false,
+      thresholds: [14, 1, 0],
+      quietHours: { fromHour: 0, untilHour: 0 },
+      timeZone: 'Africa/Lagos',
+      scanCron: '5 * * * *',
+    });
+    for (const [name, value] of [
+      ['REMINDER_DAYS', '30,7,7'],
+      ['REMINDER_DAYS', '-1'],
+      ['REMINDER_DAYS', 'weekly'],
+      ['REMINDER_QUIET_HOURS', '20:00-07:00'],
+      ['REMINDER_QUIET_HOURS', '24-7'],
+      ['REMINDER_TIME_ZONE', 'Mars/Olympus'],
+      ['REMINDER_SCAN_CRON', 'every minute'],
+    ])
+      expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+});

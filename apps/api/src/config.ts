@@ -65,6 +65,24 @@ export interface AppConfig {
    */
   apiKeyCacheSeconds: number;
   people: PeopleConfig;
+  reminders: RemindersConfig;
+}
+
+/** SMS reminders to owners and drivers before a roadworthy certificate, an insurance or a licence lapses. */
+export interface RemindersConfig {
+  /** REMINDERS_ENABLED: off, no reminder is claimed or sent (those already queued are cancelled when they run). */
+  enabled: boolean;
+  /** Days before expiry a reminder goes out (0: the day it lapses), largest first. */
+  thresholds: readonly number[];
+  /** No message from `fromHour`:00 until `untilHour`:00 on the zone's clock (held until then). */
+  quietHours: { fromHour: number; untilHour: number };
+  /** The IANA zone where days begin and quiet hours are read. */
+  timeZone: string;
+  /** How often the scan for due reminders runs (pg-boss cron, once across all instances). */
+  scanCron: string;
+  /** Retries of a message the gateway refused, and the first delay between them (doubling). */
+  retries: number;
+  retrySeconds: number;
 }
 
 /** Drivers' activation keys, and the limits on anonymous registrations and on activation attempts. */
@@ -217,13 +235,40 @@ function metricsPort(env: NodeJS.ProcessEnv): number | undefined {
   return int(env, 'METRICS_PORT', 9464, 0, 65535);
 }
 
-function zone(value: string): string {
+function zone(value: string, name = 'TZ_DEFAULT'): string {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: value });
     return value;
   } catch {
-    throw new ConfigError(`TZ_DEFAULT must be an IANA time zone such as Africa/Accra, got "${value}"`);
+    throw new ConfigError(`${name} must be an IANA time zone such as Africa/Accra, got "${value}"`);
   }
+}
+
+/** REMINDER_DAYS: comma-separated whole days before expiry (0: the day it lapses), each 0..366, no repeats. */
+function reminderDays(value: string | undefined): number[] {
+  const raw = (value ?? '').trim() || '30,7,1,0';
+  const days = raw.split(',').map((d) => d.trim());
+  if (days.some((d) => !/^\d{1,3}$/.test(d) || Number(d) > 366) || new Set(days.map(Number)).size !== days.length)
+    throw new ConfigError(`REMINDER_DAYS must list distinct whole days from 0 to 366 such as 30,7,1,0, got "${raw}"`);
+  return days.map(Number).sort((a, b) => b - a);
+}
+
+/** REMINDER_QUIET_HOURS: `FROM-UNTIL` in whole hours of the day (20-7: from 20:00 until 07:00); `none` for no quiet hours. */
+function quietHours(value: string | undefined): { fromHour: number; untilHour: number } {
+  const raw = (value ?? '').trim() || '20-7';
+  if (raw.toLowerCase() === 'none') return { fromHour: 0, untilHour: 0 };
+  const match = /^(\d{1,2})-(\d{1,2})$/.exec(raw);
+  if (!match || Number(match[1]) > 23 || Number(match[2]) > 23)
+    throw new ConfigError(`REMINDER_QUIET_HOURS must be FROM-UNTIL in hours 0..23 (e.g. 20-7) or none, got "${raw}"`);
+  return { fromHour: Number(match[1]), untilHour: Number(match[2]) };
+}
+
+/** A five-field cron expression (pg-boss's schedules run at most once a minute). */
+function cron(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = (env[name] ?? '').trim() || fallback;
+  if (!/^([0-9*/,-]+\s+){4}[0-9*/,-]+$/.test(raw))
+    throw new ConfigError(`${name} must be a five-field cron expression such as */15 * * * *, got "${raw}"`);
+  return raw;
 }
 
 function basePath(value: string): string {
@@ -408,6 +453,15 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
       signInPerAccount: int(env, 'SIGN_IN_LIMIT_PER_ACCOUNT', 10, 1, 10_000),
       signInPerAddress: int(env, 'SIGN_IN_LIMIT_PER_ADDRESS', 50, 1, 100_000),
       cookieSecure: bool(env, 'COOKIE_SECURE', true),
+    },
+    reminders: {
+      enabled: bool(env, 'REMINDERS_ENABLED', true),
+      thresholds: reminderDays(env.REMINDER_DAYS),
+      quietHours: quietHours(env.REMINDER_QUIET_HOURS),
+      timeZone: zone(env.REMINDER_TIME_ZONE || 'Africa/Accra', 'REMINDER_TIME_ZONE'),
+      scanCron: cron(env, 'REMINDER_SCAN_CRON', '*/15 * * * *'),
+      retries: int(env, 'REMINDER_RETRIES', 3, 0, 20),
+      retrySeconds: int(env, 'REMINDER_RETRY_SECONDS', 300, 1, 86_400),
     },
     payments: {
       perMerchantPerMinute: int(env, 'PAYMENT_LIMIT_PER_MERCHANT_PER_MINUTE', 300, 1, 1_000_000),

@@ -87,6 +87,8 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['POST', '/payment/signing-secret/rotate', 'merchant'],
   ['POST', '/payment/notifications/:id/redeliver', 'admin'],
   ['POST', '/payment/merchants/:id/notifications/resume', 'admin'],
+  ['POST', '/vehicles/owner/:id/reminders', 'admin assembly'],
+  ['POST', '/drivers/:id/reminders', 'admin assembly'],
   ['GET', '/health/live', 'public'],
   ['GET', '/health/ready', 'public'],
   ['GET', '/health', 'public'],

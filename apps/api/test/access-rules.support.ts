@@ -6,6 +6,7 @@ import { OwnersModule } from '../src/owners/owners.module';
 import { PaymentsModule } from '../src/payments/payments.module';
 import { PeopleModule } from '../src/people/people.module';
 import { ReferenceDataModule } from '../src/reference-data/reference-data.module';
+import { RemindersModule } from '../src/reminders/reminders.module';
 import { TripsModule } from '../src/trips/trips.module';
 import { VehiclesModule } from '../src/vehicles/vehicles.module';
 
@@ -20,6 +21,7 @@ export function controllersOfApp(): Type[] {
     AdminModule,
     PeopleModule,
     PaymentsModule,
+    RemindersModule,
   ];
   return [...features.flatMap((m) => (Reflect.getMetadata('controllers', m) as Type[]) ?? []), HealthController];
 }

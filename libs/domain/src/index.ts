@@ -57,3 +57,6 @@ export * from './repositories';
 export * from './application/audit-log';
 export * from './application/payment-stores';
 export * from './application/unit-of-work';
+
+// Reminders before documents lapse: which threshold is due, quiet hours, the message.
+export * from './reminder/reminder-schedule';

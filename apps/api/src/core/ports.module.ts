@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Global, Module, type DynamicModule } from '@nestjs/common';
-import { ObjectIdGenerator } from '@transport/domain';
+import { ObjectIdGenerator, type Clock } from '@transport/domain';
 import type { AppConfig } from '../config';
 import { CallbackUrlPolicy } from '../payments/callback-url-policy';
 import { HttpPaymentProvider } from '../payments/http-payment-provider';
@@ -19,7 +19,8 @@ import { ApiKeyStore } from '../persistence/prisma-api-key.store';
 import { PrismaPeopleDirectory } from '../persistence/prisma-people.store';
 import { prismaStores, PrismaUnitOfWork } from '../persistence/prisma-unit-of-work';
 import { PrismaAuditLog } from '../persistence/prisma-audit-log';
-import type { RateLimitRule } from './ports';
+import { PrismaReminderStore } from '../persistence/prisma-reminder.store';
+import type { MessageSender, RateLimitRule } from './ports';
 import { PostgresRateLimits } from '../persistence/postgres-rate-limits';
 import { OutboxMessageSender } from '../persistence/outbox-message-sender';
 import { HubtelSmsSender } from './platform/hubtel-sms-sender';
@@ -41,6 +42,7 @@ import {
   MERCHANTS,
   PAYMENT_PROVIDER,
   PEOPLE,
+  REMINDERS,
   RANDOM_SOURCE,
   MESSAGE_SENDER,
   RATE_LIMITS,
@@ -127,12 +129,19 @@ function databaseProbes(database: Database, timeoutMs: number): DatabaseProbes {
   };
 }
 
+/** Adapters a test puts in place of the real ones (a clock it moves). */
+export interface PortOverrides {
+  clock?: Clock;
+  /** Text messages (a sender that records them, or fails like a gateway that is down). */
+  messages?: MessageSender;
+}
+
 /** The adapters behind every port, bound once for all features: the only place that chooses technologies. */
 @Global()
 @Module({})
 export class PortsModule {
-  static register(config: AppConfig, database: Database): DynamicModule {
-    const clock = new SystemClock();
+  static register(config: AppConfig, database: Database, overrides: PortOverrides = {}): DynamicModule {
+    const clock = overrides.clock ?? new SystemClock();
     const random = new CryptoRandomSource();
     const jobs = new PgBossJobQueue(database.pool, {
       pollSeconds: config.jobs.pollSeconds,
@@ -191,8 +200,11 @@ export class PortsModule {
       { provide: RATE_LIMITS, useValue: new PostgresRateLimits(database.pool, rateLimitRules(config)) },
       {
         provide: MESSAGE_SENDER,
-        useValue: config.sms ? new HubtelSmsSender(config.sms) : new OutboxMessageSender(database.prisma),
+        useValue:
+          overrides.messages ??
+          (config.sms ? new HubtelSmsSender(config.sms) : new OutboxMessageSender(database.prisma, () => clock.now())),
       },
+      { provide: REMINDERS, useValue: new PrismaReminderStore(database.prisma, jobs) },
     ];
     return {
       module: PortsModule,

@@ -1,4 +1,4 @@
-import type { Actor, AuditEntryInput, Page, PageRequest } from '@transport/domain';
+import type { Actor, AuditEntryInput, Page, PageRequest, ReminderDocument } from '@transport/domain';
 
 // The app's own ports, beside the domain's (repositories, unit of work, payment stores): what the admin and payment
 // features need that the domain has no word for. Adapters live in persistence/ and payments/; fakes in the tests.
@@ -218,4 +218,77 @@ export interface PeopleDirectory {
   deleteEndedSessions(at: Date, idleSince: Date): Promise<number>;
   /** Ends every session of a user and voids their unused password links (off-boarding). */
   endAllOf(userId: string, at: Date): Promise<void>;
+}
+
+/** A record whose reminders are about: the vehicle (its owner is reminded) or the driver. */
+export type ReminderEntity = 'vehicle' | 'driver';
+
+/** A document with an expiry in the window asked for, whose owner or driver has not stopped reminders. */
+export interface ExpiringDocument {
+  entity: ReminderEntity;
+  entityId: string;
+  document: ReminderDocument;
+  expiry: Date;
+}
+
+export type ReminderStatus = 'pending' | 'held' | 'sent' | 'failed' | 'cancelled';
+
+export interface ReminderRecord extends ExpiringDocument {
+  id: string;
+  threshold: number;
+  status: ReminderStatus;
+}
+
+/** The document as it stands now: where its reminder goes, and whether that person asked to stop them. */
+export interface ReminderTarget {
+  phone: string;
+  stopped: boolean;
+  /** The document's current expiry (another one after a renewal; undefined when it was removed). */
+  expiry?: Date;
+  /** The vehicle's registration number, for owners' reminders. */
+  subject?: string;
+}
+
+/**
+ * Port: the reminders before documents lapse. A reminder is claimed by inserting its unique row (document, expiry,
+ * threshold) together with its one send job, so however many instances scan, one message is queued.
+ */
+export interface ReminderStore {
+  /** Documents expiring in [from, to] whose owner or driver has not stopped reminders. */
+  expiring(from: Date, to: Date): Promise<ExpiringDocument[]>;
+  /** The keys (reminderKey) of the reminders already claimed for documents expiring in [from, to]. */
+  claimed(from: Date, to: Date): Promise<Set<string>>;
+  /** Inserts the reminder and queues its send job in one transaction; false when it was already claimed. */
+  claim(document: ExpiringDocument, threshold: number, at: Date, job: ReminderJob): Promise<boolean>;
+  /** Held reminders made pending again, each with its send job queued (one instance takes each); how many. */
+  releaseHeld(at: Date, job: ReminderJob): Promise<number>;
+  find(id: string): Promise<ReminderRecord | undefined>;
+  target(reminder: ExpiringDocument): Promise<ReminderTarget | undefined>;
+  /** Counts an attempt; false when the reminder is no longer pending (nothing to do). */
+  attempt(id: string, at: Date): Promise<boolean>;
+  /**
+   * Moves a pending reminder to `status`, with its history entry (if any) in the same transaction; false when it was
+   * no longer pending.
+   */
+  settle(
+    id: string,
+    change: { status: Exclude<ReminderStatus, 'pending'>; reason?: string; at: Date },
+    history?: AuditEntryInput,
+  ): Promise<boolean>;
+  /**
+   * Sets or clears an owner's or a driver's request to stop reminders, audited when it changes: when they asked (null:
+   * reminded), or undefined when there is no such record.
+   */
+  setStopped(
+    record: { entity: 'owner' | 'driver'; id: string },
+    stopped: boolean,
+    at: Date,
+    actor: Actor,
+  ): Promise<Date | null | undefined>;
+}
+
+/** How a reminder's send job is queued: its queue, and the singleton key that keeps one queued job per reminder. */
+export interface ReminderJob {
+  queue: string;
+  singletonKey(reminderId: string): string;
 }

@@ -31,3 +31,5 @@ export const RATE_LIMITS = Symbol('RATE_LIMITS');
 export const MESSAGE_SENDER = Symbol('MESSAGE_SENDER');
 /** People's passwords, password links and sessions (PeopleDirectory). */
 export const PEOPLE = Symbol('PEOPLE');
+/** Reminders before documents lapse (ReminderStore). */
+export const REMINDERS = Symbol('REMINDERS');

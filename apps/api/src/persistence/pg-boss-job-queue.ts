@@ -6,6 +6,7 @@ import type { Prisma } from '../generated/prisma/client';
 import type { JobDefinition, JobWorkers, QueueDepth } from '../core/ports';
 
 const logger = new Logger('Jobs');
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 function jobOptions(options: FollowUpOptions) {
   return {
@@ -75,6 +76,10 @@ export class PgBossJobQueue implements JobWorkers {
         const { policy: _policy, ...changeable } = queue.options as Omit<Queue, 'name'>;
         await this.boss.updateQueue(queue.name, changeable);
       } else await this.boss.createQueue(queue.name, queue.options as Omit<Queue, 'name'>);
+      // createQueue and updateQueue drop the queue from pg-boss's cache, and the first send would read it back on
+      // another connection than the caller's transaction: on the embedded database (one session for all) that read
+      // waits behind the open transaction until it times out. Read it back here, outside any transaction.
+      await this.boss.getJobById(queue.name, NIL_UUID);
     }
     if (!this.options.workers) return;
     // Schedules are kept by pg-boss in its own tables; declaring them again from every instance is safe.

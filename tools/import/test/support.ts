@@ -96,6 +96,10 @@ export async function startApi(settings: Record<string, string>): Promise<{ chil
       JOB_WORKERS: 'false',
       RATE_LIMIT_PER_KEY_PER_MINUTE: '0',
       RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '0',
+      // The tests run the importer with spawnSync, which holds their event loop for a minute or more: a keep-alive
+      // connection the API closed meanwhile (after 65 s by default) is still in fetch's pool, unseen, and the next
+      // request on it fails with "other side closed". The API keeps idle connections longer than any import here.
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '600000',
       ...settings,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -19,15 +19,24 @@ describe('certificateVerdict', () => {
     const v = approved();
     const verdict = certificateVerdict(claimsOf(v), v.toState(), days(300), days(3));
     expect(verdict.state).toBe('valid');
-    expect(verdict).toMatchObject({ documents: expect.arrayContaining([expect.objectContaining({ document: 'driverLicense', expired: false })]) });
+    expect(verdict).toMatchObject({
+      documents: expect.arrayContaining([expect.objectContaining({ document: 'driverLicense', expired: false })]),
+    });
   });
 
   it('names each document that has ended when the certificate is expired', () => {
     const v = approved();
     const state = v.toState();
-    const verdict = certificateVerdict(claimsOf(v), state, days(10), new Date(state.insuranceExpiryDate!.getTime() + 1));
+    const verdict = certificateVerdict(
+      claimsOf(v),
+      state,
+      days(10),
+      new Date(state.insuranceExpiryDate!.getTime() + 1),
+    );
     expect(verdict).toMatchObject({ state: 'expired' });
-    expect(verdict.state === 'expired' && verdict.expiredDocuments).toEqual(expect.arrayContaining(['insurance', 'driverLicense']));
+    expect(verdict.state === 'expired' && verdict.expiredDocuments).toEqual(
+      expect.arrayContaining(['insurance', 'driverLicense']),
+    );
   });
 
   it('ends on the expiry instant itself, as compliance does', () => {

@@ -62,7 +62,9 @@ export function certificateVerdict(
     return { state: 'withdrawn', reason: 'approved_again' };
   const documents = certificateDocuments(vehicle, driverLicenseExpiry, now);
   const expiredDocuments = documents.filter((d) => d.expired).map((d) => d.document);
-  return expiredDocuments.length > 0 ? { state: 'expired', documents, expiredDocuments } : { state: 'valid', documents };
+  return expiredDocuments.length > 0
+    ? { state: 'expired', documents, expiredDocuments }
+    : { state: 'valid', documents };
 }
 
 /** The expiry of each document a certificate shows (those recorded), and whether it has ended at `now`. */

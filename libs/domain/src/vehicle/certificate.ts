@@ -34,11 +34,11 @@ export interface CertificateDocumentStatus {
   expired: boolean;
 }
 
+/** The verdict on a certificate whose signature checked out (a token that does not is simply not genuine). */
 export type CertificateVerdict =
   | { state: 'valid'; documents: CertificateDocumentStatus[] }
   | { state: 'expired'; documents: CertificateDocumentStatus[]; expiredDocuments: CertificateDocument[] }
-  | { state: 'withdrawn'; reason: WithdrawnReason }
-  | { state: 'not_genuine'; reason: NotGenuineReason };
+  | { state: 'withdrawn'; reason: WithdrawnReason };
 
 /** The certificate's approval as a token carries it (seconds: the token stays short). */
 export function approvalSecond(approvedAt: Date): number {

@@ -1,4 +1,3 @@
-import jsQR from 'jsqr';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { currentKeys, stateNow, tokenIn, verifyHere, type CheckAnswer, type LocalVerdict } from '../certificate-check';
 import { words as w } from '../i18n';
@@ -24,6 +23,8 @@ async function qrReader(): Promise<(video: HTMLVideoElement) => Promise<string |
     const detector = new Detector({ formats: ['qr_code'] });
     return async (video) => (await detector.detect(video))[0]?.rawValue;
   }
+  // jsQR (about 130 kB) is fetched only here, not with every dashboard load.
+  const { default: jsQR } = await import('jsqr');
   const canvas = document.createElement('canvas');
   const context = canvas.getContext('2d', { willReadFrequently: true });
   return async (video) => {

@@ -86,5 +86,5 @@ export function certificateDocuments(
 
 /** What the public is told of a driver: the first word of the name only. */
 export function firstNameOf(name: string): string {
-  return name.trim().split(/\s+/)[0] ?? '';
+  return name.trim().split(/\s+/)[0];
 }

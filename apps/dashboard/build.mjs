@@ -11,7 +11,11 @@ await rm(out, { recursive: true, force: true });
 await mkdir(out, { recursive: true });
 await build({
   entryPoints: [join(here, 'src', 'main.tsx')],
-  outfile: join(out, 'main.js'),
+  // main.js, plus chunks loaded when needed (the QR decoder, only on a scan without the browser's BarcodeDetector).
+  outdir: out,
+  entryNames: '[name]',
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
   bundle: true,
   format: 'esm',
   platform: 'browser',

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR, RouterModule } from '@nestjs/core';
 import { AdminModule } from './admin/admin.module';
+import { CertificatesModule } from './certificates/certificates.module';
 import type { AppConfig } from './config';
 import { ApiKeyGuard } from './core/auth/api-key.guard';
 import { HealthController } from './core/health.controller';
@@ -39,6 +40,7 @@ export class AppModule implements NestModule {
         PortsModule.register(config, database, overrides),
         TerminusModule,
         VehiclesModule,
+        CertificatesModule,
         OwnersModule,
         DriversModule,
         TripsModule,

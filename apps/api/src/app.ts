@@ -23,7 +23,7 @@ import { bodyParserErrors, ProblemFilter } from './core/http/problem.filter';
 import { validationPipe } from './core/http/validation';
 import { refuseMalformedInput } from './core/http/input-shape';
 import { OPENAPI_DESCRIPTION } from './core/http/openapi-description';
-import { withActivationSecrets } from './core/platform/server-secrets';
+import { withActivationSecrets, withCertificateKeys } from './core/platform/server-secrets';
 import type { Bulkhead } from './core/platform/bulkhead';
 import { REGISTRATION_BULKHEAD } from './drivers/drivers.controller';
 import { shedSaturatedRegistrations } from './drivers/registration-shedding';
@@ -127,7 +127,8 @@ export async function createApp(given: AppConfig, options: AppOptions = {}): Pro
   const params = loggerParams(logger);
   // Every Nest message (the database's, the router's, the job workers') goes out as pino JSON from here on.
   Logger.overrideLogger(nestLogger(params));
-  const { config, madeSecret } = await withActivationSecrets(given);
+  const { config: withSecrets, madeSecret } = await withActivationSecrets(given);
+  const { config, madeSecret: madeKey } = await withCertificateKeys(withSecrets);
   if (madeSecret === 'kept in DATA_DIR')
     logger.warn(
       `ACTIVATION_KEY_SECRETS is unset: drivers' activation keys are hashed with a secret made for this machine and kept in ${config.dataDir}`,
@@ -135,6 +136,14 @@ export async function createApp(given: AppConfig, options: AppOptions = {}): Pro
   if (madeSecret === 'this process only')
     logger.warn(
       "ACTIVATION_KEY_SECRETS is unset: drivers' activation keys are hashed with a secret of this process only; keys it sends stop working when it restarts, and other instances cannot verify them",
+    );
+  if (madeKey === 'kept in DATA_DIR')
+    logger.warn(
+      `CERTIFICATE_SIGNING_KEYS is unset: vehicle certificates are signed with a key made for this machine and kept in ${config.dataDir}`,
+    );
+  if (madeKey === 'this process only')
+    logger.warn(
+      'CERTIFICATE_SIGNING_KEYS is unset: vehicle certificates are signed with a key of this process only; their QR codes stop checking as genuine when it restarts, and other instances find them not genuine',
     );
   const database = await openDatabase(config);
   try {

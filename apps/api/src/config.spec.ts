@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { ConfigError, loadConfig } from './config';
 
 const production = {
@@ -6,6 +7,7 @@ const production = {
   PAYMENT_PROVIDER_URL: 'https://rmp.hubtel.com',
   PUBLIC_BASE_URL: 'https://api.transport.example.com',
   ACTIVATION_KEY_SECRETS: 'a-production-secret-of-forty-characters-0001',
+  CERTIFICATE_SIGNING_KEYS: 'MC4CAQAwBQYDK2VwBCIEIGh9hVA79+roDUAQxEeygekMO+YR+MdWDeyjUO86C/B9',
   SMS_GATEWAY_URL: 'https://sms.hubtel.com/v1/messages/send',
 };
 
@@ -34,6 +36,7 @@ describe('a production start', () => {
       'PUBLIC_BASE_URL must be https',
       'ACTIVATION_KEY_SECRETS is unset',
       'SMS_GATEWAY_URL is unset',
+      'CERTIFICATE_SIGNING_KEYS is unset',
     ])
       expect(message).toContain(setting);
   });
@@ -44,6 +47,7 @@ describe('a production start', () => {
     [{ PAYMENT_PROVIDER_URL: '' }, 'PAYMENT_PROVIDER_URL'],
     [{ PUBLIC_BASE_URL: 'http://api.transport.example.com' }, 'PUBLIC_BASE_URL'],
     [{ ACTIVATION_KEY_SECRETS: '' }, 'ACTIVATION_KEY_SECRETS'],
+    [{ CERTIFICATE_SIGNING_KEYS: '' }, 'CERTIFICATE_SIGNING_KEYS'],
     [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
     [{ SMS_GATEWAY_URL: '' }, 'SMS_GATEWAY_URL is unset'],
     [{ SMS_GATEWAY_URL: 'http://sms.internal:8080/send' }, 'SMS_GATEWAY_URL must be https'],
@@ -78,6 +82,25 @@ describe('ACTIVATION_KEY_SECRETS', () => {
     expect(loadConfig({ ACTIVATION_KEY_SECRETS: ` ${a} , ${b} ` }).activation.secrets).toEqual([a, b]);
     expect(loadConfig({}).activation.secrets).toEqual([]);
     expect(() => loadConfig({ ACTIVATION_KEY_SECRETS: `${a},short` })).toThrow(/at least 32 characters/);
+  });
+});
+
+describe('CERTIFICATE_SIGNING_KEYS', () => {
+  it('reads a comma-separated list of Ed25519 keys, first first, and refuses anything else naming the key', () => {
+    const other = 'MC4CAQAwBQYDK2VwBCIEIEKu3mlDIC52HGvEOGAHvpJmuTX3Vv58Kq1egeZO1xUY';
+    expect(
+      loadConfig({ CERTIFICATE_SIGNING_KEYS: ` ${other} , ${production.CERTIFICATE_SIGNING_KEYS} ` }).certificates
+        .signingKeys,
+    ).toEqual([other, production.CERTIFICATE_SIGNING_KEYS]);
+    expect(loadConfig({}).certificates.signingKeys).toEqual([]);
+    expect(() => loadConfig({ CERTIFICATE_SIGNING_KEYS: `${other},bm90IGEga2V5` })).toThrow(
+      /key 2 is not an Ed25519 private key/,
+    );
+    // An RSA key is a key, but not one the certificates are signed with.
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .privateKey.export({ format: 'der', type: 'pkcs8' })
+      .toString('base64');
+    expect(() => loadConfig({ CERTIFICATE_SIGNING_KEYS: rsa })).toThrow(/key 1 is not an Ed25519 private key/);
   });
 });
 

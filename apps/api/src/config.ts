@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
@@ -66,6 +67,7 @@ export interface AppConfig {
   apiKeyCacheSeconds: number;
   people: PeopleConfig;
   reminders: RemindersConfig;
+  certificates: CertificateConfig;
 }
 
 /** SMS reminders to owners and drivers before a roadworthy certificate, an insurance or a licence lapses. */
@@ -83,6 +85,20 @@ export interface RemindersConfig {
   /** Retries of a message the gateway refused, and the first delay between them (doubling). */
   retries: number;
   retrySeconds: number;
+}
+
+/** Vehicle certificates: the keys their QR codes are signed with, and the public check at GET /v/{token}. */
+export interface CertificateConfig {
+  /**
+   * Ed25519 private keys (CERTIFICATE_SIGNING_KEYS, comma-separated, each the base64 of a PKCS#8 DER key): the first
+   * signs new certificates, every one verifies (and is published in the JWKS); a retired key is removed. Empty: one
+   * made and kept in DATA_DIR (core/platform/certificate-signer.ts; refused in production).
+   */
+  signingKeys: readonly string[];
+  /** Checks of certificates (GET /v/{token}) per client address per minute. */
+  checksPerAddressPerMinute: number;
+  /** How long browsers and shared caches may keep a check's answer (seconds). */
+  checkCacheSeconds: number;
 }
 
 /** Drivers' activation keys, and the limits on anonymous registrations and on activation attempts. */
@@ -319,6 +335,10 @@ export function productionProblems(config: AppConfig): string[] {
     problems.push(
       "ACTIVATION_KEY_SECRETS is unset: drivers' activation keys would be hashed with a secret kept in DATA_DIR beside the data",
     );
+  if (config.certificates.signingKeys.length === 0)
+    problems.push(
+      'CERTIFICATE_SIGNING_KEYS is unset: vehicle certificates would be signed with a key kept in DATA_DIR beside the data',
+    );
   if (!config.sms)
     problems.push(
       "SMS_GATEWAY_URL is unset: drivers' activation keys and dashboard password links would sit in the outbox table, never sent",
@@ -463,6 +483,11 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
       retries: int(env, 'REMINDER_RETRIES', 3, 0, 20),
       retrySeconds: int(env, 'REMINDER_RETRY_SECONDS', 300, 1, 86_400),
     },
+    certificates: {
+      signingKeys: certificateKeys(env, 'CERTIFICATE_SIGNING_KEYS'),
+      checksPerAddressPerMinute: int(env, 'CERTIFICATE_CHECKS_PER_ADDRESS_PER_MINUTE', 120, 1, 1_000_000),
+      checkCacheSeconds: int(env, 'CERTIFICATE_CHECK_CACHE_SECONDS', 60, 0, 3600),
+    },
     payments: {
       perMerchantPerMinute: int(env, 'PAYMENT_LIMIT_PER_MERCHANT_PER_MINUTE', 300, 1, 1_000_000),
       perPhonePerHour: int(env, 'PAYMENT_LIMIT_PER_PHONE_PER_HOUR', 10, 1, 1_000_000),
@@ -487,6 +512,27 @@ function serverSecrets(env: NodeJS.ProcessEnv, name: string): string[] {
     if (secret.length < 32)
       throw new ConfigError(`${name}: each secret must be at least 32 characters (e.g. openssl rand -base64 32)`);
   }
+  return list;
+}
+
+/** A comma-separated list of Ed25519 private keys, each the base64 of its PKCS#8 DER encoding. */
+function certificateKeys(env: NodeJS.ProcessEnv, name: string): string[] {
+  const list = (env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  list.forEach((key, i) => {
+    let type: string | undefined;
+    try {
+      type = createPrivateKey({ key: Buffer.from(key, 'base64'), format: 'der', type: 'pkcs8' }).asymmetricKeyType;
+    } catch {
+      type = undefined;
+    }
+    if (type !== 'ed25519')
+      throw new ConfigError(
+        `${name}: key ${i + 1} is not an Ed25519 private key in base64 PKCS#8 DER (make one with: openssl genpkey -algorithm ed25519 -outform DER | base64 -w0)`,
+      );
+  });
   return list;
 }
 

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { AdminModule } from '../src/admin/admin.module';
+import { CertificatesModule } from '../src/certificates/certificates.module';
 import { HealthController } from '../src/core/health.controller';
 import { DriversModule } from '../src/drivers/drivers.module';
 import { OwnersModule } from '../src/owners/owners.module';
@@ -14,6 +15,7 @@ import { VehiclesModule } from '../src/vehicles/vehicles.module';
 export function controllersOfApp(): Type[] {
   const features = [
     VehiclesModule,
+    CertificatesModule,
     OwnersModule,
     DriversModule,
     TripsModule,

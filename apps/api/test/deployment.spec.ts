@@ -121,6 +121,7 @@ describeOnPostgres('the runtime bundle', () => {
         PAYMENT_PROVIDER_URL: 'https://rmp.example.com',
         PUBLIC_BASE_URL: 'https://transport.example.com',
         ACTIVATION_KEY_SECRETS: 'a-production-secret-of-forty-characters-0001',
+        CERTIFICATE_SIGNING_KEYS: 'MC4CAQAwBQYDK2VwBCIEIGh9hVA79+roDUAQxEeygekMO+YR+MdWDeyjUO86C/B9',
         SMS_GATEWAY_URL: 'https://sms.example.com/v1/messages/send',
       });
       expect(refused.status).toBe(1);
@@ -188,6 +189,7 @@ describe('the compose file', () => {
     SMS_CLIENT_ID: 'sms-client',
     SMS_CLIENT_SECRET: 'sms-secret',
     ACTIVATION_KEY_SECRETS: 'a-production-secret-of-forty-characters-0001',
+    CERTIFICATE_SIGNING_KEYS: 'MC4CAQAwBQYDK2VwBCIEIGh9hVA79+roDUAQxEeygekMO+YR+MdWDeyjUO86C/B9',
   };
 
   check('compose.production.yaml: two API instances on the given services, no database and no simulator', () => {
@@ -206,6 +208,7 @@ describe('the compose file', () => {
     ['SMS_GATEWAY_URL', /set SMS_GATEWAY_URL to your SMS gateway/],
     ['SMS_CLIENT_SECRET', /set SMS_CLIENT_SECRET/],
     ['ACTIVATION_KEY_SECRETS', /set ACTIVATION_KEY_SECRETS/],
+    ['CERTIFICATE_SIGNING_KEYS', /set CERTIFICATE_SIGNING_KEYS/],
     ['DATABASE_URL', /set DATABASE_URL/],
     ['PUBLIC_BASE_URL', /set PUBLIC_BASE_URL/],
   ])('compose.production.yaml refuses to start without %s, naming it', (missing, message) => {

@@ -153,6 +153,7 @@ describeWithPrograms('the Kubernetes manifests', { kubectl: findProgram('kubectl
         SMS_CLIENT_ID: 'id',
         SMS_CLIENT_SECRET: 'secret',
         ACTIVATION_KEY_SECRETS: 'a-production-secret-of-forty-characters-0001',
+        CERTIFICATE_SIGNING_KEYS: 'MC4CAQAwBQYDK2VwBCIEIGh9hVA79+roDUAQxEeygekMO+YR+MdWDeyjUO86C/B9',
       };
       const loaded = loadConfig({ ...config.data, ...secret, ...env(api), APP_ROOT: WORKSPACE_ROOT });
       expect(loaded).toMatchObject({ production: true, migrateOnStart: false, jobs: { workers: false } });

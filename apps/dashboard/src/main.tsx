@@ -6,6 +6,7 @@ import { Compliance } from './screens/compliance';
 import { DriverScreen } from './screens/driver';
 import { Forgot, SetPassword, SignIn } from './screens/sign-in';
 import { Queues } from './screens/queues';
+import { ScanScreen } from './screens/scan';
 import { VehicleScreen } from './screens/vehicle';
 import { go } from './router';
 import { Loading } from './ui';
@@ -91,6 +92,7 @@ function App() {
   if (section === 'vehicles' && id) screen = <VehicleScreen id={id} session={session} />;
   else if (section === 'drivers' && id) screen = <DriverScreen id={id} session={session} />;
   else if (section === 'compliance') screen = <Compliance />;
+  else if (section === 'scan') screen = <ScanScreen />;
   else screen = <Queues queue={section === 'queue' ? id : undefined} query={route.query} />;
 
   return (
@@ -111,11 +113,14 @@ function App() {
           <span class="assembly">{session.person.assemblyName}</span>
         </p>
         <nav aria-label={w.nav.label}>
-          <a href="#/" aria-current={section !== 'compliance' ? 'page' : undefined}>
+          <a href="#/" aria-current={!['compliance', 'scan'].includes(section) ? 'page' : undefined}>
             {w.nav.queues}
           </a>
           <a href="#/compliance" aria-current={section === 'compliance' ? 'page' : undefined}>
             {w.nav.compliance}
+          </a>
+          <a href="#/scan" aria-current={section === 'scan' ? 'page' : undefined}>
+            {w.scan.nav}
           </a>
         </nav>
         <div class="who">

@@ -261,6 +261,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/vehicles/{id}/certificate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Print an approved vehicle's certificate (an HTML page with a QR code; A6 sticker or A4 page)
+         * @description The plate, make, model, colour, type, union, station, assembly, approval date and document expiry dates, and a QR code holding `{PUBLIC_BASE_URL}/v/{token}`: a token signed with the first of CERTIFICATE_SIGNING_KEYS (Ed25519, a compact JWS with the key id in its header) naming the vehicle, its plate and its approval. Within the caller's jurisdiction (another assembly's vehicle is a 404). Only an approved vehicle has one: 422 VEHICLE_NOT_APPROVED. Every print is audited on the vehicle: CertificateIssued the first time under an approval, CertificateReprinted after. Withdrawing the approval (a failed re-inspection, a corrected plate) withdraws every certificate printed under it.
+         */
+        get: operations["certificatesPrint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public keys vehicle certificates' tokens are checked with (JWKS, RFC 7517)
+         * @description Every key of CERTIFICATE_SIGNING_KEYS as an Ed25519 JWK (kty OKP), the signing key first; a retired key is no longer listed, and its certificates are then not genuine. Cacheable for an hour: publish a new key (second in the list) at least that long before it signs.
+         */
+        get: operations["certificatesJwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check a vehicle certificate (what its QR code opens): valid, expired, withdrawn or not genuine
+         * @description A phone-sized HTML page by default; the same answer as JSON with `Accept: application/json`. Always 200 with the verdict: `valid`, `expired` (naming the documents that ended: roadworthy, insurance, the linked driver's licence), `withdrawn` (the approval it names ended) or `not_genuine` (unreadable, an unknown or retired key, or a bad signature). With a genuine certificate: the vehicle's public fields and the linked driver's first name and rating; never a phone number, an ID number or the owner. Cacheable for CERTIFICATE_CHECK_CACHE_SECONDS (default 60); counted per client address (CERTIFICATE_CHECKS_PER_ADDRESS_PER_MINUTE, then 429).
+         */
+        get: operations["certificatesCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/vehicles/owner/all": {
         parameters: {
             query?: never;
@@ -1859,6 +1919,93 @@ export interface components {
              * @example 65a1b2c3d4e5f60718293a4b
              */
             assembly?: string;
+        };
+        CertificateJwkResponse: {
+            /** @enum {string} */
+            kty: "OKP";
+            /** @enum {string} */
+            crv: "Ed25519";
+            /** @description The public key, base64url. */
+            x: string;
+            kid: string;
+            /** @enum {string} */
+            alg: "EdDSA";
+            /** @enum {string} */
+            use: "sig";
+        };
+        JwksResponse: {
+            /** @description The signing key first, then the others that verify. */
+            keys: components["schemas"]["CertificateJwkResponse"][];
+        };
+        CertificateInfoResponse: {
+            /** @description The id of the key that signed it (in the JWKS while it verifies). */
+            keyId: string;
+            /** Format: date-time */
+            issuedAt: string;
+            /**
+             * Format: date-time
+             * @description The approval it was printed under (to the second).
+             */
+            approvedAt: string;
+        };
+        PublicVehicleResponse: {
+            /** @example GR 1000-24 */
+            registrationNumber: string;
+            /** @example Toyota */
+            make?: string;
+            /** @example Corolla */
+            model?: string;
+            /** @example #FFD700 */
+            color?: string;
+            /** @example taxi */
+            type?: string;
+            /** @example 4 */
+            capacity?: number;
+            /**
+             * @description The transport union's name.
+             * @example GPRTU Kaneshie
+             */
+            transportUnion?: string;
+            /**
+             * @description The station's name.
+             * @example Kaneshie
+             */
+            station?: string;
+        };
+        CertificateDocumentResponse: {
+            /** @enum {string} */
+            document: "roadworthy" | "insurance" | "driverLicense";
+            /** Format: date-time */
+            expiresOn: string;
+            expired: boolean;
+        };
+        CertificateDriverResponse: {
+            /** @example Kofi */
+            firstName: string;
+            /**
+             * @description Average of 1-5 stars; null before any.
+             * @example 4.5
+             */
+            rating: number | null;
+        };
+        CertificateCheckResponse: {
+            /** @enum {string} */
+            state: "valid" | "expired" | "withdrawn" | "not_genuine";
+            /** Format: date-time */
+            checkedAt: string;
+            /**
+             * @description withdrawn: approval_withdrawn (failed re-inspection, or a corrected plate), approved_again (a newer certificate replaces it), vehicle_removed; not_genuine: malformed, unknown_key (not ours, or a retired key), bad_signature (altered or forged).
+             * @enum {string}
+             */
+            reason?: "approval_withdrawn" | "approved_again" | "vehicle_removed" | "malformed" | "unknown_key" | "bad_signature";
+            /** @description expired: which documents ended. */
+            expiredDocuments?: ("roadworthy" | "insurance" | "driverLicense")[];
+            certificate?: components["schemas"]["CertificateInfoResponse"];
+            /** @description valid and expired: the vehicle as the public sees it; withdrawn: the plate the certificate names only. */
+            vehicle?: components["schemas"]["PublicVehicleResponse"];
+            documents?: components["schemas"]["CertificateDocumentResponse"][];
+            /** @description valid and expired: the linked driver (first name and rating only), or null when none is linked. */
+            driver?: components["schemas"]["CertificateDriverResponse"] | null;
         };
         OwnerResponse: {
             /** @example 65a1b2c3d4e5f60718293a4b */
@@ -4495,6 +4642,263 @@ export interface operations {
                 };
             };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    certificatesPrint: {
+        parameters: {
+            query?: {
+                /** @description The paper: `a6`, a windscreen sticker; `a4`, a page for the owner. */
+                size?: "a6" | "a4";
+            };
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The printable certificate (print CSS sizes the page). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    certificatesJwks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JwksResponse"];
+                };
+            };
+            /** @description A body that is not valid JSON, or a URL that is not valid percent-encoded UTF-8. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description An unknown or revoked API key, or an ended session, was sent: refused even where none is needed. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    certificatesCheck: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verdict: an HTML page, or JSON with Accept: application/json. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["CertificateCheckResponse"];
+                };
+            };
+            /** @description A body that is not valid JSON, or a URL that is not valid percent-encoded UTF-8. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description An unknown or revoked API key, or an ended session, was sent: refused even where none is needed. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`, with a Retry-After header in seconds), or too many callbacks kept for one transaction (`TOO_MANY_CALLBACKS`). */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

@@ -35,6 +35,8 @@ class FixedTrail implements AuditTrail {
   constructor(readonly entries: AuditRecord[]) {}
   forRecord = async (entity: string, id: string, limit: number) =>
     this.entries.filter((e) => e.entity === entity && e.entityId === id).slice(0, limit);
+  latest = async (entity: string, id: string, actions: readonly string[]) =>
+    this.entries.filter((e) => e.entity === entity && e.entityId === id && actions.includes(e.action)).at(-1);
   browse = async (filter: { entity?: string }) => ({
     items: this.entries.filter((e) => filter.entity === undefined || e.entity === filter.entity),
   });

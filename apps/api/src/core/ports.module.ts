@@ -29,12 +29,15 @@ import { MeteredEventLog } from './observability/event-log';
 import { Metrics, type DatabaseProbes } from './observability/metrics';
 import { withTimeout } from './platform/with-timeout';
 import { HmacSecretHasher } from './platform/secrets';
+import { Ed25519CertificateSigner } from './platform/certificate-signer';
+import { newCertificateKey } from './platform/server-secrets';
 import { SystemClock } from './platform/system-clock';
 import {
   API_KEYS,
   APP_CONFIG,
   AUDIT_TRAIL,
   CALLBACK_URL_CHECK,
+  CERTIFICATE_SIGNER,
   CLOCK,
   EVENT_LOG,
   ID_GENERATOR,
@@ -110,6 +113,11 @@ export function rateLimitRules(config: AppConfig): Record<string, RateLimitRule>
       seconds: 3600,
       message: 'Too many callbacks to unknown or expired callback URLs from this address',
     },
+    'certificate-check-address': {
+      points: config.certificates.checksPerAddressPerMinute,
+      seconds: 60,
+      message: 'Too many certificate checks from this address',
+    },
     'payment-phone': {
       points: config.payments.perPhonePerHour,
       seconds: 3600,
@@ -181,6 +189,13 @@ export class PortsModule {
         // createApp resolves the secrets first; only the OpenAPI preview (nothing hashed) builds this without one.
         useValue: new HmacSecretHasher(
           config.activation.secrets.length > 0 ? config.activation.secrets : [randomBytes(32).toString('hex')],
+        ),
+      },
+      {
+        provide: CERTIFICATE_SIGNER,
+        // createApp resolves the keys first; only the OpenAPI preview (nothing signed) builds this without one.
+        useValue: new Ed25519CertificateSigner(
+          config.certificates.signingKeys.length > 0 ? config.certificates.signingKeys : [newCertificateKey()],
         ),
       },
       {

@@ -68,6 +68,8 @@ export interface AuditRecord extends AuditEntryInput {
 export interface AuditTrail {
   /** Oldest first, at most `limit`. */
   forRecord(entity: string, entityId: string, limit: number): Promise<AuditRecord[]>;
+  /** The newest entry of a record with one of these actions (a vehicle's last certificate printed). */
+  latest(entity: string, entityId: string, actions: readonly string[]): Promise<AuditRecord | undefined>;
   /** Newest first, keyset-paged (the cursor is an entry's id), narrowed by any of the filters. */
   browse(filter: AuditFilter, page: PageRequest): Promise<Page<AuditRecord>>;
 }

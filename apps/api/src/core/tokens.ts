@@ -29,6 +29,8 @@ export const EVENT_LOG = Symbol('EVENT_LOG');
 export const RATE_LIMITS = Symbol('RATE_LIMITS');
 /** Sends text messages to phones (MessageSender). */
 export const MESSAGE_SENDER = Symbol('MESSAGE_SENDER');
+/** Signs and checks vehicle certificates' tokens (Ed25519CertificateSigner). */
+export const CERTIFICATE_SIGNER = Symbol('CERTIFICATE_SIGNER');
 /** People's passwords, password links and sessions (PeopleDirectory). */
 export const PEOPLE = Symbol('PEOPLE');
 /** Reminders before documents lapse (ReminderStore). */

@@ -165,6 +165,14 @@ export class PrismaAuditTrail implements AuditTrail {
     return rows.map(toAuditRecord);
   }
 
+  async latest(entity: string, entityId: string, actions: readonly string[]): Promise<AuditRecord | undefined> {
+    const row = await this.prisma.auditEntry.findFirst({
+      where: { entity, entityId, action: { in: [...actions] } },
+      orderBy: { id: 'desc' },
+    });
+    return row ? toAuditRecord(row) : undefined;
+  }
+
   /** Newest first on (at, id), the order of the browsing indexes; the cursor entry's (at, id) is the keyset anchor. */
   async browse(filter: AuditFilter, page: PageRequest): Promise<Page<AuditRecord>> {
     const where = {

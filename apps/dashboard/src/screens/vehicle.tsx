@@ -42,6 +42,13 @@ export function VehicleScreen({ id, session }: { id: string; session: Session })
       <Title>{w.vehicle.title(v.registrationNumber ?? v._id)}</Title>
       {notice}
       <Facts v={v} />
+      {v.approved && (
+        <p>
+          <a href={`/vehicles/${id}/certificate`} target="_blank" rel="noopener">
+            {w.scan.print}
+          </a>
+        </p>
+      )}
       {role === 'inspector' && (
         <ActionForm
           announce={announce}

@@ -1,0 +1,120 @@
+import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiSecurity,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { AppConfig } from '../config';
+import { CurrentPrincipal, Public, Roles } from '../core/auth/auth.decorators';
+import { actorOf, type Principal } from '../core/auth/principal';
+import { clientAddressKey } from '../core/http/client-address';
+import { ApiProblems } from '../core/http/openapi';
+import { ObjectIdPipe } from '../core/http/params';
+import { APP_CONFIG } from '../core/tokens';
+import { certificatePage, checkPage } from './certificate-pages';
+import {
+  CertificateCheckResponse,
+  CertificateQuery,
+  JwksResponse,
+  toCertificateCheckResponse,
+} from './certificates.dto';
+import { CertificatesService } from './certificates.service';
+
+const HTML = 'text/html; charset=utf-8';
+const HTML_PAGE = { schema: { type: 'string' as const, description: 'An HTML page.' } };
+
+/**
+ * Vehicle certificates: the printable page for staff, the public keys, and the public check a QR code leads to.
+ * Thin: the service decides, certificate-pages.ts renders.
+ */
+@ApiTags('certificates')
+@Controller()
+export class CertificatesController {
+  constructor(
+    private readonly certificates: CertificatesService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get('vehicles/:id/certificate')
+  @Roles('admin', 'assembly')
+  @ApiSecurity('apiKey')
+  @ApiOperation({
+    summary: "Print an approved vehicle's certificate (an HTML page with a QR code; A6 sticker or A4 page)",
+    description:
+      'The plate, make, model, colour, type, union, station, assembly, approval date and document expiry dates, and a QR code holding `{PUBLIC_BASE_URL}/v/{token}`: ' +
+      'a token signed with the first of CERTIFICATE_SIGNING_KEYS (Ed25519, a compact JWS with the key id in its header) naming the vehicle, its plate and its approval. ' +
+      "Within the caller's jurisdiction (another assembly's vehicle is a 404). Only an approved vehicle has one: 422 VEHICLE_NOT_APPROVED. " +
+      'Every print is audited on the vehicle: CertificateIssued the first time under an approval, CertificateReprinted after. ' +
+      'Withdrawing the approval (a failed re-inspection, a corrected plate) withdraws every certificate printed under it.',
+  })
+  @ApiProduces('text/html')
+  @ApiOkResponse({
+    description: 'The printable certificate (print CSS sizes the page).',
+    content: { 'text/html': HTML_PAGE },
+  })
+  @ApiProblems(400, 401, 403, 404, 422)
+  async print(
+    @Param('id', ObjectIdPipe) id: string,
+    @Query() query: CertificateQuery,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<string> {
+    const printed = await this.certificates.print(id, actorOf(principal));
+    res.setHeader('Content-Type', HTML);
+    return certificatePage(printed, query.size ?? 'a6', this.config.timeZone);
+  }
+
+  @Get('.well-known/jwks.json')
+  @Public()
+  @ApiSecurity({})
+  @ApiOperation({
+    summary: "The public keys vehicle certificates' tokens are checked with (JWKS, RFC 7517)",
+    description:
+      'Every key of CERTIFICATE_SIGNING_KEYS as an Ed25519 JWK (kty OKP), the signing key first; a retired key is no longer listed, and its certificates are then not genuine. ' +
+      'Cacheable for an hour: publish a new key (second in the list) at least that long before it signs.',
+  })
+  @ApiOkResponse({ type: JwksResponse })
+  jwks(@Res({ passthrough: true }) res: Response): JwksResponse {
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    return this.certificates.jwks();
+  }
+
+  @Get('v/:token')
+  @Public()
+  @ApiSecurity({})
+  @ApiOperation({
+    summary: 'Check a vehicle certificate (what its QR code opens): valid, expired, withdrawn or not genuine',
+    description:
+      'A phone-sized HTML page by default; the same answer as JSON with `Accept: application/json`. Always 200 with the verdict: ' +
+      "`valid`, `expired` (naming the documents that ended: roadworthy, insurance, the linked driver's licence), `withdrawn` (the approval it names ended) or `not_genuine` (unreadable, an unknown or retired key, or a bad signature). " +
+      "With a genuine certificate: the vehicle's public fields and the linked driver's first name and rating; never a phone number, an ID number or the owner. " +
+      'Cacheable for CERTIFICATE_CHECK_CACHE_SECONDS (default 60); counted per client address (CERTIFICATE_CHECKS_PER_ADDRESS_PER_MINUTE, then 429).',
+  })
+  @ApiExtraModels(CertificateCheckResponse)
+  @ApiProduces('text/html', 'application/json')
+  @ApiOkResponse({
+    description: 'The verdict: an HTML page, or JSON with Accept: application/json.',
+    content: {
+      'text/html': HTML_PAGE,
+      'application/json': { schema: { $ref: getSchemaPath(CertificateCheckResponse) } },
+    },
+  })
+  @ApiProblems(429)
+  async check(
+    @Param('token') token: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<string | CertificateCheckResponse> {
+    const check = await this.certificates.check(token, clientAddressKey(req.ip));
+    res.setHeader('Vary', 'Accept');
+    res.setHeader('Cache-Control', `public, max-age=${this.config.certificates.checkCacheSeconds}`);
+    if (req.accepts(['text/html', 'application/json']) === 'application/json') return toCertificateCheckResponse(check);
+    res.setHeader('Content-Type', HTML);
+    return checkPage(check, this.config.timeZone);
+  }
+}

@@ -1,0 +1,177 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  certificateDocuments,
+  certificateVerdict,
+  DomainError,
+  firstNameOf,
+  jurisdictionOf,
+  withinJurisdiction,
+  type Actor,
+  type CertificateDocument,
+  type CertificateDocumentStatus,
+  type CertificateState,
+  type Clock,
+  type DataStores,
+  type NotGenuineReason,
+  type UnitOfWork,
+  type VehicleState,
+  type WithdrawnReason,
+} from '@transport/domain';
+import type { AppConfig } from '../config';
+import type { AuditTrail, RateLimits } from '../core/ports';
+import type { Ed25519CertificateSigner } from '../core/platform/certificate-signer';
+import { APP_CONFIG, AUDIT_TRAIL, CERTIFICATE_SIGNER, CLOCK, RATE_LIMITS, STORES, UNIT_OF_WORK } from '../core/tokens';
+
+/** The audit actions of printing a certificate: the first print under an approval, and every one after it. */
+export const CERTIFICATE_ISSUED = 'CertificateIssued';
+export const CERTIFICATE_REPRINTED = 'CertificateReprinted';
+
+/** What the public may know of a vehicle: what a passenger checks (the list's anonymous view), with names. */
+export interface PublicVehicle {
+  registrationNumber: string;
+  make?: string;
+  model?: string;
+  color?: string;
+  type?: string;
+  capacity?: number;
+  transportUnion?: string;
+  station?: string;
+}
+
+/** A certificate as printed: the vehicle's public fields and more, and the URL its QR code holds. */
+export interface PrintedCertificate {
+  url: string;
+  keyId: string;
+  issuedAt: Date;
+  approvedAt: Date;
+  reprint: boolean;
+  vehicle: PublicVehicle & { assembly?: string };
+  documents: CertificateDocumentStatus[];
+}
+
+/** The answer to a check of a certificate's token: one of four states, and what the public may see with it. */
+export interface CertificateCheck {
+  state: CertificateState;
+  checkedAt: Date;
+  reason?: WithdrawnReason | NotGenuineReason;
+  expiredDocuments?: CertificateDocument[];
+  certificate?: { keyId: string; issuedAt: Date; approvedAt: Date };
+  vehicle?: PublicVehicle;
+  documents?: CertificateDocumentStatus[];
+  driver?: { firstName: string; rating: number | null } | null;
+}
+
+/**
+ * Vehicle certificates: printed by staff for an approved vehicle in their jurisdiction (each print audited, the
+ * first under an approval as issued, the others as reprinted), and checked by anyone from the token in the QR code.
+ * Withdrawal needs no act of its own: the token names the approval, so withdrawing the approval (audited as the
+ * vehicle's VehicleApprovalWithdrawn) withdraws every certificate printed under it.
+ */
+@Injectable()
+export class CertificatesService {
+  constructor(
+    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @Inject(STORES) private readonly stores: DataStores,
+    @Inject(AUDIT_TRAIL) private readonly trail: AuditTrail,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CERTIFICATE_SIGNER) private readonly signer: Ed25519CertificateSigner,
+    @Inject(RATE_LIMITS) private readonly limits: RateLimits,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async print(id: string, actor: Actor): Promise<PrintedCertificate> {
+    const vehicle = withinJurisdiction(jurisdictionOf(actor), await this.stores.vehicles.findById(id), 'vehicle', id);
+    const s = vehicle.toState();
+    if (!s.approved || !s.dateApproved || !s.registrationNumber)
+      throw new DomainError(
+        'VEHICLE_NOT_APPROVED',
+        'Only an approved vehicle has a certificate: approve it first (POST /vehicles/{id}/approve)',
+      );
+    const issuedAt = this.clock.now();
+    const approvedAt = s.dateApproved;
+    const token = this.signer.sign({ vehicleId: s.id, registrationNumber: s.registrationNumber, approvedAt, issuedAt });
+    const last = await this.trail.latest('vehicle', s.id, [CERTIFICATE_ISSUED, CERTIFICATE_REPRINTED]);
+    const reprint = (last?.after as { approvedAt?: string } | null)?.approvedAt === approvedAt.toISOString();
+    const keyId = this.signer.signingKeyId;
+    await this.uow.run((context) =>
+      context.audit.append([
+        {
+          entity: 'vehicle',
+          entityId: s.id,
+          action: reprint ? CERTIFICATE_REPRINTED : CERTIFICATE_ISSUED,
+          actor,
+          before: null,
+          after: { approvedAt: approvedAt.toISOString(), registrationNumber: s.registrationNumber, keyId },
+          at: issuedAt,
+        },
+      ]),
+    );
+    const [publicFields, assembly, driver] = await Promise.all([
+      this.publicVehicle(s),
+      s.assemblyId ? this.stores.assemblies.findById(s.assemblyId) : undefined,
+      s.driverId ? this.stores.drivers.findById(s.driverId) : undefined,
+    ]);
+    return {
+      url: `${this.config.publicBaseUrl}/v/${token}`,
+      keyId,
+      issuedAt,
+      approvedAt,
+      reprint,
+      vehicle: { ...publicFields, assembly: assembly?.toState().name },
+      documents: certificateDocuments(s, driver?.toState().licenseExpiry, issuedAt),
+    };
+  }
+
+  /** What a certificate's token says now, for anyone (counted per client address). */
+  async check(token: string, clientAddress: string): Promise<CertificateCheck> {
+    await this.limits.consume('certificate-check-address', clientAddress);
+    const checkedAt = this.clock.now();
+    const read = this.signer.check(token);
+    if (!read.genuine) return { state: 'not_genuine', reason: read.reason, checkedAt };
+    const { claims } = read;
+    const vehicle = (await this.stores.vehicles.findById(claims.vehicleId))?.toState();
+    const driver = vehicle?.driverId ? await this.stores.drivers.findById(vehicle.driverId) : undefined;
+    const verdict = certificateVerdict(claims, vehicle, driver?.toState().licenseExpiry, checkedAt);
+    const certificate = { keyId: read.keyId, issuedAt: claims.issuedAt, approvedAt: claims.approvedAt };
+    // A withdrawn certificate vouches for nothing: the plate it was printed for, and no more.
+    if (verdict.state === 'withdrawn' || !vehicle)
+      return {
+        state: 'withdrawn',
+        reason: verdict.state === 'withdrawn' ? verdict.reason : 'vehicle_removed',
+        checkedAt,
+        certificate,
+        vehicle: { registrationNumber: claims.registrationNumber },
+      };
+    return {
+      state: verdict.state,
+      checkedAt,
+      ...(verdict.state === 'expired' && { expiredDocuments: verdict.expiredDocuments }),
+      certificate,
+      vehicle: await this.publicVehicle(vehicle),
+      documents: verdict.documents,
+      driver: driver ? { firstName: firstNameOf(driver.toState().name), rating: driver.rating ?? null } : null,
+    };
+  }
+
+  /** The public keys certificates are checked with (JWKS). */
+  jwks() {
+    return this.signer.jwks();
+  }
+
+  private async publicVehicle(s: VehicleState): Promise<PublicVehicle> {
+    const [station, union] = await Promise.all([
+      s.stationId ? this.stores.stations.findById(s.stationId) : undefined,
+      s.transportUnionId ? this.stores.unions.findById(s.transportUnionId) : undefined,
+    ]);
+    return {
+      registrationNumber: s.registrationNumber ?? '',
+      make: s.make,
+      model: s.model,
+      color: s.color,
+      type: s.type,
+      capacity: s.capacity,
+      transportUnion: union?.toState().name,
+      station: station?.toState().name,
+    };
+  }
+}

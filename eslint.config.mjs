@@ -27,7 +27,17 @@ const nodeIo = [
 ];
 
 // The feature folders of apps/api/src (one per aggregate or group of routes); core/ and persistence/ are not features.
-export const FEATURES = ['vehicles', 'owners', 'drivers', 'trips', 'reference-data', 'admin', 'people', 'payments'];
+export const FEATURES = [
+  'vehicles',
+  'owners',
+  'drivers',
+  'trips',
+  'reference-data',
+  'admin',
+  'people',
+  'payments',
+  'search',
+];
 const simulatorBan = {
   group: ['@transport/provider-simulator'],
   message: 'The service talks to providers over HTTP (HttpPaymentProvider), never to the simulator.',

@@ -17,6 +17,7 @@ import { PaymentsModule } from './payments/payments.module';
 import { PeopleModule } from './people/people.module';
 import type { Database } from './persistence/database';
 import { ReferenceDataModule } from './reference-data/reference-data.module';
+import { SearchModule } from './search/search.module';
 import { TripsModule } from './trips/trips.module';
 import { VehiclesModule } from './vehicles/vehicles.module';
 
@@ -36,6 +37,7 @@ export class AppModule implements NestModule {
         DriversModule,
         TripsModule,
         ReferenceDataModule,
+        SearchModule,
         AdminModule,
         PeopleModule,
         PaymentsModule,

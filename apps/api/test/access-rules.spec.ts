@@ -28,6 +28,7 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['POST', '/vehicles/:id/transfer', 'admin'],
   ['GET', '/vehicles/owner/all', 'admin assembly'],
   ['GET', '/vehicles/owner/search', 'admin assembly'],
+  ['GET', '/search', 'admin assembly'],
   ['POST', '/vehicles/owner/add', 'admin assembly'],
   ['POST', '/vehicles/owner/:id/verify', 'admin assembly'],
   ['POST', '/vehicles/owner/:id/correct', 'admin assembly'],

@@ -1,4 +1,12 @@
-import type { Actor, AuditEntryInput, Page, PageRequest } from '@transport/domain';
+import type {
+  Actor,
+  AuditEntryInput,
+  Page,
+  PageRequest,
+  RegistryKind,
+  RegistryRecord,
+  SearchTerms,
+} from '@transport/domain';
 
 // The app's own ports, beside the domain's (repositories, unit of work, payment stores): what the admin and payment
 // features need that the domain has no word for. Adapters live in persistence/ and payments/; fakes in the tests.
@@ -218,4 +226,18 @@ export interface PeopleDirectory {
   deleteEndedSessions(at: Date, idleSince: Date): Promise<number>;
   /** Ends every session of a user and voids their unused password links (off-boarding). */
   endAllOf(userId: string, at: Date): Promise<void>;
+}
+
+/**
+ * Port: finding records of the registry (vehicles, drivers, owners) by what staff type into one search box. Newest
+ * first across the kinds (createdAt, then id), keyset-paged by the `_id` of the last record; `assemblyId` narrows every
+ * kind to one assembly (undefined: nationwide), counts included.
+ */
+export interface RegistrySearch {
+  search(
+    terms: SearchTerms,
+    kinds: readonly RegistryKind[],
+    page: PageRequest,
+    assemblyId?: string,
+  ): Promise<Page<RegistryRecord>>;
 }

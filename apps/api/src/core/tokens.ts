@@ -31,3 +31,5 @@ export const RATE_LIMITS = Symbol('RATE_LIMITS');
 export const MESSAGE_SENDER = Symbol('MESSAGE_SENDER');
 /** People's passwords, password links and sessions (PeopleDirectory). */
 export const PEOPLE = Symbol('PEOPLE');
+/** Finding vehicles, drivers and owners from one search box (RegistrySearch). */
+export const REGISTRY_SEARCH = Symbol('REGISTRY_SEARCH');

@@ -6,6 +6,7 @@ import { OwnersModule } from '../src/owners/owners.module';
 import { PaymentsModule } from '../src/payments/payments.module';
 import { PeopleModule } from '../src/people/people.module';
 import { ReferenceDataModule } from '../src/reference-data/reference-data.module';
+import { SearchModule } from '../src/search/search.module';
 import { TripsModule } from '../src/trips/trips.module';
 import { VehiclesModule } from '../src/vehicles/vehicles.module';
 
@@ -17,6 +18,7 @@ export function controllersOfApp(): Type[] {
     DriversModule,
     TripsModule,
     ReferenceDataModule,
+    SearchModule,
     AdminModule,
     PeopleModule,
     PaymentsModule,

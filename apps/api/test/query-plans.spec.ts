@@ -176,6 +176,11 @@ describeOnPostgres('query plans at 100,000 rows', () => {
       { assemblyId: assemblyId(7) },
       { assemblyId: assemblyId(7), inspected: false },
       { assemblyId: assemblyId(7), registrationNumber: 'GR 5000-24' },
+      // The staff lists by station and by union, alone and within an assembly.
+      { stationId: id(42) },
+      { transportUnionId: id(42) },
+      { assemblyId: assemblyId(7), stationId: id(42) },
+      { assemblyId: assemblyId(7), transportUnionId: id(42), approved: true },
       // The work queues: awaiting inspection, awaiting approval.
       { assemblyId: assemblyId(7), inspected: true, approved: false },
       { inspected: true, approved: false },

@@ -169,7 +169,7 @@ describeOnEachTier('registry search', (tier) => {
     let url: string | undefined = `/search${q('GR 10', '&limit=25&count=true&kind=vehicle')}`;
     const sizes: number[] = [];
     while (url) {
-      const res = await http().get(url).set('Authorization', f.keys.assembly).expect(200);
+      const res: request.Response = await http().get(url).set('Authorization', f.keys.assembly).expect(200);
       expect(res.headers['x-total-count']).toBe('60');
       sizes.push(hits(res).length);
       seen.push(...hits(res));
@@ -257,6 +257,25 @@ describeOnEachTier('registry search', (tier) => {
       expect(res.body.code).toBe('VALIDATION_FAILED');
       expect(res.body.errors).toEqual(expect.arrayContaining([{ field, message: expect.stringMatching(message) }]));
     }
+  });
+
+  it("filters the vehicle list by station and union, alone or with the other filters, within the caller's view", async () => {
+    const list = async (key: string | undefined, query: string) => {
+      const call = http().get(`/vehicles/all${query}`);
+      return (key ? call.set('Authorization', key) : call).expect(200);
+    };
+    const byStation = await list(f.keys.assembly, `?station=${f.ids.station}&count=true`);
+    expect(byStation.body.map((v: { _id: string }) => v._id)).toEqual([f.ids.linkedVehicle]);
+    expect(byStation.headers['x-total-count']).toBe('1');
+    const byUnion = await list(f.keys.assembly, `?transportUnion=${f.ids.union}&approved=true`);
+    expect(byUnion.body.map((v: { _id: string }) => v._id)).toEqual([f.ids.linkedVehicle]);
+    expect((await list(f.keys.assembly, `?transportUnion=${f.ids.union}&inspected=false`)).body).toEqual([]);
+    // Another assembly's staff: nothing of Accra's, whatever the filter. The public sees the station in its view.
+    expect((await list(f.keys.otherAssembly, `?station=${f.ids.station}`)).body).toEqual([]);
+    const anonymous = await list(undefined, `?station=${f.ids.station}`);
+    expect(anonymous.body.map((v: { _id: string }) => v._id)).toEqual([f.ids.linkedVehicle]);
+    const bad = await http().get('/vehicles/all?station=kaneshie').expect(400);
+    expect(bad.body.errors).toEqual([{ field: 'station', message: 'station must be a 24-character lowercase hex id' }]);
   });
 
   it('answers an unknown cursor with an empty page, as every list does', async () => {

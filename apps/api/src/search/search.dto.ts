@@ -68,8 +68,8 @@ export class SearchHitResponse {
   @ApiProperty({
     enum: SEARCH_HIT_STATES,
     description:
-      `Where the record stands. Vehicles: ${VEHICLE_STANDINGS.join(', ')} (inspected with a failed item). ` +
-      `Drivers: ${DRIVER_STANDINGS.join(', ')} (approval withdrawn). Owners: ${OWNER_STANDINGS.join(', ')} (identity document checked or not).`,
+      'Where the record stands. Vehicles: approved, awaiting_approval, inspection_failed (inspected with a failed item), awaiting_inspection. ' +
+      'Drivers: approved, revoked (approval withdrawn), awaiting_approval. Owners: verified (identity document checked), unverified.',
     example: 'awaiting_approval',
   })
   state!: string;

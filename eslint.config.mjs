@@ -37,6 +37,7 @@ export const FEATURES = [
   'people',
   'payments',
   'reminders',
+  'search',
 ];
 const simulatorBan = {
   group: ['@transport/provider-simulator'],

@@ -20,6 +20,7 @@ import type { Database } from './persistence/database';
 import type { PortOverrides } from './core/ports.module';
 import { ReferenceDataModule } from './reference-data/reference-data.module';
 import { RemindersModule } from './reminders/reminders.module';
+import { SearchModule } from './search/search.module';
 import { TripsModule } from './trips/trips.module';
 import { VehiclesModule } from './vehicles/vehicles.module';
 
@@ -45,6 +46,7 @@ export class AppModule implements NestModule {
         DriversModule,
         TripsModule,
         ReferenceDataModule,
+        SearchModule,
         AdminModule,
         PeopleModule,
         PaymentsModule,

@@ -70,6 +70,7 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['POST', '/unions/add', 'admin'],
   ['GET', '/unions/all', 'admin assembly merchant platform'],
   ['GET', '/unions/:id', 'admin assembly merchant platform'],
+  ['GET', '/search', 'admin assembly'],
   ['GET', '/audit/entries', 'admin'],
   ['GET', '/audit', 'admin assembly'],
   ['POST', '/admin/merchants/add', 'admin'],

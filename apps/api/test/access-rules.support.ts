@@ -8,6 +8,7 @@ import { PaymentsModule } from '../src/payments/payments.module';
 import { PeopleModule } from '../src/people/people.module';
 import { ReferenceDataModule } from '../src/reference-data/reference-data.module';
 import { RemindersModule } from '../src/reminders/reminders.module';
+import { SearchModule } from '../src/search/search.module';
 import { TripsModule } from '../src/trips/trips.module';
 import { VehiclesModule } from '../src/vehicles/vehicles.module';
 
@@ -20,6 +21,7 @@ export function controllersOfApp(): Type[] {
     DriversModule,
     TripsModule,
     ReferenceDataModule,
+    SearchModule,
     AdminModule,
     PeopleModule,
     PaymentsModule,

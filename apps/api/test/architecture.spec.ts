@@ -59,7 +59,7 @@ describe('apps/api architecture: features speak ports only', () => {
 
   it('holds in every feature folder, payments included', () => {
     const code = "import { PrismaClient } from '../generated/prisma/client';\nexport const x = PrismaClient;\n";
-    for (const feature of ['owners', 'drivers', 'trips', 'reference-data', 'admin', 'payments']) {
+    for (const feature of ['owners', 'drivers', 'trips', 'reference-data', 'admin', 'payments', 'search']) {
       expect(restricted(lintAs(`apps/api/src/${feature}/${feature}.service.ts`, code))).toHaveLength(1);
     }
   });

@@ -1,4 +1,10 @@
-import { COMPLIANCE_REASON_CODES } from '@transport/domain';
+import {
+  COMPLIANCE_REASON_CODES,
+  DRIVER_STANDINGS,
+  OWNER_STANDINGS,
+  REGISTRY_KINDS,
+  VEHICLE_STANDINGS,
+} from '@transport/domain';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -106,6 +112,18 @@ describe('OpenAPI document', () => {
     ).schemas;
     expect(schemas.ComplianceReasonResponse.properties?.code.enum).toEqual([...COMPLIANCE_REASON_CODES]);
     expect(COMPLIANCE_REASON_CODES).toEqual(expect.arrayContaining(['ROADWORTHY_MISSING', 'INSURANCE_MISSING']));
+  });
+
+  it("lists every state a search hit can show, from the domain's own lists", () => {
+    const schemas = (
+      document.components as unknown as {
+        schemas: Record<string, { properties?: Record<string, { enum?: string[] }> }>;
+      }
+    ).schemas;
+    expect([...(schemas.SearchHitResponse.properties?.state.enum ?? [])].sort()).toEqual(
+      [...new Set([...VEHICLE_STANDINGS, ...DRIVER_STANDINGS, ...OWNER_STANDINGS])].sort(),
+    );
+    expect(schemas.SearchHitResponse.properties?.kind.enum).toEqual([...REGISTRY_KINDS]);
   });
 
   it('documents every operation of the interface, with its credential and error responses', () => {

@@ -6,6 +6,8 @@ import { migrateDeploy } from '../src/persistence/migrate';
 import { prismaRepositories } from '../src/persistence/prisma-repositories';
 import { createReadDb } from '../src/persistence/read-db';
 import { PrismaAuditTrail } from '../src/persistence/prisma-admin-stores';
+import { PostgresRegistrySearch } from '../src/persistence/postgres-registry-search';
+import { REGISTRY_KINDS, searchTerms } from '@transport/domain';
 import type { Repositories } from '@transport/domain';
 import { createScratchDatabase } from './support/postgres-tier';
 import { describeOnPostgres } from './support/postgres-only';
@@ -44,6 +46,7 @@ describeOnPostgres('query plans at 100,000 rows', () => {
   let pool: pg.Pool;
   let prisma: PrismaClient;
   let repos: Repositories;
+  let registry: PostgresRegistrySearch;
   let captured: Captured[] = [];
 
   beforeAll(async () => {
@@ -65,8 +68,8 @@ describeOnPostgres('query plans at 100,000 rows', () => {
         INSERT INTO drivers (id, name, phone, email, license, "licenseClass", "licenseExpiry", "licenseIssueDate", "idType", "idNumber", gender, approved, "activationKeyHash", "activationKeyExpiresAt", "assemblyId", "createdAt", "updatedAt")
           SELECT lpad(to_hex(i), 24, '0'), 'Driver ' || i, '+23320' || lpad(i::text, 7, '0'), 'driver' || i || '@example.com', 'DL-' || i, 'B', now() + interval '1 year', now() - interval '1 year',
                  'ghana_card', 'GHA-D' || i, 'male', i % 50 = 0, 'x', now() + interval '1 day', ${ASSEMBLY_ID_SQL(`i % ${ASSEMBLIES}`)}, now() - i * interval '1 minute', now() FROM generate_series(1, ${ROWS}) i;
-        INSERT INTO vehicles (id, "ownerId", "registrationNumber", inspected, "inspectionChecklist", "inspectedBy", "dateInspected", approved, "approvedBy", "dateApproved", "driverId", "roadWorthyExpiryDate", "insuranceExpiryDate", "assemblyId", "createdAt", "updatedAt")
-          SELECT lpad(to_hex(i), 24, '0'), lpad(to_hex(i), 24, '0'), 'GR ' || i || '-24', i % 20 = 0,
+        INSERT INTO vehicles (id, "ownerId", "registrationNumber", vin, inspected, "inspectionChecklist", "inspectedBy", "dateInspected", approved, "approvedBy", "dateApproved", "driverId", "roadWorthyExpiryDate", "insuranceExpiryDate", "assemblyId", "createdAt", "updatedAt")
+          SELECT lpad(to_hex(i), 24, '0'), lpad(to_hex(i), 24, '0'), 'GR ' || i || '-24', upper(substr(md5(i::text), 1, 17)), i % 20 = 0,
                  CASE WHEN i % 20 = 0 THEN '${JSON.stringify(Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, true])))}'::jsonb END,
                  CASE WHEN i % 20 = 0 THEN lpad('a', 24, 'a') END, CASE WHEN i % 20 = 0 THEN now() END,
                  i % 40 = 0, CASE WHEN i % 40 = 0 THEN lpad('b', 24, 'b') END, CASE WHEN i % 40 = 0 THEN now() END, CASE WHEN i % 40 = 0 THEN lpad(to_hex(i), 24, '0') END,
@@ -91,6 +94,9 @@ describeOnPostgres('query plans at 100,000 rows', () => {
         INSERT INTO transactions (id, "merchantId", amount, status, "requestType", description, reference, "providerReference", "callBackUrl", "customerPhone", "requestInfo", "createdAt", "updatedAt")
           SELECT lpad(to_hex(i), 24, '0'), '${'f'.repeat(24)}', 100, CASE WHEN i % 100 = 0 THEN 'pending' ELSE 'success' END, 'mobile_money', 'd', 'REF-' || i, lpad(to_hex(i), 24, '0'),
                  'https://m.example.com', '+233244000000', '{"Message":"m","ResponseCode":"0001","Data":{}}', now() - i * interval '1 minute', now() FROM generate_series(1, ${ROWS}) i;
+        -- Vehicles at 500 stations and in 300 unions (the staff lists' filters).
+        UPDATE vehicles SET "stationId" = lpad(to_hex(1 + ('x' || right(id, 6))::bit(24)::int % 500), 24, '0'), "stationLinked" = true,
+                            "transportUnionId" = lpad(to_hex(1 + ('x' || right(id, 6))::bit(24)::int % 300), 24, '0');
         ANALYZE;
       `);
     } finally {
@@ -108,6 +114,7 @@ describeOnPostgres('query plans at 100,000 rows', () => {
     // Kysely (the lists' typed SQL) runs its statements on pooled clients, not pool.query: its log records them.
     const reads = createReadDb(pool, (text, values) => captured.push({ text, values: [...values] }));
     repos = prismaRepositories(prisma, reads);
+    registry = new PostgresRegistrySearch(reads);
   });
 
   afterAll(async () => {
@@ -169,6 +176,11 @@ describeOnPostgres('query plans at 100,000 rows', () => {
       { assemblyId: assemblyId(7) },
       { assemblyId: assemblyId(7), inspected: false },
       { assemblyId: assemblyId(7), registrationNumber: 'GR 5000-24' },
+      // The staff lists by station and by union, alone and within an assembly.
+      { stationId: id(42) },
+      { transportUnionId: id(42) },
+      { assemblyId: assemblyId(7), stationId: id(42) },
+      { assemblyId: assemblyId(7), transportUnionId: id(42), approved: true },
       // The work queues: awaiting inspection, awaiting approval.
       { assemblyId: assemblyId(7), inspected: true, approved: false },
       { inspected: true, approved: false },
@@ -191,6 +203,38 @@ describeOnPostgres('query plans at 100,000 rows', () => {
     }
     await expectIndexedOnly(() => repos.owners.list(page));
     await expectIndexedOnly(() => repos.owners.list(page, assemblyId(7)));
+  });
+
+  it('searches the registry (plates any way typed, VINs, names, phones, licences, emails) through indexes', async () => {
+    const find = (q: string, assembly?: string, request: { limit: number; after?: string; count?: boolean } = page) =>
+      registry.search(searchTerms(q), REGISTRY_KINDS, request, assembly);
+    // Rare matches must go through the trigram indexes; common ones may walk the newest-first index and stop at the
+    // page instead. Either way no table is scanned, nationwide or within one assembly, counted or not.
+    const rare = [
+      'gr 4242 24',
+      'GR4242-24',
+      'Driver 4242',
+      '0200004242',
+      '+233240004242',
+      'DL-4242',
+      'owner4242@',
+      'nothing-matches-this',
+    ];
+    for (const q of [...rare, '4242', 'GR 1', 'example.com', 'Owner 3f9a']) {
+      const used = await expectIndexedOnly(() => find(q));
+      if (rare.includes(q)) expect(used.some((name) => name.includes('trgm'))).toBe(true);
+      await expectIndexedOnly(() => find(q, assemblyId(7)));
+      await expectIndexedOnly(() => find(q, assemblyId(7), { ...page, count: true }));
+    }
+    // A plate typed without its spaces is found through the plate-key expression index.
+    expect(await expectIndexedOnly(() => find('GR4242-24'))).toContain('vehicles_plate_key_trgm_idx');
+    const vin = (await pool.query(`SELECT vin FROM vehicles WHERE id = $1`, [id(4242)])).rows[0].vin as string;
+    expect(await expectIndexedOnly(() => find(vin.slice(3, 12)))).toContain('vehicles_vin_trgm_idx');
+    // A later page starts at its cursor, whatever kind the cursor names.
+    const first = await find('GR 1');
+    expect(first.next).toBeDefined();
+    await expectIndexedOnly(() => find('GR 1', undefined, { ...page, after: first.next }));
+    await expectIndexedOnly(() => find('GR 1', assemblyId(7), { ...page, after: first.next }));
   });
 
   it('lists drivers by approval and email through indexes', async () => {

@@ -9,7 +9,8 @@ import { describeOnPostgres } from './support/postgres-only';
 import { openTierStore, startTestApp, type TierStore } from './support/test-app';
 
 /** Fields that identify a record of each viewed kind, wherever it appears in a body. */
-const SIGNATURES: Record<Exclude<ViewedResource, 'registeredDriver' | 'trip'>, string> = {
+// A search hit (GET /search) is a record's name and phone, not the record: its route is staff-only and declares its view.
+const SIGNATURES: Record<Exclude<ViewedResource, 'registeredDriver' | 'trip' | 'searchHit'>, string> = {
   vehicle: 'registrationNumber',
   driver: 'licenseClass',
   owner: 'idNumber',
@@ -91,6 +92,7 @@ describeOnPostgres('who sees which fields: every role on every route', () => {
     };
     const queries: Record<string, string> = {
       '/vehicles/owner/search': '?query=kofi',
+      '/search': '?query=kofi',
       '/trips/intracity/date': '?startDate=2026-10-01&endDate=2026-10-31',
       '/payment/check_transaction': '?reference=REF-PAID',
       '/payment/deliveries': '?reference=REF-PAID',

@@ -73,7 +73,7 @@ export interface paths {
         };
         /**
          * List vehicles (operation 1)
-         * @description Open to anonymous callers, as documented. What each caller sees is its view (README, "Who sees what"): anonymous callers and merchants get what a passenger checks (`_id`, `registrationNumber`, `make`, `model`, `color`, `type`, `capacity`, `inspected`, `approved`, `station`, `transportUnion`); platform keys also the documents, dates and the linked driver, never the owner or staff ids; admin and assembly keys every field. The `ownerID` and `driver` filters need an API key (401 without). Newest first (createdAt, then _id). Without filters, every vehicle, inspected or not, up to `limit`. When more exist, a `Link: <...>; rel="next"` header gives the next page (an `after` cursor); the body stays a plain array.
+         * @description Open to anonymous callers, as documented. What each caller sees is its view (README, "Who sees what"): anonymous callers and merchants get what a passenger checks (`_id`, `registrationNumber`, `make`, `model`, `color`, `type`, `capacity`, `inspected`, `approved`, `station`, `transportUnion`); platform keys also the documents, dates and the linked driver, never the owner or staff ids; admin and assembly keys every field. The `ownerID` and `driver` filters need an API key (401 without); `station` and `transportUnion` (what a vehicle is linked to, in every view) do not. Filters combine. Newest first (createdAt, then _id). Without filters, every vehicle, inspected or not, up to `limit`. When more exist, a `Link: <...>; rel="next"` header gives the next page (an `after` cursor); the body stays a plain array.
          */
         get: operations["vehiclesList"];
         put?: never;
@@ -1088,6 +1088,26 @@ export interface paths {
         };
         /** One transport union */
         get: operations["unionsOne"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find vehicles, drivers and owners from one search box
+         * @description Every record of the registry, whatever its state (not only the work queues), within the caller’s jurisdiction: assembly keys and dashboard sessions find their own assembly’s records only (`X-Total-Count` counts only those), admins every record. Each hit says its `kind`, `_id`, a `label`, a `detail` and its `state`, to link to `GET /vehicles/:id`, `/drivers/:id` or the owner. Newest first across kinds; `limit` (default 50, at most 500), an `after` cursor with a `Link` header, `count=true` for `X-Total-Count`, as for every list. Answered from indexes (trigram indexes on each compared field, the plate by its letters and digits), so it can run as a person types.
+         */
+        get: operations["searchRegistry"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2749,6 +2769,45 @@ export interface components {
             /** @example 0 */
             __v: number;
         };
+        SearchHitResponse: {
+            /**
+             * @description Which registry the record is in.
+             * @enum {string}
+             */
+            kind: "vehicle" | "driver" | "owner";
+            /**
+             * @description The record's `_id`.
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            _id: string;
+            /**
+             * @description What names the record: a vehicle's registration number (its VIN when it has none, else its make and model, else its `_id`); a driver's or owner's name.
+             * @example GR 1001-24
+             */
+            label: string;
+            /**
+             * @description A second line: a vehicle's make and model; a driver's or owner's phone (+233XXXXXXXXX).
+             * @example Toyota Corolla
+             */
+            detail?: string;
+            /**
+             * @description Where the record stands. Vehicles: approved, awaiting_approval, inspection_failed (inspected with a failed item), awaiting_inspection. Drivers: approved, revoked (approval withdrawn), awaiting_approval. Owners: verified (identity document checked), unverified.
+             * @example awaiting_approval
+             * @enum {string}
+             */
+            state: "approved" | "awaiting_approval" | "inspection_failed" | "awaiting_inspection" | "revoked" | "verified" | "unverified";
+            /**
+             * @description The assembly the record belongs to (null: unassigned, seen by admins only).
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            assembly: string | null;
+            /**
+             * Format: date-time
+             * @description When the record was registered: hits are newest first.
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            createdAt: string;
+        };
         ActorResponse: {
             /** @enum {string} */
             role: "admin" | "assembly" | "merchant" | "platform" | "system" | "anonymous";
@@ -3469,6 +3528,10 @@ export interface operations {
                 driver?: string;
                 /** @description Vehicles of this owner. */
                 ownerID?: string;
+                /** @description Vehicles linked to this station (`GET /stations/all` lists them). */
+                station?: string;
+                /** @description Vehicles linked to this transport union (`GET /unions/all` lists them). */
+                transportUnion?: string;
             };
             header?: {
                 /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
@@ -9562,6 +9625,106 @@ export interface operations {
             };
             /** @description No such record (or one the caller may not see). */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    searchRegistry: {
+        parameters: {
+            query: {
+                /** @description What was typed: a plate in any spelling (`GR1001-24`, `gr 1001 24`, `1001`: compared on letters and digits only), part of a VIN, a driver's name, phone (0244... or +233244...), email or licence number, an owner's name, phone or email. Case-insensitive; 3 to 100 characters, at least 3 of them letters or digits. */
+                query: string;
+                /** @description Only records of this kind (default: every kind). */
+                kind?: "vehicle" | "driver" | "owner";
+                /** @description How many records to return: an integer from 1 to 500. */
+                limit?: number;
+                /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
+                count?: "true" | "false";
+                /** @description Cursor: the `_id` of the last hit of the previous page (see the `Link` header). */
+                after?: string;
+            };
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON array of hits (empty when nothing matches). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchHitResponse"][];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -52,6 +52,7 @@ export * from './transaction/provider-messages';
 export * from './transaction/payment-provider';
 export * from './transaction/transaction';
 export * from './transaction/transaction.repository';
+export * from './registry/registry-search';
 export * from './repositories';
 
 // Application ports: unit of work, audit log, the payment pipeline's stores.

@@ -17,6 +17,7 @@ import {
 } from '../persistence/prisma-admin-stores';
 import { ApiKeyStore } from '../persistence/prisma-api-key.store';
 import { PrismaPeopleDirectory } from '../persistence/prisma-people.store';
+import { PostgresRegistrySearch } from '../persistence/postgres-registry-search';
 import { prismaStores, PrismaUnitOfWork } from '../persistence/prisma-unit-of-work';
 import { PrismaAuditLog } from '../persistence/prisma-audit-log';
 import { PrismaReminderStore } from '../persistence/prisma-reminder.store';
@@ -49,6 +50,7 @@ import {
   RANDOM_SOURCE,
   MESSAGE_SENDER,
   RATE_LIMITS,
+  REGISTRY_SEARCH,
   SECRET_HASHER,
   STORES,
   UNIT_OF_WORK,
@@ -211,6 +213,8 @@ export class PortsModule {
       { provide: MERCHANTS, useValue: new PrismaMerchantRegistry(database.prisma) },
       { provide: AUDIT_TRAIL, useValue: new PrismaAuditTrail(database.prisma) },
       { provide: PEOPLE, useValue: new PrismaPeopleDirectory(database.prisma) },
+      // A search reads where list pages do (the read replica, when there is one).
+      { provide: REGISTRY_SEARCH, useValue: new PostgresRegistrySearch(database.lists.reads) },
       { provide: ApiKeyStore, useValue: apiKeys },
       { provide: RATE_LIMITS, useValue: new PostgresRateLimits(database.pool, rateLimitRules(config)) },
       {

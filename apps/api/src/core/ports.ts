@@ -1,4 +1,13 @@
-import type { Actor, AuditEntryInput, Page, PageRequest, ReminderDocument } from '@transport/domain';
+import type {
+  Actor,
+  AuditEntryInput,
+  Page,
+  PageRequest,
+  RegistryKind,
+  RegistryRecord,
+  ReminderDocument,
+  SearchTerms,
+} from '@transport/domain';
 
 // The app's own ports, beside the domain's (repositories, unit of work, payment stores): what the admin and payment
 // features need that the domain has no word for. Adapters live in persistence/ and payments/; fakes in the tests.
@@ -293,4 +302,18 @@ export interface ReminderStore {
 export interface ReminderJob {
   queue: string;
   singletonKey(reminderId: string): string;
+}
+
+/**
+ * Port: finding records of the registry (vehicles, drivers, owners) by what staff type into one search box. Newest
+ * first across the kinds (createdAt, then id), keyset-paged by the `_id` of the last record; `assemblyId` narrows every
+ * kind to one assembly (undefined: nationwide), counts included.
+ */
+export interface RegistrySearch {
+  search(
+    terms: SearchTerms,
+    kinds: readonly RegistryKind[],
+    page: PageRequest,
+    assemblyId?: string,
+  ): Promise<Page<RegistryRecord>>;
 }

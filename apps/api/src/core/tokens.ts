@@ -35,3 +35,5 @@ export const CERTIFICATE_SIGNER = Symbol('CERTIFICATE_SIGNER');
 export const PEOPLE = Symbol('PEOPLE');
 /** Reminders before documents lapse (ReminderStore). */
 export const REMINDERS = Symbol('REMINDERS');
+/** Finding vehicles, drivers and owners from one search box (RegistrySearch). */
+export const REGISTRY_SEARCH = Symbol('REGISTRY_SEARCH');

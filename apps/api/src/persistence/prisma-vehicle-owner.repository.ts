@@ -12,7 +12,7 @@ import type { VehicleOwner as OwnerRow } from '../generated/prisma/client';
 import { mapped } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import type { ListSource, PrismaExecutor } from './prisma-executor';
-import { afterRow, countRows, keysetPage, outsideTransaction, type ReadDb } from './read-db';
+import { afterRow, containing, countRows, keysetPage, outsideTransaction, type ReadDb } from './read-db';
 
 export function toDomain(row: OwnerRow): VehicleOwner {
   return mapped('vehicle_owners', row.id, () =>
@@ -46,11 +46,6 @@ export function toPersistence(s: VehicleOwnerState) {
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
   };
-}
-
-/** Prisma's `contains` wraps the text in % without escaping it: escape LIKE's wildcards so they match literally. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** Writes and single-record reads through Prisma (inside units of work); lists, searches and batches through Kysely. */
@@ -108,8 +103,8 @@ export class PrismaVehicleOwnerRepository implements VehicleOwnerRepository {
 
   /** Served by the trigram GIN indexes on name, phone and email (ILIKE '%...%'). */
   async search(query: string, page: PageRequest, assemblyId?: string): Promise<Page<VehicleOwner>> {
-    const needle = `%${escapeLike(query.trim())}%`;
-    const phones = phoneSearchForms(query.trim().toLowerCase()).map((p) => `%${escapeLike(p)}%`);
+    const needle = containing(query.trim());
+    const phones = phoneSearchForms(query.trim().toLowerCase()).map(containing);
     return this.page(page, (q) => {
       q = q.where((w) =>
         w.or([

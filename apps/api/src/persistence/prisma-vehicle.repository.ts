@@ -194,7 +194,17 @@ export class PrismaVehicleRepository implements VehicleRepository {
 const matching =
   (filter: VehicleListFilter): Condition<'vehicles'> =>
   (w) => {
-    const is = <K extends 'inspected' | 'approved' | 'registrationNumber' | 'driverId' | 'ownerId' | 'assemblyId'>(
+    const is = <
+      K extends
+        | 'inspected'
+        | 'approved'
+        | 'registrationNumber'
+        | 'driverId'
+        | 'ownerId'
+        | 'stationId'
+        | 'transportUnionId'
+        | 'assemblyId',
+    >(
       column: K,
       value: string | boolean | undefined,
     ) => (value === undefined ? [] : [w(column, '=', value as never)]);
@@ -204,6 +214,8 @@ const matching =
       ...is('registrationNumber', filter.registrationNumber),
       ...is('driverId', filter.driverId),
       ...is('ownerId', filter.ownerId),
+      ...is('stationId', filter.stationId),
+      ...is('transportUnionId', filter.transportUnionId),
       ...is('assemblyId', filter.assemblyId),
     ]);
   };

@@ -74,6 +74,15 @@ interface Keyed {
   createdAt: Date;
 }
 
+/** A LIKE pattern for `text` anywhere: LIKE's own wildcards in the text are escaped, so they match literally. */
+export function containing(text: string): string {
+  return `%${escapeLike(text)}%`;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 /**
  * "After this row" in newest-first order, as the (createdAt DESC, id DESC) indexes serve it. The leading
  * `createdAt <= anchor` is implied by the rest but is what the index can start from: without it PostgreSQL walks every

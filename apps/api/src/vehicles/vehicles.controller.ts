@@ -74,7 +74,8 @@ export class VehiclesController {
     description:
       'Open to anonymous callers, as documented. What each caller sees is its view (README, "Who sees what"): anonymous callers and merchants get what a passenger checks ' +
       '(`_id`, `registrationNumber`, `make`, `model`, `color`, `type`, `capacity`, `inspected`, `approved`, `station`, `transportUnion`); platform keys also the documents, dates and the linked driver, never the owner or staff ids; admin and assembly keys every field. ' +
-      'The `ownerID` and `driver` filters need an API key (401 without). Newest first (createdAt, then _id). Without filters, every vehicle, inspected or not, up to `limit`. ' +
+      'The `ownerID` and `driver` filters need an API key (401 without); `station` and `transportUnion` (what a vehicle is linked to, in every view) do not. Filters combine. ' +
+      'Newest first (createdAt, then _id). Without filters, every vehicle, inspected or not, up to `limit`. ' +
       'When more exist, a `Link: <...>; rel="next"` header gives the next page (an `after` cursor); the body stays a plain array.',
   })
   @ApiListOrCsv(VehicleResponse, VEHICLE_CSV)
@@ -95,6 +96,8 @@ export class VehiclesController {
       registrationNumber: query.registrationNumber,
       driverId: query.driver,
       ownerId: query.ownerID,
+      stationId: query.station,
+      transportUnionId: query.transportUnion,
     };
     const actor = actorOrAnonymous(principal);
     // The public's view is the vehicles' summaries: read as such, without restoring whole vehicles.

@@ -62,6 +62,8 @@ export class ListVehiclesQuery {
   registrationNumber?: string;
   @IdParam('Vehicles linked to this driver.') driver?: string;
   @IdParam('Vehicles of this owner.') ownerID?: string;
+  @IdParam('Vehicles linked to this station (`GET /stations/all` lists them).') station?: string;
+  @IdParam('Vehicles linked to this transport union (`GET /unions/all` lists them).') transportUnion?: string;
 }
 
 const ISO = 'an ISO 8601 date or date-time';

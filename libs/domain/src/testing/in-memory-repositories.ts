@@ -37,6 +37,8 @@ export class InMemoryVehicleRepository implements VehicleRepository {
         (filter.registrationNumber === undefined || s.registrationNumber === filter.registrationNumber) &&
         (filter.driverId === undefined || s.driverId === filter.driverId) &&
         (filter.ownerId === undefined || s.ownerId === filter.ownerId) &&
+        (filter.stationId === undefined || s.stationId === filter.stationId) &&
+        (filter.transportUnionId === undefined || s.transportUnionId === filter.transportUnionId) &&
         inAssembly(s, filter.assemblyId),
       page,
     );

@@ -7,6 +7,10 @@ export interface VehicleListFilter {
   registrationNumber?: string;
   driverId?: string;
   ownerId?: string;
+  /** Vehicles linked to this station. */
+  stationId?: string;
+  /** Vehicles linked to this transport union. */
+  transportUnionId?: string;
   /** One assembly's vehicles only (an assembly user's jurisdiction). */
   assemblyId?: string;
 }

@@ -1,6 +1,6 @@
 import type { OpenBackend, RepositoryBackend } from './backend';
 import { APPROVER, at, driver, hasher, idsFor, owner, passed, USER, vehicle } from './fixtures';
-import { vehicleSummaryOf, type PageRequest, type VehicleListFilter } from '../../src';
+import { Station, TransportUnion, vehicleSummaryOf, type PageRequest, type VehicleListFilter } from '../../src';
 import { failureCode } from './support';
 
 export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
@@ -109,8 +109,39 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
       const d = driver(ids, 1).driver;
       d.activate('wrong!', at(1), hasher, 'contract');
       const storedDriver = await b.drivers.add(d);
+      const union = await b.unions.add(
+        TransportUnion.create(
+          {
+            name: 'GPRTU',
+            digitalAddress: 'AK-100-2000',
+            contactNumber: '0302000333',
+            email: 'u@gprtu.org.gh',
+            zones: [],
+          },
+          ids,
+          at(0),
+        ),
+      );
+      const station = await b.stations.add(
+        Station.create(
+          {
+            name: 'Kejetia',
+            transportUnions: [union.id],
+            zones: [],
+            contactNumber: 302000444,
+            digitalAddress: 'AK-200-3000',
+          },
+          ids,
+          at(0),
+        ),
+      );
       for (let n = 1; n <= 6; n++) {
         const v = vehicle(ids, n % 2 ? o1.id : o2.id, n);
+        if (n === 4) {
+          v.linkStation(station.id, at(202));
+          v.linkTransportUnion(union.id, at(202));
+        }
+        if (n === 5) v.linkStation(null, at(202));
         if (n <= 3) v.inspect(passed(), USER, at(200));
         if (n === 2) {
           v.approve(APPROVER, at(201));
@@ -134,6 +165,9 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
       expect(await regs({ ownerId: o2.id })).toEqual(['GR 1006-24', 'GR 1004-24', 'GR 1002-24']);
       expect(await regs({ driverId: storedDriver.id })).toEqual(['GR 1002-24']);
       expect(await regs({ registrationNumber: 'GR 1005-24' })).toEqual(['GR 1005-24']);
+      expect(await regs({ stationId: station.id })).toEqual(['GR 1004-24']);
+      expect(await regs({ transportUnionId: union.id })).toEqual(['GR 1004-24']);
+      expect(await regs({ transportUnionId: union.id, inspected: true })).toEqual([]);
       const counted = await b.vehicles.list({}, { limit: 1, count: true });
       expect(counted.total).toBeGreaterThan(1);
       expect(counted.items).toHaveLength(1);

@@ -5,7 +5,7 @@ export type Viewer = Role | 'anonymous';
 export const VIEWERS: readonly Viewer[] = ['anonymous', ...ROLES];
 
 /** The records whose fields depend on who reads them. */
-export type ViewedResource = 'vehicle' | 'driver' | 'owner' | 'registeredDriver' | 'trip' | 'auditEntry';
+export type ViewedResource = 'vehicle' | 'driver' | 'owner' | 'registeredDriver' | 'trip' | 'auditEntry' | 'searchHit';
 
 /** Each field a viewer sees: `true` as stored, or a resource name: that record, in this viewer's view of it. */
 type FieldSet = Readonly<Record<string, true | ViewedResource>>;
@@ -111,6 +111,14 @@ export const VIEWS: Readonly<Record<ViewedResource, Readonly<Record<Viewer, View
   // The audit log holds whole records before and after each change: admins, and assembly staff for the histories of
   // their own assembly's vehicles, drivers and owners (which they see whole; the route checks which records).
   auditEntry: {
+    anonymous: fields([]),
+    merchant: fields([]),
+    platform: fields([]),
+    assembly: 'all',
+    admin: 'all',
+  },
+  // A registry search's hit names a record and its phone (GET /search): staff, within their jurisdiction, only.
+  searchHit: {
     anonymous: fields([]),
     merchant: fields([]),
     platform: fields([]),

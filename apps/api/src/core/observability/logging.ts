@@ -40,7 +40,18 @@ export function requestId(request: IncomingMessage, response: ServerResponse): s
 export const requestInstance = (id: string): string => `urn:transport:request:${id}`;
 
 /** Query parameters that carry no personal data or secret; every other value is logged as `[redacted]`. */
-const PLAIN_QUERY_PARAMS = new Set(['limit', 'cursor', 'state', 'status', 'date', 'days', 'entity', 'id', 'count']);
+const PLAIN_QUERY_PARAMS = new Set([
+  'limit',
+  'cursor',
+  'state',
+  'status',
+  'date',
+  'days',
+  'entity',
+  'id',
+  'count',
+  'kind',
+]);
 
 /**
  * The URL as it may be logged: the callback token in the payment callback path and every query value that is not

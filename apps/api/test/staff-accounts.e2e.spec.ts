@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import type { RunningApp } from '../src/app';
 import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
@@ -151,6 +153,9 @@ describeOnEachTier('staff accounts: one account per person, and off-boarding', (
     const invite = await http().post('/auth/invitations').set('Authorization', f.keys.admin).send({ user: yaw._id });
     expect(invite.status).toBe(409);
     expect(invite.body.code).toBe('ASSEMBLY_USER_DISABLED');
+    // ...an answer the contract declares (the fuzz tier found it undeclared).
+    const contract = JSON.parse(readFileSync(join(__dirname, '..', 'openapi.json'), 'utf8'));
+    expect(Object.keys(contract.paths['/auth/invitations'].post.responses)).toContain('409');
     // Disabling twice changes nothing; the list shows who is disabled.
     await http().post(`/assembly/users/${yaw._id}/disable`).set('Authorization', f.keys.admin).expect(200);
     const listed = await http().get(`/assembly/users/${yaw._id}`).set('Authorization', f.keys.admin).expect(200);

@@ -1288,7 +1288,7 @@ export interface paths {
         put?: never;
         /**
          * Send an assembly user a link to set their password (through the messaging port, to the user's phone)
-         * @description An admin may invite any assembly user; an assembly admin the users of their own assembly (others' are 404). The link works for INVITATION_HOURS, once.
+         * @description An admin may invite any assembly user; an assembly admin the users of their own assembly (others' are 404). The link works for INVITATION_HOURS, once. A disabled user is 409 ASSEMBLY_USER_DISABLED: enable them first.
          */
         post: operations["peopleInvite"];
         delete?: never;
@@ -10691,6 +10691,16 @@ export interface operations {
             };
             /** @description No such record (or one the caller may not see). */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Conflicts with the stored state: a duplicate, or a record changed by someone else. */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -110,11 +110,11 @@ export class PeopleController {
   @ApiOperation({
     summary: "Send an assembly user a link to set their password (through the messaging port, to the user's phone)",
     description:
-      "An admin may invite any assembly user; an assembly admin the users of their own assembly (others' are 404). The link works for INVITATION_HOURS, once.",
+      "An admin may invite any assembly user; an assembly admin the users of their own assembly (others' are 404). The link works for INVITATION_HOURS, once. A disabled user is 409 ASSEMBLY_USER_DISABLED: enable them first.",
   })
   @ApiBody({ type: InviteBody })
   @ApiAcceptedResponse({ type: InvitationResponse })
-  @ApiProblems(400, 401, 403, 404, 413, 415, 502)
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 502)
   invite(@Body() body: InviteBody, @CurrentPrincipal() principal: Principal): Promise<InvitationResponse> {
     return this.people.invite(body.user, actorOf(principal));
   }

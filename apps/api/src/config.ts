@@ -119,6 +119,8 @@ export interface ActivationConfig {
   registrationsPerPhone: number;
   /** Registrations without an API key one instance works on at once, and how many more wait (past that, 429). */
   registrationConcurrency: number;
+  /** Registrations without an API key one instance admits a second, in bursts of one second's worth (past that, 429). */
+  registrationRatePerSecond: number;
 }
 
 /** Assembly staff signing in to the dashboard as people (sessions in cookies). */
@@ -447,6 +449,7 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
       registrationsPerAddress: int(env, 'REGISTRATION_LIMIT_PER_ADDRESS', 20, 1, 100_000),
       registrationsPerPhone: int(env, 'REGISTRATION_LIMIT_PER_PHONE', 3, 1, 1000),
       registrationConcurrency: int(env, 'REGISTRATION_CONCURRENCY', 2, 1, 1000),
+      registrationRatePerSecond: int(env, 'REGISTRATION_RATE_PER_SECOND', 5, 1, 100_000),
     },
     logLevel: logLevel(env.LOG_LEVEL),
     // Loopback unless told: the scrape endpoint has no key, and HOST=0.0.0.0 (serving the API) must not publish it too.

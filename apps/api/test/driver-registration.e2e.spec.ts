@@ -3,6 +3,7 @@ import type { RunningApp } from '../src/app';
 import { Metrics } from '../src/core/observability/metrics';
 import type { Bulkhead } from '../src/core/platform/bulkhead';
 import { REGISTRATION_BULKHEAD } from '../src/drivers/drivers.controller';
+import { SHED_DELAY_MS } from '../src/drivers/registration-shedding';
 import { driverRegistration, loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
 
@@ -244,13 +245,16 @@ describeOnEachTier('driver registration and activation', (tier) => {
     const holding = Array.from({ length: 4 }, () => bulkhead.run(() => held));
     try {
       expect(bulkhead.saturated).toBe(true);
-      // A body that is not even JSON: the pipeline would answer 400; at the door it is never read.
+      // A body that is not even JSON: the pipeline would answer 400; at the door it is never read. The answer is held
+      // a quarter second (SHED_DELAY_MS), so a client posting again at once cannot make the instance answer faster.
+      const sentAt = Date.now();
       const shed = await anonymous('203.0.113.200')
         .post('/drivers/add')
         .set('Content-Type', 'application/json')
         .set('X-Request-Id', 'flood-probe-1')
         .send('{"name": "not json');
       expect(shed.status).toBe(429);
+      expect(Date.now() - sentAt).toBeGreaterThanOrEqual(SHED_DELAY_MS - 10);
       expect(shed.headers['retry-after']).toBe('1');
       expect(shed.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(shed.headers['x-request-id']).toBe('flood-probe-1');

@@ -17,12 +17,16 @@ export function activationPolicy(config: AppConfig): ActivationPolicy {
 
 /**
  * Anonymous registrations one instance works on at once (REGISTRATION_CONCURRENCY), as many again waiting a moment,
- * and past that a 429: a flood from many addresses, each under its own limit, still cannot take the pool and the
- * event loop from the public lists (README, Performance: the flood).
+ * at most REGISTRATION_RATE_PER_SECOND admitted a second, and past that a 429: a flood from many addresses, each under
+ * its own limit, still cannot take the pool, nor more than a small share of the event loop (a registration costs the
+ * instance milliseconds of CPU: a write transaction through Prisma), from the public lists (README, Performance: the
+ * flood).
  */
 export function registrationBulkhead(config: AppConfig): Bulkhead {
   const limit = config.activation.registrationConcurrency;
-  return new Bulkhead(limit, limit, 'Too many registrations are being worked on; try again in 1 s');
+  return new Bulkhead(limit, limit, 'Too many registrations are being worked on; try again in 1 s', {
+    perSecond: config.activation.registrationRatePerSecond,
+  });
 }
 
 @Module({

@@ -22,17 +22,31 @@ export const SHED_ROUTE = '/drivers/add';
  * with the security headers set before it. Requests that carry an API key or the session cookie go on to the guard:
  * staff are never held by the bulkhead, and a forged credential is the guard's to refuse.
  *
- * The access log does not see these requests (it is installed with the routes); a warning per window says how many
- * were shed, and the metrics count each under the route.
+ * The answer is held SHED_DELAY_MS before it is sent (a tarpit): each connection of a flood that posts again as soon as
+ * it is answered is slowed to a few requests a second. The access log does not see these requests (it is installed
+ * with the routes); a warning per window says how many were shed, and the metrics count each under the route.
  */
+export interface SheddingOptions {
+  /** How often the count of shed requests is logged (a warning per window with any). */
+  windowMs?: number;
+  /** How long a shed answer is held before it is sent (see below). */
+  delayMs?: number;
+  /** At most this many answers held at once; past that they go at once (a held answer keeps its socket open). */
+  maxHeld?: number;
+}
+
+/** A refused registration is answered after this long: a client that retries at once gets 4 answers a second. */
+export const SHED_DELAY_MS = 250;
+
 export function shedSaturatedRegistrations(
   bulkhead: Bulkhead,
   sessionCookie: string,
   logger: Logger,
-  windowMs = 10_000,
+  { windowMs = 10_000, delayMs = SHED_DELAY_MS, maxHeld = 1000 }: SheddingOptions = {},
 ): (request: Request & { id?: string }, response: Response, next: NextFunction) => void {
   let shed = 0;
   let windowEnds = 0;
+  let held = 0;
   return (request, response, next) => {
     if (request.method !== 'POST' || !bulkhead.saturated || !REGISTRATION_PATH.test(request.path)) return next();
     if (presentedKey(request.headers.authorization) !== undefined) return next();
@@ -52,12 +66,24 @@ export function shedSaturatedRegistrations(
     // Node's own writeHead and end, not Express's send: no ETag hashed, headers and body in one write. The body is
     // not read: Node discards it and keeps the connection when it can.
     const text = JSON.stringify(body);
-    response
-      .writeHead(429, {
-        'Retry-After': '1',
-        'Content-Type': `${PROBLEM_CONTENT_TYPE}; charset=utf-8`,
-        'Content-Length': Buffer.byteLength(text),
-      })
-      .end(text);
+    const answer = () => {
+      if (response.destroyed) return;
+      response
+        .writeHead(429, {
+          'Retry-After': '1',
+          'Content-Type': `${PROBLEM_CONTENT_TYPE}; charset=utf-8`,
+          'Content-Length': Buffer.byteLength(text),
+        })
+        .end(text);
+    };
+    // Held a moment before it goes: a script that posts again as soon as it is answered (as floods do) gets a few
+    // answers a second per connection instead of thousands, so the event loop stays with everyone else; a client
+    // that honours Retry-After waits a second anyway. A timer per held answer costs nothing like a request.
+    if (delayMs <= 0 || held >= maxHeld) return answer();
+    held += 1;
+    setTimeout(() => {
+      held -= 1;
+      answer();
+    }, delayMs).unref();
   };
 }

@@ -31,7 +31,9 @@ export async function openTierStore(tier: Tier): Promise<TierStore> {
     rateLimit: { perKeyPerMinute: 0, perAddressPerMinute: 0 },
     payments: { ...loaded.payments, perPhonePerHour: 1000 },
     // A fixed server secret: nothing is written beside the workspace's own data (its DATA_DIR is the demo's).
-    activation: { ...loaded.activation, secrets: [TEST_ACTIVATION_SECRET] },
+    // Tests register drivers without a key faster than any real instance admits them (REGISTRATION_RATE_PER_SECOND,
+    // unit-tested in bulkhead.spec.ts); the concurrency bulkhead and the per-address limits stay as configured.
+    activation: { ...loaded.activation, secrets: [TEST_ACTIVATION_SECRET], registrationRatePerSecond: 100_000 },
   };
   if (tier === 'postgresql') {
     const database = await createScratchDatabase();

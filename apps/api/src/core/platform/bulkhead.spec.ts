@@ -47,4 +47,24 @@ describe('Bulkhead', () => {
     expect(bulkhead.load).toEqual({ inFlight: 0, waiting: 0 });
     expect(await bulkhead.run(async () => 'ok')).toBe('ok');
   });
+
+  it('admits at most `perSecond` calls a second, in bursts of one second, and says so before admitting anything', async () => {
+    let now = 0;
+    const bulkhead = new Bulkhead(10, 10, 'busy', { perSecond: 2, now: () => now });
+    const quick = () => bulkhead.run(async () => 'done');
+    expect(await quick()).toBe('done');
+    expect(await quick()).toBe('done');
+    expect(bulkhead.saturated).toBe(true);
+    await expect(quick()).rejects.toMatchObject({ code: 'RATE_LIMITED', extra: { retryAfter: 1 } });
+    now = 499;
+    expect(bulkhead.saturated).toBe(true);
+    now = 500;
+    expect(bulkhead.saturated).toBe(false);
+    expect(await quick()).toBe('done');
+    // A quiet minute earns one second's worth, no more.
+    now = 60_500;
+    expect(await quick()).toBe('done');
+    expect(await quick()).toBe('done');
+    await expect(quick()).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+  });
 });

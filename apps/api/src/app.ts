@@ -15,11 +15,12 @@ import type { PortOverrides } from './core/ports.module';
 import type { AppConfig } from './config';
 import { openDatabase, type Database } from './persistence/database';
 import { CALLBACK_BODY_LIMIT_BYTES } from './payments/payments.service';
-import { json, static as serveStatic, text, type NextFunction, type Request, type Response } from 'express';
+import { json, text, type NextFunction, type Request, type Response } from 'express';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import helmet from 'helmet';
 import { bodyParserErrors, ProblemFilter } from './core/http/problem.filter';
+import { dashboardFiles } from './core/http/dashboard-files';
 import { validationPipe } from './core/http/validation';
 import { refuseMalformedInput } from './core/http/input-shape';
 import { OPENAPI_DESCRIPTION } from './core/http/openapi-description';
@@ -57,8 +58,9 @@ export function dashboardDir(appRoot: string): string | undefined {
 }
 
 /**
- * The assembly dashboard, same origin as the API (its session cookie is SameSite=Strict): static files, revalidated
- * on every load (ETag), so a new release is picked up at once. Without a build, a page says how to make one.
+ * The assembly dashboard, same origin as the API (its session cookie is SameSite=Strict): static files, pre-compressed,
+ * the hashed script and stylesheet kept by browsers for a year and index.html revalidated on every load (ETag), so a
+ * new release is picked up at once (core/http/dashboard-files.ts). Without a build, a page says how to make one.
  */
 function serveDashboard(app: NestExpressApplication, appRoot: string): void {
   const dir = dashboardDir(appRoot);
@@ -76,7 +78,7 @@ function serveDashboard(app: NestExpressApplication, appRoot: string): void {
     });
     return;
   }
-  app.use(base, serveStatic(dir, { index: 'index.html', maxAge: 0, redirect: false }));
+  app.use(base, ...dashboardFiles(dir));
 }
 
 /** The OpenAPI document of an app (running, or a preview with no database: see describeApi). */

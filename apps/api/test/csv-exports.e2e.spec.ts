@@ -1,11 +1,28 @@
 import { parse } from 'csv-parse/sync';
+import { INSPECTION_ITEMS } from '@transport/domain';
 import request from 'supertest';
 import type { RunningApp } from '../src/app';
 import { TRIP_CSV } from '../src/trips/trips.dto';
+import { DRIVER_CSV } from '../src/drivers/drivers.dto';
+import { TRANSACTION_CSV } from '../src/payments/payments.dto';
+import { COMPLIANCE_CSV, VEHICLE_CSV } from '../src/vehicles/vehicles.dto';
 import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
 
 type Row = Record<string, string>;
+type Json = Record<string, unknown>;
+
+/** The value at a dotted path of a JSON record; through a list, the first element that has it. */
+function valueAt(record: unknown, path: string): unknown {
+  let values: unknown[] = [record];
+  for (const key of path.split('.')) {
+    values = values
+      .flatMap((v) => (Array.isArray(v) ? v : [v]))
+      .map((v) => (v !== null && typeof v === 'object' ? (v as Json)[key] : undefined))
+      .filter((v) => v !== undefined && v !== null);
+  }
+  return values[0];
+}
 
 // Accept: text/csv on the lists people take to spreadsheets: the whole filtered list, streamed, in the caller's view.
 describeOnEachTier('CSV exports', (tier) => {
@@ -108,6 +125,55 @@ describeOnEachTier('CSV exports', (tier) => {
       expect(res.body.detail).toMatch(/CSV export .* needs an API key/);
       // The page itself stays open to passengers.
       await http().get(path).expect(200);
+    }
+  });
+
+  it('reads every column of every export back: each names a field its records have, filled as the JSON shows it', async () => {
+    // One vehicle with the optional fields the fixture leaves out, so every vehicle column has a value to read back: a
+    // make year and a VIN, a roadworthy certificate ending soon (on the compliance list), and a failed inspection item.
+    const full = await http()
+      .post('/vehicles/add')
+      .set('Authorization', f.keys.admin)
+      .send({
+        ownerID: f.ids.owners[0],
+        registrationNumber: 'GX 2-26',
+        make: 'Toyota',
+        makeYear: '2019-01-01',
+        vin: '1HGCM82633A004352',
+        roadWorthyExpiryDate: new Date(Date.now() + 10 * 86_400_000).toISOString(),
+      });
+    expect([full.status, full.body.detail]).toEqual([201, undefined]);
+    const checklist = Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, item !== 'brakes']));
+    await running.database.prisma.vehicle.update({
+      where: { id: full.body._id },
+      data: {
+        inspected: true,
+        inspectionChecklist: checklist,
+        inspectedBy: f.ids.assemblyUser,
+        dateInspected: new Date(),
+      },
+    });
+    // The widest view of each list (an admin's; a merchant's own transactions), so no column is empty by the view.
+    const exports = [
+      ['/vehicles/all', f.keys.admin, VEHICLE_CSV],
+      ['/drivers/all', f.keys.admin, DRIVER_CSV],
+      ['/vehicles/compliance?within=366', f.keys.admin, COMPLIANCE_CSV],
+      ['/trips/intracity/date?startDate=2026-06-01&endDate=2027-05-31', f.keys.admin, TRIP_CSV],
+      ['/payment/transactions', f.keys.merchantA, TRANSACTION_CSV],
+    ] as const;
+    for (const [path, key, spec] of exports) {
+      const rows = await csv(path, key);
+      const json = (await allPages(path, key)) as unknown as Json[];
+      expect({ path, rows: rows.length }).toEqual({ path, rows: json.length });
+      expect(Object.keys(rows[0])).toEqual([...spec.columns]);
+      // A column names a field the records have, and where the JSON has a value the file has one too.
+      const absent = spec.columns.filter((column) => !json.some((r) => valueAt(r, column) !== undefined));
+      const lost = spec.columns.filter(
+        (column) =>
+          json.some((r) => ![undefined, ''].includes(valueAt(r, column) as string)) &&
+          rows.every((r) => r[column] === ''),
+      );
+      expect({ path, absent, lost }).toEqual({ path, absent: [], lost: [] });
     }
   });
 

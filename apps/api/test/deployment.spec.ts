@@ -87,9 +87,16 @@ describeOnPostgres('the runtime bundle', () => {
       // The assembly dashboard, served from the bundle's own dashboard/ folder, same origin as the API.
       const page = await fetch(`${base}/dashboard/`);
       expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
-      expect(await page.text()).toContain('<title>Assembly dashboard</title>');
-      const script = await fetch(`${base}/dashboard/main.js`);
-      expect([script.status, script.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+      const html = await page.text();
+      expect(html).toContain('<title>Assembly dashboard</title>');
+      // The script's name carries its content's hash (apps/dashboard/build.mjs): browsers keep it for a year.
+      const name = /src="(main-[A-Z0-9]{8}\.js)"/.exec(html)?.[1];
+      const script = await fetch(`${base}/dashboard/${name}`);
+      expect([script.status, script.headers.get('content-type'), script.headers.get('cache-control')]).toEqual([
+        200,
+        'text/javascript; charset=utf-8',
+        'public, max-age=31536000, immutable',
+      ]);
       const status = run(
         process.execPath,
         [join(bundle, 'node_modules', 'prisma', 'build', 'index.js'), 'migrate', 'status'],

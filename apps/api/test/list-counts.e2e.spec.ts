@@ -75,6 +75,34 @@ describeOnEachTier('list counts', (tier) => {
     await http().get('/vehicles/all?approved=maybe').expect(400);
   });
 
+  it("splits inspected vehicles by their last inspection's outcome: the approval queue holds only passed ones", async () => {
+    const ids = async (query: string) => {
+      const res = await http().get(`/vehicles/all?${query}&limit=500&count=true`).set('Authorization', f.keys.admin);
+      expect(res.status).toBe(200);
+      expect(res.headers['x-total-count']).toBe(String(res.body.length));
+      return (res.body as Array<{ _id: string }>).map((v) => v._id).sort();
+    };
+    const waiting = await ids('inspected=true&approved=false');
+    expect(waiting.length).toBeGreaterThanOrEqual(3);
+    // Two of the vehicles awaiting approval failed their brakes at their last inspection.
+    const failed = waiting.slice(0, 2);
+    for (const id of failed) {
+      const row = await running.database.prisma.vehicle.findUniqueOrThrow({ where: { id } });
+      await running.database.prisma.vehicle.update({
+        where: { id },
+        data: { inspectionChecklist: { ...(row.inspectionChecklist as object), brakes: false } },
+      });
+    }
+    expect(await ids('inspection=failed')).toEqual(failed);
+    expect(await ids('inspection=passed&approved=false')).toEqual(waiting.slice(2));
+    const inspected = await ids('inspected=true');
+    expect(await ids('inspection=passed')).toEqual(inspected.filter((id) => !failed.includes(id)));
+    // Uninspected vehicles have no outcome at all.
+    expect(await ids('inspected=false&inspection=passed')).toEqual([]);
+    const bad = await http().get('/vehicles/all?inspection=maybe').expect(400);
+    expect(bad.body.detail).toMatch(/inspection must be passed or failed/);
+  });
+
   it('sends no count unless asked, and refuses anything but true or false', async () => {
     const plain = await http().get('/drivers/all?limit=1').set('Authorization', f.keys.admin).expect(200);
     expect(plain.headers['x-total-count']).toBeUndefined();

@@ -181,9 +181,24 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
     expect(refused.body).toMatchObject({ code: 'VEHICLE_NOT_INSPECTED', status: 422 });
     await unchanged(`/vehicles/${vehicle._id}`, b.assemblyKey, vehicle);
 
+    // A note on a failed item is kept with the inspection; a note on an item that passed is refused, nothing written.
+    const noted = await as(b.inspectorKey)
+      .post(`/vehicles/${vehicle._id}/inspect`, {
+        inspectionChecklist: { ...PASSED, brakes: false },
+        defects: { brakes: 'Front pads worn', headlights: 'Cracked' },
+      })
+      .expect(400);
+    expect([noted.body.code, noted.body.detail]).toEqual([
+      'INVALID_VALUE',
+      'defects.headlights: a defect note is for a failed item, and headlights passed',
+    ]);
+    await unchanged(`/vehicles/${vehicle._id}`, b.assemblyKey, vehicle);
     vehicle = (
       await as(b.inspectorKey)
-        .post(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: { ...PASSED, brakes: false } })
+        .post(`/vehicles/${vehicle._id}/inspect`, {
+          inspectionChecklist: { ...PASSED, brakes: false },
+          defects: { brakes: 'Front pads worn through' },
+        })
         .expect(200)
     ).body;
     expect(vehicle).toMatchObject({
@@ -191,7 +206,18 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
       approved: false,
       inspectedBy: b.inspector._id,
       inspectionChecklist: { brakes: false },
+      inspectionDefects: { brakes: 'Front pads worn through' },
       __v: 1,
+    });
+    expect((await asm.get(`/vehicles/${vehicle._id}`).expect(200)).body.inspectionDefects).toEqual({
+      brakes: 'Front pads worn through',
+    });
+    const history = (await asm.get(`/audit?entity=vehicle&id=${vehicle._id}`).expect(200)).body as Array<{
+      action: string;
+      after: { inspectionDefects?: unknown };
+    }>;
+    expect(history.find((e) => e.action === 'VehicleInspected')?.after.inspectionDefects).toEqual({
+      brakes: 'Front pads worn through',
     });
     expect((await asm.post(`/vehicles/${vehicle._id}/approve`).expect(422)).body.code).toBe(
       'VEHICLE_INSPECTION_FAILED',
@@ -215,6 +241,8 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
     vehicle = (
       await as(b.inspectorKey).post(`/vehicles/${vehicle._id}/inspect`, { inspectionChecklist: PASSED }).expect(200)
     ).body;
+    // The notes went with the failed inspection.
+    expect(vehicle.inspectionDefects).toBeUndefined();
     expect((await asm.post(`/vehicles/${vehicle._id}/approve`).set('If-Match', '0').expect(409)).body.code).toBe(
       'CONCURRENT_UPDATE',
     );

@@ -8,25 +8,34 @@ export type Driver = components['schemas']['DriverResponse'];
 export type Session = components['schemas']['SessionResponse'];
 export type AuditEntry = components['schemas']['AuditEntryResponse'];
 export type ComplianceEntry = components['schemas']['ComplianceEntryResponse'];
+export type AssemblyUser = components['schemas']['AssemblyUserResponse'];
 
 export const api = createApiClient({ baseUrl: location.origin });
 
 let csrfToken: string | undefined;
 let onSessionEnded: () => void = () => undefined;
+/** When the page last sent a request (the session's activity as the server sees it). */
+let lastRequestAt = 0;
 
 export function useSession(session: Session | undefined, ended: () => void): void {
   csrfToken = session?.csrfToken;
   onSessionEnded = ended;
 }
 
+/** When the page last sent a request to the API (ms since the epoch). */
+export const lastRequest = () => lastRequestAt;
+
 api.use({
   onRequest({ request }) {
     if (request.method !== 'GET' && csrfToken) request.headers.set('X-CSRF-Token', csrfToken);
+    lastRequestAt = Date.now();
     return request;
   },
   onResponse({ response }) {
-    // A 401 anywhere but at the sign-in itself: the session ended (idle, signed out elsewhere, password reset).
-    if (response.status === 401 && !new URL(response.url).pathname.startsWith('/auth/sign-in')) onSessionEnded();
+    // A 401 anywhere but at the sign-in itself, while signed in: the session ended (idle, signed out elsewhere,
+    // password reset). Before any sign-in a 401 only says nobody is signed in yet.
+    if (response.status === 401 && csrfToken && !new URL(response.url).pathname.startsWith('/auth/sign-in'))
+      onSessionEnded();
     return response;
   },
 });

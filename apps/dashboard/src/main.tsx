@@ -2,14 +2,17 @@ import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, must, useSession, type Session } from './api';
 import { words as w } from './i18n';
-import { Compliance } from './screens/compliance';
+import { Compliance, complianceWindow } from './screens/compliance';
 import { DriverScreen } from './screens/driver';
 import { Forgot, SetPassword, SignIn } from './screens/sign-in';
 import { Queues } from './screens/queues';
 import { ScanScreen } from './screens/scan';
+import { Register } from './screens/register';
+import { Account } from './screens/account';
 import { VehicleScreen } from './screens/vehicle';
 import { go } from './router';
-import { Loading } from './ui';
+import { SessionKeeper } from './session-keeper';
+import { Loading, NotFound } from './ui';
 
 /** The route: the part of the address after `#`, as a path and its query (the token of a password link, say). */
 function currentRoute(): { path: string; query: URLSearchParams } {
@@ -87,13 +90,21 @@ function App() {
     go('/sign-in');
   };
 
-  const [, section, id] = route.path.split('/');
+  const [, section, id, task] = route.path.split('/');
+  // Each record's screen is keyed by the record: another one (Back, Forward, a pasted link) starts clean, without the
+  // last one's messages or typed values.
   let screen;
-  if (section === 'vehicles' && id) screen = <VehicleScreen id={id} session={session} />;
-  else if (section === 'drivers' && id) screen = <DriverScreen id={id} session={session} />;
-  else if (section === 'compliance') screen = <Compliance />;
+  if (section === 'vehicles' && id) screen = <VehicleScreen key={`v${id}`} id={id} session={session} task={task} />;
+  else if (section === 'drivers' && id) screen = <DriverScreen key={`d${id}`} id={id} session={session} />;
+  else if (section === 'register') screen = <Register key={route.path} kind={id} />;
+  else if (section === 'account') screen = <Account session={session} />;
   else if (section === 'scan') screen = <ScanScreen />;
-  else screen = <Queues queue={section === 'queue' ? id : undefined} query={route.query} />;
+  else if (section === 'compliance') {
+    const within = complianceWindow(route.query);
+    screen = <Compliance key={`c${within}`} within={within} />;
+  } else if (section === '' || section === 'queue')
+    screen = <Queues queue={section === 'queue' ? id : undefined} query={route.query} />;
+  else screen = <NotFound key={route.path} error={new Error(w.errors.noSuchPage)} />;
 
   return (
     <>
@@ -113,26 +124,30 @@ function App() {
           <span class="assembly">{session.person.assemblyName}</span>
         </p>
         <nav aria-label={w.nav.label}>
-          <a href="#/" aria-current={!['compliance', 'scan'].includes(section) ? 'page' : undefined}>
+          <a href="#/" aria-current={!['compliance', 'register', 'account', 'scan'].includes(section) ? 'page' : undefined}>
             {w.nav.queues}
           </a>
           <a href="#/compliance" aria-current={section === 'compliance' ? 'page' : undefined}>
             {w.nav.compliance}
+          </a>
+          <a href="#/register" aria-current={section === 'register' ? 'page' : undefined}>
+            {w.nav.register}
           </a>
           <a href="#/scan" aria-current={section === 'scan' ? 'page' : undefined}>
             {w.scan.nav}
           </a>
         </nav>
         <div class="who">
-          <span>
+          <a href="#/account" aria-current={section === 'account' ? 'page' : undefined}>
             {session.person.name} · {w.roles[session.person.role] ?? session.person.role}
-          </span>
+          </a>
           <button type="button" class="quiet" onClick={signOut}>
             {w.nav.signOut}
           </button>
         </div>
       </header>
       <main id="main">{screen}</main>
+      <SessionKeeper session={session} />
     </>
   );
 }

@@ -25,9 +25,28 @@ export function dateTime(value: string | Date): string {
   });
 }
 
-/** The words of a refusal: the API's detail, and each field it names. */
-export function ProblemMessage({ error }: { error: unknown }) {
+/** What a refusal is about: the record's name in words, how to reload it, and the form's labels of its fields. */
+export interface ProblemContext {
+  /** The record as people call it ("vehicle", "driver"): a conflict names it. */
+  what?: string;
+  /** Loads the record again, keeping what was typed in the forms (offered on a conflict). */
+  reload?: () => void;
+  /** The form's label of each API field name (`insuranceExpiryDate` → "Insurance ends"). */
+  labels?: Record<string, string>;
+}
+
+/** The words of a refusal: what happened in the person's words, and each field named as the form labels it. */
+export function ProblemMessage({ error, what, reload, labels = {} }: { error: unknown } & ProblemContext) {
   const problem = error instanceof ApiProblem ? error : undefined;
+  const code = problem?.problem.code;
+  const fields = problem?.problem.errors ?? [];
+  // The API names fields (insuranceExpiryDate) and checklist items (spareTire) as its contract does; people read them
+  // as the form labels them.
+  const named: Record<string, string> = { ...w.checklist, ...w.fieldLabels, ...labels };
+  const inWords = (text: string) => text.replace(/\b[a-z]+[A-Z][A-Za-z]*\b/g, (name) => named[name] ?? name);
+  const label = (field: string | undefined) => (field ? (named[field] ?? field) : undefined);
+  const conflict = code === 'CONCURRENT_UPDATE';
+  const coded = code ? w.errors.codes[code] : undefined;
   const detail =
     problem === undefined
       ? error instanceof Error
@@ -35,73 +54,102 @@ export function ProblemMessage({ error }: { error: unknown }) {
         : String(error)
       : problem.status === 0
         ? w.errors.network
-        : (problem.problem.detail ?? (problem.status === 404 ? w.errors.notFound : w.errors.forbidden));
-  const fields = problem?.problem.errors ?? [];
-  // The domain names checklist items by their field names (spareTire); people read them in words (Spare tyre).
-  const inWords = (text: string) => text.replace(/\b[a-z]+[A-Z][A-Za-z]*\b/g, (name) => w.checklist[name] ?? name);
+        : conflict
+          ? w.errors.conflict(what ?? w.errors.record)
+          : coded
+            ? coded(label(fields[0]?.field ?? (problem.problem as { field?: string }).field) ?? '')
+            : inWords(problem.problem.detail ?? (problem.status === 404 ? w.errors.notFound : w.errors.forbidden));
+  const listed = coded || conflict ? [] : fields;
   return (
     <div class="alert error" role="alert">
       <p class="alert-title">{w.errors.title}</p>
-      <p>{inWords(detail)}</p>
-      {fields.length > 0 && (
+      <p>{detail}</p>
+      {listed.length > 0 && (
         <>
           <p>{w.errors.fields}</p>
           <ul>
-            {fields.map((f) => (
-              <li key={`${f.field}${f.message}`}>{inWords(f.message)}</li>
+            {listed.map((f) => (
+              <li key={`${f.field}${f.message}`}>
+                {named[f.field]
+                  ? `${named[f.field]}: ${inWords(f.message.replace(f.field, '').trim())}`
+                  : inWords(f.message)}
+              </li>
             ))}
           </ul>
         </>
+      )}
+      {conflict && reload && (
+        <button type="button" onClick={reload}>
+          {w.errors.reload(what ?? w.errors.record)}
+        </button>
       )}
     </div>
   );
 }
 
-export function Done({ children }: { children: ComponentChildren }) {
+export function Done({ children, tone = 'done' }: { children: ComponentChildren; tone?: 'done' | 'warn' }) {
   return (
-    <p class="alert done" role="status">
+    <p class={`alert ${tone}`} role="status">
       {children}
     </p>
   );
 }
 
+/** What an action did: success words, or words of a recorded outcome that is not a success (a failed inspection). */
+export interface Outcome {
+  words: string;
+  tone?: 'done' | 'warn';
+  /** Where to go next (the record just made). */
+  link?: { href: string; words: string };
+}
+
 /**
  * What the last action on a screen did, kept under the screen's title: the form that did it may go away with the
- * change (an approved vehicle has no approval form), the words stay, scrolled into view.
+ * change (an approved vehicle has no approval form), the words stay. The screen is keyed by its record, so another
+ * record's screen starts without them.
  */
-export function useNotice(): { notice: preact.JSX.Element | null; announce: (text: string) => void } {
-  const [text, setText] = useState<{ words: string; at: number } | undefined>();
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (text) ref.current?.scrollIntoView({ block: 'nearest' });
-  }, [text]);
+export function useNotice(): { notice: preact.JSX.Element | null; announce: (outcome: Outcome) => void } {
+  const [said, setSaid] = useState<(Outcome & { at: number }) | undefined>();
   return {
     notice: (
-      <div ref={ref} aria-live="polite">
-        {text && <Done key={text.at}>{text.words}</Done>}
+      <div aria-live="polite">
+        {said && (
+          <Done key={said.at} tone={said.tone}>
+            {said.words}
+          </Done>
+        )}
       </div>
     ),
-    announce: (words: string) => setText({ words, at: Date.now() }),
+    announce: (outcome: Outcome) => setSaid({ ...outcome, at: Date.now() }),
   };
 }
 
 /**
- * One action's form: runs `action` on submit with the form's data, shows the API's refusal or the success words, and
- * keeps the button disabled while the request is in flight (no double submits).
+ * One action's form: runs `action` on submit with the form's data, shows the API's refusal or the outcome's words, and
+ * keeps the button disabled while the request is in flight (no double submits). After a success the form is reset (a
+ * recorded renewal's date is not left in the field to be sent again) and the focus stays where it was; after a refusal
+ * what was typed stays.
  */
 export function ActionForm(props: {
   label: string;
   help?: string;
   submit: string;
+  /** The success words, or the outcome the action answers with. */
   done: string;
-  action: (data: FormData) => Promise<void>;
-  /** Where the success words go (the screen's notice); without it they show under the form. */
-  announce?: (text: string) => void;
+  action: (data: FormData) => Promise<void | Outcome>;
+  /** Where the outcome's words go (the screen's notice); without it they show under the form. */
+  announce?: (outcome: Outcome) => void;
+  /** How refusals name the record and its fields, and reload it on a conflict. */
+  problem?: ProblemContext;
   children?: ComponentChildren;
   danger?: boolean;
 }) {
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown; done?: boolean }>({});
+  const [state, setState] = useState<{ busy?: boolean; error?: unknown; done?: Outcome }>({});
+  // In flight: further submits are ignored. The button is marked aria-disabled, not disabled: a disabled button loses
+  // the keyboard focus, which would then start again from the top of the page after every save.
+  const busy = useRef(false);
   const id = props.label.toLowerCase().replace(/[^a-z]+/g, '-');
+  const reload = props.problem?.reload;
   return (
     <section class="panel" aria-labelledby={id}>
       <h2 id={id}>{props.label}</h2>
@@ -110,23 +158,44 @@ export function ActionForm(props: {
         onSubmit={async (event) => {
           event.preventDefault();
           const form = event.currentTarget as HTMLFormElement;
+          if (busy.current) return;
+          busy.current = true;
           setState({ busy: true });
           try {
-            await props.action(new FormData(form));
-            setState({ done: !props.announce });
-            props.announce?.(props.done);
+            const outcome = (await props.action(new FormData(form))) ?? { words: props.done };
+            form.reset();
+            setState({ done: props.announce ? undefined : outcome });
+            props.announce?.(outcome);
           } catch (error) {
             setState({ error });
+          } finally {
+            busy.current = false;
           }
         }}
       >
         {props.children}
-        <button type="submit" class={props.danger ? 'danger' : 'primary'} disabled={state.busy}>
+        <button type="submit" class={props.danger ? 'danger' : 'primary'} aria-disabled={state.busy}>
           {props.submit}
         </button>
       </form>
-      {state.error !== undefined && <ProblemMessage error={state.error} />}
-      {state.done && <Done>{props.done}</Done>}
+      {state.error !== undefined && (
+        <ProblemMessage
+          error={state.error}
+          {...props.problem}
+          reload={
+            reload &&
+            (() => {
+              setState({});
+              reload();
+            })
+          }
+        />
+      )}
+      {state.done && (
+        <Done tone={state.done.tone}>
+          {state.done.words} {state.done.link && <a href={state.done.link.href}>{state.done.link.words}</a>}
+        </Done>
+      )}
     </section>
   );
 }
@@ -171,4 +240,31 @@ export function Loading() {
       {w.loading}
     </p>
   );
+}
+
+/** A screen whose record could not be shown (not found, not allowed, no connection): a heading, then why. */
+export function NotFound({ error, title }: { error: unknown; title?: string }) {
+  const missing = !(error instanceof ApiProblem) || error.status === 404;
+  return (
+    <>
+      <Title>{missing ? w.errors.notFoundTitle : (title ?? w.errors.title)}</Title>
+      <ProblemMessage error={error} />
+      <p>
+        <a href="#/">{w.errors.backToQueues}</a>
+      </p>
+    </>
+  );
+}
+
+/** A phone-sized screen (under 48rem wide): one task per screen there. Follows the window as it is resized. */
+export function useNarrow(): boolean {
+  const query = '(max-width: 47.99rem)';
+  const [narrow, setNarrow] = useState(() => matchMedia(query).matches);
+  useEffect(() => {
+    const list = matchMedia(query);
+    const changed = () => setNarrow(list.matches);
+    list.addEventListener('change', changed);
+    return () => list.removeEventListener('change', changed);
+  }, []);
+  return narrow;
 }

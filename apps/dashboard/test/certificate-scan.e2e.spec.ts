@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import jsQR from 'jsqr';
 import { create as qrMatrix } from 'qrcode';
-import { CHROMIUM_FLAGS, expectAccessible, SHOTS, startDemo, type Running } from './support/browser';
+import { CHROMIUM_FLAGS, expectAccessible, SHOTS, startDemo, type Running } from './support/demo';
 
 // Vehicle certificates in a real browser at a phone's size (390x844): the printed certificate's QR code holds the
 // check URL, the public page a passenger opens, and the dashboard's scan screen reading the code from a camera

@@ -152,7 +152,7 @@ export interface paths {
         put?: never;
         /**
          * Record an inspection (inspectedBy is the caller; assembly inspectors only, else 403 DUTY_NOT_ALLOWED)
-         * @description All ten items as booleans (missing or extra items: 400). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).
+         * @description All ten items as booleans (missing or extra items: 400), and optionally a defect note per failed item (`defects`). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).
          */
         post: operations["vehiclesInspect"];
         delete?: never;
@@ -1694,6 +1694,15 @@ export interface components {
             /** @description Present on inspected vehicles. */
             inspectionChecklist?: components["schemas"]["InspectionChecklistResponse"];
             /**
+             * @description The inspector's note on each failed item of the last inspection that has one; absent when none.
+             * @example {
+             *       "brakes": "Front brake pads worn through"
+             *     }
+             */
+            inspectionDefects?: {
+                [key: string]: string;
+            };
+            /**
              * @description Present on approved vehicles.
              * @example 65a1b2c3d4e5f60718293a4b
              */
@@ -1843,6 +1852,15 @@ export interface components {
              *     }
              */
             inspectionChecklist: components["schemas"]["InspectionChecklistResponse"];
+            /**
+             * @description A note on each failed item that needs one (plain text, 1 to 500 characters), by item; a note on an item that passed, or on no item, is refused (400 INVALID_VALUE). Kept with the inspection, replaced by the next one.
+             * @example {
+             *       "brakes": "Front brake pads worn through"
+             *     }
+             */
+            defects?: {
+                [key: string]: string;
+            };
         };
         CorrectVehicleBody: {
             /**
@@ -2964,6 +2982,11 @@ export interface components {
              * @description The session ends at this instant whatever the activity.
              */
             endsAt: string;
+            /**
+             * @description How long the session lasts without a request (SESSION_IDLE_MINUTES), in seconds: a client warns before it ends, and keeps it while its person works.
+             * @example 1800
+             */
+            idleSeconds: number;
         };
         InviteBody: {
             /**
@@ -3522,6 +3545,8 @@ export interface operations {
                 inspected?: "true" | "false";
                 /** @description Filter by approval status: with inspected, the work queues (`inspected=false`: awaiting inspection; `inspected=true&approved=false`: awaiting approval). */
                 approved?: "true" | "false";
+                /** @description Inspected vehicles by the outcome of their last inspection: `passed` (every item passed; with `approved=false`, the approval queue) or `failed` (at least one item failed, see `inspectionChecklist`). */
+                inspection?: "passed" | "failed";
                 /** @description Find a vehicle by registration number (compared after normalising: upper case, single spaces). */
                 registrationNumber?: string;
                 /** @description Vehicles linked to this driver. */
@@ -5710,7 +5735,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description JSON: `{ "status": 200, "payload": [...] }` (one page; `Link` header for the next). With `Accept: text/csv` and an API key (401 without one): the whole filtered list (limit and after do not apply), streamed as drivers.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, name, phone, email, gender, license, licenseClass, licenseIssueDate, licenseExpiry, idType, idNumber, verified, approved, online, busy, rating, walletAccount, owner._id, owner.name, assembly, createdAt. */
+            /** @description JSON: `{ "status": 200, "payload": [...] }` (one page; `Link` header for the next). With `Accept: text/csv` and an API key (401 without one): the whole filtered list (limit and after do not apply), streamed as drivers.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, name, phone, email, gender, license, licenseClass, licenseIssueDate, licenseExpiry, idType, idNumber, verified, approved, online, busy, rating, walletAccount, ownerID._id, ownerID.name, assembly, createdAt. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7084,7 +7109,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A JSON array (one page; `Link` header for the next). With `Accept: text/csv` and an API key (401 without one): the whole filtered list (limit and after do not apply), streamed as trips.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, ticketNumber, createdAt, service.type, service.driver._id, service.driver.name, service.vehicle._id, service.vehicle.registrationNumber, service.passengers, service.ended, estimatedPrice, estimatedDistance, finalPrice, finalDistance, charges, discount, settledAmount, settled, refundAmount, refunded, paymentMethod, checkedOut, checkOutTime, assembly. */
+            /** @description A JSON array (one page; `Link` header for the next). With `Accept: text/csv` and an API key (401 without one): the whole filtered list (limit and after do not apply), streamed as trips.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, ticketNumber, createdAt, service.type, service.driver._id, service.driver.name, service.vehicle._id, service.vehicle.registrationNumber, service.passengers, service.ended, estimatedPrice, estimatedDistance, finalPrice, finalDistance, charges, discount, settledAmount, settled, refundAmount, refunded, paymentMethod, checkedOut, checkOutTime. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

@@ -65,6 +65,12 @@ export class SessionResponse {
   @ApiProperty({ description: 'The session ends at this instant unless another request comes first.' })
   idleExpiresAt!: Date;
   @ApiProperty({ description: 'The session ends at this instant whatever the activity.' }) endsAt!: Date;
+  @ApiProperty({
+    description:
+      'How long the session lasts without a request (SESSION_IDLE_MINUTES), in seconds: a client warns before it ends, and keeps it while its person works.',
+    example: 1800,
+  })
+  idleSeconds!: number;
 }
 
 export function toSessionResponse(info: SessionInfo): SessionResponse {
@@ -81,5 +87,6 @@ export function toSessionResponse(info: SessionInfo): SessionResponse {
     csrfToken: info.csrfToken,
     idleExpiresAt: info.idleExpiresAt,
     endsAt: info.endsAt,
+    idleSeconds: info.idleSeconds,
   };
 }

@@ -20,7 +20,7 @@ const MINUTE = 60_000;
 const quiet: EventLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
 
-function setup() {
+function setup(env: Record<string, string> = {}) {
   const people = new InMemoryPeople()
     .add({ ...person(INSPECTOR.id, 'inspector', 'ama@ama.gov.gh'), phone: '+233244000111' })
     .add(person(APPROVER.id, 'approver', 'kofi@ama.gov.gh'))
@@ -29,7 +29,7 @@ function setup() {
   const messages = new RecordingMessages();
   const limits = new CountingRateLimits({ 'sign-in-account': 3 });
   const clock = new FixedClock(T0);
-  const config = loadConfig({ PUBLIC_BASE_URL: 'https://transport.example.com' });
+  const config = loadConfig({ PUBLIC_BASE_URL: 'https://transport.example.com', ...env });
   const service = new PeopleService(people, messages, limits, config, clock, new SequentialIdGenerator(), quiet);
   const token = (i = -1) => /token=([A-Za-z0-9_-]{43})/.exec(messages.sent.at(i)?.text ?? '')?.[1] ?? '';
   return { people, messages, limits, clock, service, token };
@@ -167,6 +167,20 @@ describe('PeopleService on fakes', () => {
     });
     // Another address is another count.
     await expect(s.service.signIn('kofi@ama.gov.gh', 'a-long-walk-to-tema', '198.51.100.4')).resolves.toBeDefined();
+  });
+
+  it('keeps a short idle session (SESSION_IDLE_MINUTES=1) alive while requests come, and tells its length', async () => {
+    const s = setup({ SESSION_IDLE_MINUTES: '1' });
+    s.people.people.get(APPROVER.id)!.passwordHash = await hashPassword('a-long-walk-to-tema');
+    const { token, idleSeconds } = await s.service.signIn('kofi@ama.gov.gh', 'a-long-walk-to-tema', '203.0.113.7');
+    expect(idleSeconds).toBe(60);
+    // A request every 40 s for five minutes: each is within a minute of the one before, so the session lasts.
+    for (let i = 0; i < 8; i++) {
+      s.clock.advance(40_000);
+      expect(await s.service.authenticate(token)).toBeDefined();
+    }
+    s.clock.advance(61_000);
+    expect(await s.service.authenticate(token)).toBeUndefined();
   });
 
   it('authenticates a session as the user acting for their assembly, until idle or past its end', async () => {

@@ -45,6 +45,8 @@ export interface SessionInfo {
   /** The session ends at this instant without further requests, and at `endsAt` whatever happens. */
   idleExpiresAt: Date;
   endsAt: Date;
+  /** How long the session lasts without a request, in seconds. */
+  idleSeconds: number;
 }
 
 const sha256 = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
@@ -263,7 +265,7 @@ export class PeopleService implements OnApplicationShutdown {
     if (!found) return undefined;
     const { session, person } = found;
     if (!timingSafeEqual(Buffer.from(session.id), Buffer.from(id))) return undefined;
-    if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) await this.people.touchSession(id, now);
+    if (now.getTime() - session.lastSeenAt.getTime() >= this.touchEveryMs()) await this.people.touchSession(id, now);
     return {
       keyId: `session:${person.id}`,
       role: 'assembly',
@@ -281,6 +283,15 @@ export class PeopleService implements OnApplicationShutdown {
     return deleted;
   }
 
+  /**
+   * How stale a session's last-seen time may get before a request records it again: a minute (one write a minute at
+   * most per session), or a quarter of the idle time when that is shorter, so activity always extends a short session
+   * (with SESSION_IDLE_MINUTES=1 and a one-minute step, requests 59 s apart let it end).
+   */
+  private touchEveryMs(): number {
+    return Math.min(TOUCH_EVERY_MS, (this.config.people.sessionIdleMinutes * MINUTE) / 4);
+  }
+
   private idleSince(now: Date): Date {
     return new Date(now.getTime() - this.config.people.sessionIdleMinutes * MINUTE);
   }
@@ -292,6 +303,7 @@ export class PeopleService implements OnApplicationShutdown {
       csrfToken: session.csrfToken,
       idleExpiresAt: idle < session.expiresAt ? idle : session.expiresAt,
       endsAt: session.expiresAt,
+      idleSeconds: this.config.people.sessionIdleMinutes * 60,
     };
   }
 }

@@ -1,6 +1,8 @@
 import {
   DuplicateErrors,
   parseInspectionChecklist,
+  parseInspectionDefects,
+  type InspectionChecklist,
   parseVehicleType,
   Vehicle,
   VEHICLE_SUMMARY_FIELDS,
@@ -11,13 +13,13 @@ import {
   type VehicleState,
   type VehicleSummary,
 } from '@transport/domain';
-import type { Vehicle as VehicleRow } from '../generated/prisma/client';
+import { Prisma, type Vehicle as VehicleRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import type { ListSource, PrismaExecutor } from './prisma-executor';
 import { newestFirstPage, outsideTransaction, type Condition, type ReadDb, type ReadTables } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
-import type { SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -52,6 +54,12 @@ export function toDomain(row: VehicleRow): Vehicle {
     set(
       'inspectionChecklist',
       row.inspectionChecklist === null ? null : parseInspectionChecklist(row.inspectionChecklist),
+    );
+    set(
+      'inspectionDefects',
+      row.inspectionDefects === null
+        ? null
+        : parseInspectionDefects(row.inspectionDefects, s.inspectionChecklist ?? ({} as InspectionChecklist)),
     );
     set('inspectedBy', row.inspectedBy);
     set('dateInspected', row.dateInspected);
@@ -90,6 +98,8 @@ export function toPersistence(s: VehicleState) {
     approved: s.approved,
     // A checklist never goes back to nothing once recorded; undefined leaves the column as it is.
     inspectionChecklist: s.inspectionChecklist ? { ...s.inspectionChecklist } : undefined,
+    // Notes go with the inspection that made them: none now is NULL, not a note left from an earlier one.
+    inspectionDefects: s.inspectionDefects ? { ...s.inspectionDefects } : Prisma.DbNull,
     inspectedBy: s.inspectedBy ?? null,
     dateInspected: s.dateInspected ?? null,
     approvedBy: s.approvedBy ?? null,
@@ -211,6 +221,7 @@ const matching =
     return w.and([
       ...is('inspected', filter.inspected),
       ...is('approved', filter.approved),
+      ...(filter.inspection === undefined ? [] : [inspectionOutcome(filter.inspection)]),
       ...is('registrationNumber', filter.registrationNumber),
       ...is('driverId', filter.driverId),
       ...is('ownerId', filter.ownerId),
@@ -219,6 +230,17 @@ const matching =
       ...is('assemblyId', filter.assemblyId),
     ]);
   };
+
+/**
+ * The outcome of a vehicle's last inspection, read from its stored checklist: failed when any item is `false`. The
+ * checklist is only present on inspected vehicles, so an uninspected one is neither passed nor failed.
+ */
+const inspectionOutcome = (outcome: 'passed' | 'failed') => {
+  const anyFailed = sql<boolean>`exists (select 1 from jsonb_each(${sql.ref('inspectionChecklist')}) as item where item.value = 'false'::jsonb)`;
+  return outcome === 'failed'
+    ? sql<boolean>`(${sql.ref('inspected')} and ${anyFailed})`
+    : sql<boolean>`(${sql.ref('inspected')} and not ${anyFailed})`;
+};
 
 const allVehicles = (db: ReadDb) => db.selectFrom('vehicles').selectAll();
 const summaryColumns = (db: ReadDb) => db.selectFrom('vehicles').select([...VEHICLE_SUMMARY_FIELDS, 'stationLinked']);

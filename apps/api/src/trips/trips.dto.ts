@@ -294,6 +294,5 @@ export const TRIP_CSV: CsvList = {
     'paymentMethod',
     'checkedOut',
     'checkOutTime',
-    'assembly',
   ],
 };

@@ -93,6 +93,7 @@ export class VehiclesController {
     const filter = {
       inspected: toBoolean(query.inspected),
       approved: toBoolean(query.approved),
+      inspection: query.inspection,
       registrationNumber: query.registrationNumber,
       driverId: query.driver,
       ownerId: query.ownerID,
@@ -173,7 +174,7 @@ export class VehiclesController {
   @ApiOperation({
     summary: 'Record an inspection (inspectedBy is the caller; assembly inspectors only, else 403 DUTY_NOT_ALLOWED)',
     description:
-      'All ten items as booleans (missing or extra items: 400). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).',
+      'All ten items as booleans (missing or extra items: 400), and optionally a defect note per failed item (`defects`). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).',
   })
   @ApiBody({ type: InspectBody })
   @View('vehicle')
@@ -185,7 +186,13 @@ export class VehiclesController {
     @Headers('if-match') ifMatch: string | undefined,
     @CurrentPrincipal() principal: Principal,
   ): Promise<VehicleResponse> {
-    return this.vehicles.inspect(id, body.inspectionChecklist, actorOf(principal), expectedVersion(ifMatch));
+    return this.vehicles.inspect(
+      id,
+      body.inspectionChecklist,
+      actorOf(principal),
+      expectedVersion(ifMatch),
+      body.defects,
+    );
   }
 
   @CorrectRoute(

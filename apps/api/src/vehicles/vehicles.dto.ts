@@ -18,6 +18,7 @@ import {
 } from 'class-validator';
 import {
   COMPLIANCE_REASON_CODES,
+  DEFECT_NOTE_MAX,
   INSPECTION_ITEMS,
   MAX_CAPACITY,
   MAX_FUEL_LITRES,
@@ -43,6 +44,9 @@ import {
 
 // Requests and responses of the /vehicles routes, declared once: validation, the OpenAPI document and the types.
 
+const INSPECTION_OUTCOMES = ['passed', 'failed'] as const;
+type InspectionOutcome = (typeof INSPECTION_OUTCOMES)[number];
+
 export class ListVehiclesQuery {
   @LimitParam() limit?: number;
   @CountParam() count?: string;
@@ -52,6 +56,14 @@ export class ListVehiclesQuery {
     'Filter by approval status: with inspected, the work queues (`inspected=false`: awaiting inspection; `inspected=true&approved=false`: awaiting approval).',
   )
   approved?: string;
+  @ApiPropertyOptional({
+    enum: INSPECTION_OUTCOMES,
+    description:
+      'Inspected vehicles by the outcome of their last inspection: `passed` (every item passed; with `approved=false`, the approval queue) or `failed` (at least one item failed, see `inspectionChecklist`).',
+  })
+  @IsOptional()
+  @IsIn(INSPECTION_OUTCOMES as unknown as string[], { message: 'inspection must be passed or failed' })
+  inspection?: InspectionOutcome;
   @ApiPropertyOptional({
     description: 'Find a vehicle by registration number (compared after normalising: upper case, single spaces).',
     maxLength: 20,
@@ -183,6 +195,16 @@ export class InspectBody {
   })
   @IsObject()
   inspectionChecklist!: Record<string, unknown>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', maxLength: DEFECT_NOTE_MAX },
+    description:
+      'A note on each failed item that needs one (plain text, 1 to 500 characters), by item; a note on an item that passed, or on no item, is refused (400 INVALID_VALUE). Kept with the inspection, replaced by the next one.',
+    example: { brakes: 'Front brake pads worn through' },
+  })
+  @IsOptional()
+  @IsObject()
+  defects?: Record<string, unknown>;
 }
 
 /**
@@ -294,6 +316,13 @@ export class VehicleResponse extends RecordResponse {
   @ApiProperty() approved!: boolean;
   @ApiPropertyOptional({ type: InspectionChecklistResponse, description: 'Present on inspected vehicles.' })
   inspectionChecklist?: Record<string, boolean>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: "The inspector's note on each failed item of the last inspection that has one; absent when none.",
+    example: { brakes: 'Front brake pads worn through' },
+  })
+  inspectionDefects?: Record<string, string>;
   @ApiPropertyOptional({ ...ID, description: 'Present on approved vehicles.' }) approvedBy?: string;
   @ApiPropertyOptional({ ...DATE, description: 'Present on approved vehicles.' }) dateApproved?: string;
   @ApiPropertyOptional({ ...ID, description: 'Present on inspected vehicles.' }) inspectedBy?: string;
@@ -337,6 +366,7 @@ export function toVehicleResponse(v: VehicleState, links: VehicleLinks): Vehicle
     inspected: v.inspected,
     approved: v.approved,
     inspectionChecklist: v.inspectionChecklist ? { ...v.inspectionChecklist } : undefined,
+    inspectionDefects: v.inspectionDefects ? { ...v.inspectionDefects } : undefined,
     approvedBy: v.approvedBy,
     dateApproved: iso(v.dateApproved),
     inspectedBy: v.inspectedBy,

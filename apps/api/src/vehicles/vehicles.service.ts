@@ -128,10 +128,18 @@ export class VehiclesService {
     return this.respond(saved);
   }
 
-  async inspect(id: string, checklist: unknown, actor: Actor, expectedVersion?: number): Promise<VehicleResponse> {
+  async inspect(
+    id: string,
+    checklist: unknown,
+    actor: Actor,
+    expectedVersion?: number,
+    defects?: unknown,
+  ): Promise<VehicleResponse> {
     await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'inspectVehicle');
     return this.respond(
-      await this.change(id, actor, expectedVersion, 'VehicleInspected', (v, at) => v.inspect(checklist, actor.id, at)),
+      await this.change(id, actor, expectedVersion, 'VehicleInspected', (v, at) =>
+        v.inspect(checklist, actor.id, at, defects),
+      ),
     );
   }
 

@@ -1,13 +1,20 @@
 import { useState } from 'preact/hooks';
 import { api, downloadComplianceCsv, page, type ComplianceEntry } from '../api';
 import { words as w } from '../i18n';
+import { go } from '../router';
 import { day, Loading, ProblemMessage, Title, useLoad } from '../ui';
 
 const WINDOWS = [0, 30, 60, 90];
 const PAGE_SIZE = 50;
 
-export function Compliance() {
-  const [within, setWithin] = useState(30);
+/** The window the address names (`#/compliance?within=60`), so Back returns to the list that was shown. */
+export function complianceWindow(query: URLSearchParams): number {
+  const within = Number(query.get('within') ?? '30');
+  return WINDOWS.includes(within) ? within : 30;
+}
+
+/** The compliance list of one window (keyed by it in main.tsx: another window starts at its first page). */
+export function Compliance({ within }: { within: number }) {
   const [after, setAfter] = useState<string[]>([]);
   const [download, setDownload] = useState<{ busy?: boolean; error?: unknown }>({});
   const cursor = after[after.length - 1];
@@ -31,15 +38,14 @@ export function Compliance() {
         onSubmit={(event) => {
           event.preventDefault();
           const data = new FormData(event.currentTarget as HTMLFormElement);
-          setAfter([]);
-          setWithin(Number(data.get('within')));
+          go(`/compliance?within=${Number(data.get('within'))}`);
         }}
       >
         <label for="within">{w.compliance.within}</label>
         <div class="row">
-          <select id="within" name="within" defaultValue={String(within)}>
+          <select id="within" name="within">
             {WINDOWS.map((n) => (
-              <option key={n} value={n}>
+              <option key={n} value={n} {...{ defaultSelected: n === within }}>
                 {w.compliance.days(n)}
               </option>
             ))}

@@ -1,7 +1,7 @@
 import type { components } from '@transport/api-client';
 import { api, must, seen, type Driver, type Session } from '../api';
 import { words as w } from '../i18n';
-import { ActionForm, day, Loading, ProblemMessage, Title, useLoad, useNotice } from '../ui';
+import { ActionForm, day, Loading, NotFound, Title, useLoad, useNotice } from '../ui';
 import { History } from './history';
 
 /** The approval checks, checked against the contract's type (which has no values): each one, and no other. */
@@ -18,11 +18,12 @@ void EVERY_CHECK;
 export function DriverScreen({ id, session }: { id: string; session: Session }) {
   const driver = useLoad(() => must(api.GET('/drivers/{id}', { params: { path: { id } } })), [id]);
   const { notice, announce } = useNotice();
-  if (driver.error !== undefined) return <ProblemMessage error={driver.error} />;
+  if (driver.error !== undefined) return <NotFound error={driver.error} />;
   if (!driver.value) return <Loading />;
   const d = driver.value;
   const role = session.person.role;
   const reload = driver.reload;
+  const problem = { what: w.driver.reload, reload };
 
   return (
     <>
@@ -32,6 +33,7 @@ export function DriverScreen({ id, session }: { id: string; session: Session }) 
       {role === 'approver' && !d.approved && (
         <ActionForm
           announce={announce}
+          problem={problem}
           label={w.driver.approval}
           help={w.driver.approvalHelp}
           submit={w.driver.approve}
@@ -59,6 +61,7 @@ export function DriverScreen({ id, session }: { id: string; session: Session }) 
       {role === 'approver' && d.approved && (
         <ActionForm
           announce={announce}
+          problem={problem}
           label={w.driver.revoke}
           help={w.driver.revokeHelp}
           submit={w.driver.revokeSubmit}
@@ -78,10 +81,23 @@ export function DriverScreen({ id, session }: { id: string; session: Session }) 
           <textarea id="reason" name="reason" required maxLength={500} rows={3} />
         </ActionForm>
       )}
+      {role === 'approver' && !d.dateActivated && (
+        <ActionForm
+          label={w.driver.activationKey}
+          help={w.driver.activationKeyHelp}
+          submit={w.driver.sendKey}
+          done={w.driver.keySent}
+          problem={problem}
+          action={async () => {
+            await must(api.POST('/drivers/{id}/activation-key', { params: { path: { id: d._id } } }));
+            reload();
+          }}
+        />
+      )}
       {(role === 'inspector' || role === 'approver') && (
         <>
           <ActionForm
-            announce={announce}
+            problem={problem}
             label={w.driver.renewal}
             submit={w.driver.saveRenewal}
             done={w.driver.renewed}
@@ -99,7 +115,7 @@ export function DriverScreen({ id, session }: { id: string; session: Session }) 
             <input id="expiry" name="expiry" type="date" required />
           </ActionForm>
           <ActionForm
-            announce={announce}
+            problem={problem}
             label={w.driver.correct}
             submit={w.driver.saveCorrection}
             done={w.driver.corrected}

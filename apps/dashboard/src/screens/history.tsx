@@ -1,6 +1,7 @@
 import { api, must, type AuditEntry } from '../api';
 import { words as w } from '../i18n';
 import { dateTime, Loading, ProblemMessage, useLoad } from '../ui';
+import { withNote } from './inspection';
 
 const names = new Map<string, Promise<string>>();
 
@@ -37,11 +38,12 @@ export function History(props: { entity: 'vehicle' | 'driver'; id: string; me: s
         <ol class="history">
           {history.value.map(({ entry, who }) => (
             <li key={entry._id}>
-              <span class="what">{w.history.actions[entry.action] ?? spaced(entry.action)}</span>
+              <span class="what">{actionWords(entry)}</span>
               <span class="muted">
                 <time dateTime={String(entry.at)}>{dateTime(entry.at)}</time> {w.history.by} {who}
               </span>
               {entry.action.endsWith('Corrected') && changed(entry)}
+              {entry.action === 'VehicleInspected' && inspection(entry)}
             </li>
           ))}
         </ol>
@@ -67,6 +69,45 @@ function changed(entry: AuditEntry) {
     <span class="muted">
       {w.history.changed}: {fields.join(', ')}
     </span>
+  );
+}
+
+/** What happened, in words: a station link set to none is an unlink. */
+function actionWords(entry: AuditEntry): string {
+  const after = (entry.after ?? {}) as Record<string, unknown>;
+  // The entry keeps the vehicle as it was after the change: no station (null) there means the link was removed.
+  if (entry.action === 'VehicleStationLinked' && after.stationId === null) return w.history.stationUnlinked;
+  return w.history.actions[entry.action] ?? spaced(entry.action);
+}
+
+/** An inspection's outcome per item, as recorded: which passed and which failed. */
+function inspection(entry: AuditEntry) {
+  const after = (entry.after ?? {}) as {
+    inspectionChecklist?: Record<string, boolean>;
+    inspectionDefects?: Record<string, string>;
+  };
+  const checklist = after.inspectionChecklist;
+  if (!checklist) return null;
+  const notes = after.inspectionDefects ?? {};
+  // In the order an inspector walks round the vehicle (the checklist's words are in that order; storage keeps none).
+  const items = Object.keys(w.checklist)
+    .filter((item) => item in checklist)
+    .map((item) => [item, checklist[item]] as const);
+  const failed = items.filter(([, ok]) => !ok).map(([item]) => withNote(w.checklist[item] ?? item, notes[item]));
+  const passed = items.filter(([, ok]) => ok).map(([item]) => w.checklist[item] ?? item);
+  return (
+    <>
+      {failed.length > 0 && (
+        <span class="failed">
+          {w.history.failed}: {failed.join('; ')}
+        </span>
+      )}
+      {passed.length > 0 && (
+        <span class="muted">
+          {w.history.passed}: {passed.join(', ')}
+        </span>
+      )}
+    </>
   );
 }
 

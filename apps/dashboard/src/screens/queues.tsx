@@ -1,11 +1,12 @@
 import { api, page, type Driver, type ListPage, type Vehicle } from '../api';
 import { words as w } from '../i18n';
+import { colourName } from '../colours';
 import { go } from '../router';
 import { day, Loading, ProblemMessage, Title, useLoad } from '../ui';
 
 const PAGE_SIZE = 20;
-type QueueName = 'inspection' | 'approval' | 'drivers';
-const QUEUES: QueueName[] = ['inspection', 'approval', 'drivers'];
+type QueueName = 'inspection' | 'approval' | 'failed' | 'drivers';
+const QUEUES: QueueName[] = ['inspection', 'approval', 'failed', 'drivers'];
 
 /** One queue's page: the assembly's records waiting for that step, newest first (the API scopes to the assembly). */
 function load(queue: QueueName, after?: string, search?: string): Promise<ListPage<Vehicle | Driver>> {
@@ -17,18 +18,13 @@ function load(queue: QueueName, after?: string, search?: string): Promise<ListPa
       (data) => data.payload,
     );
   }
-  return page(
-    api.GET('/vehicles/all', {
-      params: {
-        query: {
-          ...paging,
-          inspected: queue === 'approval' ? 'true' : 'false',
-          ...(queue === 'approval' ? { approved: 'false' as const } : {}),
-          registrationNumber: search,
-        },
-      },
-    }),
-  );
+  // Awaiting approval: only vehicles whose last inspection passed every item; those that failed wait in their own list
+  // (for a passing re-inspection), never in the approver's queue.
+  const filter =
+    queue === 'inspection'
+      ? ({ inspected: 'false' } as const)
+      : ({ approved: 'false', inspection: queue === 'approval' ? 'passed' : 'failed' } as const);
+  return page(api.GET('/vehicles/all', { params: { query: { ...paging, ...filter, registrationNumber: search } } }));
 }
 
 function href(queue: QueueName, params: Record<string, string | undefined>): string {
@@ -120,19 +116,24 @@ export function Queues(props: { queue?: string; query: URLSearchParams }) {
 }
 
 function VehicleCard({ vehicle }: { vehicle: Vehicle }) {
+  const checklist = vehicle.inspectionChecklist ?? {};
+  const failed = Object.entries(checklist)
+    .filter(([, passed]) => !passed)
+    .map(([item]) => w.checklist[item] ?? item);
   return (
     <li>
       <a href={`#/vehicles/${vehicle._id}`} class="card-title">
         {vehicle.registrationNumber}
       </a>
       <span>
-        {vehicle.make} {vehicle.model} · {vehicle.color}
+        {vehicle.make} {vehicle.model} · {colourName(vehicle.color)}
       </span>
       <span class="muted">
         {vehicle.inspected
           ? `${w.queues.inspectedOn} ${day(vehicle.dateInspected)}`
           : `${w.queues.registered} ${day(vehicle.createdAt)}`}
       </span>
+      {failed.length > 0 && <span class="failed">{w.queues.failedItems(failed.join(', '))}</span>}
     </li>
   );
 }

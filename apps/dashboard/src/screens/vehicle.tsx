@@ -1,45 +1,143 @@
-import type { components } from '@transport/api-client';
 import { api, must, page, seen, type Session, type Vehicle } from '../api';
 import { words as w } from '../i18n';
-import { ActionForm, day, Loading, ProblemMessage, Title, useLoad, useNotice } from '../ui';
+import {
+  ActionForm,
+  day,
+  Loading,
+  NotFound,
+  ProblemMessage,
+  Title,
+  useLoad,
+  useNarrow,
+  useNotice,
+  type ProblemContext,
+} from '../ui';
 import { History } from './history';
-
-/**
- * The ten items, in the order an inspector walks round the vehicle. The contract gives their names as a type only, so
- * the list is written here and checked against it: a missing or unknown item fails to compile.
- */
-type InspectionItem = keyof components['schemas']['InspectionChecklistResponse'];
-const INSPECTION_ITEMS = [
-  'spareTire',
-  'headlights',
-  'tailLights',
-  'turnSignals',
-  'brakeLights',
-  'fireExtinguisher',
-  'emergencySignals',
-  'seatBelts',
-  'brakes',
-  'licensePlate',
-] as const satisfies readonly InspectionItem[];
-const EVERY_ITEM: Exclude<InspectionItem, (typeof INSPECTION_ITEMS)[number]> extends never ? true : never = true;
-void EVERY_ITEM;
+import { failedItems, INSPECTION_ITEMS, InspectionForm, withNote } from './inspection';
+import { colourHex, colourName, VEHICLE_COLOURS } from '../colours';
 
 const path = (id: string) => ({ params: { path: { id } } });
 /** A date input's value (YYYY-MM-DD) or undefined when left empty. */
 const dateField = (data: FormData, name: string) => (String(data.get(name) ?? '') || undefined) as string | undefined;
 
-export function VehicleScreen({ id, session }: { id: string; session: Session }) {
+/** One thing a person does with a vehicle: its name in the address, its words, and its part of the screen. */
+interface Task {
+  key: string;
+  label: string;
+  part: preact.JSX.Element;
+}
+
+export function VehicleScreen(props: { id: string; session: Session; task?: string }) {
+  const { id, session } = props;
   const vehicle = useLoad(() => must(api.GET('/vehicles/{id}', path(id))), [id]);
   const { notice, announce } = useNotice();
-  if (vehicle.error !== undefined) return <ProblemMessage error={vehicle.error} />;
+  const narrow = useNarrow();
+  if (vehicle.error !== undefined) return <NotFound error={vehicle.error} title={w.vehicle.title(id)} />;
   if (!vehicle.value) return <Loading />;
   const v = vehicle.value;
   const role = session.person.role;
   const reload = vehicle.reload;
+  const failed = failedItems(v);
+  // A refusal names this vehicle and its fields as the forms do, and a conflict offers to load it again.
+  const problem = { what: w.vehicle.reload, reload };
+  const staff = role === 'inspector' || role === 'approver';
 
+  const tasks: Task[] = [];
+  if (role === 'inspector')
+    tasks.push({
+      key: 'inspect',
+      label: w.vehicle.inspection,
+      part: <InspectionForm v={v} reload={reload} problem={problem} />,
+    });
+  if (role === 'approver' && !v.approved)
+    tasks.push({
+      key: 'approve',
+      label: w.vehicle.approval,
+      part:
+        failed.length > 0 ? (
+          <section class="panel" aria-labelledby="approval">
+            <h2 id="approval">{w.vehicle.approval}</h2>
+            <p class="alert warn">{w.vehicle.failedHelp(failed.join(', '))}</p>
+          </section>
+        ) : (
+          <ActionForm
+            announce={announce}
+            label={w.vehicle.approval}
+            help={w.vehicle.approvalHelp}
+            submit={w.vehicle.approve}
+            done={w.vehicle.approvedNow}
+            problem={problem}
+            action={async () => {
+              await must(api.POST('/vehicles/{id}/approve', seen(v)));
+              reload();
+            }}
+          />
+        ),
+    });
+  if (staff) {
+    tasks.push({
+      key: 'renew',
+      label: w.vehicle.renewals,
+      part: (
+        <ActionForm
+          label={w.vehicle.renewals}
+          help={w.vehicle.renewalsHelp}
+          submit={w.vehicle.saveRenewal}
+          done={w.vehicle.renewed}
+          problem={problem}
+          action={async (data) => {
+            await must(
+              api.POST('/vehicles/{id}/renew', {
+                ...seen(v),
+                body: {
+                  roadWorthyExpiryDate: dateField(data, 'roadWorthy'),
+                  insuranceExpiryDate: dateField(data, 'insurance'),
+                },
+              }),
+            );
+            reload();
+          }}
+        >
+          <label for="roadWorthy">{w.vehicle.roadWorthy}</label>
+          <input id="roadWorthy" name="roadWorthy" type="date" />
+          <label for="insurance">{w.vehicle.insurance}</label>
+          <input id="insurance" name="insurance" type="date" />
+        </ActionForm>
+      ),
+    });
+    tasks.push({
+      key: 'correct',
+      label: w.vehicle.correct,
+      part: <Correction v={v} reload={reload} problem={problem} />,
+    });
+    tasks.push({ key: 'links', label: w.vehicle.links, part: <Links v={v} reload={reload} problem={problem} /> });
+  }
+  tasks.push({
+    key: 'history',
+    label: w.history.title,
+    part: <History entity="vehicle" id={id} me={session.person._id} version={v.__v} />,
+  });
+
+  const title = w.vehicle.title(v.registrationNumber ?? v._id);
+  const here = `#/vehicles/${id}`;
+  // On a phone, one task per screen: the vehicle's details and a list of what can be done, or one task with a way
+  // back. At a desk, everything on one page.
+  const chosen = narrow ? tasks.find((t) => t.key === props.task) : undefined;
+  if (chosen)
+    return (
+      <>
+        <Title>{`${title} · ${chosen.label}`}</Title>
+        <p>
+          <a href={here}>{w.vehicle.back(v.registrationNumber ?? v._id)}</a>
+        </p>
+        <Badges v={v} />
+        {notice}
+        {chosen.part}
+      </>
+    );
   return (
     <>
-      <Title>{w.vehicle.title(v.registrationNumber ?? v._id)}</Title>
+      <Title>{title}</Title>
       {notice}
       <Facts v={v} />
       {v.approved && (
@@ -49,103 +147,53 @@ export function VehicleScreen({ id, session }: { id: string; session: Session })
           </a>
         </p>
       )}
-      {role === 'inspector' && (
-        <ActionForm
-          announce={announce}
-          label={w.vehicle.inspection}
-          help={w.vehicle.inspectionHelp}
-          submit={w.vehicle.saveInspection}
-          done={w.vehicle.inspectionSaved}
-          action={async (data) => {
-            const inspectionChecklist = Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, data.has(item)]));
-            await must(
-              api.POST('/vehicles/{id}/inspect', {
-                ...seen(v),
-                body: {
-                  inspectionChecklist: inspectionChecklist as Record<(typeof INSPECTION_ITEMS)[number], boolean>,
-                },
-              }),
-            );
-            reload();
-          }}
-        >
-          <fieldset class="checklist">
-            <legend>{w.vehicle.inspection}</legend>
-            {INSPECTION_ITEMS.map((item) => (
-              <label key={item} class="check">
-                <input type="checkbox" name={item} defaultChecked={v.inspectionChecklist?.[item] ?? false} />
-                {w.checklist[item]}
-              </label>
+      {narrow ? (
+        <nav class="panel tasks" aria-labelledby="tasks">
+          <h2 id="tasks">{w.vehicle.tasks}</h2>
+          <ul>
+            {tasks.map((t) => (
+              <li key={t.key}>
+                <a href={`${here}/${t.key}`}>{t.label}</a>
+              </li>
             ))}
-          </fieldset>
-        </ActionForm>
+          </ul>
+        </nav>
+      ) : (
+        tasks.map((t) => <div key={t.key}>{t.part}</div>)
       )}
-      {role === 'approver' && !v.approved && (
-        <ActionForm
-          announce={announce}
-          label={w.vehicle.approval}
-          help={w.vehicle.approvalHelp}
-          submit={w.vehicle.approve}
-          done={w.vehicle.approvedNow}
-          action={async () => {
-            await must(api.POST('/vehicles/{id}/approve', seen(v)));
-            reload();
-          }}
-        />
-      )}
-      {(role === 'inspector' || role === 'approver') && (
-        <>
-          <ActionForm
-            announce={announce}
-            label={w.vehicle.renewals}
-            help={w.vehicle.renewalsHelp}
-            submit={w.vehicle.saveRenewal}
-            done={w.vehicle.renewed}
-            action={async (data) => {
-              await must(
-                api.POST('/vehicles/{id}/renew', {
-                  ...seen(v),
-                  body: {
-                    roadWorthyExpiryDate: dateField(data, 'roadWorthy'),
-                    insuranceExpiryDate: dateField(data, 'insurance'),
-                  },
-                }),
-              );
-              reload();
-            }}
-          >
-            <label for="roadWorthy">{w.vehicle.roadWorthy}</label>
-            <input id="roadWorthy" name="roadWorthy" type="date" />
-            <label for="insurance">{w.vehicle.insurance}</label>
-            <input id="insurance" name="insurance" type="date" />
-          </ActionForm>
-          <Correction v={v} reload={reload} announce={announce} />
-          <Links v={v} reload={reload} announce={announce} />
-        </>
-      )}
-      <History entity="vehicle" id={id} me={session.person._id} version={v.__v} />
     </>
   );
 }
 
-function Facts({ v }: { v: Vehicle }) {
-  const failed = INSPECTION_ITEMS.filter((item) => v.inspectionChecklist && v.inspectionChecklist[item] === false);
+/** Where the vehicle stands: inspected (or failed), approved. */
+function Badges({ v }: { v: Vehicle }) {
   return (
-    <section class="panel" aria-labelledby="details">
-      <h2 id="details">{w.vehicle.details}</h2>
-      <p class="badges">
+    <p class="badges">
+      {failedItems(v).length > 0 ? (
+        <span class="badge bad">{w.vehicle.failedInspection}</span>
+      ) : (
         <span class={v.inspected ? 'badge ok' : 'badge'}>
           {v.inspected ? w.vehicle.inspected : w.vehicle.notInspected}
         </span>
-        <span class={v.approved ? 'badge ok' : 'badge'}>{v.approved ? w.vehicle.approved : w.vehicle.notApproved}</span>
-      </p>
+      )}
+      <span class={v.approved ? 'badge ok' : 'badge'}>{v.approved ? w.vehicle.approved : w.vehicle.notApproved}</span>
+    </p>
+  );
+}
+
+function Facts({ v }: { v: Vehicle }) {
+  const failed = failedItems(v);
+  return (
+    <section class="panel" aria-labelledby="details">
+      <h2 id="details">{w.vehicle.details}</h2>
+      <Badges v={v} />
       <dl class="facts">
         <dt>{w.vehicle.make}</dt>
         <dd>
           {v.make} {v.model}
         </dd>
         <dt>{w.vehicle.color}</dt>
-        <dd>{v.color}</dd>
+        <dd>{colourName(v.color)}</dd>
         <dt>{w.vehicle.capacity}</dt>
         <dd>{v.capacity}</dd>
         <dt>{w.vehicle.makeYear}</dt>
@@ -157,7 +205,11 @@ function Facts({ v }: { v: Vehicle }) {
         {failed.length > 0 && (
           <>
             <dt>{w.vehicle.failedItems}</dt>
-            <dd>{failed.map((item) => w.checklist[item]).join(', ')}</dd>
+            <dd>
+              {INSPECTION_ITEMS.filter((item) => v.inspectionChecklist?.[item] === false)
+                .map((item) => withNote(w.checklist[item], v.inspectionDefects?.[item]))
+                .join('; ')}
+            </dd>
           </>
         )}
       </dl>
@@ -168,19 +220,20 @@ function Facts({ v }: { v: Vehicle }) {
 interface Part {
   v: Vehicle;
   reload: () => void;
-  announce: (text: string) => void;
+  problem: ProblemContext;
 }
 
-function Correction({ v, reload, announce }: Part) {
+function Correction({ v, reload, problem }: Part) {
   const fields = [
-    ['registrationNumber', 'Registration number', v.registrationNumber],
-    ['make', w.vehicle.make.split(' ')[0], v.make],
-    ['model', 'Model', v.model],
-    ['color', w.vehicle.color, v.color],
+    ['registrationNumber', w.vehicle.registration, v.registrationNumber],
+    ['make', w.vehicle.makeOnly, v.make],
+    ['model', w.vehicle.model, v.model],
+    // People type and read a colour's name; the record keeps its hex (a hex is still accepted).
+    ['color', w.vehicle.color, v.color === undefined ? undefined : colourName(v.color)],
   ] as const;
   return (
     <ActionForm
-      announce={announce}
+      problem={problem}
       label={w.vehicle.correct}
       submit={w.vehicle.saveCorrection}
       done={w.vehicle.corrected}
@@ -188,8 +241,9 @@ function Correction({ v, reload, announce }: Part) {
         const body: Record<string, string> = {};
         for (const [name, , current] of fields) {
           const value = String(data.get(name) ?? '').trim();
-          if (value && value !== current) body[name] = value;
+          if (value && value !== current) body[name] = name === 'color' ? colourHex(value) : value;
         }
+        if (body.color !== undefined && body.color.toUpperCase() === v.color?.toUpperCase()) delete body.color;
         if (Object.keys(body).length === 0) throw new Error(w.vehicle.nothingToCorrect);
         await must(api.POST('/vehicles/{id}/correct', { ...seen(v), body }));
         reload();
@@ -198,31 +252,58 @@ function Correction({ v, reload, announce }: Part) {
       {fields.map(([name, label, current]) => (
         <div key={name}>
           <label for={`correct-${name}`}>{label}</label>
-          <input id={`correct-${name}`} name={name} defaultValue={current ?? ''} />
+          {name === 'color' ? (
+            <>
+              <p class="help" id="colour-help">
+                {w.vehicle.colorHelp}
+              </p>
+              <input
+                id="correct-color"
+                name="color"
+                list="colour-names"
+                autocomplete="off"
+                aria-describedby="colour-help"
+                defaultValue={current ?? ''}
+              />
+              <datalist id="colour-names">
+                {VEHICLE_COLOURS.map(([hex, key]) => (
+                  <option key={hex} value={w.colours[key]} />
+                ))}
+              </datalist>
+            </>
+          ) : (
+            <input id={`correct-${name}`} name={name} defaultValue={current ?? ''} />
+          )}
         </div>
       ))}
     </ActionForm>
   );
 }
 
-function Links({ v, reload, announce }: Part) {
+function Links({ v, reload, problem }: Part) {
   const choices = useLoad(
     () =>
       Promise.all([
         page(api.GET('/drivers/all', { params: { query: { approved: 'true', limit: 100 } } }), (d) => d.payload),
         must(api.GET('/stations/all', { params: { query: { limit: 100 } } })),
         must(api.GET('/unions/all', { params: { query: { limit: 100 } } })),
+        // The linked driver, shown even when not among the first approved drivers listed.
+        v.driver ? must(api.GET('/drivers/{id}', path(v.driver))).catch(() => undefined) : undefined,
       ]),
-    [],
+    [v.driver],
   );
   if (choices.error !== undefined) return <ProblemMessage error={choices.error} />;
   if (!choices.value) return <Loading />;
-  const [drivers, stations, unions] = choices.value;
+  const [drivers, stations, unions, linked] = choices.value;
   const current = (value: unknown) =>
     typeof value === 'string' ? value : ((value as { _id?: string } | null)?._id ?? '');
+  // The linked driver is offered even when not among the first approved drivers listed, so the form shows it.
+  const driverChoices: [string, string][] = drivers.items.map((d) => [d._id, `${d.name} (${d.email})`]);
+  if (linked && !driverChoices.some(([id]) => id === linked._id))
+    driverChoices.unshift([linked._id, `${linked.name} (${linked.email})`]);
   return (
     <ActionForm
-      announce={announce}
+      problem={problem}
       label={w.vehicle.links}
       submit={w.vehicle.saveLinks}
       done={w.vehicle.linked}
@@ -243,7 +324,7 @@ function Links({ v, reload, announce }: Part) {
         label={w.vehicle.linkDriver}
         current={current(v.driver)}
         empty={w.vehicle.noChoice}
-        options={drivers.items.map((d) => [d._id, `${d.name} (${d.email})`])}
+        options={driverChoices}
       />
       <Choice
         name="station"
@@ -263,16 +344,22 @@ function Links({ v, reload, announce }: Part) {
   );
 }
 
-/** A labelled choice of one record (by id), with an empty first choice. */
+/**
+ * A labelled choice of one record (by id), with an empty first choice, showing the current one. The current one is
+ * the options' default (`defaultSelected`, the `selected` attribute): a select has no default value of its own, and a
+ * form reset returns to it.
+ */
 function Choice(props: { name: string; label: string; current: string; empty: string; options: [string, string][] }) {
   const id = `link-${props.name}`;
   return (
     <>
       <label for={id}>{props.label}</label>
-      <select id={id} name={props.name} defaultValue={props.current}>
-        <option value="">{props.empty}</option>
+      <select id={id} name={props.name}>
+        <option value="" {...{ defaultSelected: props.current === '' }}>
+          {props.empty}
+        </option>
         {props.options.map(([value, text]) => (
-          <option key={value} value={value}>
+          <option key={value} value={value} {...{ defaultSelected: value === props.current }}>
             {text}
           </option>
         ))}

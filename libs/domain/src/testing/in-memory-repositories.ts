@@ -17,6 +17,7 @@ import type { TransportUnionRepository } from '../transport-union/transport-unio
 import { Trip, type TripState } from '../trip/trip';
 import type { TripRepository } from '../trip/trip.repository';
 import { Vehicle, type VehicleState } from '../vehicle/vehicle';
+import { failedInspectionItems } from '../vehicle/inspection-checklist';
 import { vehicleSummaryOf, type VehicleListFilter, type VehicleRepository } from '../vehicle/vehicle.repository';
 import { InMemoryCollection } from './in-memory-collection';
 import { DuplicateErrors } from '../shared/common.errors';
@@ -34,6 +35,9 @@ export class InMemoryVehicleRepository implements VehicleRepository {
       (s) =>
         (filter.inspected === undefined || s.inspected === filter.inspected) &&
         (filter.approved === undefined || s.approved === filter.approved) &&
+        (filter.inspection === undefined ||
+          (s.inspectionChecklist !== undefined &&
+            failedInspectionItems(s.inspectionChecklist).length > 0 === (filter.inspection === 'failed'))) &&
         (filter.registrationNumber === undefined || s.registrationNumber === filter.registrationNumber) &&
         (filter.driverId === undefined || s.driverId === filter.driverId) &&
         (filter.ownerId === undefined || s.ownerId === filter.ownerId) &&

@@ -1,4 +1,6 @@
 import { parseChecklist } from '../shared/checklist';
+import { requireText } from '../shared/contact';
+import { DomainError } from '../shared/domain-error';
 
 /** The ten items of the assembly's vehicle inspection. `true` means the item passed. */
 export const INSPECTION_ITEMS = [
@@ -24,4 +26,35 @@ export function parseInspectionChecklist(raw: unknown): InspectionChecklist {
 
 export function failedInspectionItems(checklist: InspectionChecklist): InspectionItem[] {
   return INSPECTION_ITEMS.filter((item) => !checklist[item]);
+}
+
+/** An inspector's note on each failed item that has one (`{ brakes: 'Front pads worn through' }`). */
+export type InspectionDefects = Readonly<Partial<Record<InspectionItem, string>>>;
+export const DEFECT_NOTE_MAX = 500;
+
+/**
+ * Notes on the failed items of a checklist: none (absent or null) or an object with a note (plain text, 1 to 500
+ * characters) per failed item. A note on an item that passed, or on no inspection item, is refused: it would say a
+ * defect the checklist does not record.
+ */
+export function parseInspectionDefects(raw: unknown, checklist: InspectionChecklist): InspectionDefects {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new DomainError('INVALID_VALUE', 'defects must be an object of notes by failed item', 'defects');
+  }
+  const out: Partial<Record<InspectionItem, string>> = {};
+  for (const [item, note] of Object.entries(raw as Record<string, unknown>)) {
+    if (!(INSPECTION_ITEMS as readonly string[]).includes(item)) {
+      throw new DomainError('INVALID_VALUE', `defects.${item} names no inspection item`, `defects.${item}`);
+    }
+    if (checklist[item as InspectionItem]) {
+      throw new DomainError(
+        'INVALID_VALUE',
+        `defects.${item}: a defect note is for a failed item, and ${item} passed`,
+        `defects.${item}`,
+      );
+    }
+    out[item as InspectionItem] = requireText(note, `defects.${item}`, DEFECT_NOTE_MAX);
+  }
+  return out;
 }

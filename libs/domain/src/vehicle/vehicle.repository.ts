@@ -4,6 +4,11 @@ import type { Vehicle, VehicleState } from './vehicle';
 export interface VehicleListFilter {
   inspected?: boolean;
   approved?: boolean;
+  /**
+   * Inspected vehicles by the outcome of their last inspection: `passed` (every item passed: the approver's queue) or
+   * `failed` (at least one item failed). Uninspected vehicles match neither.
+   */
+  inspection?: 'passed' | 'failed';
   registrationNumber?: string;
   driverId?: string;
   ownerId?: string;

@@ -163,6 +163,28 @@ describe('Vehicle inspection', () => {
     expect(v.inspected).toBe(false);
   });
 
+  it('keeps a defect note on each failed item, and refuses a note on a passed or unknown item', () => {
+    const v = Vehicle.register(vehicleInput(), ports().ids, T0);
+    const failing = { ...allPassed(), brakes: false, spareTire: false };
+    v.inspect(failing, INSPECTOR, days(1), { brakes: '  Front pads worn through ', spareTire: 'Missing' });
+    expect(v.toState().inspectionDefects).toEqual({ brakes: 'Front pads worn through', spareTire: 'Missing' });
+    for (const [defects, message] of [
+      [{ headlights: 'Cracked' }, /defects.headlights: a defect note is for a failed item/],
+      [{ wipers: 'Worn' }, /defects.wipers names no inspection item/],
+      [{ brakes: '' }, /defects.brakes must be text of 1 to 500 characters/],
+      [{ brakes: 'x'.repeat(501) }, /defects.brakes must be text of 1 to 500/],
+      [['brakes'], /defects must be an object/],
+    ] as const) {
+      expect(() => v.inspect(failing, INSPECTOR, days(2), defects)).toThrow(message);
+    }
+    // A refused inspection changes nothing; the next one, without notes, drops the last one's.
+    expect(v.toState().dateInspected).toEqual(days(1));
+    v.inspect(failing, INSPECTOR, days(3));
+    expect(v.toState().inspectionDefects).toBeUndefined();
+    v.inspect(failing, INSPECTOR, days(4), null);
+    expect(v.toState().inspectionDefects).toBeUndefined();
+  });
+
   it('replaces the previous inspection on re-inspection', () => {
     const v = Vehicle.register(vehicleInput(), ports().ids, T0);
     v.inspect({ ...allPassed(), spareTire: false }, INSPECTOR, days(1));

@@ -4,7 +4,9 @@ import { requireText } from '../shared/contact';
 import {
   failedInspectionItems,
   parseInspectionChecklist,
+  parseInspectionDefects,
   type InspectionChecklist,
+  type InspectionDefects,
   type InspectionItem,
 } from './inspection-checklist';
 import { boundedNumber, validDate } from '../shared/values';
@@ -69,6 +71,8 @@ export interface VehicleState {
   readonly inspected: boolean;
   readonly approved: boolean;
   readonly inspectionChecklist?: InspectionChecklist;
+  /** The inspector's notes on failed items of the last inspection (absent: none). */
+  readonly inspectionDefects?: InspectionDefects;
   readonly inspectedBy?: string;
   readonly dateInspected?: Date;
   readonly approvedBy?: string;
@@ -235,12 +239,16 @@ export class Vehicle {
    * Records an inspection. A failed item is recorded, not refused. If an approved vehicle fails a re-inspection its
    * approval is withdrawn (and its driver unlinked, since only approved vehicles carry drivers).
    */
-  inspect(rawChecklist: unknown, inspectorId: string, at: Date): void {
+  inspect(rawChecklist: unknown, inspectorId: string, at: Date, rawDefects?: unknown): void {
     const checklist = parseInspectionChecklist(rawChecklist);
+    const defects = parseInspectionDefects(rawDefects, checklist);
     assertObjectId(inspectorId, 'inspectedBy');
     const failed = failedInspectionItems(checklist);
     this.state.inspected = true;
     this.state.inspectionChecklist = checklist;
+    // The notes belong to this inspection: an earlier one's go with it.
+    if (Object.keys(defects).length > 0) this.state.inspectionDefects = defects;
+    else delete this.state.inspectionDefects;
     this.state.inspectedBy = inspectorId;
     this.state.dateInspected = at;
     this.state.updatedAt = at;

@@ -142,7 +142,9 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
           v.linkTransportUnion(union.id, at(202));
         }
         if (n === 5) v.linkStation(null, at(202));
-        if (n <= 3) v.inspect(passed(), USER, at(200));
+        // The oldest failed its brakes (with a defect note); the next two passed.
+        if (n === 1) v.inspect({ ...passed(), brakes: false }, USER, at(200), { brakes: 'Front pads worn through' });
+        else if (n <= 3) v.inspect(passed(), USER, at(200));
         if (n === 2) {
           v.approve(APPROVER, at(201));
           v.linkDriver({ id: storedDriver.id, approved: true, verified: true }, at(202));
@@ -162,6 +164,12 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
       expect(await regs({ inspected: true })).toEqual(['GR 1003-24', 'GR 1002-24', 'GR 1001-24']);
       expect(await regs({ inspected: false })).toEqual(['GR 1006-24', 'GR 1005-24', 'GR 1004-24']);
       expect(await regs({ approved: true })).toEqual(['GR 1002-24']);
+      expect(await regs({ inspection: 'failed' })).toEqual(['GR 1001-24']);
+      expect(await regs({ inspection: 'passed' })).toEqual(['GR 1003-24', 'GR 1002-24']);
+      expect(await regs({ inspection: 'passed', approved: false })).toEqual(['GR 1003-24']);
+      expect(await regs({ inspection: 'failed', inspected: false })).toEqual([]);
+      const [failed] = (await b.vehicles.list({ inspection: 'failed' }, { limit: 1 })).items;
+      expect(failed.toState().inspectionDefects).toEqual({ brakes: 'Front pads worn through' });
       expect(await regs({ ownerId: o2.id })).toEqual(['GR 1006-24', 'GR 1004-24', 'GR 1002-24']);
       expect(await regs({ driverId: storedDriver.id })).toEqual(['GR 1002-24']);
       expect(await regs({ registrationNumber: 'GR 1005-24' })).toEqual(['GR 1005-24']);

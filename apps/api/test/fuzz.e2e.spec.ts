@@ -162,240 +162,244 @@ describeOnPostgres('fuzz: every operation, every role, valid and hostile input',
     await store?.dispose();
   });
 
-  it('answers every request with a declared status, problem+json on 4xx, a valid 2xx body, and stays up', async () => {
-    const started = Date.now();
-    // One generator per operation and role, from the seed: a failure replays alone, whatever ran before it.
-    let rng = new Rng(SEED);
-    let maker = new ValueMaker(DOCUMENT.components.schemas, rng);
-    const ajv = new Ajv({ strict: false, allErrors: false });
-    addFormats(ajv);
-    ajv.addSchema({ components: rewriteRefs(DOCUMENT.components) } as object, 'openapi.json');
-    const validators = new Map<Schema, ValidateFunction>();
-    const validatorOf = (schema: Schema) => {
-      let v = validators.get(schema);
-      if (!v) {
-        v = ajv.compile(rewriteRefs(schema) as object);
-        validators.set(schema, v);
-      }
-      return v;
-    };
-
-    const operations = Object.entries(DOCUMENT.paths)
-      .flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] })))
-      // Signing out ends the sessions the other operations are called with: last.
-      .sort((a, b) => Number(a.path === '/auth/sign-out') - Number(b.path === '/auth/sign-out'));
-
-    const findings = new Map<string, Sent & { status: number; detail: string }>();
-    let sent = 0;
-    const succeeded = new Set<string>();
-    let shortened = 0;
-
-    const build = (path: string, method: string, op: Operation, role: Role, mutate: boolean): Sent => {
-      const parameters = (op.parameters ?? []).map((p) =>
-        p.$ref ? DOCUMENT.components.parameters[p.$ref.split('/').pop()!] : p,
-      );
-      const query: Array<[string, string]> = [];
-      const headers: Record<string, string> = { ...role.headers };
-      let url = path;
-      const values = new Map<Parameter, string>();
-      for (const p of parameters) {
-        if (p.name === 'X-Request-Id') continue;
-        if (p.in === 'path') values.set(p, rng.pick(recordsAt(path) ?? [`65a${rng.hex(21)}`]));
-        else if (p.required || rng.chance(0.4)) values.set(p, String(validParameter(p, maker)));
-      }
-      let body: unknown;
-      const content = op.requestBody?.content['application/json'];
-      if (content) body = fixBody(maker.make(content.schema) as Record<string, unknown>, rng);
-      let contentType = content ? 'application/json' : undefined;
-      let raw: string | undefined;
-      let mutation = 'valid';
-
-      if (mutate) {
-        const choices = [
-          ...(parameters.length ? ['parameter', 'parameter', 'parameter'] : []),
-          ...(body !== undefined ? ['field', 'field', 'field', 'body', 'content-type', 'raw'] : []),
-          ...(body === undefined ? ['stray-body'] : []),
-          'header',
-          'query-extra',
-        ];
-        const kind = rng.pick(choices);
-        if (kind === 'parameter') {
-          const p = rng.pick(parameters.filter((x) => x.name !== 'X-Request-Id').concat(parameters));
-          // An empty path segment makes another URL (no route), not a bad value of this one.
-          const value = rng.pick(HOSTILE_STRINGS.filter((v) => p.in !== 'path' || v !== ''));
-          if (p.name === 'X-Request-Id' || p.in === 'header') headers[p.name] = headerSafe(value);
-          else values.set(p, value);
-          mutation = `${p.in} ${p.name} = ${JSON.stringify(value).slice(0, 60)}`;
-        } else if (kind === 'field' && body && typeof body === 'object' && !Array.isArray(body)) {
-          const schema = maker.resolve(content!.schema);
-          const keys = Object.keys(schema.properties ?? {});
-          const key = rng.pick(keys.length ? keys : ['unknownField']);
-          const how = rng.int(4);
-          const record = body as Record<string, unknown>;
-          if (how === 0) {
-            delete record[key];
-            mutation = `body without ${key}`;
-          } else if (how === 1) {
-            record[key] = nested(40);
-            mutation = `body ${key} nested 40 deep`;
-          } else {
-            record[key] = hostileValue(rng);
-            mutation = `body ${key} = ${JSON.stringify(record[key])?.slice(0, 60)}`;
-          }
-          if (rng.chance(0.2)) {
-            record[rng.pick(['__proto__', 'constructor', 'unknownField', '$where'])] = { polluted: true };
-            mutation += ' + an unknown field';
-          }
-        } else if (kind === 'body') {
-          body = hostileValue(rng);
-          mutation = `body = ${JSON.stringify(body)?.slice(0, 60)}`;
-        } else if (kind === 'content-type') {
-          contentType = rng.pick([
-            'text/plain',
-            'application/x-www-form-urlencoded',
-            'application/xml',
-            'multipart/form-data; boundary=x',
-            'application/json; charset=latin1',
-            'application/merge-patch+json',
-            '',
-          ]);
-          mutation = `content type ${JSON.stringify(contentType)}`;
-        } else if (kind === 'raw') {
-          raw = rng.pick([
-            '{"a":',
-            '',
-            'null',
-            '"string"',
-            `${'['.repeat(5000)}${']'.repeat(5000)}`,
-            JSON.stringify({ pad: 'x'.repeat(200_000) }),
-            '{"a":1,"a":2}',
-            '\u0000',
-            '{"__proto__":{"admin":true}}',
-          ]);
-          mutation = `raw body ${JSON.stringify(raw.slice(0, 40))} (${raw.length} chars)`;
-        } else if (kind === 'stray-body') {
-          // A body where the operation takes none: ignored or refused, never a 5xx.
-          contentType = rng.pick(['application/json', 'text/plain', 'application/xml']);
-          raw = rng.pick(['{"unexpected":true}', 'x'.repeat(200_000), '\u0000', '{"a":']);
-          mutation = `stray ${contentType} body ${JSON.stringify(raw.slice(0, 30))} (${raw.length} chars)`;
-        } else if (kind === 'header') {
-          const [name, value] = rng.pick([
-            ['Accept', 'text/csv'],
-            ['Accept', 'application/xml'],
-            ['Authorization', 'Bearer '],
-            ['Authorization', 'Basic dXNlcjpwYXNz'],
-            ['Authorization', `Bearer ${'k'.repeat(2000)}`],
-            ['Cookie', `tp_session=${'A'.repeat(43)}`],
-            ['Cookie', 'tp_session=%00'],
-            ['If-Match', '"abc"'],
-            ['If-Match', '99999999999999999999999'],
-            ['If-Match', '-1'],
-            ['If-Match', '*'],
-            ['X-Request-Id', 'has spaces and \u00e9'],
-            ['X-CSRF-Token', 'forged'],
-            ['X-Forwarded-For', '1.2.3.4, ::1, garbage'],
-          ] as const);
-          headers[name] = value;
-          mutation = `header ${name}: ${value.slice(0, 40)}`;
-        } else {
-          const [name, value] = rng.pick([
-            ['limit', '1'],
-            ['limit[x]', '1'],
-            ['count', 'true'],
-            ['after', `65a${rng.hex(21)}`],
-            ['unknown', '1'],
-          ] as const);
-          query.push([name, value]);
-          mutation = `extra query ${name}=${value}`;
+  it(
+    'answers every request with a declared status, problem+json on 4xx, a valid 2xx body, and stays up',
+    async () => {
+      const started = Date.now();
+      // One generator per operation and role, from the seed: a failure replays alone, whatever ran before it.
+      let rng = new Rng(SEED);
+      let maker = new ValueMaker(DOCUMENT.components.schemas, rng);
+      const ajv = new Ajv({ strict: false, allErrors: false });
+      addFormats(ajv);
+      ajv.addSchema({ components: rewriteRefs(DOCUMENT.components) } as object, 'openapi.json');
+      const validators = new Map<Schema, ValidateFunction>();
+      const validatorOf = (schema: Schema) => {
+        let v = validators.get(schema);
+        if (!v) {
+          v = ajv.compile(rewriteRefs(schema) as object);
+          validators.set(schema, v);
         }
-      }
-
-      for (const [p, value] of values) {
-        if (p.in === 'path') url = url.replace(`{${p.name}}`, urlEncoded(value));
-        else if (p.in === 'query') query.push([p.name, value]);
-        else if (p.in === 'header') headers[p.name] ??= headerSafe(value);
-      }
-      url = url.replace(/\{(\w+)\}/g, () => `65a${rng.hex(21)}`);
-      if (query.length) url += `?${query.map(([k, v]) => `${k}=${urlEncoded(v)}`).join('&')}`;
-      let payload: string | undefined;
-      if (raw !== undefined) payload = raw;
-      else if (body !== undefined) payload = JSON.stringify(body);
-      if (payload !== undefined && contentType) headers['Content-Type'] = contentType;
-      return { role: role.name, method: method.toUpperCase(), url, headers, body: payload, mutation };
-    };
-
-    const check = async (sentRequest: Sent, op: Operation, path: string) => {
-      sent++;
-      const res = await send(base, sentRequest);
-      const text = res.text;
-      const status = res.status;
-      if (status >= 200 && status < 300) succeeded.add(`${sentRequest.method} ${path}`);
-      const type = res.headers.get('content-type') ?? '';
-      const problem = (kind: string, detail: string) => {
-        const key = `${sentRequest.method} ${path} ${kind}`;
-        if (!findings.has(key)) findings.set(key, { ...sentRequest, status, detail: detail.slice(0, 400) });
+        return v;
       };
-      const declared = op.responses[String(status)];
-      if (status >= 500) problem(`answers ${status}`, text);
-      else if (!declared) problem(`answers undeclared ${status}`, text);
-      if (status >= 400 && status < 500 && !PROBLEM.test(type)) problem(`${status} not problem+json`, type);
-      if (status >= 200 && status < 300 && declared) {
-        if (!declared.content) {
-          if (text.length) problem(`${status} has a body the document does not declare`, text);
-        } else if (type.startsWith('application/json')) {
-          const schema = declared.content['application/json']?.schema;
-          if (!schema) problem(`${status} JSON not declared`, type);
-          else {
-            const validate = validatorOf(schema);
-            if (!validate(JSON.parse(text)))
-              problem(`${status} body off its schema (${sentRequest.role})`, ajv.errorsText(validate.errors));
+
+      const operations = Object.entries(DOCUMENT.paths)
+        .flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] })))
+        // Signing out ends the sessions the other operations are called with: last.
+        .sort((a, b) => Number(a.path === '/auth/sign-out') - Number(b.path === '/auth/sign-out'));
+
+      const findings = new Map<string, Sent & { status: number; detail: string }>();
+      let sent = 0;
+      const succeeded = new Set<string>();
+      let shortened = 0;
+
+      const build = (path: string, method: string, op: Operation, role: Role, mutate: boolean): Sent => {
+        const parameters = (op.parameters ?? []).map((p) =>
+          p.$ref ? DOCUMENT.components.parameters[p.$ref.split('/').pop()!] : p,
+        );
+        const query: Array<[string, string]> = [];
+        const headers: Record<string, string> = { ...role.headers };
+        let url = path;
+        const values = new Map<Parameter, string>();
+        for (const p of parameters) {
+          if (p.name === 'X-Request-Id') continue;
+          if (p.in === 'path') values.set(p, rng.pick(recordsAt(path) ?? [`65a${rng.hex(21)}`]));
+          else if (p.required || rng.chance(0.4)) values.set(p, String(validParameter(p, maker)));
+        }
+        let body: unknown;
+        const content = op.requestBody?.content['application/json'];
+        if (content) body = fixBody(maker.make(content.schema) as Record<string, unknown>, rng);
+        let contentType = content ? 'application/json' : undefined;
+        let raw: string | undefined;
+        let mutation = 'valid';
+
+        if (mutate) {
+          const choices = [
+            ...(parameters.length ? ['parameter', 'parameter', 'parameter'] : []),
+            ...(body !== undefined ? ['field', 'field', 'field', 'body', 'content-type', 'raw'] : []),
+            ...(body === undefined ? ['stray-body'] : []),
+            'header',
+            'query-extra',
+          ];
+          const kind = rng.pick(choices);
+          if (kind === 'parameter') {
+            const p = rng.pick(parameters.filter((x) => x.name !== 'X-Request-Id').concat(parameters));
+            // An empty path segment makes another URL (no route), not a bad value of this one.
+            const value = rng.pick(HOSTILE_STRINGS.filter((v) => p.in !== 'path' || v !== ''));
+            if (p.name === 'X-Request-Id' || p.in === 'header') headers[p.name] = headerSafe(value);
+            else values.set(p, value);
+            mutation = `${p.in} ${p.name} = ${JSON.stringify(value).slice(0, 60)}`;
+          } else if (kind === 'field' && body && typeof body === 'object' && !Array.isArray(body)) {
+            const schema = maker.resolve(content!.schema);
+            const keys = Object.keys(schema.properties ?? {});
+            const key = rng.pick(keys.length ? keys : ['unknownField']);
+            const how = rng.int(4);
+            const record = body as Record<string, unknown>;
+            if (how === 0) {
+              delete record[key];
+              mutation = `body without ${key}`;
+            } else if (how === 1) {
+              record[key] = nested(40);
+              mutation = `body ${key} nested 40 deep`;
+            } else {
+              record[key] = hostileValue(rng);
+              mutation = `body ${key} = ${JSON.stringify(record[key])?.slice(0, 60)}`;
+            }
+            if (rng.chance(0.2)) {
+              record[rng.pick(['__proto__', 'constructor', 'unknownField', '$where'])] = { polluted: true };
+              mutation += ' + an unknown field';
+            }
+          } else if (kind === 'body') {
+            body = hostileValue(rng);
+            mutation = `body = ${JSON.stringify(body)?.slice(0, 60)}`;
+          } else if (kind === 'content-type') {
+            contentType = rng.pick([
+              'text/plain',
+              'application/x-www-form-urlencoded',
+              'application/xml',
+              'multipart/form-data; boundary=x',
+              'application/json; charset=latin1',
+              'application/merge-patch+json',
+              '',
+            ]);
+            mutation = `content type ${JSON.stringify(contentType)}`;
+          } else if (kind === 'raw') {
+            raw = rng.pick([
+              '{"a":',
+              '',
+              'null',
+              '"string"',
+              `${'['.repeat(5000)}${']'.repeat(5000)}`,
+              JSON.stringify({ pad: 'x'.repeat(200_000) }),
+              '{"a":1,"a":2}',
+              '\u0000',
+              '{"__proto__":{"admin":true}}',
+            ]);
+            mutation = `raw body ${JSON.stringify(raw.slice(0, 40))} (${raw.length} chars)`;
+          } else if (kind === 'stray-body') {
+            // A body where the operation takes none: ignored or refused, never a 5xx.
+            contentType = rng.pick(['application/json', 'text/plain', 'application/xml']);
+            raw = rng.pick(['{"unexpected":true}', 'x'.repeat(200_000), '\u0000', '{"a":']);
+            mutation = `stray ${contentType} body ${JSON.stringify(raw.slice(0, 30))} (${raw.length} chars)`;
+          } else if (kind === 'header') {
+            const [name, value] = rng.pick([
+              ['Accept', 'text/csv'],
+              ['Accept', 'application/xml'],
+              ['Authorization', 'Bearer '],
+              ['Authorization', 'Basic dXNlcjpwYXNz'],
+              ['Authorization', `Bearer ${'k'.repeat(2000)}`],
+              ['Cookie', `tp_session=${'A'.repeat(43)}`],
+              ['Cookie', 'tp_session=%00'],
+              ['If-Match', '"abc"'],
+              ['If-Match', '99999999999999999999999'],
+              ['If-Match', '-1'],
+              ['If-Match', '*'],
+              ['X-Request-Id', 'has spaces and \u00e9'],
+              ['X-CSRF-Token', 'forged'],
+              ['X-Forwarded-For', '1.2.3.4, ::1, garbage'],
+            ] as const);
+            headers[name] = value;
+            mutation = `header ${name}: ${value.slice(0, 40)}`;
+          } else {
+            const [name, value] = rng.pick([
+              ['limit', '1'],
+              ['limit[x]', '1'],
+              ['count', 'true'],
+              ['after', `65a${rng.hex(21)}`],
+              ['unknown', '1'],
+            ] as const);
+            query.push([name, value]);
+            mutation = `extra query ${name}=${value}`;
           }
-        } else if (!Object.keys(declared.content).some((t) => type.startsWith(t))) {
-          problem(`${status} content type ${type} not declared`, type);
+        }
+
+        for (const [p, value] of values) {
+          if (p.in === 'path') url = url.replace(`{${p.name}}`, urlEncoded(value));
+          else if (p.in === 'query') query.push([p.name, value]);
+          else if (p.in === 'header') headers[p.name] ??= headerSafe(value);
+        }
+        url = url.replace(/\{(\w+)\}/g, () => `65a${rng.hex(21)}`);
+        if (query.length) url += `?${query.map(([k, v]) => `${k}=${urlEncoded(v)}`).join('&')}`;
+        let payload: string | undefined;
+        if (raw !== undefined) payload = raw;
+        else if (body !== undefined) payload = JSON.stringify(body);
+        if (payload !== undefined && contentType) headers['Content-Type'] = contentType;
+        return { role: role.name, method: method.toUpperCase(), url, headers, body: payload, mutation };
+      };
+
+      const check = async (sentRequest: Sent, op: Operation, path: string) => {
+        sent++;
+        const res = await send(base, sentRequest);
+        const text = res.text;
+        const status = res.status;
+        if (status >= 200 && status < 300) succeeded.add(`${sentRequest.method} ${path}`);
+        const type = res.headers.get('content-type') ?? '';
+        const problem = (kind: string, detail: string) => {
+          const key = `${sentRequest.method} ${path} ${kind}`;
+          if (!findings.has(key)) findings.set(key, { ...sentRequest, status, detail: detail.slice(0, 400) });
+        };
+        const declared = op.responses[String(status)];
+        if (status >= 500) problem(`answers ${status}`, text);
+        else if (!declared) problem(`answers undeclared ${status}`, text);
+        if (status >= 400 && status < 500 && !PROBLEM.test(type)) problem(`${status} not problem+json`, type);
+        if (status >= 200 && status < 300 && declared) {
+          if (!declared.content) {
+            if (text.length) problem(`${status} has a body the document does not declare`, text);
+          } else if (type.startsWith('application/json')) {
+            const schema = declared.content['application/json']?.schema;
+            if (!schema) problem(`${status} JSON not declared`, type);
+            else {
+              const validate = validatorOf(schema);
+              if (!validate(JSON.parse(text)))
+                problem(`${status} body off its schema (${sentRequest.role})`, ajv.errorsText(validate.errors));
+            }
+          } else if (!Object.keys(declared.content).some((t) => type.startsWith(t))) {
+            problem(`${status} content type ${type} not declared`, type);
+          }
+        }
+      };
+
+      for (const { path, method, op } of operations) {
+        for (const role of roles) {
+          rng = new Rng(seedOf(`${SEED} ${method} ${path} ${role.name}`));
+          maker = new ValueMaker(DOCUMENT.components.schemas, rng);
+          const cases = Date.now() - started < BUDGET_MS ? CASES : Math.min(CASES, 1);
+          if (cases < CASES) shortened++;
+          for (let i = 0; i <= cases; i++) {
+            const next = build(path, method, op, role, i > 0);
+            if (next.headers['If-Match'] === CURRENT_REVISION)
+              next.headers['If-Match'] = await revisionOf(path, next.url);
+            await check(next, op, path);
+          }
         }
       }
-    };
 
-    for (const { path, method, op } of operations) {
-      for (const role of roles) {
-        rng = new Rng(seedOf(`${SEED} ${method} ${path} ${role.name}`));
-        maker = new ValueMaker(DOCUMENT.components.schemas, rng);
-        const cases = Date.now() - started < BUDGET_MS ? CASES : Math.min(CASES, 1);
-        if (cases < CASES) shortened++;
-        for (let i = 0; i <= cases; i++) {
-          const next = build(path, method, op, role, i > 0);
-          if (next.headers['If-Match'] === CURRENT_REVISION)
-            next.headers['If-Match'] = await revisionOf(path, next.url);
-          await check(next, op, path);
-        }
-      }
-    }
-
-    // Still up and serving after all of it.
-    const live = await fetch(`${base}/health/ready`);
-    const list = await fetch(`${base}/vehicles/all?limit=1`);
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    process.stdout.write(
-      `fuzz: ${sent} requests, ${operations.length} operations, ${roles.length} roles, ${seconds} s\n`,
-    );
-    if (shortened)
-      process.stdout.write(`fuzz: time budget reached: ${shortened} operation-role pairs got 1 mutated request\n`);
-    const neverSucceeded = operations
-      .map((o) => `${o.method.toUpperCase()} ${o.path}`)
-      .filter((o) => !succeeded.has(o));
-    process.stdout.write(
-      `fuzz: operations no request got a 2xx from (their 2xx bodies unchecked): ${neverSucceeded.join(', ')}\n`,
-    );
-    const report = [...findings.entries()].map(
-      ([key, s]) =>
-        `${key}\n    as ${s.role} (${s.mutation}): ${s.method} ${s.url.slice(0, 200)}\n    -> ${s.status} ${s.detail}`,
-    );
-    expect({ seed: SEED, findings: report }).toEqual({ seed: SEED, findings: [] });
-    expect(crashes).toEqual([]);
-    expect([live.status, list.status]).toEqual([200, 200]);
-    // The budget bounds the full cases; past it every remaining operation and role still gets its one request, which
-    // on a loaded machine can take minutes more: Jest's default 60 s would fail a run that found nothing.
-  }, BUDGET_MS + 300_000);
+      // Still up and serving after all of it.
+      const live = await fetch(`${base}/health/ready`);
+      const list = await fetch(`${base}/vehicles/all?limit=1`);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      process.stdout.write(
+        `fuzz: ${sent} requests, ${operations.length} operations, ${roles.length} roles, ${seconds} s\n`,
+      );
+      if (shortened)
+        process.stdout.write(`fuzz: time budget reached: ${shortened} operation-role pairs got 1 mutated request\n`);
+      const neverSucceeded = operations
+        .map((o) => `${o.method.toUpperCase()} ${o.path}`)
+        .filter((o) => !succeeded.has(o));
+      process.stdout.write(
+        `fuzz: operations no request got a 2xx from (their 2xx bodies unchecked): ${neverSucceeded.join(', ')}\n`,
+      );
+      const report = [...findings.entries()].map(
+        ([key, s]) =>
+          `${key}\n    as ${s.role} (${s.mutation}): ${s.method} ${s.url.slice(0, 200)}\n    -> ${s.status} ${s.detail}`,
+      );
+      expect({ seed: SEED, findings: report }).toEqual({ seed: SEED, findings: [] });
+      expect(crashes).toEqual([]);
+      expect([live.status, list.status]).toEqual([200, 200]);
+      // The budget bounds the full cases; past it every remaining operation and role still gets its one request, which
+      // on a loaded machine can take minutes more: Jest's default 60 s would fail a run that found nothing.
+    },
+    BUDGET_MS + 300_000,
+  );
 
   /** The stored revision (`__v`) of the record a URL names, as a client that just read it would send it. */
   async function revisionOf(path: string, url: string): Promise<string> {

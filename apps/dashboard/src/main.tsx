@@ -124,7 +124,10 @@ function App() {
           <span class="assembly">{session.person.assemblyName}</span>
         </p>
         <nav aria-label={w.nav.label}>
-          <a href="#/" aria-current={!['compliance', 'register', 'account', 'scan'].includes(section) ? 'page' : undefined}>
+          <a
+            href="#/"
+            aria-current={!['compliance', 'register', 'account', 'scan'].includes(section) ? 'page' : undefined}
+          >
             {w.nav.queues}
           </a>
           <a href="#/compliance" aria-current={section === 'compliance' ? 'page' : undefined}>

@@ -122,7 +122,7 @@ export class DriversController {
       "the response carries only the new driver's own record (never the embedded owner). A six-digit activation key goes by SMS to the driver's phone, and to nobody else: neither the caller nor staff who register a driver ever see it (only a keyed hash is kept); `activationKeySent` says whether it was handed over (false: an approver sends a new one). The driver activates the account with it, and an assembly approves the driver. " +
       'A self-registering driver names the `assembly` that is to approve them (GET /assembly/all lists them); without one the driver waits unassigned until an admin places them. ' +
       'Without an API key, each client address may register REGISTRATION_LIMIT_PER_ADDRESS drivers an hour (default 20) and each phone number REGISTRATION_LIMIT_PER_PHONE a day (default 3): past either, 429 with Retry-After. ' +
-      'An instance works on REGISTRATION_CONCURRENCY registrations without a key at once (default 2) with as many waiting; past that, 429 with Retry-After: 1. ' +
+      'An instance works on REGISTRATION_CONCURRENCY registrations without a key at once (default 2) with as many waiting, and admits at most REGISTRATION_RATE_PER_SECOND a second (default 5); past either, 429 with Retry-After: 1, answered a quarter second later. ' +
       "An email already registered is a 409 (DRIVER_EMAIL_TAKEN), answered before the owner is looked at; an `ownerID` may name only an owner of the driver's own assembly: one that does not exist and one of another assembly are the same 422 (OWNER_NOT_FOUND). An assembly that does not exist is 422 ASSEMBLY_NOT_FOUND.",
   })
   @ApiBody({ type: AddDriverBody })

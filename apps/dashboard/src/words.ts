@@ -300,6 +300,12 @@ export const en = {
       DriverWentOffline: 'Went offline',
       DriverAvailable: 'Became available',
       DriverBusy: 'Took a trip',
+      ReminderSent: 'Expiry reminder sent by SMS',
+      ReminderFailed: 'Expiry reminder could not be sent',
+      RemindersStopped: 'Asked to stop expiry reminders',
+      RemindersResumed: 'Expiry reminders resumed',
+      CertificateIssued: 'Certificate printed',
+      CertificateReprinted: 'Certificate reprinted',
     } as Record<string, string>,
   },
   errors: {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import {
+  reminderKey,
   daysUntil,
   dueThreshold,
   dueWindow,
@@ -80,6 +81,15 @@ describe('reminder schedule', () => {
         },
       ),
     );
+  });
+
+  it('names one reminder per record, document, expiry and threshold (a renewed expiry is another reminder)', () => {
+    const doc = { entity: 'vehicle', entityId: 'v1', document: 'insurance', expiry: new Date('2027-01-31T00:00:00Z') };
+    expect(reminderKey(doc, 7)).toBe('vehicle:v1:insurance:2027-01-31T00:00:00.000Z:7');
+    expect(
+      new Set([reminderKey(doc, 7), reminderKey(doc, 1), reminderKey({ ...doc, expiry: new Date('2028-01-31') }, 7)])
+        .size,
+    ).toBe(3);
   });
 
   it('says which document of which vehicle lapses, and when', () => {

@@ -32,6 +32,8 @@ describe.each(SIZES)('finding records at $name size', (size) => {
   };
   const hitTitles = async () => (await page.locator('.hits .card-title').allTextContents()).map((t) => t.trim());
   const shot = async (screen: string) => {
+    // Nothing wider than the screen: no sideways scrolling on a phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.viewport.width);
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: join(SHOTS, `${size.name}-${screen}.png`), fullPage: size.name === 'desktop' });
   };
@@ -146,6 +148,9 @@ describe.each(SIZES)('finding records at $name size', (size) => {
     await page.getByLabel('Station', { exact: true }).selectOption({ label: 'Kaneshie Station' });
     await page.getByRole('button', { name: 'Show', exact: true }).click();
     await eventually(async () => (await plates()).join() === 'GE 5505-20', 'approved at Kaneshie Station');
+    // The form shows the filters the list is filtered by.
+    expect(await page.getByLabel('State', { exact: true }).inputValue()).toBe('approved');
+    expect(await page.locator('#filter-station option:checked').textContent()).toBe('Kaneshie Station');
 
     await page.getByRole('link', { name: 'Clear the filters' }).click();
     await hasText(page.getByRole('heading', { level: 2 }), '6 vehicles');

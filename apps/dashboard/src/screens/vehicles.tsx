@@ -134,10 +134,10 @@ export function VehicleList({ query }: { query: URLSearchParams }) {
           <div class="row">
             <div>
               <label for="filter-state">{w.find.vehicles.state}</label>
-              <select id="filter-state" name="state" defaultValue={filters.state ?? ''}>
+              <select id="filter-state" name="state">
                 <option value="">{w.find.vehicles.any}</option>
                 {STATES.map((s) => (
-                  <option key={s} value={s}>
+                  <option key={s} value={s} selected={filters.state === s}>
                     {w.find.states[s]}
                   </option>
                 ))}
@@ -145,10 +145,10 @@ export function VehicleList({ query }: { query: URLSearchParams }) {
             </div>
             <div>
               <label for="filter-station">{w.find.vehicles.station}</label>
-              <select id="filter-station" name="station" defaultValue={filters.station ?? ''}>
+              <select id="filter-station" name="station">
                 <option value="">{w.find.vehicles.any}</option>
                 {stations.map((s) => (
-                  <option key={s._id} value={s._id}>
+                  <option key={s._id} value={s._id} selected={filters.station === s._id}>
                     {s.name}
                   </option>
                 ))}
@@ -156,10 +156,10 @@ export function VehicleList({ query }: { query: URLSearchParams }) {
             </div>
             <div>
               <label for="filter-union">{w.find.vehicles.union}</label>
-              <select id="filter-union" name="union" defaultValue={filters.union ?? ''}>
+              <select id="filter-union" name="union">
                 <option value="">{w.find.vehicles.any}</option>
                 {unions.map((u) => (
-                  <option key={u._id} value={u._id}>
+                  <option key={u._id} value={u._id} selected={filters.union === u._id}>
                     {u.name}
                   </option>
                 ))}

@@ -58,8 +58,18 @@ describe.each(SIZES)('finding records at $name size', (size) => {
     await hasText(page.locator('main [role=status]'), 'Type at least 3 letters or digits.');
     expect(await hits().count()).toBe(0);
 
+    // One request once typing pauses, not one per key (8 of the 10 keys leave 3 or more letters or digits).
+    const searches: string[] = [];
+    const asked = (request: { url(): string }) => {
+      if (new URL(request.url()).pathname === '/search') searches.push(request.url());
+    };
+    page.on('request', asked);
     await type('gr 1001 24');
     await eventually(async () => (await hitTitles()).includes('GR 1001-24'), 'GR 1001-24 found by "gr 1001 24"');
+    page.off('request', asked);
+    expect(searches.length).toBeGreaterThanOrEqual(1);
+    expect(searches.length).toBeLessThanOrEqual(2);
+    expect(new URL(searches.at(-1) ?? 'http://x').searchParams.get('query')).toBe('gr 1001 24');
     await hasText(hits().first(), 'Awaiting inspection');
     await type('1001');
     await eventually(async () => (await hitTitles()).join() === 'GR 1001-24', 'only GR 1001-24 found by "1001"');

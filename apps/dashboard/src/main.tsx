@@ -4,6 +4,8 @@ import { api, must, useSession, type Session } from './api';
 import { words as w } from './i18n';
 import { Compliance, complianceWindow } from './screens/compliance';
 import { DriverScreen } from './screens/driver';
+import { Find } from './screens/find';
+import { VehicleList } from './screens/vehicles';
 import { Forgot, SetPassword, SignIn } from './screens/sign-in';
 import { Queues } from './screens/queues';
 import { ScanScreen } from './screens/scan';
@@ -94,8 +96,11 @@ function App() {
   // Each record's screen is keyed by the record: another one (Back, Forward, a pasted link) starts clean, without the
   // last one's messages or typed values.
   let screen;
+  const list = section === 'vehicles' && !id;
   if (section === 'vehicles' && id) screen = <VehicleScreen key={`v${id}`} id={id} session={session} task={task} />;
   else if (section === 'drivers' && id) screen = <DriverScreen key={`d${id}`} id={id} session={session} />;
+  else if (section === 'vehicles') screen = <VehicleList query={route.query} />;
+  else if (section === 'find') screen = <Find initial={route.query.get('q') ?? ''} />;
   else if (section === 'register') screen = <Register key={route.path} kind={id} />;
   else if (section === 'account') screen = <Account session={session} />;
   else if (section === 'scan') screen = <ScanScreen />;
@@ -126,9 +131,17 @@ function App() {
         <nav aria-label={w.nav.label}>
           <a
             href="#/"
-            aria-current={!['compliance', 'register', 'account', 'scan'].includes(section) ? 'page' : undefined}
+            aria-current={
+              !['compliance', 'register', 'account', 'scan', 'find'].includes(section) && !list ? 'page' : undefined
+            }
           >
             {w.nav.queues}
+          </a>
+          <a href="#/find" aria-current={section === 'find' ? 'page' : undefined}>
+            {w.find.nav}
+          </a>
+          <a href="#/vehicles" aria-current={list ? 'page' : undefined}>
+            {w.find.vehicles.nav}
           </a>
           <a href="#/compliance" aria-current={section === 'compliance' ? 'page' : undefined}>
             {w.nav.compliance}

@@ -1,10 +1,12 @@
 // Every word the dashboard shows, in one place: another language is another object of the same shape (Words), chosen
 // in main.tsx. The API's own refusals arrive in English words already (the problem's `detail`).
 
+import { enFind } from './find-words';
 import { enScan } from './scan-words';
 
 export const en = {
   scan: enScan,
+  find: enFind,
   locale: 'en-GB',
   appName: 'Assembly dashboard',
   skipToContent: 'Skip to content',

@@ -1,0 +1,149 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { components } from '@transport/api-client';
+import { api, page } from '../api';
+import { words as w } from '../i18n';
+import { ProblemMessage, Title } from '../ui';
+
+export type SearchHit = components['schemas']['SearchHitResponse'];
+
+const PAGE_SIZE = 20;
+/** How long typing pauses before the search runs: one request per pause, not one per key. */
+const PAUSE_MS = 300;
+/** The API's own rule (README, "Finding records"): at least 3 letters or digits. */
+const enough = (text: string) => (text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 3;
+
+interface Found {
+  query: string;
+  hits: SearchHit[];
+  total?: number;
+  next?: string;
+}
+
+/** Where a hit leads: a vehicle's or driver's record; an owner (who has no record page) to the list of their vehicles. */
+function hitLink(hit: SearchHit): string {
+  if (hit.kind === 'vehicle') return `#/vehicles/${hit._id}`;
+  if (hit.kind === 'driver') return `#/drivers/${hit._id}`;
+  return `#/vehicles?owner=${hit._id}`;
+}
+
+const search = (query: string, after?: string) =>
+  page<SearchHit>(api.GET('/search', { params: { query: { query, limit: PAGE_SIZE, count: 'true', after } } }));
+
+/**
+ * One search box over the whole registry (vehicles, drivers, owners, in any state, within the person's assembly):
+ * results as the person types, paged with "More results". What was typed stays in the address, so Back returns to it.
+ */
+export function Find({ initial }: { initial: string }) {
+  const [typed, setTyped] = useState(initial);
+  const [found, setFound] = useState<Found | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  // Only the answer to the latest question is shown: an earlier one arriving late is dropped.
+  const asked = useRef(0);
+
+  const run = (query: string, after?: string) => {
+    const round = ++asked.current;
+    setBusy(true);
+    setError(undefined);
+    search(query, after).then(
+      (answer) => {
+        if (round !== asked.current) return;
+        setBusy(false);
+        setFound((was) => ({
+          query,
+          hits: after && was ? [...was.hits, ...answer.items] : answer.items,
+          total: answer.total ?? was?.total,
+          next: answer.next,
+        }));
+      },
+      (problem: unknown) => {
+        if (round !== asked.current) return;
+        setBusy(false);
+        setError(problem);
+      },
+    );
+  };
+
+  useEffect(() => {
+    const query = typed.trim();
+    history.replaceState(null, '', query ? `#/find?q=${encodeURIComponent(query)}` : '#/find');
+    if (!enough(query)) {
+      asked.current++;
+      setFound(undefined);
+      setBusy(false);
+      return;
+    }
+    const timer = setTimeout(() => run(query), PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+
+  return (
+    <>
+      <Title>{w.find.title}</Title>
+      <form
+        role="search"
+        class="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (enough(typed.trim())) run(typed.trim());
+        }}
+      >
+        <label for="find">{w.find.label}</label>
+        <p class="help" id="find-help">
+          {w.find.help}
+        </p>
+        <div class="row">
+          <input
+            id="find"
+            name="q"
+            type="search"
+            autocomplete="off"
+            aria-describedby="find-help"
+            value={typed}
+            onInput={(event) => setTyped((event.currentTarget as HTMLInputElement).value)}
+          />
+        </div>
+      </form>
+      <p class="muted" role="status">
+        {busy
+          ? w.find.searching
+          : found
+            ? found.hits.length === 0
+              ? w.find.none
+              : w.find.found(found.total ?? found.hits.length)
+            : typed.trim()
+              ? w.find.tooShort
+              : ''}
+      </p>
+      {error !== undefined && <ProblemMessage error={error} />}
+      {found && found.hits.length > 0 && (
+        <ul class="cards hits">
+          {found.hits.map((hit) => (
+            <li key={`${hit.kind}${hit._id}`}>
+              {hit.kind === 'owner' ? (
+                <span class="card-title">{hit.label}</span>
+              ) : (
+                <a href={hitLink(hit)} class="card-title">
+                  {hit.label}
+                </a>
+              )}
+              <span>
+                {w.find.kinds[hit.kind] ?? hit.kind}
+                {hit.detail ? ` · ${hit.detail}` : ''}
+              </span>
+              <span class={hit.state === 'inspection_failed' || hit.state === 'revoked' ? 'failed' : 'muted'}>
+                {w.find.states[hit.state] ?? hit.state}
+              </span>
+              {hit.kind === 'owner' && <a href={hitLink(hit)}>{w.find.ownerVehicles(hit.label)}</a>}
+            </li>
+          ))}
+        </ul>
+      )}
+      {found?.next && (
+        <button type="button" aria-disabled={busy} onClick={() => !busy && run(found.query, found.next)}>
+          {w.find.more}
+        </button>
+      )}
+    </>
+  );
+}

@@ -2,9 +2,11 @@
 // in main.tsx. The API's own refusals arrive in English words already (the problem's `detail`).
 
 import { enScan } from './scan-words';
+import { enOffline } from './offline/offline-words';
 
 export const en = {
   scan: enScan,
+  offline: enOffline,
   locale: 'en-GB',
   appName: 'Assembly dashboard',
   skipToContent: 'Skip to content',

@@ -1,5 +1,18 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expectAccessible, hasText, launch, signIn, startDemo, vehicleId, visible, type Running } from './support/demo';
+import {
+  eventually,
+  expectAccessible,
+  hasText,
+  launch,
+  ROOT,
+  signIn,
+  startDemo,
+  vehicleId,
+  visible,
+  type Running,
+} from './support/demo';
 
 // At the roadside without a signal (issue 29): the app shell kept by the service worker, inspections kept on the phone
 // and sent when the connection returns (a conflict shown, never overwritten), sign-out deleting what is kept, and a
@@ -185,7 +198,52 @@ describe('the dashboard without a signal (issue 29, at the roadside)', () => {
     await expectAccessible(page, 'checklist restored');
   });
 
+  it('replaces the kept shell when a new release comes: a new worker, its cache, the old cache deleted', async () => {
+    // A new release as the browser sees it: another sw.js (another file list, so another release name) behind the
+    // same address. The built file is put back afterwards.
+    const dir = join(ROOT, 'dist', 'apps', 'dashboard');
+    const saved = new Map(['sw.js', 'sw.js.br', 'sw.js.gz'].map((name) => [name, readFileSync(join(dir, name))]));
+    const keys = () => page.evaluate(() => caches.keys());
+    try {
+      const before = await keys();
+      expect(before).toEqual([expect.stringMatching(/^dashboard-shell-/)]);
+      const next = String(saved.get('sw.js')).replace(/const RELEASE = "[^"]+"/, 'const RELEASE = "NEXT-RELEASE"');
+      writeFileSync(join(dir, 'sw.js'), next);
+      rmSync(join(dir, 'sw.js.br'));
+      rmSync(join(dir, 'sw.js.gz'));
+      await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r?.update()));
+      await eventually(async () => {
+        const now = await keys();
+        return now.length === 1 && now[0] === 'dashboard-shell-NEXT-RELEASE';
+      }, "only the new release's cache");
+    } finally {
+      for (const [name, body] of saved) writeFileSync(join(dir, name), body);
+    }
+  });
+
+  it('sends what waits when the dashboard is opened again with a signal (not only on the online event)', async () => {
+    await inspectTask();
+    await context.setOffline(true);
+    await tickAll();
+    await page.getByLabel('Seat belts', { exact: true }).uncheck();
+    await page.getByRole('button', { name: 'Record the inspection' }).click();
+    await hasText(outbox(), '1 inspection waiting to send');
+    // The page goes away offline (the phone closed the tab); the signal returns while no page is open.
+    await page.close();
+    await context.setOffline(false);
+    page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    await page.goto(`${url}#/vehicles/${id}`);
+    await heading(`Vehicle ${PLATE}`).waitFor();
+    await eventually(
+      async () => (await recorded()).inspectionChecklist?.seatBelts === false,
+      'the kept inspection recorded by the service',
+    );
+    await eventually(async () => (await outbox().textContent()) === '', 'an empty outbox');
+  });
+
   it('deletes what is kept on the phone when signing out, after asking if something waits to be sent', async () => {
+    await inspectTask();
     await context.setOffline(true);
     await page.getByRole('button', { name: 'Record the inspection' }).click();
     await hasText(outbox(), '1 inspection waiting to send');

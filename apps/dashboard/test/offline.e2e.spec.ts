@@ -242,6 +242,40 @@ describe('the dashboard without a signal (issue 29, at the roadside)', () => {
     await eventually(async () => (await outbox().textContent()) === '', 'an empty outbox');
   });
 
+  it('discards a conflicting inspection only when the inspector confirms it, leaving the vehicle as it is', async () => {
+    await inspectTask();
+    await context.setOffline(true);
+    await tickAll();
+    await page.getByRole('button', { name: 'Record the inspection' }).click();
+    await hasText(outbox(), '1 inspection waiting to send');
+    const current = await recorded();
+    const other = await fetch(new URL(`/vehicles/${id}/correct`, url), {
+      method: 'POST',
+      headers: {
+        Authorization: running.keys.assembly,
+        'Content-Type': 'application/json',
+        'If-Match': String(current.__v),
+      },
+      body: JSON.stringify({ model: 'Coaster' }),
+    });
+    expect(other.status).toBe(200);
+    const changed = await recorded();
+    await context.setOffline(false);
+    const conflict = page.getByRole('region', { name: 'The inspection was not sent: the vehicle changed meanwhile' });
+    await visible(conflict);
+    // Asked first: dismissed, it stays.
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await conflict.getByRole('button', { name: 'Discard what I entered' }).click();
+    await hasText(outbox(), '1 inspection needs you');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await conflict.getByRole('button', { name: 'Discard what I entered' }).click();
+    await eventually(async () => (await outbox().textContent()) === '', 'an empty outbox');
+    expect(await conflict.count()).toBe(0);
+    // Nothing was sent: the vehicle is exactly as the other change left it.
+    expect(await recorded()).toEqual(changed);
+    expect(changed.model).toBe('Coaster');
+  });
+
   it('deletes what is kept on the phone when signing out, after asking if something waits to be sent', async () => {
     await inspectTask();
     await context.setOffline(true);

@@ -42,9 +42,10 @@ const script = Object.keys(result.metafile.outputs)
   .find((name) => /^main-[A-Z0-9]+\.js$/.test(name));
 if (!script) throw new Error('esbuild wrote no main-<hash>.js');
 
-// The stylesheet, named by its content's hash as esbuild names the script.
+// The stylesheet, named by its content's hash as esbuild names the script: eight of [A-Z0-9] (hex), which is what the
+// service recognises as hashed (base64url could give "-" or "_", and the file would lose its year of caching).
 const css = await readFile(join(here, 'src', 'styles.css'));
-const styles = `styles-${createHash('sha256').update(css).digest('base64url').slice(0, 8).toUpperCase()}.css`;
+const styles = `styles-${createHash('sha256').update(css).digest('hex').slice(0, 8).toUpperCase()}.css`;
 await writeFile(join(out, styles), css);
 
 const html = (await readFile(join(here, 'src', 'index.html'), 'utf8'))
@@ -53,6 +54,21 @@ const html = (await readFile(join(here, 'src', 'index.html'), 'utf8'))
 if (!html.includes(styles) || !html.includes(script))
   throw new Error('index.html no longer names styles.css and main.js');
 await writeFile(join(out, 'index.html'), html);
+
+// The service worker (src/offline/service-worker.js) keeps this release's shell: index.html and every hashed file
+// (chunks included, so a scan works offline too), under a cache named by the list's hash. It is written before the
+// compression below, and its own name carries no hash: the service revalidates it on every load (no-cache), which is
+// how browsers find a new release.
+const shell = (await readdir(out, { recursive: true }))
+  .filter((name) => /\.(js|css)$/.test(name))
+  .map((name) => name.split('\\').join('/'))
+  .sort();
+const release = createHash('sha256').update(shell.join('\n')).digest('base64url').slice(0, 12);
+const worker = (await readFile(join(here, 'src', 'offline', 'service-worker.js'), 'utf8'))
+  .replace('/* SHELL */ []', JSON.stringify(shell))
+  .replace("'RELEASE'", JSON.stringify(release));
+if (!worker.includes(release) || !worker.includes(script)) throw new Error('service-worker.js lost its placeholders');
+await writeFile(join(out, 'sw.js'), worker);
 
 // The lazily loaded chunks (chunks/) too.
 for (const name of await readdir(out, { recursive: true })) {
@@ -64,4 +80,4 @@ for (const name of await readdir(out, { recursive: true })) {
   );
   await writeFile(join(out, `${name}.gz`), gzipSync(body, { level: 9 }));
 }
-console.log(`built dist/apps/dashboard (${script}, ${styles})`);
+console.log(`built dist/apps/dashboard (${script}, ${styles}, sw.js release ${release})`);

@@ -15,6 +15,8 @@ import { VehicleScreen } from './screens/vehicle';
 import { go } from './router';
 import { SessionKeeper } from './session-keeper';
 import { Loading, NotFound } from './ui';
+import { loadSession, OutboxIndicator } from './offline/outbox';
+import { forgetOnSignOut, forgetSession, keepShell, rememberSession } from './offline/session';
 
 /** The route: the part of the address after `#`, as a path and its query (the token of a password link, say). */
 function currentRoute(): { path: string; query: URLSearchParams } {
@@ -43,15 +45,14 @@ function App() {
   const ended = useCallback(() => {
     setSession(null);
     setNotice(w.signIn.ended);
+    forgetSession();
   }, []);
   useSession(session ?? undefined, ended);
 
   useEffect(() => {
     // Who is signed in (the cookie is http-only: only the API can tell).
-    api.GET('/auth/session').then(
-      ({ data }) => setSession(data ?? null),
-      () => setSession(null),
-    );
+    // Offline, the session kept on this phone (offline/outbox.ts).
+    loadSession().then(setSession, () => setSession(null));
   }, []);
 
   if (session === undefined) return <Loading />;
@@ -69,6 +70,7 @@ function App() {
             signedIn={(s) => {
               setNotice(undefined);
               setSession(s);
+              rememberSession(s);
               if (OPEN_PATHS.includes(route.path)) go('/');
             }}
           />
@@ -86,6 +88,7 @@ function App() {
   }
 
   const signOut = async () => {
+    if (!(await forgetOnSignOut(session))) return;
     await must(api.POST('/auth/sign-out')).catch(() => undefined);
     setSession(null);
     setNotice(w.signIn.signedOut);
@@ -161,6 +164,7 @@ function App() {
             {w.nav.signOut}
           </button>
         </div>
+        <OutboxIndicator session={session} />
       </header>
       <main id="main">{screen}</main>
       <SessionKeeper session={session} />
@@ -168,4 +172,5 @@ function App() {
   );
 }
 
+keepShell();
 render(<App />, document.getElementById('app') as HTMLElement);

@@ -26,14 +26,14 @@ export function SessionKeeper({ session }: { session: Session }) {
 
   useEffect(() => {
     const keepAlive = () => {
-      if (Date.now() - lastRequest() >= touchMs) void api.GET('/auth/session');
+      if (Date.now() - lastRequest() >= touchMs) void api.GET('/auth/session').catch(() => undefined); // offline: nothing to extend
     };
     for (const event of ACTIVITY) addEventListener(event, keepAlive, { capture: true, passive: true });
     const tick = setInterval(() => {
       const now = Date.now();
       const latestEnd = Math.min(lastRequest() + idleMs, endsAt);
       // Past the latest end the session is over on the server: this request's 401 says so (and cannot extend it).
-      if (now > latestEnd + 1000) void api.GET('/auth/session');
+      if (now > latestEnd + 1000) void api.GET('/auth/session').catch(() => undefined); // offline: nothing to extend
       const remaining = Math.min(lastRequest() + idleMs - touchMs, endsAt) - now;
       setLeft(remaining <= warnMs ? Math.max(0, Math.ceil(remaining / 1000)) : undefined);
     }, 1000);
@@ -67,7 +67,7 @@ export function SessionKeeper({ session }: { session: Session }) {
         class="primary"
         ref={stay}
         onClick={() => {
-          void api.GET('/auth/session');
+          void api.GET('/auth/session').catch(() => undefined); // offline: nothing to extend
           setLeft(undefined);
         }}
       >

@@ -3,10 +3,12 @@
 
 import { enFind } from './find-words';
 import { enScan } from './scan-words';
+import { enOffline } from './offline/offline-words';
 
 export const en = {
   scan: enScan,
   find: enFind,
+  offline: enOffline,
   locale: 'en-GB',
   appName: 'Assembly dashboard',
   skipToContent: 'Skip to content',

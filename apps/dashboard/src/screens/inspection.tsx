@@ -1,8 +1,10 @@
 import type { components } from '@transport/api-client';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, must, seen, type Vehicle } from '../api';
+import { api, ApiProblem, must, seen, type Vehicle } from '../api';
 import { words as w } from '../i18n';
-import { ActionForm, type ProblemContext } from '../ui';
+import { Entered, useOutbox } from '../offline/outbox';
+import { draft, dropDraft, dropWaiting, keepDraft, keepWaiting, type Checklist, type Draft } from '../offline/store';
+import { ActionForm, dateTime, Done, Loading, type ProblemContext } from '../ui';
 
 /**
  * The ten items, in the order an inspector walks round the vehicle. The contract gives their names as a type only, so
@@ -32,15 +34,112 @@ export function failedItems(v: Vehicle): string[] {
 /** A failed item in words with its defect note, if it has one ("Brakes: front pads worn"). */
 export const withNote = (item: string, note: string | undefined) => (note ? `${item}: ${note}` : item);
 
+/** The checklist and notes as the form holds them. */
+function typed(data: FormData): Checklist {
+  return {
+    checklist: Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, data.has(item)])),
+    defects: Object.fromEntries(
+      INSPECTION_ITEMS.filter((item) => !data.has(item))
+        .map((item) => [item, String(data.get(`defect-${item}`) ?? '').trim()])
+        .filter(([, note]) => note !== ''),
+    ),
+  };
+}
+
 /**
  * An inspector's form: tick each item that passed; a note on what is wrong with any failed item (kept with the
  * inspection, shown in the history) in a section that stays folded until wanted, so the checklist stays short on a
  * phone. The notes offered follow the ticks as they change.
+ *
+ * At the roadside: what is typed is kept on the phone as it is typed (restored after the session ends and the person
+ * signs in again), and an inspection recorded without a signal waits on the phone to be sent (offline/outbox.tsx).
  */
-export function InspectionForm({ v, reload, problem }: { v: Vehicle; reload: () => void; problem: ProblemContext }) {
+export function InspectionForm(props: { v: Vehicle; reload: () => void; problem: ProblemContext; personId: string }) {
+  const { v, personId } = props;
+  // The checklist in progress kept on this phone (null: none); read again after a review brings one back.
+  const [kept, setKept] = useState<Draft | null | undefined>(undefined);
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    draft(v._id, personId).then(
+      (found) => setKept(found ?? null),
+      () => setKept(null),
+    );
+  }, [v._id, personId, round]);
+  const entries = useOutbox(personId);
+  const mine = entries.find((e) => e.vehicleId === v._id);
+  // Sent from the outbox while this screen is open: show the vehicle as the service now has it.
+  const [sent, setSent] = useState(false);
+  const was = useRef(mine);
+  useEffect(() => {
+    if (was.current?.state === 'waiting' && !mine) {
+      setSent(true);
+      props.reload();
+    }
+    was.current = mine;
+  }, [mine]);
+
+  if (kept === undefined) return <Loading />;
+  return (
+    <>
+      {sent && !mine && <Done>{w.offline.sent}</Done>}
+      {mine?.state === 'waiting' && <p class="alert warn waiting">{w.offline.waiting(dateTime(mine.madeAt))}</p>}
+      {mine && mine.state !== 'waiting' && (
+        <section class="alert error" aria-labelledby="kept-problem">
+          <h2 id="kept-problem" class="alert-title">
+            {mine.state === 'conflict' ? w.offline.conflictTitle : w.offline.refusedTitle}
+          </h2>
+          <p>{mine.state === 'conflict' ? w.offline.conflict : mine.problem}</p>
+          <Entered entry={mine} />
+          <p class="actions">
+            <button
+              type="button"
+              onClick={async () => {
+                // Back into the form, against the vehicle as it is now: the inspector records it again, knowingly.
+                await keepDraft({ vehicleId: v._id, personId, checklist: mine.checklist, defects: mine.defects });
+                await dropWaiting(v._id);
+                setKept(undefined);
+                setRound((r) => r + 1);
+              }}
+            >
+              {w.offline.review}
+            </button>{' '}
+            <button
+              type="button"
+              class="danger"
+              onClick={() => {
+                if (confirm(w.offline.discardSure)) void dropWaiting(v._id);
+              }}
+            >
+              {w.offline.discard}
+            </button>
+          </p>
+        </section>
+      )}
+      {/* Not keyed by the revision: the words of a save stay after the record reloads. */}
+      <Checklist key={round} {...props} kept={kept ?? undefined} forget={() => setKept(null)} />
+    </>
+  );
+}
+
+function Checklist({
+  v,
+  reload,
+  problem,
+  personId,
+  kept,
+  forget,
+}: {
+  v: Vehicle;
+  reload: () => void;
+  problem: ProblemContext;
+  personId: string;
+  kept?: Draft;
+  /** The kept checklist is sent or waiting: the form no longer starts from it. */
+  forget: () => void;
+}) {
   const checklist = useRef<HTMLFieldSetElement>(null);
   const [unticked, setUnticked] = useState<string[]>([]);
-  const [notesOpen, setNotesOpen] = useState(false);
+  const [notesOpen, setNotesOpen] = useState(kept !== undefined && Object.keys(kept.defects).length > 0);
   const read = () =>
     setUnticked(
       INSPECTION_ITEMS.filter(
@@ -49,6 +148,11 @@ export function InspectionForm({ v, reload, problem }: { v: Vehicle; reload: () 
     );
   // After a save the form is reset to the reloaded record's ticks: read them again.
   useEffect(read, [v.__v]);
+  const keep = (event: Event) => {
+    const form = (event.currentTarget as HTMLElement).closest('form');
+    if (form) void keepDraft({ vehicleId: v._id, personId, ...typed(new FormData(form)) }).catch(() => undefined);
+  };
+  const ticked = (item: string) => kept?.checklist[item] ?? v.inspectionChecklist?.[item as InspectionItem] ?? false;
 
   return (
     <ActionForm
@@ -58,21 +162,40 @@ export function InspectionForm({ v, reload, problem }: { v: Vehicle; reload: () 
       done={w.vehicle.inspectionSaved}
       problem={problem}
       action={async (data) => {
-        const inspectionChecklist = Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, data.has(item)]));
-        const defects = Object.fromEntries(
-          INSPECTION_ITEMS.filter((item) => !data.has(item))
-            .map((item) => [item, String(data.get(`defect-${item}`) ?? '').trim()])
-            .filter(([, note]) => note !== ''),
-        );
-        const saved = await must(
-          api.POST('/vehicles/{id}/inspect', {
-            ...seen(v),
-            body: {
-              inspectionChecklist: inspectionChecklist as Record<InspectionItem, boolean>,
-              ...(Object.keys(defects).length > 0 ? { defects } : {}),
-            },
-          }),
-        );
+        const entry = typed(data);
+        const keepOnPhone = async () => {
+          if (v.__v === undefined) throw new Error(`The record ${v._id} came without its revision (__v)`);
+          await keepWaiting({
+            ...entry,
+            vehicleId: v._id,
+            plate: v.registrationNumber ?? v._id,
+            personId,
+            revision: v.__v,
+            madeAt: new Date().toISOString(),
+            state: 'waiting',
+          });
+          await dropDraft(v._id);
+          forget();
+          return { words: w.offline.keptOffline, tone: 'warn' as const };
+        };
+        if (!navigator.onLine) return keepOnPhone();
+        let saved: Vehicle;
+        try {
+          saved = await must(
+            api.POST('/vehicles/{id}/inspect', {
+              ...seen(v),
+              body: {
+                inspectionChecklist: entry.checklist as Record<InspectionItem, boolean>,
+                ...(Object.keys(entry.defects).length > 0 ? { defects: entry.defects } : {}),
+              },
+            }),
+          );
+        } catch (error) {
+          if (error instanceof ApiProblem && error.status === 0) return keepOnPhone();
+          throw error;
+        }
+        await dropDraft(v._id).catch(() => undefined);
+        forget();
         reload();
         const failedNow = failedItems(saved);
         return failedNow.length > 0
@@ -80,37 +203,44 @@ export function InspectionForm({ v, reload, problem }: { v: Vehicle; reload: () 
           : { words: w.vehicle.inspectionSaved };
       }}
     >
-      <fieldset class="checklist" ref={checklist} onChange={read}>
-        <legend>{w.vehicle.inspection}</legend>
-        {INSPECTION_ITEMS.map((item) => (
-          <label key={item} class="check">
-            <input type="checkbox" name={item} defaultChecked={v.inspectionChecklist?.[item] ?? false} />
-            {w.checklist[item]}
-          </label>
-        ))}
-      </fieldset>
-      {unticked.length > 0 && (
-        <details class="defects" onToggle={(event) => setNotesOpen((event.currentTarget as HTMLDetailsElement).open)}>
-          <summary>{w.vehicle.defectNotes}</summary>
-          {notesOpen && (
-            <>
-              <p class="help">{w.vehicle.defectHelp}</p>
-              {unticked.map((item) => (
-                <div key={item}>
-                  <label for={`defect-${item}`}>{w.vehicle.defectNote(w.checklist[item])}</label>
-                  <input
-                    id={`defect-${item}`}
-                    name={`defect-${item}`}
-                    maxLength={500}
-                    autocomplete="off"
-                    defaultValue={v.inspectionDefects?.[item] ?? ''}
-                  />
-                </div>
-              ))}
-            </>
-          )}
-        </details>
-      )}
+      {kept && <p class="alert done">{w.offline.restored}</p>}
+      <div onInput={keep} onChange={keep}>
+        <fieldset class="checklist" ref={checklist} onChange={read}>
+          <legend>{w.vehicle.inspection}</legend>
+          {INSPECTION_ITEMS.map((item) => (
+            <label key={item} class="check">
+              <input type="checkbox" name={item} defaultChecked={ticked(item)} />
+              {w.checklist[item]}
+            </label>
+          ))}
+        </fieldset>
+        {unticked.length > 0 && (
+          <details
+            class="defects"
+            open={notesOpen}
+            onToggle={(event) => setNotesOpen((event.currentTarget as HTMLDetailsElement).open)}
+          >
+            <summary>{w.vehicle.defectNotes}</summary>
+            {notesOpen && (
+              <>
+                <p class="help">{w.vehicle.defectHelp}</p>
+                {unticked.map((item) => (
+                  <div key={item}>
+                    <label for={`defect-${item}`}>{w.vehicle.defectNote(w.checklist[item])}</label>
+                    <input
+                      id={`defect-${item}`}
+                      name={`defect-${item}`}
+                      maxLength={500}
+                      autocomplete="off"
+                      defaultValue={kept?.defects[item] ?? v.inspectionDefects?.[item] ?? ''}
+                    />
+                  </div>
+                ))}
+              </>
+            )}
+          </details>
+        )}
+      </div>
     </ActionForm>
   );
 }

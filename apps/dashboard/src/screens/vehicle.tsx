@@ -14,6 +14,7 @@ import {
 } from '../ui';
 import { History } from './history';
 import { failedItems, INSPECTION_ITEMS, InspectionForm, withNote } from './inspection';
+import { loadVehicle, WaitingBadge } from '../offline/outbox';
 import { colourHex, colourName, VEHICLE_COLOURS } from '../colours';
 
 const path = (id: string) => ({ params: { path: { id } } });
@@ -29,7 +30,8 @@ interface Task {
 
 export function VehicleScreen(props: { id: string; session: Session; task?: string }) {
   const { id, session } = props;
-  const vehicle = useLoad(() => must(api.GET('/vehicles/{id}', path(id))), [id]);
+  // Offline, the copy kept on this phone when it was last opened (an inspection can still be recorded).
+  const vehicle = useLoad(() => loadVehicle(id, session.person._id), [id]);
   const { notice, announce } = useNotice();
   const narrow = useNarrow();
   if (vehicle.error !== undefined) return <NotFound error={vehicle.error} title={w.vehicle.title(id)} />;
@@ -47,7 +49,7 @@ export function VehicleScreen(props: { id: string; session: Session; task?: stri
     tasks.push({
       key: 'inspect',
       label: w.vehicle.inspection,
-      part: <InspectionForm v={v} reload={reload} problem={problem} />,
+      part: <InspectionForm v={v} reload={reload} problem={problem} personId={session.person._id} />,
     });
   if (role === 'approver' && !v.approved)
     tasks.push({
@@ -139,6 +141,7 @@ export function VehicleScreen(props: { id: string; session: Session; task?: stri
     <>
       <Title>{title}</Title>
       {notice}
+      <WaitingBadge vehicleId={id} personId={session.person._id} />
       <Facts v={v} />
       {v.approved && (
         <p>

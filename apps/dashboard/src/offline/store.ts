@@ -1,0 +1,106 @@
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { Session, Vehicle } from '../api';
+
+// What the dashboard keeps on the phone (IndexedDB) so an inspector can work without a signal: inspections waiting to
+// be sent (the outbox), checklists in progress (drafts), and the last copy of the session and of each vehicle seen
+// (to open them again offline). Everything is the signed-in person's, so signing out deletes it all; a session that
+// merely ends keeps it (each entry names its person, and only that person gets it back).
+
+/** A checklist as typed: each item's tick, and the note on each failed item. */
+export interface Checklist {
+  checklist: Record<string, boolean>;
+  defects: Record<string, string>;
+}
+
+/** An inspection recorded on the phone, not yet accepted by the service. */
+export interface Waiting extends Checklist {
+  vehicleId: string;
+  plate: string;
+  personId: string;
+  /** The vehicle's revision the inspector saw (sent as If-Match: a change meanwhile is a conflict, not overwritten). */
+  revision: number;
+  madeAt: string;
+  /** waiting: to be sent; conflict: the vehicle changed meanwhile; refused: the service said no (`problem` says why). */
+  state: 'waiting' | 'conflict' | 'refused';
+  problem?: string;
+}
+
+/** A checklist in progress, kept as it is typed. */
+export interface Draft extends Checklist {
+  vehicleId: string;
+  personId: string;
+}
+
+interface OfflineDb extends DBSchema {
+  outbox: { key: string; value: Waiting };
+  drafts: { key: string; value: Draft };
+  copies: { key: string; value: { key: string; personId: string; value: Session | Vehicle } };
+}
+
+let opened: Promise<IDBPDatabase<OfflineDb>> | undefined;
+const db = () =>
+  (opened ??= openDB<OfflineDb>('dashboard-offline', 1, {
+    upgrade(store) {
+      store.createObjectStore('outbox', { keyPath: 'vehicleId' });
+      store.createObjectStore('drafts', { keyPath: 'vehicleId' });
+      store.createObjectStore('copies', { keyPath: 'key' });
+    },
+  }));
+
+/** Tells every part of the page (the outbox indicator, the vehicle's screen) that the outbox changed. */
+const changes = new EventTarget();
+export function onOutboxChange(listener: () => void): () => void {
+  changes.addEventListener('change', listener);
+  return () => changes.removeEventListener('change', listener);
+}
+const changed = () => changes.dispatchEvent(new Event('change'));
+
+export async function outbox(personId: string): Promise<Waiting[]> {
+  return (await (await db()).getAll('outbox')).filter((w) => w.personId === personId);
+}
+
+export async function keepWaiting(entry: Waiting): Promise<void> {
+  await (await db()).put('outbox', entry);
+  changed();
+}
+
+export async function dropWaiting(vehicleId: string): Promise<void> {
+  await (await db()).delete('outbox', vehicleId);
+  changed();
+}
+
+export async function draft(vehicleId: string, personId: string): Promise<Draft | undefined> {
+  const kept = await (await db()).get('drafts', vehicleId);
+  return kept?.personId === personId ? kept : undefined;
+}
+
+export async function keepDraft(entry: Draft): Promise<void> {
+  await (await db()).put('drafts', entry);
+}
+
+export async function dropDraft(vehicleId: string): Promise<void> {
+  await (await db()).delete('drafts', vehicleId);
+}
+
+/** Keeps the last copy of a record read online (the session, a vehicle), to open it again offline. */
+export async function keepCopy(key: string, personId: string, value: Session | Vehicle): Promise<void> {
+  await (await db()).put('copies', { key, personId, value });
+}
+
+export async function copy<T extends Session | Vehicle>(
+  key: string,
+): Promise<{ personId: string; value: T } | undefined> {
+  const kept = await (await db()).get('copies', key);
+  return kept && { personId: kept.personId, value: kept.value as T };
+}
+
+export async function dropCopy(key: string): Promise<void> {
+  await (await db()).delete('copies', key);
+}
+
+/** Signing out: nothing the person kept stays on the phone. */
+export async function forgetEverything(): Promise<void> {
+  const store = await db();
+  await Promise.all([store.clear('outbox'), store.clear('drafts'), store.clear('copies')]);
+  changed();
+}

@@ -104,7 +104,7 @@ footer{margin-top:.8em;font-size:.85em;color:#333}
 <dl>${vehicleRows(c.vehicle)}${rows([['Approved', day(c.approvedAt, timeZone)], ...documents])}</dl>
 <footer>Printed ${html(moment(c.issuedAt, timeZone))} · key ${html(c.keyId)}${c.reprint ? ' · reprint' : ''}</footer>
 </main>
-<p class="screen-only">Print with your browser (Ctrl+P). Sizes: <a href="?size=a6">A6 sticker</a> · <a href="?size=a4">A4 page</a>. <a href="${html(c.url)}">What a scan of it shows</a>.</p>`;
+<nav class="screen-only" aria-label="Printing"><p>Print with your browser (Ctrl+P). Sizes: <a href="?size=a6">A6 sticker</a> · <a href="?size=a4">A4 page</a>. <a href="${html(c.url)}">What a scan of it shows</a>.</p></nav>`;
   return page(`Certificate ${c.vehicle.registrationNumber}`, style, body);
 }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import type { RunningApp } from '../src/app';
-import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
+import { driverRegistration, loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
 
 const PASSWORD = 'yaw-keeps-the-station-books';
@@ -125,6 +125,18 @@ describeOnEachTier('staff accounts: one account per person, and off-boarding', (
     ).body.key as string;
     await http().get('/assembly/users').set('Authorization', key).expect(200);
     await http().get('/auth/session').set('Cookie', session.cookie!).expect(200);
+    // The two changes open to callers without a key still take a session, and refuse it without its CSRF token (the
+    // fuzz tier found the 403 undeclared).
+    const noToken = await http()
+      .post('/drivers/add')
+      .set('Cookie', session.cookie!)
+      .send(driverRegistration({ email: 'csrf.probe@example.com', phone: '0207000999' }));
+    expect([noToken.status, noToken.body.code]).toEqual([403, 'CSRF_REJECTED']);
+    const noTokenActivate = await http()
+      .post('/drivers/65a000000000000000000000/activate')
+      .set('Cookie', session.cookie!)
+      .send({ activationKey: '123456' });
+    expect([noTokenActivate.status, noTokenActivate.body.code]).toEqual([403, 'CSRF_REJECTED']);
     // A reset link asked for before the off-boarding must not outlive it.
     await http().post('/auth/password-reset').send({ email: 'yaw.off@ama.gov.gh' }).expect(202);
     const pendingLink = await lastLinkToken('+233244000555');
@@ -141,6 +153,11 @@ describeOnEachTier('staff accounts: one account per person, and off-boarding', (
     expect(disabled.body.disabledAt).toEqual(expect.any(String));
     // At once: the session, the key and the password are all refused.
     await http().get('/auth/session').set('Cookie', session.cookie!).expect(401);
+    await http()
+      .post('/drivers/65a000000000000000000000/activate')
+      .set('Cookie', session.cookie!)
+      .send({ activationKey: '123456' })
+      .expect(401);
     await http().get('/assembly/users').set('Authorization', key).expect(401);
     expect(await running.database.prisma.personSession.count({ where: { userId: yaw._id } })).toBe(0);
     const refused = await signIn('yaw.off@ama.gov.gh', PASSWORD);
@@ -156,6 +173,8 @@ describeOnEachTier('staff accounts: one account per person, and off-boarding', (
     // ...an answer the contract declares (the fuzz tier found it undeclared).
     const contract = JSON.parse(readFileSync(join(__dirname, '..', 'openapi.json'), 'utf8'));
     expect(Object.keys(contract.paths['/auth/invitations'].post.responses)).toContain('409');
+    for (const path of ['/drivers/add', '/drivers/{id}/activate'])
+      expect(Object.keys(contract.paths[path].post.responses)).toEqual(expect.arrayContaining(['401', '403']));
     // Disabling twice changes nothing; the list shows who is disabled.
     await http().post(`/assembly/users/${yaw._id}/disable`).set('Authorization', f.keys.admin).expect(200);
     const listed = await http().get(`/assembly/users/${yaw._id}`).set('Authorization', f.keys.admin).expect(200);

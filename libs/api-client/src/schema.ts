@@ -472,7 +472,7 @@ export interface paths {
         put?: never;
         /**
          * Register a driver (operation 6)
-         * @description Drivers register themselves from the platform app, so no API key is needed (one, if sent, must be valid). The driver starts unapproved and unverified; the response carries only the new driver's own record (never the embedded owner). A six-digit activation key goes by SMS to the driver's phone, and to nobody else: neither the caller nor staff who register a driver ever see it (only a keyed hash is kept); `activationKeySent` says whether it was handed over (false: an approver sends a new one). The driver activates the account with it, and an assembly approves the driver. A self-registering driver names the `assembly` that is to approve them (GET /assembly/all lists them); without one the driver waits unassigned until an admin places them. Without an API key, each client address may register REGISTRATION_LIMIT_PER_ADDRESS drivers an hour (default 20) and each phone number REGISTRATION_LIMIT_PER_PHONE a day (default 3): past either, 429 with Retry-After. An instance works on REGISTRATION_CONCURRENCY registrations without a key at once (default 2) with as many waiting, and admits at most REGISTRATION_RATE_PER_SECOND a second (default 5); past either, 429 with Retry-After: 1, answered a quarter second later. An email already registered is a 409 (DRIVER_EMAIL_TAKEN), answered before the owner is looked at; an `ownerID` may name only an owner of the driver's own assembly: one that does not exist and one of another assembly are the same 422 (OWNER_NOT_FOUND). An assembly that does not exist is 422 ASSEMBLY_NOT_FOUND.
+         * @description Drivers register themselves from the platform app, so no API key is needed (one, if sent, must be valid: 401 otherwise; a dashboard session must carry its X-CSRF-Token: 403 CSRF_REJECTED otherwise). The driver starts unapproved and unverified; the response carries only the new driver's own record (never the embedded owner). A six-digit activation key goes by SMS to the driver's phone, and to nobody else: neither the caller nor staff who register a driver ever see it (only a keyed hash is kept); `activationKeySent` says whether it was handed over (false: an approver sends a new one). The driver activates the account with it, and an assembly approves the driver. A self-registering driver names the `assembly` that is to approve them (GET /assembly/all lists them); without one the driver waits unassigned until an admin places them. Without an API key, each client address may register REGISTRATION_LIMIT_PER_ADDRESS drivers an hour (default 20) and each phone number REGISTRATION_LIMIT_PER_PHONE a day (default 3): past either, 429 with Retry-After. An instance works on REGISTRATION_CONCURRENCY registrations without a key at once (default 2) with as many waiting, and admits at most REGISTRATION_RATE_PER_SECOND a second (default 5); past either, 429 with Retry-After: 1, answered a quarter second later. An email already registered is a 409 (DRIVER_EMAIL_TAKEN), answered before the owner is looked at; an `ownerID` may name only an owner of the driver's own assembly: one that does not exist and one of another assembly are the same 422 (OWNER_NOT_FOUND). An assembly that does not exist is 422 ASSEMBLY_NOT_FOUND.
          */
         post: operations["driversAdd"];
         delete?: never;
@@ -509,7 +509,7 @@ export interface paths {
         put?: never;
         /**
          * The driver's own step: activate the account with the six-digit key
-         * @description No API key needed (the key is the credential). A wrong key is 422 DRIVER_ACTIVATION_KEY_INVALID and delays the next try (1 s, doubling, at most ACTIVATION_MAX_DELAY_SECONDS, default 15 min): a try before then is a 429 with Retry-After that counts for nothing; nobody can lock a driver out for good. A key older than ACTIVATION_KEY_HOURS (default 24) is 422 DRIVER_ACTIVATION_KEY_EXPIRED: ask the assembly for a new one, sent to your phone. Attempts are also limited per driver and per client address (429 with Retry-After), in PostgreSQL so every instance counts together; behind a proxy the address is found with TRUST_PROXY.
+         * @description No API key needed (the key is the credential); a caller that sends one, or a dashboard session, is authenticated as elsewhere: an unknown or revoked key or an ended session is 401, a session without its X-CSRF-Token 403 CSRF_REJECTED. A wrong key is 422 DRIVER_ACTIVATION_KEY_INVALID and delays the next try (1 s, doubling, at most ACTIVATION_MAX_DELAY_SECONDS, default 15 min): a try before then is a 429 with Retry-After that counts for nothing; nobody can lock a driver out for good. A key older than ACTIVATION_KEY_HOURS (default 24) is 422 DRIVER_ACTIVATION_KEY_EXPIRED: ask the assembly for a new one, sent to your phone. Attempts are also limited per driver and per client address (429 with Retry-After), in PostgreSQL so every instance counts together; behind a proxy the address is found with TRUST_PROXY.
          */
         post: operations["driversActivate"];
         delete?: never;
@@ -5860,6 +5860,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Conflicts with the stored state: a duplicate, or a record changed by someone else. */
             409: {
                 headers: {
@@ -6059,11 +6069,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
-            /** @description An unknown or revoked API key, or an ended session, was sent: refused even where none is needed. */
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

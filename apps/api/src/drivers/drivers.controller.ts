@@ -118,7 +118,7 @@ export class DriversController {
   @ApiOperation({
     summary: 'Register a driver (operation 6)',
     description:
-      'Drivers register themselves from the platform app, so no API key is needed (one, if sent, must be valid). The driver starts unapproved and unverified; ' +
+      'Drivers register themselves from the platform app, so no API key is needed (one, if sent, must be valid: 401 otherwise; a dashboard session must carry its X-CSRF-Token: 403 CSRF_REJECTED otherwise). The driver starts unapproved and unverified; ' +
       "the response carries only the new driver's own record (never the embedded owner). A six-digit activation key goes by SMS to the driver's phone, and to nobody else: neither the caller nor staff who register a driver ever see it (only a keyed hash is kept); `activationKeySent` says whether it was handed over (false: an approver sends a new one). The driver activates the account with it, and an assembly approves the driver. " +
       'A self-registering driver names the `assembly` that is to approve them (GET /assembly/all lists them); without one the driver waits unassigned until an admin places them. ' +
       'Without an API key, each client address may register REGISTRATION_LIMIT_PER_ADDRESS drivers an hour (default 20) and each phone number REGISTRATION_LIMIT_PER_PHONE a day (default 3): past either, 429 with Retry-After. ' +
@@ -131,7 +131,7 @@ export class DriversController {
     description: '`{ "status": 201, "payload": Driver, "activationKeySent": true }`.',
     type: DriverCreatedResponse,
   })
-  @ApiProblems(400, 401, 409, 413, 415, 422, 429)
+  @ApiProblems(400, 401, 403, 409, 413, 415, 422, 429)
   async add(
     @Body() body: AddDriverBody,
     @Req() req: Request,
@@ -170,14 +170,14 @@ export class DriversController {
   @ApiOperation({
     summary: "The driver's own step: activate the account with the six-digit key",
     description:
-      'No API key needed (the key is the credential). A wrong key is 422 DRIVER_ACTIVATION_KEY_INVALID and delays the next try (1 s, doubling, at most ACTIVATION_MAX_DELAY_SECONDS, default 15 min): ' +
+      'No API key needed (the key is the credential); a caller that sends one, or a dashboard session, is authenticated as elsewhere: an unknown or revoked key or an ended session is 401, a session without its X-CSRF-Token 403 CSRF_REJECTED. A wrong key is 422 DRIVER_ACTIVATION_KEY_INVALID and delays the next try (1 s, doubling, at most ACTIVATION_MAX_DELAY_SECONDS, default 15 min): ' +
       'a try before then is a 429 with Retry-After that counts for nothing; nobody can lock a driver out for good. A key older than ACTIVATION_KEY_HOURS (default 24) is 422 DRIVER_ACTIVATION_KEY_EXPIRED: ask the assembly for a new one, sent to your phone. ' +
       'Attempts are also limited per driver and per client address (429 with Retry-After), in PostgreSQL so every instance counts together; behind a proxy the address is found with TRUST_PROXY.',
   })
   @ApiBody({ type: ActivateBody })
   @View('registeredDriver')
   @ApiOkResponse({ type: DriverResponse })
-  @ApiProblems(400, 404, 409, 413, 415, 422, 429)
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422, 429)
   activate(
     @Param('id', ObjectIdPipe) id: string,
     @Body() body: ActivateBody,

@@ -83,6 +83,7 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['POST', '/auth/invitations', 'admin assembly'],
   ['POST', '/auth/password-reset', 'public'],
   ['POST', '/auth/password', 'public'],
+  ['POST', '/auth/password/change', 'assembly'],
   ['POST', '/payment/request', 'merchant'],
   ['POST', '/payment/callback/:token', 'public'],
   ['GET', '/payment/check_transaction', 'merchant'],

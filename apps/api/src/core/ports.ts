@@ -202,6 +202,20 @@ export interface PersonSessionRecord {
   expiresAt: Date;
 }
 
+/**
+ * A person's own change of password: stored only while `expectedHash` (the hash their current password was checked
+ * against) is still theirs, so of two changes at once one is stored. The session it was made from is replaced by
+ * `renewed`.
+ */
+export interface PasswordChange {
+  userId: string;
+  expectedHash: string;
+  passwordHash: string;
+  sessionId: string;
+  renewed: PersonSessionRecord;
+  at: Date;
+}
+
 /** Port: people's passwords, password links and sessions. */
 export interface PeopleDirectory {
   findByEmail(email: string): Promise<PersonRecord | undefined>;
@@ -216,6 +230,12 @@ export interface PeopleDirectory {
    * unknown, used or expired (nothing changes).
    */
   useLink(tokenHash: string, passwordHash: string, at: Date): Promise<PersonRecord | undefined>;
+  /**
+   * Stores a person's own new password, voids their unused links, ends every session of theirs and opens the renewed
+   * one, in one transaction, audited as their own act (with how many other sessions ended). False when the stored hash
+   * is no longer `expectedHash` (nothing changes).
+   */
+  changePassword(change: PasswordChange, audit: { actor: Actor }): Promise<boolean>;
   openSession(session: PersonSessionRecord): Promise<void>;
   /** The live session (not idle past `idleSince`, not past its end) with its person; undefined otherwise. */
   findSession(

@@ -16,6 +16,7 @@ import { NoStore } from '../core/http/no-store';
 import { ApiProblems } from '../core/http/openapi';
 import { APP_CONFIG } from '../core/tokens';
 import {
+  ChangePasswordBody,
   InvitationResponse,
   InviteBody,
   PasswordResetBody,
@@ -61,6 +62,11 @@ export class PeopleController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<SessionResponse> {
     const { token, ...info } = await this.people.signIn(body.email, body.password, addressOf(req));
+    this.setSessionCookie(res, token);
+    return toSessionResponse(info);
+  }
+
+  private setSessionCookie(res: Response, token: string): void {
     res.cookie(sessionCookieName(this.config.people.cookieSecure), token, {
       httpOnly: true,
       secure: this.config.people.cookieSecure,
@@ -68,7 +74,6 @@ export class PeopleController {
       path: '/',
       maxAge: this.config.people.sessionMaxHours * 3_600_000,
     });
-    return toSessionResponse(info);
   }
 
   @Get('session')
@@ -154,5 +159,37 @@ export class PeopleController {
   async setPassword(@Body() body: SetPasswordBody, @Req() req: Request): Promise<void> {
     await this.people.limitAddress(addressOf(req));
     await this.people.setPassword(body.token, body.password);
+  }
+
+  @Post('password/change')
+  @Roles('assembly')
+  @ApiSecurity('session')
+  @HttpCode(200)
+  @NoStore()
+  @ApiOperation({
+    summary: 'Change your own password, with your current one (a person signed in)',
+    description:
+      'For sessions only, with the `X-CSRF-Token` header (403 `CSRF_REJECTED` without); an API key gets 403 `FORBIDDEN`: keys are not people. ' +
+      'A wrong current password is 403 `CURRENT_PASSWORD_WRONG` and counts as a failed sign-in of the account from that address: the same limits as `POST /auth/sign-in` (429 `RATE_LIMITED`), so this cannot be used to guess it. ' +
+      'A new password the policy refuses (as for `POST /auth/password`), or the current one again, is 422 `WEAK_PASSWORD`. ' +
+      'On success every other session of the person ends and their unused password links stop working, in one transaction, audited `PasswordChanged` (without the passwords). This session is renewed: the answer sets a new session cookie and carries a new CSRF token (the old cookie and token stop working), and the session still ends when the old one would have (`endsAt`).',
+  })
+  @ApiBody({ type: ChangePasswordBody })
+  @ApiOkResponse({ type: SessionResponse, description: 'The password is changed; the renewed session.' })
+  @ApiProblems(400, 401, 403, 413, 415, 422, 429)
+  async changePassword(
+    @Body() body: ChangePasswordBody,
+    @CurrentPrincipal() principal: Principal,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SessionResponse> {
+    const { token, ...info } = await this.people.changePassword(
+      principal,
+      body.currentPassword,
+      body.newPassword,
+      addressOf(req),
+    );
+    this.setSessionCookie(res, token);
+    return toSessionResponse(info);
   }
 }

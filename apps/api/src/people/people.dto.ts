@@ -39,6 +39,23 @@ export class SetPasswordBody {
   password!: string;
 }
 
+export class ChangePasswordBody {
+  @ApiProperty({ description: 'The password the person signs in with now.', maxLength: 200 })
+  @IsString()
+  @MinLength(1, { message: 'currentPassword must not be empty' })
+  @MaxLength(200, { message: 'currentPassword must be at most 200 characters long' })
+  currentPassword!: string;
+  @ApiProperty({
+    description:
+      'At least 12 characters, at most 200; not one repeated character; not containing the email; not the current one.',
+    minLength: 12,
+    maxLength: 200,
+  })
+  @IsString()
+  @MaxLength(200, { message: 'newPassword must be at most 200 characters long' })
+  newPassword!: string;
+}
+
 export class InviteBody {
   @ApiProperty({ ...ID, description: 'The assembly user to invite.' })
   @Matches(OBJECT_ID, idMessage)

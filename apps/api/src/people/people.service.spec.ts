@@ -227,4 +227,107 @@ describe('PeopleService on fakes', () => {
     await s.service.signOut((await s.service.authenticate(third.token))!);
     expect(await s.service.authenticate(third.token)).toBeUndefined();
   });
+
+  it("changes a person's own password with the current one: other sessions end, this one is renewed, audited", async () => {
+    const s = setup();
+    s.people.people.get(APPROVER.id)!.passwordHash = await hashPassword('a-long-walk-to-tema');
+    const here = await s.service.signIn('kofi@ama.gov.gh', 'a-long-walk-to-tema', '203.0.113.7');
+    const elsewhere = await s.service.signIn('kofi@ama.gov.gh', 'a-long-walk-to-tema', '198.51.100.4');
+    await s.service.requestReset('kofi@ama.gov.gh');
+    await s.service.settled();
+    const link = s.token();
+    s.clock.advance(5 * MINUTE);
+    const principal = (await s.service.authenticate(here.token))!;
+    const renewed = await s.service.changePassword(
+      principal,
+      'a-long-walk-to-tema',
+      'the-road-to-cape-coast',
+      '203.0.113.7',
+    );
+    expect(renewed.person).toMatchObject({ id: APPROVER.id });
+    expect(renewed.csrfToken).not.toBe(here.csrfToken);
+    expect(renewed.token).not.toBe(here.token);
+    // A new session id, not a longer session: it ends when the one it replaces would have.
+    expect(renewed.endsAt).toEqual(here.endsAt);
+    expect(renewed.idleExpiresAt).toEqual(new Date(s.clock.now().getTime() + 30 * MINUTE));
+    expect(await s.service.authenticate(here.token)).toBeUndefined();
+    expect(await s.service.authenticate(elsewhere.token)).toBeUndefined();
+    expect(await s.service.authenticate(renewed.token)).toMatchObject({ principalId: APPROVER.id });
+    expect(s.people.sessions.size).toBe(1);
+    expect(s.people.audit.at(-1)).toEqual({
+      action: 'PasswordChanged',
+      userId: APPROVER.id,
+      actor: { role: 'assembly', id: APPROVER.id, assemblyId: STAFF_ASSEMBLY },
+      after: { otherSessionsEnded: 1 },
+    });
+    await expect(s.service.setPassword(link, 'someone-else-sets-this')).rejects.toMatchObject({ code: 'LINK_EXPIRED' });
+    await expect(s.service.signIn('kofi@ama.gov.gh', 'a-long-walk-to-tema', '203.0.113.7')).rejects.toMatchObject({
+      code: 'INVALID_CREDENTIALS',
+    });
+    await expect(s.service.signIn('kofi@ama.gov.gh', 'the-road-to-cape-coast', '203.0.113.7')).resolves.toBeDefined();
+  });
+
+  it('refuses a wrong current password as a failed sign-in of the account from that address', async () => {
+    const s = setup();
+    s.people.people.get(APPROVER.id)!.passwordHash = await hashPassword('a-long-walk-to-tema');
+    const { token } = await s.service.signIn('kofi@ama.gov.gh', 'a-long-walk-to-tema', '198.51.100.4');
+    const principal = (await s.service.authenticate(token))!;
+    const change = (current: string) =>
+      s.service.changePassword(principal, current, 'the-road-to-cape-coast', '203.0.113.7');
+    await expect(change('wrong-password')).rejects.toMatchObject({
+      code: 'CURRENT_PASSWORD_WRONG',
+      detail: 'Your current password is not right',
+    });
+    expect(s.limits.used.get('sign-in-account:kofi@ama.gov.gh|203.0.113.7')).toBe(1);
+    expect(s.limits.used.get('sign-in-address:203.0.113.7')).toBe(1);
+    // A right one clears the account's failures, as a sign-in does.
+    await change('a-long-walk-to-tema');
+    expect(s.limits.used.has('sign-in-account:kofi@ama.gov.gh|203.0.113.7')).toBe(false);
+    const again = (await s.service.authenticate(
+      (await s.service.signIn('kofi@ama.gov.gh', 'the-road-to-cape-coast', '198.51.100.4')).token,
+    ))!;
+    for (let i = 0; i < 2; i++)
+      await expect(s.service.signIn('kofi@ama.gov.gh', 'wrong', '203.0.113.7')).rejects.toMatchObject({
+        code: 'INVALID_CREDENTIALS',
+      });
+    await expect(
+      s.service.changePassword(again, 'wrong-password', 'a-third-new-password', '203.0.113.7'),
+    ).rejects.toMatchObject({
+      code: 'CURRENT_PASSWORD_WRONG',
+    });
+    // Past the limit even the right password is not checked.
+    await expect(
+      s.service.changePassword(again, 'the-road-to-cape-coast', 'a-third-new-password', '203.0.113.7'),
+    ).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    expect(s.people.audit.filter((a) => a.action === 'PasswordChanged')).toHaveLength(1);
+  });
+
+  it('refuses a weak new password, the current one again, an API key, an ended session and a race lost', async () => {
+    const s = setup();
+    s.people.people.get(APPROVER.id)!.passwordHash = await hashPassword('a-long-walk-to-tema');
+    const { token } = await s.service.signIn('kofi@ama.gov.gh', 'a-long-walk-to-tema', '203.0.113.7');
+    const principal = (await s.service.authenticate(token))!;
+    const change = (next: string) => s.service.changePassword(principal, 'a-long-walk-to-tema', next, '203.0.113.7');
+    await expect(change('short')).rejects.toMatchObject({ code: 'WEAK_PASSWORD' });
+    await expect(change('kofi-kofi-kofi-kofi')).rejects.toMatchObject({ code: 'WEAK_PASSWORD' });
+    await expect(change('a-long-walk-to-tema')).rejects.toMatchObject({
+      code: 'WEAK_PASSWORD',
+      detail: 'The new password must not be the current one',
+    });
+    await expect(
+      s.service.changePassword({ keyId: 'k', role: 'assembly', principalId: APPROVER.id }, 'a', 'b', '203.0.113.7'),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    // Another change stored meanwhile (its hash is no longer the one checked): this one changes nothing.
+    const stored = s.people.people.get(APPROVER.id)!;
+    const changeCredential = s.people.changePassword.bind(s.people);
+    s.people.changePassword = async (change, audit) => {
+      stored.passwordHash = await hashPassword('set-by-the-other-tab');
+      return changeCredential(change, audit);
+    };
+    await expect(change('the-road-to-cape-coast')).rejects.toMatchObject({ code: 'CURRENT_PASSWORD_WRONG' });
+    expect(await s.service.authenticate(token)).toBeDefined();
+    await s.service.signOut(principal);
+    await expect(change('the-road-to-cape-coast')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(s.people.audit.filter((a) => a.action === 'PasswordChanged')).toEqual([]);
+  });
 });

@@ -11,9 +11,16 @@ import {
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppConfig } from '../config';
 import { AppError } from '../core/errors';
-import type { Principal } from '../core/auth/principal';
+import { actorOf, type Principal } from '../core/auth/principal';
 import { hashPassword, passwordProblem, UNUSABLE_HASH, verifyPassword, PASSWORD_MAX } from '../core/platform/passwords';
-import type { EventLog, MessageSender, PeopleDirectory, PersonRecord, RateLimits } from '../core/ports';
+import type {
+  EventLog,
+  MessageSender,
+  PeopleDirectory,
+  PersonRecord,
+  PersonSessionRecord,
+  RateLimits,
+} from '../core/ports';
 import { APP_CONFIG, CLOCK, EVENT_LOG, ID_GENERATOR, MESSAGE_SENDER, PEOPLE, RATE_LIMITS } from '../core/tokens';
 
 const MINUTE = 60_000;
@@ -49,6 +56,8 @@ export interface SessionInfo {
   idleSeconds: number;
 }
 
+const SAME_PASSWORD = 'The new password must not be the current one';
+const wrongCurrentPassword = () => new AppError('CURRENT_PASSWORD_WRONG', 'Your current password is not right');
 const sha256 = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 const newToken = () => randomBytes(32).toString('base64url');
 const publicPerson = (p: PersonRecord): SignedInPerson => ({
@@ -239,18 +248,70 @@ export class PeopleService implements OnApplicationShutdown {
     return { token, ...this.info(person, session) };
   }
 
+  /**
+   * A signed-in person's own change of password, proved by their current one. A wrong current password is a failed
+   * sign-in (the same counts per account and address, and per address), so this cannot be used to guess it. On success
+   * every other session of theirs ends, their unused password links are void, and the session it was made from is
+   * renewed: a new token and CSRF token (whoever held the old ones holds nothing), ending when the old one would have.
+   */
+  async changePassword(
+    principal: Principal,
+    current: string,
+    next: string,
+    address: string,
+  ): Promise<SessionInfo & { token: string }> {
+    const { person, session } = await this.liveSession(principal);
+    const account = `${person.email.trim().toLowerCase()}|${address}`;
+    // Counted before the check, as a sign-in is: a burst of guesses cannot all pass a check made before any counted.
+    await this.limits.consume('sign-in-address', address);
+    await this.limits.consume('sign-in-account', account);
+    const expectedHash = person.passwordHash;
+    if (!expectedHash || !(await verifyPassword(current, expectedHash))) {
+      this.events.warn('password_change_refused', { user: person.id });
+      throw wrongCurrentPassword();
+    }
+    await this.limits.reset('sign-in-account', account);
+    const problem = passwordProblem(next, person.email) ?? (next === current ? SAME_PASSWORD : undefined);
+    if (problem) throw new AppError('WEAK_PASSWORD', problem);
+    const now = this.clock.now();
+    const token = newToken();
+    const renewed = {
+      id: sha256(token),
+      userId: person.id,
+      csrfToken: newToken(),
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: session.expiresAt,
+    };
+    const change = { userId: person.id, expectedHash, passwordHash: await hashPassword(next), at: now };
+    const stored = await this.people.changePassword(
+      { ...change, sessionId: session.id, renewed },
+      { actor: actorOf(principal) },
+    );
+    // Another change was stored since the check: the password typed is no longer the current one.
+    if (!stored) throw wrongCurrentPassword();
+    this.events.info('password_changed', { user: person.id });
+    return { token, ...this.info(person, renewed) };
+  }
+
   async signOut(principal: Principal): Promise<void> {
     if (principal.session) await this.people.closeSession(principal.session.id);
   }
 
   /** The signed-in person and the session's CSRF token (what the dashboard loads first). */
   async current(principal: Principal): Promise<SessionInfo> {
+    const found = await this.liveSession(principal);
+    return this.info(found.person, found.session);
+  }
+
+  /** The session of a person signed in (an API key is not a person: 403), and its person. */
+  private async liveSession(principal: Principal): Promise<{ session: PersonSessionRecord; person: PersonRecord }> {
     if (!principal.session)
       throw new AppError('FORBIDDEN', 'This operation is for people signed in to the dashboard, not API keys');
     const now = this.clock.now();
     const found = await this.people.findSession(principal.session.id, now, this.idleSince(now));
     if (!found) throw new AppError('UNAUTHORIZED', 'Your session has ended; sign in again');
-    return this.info(found.person, found.session);
+    return found;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { auditEntriesFor, type Actor } from '@transport/domain';
-import type { PasswordLink, PeopleDirectory, PersonRecord, PersonSessionRecord } from '../core/ports';
+import type { PasswordChange, PasswordLink, PeopleDirectory, PersonRecord, PersonSessionRecord } from '../core/ports';
 import type { PrismaClient } from '../generated/prisma/client';
 import { PrismaAuditLog } from './prisma-audit-log';
 
@@ -105,6 +105,28 @@ export class PrismaPeopleDirectory implements PeopleDirectory {
       );
       const row = await tx.assemblyUser.findUnique({ where: { id: link.userId }, select: PERSON });
       return row ? toPerson(row) : undefined;
+    });
+  }
+
+  async changePassword(change: PasswordChange, audit: { actor: Actor }): Promise<boolean> {
+    const { userId, at } = change;
+    return this.prisma.$transaction(async (tx) => {
+      // Conditional on the hash the current password was checked against: of two changes at once, one is stored.
+      const stored = await tx.personCredential.updateMany({
+        where: { userId, passwordHash: change.expectedHash },
+        data: { passwordHash: change.passwordHash, updatedAt: at },
+      });
+      if (stored.count !== 1) return false;
+      await tx.personToken.updateMany({ where: { userId, usedAt: null }, data: { usedAt: at } });
+      const others = await tx.personSession.deleteMany({ where: { userId, id: { not: change.sessionId } } });
+      await tx.personSession.deleteMany({ where: { id: change.sessionId } });
+      await tx.personSession.create({ data: change.renewed });
+      await new PrismaAuditLog(tx).append(
+        auditEntriesFor('assemblyUser', [{ type: 'PasswordChanged', aggregateId: userId, at }], audit.actor, null, {
+          otherSessionsEnded: others.count,
+        }),
+      );
+      return true;
     });
   }
 

@@ -21,6 +21,7 @@ import type {
   MerchantRecord,
   MerchantRegistry,
   MessageSender,
+  PasswordChange,
   PasswordLink,
   PeopleDirectory,
   PersonRecord,
@@ -221,7 +222,7 @@ export class InMemoryPeople implements PeopleDirectory {
   readonly people = new Map<string, PersonRecord>();
   readonly links = new Map<string, PasswordLink & { usedAt?: Date }>();
   readonly sessions = new Map<string, PersonSessionRecord>();
-  readonly audit: Array<{ action: string; userId: string; actor: Actor }> = [];
+  readonly audit: Array<{ action: string; userId: string; actor: Actor; after?: object }> = [];
 
   add(person: PersonRecord): this {
     this.people.set(person.id, { ...person });
@@ -250,6 +251,26 @@ export class InMemoryPeople implements PeopleDirectory {
     for (const [id, session] of this.sessions) if (session.userId === link.userId) this.sessions.delete(id);
     this.audit.push({ action: 'PasswordSet', userId: link.userId, actor: { role: 'assembly', id: link.userId } });
     return person;
+  }
+  async changePassword(change: PasswordChange, audit: { actor: Actor }) {
+    const person = this.people.get(change.userId);
+    if (!person || person.passwordHash !== change.expectedHash) return false;
+    person.passwordHash = change.passwordHash;
+    for (const link of this.links.values()) if (link.userId === change.userId) link.usedAt ??= change.at;
+    let others = 0;
+    for (const [id, session] of this.sessions) {
+      if (session.userId !== change.userId) continue;
+      this.sessions.delete(id);
+      if (id !== change.sessionId) others++;
+    }
+    this.sessions.set(change.renewed.id, { ...change.renewed });
+    this.audit.push({
+      action: 'PasswordChanged',
+      userId: change.userId,
+      actor: audit.actor,
+      after: { otherSessionsEnded: others },
+    });
+    return true;
   }
   async openSession(session: PersonSessionRecord) {
     this.sessions.set(session.id, { ...session });

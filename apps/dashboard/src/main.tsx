@@ -105,7 +105,16 @@ function App() {
   else if (section === 'vehicles') screen = <VehicleList query={route.query} />;
   else if (section === 'find') screen = <Find initial={route.query.get('q') ?? ''} />;
   else if (section === 'register') screen = <Register key={route.path} kind={id} />;
-  else if (section === 'account') screen = <Account session={session} />;
+  else if (section === 'account')
+    screen = (
+      <Account
+        session={session}
+        renewed={(s) => {
+          setSession(s);
+          rememberSession(s);
+        }}
+      />
+    );
   else if (section === 'scan') screen = <ScanScreen />;
   else if (section === 'compliance') {
     const within = complianceWindow(route.query);

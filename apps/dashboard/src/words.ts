@@ -109,7 +109,15 @@ export const en = {
     role: 'Role',
     assembly: 'Assembly',
     password: 'Change your password',
-    passwordHelp:
+    passwordHelp: 'Type the password you use now, then the new one twice. You are then signed out everywhere else.',
+    current: 'Current password',
+    newPassword: 'New password',
+    confirm: 'The same new password again',
+    change: 'Change the password',
+    changed: 'Your password is changed. You stay signed in here; everywhere else you are signed out.',
+    mismatch: 'The two new passwords are not the same.',
+    forgot: 'Forgot your password?',
+    forgotHelp:
       'We send a link to set a new password to the phone number the assembly has for you. It works for one hour, once; setting the password signs you out everywhere.',
     send: 'Send me the link',
     sent: 'The link is on its way to your phone.',
@@ -329,6 +337,8 @@ export const en = {
     codes: {
       RENEWAL_NOT_LATER: (field: string) => `${field}: the new date must be later than the one recorded now.`,
       RENEWAL_EXPIRED: (field: string) => `${field}: the new date must be in the future.`,
+      CURRENT_PASSWORD_WRONG: () =>
+        'That is not your current password. Type the password you signed in with, or use “Forgot your password?” below.',
     } as Record<string, (field: string) => string>,
   },
   /** The API's field names as the forms label them (refusals name fields by these). */

@@ -1,6 +1,7 @@
 // Every word the dashboard shows, in one place: another language is another object of the same shape (Words), chosen
 // in main.tsx. The API's own refusals arrive in English words already (the problem's `detail`).
 
+import type { ApprovalItem, InspectionItem } from '@transport/domain';
 import { enFind } from './find-words';
 import { enScan } from './scan-words';
 import { enOffline } from './offline/offline-words';
@@ -238,6 +239,10 @@ export const en = {
     corrected: 'The record is corrected.',
     reload: 'driver',
   },
+  /**
+   * Each inspection item and driver check by its name in the domain (libs/domain): a missing or unknown one does not
+   * compile. Read by whatever name the API sends (a recorded checklist), so typed as any name's words.
+   */
   checklist: {
     spareTire: 'Spare tyre',
     headlights: 'Headlights',
@@ -253,7 +258,7 @@ export const en = {
     hasSmartPhone: 'Has a smartphone',
     canUseMap: 'Can use a map app',
     criminalRecord: 'Criminal record checked and clear',
-  } as Record<string, string>,
+  } satisfies Record<InspectionItem | ApprovalItem, string> as Record<string, string>,
   compliance: {
     title: 'Compliance',
     intro: 'Vehicles of the assembly whose roadworthy certificate or insurance has ended, or ends soon.',

@@ -1,19 +1,17 @@
 import type { components } from '@transport/api-client';
+import { APPROVAL_ITEMS, type ApprovalItem } from '@transport/domain';
 import { api, must, seen, type Driver, type Session } from '../api';
 import { words as w } from '../i18n';
 import { ActionForm, day, Loading, NotFound, Title, useLoad, useNotice } from '../ui';
 import { History } from './history';
 
-/** The approval checks, checked against the contract's type (which has no values): each one, and no other. */
-type ApprovalCheck = keyof components['schemas']['ApprovalChecklistResponse'];
-const APPROVAL_CHECKS = [
-  'validLicense',
-  'hasSmartPhone',
-  'canUseMap',
-  'criminalRecord',
-] as const satisfies readonly ApprovalCheck[];
-const EVERY_CHECK: Exclude<ApprovalCheck, (typeof APPROVAL_CHECKS)[number]> extends never ? true : never = true;
-void EVERY_CHECK;
+/**
+ * The approval checks: the domain's own list. The contract's type must name exactly these: a missing or unknown check
+ * fails to compile.
+ */
+type ContractCheck = keyof components['schemas']['ApprovalChecklistResponse'];
+const SAME_CHECKS: [ContractCheck, ApprovalItem] extends [ApprovalItem, ContractCheck] ? true : never = true;
+void SAME_CHECKS;
 
 export function DriverScreen({ id, session }: { id: string; session: Session }) {
   const driver = useLoad(() => must(api.GET('/drivers/{id}', { params: { path: { id } } })), [id]);
@@ -39,8 +37,8 @@ export function DriverScreen({ id, session }: { id: string; session: Session }) 
           submit={w.driver.approve}
           done={w.driver.approvedNow}
           action={async (data) => {
-            const approvalChecklist = Object.fromEntries(APPROVAL_CHECKS.map((c) => [c, data.has(c)])) as Record<
-              ApprovalCheck,
+            const approvalChecklist = Object.fromEntries(APPROVAL_ITEMS.map((c) => [c, data.has(c)])) as Record<
+              ApprovalItem,
               boolean
             >;
             await must(api.POST('/drivers/{id}/approve', { ...seen(d), body: { approvalChecklist } }));
@@ -49,7 +47,7 @@ export function DriverScreen({ id, session }: { id: string; session: Session }) 
         >
           <fieldset class="checklist">
             <legend>{w.driver.approval}</legend>
-            {APPROVAL_CHECKS.map((check) => (
+            {APPROVAL_ITEMS.map((check) => (
               <label key={check} class="check">
                 <input type="checkbox" name={check} />
                 {w.checklist[check]}

@@ -1,3 +1,4 @@
+import { INSPECTION_ITEMS } from '@transport/domain';
 import { api, must, type AuditEntry } from '../api';
 import { words as w } from '../i18n';
 import { dateTime, Loading, ProblemMessage, useLoad } from '../ui';
@@ -89,10 +90,8 @@ function inspection(entry: AuditEntry) {
   const checklist = after.inspectionChecklist;
   if (!checklist) return null;
   const notes = after.inspectionDefects ?? {};
-  // In the order an inspector walks round the vehicle (the checklist's words are in that order; storage keeps none).
-  const items = Object.keys(w.checklist)
-    .filter((item) => item in checklist)
-    .map((item) => [item, checklist[item]] as const);
+  // In the order an inspector walks round the vehicle (the domain's list; storage keeps none).
+  const items = INSPECTION_ITEMS.filter((item) => item in checklist).map((item) => [item, checklist[item]] as const);
   const failed = items.filter(([, ok]) => !ok).map(([item]) => withNote(w.checklist[item] ?? item, notes[item]));
   const passed = items.filter(([, ok]) => ok).map(([item]) => w.checklist[item] ?? item);
   return (

@@ -1,4 +1,5 @@
 import type { components } from '@transport/api-client';
+import { INSPECTION_ITEMS, type InspectionItem } from '@transport/domain';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiProblem, must, seen, type Vehicle } from '../api';
 import { words as w } from '../i18n';
@@ -7,24 +8,12 @@ import { draft, dropDraft, dropWaiting, keepDraft, keepWaiting, type Checklist, 
 import { ActionForm, dateTime, Done, Loading, type ProblemContext } from '../ui';
 
 /**
- * The ten items, in the order an inspector walks round the vehicle. The contract gives their names as a type only, so
- * the list is written here and checked against it: a missing or unknown item fails to compile.
+ * The ten items, in the order an inspector walks round the vehicle: the domain's own list (the API checks a checklist
+ * against the same one). The contract's type must name exactly these: a missing or unknown item fails to compile.
  */
-type InspectionItem = keyof components['schemas']['InspectionChecklistResponse'];
-export const INSPECTION_ITEMS = [
-  'spareTire',
-  'headlights',
-  'tailLights',
-  'turnSignals',
-  'brakeLights',
-  'fireExtinguisher',
-  'emergencySignals',
-  'seatBelts',
-  'brakes',
-  'licensePlate',
-] as const satisfies readonly InspectionItem[];
-const EVERY_ITEM: Exclude<InspectionItem, (typeof INSPECTION_ITEMS)[number]> extends never ? true : never = true;
-void EVERY_ITEM;
+type ContractItem = keyof components['schemas']['InspectionChecklistResponse'];
+const SAME_ITEMS: [ContractItem, InspectionItem] extends [InspectionItem, ContractItem] ? true : never = true;
+void SAME_ITEMS;
 
 /** The items the vehicle's last inspection failed, in words (none when it passed, or was never inspected). */
 export function failedItems(v: Vehicle): string[] {

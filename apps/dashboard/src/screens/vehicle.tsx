@@ -1,3 +1,4 @@
+import { INSPECTION_ITEMS } from '@transport/domain';
 import { api, must, page, seen, type Session, type Vehicle } from '../api';
 import { words as w } from '../i18n';
 import {
@@ -13,7 +14,7 @@ import {
   type ProblemContext,
 } from '../ui';
 import { History } from './history';
-import { failedItems, INSPECTION_ITEMS, InspectionForm, withNote } from './inspection';
+import { failedItems, InspectionForm, withNote } from './inspection';
 import { loadVehicle, WaitingBadge } from '../offline/outbox';
 import { colourHex, colourName, VEHICLE_COLOURS } from '../colours';
 

@@ -65,4 +65,15 @@ describe("a contributor's tools", () => {
     // a refusal from npm would stop them before it could.
     expect(major(manifest.engines.node.replace('>=', ''))).toBe(major(read('.nvmrc')));
   });
+
+  it('builds every app and the domain package with one bundler, esbuild (README "Building")', () => {
+    const { devDependencies } = json('package.json');
+    for (const other of ['webpack', 'webpack-cli', '@nx/webpack', 'tsup'])
+      expect(devDependencies).not.toHaveProperty(other);
+    for (const project of ['apps/api', 'apps/provider-simulator', 'apps/dashboard', 'tools/import', 'libs/domain']) {
+      const build = json(`${project}/project.json`).targets.build;
+      expect([project, build.options.command]).toEqual([project, `node ${project}/build.mjs`]);
+      expect(read(`${project}/build.mjs`)).toContain("import { build } from 'esbuild';");
+    }
+  });
 });

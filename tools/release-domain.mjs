@@ -2,7 +2,7 @@
 // `npm run release:domain -- <version> [--publish]`: releases @transport/domain.
 //   1. the CHANGELOG's "Unreleased" section must say something; it becomes "<version> - <date>";
 //   2. libs/domain/package.json takes the version (it must be greater than the current one);
-//   3. the package is built (tsup: ESM + CJS) and checked with publint and Are the Types Wrong;
+//   3. the package is built (libs/domain/build.mjs: ESM + CJS) and checked with publint and Are the Types Wrong;
 //   4. the tarball is packed into dist/releases/, and with --publish handed to `npm publish` (the registry of your
 //      npm configuration); the commit and the tag domain-v<version> are left to you, printed at the end.
 // Hand-written (about 80 lines) because Changesets, the usual tool, finds packages through npm workspaces, which this

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The README's two commands, `npm start` and `npm test`, land here. Each does its own set-up on a fresh clone:
-// install (only when node_modules is missing or older than the lock file), Prisma client generation, then its work.
+// The README's two commands, `npm start` and `npm test`, land here, and so do `npm run dev` (the inner loop) and the
+// other scripts of package.json. Each does its own set-up on a fresh clone: install (only when node_modules is missing
+// or older than the lock file), Prisma client generation, then its work.
 // Plain Node with no dependencies, because it runs before anything is installed.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -100,32 +101,43 @@ function nxCli() {
 
 const nx = (args, env) => must(process.execPath, [nxCli(), ...args], env);
 
+/**
+ * The environments of the API and of the provider simulator, as `npm start` and `npm run dev` run them: demo data on
+ * the zero-setup embedded database, the simulator as the payment provider unless a real one is configured (then
+ * `simulator` is undefined and it does not run).
+ */
+function serviceEnvironments() {
+  // Demo data on the zero-setup embedded database; on a PostgreSQL of your own only when asked (SEED_DEMO=true).
+  const api = { SEED_DEMO: process.env.DATABASE_URL ? 'false' : 'true', ...process.env, APP_ROOT: root };
+  if (process.env.PAYMENT_PROVIDER_URL) return { api, simulator: undefined };
+  // The demo's payment provider is the simulator (tools: apps/provider-simulator), unless a real one is configured.
+  const port = process.env.SIMULATOR_PORT || '3100';
+  api.PAYMENT_PROVIDER_URL = `http://127.0.0.1:${port}`;
+  // A demo merchant's notification receiver usually runs on this machine too (entries are exact host and port: a
+  // receiver on another port is named as CALLBACK_URL_ALLOWLIST=127.0.0.1:<port>, or run with NODE_ENV=development).
+  api.CALLBACK_URL_ALLOWLIST ??= '127.0.0.1,localhost';
+  return { api, simulator: { ...process.env, SIMULATOR_PORT: port } };
+}
+
 function start() {
   ensureInstalled();
   say('building the API, the dashboard and the provider simulator');
   nx(['run-many', '-t', 'build', '-p', 'api', 'dashboard', 'provider-simulator', '--outputStyle=static']);
+  const environments = serviceEnvironments();
   const children = [];
-  // Demo data on the zero-setup embedded database; on a PostgreSQL of your own only when asked (SEED_DEMO=true).
-  const env = { SEED_DEMO: process.env.DATABASE_URL ? 'false' : 'true', ...process.env, APP_ROOT: root };
-  // The demo's payment provider is the simulator (tools: apps/provider-simulator), unless a real one is configured.
-  if (!process.env.PAYMENT_PROVIDER_URL) {
-    const port = process.env.SIMULATOR_PORT || '3100';
+  if (environments.simulator) {
     children.push(
       spawn(process.execPath, [join(root, 'dist', 'apps', 'provider-simulator', 'main.js')], {
         cwd: root,
         stdio: 'inherit',
-        env: { ...process.env, SIMULATOR_PORT: port },
+        env: environments.simulator,
       }),
     );
-    env.PAYMENT_PROVIDER_URL = `http://127.0.0.1:${port}`;
-    // A demo merchant's notification receiver usually runs on this machine too (entries are exact host and port: a
-    // receiver on another port is named as CALLBACK_URL_ALLOWLIST=127.0.0.1:<port>, or run with NODE_ENV=development).
-    env.CALLBACK_URL_ALLOWLIST ??= '127.0.0.1,localhost';
   }
   const api = spawn(process.execPath, [...SERVICE_NODE_FLAGS, join(root, 'dist', 'apps', 'api', 'main.js')], {
     cwd: root,
     stdio: 'inherit',
-    env,
+    env: environments.api,
   });
   children.push(api);
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => children.forEach((c) => c.kill(signal)));
@@ -133,6 +145,23 @@ function start() {
     children.forEach((c) => c.kill('SIGTERM'));
     process.exit(code ?? (signal ? 1 : 0));
   });
+}
+
+/**
+ * `npm run dev`: what `npm start` runs, rebuilt and restarted on every change (tools/dev.mjs: esbuild's watch mode).
+ * Ctrl-C (or SIGTERM) stops the watchers and the processes, then this one.
+ */
+async function dev() {
+  ensureInstalled();
+  const { dev: watch } = await import('./dev.mjs');
+  const running = await watch({ ...serviceEnvironments(), nodeFlags: SERVICE_NODE_FLAGS });
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      void running.stop().then(() => process.exit(0));
+    });
 }
 
 function test() {
@@ -248,10 +277,10 @@ function importExport() {
   process.exit(result.status ?? 1);
 }
 
-const commands = { start, test, keys, bench, bundle, openapi, import: importExport };
+const commands = { start, dev, test, keys, bench, bundle, openapi, import: importExport };
 const command = commands[process.argv[2]];
 if (!command) {
-  console.error('usage: node tools/run.mjs start|test|keys|bench|bundle|openapi|import');
+  console.error('usage: node tools/run.mjs start|dev|test|keys|bench|bundle|openapi|import');
   process.exit(2);
 }
 ensureNode();

@@ -2,7 +2,7 @@
 // nothing but `pg` underneath. Two hosts run them: raw-server.mjs (bare `node:http`, the yardstick) and, with
 // `npm run bench -- --ceiling`, a controller inside the API's own HTTP pipeline (ceiling/ceiling.controller.ts), which
 // measures the best any endpoint can do in that pipeline. CommonJS so that both the ES module server and the API's
-// webpack build load the one copy. Each handler takes the pool, the request URL and the authenticated caller, and
+// esbuild build load the one copy. Each handler takes the pool, the request URL and the authenticated caller, and
 // returns { status, body, headers }.
 'use strict';
 

@@ -1,22 +1,22 @@
-// Builds the importer (tools/import) into dist/tools/import/main.js: one CommonJS file with the domain compiled in
-// (esbuild through tsup), with yaml and color-name (development dependencies) compiled in too; its runtime npm
-// dependencies (bson, stream-json, pg) are left to node_modules.
-import { build } from 'tsup';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Builds the importer (tools/import) into dist/tools/import/main.js with esbuild (tools/build/node-app.mjs): one
+// CommonJS file with the domain compiled in, and every package that is not a production dependency too (yaml and
+// color-name, development dependencies); its runtime npm dependencies (bson, stream-json, pg) are left to node_modules,
+// which the runtime bundle installs.
+import { build } from 'esbuild';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { nodeApp, root } from '../build/node-app.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
+const out = join(root, 'dist', 'tools', 'import');
+const { dependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+rmSync(out, { recursive: true, force: true });
 await build({
-  entry: { main: join(here, 'src', 'main.ts') },
-  outDir: join(root, 'dist', 'tools', 'import'),
-  format: ['cjs'],
-  platform: 'node',
-  target: 'node20',
-  tsconfig: join(here, 'tsconfig.app.json'),
-  noExternal: ['@transport/domain', 'yaml', 'color-name'],
-  sourcemap: true,
-  clean: true,
-  silent: true,
+  ...nodeApp({
+    entryPoints: { main: join(root, 'tools', 'import', 'src', 'main.ts') },
+    outdir: out,
+    tsconfig: join(root, 'tools', 'import', 'tsconfig.app.json'),
+  }),
+  packages: undefined,
+  external: Object.keys(dependencies),
 });
 console.log('built dist/tools/import/main.js');

@@ -33,7 +33,7 @@ export async function migrationsApplied(appRoot: string, databaseUrl: string): P
  * the event loop that answers its queries (deadlock).
  */
 export async function migrateDeploy(appRoot: string, databaseUrl: string): Promise<void> {
-  // createRequire from the app root: a plain require.resolve would be rewritten by webpack.
+  // createRequire from the app root: the Prisma CLI installed beside the app, wherever the bundle itself runs from.
   const cli = createRequire(join(appRoot, 'package.json')).resolve('prisma/build/index.js');
   const output: string[] = [];
   const code = await new Promise<number | null>((resolvePromise, reject) => {

@@ -1,7 +1,4 @@
-import * as nodeModule from 'node:module';
-
-// The installed @types/node describes Node 20's API; enableCompileCache came with Node 22.1 (the service runs on 24).
-const { enableCompileCache } = nodeModule as typeof nodeModule & { enableCompileCache?: () => unknown };
+import { enableCompileCache } from 'node:module';
 
 /**
  * Node's on-disk cache of compiled code (node:module), on before anything else loads: the entry points import this
@@ -12,4 +9,4 @@ const { enableCompileCache } = nodeModule as typeof nodeModule & { enableCompile
  * Node's own settings still apply: NODE_COMPILE_CACHE=<folder> puts it elsewhere, NODE_DISABLE_COMPILE_CACHE=1 turns
  * it off. A folder that cannot be written leaves the start as it was.
  */
-enableCompileCache?.();
+enableCompileCache();

@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const WORKSPACE_ROOT = resolve(__dirname, '../../..');
+
+// What a contributor's tools read before any code runs: the editor's settings, the runtime the types describe, and
+// the runtime and package manager npm checks (devEngines). Each must say what the rest of the repository says.
+const read = (path: string) => readFileSync(join(WORKSPACE_ROOT, path), 'utf8');
+const json = (path: string) => JSON.parse(read(path));
+const major = (version: string) => Number(/\d+/.exec(version)?.[0]);
+
+/** The settings an editor applies to `file` (the sections of .editorconfig that match it by extension, in order). */
+function editorSettings(file: string): Record<string, string> {
+  const settings: Record<string, string> = {};
+  let applies = false;
+  for (const raw of read('.editorconfig').split('\n')) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#') || line.startsWith(';')) continue;
+    const section = /^\[(.+)\]$/.exec(line);
+    if (section) {
+      const pattern = section[1];
+      const extensions = /^\*\.\{(.+)\}$/.exec(pattern)?.[1].split(',') ?? [/^\*\.(.+)$/.exec(pattern)?.[1]];
+      applies = pattern === '*' || extensions.some((extension) => extension && file.endsWith(`.${extension}`));
+      continue;
+    }
+    const [key, value] = line.split('=').map((part) => part.trim());
+    if (applies && key !== 'root') settings[key] = value;
+  }
+  return settings;
+}
+
+describe("a contributor's tools", () => {
+  it('.editorconfig gives editors the formatting Prettier checks (.prettierrc.json and its defaults)', () => {
+    const prettier = json('.prettierrc.json');
+    for (const file of ['apps/api/src/main.ts', 'apps/dashboard/src/main.tsx', 'package.json', 'tools/run.mjs']) {
+      expect([file, editorSettings(file)]).toEqual([
+        file,
+        expect.objectContaining({
+          charset: 'utf-8',
+          end_of_line: prettier.endOfLine ?? 'lf',
+          indent_style: prettier.useTabs ? 'tab' : 'space',
+          indent_size: String(prettier.tabWidth ?? 2),
+          insert_final_newline: 'true',
+          max_line_length: String(prettier.printWidth),
+        }),
+      ]);
+    }
+    // Markdown keeps its trailing double spaces (a line break) and wraps as written.
+    expect(editorSettings('README.md')).toEqual(expect.objectContaining({ trim_trailing_whitespace: 'false' }));
+  });
+
+  it("types Node's API as the Node the project runs on (.nvmrc)", () => {
+    const node = major(read('.nvmrc'));
+    expect(major(json('package.json').devDependencies['@types/node'])).toBe(node);
+    expect(major(json('node_modules/@types/node/package.json').version)).toBe(node);
+  });
+
+  it('declares its runtime and package manager in devEngines: a warning on an older Node, never a refusal', () => {
+    const manifest = json('package.json');
+    expect(manifest.devEngines).toEqual({
+      runtime: { name: 'node', version: manifest.engines.node, onFail: 'warn' },
+      packageManager: { name: 'npm', version: expect.any(String), onFail: 'warn' },
+    });
+    // The README's commands start from whatever Node the machine has, and tools/run.mjs installs the supported one:
+    // a refusal from npm would stop them before it could.
+    expect(major(manifest.engines.node.replace('>=', ''))).toBe(major(read('.nvmrc')));
+  });
+
+  it('builds every app and the domain package with one bundler, esbuild (README "Building")', () => {
+    const { devDependencies } = json('package.json');
+    for (const other of ['webpack', 'webpack-cli', '@nx/webpack', 'tsup'])
+      expect(devDependencies).not.toHaveProperty(other);
+    for (const project of ['apps/api', 'apps/provider-simulator', 'apps/dashboard', 'tools/import', 'libs/domain']) {
+      const build = json(`${project}/project.json`).targets.build;
+      expect([project, build.options.command]).toEqual([project, `node ${project}/build.mjs`]);
+      expect(read(`${project}/build.mjs`)).toContain("import { build } from 'esbuild';");
+    }
+  });
+});

@@ -2,12 +2,14 @@
 // in main.tsx. The API's own refusals arrive in English words already (the problem's `detail`).
 
 import { enFind } from './find-words';
+import { enLists } from './list-words';
 import { enScan } from './scan-words';
 import { enOffline } from './offline/offline-words';
 
 export const en = {
   scan: enScan,
   find: enFind,
+  lists: enLists,
   offline: enOffline,
   locale: 'en-GB',
   appName: 'Assembly dashboard',

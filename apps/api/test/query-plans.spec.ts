@@ -97,6 +97,8 @@ describeOnPostgres('query plans at 100,000 rows', () => {
         -- Vehicles at 500 stations and in 300 unions (the staff lists' filters).
         UPDATE vehicles SET "stationId" = lpad(to_hex(1 + ('x' || right(id, 6))::bit(24)::int % 500), 24, '0'), "stationLinked" = true,
                             "transportUnionId" = lpad(to_hex(1 + ('x' || right(id, 6))::bit(24)::int % 300), 24, '0');
+        -- The oldest ten have no plate yet (a list by plate reads them as a run of their own).
+        UPDATE vehicles SET "registrationNumber" = NULL WHERE id > lpad(to_hex(${ROWS - 10}), 24, '0');
         ANALYZE;
       `);
     } finally {
@@ -192,6 +194,77 @@ describeOnPostgres('query plans at 100,000 rows', () => {
     await expectIndexedOnly(() => repos.vehicles.list({ assemblyId: assemblyId(7) }, { limit: 50, after: id(5000) }));
   });
 
+  it('lists vehicles by plate and oldest first, with filters and cursors, from indexes', async () => {
+    const byPlate = (descending: boolean) => ({ by: 'registrationNumber' as const, descending });
+    const orders = [byPlate(false), byPlate(true), { by: 'createdAt' as const, descending: false }];
+    const soon = new Date(Date.now() + 30 * 86_400_000);
+    for (const order of orders) {
+      for (const filter of [
+        {},
+        { assemblyId: assemblyId(7) },
+        { assemblyId: assemblyId(7), inspected: false },
+        { assemblyId: assemblyId(7), stationId: id(42) },
+        { stationId: id(42) },
+        { certificatesEndingBy: soon },
+        { assemblyId: assemblyId(7), certificatesEndingBy: soon },
+      ]) {
+        const first = await repos.vehicles.list(filter, { ...page, order });
+        expect(await expectIndexedOnly(() => repos.vehicles.list(filter, { ...page, order }))).not.toEqual([]);
+        await expectIndexedOnly(() => repos.vehicles.list(filter, { ...page, order, after: first.next }));
+        // A count of a whole table reads the whole table, whatever the order: counts of filtered lists only.
+        if (Object.keys(filter).length > 0)
+          await expectIndexedOnly(() => repos.vehicles.list(filter, { ...page, order, count: true }));
+      }
+    }
+    // The plate's own indexes, nationwide (the unique one) and within an assembly, either way; and the run of vehicles
+    // without one.
+    for (const order of [byPlate(false), byPlate(true)]) {
+      expect(await expectIndexedOnly(() => repos.vehicles.list({}, { ...page, order }))).toContain(
+        'vehicles_registrationNumber_key',
+      );
+      expect(
+        await expectIndexedOnly(() => repos.vehicles.list({ assemblyId: assemblyId(7) }, { ...page, order })),
+      ).toContain('vehicles_assemblyId_registrationNumber_id_idx');
+      await expectIndexedOnly(() => repos.vehicles.list({}, { ...page, order, after: id(ROWS - 5) }));
+      await expectIndexedOnly(() => repos.vehicles.listSummaries({}, { ...page, order, after: id(5000) }));
+    }
+  });
+
+  it('lists drivers by name and oldest first, by standing and licence end, with cursors, from indexes', async () => {
+    const soon = new Date(Date.now() + 30 * 86_400_000);
+    for (const order of [
+      { by: 'name' as const, descending: false },
+      { by: 'name' as const, descending: true },
+      { by: 'createdAt' as const, descending: false },
+    ]) {
+      for (const filter of [
+        {},
+        { assemblyId: assemblyId(7) },
+        { standing: 'approved' as const },
+        { standing: 'revoked' as const },
+        { assemblyId: assemblyId(7), standing: 'awaiting_approval' as const },
+        { licenseEndingBy: soon },
+        { assemblyId: assemblyId(7), licenseEndingBy: soon },
+      ]) {
+        const first = await repos.drivers.list(filter, { ...page, order });
+        await expectIndexedOnly(() => repos.drivers.list(filter, { ...page, order }));
+        await expectIndexedOnly(() => repos.drivers.list(filter, { ...page, order, after: first.next }));
+        if (Object.keys(filter).length > 0)
+          await expectIndexedOnly(() => repos.drivers.list(filter, { ...page, order, count: true }));
+      }
+    }
+    const byName = { by: 'name' as const, descending: false };
+    expect(await expectIndexedOnly(() => repos.drivers.list({}, { ...page, order: byName }))).toContain(
+      'drivers_name_id_idx',
+    );
+    expect(
+      await expectIndexedOnly(() => repos.drivers.list({ assemblyId: assemblyId(7) }, { ...page, order: byName })),
+    ).toContain('drivers_assemblyId_name_id_idx');
+    expect(await expectIndexedOnly(() => repos.drivers.list({ standing: 'revoked' }, page))).toContain(
+      'drivers_dateRevoked_idx',
+    );
+  });
+
   it('searches owners by any part of name, phone or email through the trigram indexes', async () => {
     // Every search avoids a sequential scan. Where matches are rare the planner must go through the trigram indexes;
     // where they are common it may instead walk the newest-first index and stop at the page, which is also bounded.
@@ -260,13 +333,19 @@ describeOnPostgres('query plans at 100,000 rows', () => {
   });
 
   it('starts a deep page at its cursor in the index, not by re-reading every newer row (exports page to the end)', async () => {
-    // The 90,001st newest vehicle, owner, trip and transaction: a late page of a long export.
+    // The 90,001st newest vehicle, owner, trip and transaction: a late page of a long export (and, by plate or by name,
+    // a page far from either end).
     const deep = id(90_001);
     const to = new Date(Date.now() + 86_400_000);
     const from = new Date(to.getTime() - 365 * 86_400_000);
     for (const run of [
       () => repos.trips.listCreatedBetween({ from, to }, { limit: 50, after: deep }),
       () => repos.vehicles.list({}, { limit: 50, after: deep }),
+      () => repos.vehicles.list({}, { limit: 50, after: deep, order: { by: 'registrationNumber', descending: false } }),
+      () => repos.vehicles.list({}, { limit: 50, after: deep, order: { by: 'registrationNumber', descending: true } }),
+      () => repos.vehicles.list({}, { limit: 50, after: deep, order: { by: 'createdAt', descending: false } }),
+      () => repos.drivers.list({}, { limit: 50, after: deep, order: { by: 'name', descending: false } }),
+      () => repos.drivers.list({}, { limit: 50, after: deep, order: { by: 'name', descending: true } }),
       () => repos.transactions.listForMerchant('f'.repeat(24), {}, { limit: 50, after: deep }),
     ]) {
       captured = [];

@@ -6,6 +6,7 @@ import { Compliance, complianceWindow } from './screens/compliance';
 import { DriverScreen } from './screens/driver';
 import { Find } from './screens/find';
 import { VehicleList } from './screens/vehicles';
+import { DriverList } from './screens/drivers';
 import { Forgot, SetPassword, SignIn } from './screens/sign-in';
 import { Queues } from './screens/queues';
 import { ScanScreen } from './screens/scan';
@@ -100,9 +101,11 @@ function App() {
   // last one's messages or typed values.
   let screen;
   const list = section === 'vehicles' && !id;
+  const driverList = section === 'drivers' && !id;
   if (section === 'vehicles' && id) screen = <VehicleScreen key={`v${id}`} id={id} session={session} task={task} />;
   else if (section === 'drivers' && id) screen = <DriverScreen key={`d${id}`} id={id} session={session} />;
   else if (section === 'vehicles') screen = <VehicleList query={route.query} />;
+  else if (section === 'drivers') screen = <DriverList query={route.query} />;
   else if (section === 'find') screen = <Find initial={route.query.get('q') ?? ''} />;
   else if (section === 'register') screen = <Register key={route.path} kind={id} />;
   else if (section === 'account')
@@ -144,7 +147,9 @@ function App() {
           <a
             href="#/"
             aria-current={
-              !['compliance', 'register', 'account', 'scan', 'find'].includes(section) && !list ? 'page' : undefined
+              !['compliance', 'register', 'account', 'scan', 'find'].includes(section) && !list && !driverList
+                ? 'page'
+                : undefined
             }
           >
             {w.nav.queues}
@@ -154,6 +159,9 @@ function App() {
           </a>
           <a href="#/vehicles" aria-current={list ? 'page' : undefined}>
             {w.find.vehicles.nav}
+          </a>
+          <a href="#/drivers" aria-current={driverList ? 'page' : undefined}>
+            {w.lists.drivers.nav}
           </a>
           <a href="#/compliance" aria-current={section === 'compliance' ? 'page' : undefined}>
             {w.nav.compliance}

@@ -3,12 +3,14 @@
 
 import type { ApprovalItem, InspectionItem } from '@transport/domain';
 import { enFind } from './find-words';
+import { enLists } from './list-words';
 import { enScan } from './scan-words';
 import { enOffline } from './offline/offline-words';
 
 export const en = {
   scan: enScan,
   find: enFind,
+  lists: enLists,
   offline: enOffline,
   locale: 'en-GB',
   appName: 'Assembly dashboard',

@@ -146,11 +146,11 @@ describe.each(SIZES)('finding records at $name size', (size) => {
       'approved, newest first',
     );
     if (size.name === 'desktop') {
-      // A column's sort orders the page shown.
-      await page.getByRole('button', { name: 'Sort this page by registration number' }).click();
+      // A column's sort orders the whole list, through the API (lists.e2e.spec.ts pages through it).
+      await page.getByRole('button', { name: 'Sort the whole list by registration number' }).click();
       await eventually(async () => (await plates()).join() === 'GE 5505-20,GN 6606-19,GT 4404-21', 'sorted by plate');
       expect(await page.locator('th[aria-sort=ascending]').textContent()).toBe('Registration number');
-      await page.getByRole('button', { name: 'Sort this page by registration number' }).click();
+      await page.getByRole('button', { name: 'Sort the whole list by registration number' }).click();
       await eventually(async () => (await plates()).join() === 'GT 4404-21,GN 6606-19,GE 5505-20', 'plate, descending');
     }
     await expectAccessible(page, 'vehicles approved');

@@ -73,7 +73,7 @@ export interface paths {
         };
         /**
          * List vehicles (operation 1)
-         * @description Open to anonymous callers, as documented. What each caller sees is its view (README, "Who sees what"): anonymous callers and merchants get what a passenger checks (`_id`, `registrationNumber`, `make`, `model`, `color`, `type`, `capacity`, `inspected`, `approved`, `station`, `transportUnion`); platform keys also the documents, dates and the linked driver, never the owner or staff ids; admin and assembly keys every field. The `ownerID` and `driver` filters need an API key (401 without); `station` and `transportUnion` (what a vehicle is linked to, in every view) do not. Filters combine. Newest first (createdAt, then _id). Without filters, every vehicle, inspected or not, up to `limit`. When more exist, a `Link: <...>; rel="next"` header gives the next page (an `after` cursor); the body stays a plain array.
+         * @description Open to anonymous callers, as documented. What each caller sees is its view (README, "Who sees what"): anonymous callers and merchants get what a passenger checks (`_id`, `registrationNumber`, `make`, `model`, `color`, `type`, `capacity`, `inspected`, `approved`, `station`, `transportUnion`); platform keys also the documents, dates and the linked driver, never the owner or staff ids; admin and assembly keys every field. The `ownerID` and `driver` filters need an API key (401 without); `station` and `transportUnion` (what a vehicle is linked to, in every view) do not; `expiring` (documents ending within so many days) needs a key whose view shows the documents (401 without a key, 403 for a merchant). Filters combine. Newest first (createdAt, then _id) unless `sort` says otherwise (oldest first, or by plate either way): the whole list is in that order, page after page. Without filters, every vehicle, inspected or not, up to `limit`. When more exist, a `Link: <...>; rel="next"` header gives the next page (an `after` cursor of that order); the body stays a plain array.
          */
         get: operations["vehiclesList"];
         put?: never;
@@ -450,7 +450,7 @@ export interface paths {
         };
         /**
          * List drivers (operation 5)
-         * @description Open to anonymous callers, as documented. Assembly keys list their own assembly's drivers only; other callers list every driver. What each caller sees is its view (README, "Who sees what"): anonymous callers and merchants get `_id`, `name`, `approved` and `rating` only; platform keys add contact, wallet, licence class and expiry, online/busy and dates, never identity documents, licence numbers or the owner; admin and assembly keys get every field, the owner embedded. The `email` filter needs an admin, assembly or platform key (401 without a key, 403 for a merchant). The activation key never appears here. Newest first; `limit` (default 50, at most 500) and an `after` cursor with a `Link` header.
+         * @description Open to anonymous callers, as documented. Assembly keys list their own assembly's drivers only; other callers list every driver. What each caller sees is its view (README, "Who sees what"): anonymous callers and merchants get `_id`, `name`, `approved` and `rating` only; platform keys add contact, wallet, licence class and expiry, online/busy and dates, never identity documents, licence numbers or the owner; admin and assembly keys get every field, the owner embedded. The `email` filter needs an admin, assembly or platform key (401 without a key, 403 for a merchant); so does `expiring` (licences ending within so many days); `state` (approved, revoked, awaiting approval) needs an admin or assembly key. Filters combine. The activation key never appears here. Newest first unless `sort` says otherwise (oldest first, or by name either way): the whole list is in that order, page after page; `limit` (default 50, at most 500) and an `after` cursor of that order with a `Link` header.
          */
         get: operations["driversList"];
         put?: never;
@@ -3565,8 +3565,10 @@ export interface operations {
                 limit?: number;
                 /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
                 count?: "true" | "false";
-                /** @description Cursor: the `_id` of the last vehicle of the previous page (see the `Link` header). */
+                /** @description Cursor: follow the `Link` header (rel="next") rather than making one. Newest first it is the `_id` of the last record of the previous page; in another order it also names that order (`registrationNumber.65a1b2c3d4e5f60718293a4b`). A cursor continues only the order it was made in: sent with another `sort`, it is refused (400). */
                 after?: string;
+                /** @description The order of the whole list, across its pages: `-createdAt` newest first (the default), `createdAt` oldest first, `registrationNumber` by plate A to Z (vehicles without one last), `-registrationNumber` Z to A (those first). Ties are broken by `_id` the same way. Any other value is a 400. */
+                sort?: "createdAt" | "-createdAt" | "registrationNumber" | "-registrationNumber";
                 /** @description Filter by inspection status. */
                 inspected?: "true" | "false";
                 /** @description Filter by approval status: with inspected, the work queues (`inspected=false`: awaiting inspection; `inspected=true&approved=false`: awaiting approval). */
@@ -3583,6 +3585,8 @@ export interface operations {
                 station?: string;
                 /** @description Vehicles linked to this transport union (`GET /unions/all` lists them). */
                 transportUnion?: string;
+                /** @description Vehicles whose roadworthy or insurance certificate ends by the end of the day this many days from today (in TZ_DEFAULT), expired ones included: the window of `GET /vehicles/compliance?within=`. `0`: ended or ending today. Needs a key whose view shows the documents (admin, assembly, platform): 401 without a key, 403 for a merchant. */
+                expiring?: number;
             };
             header?: {
                 /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
@@ -3616,11 +3620,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
-            /** @description An unknown or revoked API key, or an ended session, was sent: refused even where none is needed. */
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5745,10 +5759,16 @@ export interface operations {
                 limit?: number;
                 /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
                 count?: "true" | "false";
-                /** @description Cursor: the `_id` of the last driver of the previous page. */
+                /** @description Cursor: follow the `Link` header (rel="next") rather than making one. Newest first it is the `_id` of the last record of the previous page; in another order it also names that order (`registrationNumber.65a1b2c3d4e5f60718293a4b`). A cursor continues only the order it was made in: sent with another `sort`, it is refused (400). */
                 after?: string;
+                /** @description The order of the whole list, across its pages: `-createdAt` newest first (the default), `createdAt` oldest first, `name` A to Z, `-name` Z to A. Ties (namesakes, drivers registered at the same instant) are broken by `_id` the same way. Any other value is a 400. */
+                sort?: "createdAt" | "-createdAt" | "name" | "-name";
                 /** @description Filter by approval status. */
                 approved?: "true" | "false";
+                /** @description Where the drivers stand: `approved`; `revoked` (an approver withdrew the approval, until approved again); `awaiting_approval` (never approved yet, or a corrected licence withdrew the approval). Needs an admin or assembly key (401 without a key, 403 for others). */
+                state?: "approved" | "revoked" | "awaiting_approval";
+                /** @description Drivers whose licence ends by the end of the day this many days from today (in TZ_DEFAULT), expired ones included (the window of `GET /vehicles/compliance?within=`). Needs a key whose view shows the licence expiry (admin, assembly, platform): 401 without a key, 403 for a merchant. */
+                expiring?: number;
                 /** @description Fetch a driver by email (case-insensitive). Needs an API key. */
                 email?: string;
             };

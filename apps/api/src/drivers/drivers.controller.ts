@@ -12,8 +12,12 @@ import {
   Res,
   StreamableFile,
 } from '@nestjs/common';
-import type { PageRequest } from '@transport/domain';
+import type { Clock, DriverSortField, PageRequest } from '@transport/domain';
+import type { AppConfig } from '../config';
+import { assertFilterShown } from '../core/auth/filter-access';
 import { exportCsv, wantsCsv } from '../core/http/csv-export';
+import { expiryWindow } from '../core/http/date-range';
+import { APP_CONFIG, CLOCK } from '../core/tokens';
 import { NoStore } from '../core/http/no-store';
 import type { Bulkhead } from '../core/platform/bulkhead';
 import {
@@ -68,6 +72,8 @@ export class DriversController {
   constructor(
     private readonly drivers: DriversService,
     @Inject(REGISTRATION_BULKHEAD) private readonly anonymousRegistrations: Bulkhead,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Get('all')
@@ -79,8 +85,10 @@ export class DriversController {
     description:
       'Open to anonymous callers, as documented. Assembly keys list their own assembly\'s drivers only; other callers list every driver. What each caller sees is its view (README, "Who sees what"): anonymous callers and merchants get `_id`, `name`, `approved` and `rating` only; ' +
       'platform keys add contact, wallet, licence class and expiry, online/busy and dates, never identity documents, licence numbers or the owner; admin and assembly keys get every field, the owner embedded. ' +
-      'The `email` filter needs an admin, assembly or platform key (401 without a key, 403 for a merchant). ' +
-      'The activation key never appears here. Newest first; `limit` (default 50, at most 500) and an `after` cursor with a `Link` header.',
+      'The `email` filter needs an admin, assembly or platform key (401 without a key, 403 for a merchant); so does `expiring` (licences ending within so many days); ' +
+      '`state` (approved, revoked, awaiting approval) needs an admin or assembly key. Filters combine. ' +
+      'The activation key never appears here. Newest first unless `sort` says otherwise (oldest first, or by name either way): the whole list is in that order, page after page; ' +
+      '`limit` (default 50, at most 500) and an `after` cursor of that order with a `Link` header.',
   })
   @View('driver', 'payload')
   @ApiListOrCsv(DriverResponse, DRIVER_CSV, DriverListResponse)
@@ -95,17 +103,28 @@ export class DriversController {
     if (query.email !== undefined && principal?.role === 'merchant') {
       throw new AppError('FORBIDDEN', 'Filtering drivers by email is for admin, assembly and platform keys');
     }
-    const filter = { approved: toBoolean(query.approved), email: query.email };
+    if (query.state !== undefined) assertFilterShown(principal, 'driver', 'all', 'where drivers stand');
+    if (query.expiring !== undefined) assertFilterShown(principal, 'driver', ['licenseExpiry'], 'licence expiry');
+    const filter = {
+      approved: toBoolean(query.approved),
+      email: query.email,
+      standing: query.state,
+      licenseEndingBy:
+        query.expiring === undefined
+          ? undefined
+          : expiryWindow(this.clock.now(), query.expiring, this.config.timeZone).last,
+    };
     const actor = actorOrAnonymous(principal);
     // The public's view is the drivers' summaries: read as such, without restoring whole drivers or their owners.
     const summaries = seesSummaryOnly('driver', viewerOf(principal));
-    const fetch = (page: PageRequest) =>
+    const fetch = (page: PageRequest<DriverSortField>) =>
       summaries ? this.drivers.listSummaries(filter, page, actor) : this.drivers.list(filter, page, actor);
-    // A CSV export is rows of drivers; JSON keeps the interface's envelope.
-    if (wantsCsv(req)) return exportCsv(req, DRIVER_CSV, fetch);
+    const first = pageRequest<DriverSortField>(query);
+    // A CSV export is rows of drivers, in the list's order; JSON keeps the interface's envelope.
+    if (wantsCsv(req)) return exportCsv(req, DRIVER_CSV, (page) => fetch({ ...page, order: first.order }));
     return {
       status: 200,
-      payload: pageItems(req, res, await fetch(pageRequest(query))),
+      payload: pageItems(req, res, await fetch(first)),
     };
   }
 

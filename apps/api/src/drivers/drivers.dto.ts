@@ -2,16 +2,20 @@ import type { CsvList } from '../core/http/csv-export';
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { IsBoolean, IsDate, IsEmail, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import {
+  DRIVER_SORT_FIELDS,
+  DRIVER_STANDINGS,
   GENDERS,
   ID_TYPES,
   LICENSE_CLASSES,
+  type DriverStanding,
   type DriverState,
   type DriverSummary,
   type VehicleOwnerState,
   CORRECTABLE_DRIVER_FIELDS,
 } from '@transport/domain';
 import { DATE, ID, ToDate } from '../core/http/dto-support';
-import { BooleanParam, IdParam, LimitParam, CountParam } from '../core/http/query-values';
+import { CursorParam, SortParam } from '../core/http/list-order';
+import { BooleanParam, CountParam, DaysParam, LimitParam } from '../core/http/query-values';
 import { AssemblyOfNewRecord, AssemblyOfRecord } from '../core/http/jurisdiction.dto';
 import { RecordResponse } from '../core/http/record-response';
 import { toEmbeddedOwner } from '../owners/owners.dto';
@@ -21,8 +25,30 @@ import { toEmbeddedOwner } from '../owners/owners.dto';
 export class ListDriversQuery {
   @LimitParam() limit?: number;
   @CountParam() count?: string;
-  @IdParam('Cursor: the `_id` of the last driver of the previous page.') after?: string;
+  @CursorParam() after?: string;
+  @SortParam(
+    DRIVER_SORT_FIELDS,
+    'The order of the whole list, across its pages: `-createdAt` newest first (the default), `createdAt` oldest first, ' +
+      '`name` A to Z, `-name` Z to A. Ties (namesakes, drivers registered at the same instant) are broken by `_id` the same way. Any other value is a 400.',
+  )
+  sort?: string;
   @BooleanParam('Filter by approval status.') approved?: string;
+  @ApiPropertyOptional({
+    enum: DRIVER_STANDINGS,
+    description:
+      'Where the drivers stand: `approved`; `revoked` (an approver withdrew the approval, until approved again); `awaiting_approval` ' +
+      '(never approved yet, or a corrected licence withdrew the approval). Needs an admin or assembly key (401 without a key, 403 for others).',
+  })
+  @IsOptional()
+  @IsIn(DRIVER_STANDINGS as unknown as string[], {
+    message: `state must be one of ${DRIVER_STANDINGS.join(', ')}`,
+  })
+  state?: DriverStanding;
+  @DaysParam(
+    'Drivers whose licence ends by the end of the day this many days from today (in TZ_DEFAULT), expired ones included ' +
+      '(the window of `GET /vehicles/compliance?within=`). Needs a key whose view shows the licence expiry (admin, assembly, platform): 401 without a key, 403 for a merchant.',
+  )
+  expiring?: number;
   @ApiPropertyOptional({
     description: 'Fetch a driver by email (case-insensitive). Needs an API key.',
     example: 'kojo.antwi@example.com',

@@ -14,6 +14,7 @@ import {
   type Clock,
   type DataStores,
   type DriverListFilter,
+  type DriverSortField,
   type DriverRegistration,
   type DriverState,
   type Jurisdiction,
@@ -80,8 +81,15 @@ export class DriversService {
 
   private readonly logger = new Logger('DriversService');
 
-  /** A page of drivers with their owners (one batched lookup); what each caller sees is the route's view. */
-  async list(filter: DriverListFilter, request: PageRequest, actor: Actor): Promise<Page<DriverResponse>> {
+  /**
+   * A page of drivers in the request's order (newest first by default) with their owners (one batched lookup); what
+   * each caller sees is the route's view.
+   */
+  async list(
+    filter: DriverListFilter,
+    request: PageRequest<DriverSortField>,
+    actor: Actor,
+  ): Promise<Page<DriverResponse>> {
     const page = await this.stores.drivers.list(scoped(filter, actor), request);
     const states = page.items.map((d) => d.toState());
     const ownerIds = [...new Set(states.flatMap((s) => (s.ownerId ? [s.ownerId] : [])))];
@@ -101,7 +109,7 @@ export class DriversService {
    */
   async listSummaries(
     filter: DriverListFilter,
-    request: PageRequest,
+    request: PageRequest<DriverSortField>,
     actor: Actor,
   ): Promise<Page<DriverSummaryResponse>> {
     const page = await this.stores.drivers.listSummaries(scoped(filter, actor), request);

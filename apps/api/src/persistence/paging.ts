@@ -28,7 +28,11 @@ export async function withTotal<E>(page: () => Promise<Page<E>>, total?: () => P
 }
 
 /** Fetches one row more than asked, to tell whether a next page exists. */
-export function toPage<R extends { id: string }, E>(rows: R[], request: PageRequest, map: (row: R) => E): Page<E> {
+export function toPage<R extends { id: string }, E>(
+  rows: R[],
+  request: PageRequest<string>,
+  map: (row: R) => E,
+): Page<E> {
   const hasMore = rows.length > request.limit;
   const slice = hasMore ? rows.slice(0, request.limit) : rows;
   return { items: slice.map(map), next: hasMore ? slice[slice.length - 1].id : undefined };

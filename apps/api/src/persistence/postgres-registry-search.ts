@@ -140,7 +140,7 @@ export class PostgresRegistrySearch implements RegistrySearch {
 }
 
 // Kysely cannot type a column reference on a table chosen by a type parameter: all three tables have these columns
-// (as read-db.ts's newestFirstPage does for vehicles and drivers).
+// (as read-db.ts's orderedPage does for vehicles and drivers).
 type Rows<T extends Table, O> = SelectQueryBuilder<ReadTables, T, O>;
 const asVehicles = <T extends Table, O>(q: Rows<T, O>) => q as unknown as Rows<'vehicles', O>;
 

@@ -9,6 +9,8 @@ import {
   type ActivationTries,
   type DriverListFilter,
   type DriverRepository,
+  type DriverSortField,
+  type DriverStanding,
   type DriverState,
   type DriverSummary,
   type Page,
@@ -17,7 +19,7 @@ import {
 import type { Driver as DriverRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import { newestFirstPage, outsideTransaction, type Condition, type ReadDb } from './read-db';
+import { orderedPage, outsideTransaction, type Condition, type ReadDb } from './read-db';
 import type { ListSource, PrismaExecutor } from './prisma-executor';
 import { translateUniqueViolation } from './prisma-errors';
 
@@ -179,8 +181,8 @@ export class PrismaDriverRepository implements DriverRepository {
     return row ? toDomain(row) : undefined;
   }
 
-  async list(filter: DriverListFilter, page: PageRequest): Promise<Page<Driver>> {
-    return newestFirstPage(
+  async list(filter: DriverListFilter, page: PageRequest<DriverSortField>): Promise<Page<Driver>> {
+    return orderedPage(
       this.listReads,
       'drivers',
       page,
@@ -191,8 +193,8 @@ export class PrismaDriverRepository implements DriverRepository {
   }
 
   /** The public's columns only: no timestamps parsed, no checklist read, no aggregate restored. */
-  async listSummaries(filter: DriverListFilter, page: PageRequest): Promise<Page<DriverSummary>> {
-    return newestFirstPage(
+  async listSummaries(filter: DriverListFilter, page: PageRequest<DriverSortField>): Promise<Page<DriverSummary>> {
+    return orderedPage(
       this.listReads,
       'drivers',
       page,
@@ -215,5 +217,22 @@ const matching =
       ...(filter.approved === undefined ? [] : [w('approved', '=', filter.approved)]),
       ...(email === undefined ? [] : [w('email', '=', email)]),
       ...(filter.assemblyId === undefined ? [] : [w('assemblyId', '=', filter.assemblyId)]),
+      ...(filter.standing === undefined ? [] : [standing(w, filter.standing)]),
+      ...(filter.licenseEndingBy === undefined ? [] : [w('licenseExpiry', '<=', filter.licenseEndingBy)]),
     ]);
   };
+
+/**
+ * Where a driver stands, as the domain's `driverStanding` reads it from the approval and the revocation (stored
+ * together: reason, by whom and when; the few revoked drivers are found through the index on when).
+ */
+function standing(w: Parameters<Condition<'drivers'>>[0], state: DriverStanding) {
+  switch (state) {
+    case 'approved':
+      return w('approved', '=', true);
+    case 'revoked':
+      return w.and([w('approved', '=', false), w('dateRevoked', 'is not', null)]);
+    case 'awaiting_approval':
+      return w.and([w('approved', '=', false), w('dateRevoked', 'is', null)]);
+  }
+}

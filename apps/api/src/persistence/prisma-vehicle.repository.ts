@@ -10,6 +10,7 @@ import {
   type PageRequest,
   type VehicleListFilter,
   type VehicleRepository,
+  type VehicleSortField,
   type VehicleState,
   type VehicleSummary,
 } from '@transport/domain';
@@ -17,7 +18,7 @@ import { Prisma, type Vehicle as VehicleRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import type { ListSource, PrismaExecutor } from './prisma-executor';
-import { newestFirstPage, outsideTransaction, type Condition, type ReadDb, type ReadTables } from './read-db';
+import { orderedPage, outsideTransaction, type Condition, type ReadDb, type ReadTables } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
 import { sql, type SelectQueryBuilder } from 'kysely';
 
@@ -168,35 +169,26 @@ export class PrismaVehicleRepository implements VehicleRepository {
     return row ? toDomain(row) : undefined;
   }
 
-  async list(filter: VehicleListFilter, page: PageRequest): Promise<Page<Vehicle>> {
+  async list(filter: VehicleListFilter, page: PageRequest<VehicleSortField>): Promise<Page<Vehicle>> {
     return this.page(page, allVehicles, matching(filter), toDomain);
   }
 
   /** The public's columns only: no timestamps parsed, no checklist read, no aggregate restored. */
-  async listSummaries(filter: VehicleListFilter, page: PageRequest): Promise<Page<VehicleSummary>> {
+  async listSummaries(filter: VehicleListFilter, page: PageRequest<VehicleSortField>): Promise<Page<VehicleSummary>> {
     return this.page(page, summaryColumns, matching(filter), toSummary);
   }
 
-  async listCertificatesEndingBy(date: Date, page: PageRequest, assemblyId?: string): Promise<Page<Vehicle>> {
-    return this.page(
-      page,
-      allVehicles,
-      (w) =>
-        w.and([
-          w.or([w('roadWorthyExpiryDate', '<=', date), w('insuranceExpiryDate', '<=', date)]),
-          ...(assemblyId === undefined ? [] : [w('assemblyId', '=', assemblyId)]),
-        ]),
-      toDomain,
-    );
+  listCertificatesEndingBy(date: Date, page: PageRequest, assemblyId?: string): Promise<Page<Vehicle>> {
+    return this.list({ certificatesEndingBy: date, assemblyId }, page);
   }
 
   private page<O extends { id: string }, T>(
-    page: PageRequest,
+    page: PageRequest<VehicleSortField>,
     select: (db: ReadDb) => SelectQueryBuilder<ReadTables, 'vehicles', O>,
     where: Condition<'vehicles'>,
     map: (row: O) => T,
   ): Promise<Page<T>> {
-    return newestFirstPage(this.listReads, 'vehicles', page, select, where, map);
+    return orderedPage(this.listReads, 'vehicles', page, select, where, map);
   }
 }
 
@@ -228,8 +220,13 @@ const matching =
       ...is('stationId', filter.stationId),
       ...is('transportUnionId', filter.transportUnionId),
       ...is('assemblyId', filter.assemblyId),
+      ...(filter.certificatesEndingBy === undefined ? [] : [certificatesEndingBy(w, filter.certificatesEndingBy)]),
     ]);
   };
+
+/** Either certificate ends on or before the instant (each served by its own expiry index). */
+const certificatesEndingBy = (w: Parameters<Condition<'vehicles'>>[0], date: Date) =>
+  w.or([w('roadWorthyExpiryDate', '<=', date), w('insuranceExpiryDate', '<=', date)]);
 
 /**
  * The outcome of a vehicle's last inspection, read from its stored checklist: failed when any item is `false`. The

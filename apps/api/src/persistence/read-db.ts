@@ -84,30 +84,39 @@ function escapeLike(text: string): string {
 }
 
 /**
- * "After this row" in newest-first order, as the (createdAt DESC, id DESC) indexes serve it. The leading
- * `createdAt <= anchor` is implied by the rest but is what the index can start from: without it PostgreSQL walks every
- * newer row again on each page, and paging through a large list (a CSV export) turns quadratic.
+ * "After this row" in newest-first order, as the (createdAt DESC, id DESC) indexes serve it (see `afterKey`).
  */
 export function afterRow(anchor: Keyed): Expression<SqlBool> {
-  const createdAt = sql.ref('createdAt');
-  return sql<SqlBool>`(${createdAt} <= ${anchor.createdAt} AND (${createdAt} < ${anchor.createdAt} OR (${createdAt} = ${anchor.createdAt} AND ${sql.ref('id')} < ${anchor.id})))`;
+  return afterKey('createdAt', anchor.createdAt, anchor.id, true);
+}
+
+/**
+ * "After the row whose `column` is `value` and id is `id`", ordered by (column, id) both ascending or both descending,
+ * as a (column, id) index serves it either way. The leading bound (`column <= value` descending) is implied by the
+ * rest but is what the index can start from: without it PostgreSQL walks every earlier row again on each page, and
+ * paging through a large list (a CSV export) turns quadratic. `value` is never NULL here (see `orderedPage`).
+ */
+export function afterKey(column: string, value: unknown, id: string, descending: boolean): Expression<SqlBool> {
+  const c = sql.ref(column);
+  const [bound, beyond] = descending ? [sql.raw('<='), sql.raw('<')] : [sql.raw('>='), sql.raw('>')];
+  return sql<SqlBool>`(${c} ${bound} ${value} AND (${c} ${beyond} ${value} OR (${c} = ${value} AND ${sql.ref('id')} ${beyond} ${id})))`;
 }
 
 /**
  * One keyset page: the cursor row is looked up (an unknown cursor is an empty page), then one row more than asked is
  * read to tell whether another page follows.
  */
-export async function keysetPage<R extends { id: string }, E>(
-  request: PageRequest,
-  anchorOf: (id: string) => Promise<Keyed | undefined>,
-  rows: (after: Keyed | undefined, take: number) => Promise<R[]>,
+export async function keysetPage<R extends { id: string }, E, A = Keyed>(
+  request: PageRequest<string>,
+  anchorOf: (id: string) => Promise<A | undefined>,
+  rows: (after: A | undefined, take: number) => Promise<R[]>,
   map: (row: R) => E,
   /** Every row the list's filters match (no cursor): asked for with `count`. */
   count?: () => Promise<number>,
 ): Promise<Page<E>> {
   return withTotal(
     async () => {
-      let anchor: Keyed | undefined;
+      let anchor: A | undefined;
       if (request.after !== undefined) {
         anchor = await anchorOf(request.after);
         if (!anchor) return { items: [] };
@@ -129,39 +138,78 @@ export async function countRows<
   return Number(row.n);
 }
 
-/** The tables listed newest first, by their (createdAt DESC, id DESC) indexes. */
-export type NewestFirstTable = 'vehicles' | 'drivers';
-export type Condition<T extends NewestFirstTable> = (w: ExpressionBuilder<ReadTables, T>) => Expression<SqlBool>;
+/** The tables whose lists take an order (PageRequest.order): newest first without one. */
+export type OrderedTable = 'vehicles' | 'drivers';
+export type Condition<T extends OrderedTable> = (w: ExpressionBuilder<ReadTables, T>) => Expression<SqlBool>;
+/** The columns lists sort by; each has a (column, id) index, alone and after assemblyId (the staff's lists). */
+export type SortColumn<T extends OrderedTable> = Extract<
+  keyof ReadTables[T],
+  'createdAt' | 'registrationNumber' | 'name'
+>;
+/** Sort columns a row may lack (NULL): PostgreSQL puts NULL after every value ascending, before them descending. */
+const NULLABLE: ReadonlySet<string> = new Set(['registrationNumber']);
+
+interface Anchor {
+  id: string;
+  value: unknown;
+}
 
 /**
- * A keyset page of one table, newest first: the rows `select` picks (whole rows or some columns), where `where` holds,
- * each mapped by `map`; `count` on request.
+ * A keyset page of one table in the request's order (newest first without one): the rows `select` picks (whole rows
+ * or some columns), where `where` holds, each mapped by `map`; `count` on request. Ties are broken by id, the same
+ * way. Rows without a value of a nullable column form their own run (last ascending, first descending), read by id
+ * after (or before) the valued ones, so that every condition stays one the (column, id) index can start from.
  */
-export function newestFirstPage<T extends NewestFirstTable, O extends { id: string }, E>(
+export function orderedPage<T extends OrderedTable, O extends { id: string }, E>(
   reads: ReadDb,
   table: T,
-  request: PageRequest,
+  request: PageRequest<SortColumn<T>>,
   select: (db: ReadDb) => SelectQueryBuilder<ReadTables, T, O>,
   where: Condition<T>,
   map: (row: O) => E,
 ): Promise<Page<E>> {
+  const column: string = request.order?.by ?? 'createdAt';
+  const descending = request.order?.descending ?? true;
+  const direction = descending ? 'desc' : 'asc';
   // Kysely cannot type a column reference on a table chosen by a type parameter: both tables have these columns.
   const rows = () => select(reads).where(where) as unknown as SelectQueryBuilder<ReadTables, 'vehicles', O>;
+  const runs: Array<'valued' | 'null'> = !NULLABLE.has(column)
+    ? ['valued']
+    : descending
+      ? ['null', 'valued']
+      : ['valued', 'null'];
+  const inRun = (run: 'valued' | 'null') =>
+    sql<SqlBool>`${sql.ref(column)} ${sql.raw(run === 'null' ? 'IS NULL' : 'IS NOT NULL')}`;
   return keysetPage(
     request,
-    (id) =>
-      (reads as unknown as ReadDb)
+    async (id): Promise<Anchor | undefined> => {
+      const row = await (reads as unknown as ReadDb)
         .selectFrom(table as 'vehicles')
-        .select(['id', 'createdAt'])
+        .select(['id', sql.ref(column).as('value')])
         .where('id', '=', id)
-        .executeTakeFirst(),
-    (after, take) => {
-      const q = rows();
-      return (after ? q.where(afterRow(after)) : q)
-        .orderBy('createdAt', 'desc')
-        .orderBy('id', 'desc')
-        .limit(take)
-        .execute() as Promise<O[]>;
+        .executeTakeFirst();
+      return row && { id: row.id, value: row.value };
+    },
+    async (after, take) => {
+      const found: O[] = [];
+      const first = after === undefined ? 0 : runs.indexOf(after.value === null ? 'null' : 'valued');
+      for (let r = first; r < runs.length && found.length < take; r++) {
+        let q = runs.length > 1 ? rows().where(inRun(runs[r])) : rows();
+        if (after !== undefined && r === first)
+          q = q.where(
+            after.value === null
+              ? sql<SqlBool>`${sql.ref('id')} ${sql.raw(descending ? '<' : '>')} ${after.id}`
+              : afterKey(column, after.value, after.id, descending),
+          );
+        found.push(
+          ...((await q
+            .orderBy(sql.ref(column), direction)
+            .orderBy('id', direction)
+            .limit(take - found.length)
+            .execute()) as O[]),
+        );
+      }
+      return found;
     },
     map,
     () => countRows(rows()),

@@ -28,7 +28,8 @@ import { unauthorized } from '../core/auth/api-key.guard';
 import { CurrentPrincipal, OptionalAuth, Roles } from '../core/auth/auth.decorators';
 import { actorOf, actorOrAnonymous, type Principal } from '../core/auth/principal';
 import { seesSummaryOnly, viewerOf } from '../core/auth/views';
-import { endOfDayAfter } from '../core/http/date-range';
+import { assertFilterShown } from '../core/auth/filter-access';
+import { expiryWindow } from '../core/http/date-range';
 import { IF_MATCH } from '../core/http/dto-support';
 import { TransferBody, TransferRoute } from '../core/http/jurisdiction.dto';
 import { ApiListOrCsv, ApiProblems } from '../core/http/openapi';
@@ -38,16 +39,15 @@ import { expectedVersion, ObjectIdPipe, requiredVersion } from '../core/http/par
 import { toBoolean } from '../core/http/query-values';
 import { APP_CONFIG, CLOCK } from '../core/tokens';
 import type { Clock } from '@transport/domain';
+import { ComplianceQuery, ListVehiclesQuery } from './vehicle-lists.dto';
 import {
   AddVehicleBody,
   COMPLIANCE_CSV,
   ComplianceEntryResponse,
-  ComplianceQuery,
   CorrectVehicleBody,
   InspectBody,
   LinkBody,
   RenewVehicleBody,
-  ListVehiclesQuery,
   VEHICLE_CSV,
   VehicleResponse,
   type VehicleSummaryResponse,
@@ -74,12 +74,13 @@ export class VehiclesController {
     description:
       'Open to anonymous callers, as documented. What each caller sees is its view (README, "Who sees what"): anonymous callers and merchants get what a passenger checks ' +
       '(`_id`, `registrationNumber`, `make`, `model`, `color`, `type`, `capacity`, `inspected`, `approved`, `station`, `transportUnion`); platform keys also the documents, dates and the linked driver, never the owner or staff ids; admin and assembly keys every field. ' +
-      'The `ownerID` and `driver` filters need an API key (401 without); `station` and `transportUnion` (what a vehicle is linked to, in every view) do not. Filters combine. ' +
-      'Newest first (createdAt, then _id). Without filters, every vehicle, inspected or not, up to `limit`. ' +
-      'When more exist, a `Link: <...>; rel="next"` header gives the next page (an `after` cursor); the body stays a plain array.',
+      'The `ownerID` and `driver` filters need an API key (401 without); `station` and `transportUnion` (what a vehicle is linked to, in every view) do not; ' +
+      '`expiring` (documents ending within so many days) needs a key whose view shows the documents (401 without a key, 403 for a merchant). Filters combine. ' +
+      'Newest first (createdAt, then _id) unless `sort` says otherwise (oldest first, or by plate either way): the whole list is in that order, page after page. Without filters, every vehicle, inspected or not, up to `limit`. ' +
+      'When more exist, a `Link: <...>; rel="next"` header gives the next page (an `after` cursor of that order); the body stays a plain array.',
   })
   @ApiListOrCsv(VehicleResponse, VEHICLE_CSV)
-  @ApiProblems(400)
+  @ApiProblems(400, 401, 403)
   async list(
     @Query() query: ListVehiclesQuery,
     @CurrentPrincipal() principal: Principal | undefined,
@@ -90,6 +91,8 @@ export class VehiclesController {
     if (!principal && (query.ownerID !== undefined || query.driver !== undefined)) {
       throw unauthorized('Filtering vehicles by owner or driver needs an API key');
     }
+    if (query.expiring !== undefined)
+      assertFilterShown(principal, 'vehicle', ['roadWorthyExpiryDate', 'insuranceExpiryDate'], 'document expiry');
     const filter = {
       inspected: toBoolean(query.inspected),
       approved: toBoolean(query.approved),
@@ -99,6 +102,7 @@ export class VehiclesController {
       ownerId: query.ownerID,
       stationId: query.station,
       transportUnionId: query.transportUnion,
+      certificatesEndingBy: query.expiring === undefined ? undefined : this.expiryWindow(query.expiring).last,
     };
     const actor = actorOrAnonymous(principal);
     // The public's view is the vehicles' summaries: read as such, without restoring whole vehicles.
@@ -147,10 +151,15 @@ export class VehiclesController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ComplianceEntryResponse[] | StreamableFile> {
-    const horizon = endOfDayAfter(this.clock.now(), query.within ?? 30, this.config.timeZone);
+    const window = this.expiryWindow(query.within ?? 30);
     return listOrCsv(req, res, COMPLIANCE_CSV, query, (page) =>
-      this.vehicles.compliance(horizon, page, actorOf(principal)),
+      this.vehicles.compliance(window, page, actorOf(principal)),
     );
+  }
+
+  /** Documents ending within so many days from today in TZ_DEFAULT, expired ones included (compliance, `expiring`). */
+  private expiryWindow(days: number) {
+    return expiryWindow(this.clock.now(), days, this.config.timeZone);
   }
 
   @Get(':id')

@@ -1,6 +1,5 @@
 import type { CsvList } from '../core/http/csv-export';
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import {
   IsDate,
   IsIn,
@@ -32,7 +31,6 @@ import {
   CORRECTABLE_VEHICLE_FIELDS,
 } from '@transport/domain';
 import { DATE, ID, idMessage, iso, OBJECT_ID, withoutUndefined, ToDate } from '../core/http/dto-support';
-import { BooleanParam, IdParam, LimitParam, CountParam } from '../core/http/query-values';
 import { AssemblyOfNewRecord, AssemblyOfRecord } from '../core/http/jurisdiction.dto';
 import { RecordResponse } from '../core/http/record-response';
 import {
@@ -43,40 +41,6 @@ import {
 } from '../reference-data/reference-data.dto';
 
 // Requests and responses of the /vehicles routes, declared once: validation, the OpenAPI document and the types.
-
-const INSPECTION_OUTCOMES = ['passed', 'failed'] as const;
-type InspectionOutcome = (typeof INSPECTION_OUTCOMES)[number];
-
-export class ListVehiclesQuery {
-  @LimitParam() limit?: number;
-  @CountParam() count?: string;
-  @IdParam('Cursor: the `_id` of the last vehicle of the previous page (see the `Link` header).') after?: string;
-  @BooleanParam('Filter by inspection status.') inspected?: string;
-  @BooleanParam(
-    'Filter by approval status: with inspected, the work queues (`inspected=false`: awaiting inspection; `inspected=true&approved=false`: awaiting approval).',
-  )
-  approved?: string;
-  @ApiPropertyOptional({
-    enum: INSPECTION_OUTCOMES,
-    description:
-      'Inspected vehicles by the outcome of their last inspection: `passed` (every item passed; with `approved=false`, the approval queue) or `failed` (at least one item failed, see `inspectionChecklist`).',
-  })
-  @IsOptional()
-  @IsIn(INSPECTION_OUTCOMES as unknown as string[], { message: 'inspection must be passed or failed' })
-  inspection?: InspectionOutcome;
-  @ApiPropertyOptional({
-    description: 'Find a vehicle by registration number (compared after normalising: upper case, single spaces).',
-    maxLength: 20,
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(40)
-  registrationNumber?: string;
-  @IdParam('Vehicles linked to this driver.') driver?: string;
-  @IdParam('Vehicles of this owner.') ownerID?: string;
-  @IdParam('Vehicles linked to this station (`GET /stations/all` lists them).') station?: string;
-  @IdParam('Vehicles linked to this transport union (`GET /unions/all` lists them).') transportUnion?: string;
-}
 
 const ISO = 'an ISO 8601 date or date-time';
 
@@ -259,26 +223,6 @@ export class LinkBody {
   @IsOptional()
   @Matches(OBJECT_ID, idMessage)
   transportUnion?: string;
-}
-
-export class ComplianceQuery {
-  @ApiPropertyOptional({
-    description:
-      'Days ahead: certificates ending today through the end of that day (in TZ_DEFAULT) are listed, as are expired ones.',
-    default: 30,
-    minimum: 0,
-    maximum: 366,
-    type: 'integer',
-  })
-  @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : value))
-  @IsInt({ message: 'within must be an integer from 0 to 366' })
-  @Min(0, { message: 'within must be an integer from 0 to 366' })
-  @Max(366, { message: 'within must be an integer from 0 to 366' })
-  within?: number;
-  @LimitParam() limit?: number;
-  @CountParam() count?: string;
-  @IdParam('Cursor: the `_id` of the last vehicle of the previous page.') after?: string;
 }
 
 /** The ten inspection items, each passed (true) or failed (false). */

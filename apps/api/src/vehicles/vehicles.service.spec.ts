@@ -292,7 +292,8 @@ describe('VehiclesService on fakes', () => {
       roadWorthyExpiryDate: days(100),
       insuranceExpiryDate: days(400),
     });
-    const page = await s.vehicles.compliance(days(30), { limit: 10 }, INSPECTOR);
+    const window = { end: days(30), last: new Date(days(30).getTime() - 1) };
+    const page = await s.vehicles.compliance(window, { limit: 10 }, INSPECTOR);
     expect(page.items).toHaveLength(1);
     expect(page.items[0].vehicle._id).toBe(soon._id);
     expect(page.items[0].reasons).toEqual([

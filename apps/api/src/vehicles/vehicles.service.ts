@@ -20,6 +20,7 @@ import {
   type UnitOfWork,
   type VehicleListFilter,
   type VehicleRegistration,
+  type VehicleSortField,
   type VehicleState,
 } from '@transport/domain';
 import { assertAssemblyDuty } from '../core/auth/duties';
@@ -64,8 +65,12 @@ export class VehiclesService {
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
-  /** A page of vehicles, newest first, with the stations and unions they link to. */
-  async list(filter: VehicleListFilter, request: PageRequest, actor: Actor): Promise<Page<VehicleResponse>> {
+  /** A page of vehicles in the request's order (newest first by default), with the stations and unions they link to. */
+  async list(
+    filter: VehicleListFilter,
+    request: PageRequest<VehicleSortField>,
+    actor: Actor,
+  ): Promise<Page<VehicleResponse>> {
     const page = await this.stores.vehicles.list(this.scoped(filter, actor), request);
     const states = page.items.map((v) => v.toState());
     const links = await this.linksOf(states);
@@ -78,7 +83,7 @@ export class VehiclesService {
    */
   async listSummaries(
     filter: VehicleListFilter,
-    request: PageRequest,
+    request: PageRequest<VehicleSortField>,
     actor: Actor,
   ): Promise<Page<VehicleSummaryResponse>> {
     const page = await this.stores.vehicles.listSummaries(this.scoped(filter, actor), request);
@@ -215,13 +220,17 @@ export class VehiclesService {
   }
 
   /**
-   * Vehicles with a certificate ending by `horizon` (exclusive), newest first, each with its reasons: expired or
-   * expiring certificates, plus not approved and failed checklist items when they apply.
+   * Vehicles with a certificate ending within the window (up to its last instant), newest first, each with its
+   * reasons: expired or expiring certificates, plus not approved and failed checklist items when they apply.
    */
-  async compliance(horizon: Date, request: PageRequest, actor: Actor): Promise<Page<ComplianceEntryResponse>> {
+  async compliance(
+    window: { end: Date; last: Date },
+    request: PageRequest,
+    actor: Actor,
+  ): Promise<Page<ComplianceEntryResponse>> {
     const now = this.clock.now();
     const page = await this.stores.vehicles.listCertificatesEndingBy(
-      new Date(horizon.getTime() - 1),
+      window.last,
       request,
       assemblyScope(jurisdictionOf(actor)),
     );
@@ -231,7 +240,7 @@ export class VehiclesService {
       ...page,
       items: page.items.map((vehicle, i) => ({
         vehicle: toVehicleResponse(states[i], links),
-        reasons: vehicle.complianceOutlook(now, horizon).map(toComplianceReason),
+        reasons: vehicle.complianceOutlook(now, window.end).map(toComplianceReason),
       })),
     };
   }

@@ -1,15 +1,30 @@
-import { useState } from 'preact/hooks';
+import type { operations } from '@transport/api-client';
 import { api, must, page, type Vehicle } from '../api';
 import { colourName } from '../colours';
 import { words as w } from '../i18n';
 import { go } from '../router';
 import { day, Loading, ProblemMessage, Title, useLoad, useNarrow } from '../ui';
+import {
+  Ends,
+  FilterSelect,
+  listHref,
+  NEWEST_FIRST,
+  oneOf,
+  OrderSelect,
+  PAGE_SIZE,
+  Pager,
+  paramsOf,
+  SortHeader,
+  windowOf,
+  WINDOWS,
+} from './list-parts';
 
-const PAGE_SIZE = 20;
 const STATES = ['awaiting_inspection', 'inspection_failed', 'awaiting_approval', 'approved'] as const;
 type State = (typeof STATES)[number];
-/** What the list is filtered by, as the address holds it (`#/vehicles?state=approved&station=...`). */
-const FILTERS = ['state', 'station', 'union', 'owner'] as const;
+/** What the list is filtered and ordered by, as the address holds it (`#/vehicles?state=approved&sort=...`). */
+const FILTERS = ['state', 'station', 'union', 'owner', 'expiring', 'sort'] as const;
+type Sort = NonNullable<NonNullable<operations['vehiclesList']['parameters']['query']>['sort']>;
+const SORTS = ['-createdAt', 'createdAt', 'registrationNumber', '-registrationNumber'] as const satisfies Sort[];
 
 /** Each state as the API's filters of GET /vehicles/all say it (the same split as the work queues). */
 const STATE_QUERY: Record<
@@ -34,34 +49,26 @@ export function standing(v: Vehicle): State {
 const linkId = (value: unknown) =>
   typeof value === 'string' ? value : ((value as { _id?: string } | null)?._id ?? '');
 
-function href(params: Record<string, string | undefined>): string {
-  const query = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => Boolean(e[1])));
-  const text = query.toString();
-  return `/vehicles${text ? `?${text}` : ''}`;
+/** The earlier of a vehicle's two documents' end dates: the one a compliance check would meet first. */
+function documentsEnd(v: Vehicle): string | undefined {
+  const dates = [v.roadWorthyExpiryDate, v.insuranceExpiryDate].filter((d): d is string => Boolean(d));
+  return dates.sort((a, b) => Date.parse(a) - Date.parse(b))[0];
 }
 
-type SortKey = 'plate' | 'state' | 'registered';
-const SORTS: Record<SortKey, (a: Vehicle, b: Vehicle) => number> = {
-  plate: (a, b) => (a.registrationNumber ?? '').localeCompare(b.registrationNumber ?? ''),
-  state: (a, b) => STATES.indexOf(standing(a)) - STATES.indexOf(standing(b)),
-  registered: (a, b) => a.createdAt.localeCompare(b.createdAt),
-};
-
 /**
- * Every vehicle of the assembly, newest first, filtered by state, station, transport union or owner (the API's filters
- * of GET /vehicles/all), paged by the API's cursor: a table at a desk, cards on a phone. The API lists newest first
- * only, so a column's sort orders the page shown, not the whole list.
+ * Every vehicle of the assembly, filtered by state, station, transport union, owner or documents ending within a
+ * window (the API's filters of GET /vehicles/all), in the order chosen (the API sorts the whole list, page after page),
+ * paged by the API's cursor: a table at a desk, cards on a phone.
  */
 export function VehicleList({ query }: { query: URLSearchParams }) {
-  const filters = Object.fromEntries(FILTERS.map((f) => [f, query.get(f) ?? undefined])) as Record<
-    (typeof FILTERS)[number],
-    string | undefined
-  >;
+  const filters = paramsOf(query, FILTERS);
+  const sort: Sort = oneOf(filters.sort, SORTS) ?? NEWEST_FIRST;
+  const expiring = windowOf(filters.expiring);
   const after = query.get('after') ?? undefined;
   const pageNumber = Number(query.get('page') ?? '1') || 1;
   const narrow = useNarrow();
-  const [sort, setSort] = useState<{ key: SortKey; up: boolean } | undefined>();
   const key = query.toString();
+  const href = (params: Record<string, string | undefined>) => listHref('/vehicles', params);
 
   const choices = useLoad(
     () =>
@@ -72,7 +79,7 @@ export function VehicleList({ query }: { query: URLSearchParams }) {
     [],
   );
   const list = useLoad(() => {
-    const state = STATES.includes(filters.state as State) ? STATE_QUERY[filters.state as State] : {};
+    const state = oneOf(filters.state, STATES);
     return page<Vehicle>(
       api.GET('/vehicles/all', {
         params: {
@@ -80,7 +87,9 @@ export function VehicleList({ query }: { query: URLSearchParams }) {
             limit: PAGE_SIZE,
             count: 'true',
             after,
-            ...state,
+            sort,
+            expiring,
+            ...(state ? STATE_QUERY[state] : {}),
             station: filters.station,
             transportUnion: filters.union,
             ownerID: filters.owner,
@@ -91,21 +100,11 @@ export function VehicleList({ query }: { query: URLSearchParams }) {
   }, [key]);
   const [stations, unions] = choices.value ?? [[], []];
   const stationName = (v: Vehicle) => stations.find((s) => s._id === linkId(v.station))?.name ?? '';
-  const shown = list.value ? [...list.value.items] : [];
-  if (sort) shown.sort((a, b) => (sort.up ? 1 : -1) * SORTS[sort.key](a, b));
-  const filtered = FILTERS.some((f) => filters[f]);
-
-  const header = (column: SortKey, label: string) => (
-    <th scope="col" aria-sort={sort?.key === column ? (sort.up ? 'ascending' : 'descending') : undefined}>
-      <button
-        type="button"
-        class="quiet sort"
-        aria-label={w.find.vehicles.sortBy(label)}
-        onClick={() => setSort({ key: column, up: sort?.key === column ? !sort.up : true })}
-      >
-        {label}
-      </button>
-    </th>
+  const shown = list.value?.items ?? [];
+  const filtered = FILTERS.some((f) => f !== 'sort' && filters[f]);
+  const now = Date.now();
+  const header = (field: string, label: string) => (
+    <SortHeader label={label} field={field} sort={sort} href={(next) => href({ ...filters, sort: next })} />
   );
 
   return (
@@ -121,56 +120,55 @@ export function VehicleList({ query }: { query: URLSearchParams }) {
           onSubmit={(event) => {
             event.preventDefault();
             const data = new FormData(event.currentTarget as HTMLFormElement);
+            const chosen = (name: string) => String(data.get(name) ?? '');
             go(
               href({
-                state: String(data.get('state') ?? ''),
-                station: String(data.get('station') ?? ''),
-                union: String(data.get('union') ?? ''),
+                state: chosen('state'),
+                station: chosen('station'),
+                union: chosen('union'),
+                expiring: chosen('expiring'),
+                sort: chosen('sort'),
                 owner: filters.owner,
               }),
             );
           }}
         >
           <div class="row">
-            <div>
-              <label for="filter-state">{w.find.vehicles.state}</label>
-              <select id="filter-state" name="state">
-                <option value="">{w.find.vehicles.any}</option>
-                {STATES.map((s) => (
-                  <option key={s} value={s} selected={filters.state === s}>
-                    {w.find.states[s]}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div>
-              <label for="filter-station">{w.find.vehicles.station}</label>
-              <select id="filter-station" name="station">
-                <option value="">{w.find.vehicles.any}</option>
-                {stations.map((s) => (
-                  <option key={s._id} value={s._id} selected={filters.station === s._id}>
-                    {s.name}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div>
-              <label for="filter-union">{w.find.vehicles.union}</label>
-              <select id="filter-union" name="union">
-                <option value="">{w.find.vehicles.any}</option>
-                {unions.map((u) => (
-                  <option key={u._id} value={u._id} selected={filters.union === u._id}>
-                    {u.name}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <FilterSelect
+              name="state"
+              label={w.find.vehicles.state}
+              value={filters.state}
+              any={w.find.vehicles.any}
+              options={STATES.map((s) => [s, w.find.states[s]] as const)}
+            />
+            <FilterSelect
+              name="station"
+              label={w.find.vehicles.station}
+              value={filters.station}
+              any={w.find.vehicles.any}
+              options={stations.map((s) => [s._id, s.name] as const)}
+            />
+            <FilterSelect
+              name="union"
+              label={w.find.vehicles.union}
+              value={filters.union}
+              any={w.find.vehicles.any}
+              options={unions.map((u) => [u._id, u.name] as const)}
+            />
+            <FilterSelect
+              name="expiring"
+              label={w.find.vehicles.documentsEnding}
+              value={expiring === undefined ? undefined : String(expiring)}
+              any={w.lists.any}
+              options={WINDOWS.map((days) => [String(days), w.lists.within(days)] as const)}
+            />
+            <OrderSelect sort={sort} fields={['registrationNumber']} />
           </div>
           <button type="submit" class="primary">
             {w.find.vehicles.apply}
           </button>
           {filtered && (
-            <a class="button quiet" href="#/vehicles">
+            <a class="button quiet" href={`#${href({ sort })}`}>
               {w.find.vehicles.clear}
             </a>
           )}
@@ -181,7 +179,6 @@ export function VehicleList({ query }: { query: URLSearchParams }) {
       {list.value && (
         <section aria-labelledby="vehicles-count">
           <h2 id="vehicles-count">{w.find.vehicles.count(list.value.total ?? list.value.items.length)}</h2>
-          <p class="help">{w.find.vehicles.sortNote}</p>
           {shown.length === 0 ? (
             <p class="empty">{w.find.vehicles.empty}</p>
           ) : narrow ? (
@@ -199,6 +196,9 @@ export function VehicleList({ query }: { query: URLSearchParams }) {
                     {stationName(v) && ` · ${stationName(v)}`}
                   </span>
                   <span class="muted">
+                    {w.find.vehicles.documentsEnd} <Ends date={documentsEnd(v)} now={now} />
+                  </span>
+                  <span class="muted">
                     {w.find.vehicles.registered} {day(v.createdAt)}
                   </span>
                 </li>
@@ -208,11 +208,12 @@ export function VehicleList({ query }: { query: URLSearchParams }) {
             <table class="list">
               <thead>
                 <tr>
-                  {header('plate', w.find.vehicles.plate)}
+                  {header('registrationNumber', w.find.vehicles.plate)}
                   <th scope="col">{w.find.vehicles.vehicle}</th>
-                  {header('state', w.find.vehicles.state)}
+                  <th scope="col">{w.find.vehicles.state}</th>
                   <th scope="col">{w.find.vehicles.station}</th>
-                  {header('registered', w.find.vehicles.registered)}
+                  <th scope="col">{w.find.vehicles.documentsEnd}</th>
+                  {header('createdAt', w.find.vehicles.registered)}
                 </tr>
               </thead>
               <tbody>
@@ -228,21 +229,16 @@ export function VehicleList({ query }: { query: URLSearchParams }) {
                       {w.find.states[standing(v)]}
                     </td>
                     <td>{stationName(v)}</td>
+                    <td>
+                      <Ends date={documentsEnd(v)} now={now} />
+                    </td>
                     <td>{day(v.createdAt)}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
           )}
-          <nav class="pager" aria-label={w.pager.label}>
-            <span>{w.pager.page(pageNumber)}</span>
-            {after && <a href={`#${href(filters)}`}>{w.pager.first}</a>}
-            {list.value.next && (
-              <a href={`#${href({ ...filters, after: list.value.next, page: String(pageNumber + 1) })}`}>
-                {w.pager.next}
-              </a>
-            )}
-          </nav>
+          <Pager path="/vehicles" params={filters} pageNumber={pageNumber} after={after} next={list.value.next} />
         </section>
       )}
     </>

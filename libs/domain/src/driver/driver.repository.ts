@@ -1,3 +1,4 @@
+import type { DriverStanding } from '../registry/registry-search';
 import type { Page, PageRequest } from '../shared/page';
 import type { Driver, DriverState } from './driver';
 
@@ -6,7 +7,15 @@ export interface DriverListFilter {
   email?: string;
   /** One assembly's drivers only (an assembly user's jurisdiction). */
   assemblyId?: string;
+  /** Where the drivers stand: approved, their approval revoked, or awaiting approval (registered, or withdrawn). */
+  standing?: DriverStanding;
+  /** Drivers whose licence ends on or before this instant (expired ones included). */
+  licenseEndingBy?: Date;
 }
+
+/** The fields a driver list can be ordered by (`PageRequest.order`); newest first without one. */
+export const DRIVER_SORT_FIELDS = ['createdAt', 'name'] as const;
+export type DriverSortField = (typeof DRIVER_SORT_FIELDS)[number];
 
 /**
  * A driver as lists show them to the public (a name and whether an assembly approved them, and the rating): read
@@ -33,14 +42,15 @@ export function driverSummaryOf(s: DriverState): DriverSummary {
 
 /**
  * Port: where drivers are kept. Contract: email is unique case-insensitively (`DRIVER_EMAIL_TAKEN`, conflict, on
- * `add`); `update` is optimistic on `version` (`CONCURRENT_UPDATE`); lists are newest first, keyset-paged.
+ * `add`); `update` is optimistic on `version` (`CONCURRENT_UPDATE`); lists are newest first or in the page's `order`,
+ * keyset-paged.
  */
 export interface DriverRepository {
   add(driver: Driver): Promise<Driver>;
   update(driver: Driver): Promise<Driver>;
   findById(id: string): Promise<Driver | undefined>;
   findByEmail(email: string): Promise<Driver | undefined>;
-  list(filter: DriverListFilter, page: PageRequest): Promise<Page<Driver>>;
+  list(filter: DriverListFilter, page: PageRequest<DriverSortField>): Promise<Page<Driver>>;
   /** The same rows as `list` with the same filter and page, as summaries. */
-  listSummaries(filter: DriverListFilter, page: PageRequest): Promise<Page<DriverSummary>>;
+  listSummaries(filter: DriverListFilter, page: PageRequest<DriverSortField>): Promise<Page<DriverSummary>>;
 }

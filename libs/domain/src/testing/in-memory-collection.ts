@@ -1,6 +1,6 @@
 import { CommonErrors } from '../shared/common.errors';
 import type { DomainError } from '../shared/domain-error';
-import type { Page, PageRequest } from '../shared/page';
+import type { ListOrder, Page, PageRequest } from '../shared/page';
 
 interface Stored {
   readonly id: string;
@@ -13,9 +13,30 @@ export interface UniqueKey<S> {
   error: () => DomainError;
 }
 
-/** Newest first: createdAt descending, then id descending (the order every list of the API uses). */
+/** Newest first: createdAt descending, then id descending (the order every list of the API uses by default). */
 export function newestFirst(a: Stored, b: Stored): number {
   return b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+const ascending = <T>(x: T, y: T) => (x < y ? -1 : x > y ? 1 : 0);
+
+/**
+ * A list's order as the repository contract gives it: by the field, then by id, both the same way; a record without
+ * the field after every other ascending, before them descending (PostgreSQL's place for NULL).
+ */
+export function inOrder<S extends Stored>(order: ListOrder<string> | undefined): (a: S, b: S) => number {
+  if (!order) return newestFirst;
+  const value = (s: S) => {
+    const v = (s as unknown as Record<string, unknown>)[order.by];
+    return v instanceof Date ? v.getTime() : (v as string | number | undefined);
+  };
+  const compare = (a: S, b: S) => {
+    const [x, y] = [value(a), value(b)];
+    if (x === undefined || y === undefined) return (x === undefined ? 1 : 0) - (y === undefined ? 1 : 0);
+    return ascending(x, y);
+  };
+  const sign = order.descending ? -1 : 1;
+  return (a, b) => sign * (compare(a, b) || ascending(a.id, b.id));
 }
 
 /**
@@ -73,13 +94,14 @@ export class InMemoryCollection<E, S extends Stored> {
     return [...this.rows.values()];
   }
 
-  page(predicate: (state: S) => boolean, request: PageRequest): Page<E> {
-    const sorted = this.all().filter(predicate).sort(newestFirst);
+  page(predicate: (state: S) => boolean, request: PageRequest<string>): Page<E> {
+    const order = inOrder<S>(request.order);
+    const sorted = this.all().filter(predicate).sort(order);
     let start = 0;
     if (request.after !== undefined) {
       const anchor = this.rows.get(request.after);
       // An unknown cursor yields an empty page rather than silently restarting from the top.
-      start = anchor ? sorted.findIndex((s) => newestFirst(s, anchor) > 0) : sorted.length;
+      start = anchor ? sorted.findIndex((s) => order(s, anchor) > 0) : sorted.length;
       if (start === -1) start = sorted.length;
     }
     const slice = sorted.slice(start, start + request.limit);

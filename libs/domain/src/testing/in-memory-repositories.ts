@@ -3,7 +3,12 @@ import { AssemblyUser, type AssemblyUserState } from '../assembly/assembly-user'
 import type { AssemblyRepository, AssemblyUserRepository, RegionRepository } from '../assembly/assembly.repository';
 import { Region, type RegionState } from '../assembly/region';
 import { Driver, type DriverState } from '../driver/driver';
-import { driverSummaryOf, type DriverListFilter, type DriverRepository } from '../driver/driver.repository';
+import {
+  driverSummaryOf,
+  type DriverListFilter,
+  type DriverRepository,
+  type DriverSortField,
+} from '../driver/driver.repository';
 import { VehicleOwner, type VehicleOwnerState } from '../owner/vehicle-owner';
 import type { VehicleOwnerRepository } from '../owner/vehicle-owner.repository';
 import { phoneSearchForms } from '../shared/contact';
@@ -18,7 +23,13 @@ import { Trip, type TripState } from '../trip/trip';
 import type { TripRepository } from '../trip/trip.repository';
 import { Vehicle, type VehicleState } from '../vehicle/vehicle';
 import { failedInspectionItems } from '../vehicle/inspection-checklist';
-import { vehicleSummaryOf, type VehicleListFilter, type VehicleRepository } from '../vehicle/vehicle.repository';
+import {
+  vehicleSummaryOf,
+  type VehicleListFilter,
+  type VehicleRepository,
+  type VehicleSortField,
+} from '../vehicle/vehicle.repository';
+import { driverStanding } from '../registry/registry-search';
 import { InMemoryCollection } from './in-memory-collection';
 import { DuplicateErrors } from '../shared/common.errors';
 
@@ -30,7 +41,7 @@ export class InMemoryVehicleRepository implements VehicleRepository {
   update = (v: Vehicle) => this.store.update(v);
   findById = (id: string) => this.store.findById(id);
 
-  async list(filter: VehicleListFilter, page: PageRequest): Promise<Page<Vehicle>> {
+  async list(filter: VehicleListFilter, page: PageRequest<VehicleSortField>): Promise<Page<Vehicle>> {
     return this.store.page(
       (s) =>
         (filter.inspected === undefined || s.inspected === filter.inspected) &&
@@ -43,22 +54,21 @@ export class InMemoryVehicleRepository implements VehicleRepository {
         (filter.ownerId === undefined || s.ownerId === filter.ownerId) &&
         (filter.stationId === undefined || s.stationId === filter.stationId) &&
         (filter.transportUnionId === undefined || s.transportUnionId === filter.transportUnionId) &&
+        (filter.certificatesEndingBy === undefined ||
+          endsBy(s.roadWorthyExpiryDate, filter.certificatesEndingBy) ||
+          endsBy(s.insuranceExpiryDate, filter.certificatesEndingBy)) &&
         inAssembly(s, filter.assemblyId),
       page,
     );
   }
 
-  async listSummaries(filter: VehicleListFilter, page: PageRequest) {
+  async listSummaries(filter: VehicleListFilter, page: PageRequest<VehicleSortField>) {
     const found = await this.list(filter, page);
     return { ...found, items: found.items.map((v) => vehicleSummaryOf(v.toState())) };
   }
 
-  async listCertificatesEndingBy(date: Date, page: PageRequest, assemblyId?: string): Promise<Page<Vehicle>> {
-    const ends = (d: Date | undefined) => d !== undefined && d <= date;
-    return this.store.page(
-      (s) => (ends(s.roadWorthyExpiryDate) || ends(s.insuranceExpiryDate)) && inAssembly(s, assemblyId),
-      page,
-    );
+  listCertificatesEndingBy(date: Date, page: PageRequest, assemblyId?: string): Promise<Page<Vehicle>> {
+    return this.list({ certificatesEndingBy: date, assemblyId }, page);
   }
 }
 
@@ -97,18 +107,20 @@ export class InMemoryDriverRepository implements DriverRepository {
   findById = (id: string) => this.store.findById(id);
   findByEmail = async (email: string) => this.store.find((s) => s.email === email.trim().toLowerCase());
 
-  async list(filter: DriverListFilter, page: PageRequest): Promise<Page<Driver>> {
+  async list(filter: DriverListFilter, page: PageRequest<DriverSortField>): Promise<Page<Driver>> {
     const email = filter.email?.trim().toLowerCase();
     return this.store.page(
       (s) =>
         (filter.approved === undefined || s.approved === filter.approved) &&
         (email === undefined || s.email === email) &&
+        (filter.standing === undefined || driverStanding(s) === filter.standing) &&
+        (filter.licenseEndingBy === undefined || endsBy(s.licenseExpiry, filter.licenseEndingBy)) &&
         inAssembly(s, filter.assemblyId),
       page,
     );
   }
 
-  async listSummaries(filter: DriverListFilter, page: PageRequest) {
+  async listSummaries(filter: DriverListFilter, page: PageRequest<DriverSortField>) {
     const found = await this.list(filter, page);
     return { ...found, items: found.items.map((d) => driverSummaryOf(d.toState())) };
   }
@@ -213,4 +225,9 @@ export class InMemoryTransactionRepository implements TransactionRepository {
 /** Whether a record passes an optional assembly filter. */
 function inAssembly(record: { assemblyId?: string }, assemblyId: string | undefined): boolean {
   return assemblyId === undefined || record.assemblyId === assemblyId;
+}
+
+/** A document that ends on or before the instant (one never recorded ends nowhere). */
+function endsBy(expiry: Date | undefined, by: Date): boolean {
+  return expiry !== undefined && expiry <= by;
 }

@@ -18,7 +18,13 @@ export interface VehicleListFilter {
   transportUnionId?: string;
   /** One assembly's vehicles only (an assembly user's jurisdiction). */
   assemblyId?: string;
+  /** Vehicles whose roadworthy or insurance certificate ends on or before this instant (expired ones included). */
+  certificatesEndingBy?: Date;
 }
+
+/** The fields a vehicle list can be ordered by (`PageRequest.order`); newest first without one. */
+export const VEHICLE_SORT_FIELDS = ['createdAt', 'registrationNumber'] as const;
+export type VehicleSortField = (typeof VEHICLE_SORT_FIELDS)[number];
 
 /** The fields of a `VehicleSummary`, as an adapter selects them (they are also its column names). */
 export const VEHICLE_SUMMARY_FIELDS = [
@@ -57,18 +63,18 @@ export function vehicleSummaryOf(s: VehicleState): VehicleSummary {
  * - `add` refuses a second vehicle with the same registration number (`VEHICLE_REGISTRATION_TAKEN`, conflict);
  * - `update` stores the vehicle only if the stored revision equals `vehicle.version`, and returns it with the next
  *   revision; otherwise `CONCURRENT_UPDATE` (conflict) and nothing is written;
- * - lists are newest first (createdAt, then id), keyset-paged with `after`.
+ * - lists are newest first (createdAt, then id), or in the page's `order`, keyset-paged with `after`.
  */
 export interface VehicleRepository {
   add(vehicle: Vehicle): Promise<Vehicle>;
   update(vehicle: Vehicle): Promise<Vehicle>;
   findById(id: string): Promise<Vehicle | undefined>;
-  list(filter: VehicleListFilter, page: PageRequest): Promise<Page<Vehicle>>;
+  list(filter: VehicleListFilter, page: PageRequest<VehicleSortField>): Promise<Page<Vehicle>>;
   /** The same rows as `list` with the same filter and page, as summaries. */
-  listSummaries(filter: VehicleListFilter, page: PageRequest): Promise<Page<VehicleSummary>>;
+  listSummaries(filter: VehicleListFilter, page: PageRequest<VehicleSortField>): Promise<Page<VehicleSummary>>;
   /**
    * Vehicles whose roadworthy or insurance certificate ends on or before `date` (expired or expiring), of one
-   * assembly when `assemblyId` is given.
+   * assembly when `assemblyId` is given: `list` with `certificatesEndingBy`.
    */
   listCertificatesEndingBy(date: Date, page: PageRequest, assemblyId?: string): Promise<Page<Vehicle>>;
 }

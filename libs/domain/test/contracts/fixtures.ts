@@ -6,8 +6,10 @@ import {
   Vehicle,
   VehicleOwner,
   geoPoint,
+  type DriverRegistration,
   type IdGenerator,
   type InspectionChecklist,
+  type VehicleRegistration,
 } from '../../src';
 import { FixedClock, ObjectIdGeneratorFor, PlainTextHasher, SeededRandomSource } from './support';
 
@@ -39,7 +41,13 @@ export function owner(ids: IdGenerator, n: number, when = at(n)) {
   );
 }
 
-export function vehicle(ids: IdGenerator, ownerId: string, n: number, when = at(n)) {
+export function vehicle(
+  ids: IdGenerator,
+  ownerId: string,
+  n: number,
+  when = at(n),
+  fields: Partial<VehicleRegistration> = {},
+) {
   return Vehicle.register(
     {
       ownerId,
@@ -48,13 +56,14 @@ export function vehicle(ids: IdGenerator, ownerId: string, n: number, when = at(
       insuranceExpiryDate: at(60 * 24 * 400),
       make: 'Toyota',
       capacity: 4,
+      ...fields,
     },
     ids,
     when,
   );
 }
 
-export function driver(ids: IdGenerator, n: number, when = at(n)) {
+export function driver(ids: IdGenerator, n: number, when = at(n), fields: Partial<DriverRegistration> = {}) {
   return Driver.register(
     {
       name: `Driver ${n}`,
@@ -67,6 +76,7 @@ export function driver(ids: IdGenerator, n: number, when = at(n)) {
       idType: 'ghana_card',
       idNumber: `GHA-D${n}`,
       gender: 'female',
+      ...fields,
     },
     { ids, random: new SeededRandomSource(n + 1), hasher },
     when,

@@ -1,6 +1,7 @@
 import type { OpenBackend } from './backend';
 import { driverTripTransactionContract } from './driver-trip-transaction.contract';
 import { jurisdictionContract } from './jurisdiction.contract';
+import { listOrderContract } from './list-order.contract';
 import { referenceDataContract } from './reference-data.contract';
 import { vehicleAndOwnerContract } from './vehicle-and-owner.contract';
 
@@ -12,4 +13,5 @@ export function repositoryContracts(name: string, open: OpenBackend): void {
   driverTripTransactionContract(name, open);
   referenceDataContract(name, open);
   jurisdictionContract(name, open);
+  listOrderContract(name, open);
 }

@@ -168,6 +168,12 @@ export function seesSummaryOnly(resource: keyof typeof SUMMARY_VIEWS, viewer: Vi
   return VIEWS[resource][viewer] === SUMMARY_VIEWS[resource];
 }
 
+/** Whether this viewer's view of the record shows each of these fields; `all`: the whole record (every field). */
+export function seesFields(resource: ViewedResource, viewer: Viewer, shown: readonly string[] | 'all'): boolean {
+  const view = VIEWS[resource][viewer];
+  return view === 'all' || (shown !== 'all' && shown.every((field) => field in view));
+}
+
 /** The viewer of a request: its key's role, or anonymous. */
 export const viewerOf = (principal: { role: Role } | undefined): Viewer => principal?.role ?? 'anonymous';
 

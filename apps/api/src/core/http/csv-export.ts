@@ -107,24 +107,26 @@ export interface CsvList {
 
 /**
  * A list route's answer: the requested page as JSON (with its Link header), or with `Accept: text/csv` the whole
- * filtered list as a streamed CSV file (`limit` and `after` do not apply to an export; it starts at the newest).
+ * filtered list as a streamed CSV file, in the list's order (`limit` and `after` do not apply to an export; it starts
+ * at the first record).
  */
-export async function listOrCsv<T>(
+export async function listOrCsv<T, K extends string = never>(
   request: Request & AuthenticatedRequest,
   response: Response,
   csv: CsvList,
-  query: { limit?: number; after?: string },
-  fetch: (page: PageRequest) => Promise<Page<T>>,
+  query: { limit?: number; after?: string; count?: string; sort?: string },
+  fetch: (page: PageRequest<K>) => Promise<Page<T>>,
 ): Promise<T[] | StreamableFile> {
-  if (!wantsCsv(request)) return pageItems(request, response, await fetch(pageRequest(query)));
-  return exportCsv(request, csv, fetch);
+  const first = pageRequest<K>(query);
+  if (!wantsCsv(request)) return pageItems(request, response, await fetch(first));
+  return exportCsv(request, csv, (page) => fetch({ ...page, order: first.order }));
 }
 
 /** The CSV branch of a list route: the whole list, in the caller's view, streamed. */
 export function exportCsv<T>(
   request: Request & AuthenticatedRequest,
   csv: CsvList,
-  fetch: (page: PageRequest) => Promise<Page<T>>,
+  fetch: (page: { limit: number; after?: string }) => Promise<Page<T>>,
 ): StreamableFile {
   // A whole list in one download is work and data at once: it needs a key (each key has its own request limit).
   if (!request.principal) throw unauthorized('A CSV export of a whole list needs an API key; pages need none');

@@ -111,3 +111,13 @@ export function endOfDayAfter(now: Date, days: number, timeZone: string): Date {
   const target = new Date(Date.UTC(parts[0], parts[1] - 1, parts[2]) + (days + 1) * DAY);
   return new Date(zonedToInstant([target.getUTCFullYear(), target.getUTCMonth() + 1, target.getUTCDate()], timeZone));
 }
+
+/**
+ * The expiry window of the lists (`within` of GET /vehicles/compliance, `expiring` of GET /vehicles/all and
+ * /drivers/all): documents ending by the end of the day `days` days after `now`'s day in `timeZone`, expired ones
+ * included. `end` is the first instant after it; `last`, its last instant (what "ends on or before" compares with).
+ */
+export function expiryWindow(now: Date, days: number, timeZone: string): { end: Date; last: Date } {
+  const end = endOfDayAfter(now, days, timeZone);
+  return { end, last: new Date(end.getTime() - 1) };
+}

@@ -1,11 +1,15 @@
 import type { Request, Response } from 'express';
 import type { Page } from '@transport/domain';
+import { cursorOf } from './list-order';
 
-/** RFC 8288: a `Link: <...>; rel="next"` header when more records exist, so bodies keep the documented shape. */
+/**
+ * RFC 8288: a `Link: <...>; rel="next"` header when more records exist, so bodies keep the documented shape. The link
+ * keeps the query (filters, `sort`); its cursor names the order when the list is not newest first.
+ */
 export function setNextLink(request: Request, response: Response, page: Page<unknown>): void {
   if (!page.next) return;
   const url = new URL(request.originalUrl, 'http://placeholder');
-  url.searchParams.set('after', page.next);
+  url.searchParams.set('after', cursorOf(url.searchParams.get('sort'), page.next));
   response.setHeader('Link', `<${url.pathname}${url.search}>; rel="next"`);
 }
 

@@ -1,7 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
+import type { PageRequest } from '@transport/domain';
+import { cursorRecord, listOrder } from './list-order';
 
 export const MAX_LIMIT = 500;
 export const DEFAULT_LIMIT = 50;
@@ -56,7 +58,42 @@ export function CountParam() {
   return BooleanParam('`true`: also answer `X-Total-Count`, the number of records the filters match on every page.');
 }
 
-/** The page a list query asks for: its `limit` (default 50), `after` cursor and whether to count. */
-export function pageRequest(query: { limit?: number; after?: string; count?: string }) {
-  return { limit: query.limit ?? DEFAULT_LIMIT, after: query.after, count: query.count === 'true' };
+/** The widest expiry window a list looks ahead (`within`, `expiring`): a year, a leap day included. */
+export const MAX_WINDOW_DAYS = 366;
+
+/**
+ * A number of days ahead: an integer from 0 to 366. Anything else ("-1", "7days", "1.5", a repeated parameter) is one
+ * 400 saying so.
+ */
+export function DaysParam(description: string, defaultDays?: number) {
+  return applyDecorators(
+    ApiPropertyOptional({ description, default: defaultDays, minimum: 0, maximum: MAX_WINDOW_DAYS, type: 'integer' }),
+    IsOptional(),
+    Transform(({ value }) => (typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : value)),
+    ValidateBy({
+      name: 'days',
+      validator: {
+        validate: (value) => Number.isInteger(value) && value >= 0 && value <= MAX_WINDOW_DAYS,
+        defaultMessage: (args) => `${args?.property} must be an integer from 0 to ${MAX_WINDOW_DAYS}`,
+      },
+    }),
+  );
+}
+
+/**
+ * The page a list query asks for: its `limit` (default 50), `after` cursor, whether to count, and its order (`sort`,
+ * where the list has one; newest first otherwise). A cursor made in another order than `sort` is a 400.
+ */
+export function pageRequest<K extends string = never>(query: {
+  limit?: number;
+  after?: string;
+  count?: string;
+  sort?: string;
+}): PageRequest<K> {
+  return {
+    limit: query.limit ?? DEFAULT_LIMIT,
+    after: query.after === undefined ? undefined : cursorRecord(query.after, query.sort),
+    count: query.count === 'true',
+    order: listOrder<K>(query.sort),
+  };
 }

@@ -1,0 +1,122 @@
+import { words as w } from '../i18n';
+import { go } from '../router';
+import { day } from '../ui';
+
+// What the vehicles and drivers lists share: their address (filters, order and page in the hash, so Back and a pasted
+// link show the same list), the select of each filter, the column headers that sort the whole list, and the pager.
+
+export const PAGE_SIZE = 20;
+/** The order of a list when the address names none: the API's own, newest first. */
+export const NEWEST_FIRST = '-createdAt';
+/** The expiry windows offered: documents or licences ending within so many days, ended ones included. */
+export const WINDOWS = [7, 30, 90] as const;
+
+export type Params = Record<string, string | undefined>;
+
+/** A list's address: its path, then its filters and order, without empty values (newest first is no value). */
+export function listHref(path: string, params: Params): string {
+  const query = new URLSearchParams(
+    Object.entries(params).filter(
+      (e): e is [string, string] => Boolean(e[1]) && !(e[0] === 'sort' && e[1] === NEWEST_FIRST),
+    ),
+  );
+  const text = query.toString();
+  return `${path}${text ? `?${text}` : ''}`;
+}
+
+/** The list's parameters the address holds, by name: the filters, the order, the cursor and the page number. */
+export function paramsOf(query: URLSearchParams, names: readonly string[]): Params {
+  return Object.fromEntries(names.map((name) => [name, query.get(name) ?? undefined]));
+}
+
+/** A value the address holds, if it is one of those offered (a stale or mistyped link falls back to none). */
+export function oneOf<T extends string>(value: string | undefined, offered: readonly T[]): T | undefined {
+  return offered.includes(value as T) ? (value as T) : undefined;
+}
+
+/** The expiry window the address holds, in days, if it is one offered. */
+export function windowOf(value: string | undefined): number | undefined {
+  const days = Number(value);
+  return (WINDOWS as readonly number[]).includes(days) ? days : undefined;
+}
+
+/** One filter of the form: a labelled select showing the list's current value. */
+export function FilterSelect(props: {
+  name: string;
+  label: string;
+  value: string | undefined;
+  options: ReadonlyArray<readonly [string, string]>;
+  any?: string;
+}) {
+  const id = `filter-${props.name}`;
+  return (
+    <div>
+      <label for={id}>{props.label}</label>
+      <select id={id} name={props.name}>
+        {props.any !== undefined && <option value="">{props.any}</option>}
+        {props.options.map(([value, label]) => (
+          <option key={value} value={value} selected={(props.value ?? '') === value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The form's select of the list's order: newest first, oldest first, then each field either way. */
+export function OrderSelect({ sort, fields }: { sort: string; fields: readonly string[] }) {
+  const orders = [NEWEST_FIRST, 'createdAt', ...fields.flatMap((f) => [f, `-${f}`])];
+  return (
+    <FilterSelect
+      name="sort"
+      label={w.lists.order}
+      value={sort}
+      options={orders.map((order) => [order, w.lists.orders[order]] as const)}
+    />
+  );
+}
+
+/**
+ * A column header that sorts the whole list by its field (through the API, every page): ascending first, then the
+ * other way; `aria-sort` says how the list is sorted now.
+ */
+export function SortHeader(props: { label: string; field: string; sort: string; href: (sort: string) => string }) {
+  const state = props.sort === props.field ? 'ascending' : props.sort === `-${props.field}` ? 'descending' : undefined;
+  return (
+    <th scope="col" aria-sort={state}>
+      <button
+        type="button"
+        class="quiet sort"
+        aria-label={w.lists.sortBy(props.label)}
+        onClick={() => go(props.href(state === 'ascending' ? `-${props.field}` : props.field))}
+      >
+        {props.label}
+      </button>
+    </th>
+  );
+}
+
+/** The pages of a list: which one this is, back to the first, on to the next (filters and order kept). */
+export function Pager(props: { path: string; params: Params; pageNumber: number; after?: string; next?: string }) {
+  return (
+    <nav class="pager" aria-label={w.pager.label}>
+      <span>{w.pager.page(props.pageNumber)}</span>
+      {props.after && <a href={`#${listHref(props.path, props.params)}`}>{w.pager.first}</a>}
+      {props.next && (
+        <a
+          href={`#${listHref(props.path, { ...props.params, after: props.next, page: String(props.pageNumber + 1) })}`}
+        >
+          {w.pager.next}
+        </a>
+      )}
+    </nav>
+  );
+}
+
+/** A document's end date, marked when it has already ended. */
+export function Ends({ date, now }: { date: string | undefined; now: number }) {
+  if (!date) return <>{w.vehicle.none}</>;
+  const ended = new Date(date).getTime() <= now;
+  return <span class={ended ? 'failed' : undefined}>{ended ? w.lists.ended(day(date)) : day(date)}</span>;
+}

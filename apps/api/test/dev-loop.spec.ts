@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { freePort } from './support/http-peers';
@@ -57,10 +57,14 @@ describe('npm run dev', () => {
     for (const path of SOURCES)
       cpSync(join(WORKSPACE_ROOT, path), join(copy, path), {
         recursive: true,
-        preserveTimestamps: true, // the lock file no newer than the installed tree: nothing to install
+        preserveTimestamps: true,
         filter: (source) => !SKIPPED.test(source),
       });
     symlinkSync(join(WORKSPACE_ROOT, 'node_modules'), join(copy, 'node_modules'));
+    // The copy's lock no newer than the installed tree, whatever the checkout's own lock says: an `npm ci` in the copy
+    // would empty the linked node_modules, which is the checkout's own.
+    const installed = statSync(join(WORKSPACE_ROOT, 'node_modules', '.package-lock.json')).mtime;
+    utimesSync(join(copy, 'package-lock.json'), installed, installed);
     const {
       DATABASE_URL: _database,
       PAYMENT_PROVIDER_URL: _provider,
@@ -106,6 +110,8 @@ describe('npm run dev', () => {
 
   it('serves the API built from the sources, with the dashboard and the simulator beside it', async () => {
     expect(await until('the API', title)).toBe('Transport platform API');
+    // Nothing was installed into the linked node_modules (the checkout's own).
+    expect(output()).not.toContain('installing dependencies');
     const page = await until('the dashboard', async () => (await fetch(`${base}/dashboard/`)).text());
     expect(page).toContain('<title>Assembly dashboard</title>');
     await until('the simulator', async () => (output().includes('provider listening on') ? true : undefined));

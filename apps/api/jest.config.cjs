@@ -11,6 +11,7 @@ module.exports = {
   rootDir: '.',
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   transform: {
     ...preset.transform,
     [`node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: [

@@ -1,9 +1,12 @@
+import { resolve } from 'node:path';
 import pg from 'pg';
-import { postgresAdminUrl } from './postgres-tier';
+import { makeMigratedTemplates } from './migrated-templates';
+import { postgresAdminUrl, postgresTierAvailable } from './postgres-tier';
 
 /**
  * Probes PostgreSQL once for the whole run. In CI the PostgreSQL tier is mandatory: unreachable means the run fails.
- * Elsewhere its tests are skipped, with a message nobody can miss.
+ * Elsewhere its tests are skipped, with a message nobody can miss. Then makes the migrated databases that each test
+ * file's scratch database is copied from (migrated-templates.ts).
  */
 export default async function globalSetup(): Promise<void> {
   const client = new pg.Client({ connectionString: postgresAdminUrl(), connectionTimeoutMillis: 3000 });
@@ -24,4 +27,5 @@ export default async function globalSetup(): Promise<void> {
   } finally {
     await client.end().catch(() => undefined);
   }
+  await makeMigratedTemplates(resolve(__dirname, '../../../..'), postgresTierAvailable());
 }

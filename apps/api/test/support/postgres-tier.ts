@@ -17,15 +17,18 @@ export function postgresTierAvailable(): boolean {
   return process.env.TEST_POSTGRES_TIER !== 'unavailable';
 }
 
-/** A fresh, empty database for one test file; `drop` removes it (and any connection left to it). */
+/**
+ * A fresh database for one test file, empty or a copy of `template`; `drop` removes it (and any connection left to it).
+ */
 export async function createScratchDatabase(
   prefix = 'test',
+  template?: string,
 ): Promise<{ url: string; name: string; drop(): Promise<void> }> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: postgresAdminUrl() });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
   } finally {
     await admin.end();
   }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createApp, type RunningApp } from '../../src/app';
 import { loadConfig, type AppConfig } from '../../src/config';
+import { copyMigratedEmbedded, migratedPostgresTemplate } from './migrated-templates';
 import { createScratchDatabase, postgresTierAvailable } from './postgres-tier';
 
 export type Tier = 'postgresql' | 'embedded';
@@ -12,7 +13,10 @@ export const TEST_ACTIVATION_SECRET = 'test-activation-key-secret-0123456789abcd
 
 export const WORKSPACE_ROOT = resolve(__dirname, '../../../..');
 
-/** Where one test file's app keeps its data: a scratch PostgreSQL database, or a scratch embedded data directory. */
+/**
+ * Where one test file's app keeps its data: a scratch PostgreSQL database, or a scratch embedded data directory, each a
+ * copy of the run's migrated template (migrated-templates.ts).
+ */
 export interface TierStore {
   tier: Tier;
   config(overrides?: Partial<AppConfig>): AppConfig;
@@ -36,7 +40,7 @@ export async function openTierStore(tier: Tier): Promise<TierStore> {
     activation: { ...loaded.activation, secrets: [TEST_ACTIVATION_SECRET], registrationRatePerSecond: 100_000 },
   };
   if (tier === 'postgresql') {
-    const database = await createScratchDatabase();
+    const database = await createScratchDatabase('test', migratedPostgresTemplate());
     return {
       tier,
       config: (overrides = {}) => ({ ...base, databaseUrl: database.url, databasePoolSize: 4, ...overrides }),
@@ -44,6 +48,7 @@ export async function openTierStore(tier: Tier): Promise<TierStore> {
     };
   }
   const dataDir = await mkdtemp(join(tmpdir(), 'transport-embedded-'));
+  await copyMigratedEmbedded(dataDir);
   return {
     tier,
     config: (overrides = {}) => ({ ...base, databaseUrl: undefined, dataDir, databasePoolSize: 4, ...overrides }),

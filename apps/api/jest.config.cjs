@@ -1,3 +1,4 @@
+const { availableParallelism } = require('node:os');
 const preset = require('../../jest.preset.js');
 
 // pg-boss and a few of its dependencies are ES modules only. Node runs them through require() (20.19+), but Jest's
@@ -20,7 +21,9 @@ module.exports = {
     ],
   },
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
-  // Each end-to-end file creates its own database (or embedded data directory) and applies the migrations.
+  // Each end-to-end file works on its own database (or embedded data directory), copied from the run's migrated
+  // template, on free ports: files run side by side, one worker per core (Jest's default leaves one core idle).
+  maxWorkers: availableParallelism(),
   testTimeout: 60_000,
   coverageDirectory: '../../coverage/apps/api',
 };

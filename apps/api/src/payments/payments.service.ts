@@ -7,6 +7,7 @@ import {
   SYSTEM_ACTOR,
   Transaction,
   eventEntriesFor,
+  isOpen,
   type Actor,
   type ApplyOutcome,
   type CallbackOutcome,
@@ -657,10 +658,6 @@ export class PaymentsService {
     });
     await ctx.followUps.enqueue(QUEUES.notify, { notificationId: id }, { group: state.merchantId });
   }
-}
-
-function isOpen(status: TransactionState['status']): boolean {
-  return status === 'requesting' || status === 'pending';
 }
 
 /** An audit entry for an operator's action on the payment pipeline. */

@@ -14,7 +14,7 @@ import { AppModule } from './app.module';
 import type { PortOverrides } from './core/ports.module';
 import type { AppConfig } from './config';
 import { openDatabase, type Database } from './persistence/database';
-import { CALLBACK_BODY_LIMIT_BYTES } from './payments/payments.service';
+import { CALLBACK_BODY_LIMIT_BYTES } from './payments/payment-callbacks.service';
 import { json, text, type NextFunction, type Request, type Response } from 'express';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import type { RunningApp } from '../src/app';
-import { PaymentsService } from '../src/payments/payments.service';
+import { PaymentCallbacksService } from '../src/payments/payment-callbacks.service';
 import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
 
 const PROVIDER_SECRET = 'dead-letter-provider-secret';
@@ -85,7 +85,7 @@ describeOnEachTier('the dead-letter table cannot be filled from outside', (tier)
     await running.database.prisma.paymentDeadLetter.createMany({
       data: [letter(8 * DAY, 'old'), letter(7 * DAY + 60_000, 'just past'), letter(6 * DAY, 'young')],
     });
-    expect(await running.app.get(PaymentsService).pruneDeadLetters()).toBeGreaterThanOrEqual(2);
+    expect(await running.app.get(PaymentCallbacksService).pruneDeadLetters()).toBeGreaterThanOrEqual(2);
     const bodies = (await running.database.prisma.paymentDeadLetter.findMany({ select: { body: true } })).map(
       (l) => l.body,
     );

@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import type { RunningApp } from '../src/app';
 import { PAYMENT_PROVIDER } from '../src/core/tokens';
-import { PAYMENT_SETTINGS, PaymentsService, type PaymentSettings } from '../src/payments/payments.service';
+import { PaymentReconciliationService } from '../src/payments/payment-reconciliation.service';
+import { PAYMENT_SETTINGS, type PaymentSettings } from '../src/payments/payment-settings';
 import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
 
@@ -264,7 +265,7 @@ describeOnEachTier('payment request and provider callback', (tier) => {
         clientReference: reference,
         raw: { responseCode: '0000', data: { status: 'Refunded' } },
       });
-      await running.app.get(PaymentsService).reconcile(tx._id, { retryCount: 0, retryLimit: 0 });
+      await running.app.get(PaymentReconciliationService).reconcile(tx._id, { retryCount: 0, retryLimit: 0 });
       const failed = (await check()).body;
       expect(failed.status).toBe('failed');
       expect(failed).not.toHaveProperty('callBackInfo');
@@ -292,7 +293,7 @@ describeOnEachTier('payment request and provider callback', (tier) => {
         amount: 25.5,
         raw: { responseCode: '0000', data: { status: 'Paid' } },
       });
-      await running.app.get(PaymentsService).reconcile(tx._id, { retryCount: 0, retryLimit: 0 });
+      await running.app.get(PaymentReconciliationService).reconcile(tx._id, { retryCount: 0, retryLimit: 0 });
       const done = (await check()).body;
       const [kept] = await running.database.prisma.paymentCallback.findMany({ where: { transactionId: tx._id } });
       expect(done).toMatchObject({ status: 'success', callBackInfo: callback(tx) });

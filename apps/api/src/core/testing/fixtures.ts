@@ -18,6 +18,7 @@ import {
 
 import { AppError } from '../errors';
 import type {
+  EventLog,
   MerchantRecord,
   MerchantRegistry,
   MessageSender,
@@ -97,6 +98,14 @@ function seedStaff(uow: InMemoryUnitOfWork): void {
       }),
     );
   }
+}
+
+/** Event log lines, recorded: a test reads what an operator would have seen (and at which level). */
+export class RecordingEvents implements EventLog {
+  readonly lines: Array<{ level: string; event: string; fields: Record<string, unknown> }> = [];
+  info = (event: string, fields: Record<string, unknown>) => void this.lines.push({ level: 'info', event, fields });
+  warn = (event: string, fields: Record<string, unknown>) => void this.lines.push({ level: 'warn', event, fields });
+  error = (event: string, fields: Record<string, unknown>) => void this.lines.push({ level: 'error', event, fields });
 }
 
 /** Text messages, recorded: a test reads what a phone would have received. */

@@ -13,20 +13,12 @@ import type { AppConfig } from '../config';
 import { AppError } from '../core/errors';
 import type { Principal } from '../core/auth/principal';
 import { hashPassword, passwordProblem, UNUSABLE_HASH, verifyPassword, PASSWORD_MAX } from '../core/platform/passwords';
-import type { EventLog, MessageSender, PeopleDirectory, PersonRecord, RateLimits } from '../core/ports';
+import type { Authenticator, EventLog, MessageSender, PeopleDirectory, PersonRecord, RateLimits } from '../core/ports';
 import { APP_CONFIG, CLOCK, EVENT_LOG, ID_GENERATOR, MESSAGE_SENDER, PEOPLE, RATE_LIMITS } from '../core/tokens';
 
 const MINUTE = 60_000;
 /** A session's last activity is written at most this often (not on every request). */
 const TOUCH_EVERY_MS = MINUTE;
-export const SESSION_COOKIE = 'tp_session';
-
-/**
- * The session cookie's name. A Secure cookie carries the `__Host-` prefix: browsers then accept it only from this very
- * host over https, with path / and no Domain, so a neighbouring subdomain cannot plant a session of its own (session
- * fixation) or read it. Plain http in development (COOKIE_SECURE=false) cannot have the prefix: the bare name.
- */
-export const sessionCookieName = (secure: boolean): string => (secure ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE);
 
 /** Who is signed in, as the dashboard shows it. */
 export interface SignedInPerson {
@@ -66,7 +58,7 @@ const publicPerson = (p: PersonRecord): SignedInPerson => ({
  * stay for machines; a session acts exactly as its user's assembly key would.
  */
 @Injectable()
-export class PeopleService implements OnApplicationShutdown {
+export class PeopleService implements OnApplicationShutdown, Authenticator {
   /** Reset links being looked up and sent after their request was answered. */
   private readonly pending = new Set<Promise<void>>();
 

@@ -29,7 +29,7 @@ import type {
   RateLimits,
 } from '../ports';
 
-// What the services' specs share: the fakes of every port, wired the way ports.module.ts wires the real adapters.
+// What the services' specs share: the fakes of every port, wired the way ports.module.ts (the composition root) wires the real adapters.
 
 export const T0 = '2026-06-01T09:00:00.000Z';
 

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
 // "Services speak ports only" is a lint rule; it is only worth something if it fires. Lint code placed in a feature
 // folder that breaks it, and code placed in persistence/ that may do what features may not.
@@ -111,5 +112,21 @@ describe('apps/api architecture: features speak ports only, core/ stands on noth
   it('lets persistence/ use Prisma (the adapters live there)', () => {
     const code = "import type { PrismaClient } from '../generated/prisma/client';\nexport type X = PrismaClient;\n";
     expect(lintAs('apps/api/src/persistence/prisma-probe.ts', code)).toEqual([]);
+  });
+});
+
+describe('apps/api/src: smaller rooms', () => {
+  const src = join(root, 'apps', 'api', 'src');
+  const MAX_LINES = 450;
+
+  it(`keeps every source file at ${MAX_LINES} lines or fewer (a longer one holds two things)`, () => {
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts') && !file.startsWith('generated'))
+      .map((file) => join(src, file));
+    expect(files.length).toBeGreaterThan(100);
+    const long = files
+      .map((file) => ({ file: relative(src, file), lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
+      .filter((f) => f.lines > MAX_LINES);
+    expect(long).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import type { RunningApp } from '../src/app';
 import { TRIP_CSV } from '../src/trips/trips.dto';
 import { DRIVER_CSV } from '../src/drivers/drivers.dto';
 import { TRANSACTION_CSV } from '../src/payments/payments.dto';
-import { COMPLIANCE_CSV, VEHICLE_CSV } from '../src/vehicles/vehicles.dto';
+import { COMPLIANCE_CSV, VEHICLE_CSV } from '../src/vehicles/vehicle-responses.dto';
 import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
 

@@ -40,18 +40,20 @@ import { APP_CONFIG, CLOCK } from '../core/tokens';
 import type { Clock } from '@transport/domain';
 import {
   AddVehicleBody,
-  COMPLIANCE_CSV,
-  ComplianceEntryResponse,
   ComplianceQuery,
   CorrectVehicleBody,
   InspectBody,
   LinkBody,
   RenewVehicleBody,
   ListVehiclesQuery,
+} from './vehicles.dto';
+import {
+  COMPLIANCE_CSV,
+  ComplianceEntryResponse,
   VEHICLE_CSV,
   VehicleResponse,
   type VehicleSummaryResponse,
-} from './vehicles.dto';
+} from './vehicle-responses.dto';
 import { VehiclesService } from './vehicles.service';
 
 /** /vehicles: fixed paths (all, add, compliance) are declared before `:id`, which Express would otherwise match first. */

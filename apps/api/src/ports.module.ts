@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { ObjectIdGenerator, type Clock } from '@transport/domain';
 import type { AppConfig } from './config';
@@ -29,7 +28,7 @@ import { CryptoRandomSource } from './core/platform/crypto-random-source';
 import { MeteredEventLog } from './core/observability/event-log';
 import { Metrics, type DatabaseProbes } from './core/observability/metrics';
 import { withTimeout } from './core/platform/with-timeout';
-import { HmacSecretHasher } from './core/platform/secrets';
+import { HmacSecretHasher, randomToken } from './core/platform/secrets';
 import { Ed25519CertificateSigner } from './core/platform/certificate-signer';
 import { newCertificateKey } from './core/platform/server-secrets';
 import { SystemClock } from './core/platform/system-clock';
@@ -192,7 +191,7 @@ export class PortsModule {
         provide: SECRET_HASHER,
         // createApp resolves the secrets first; only the OpenAPI preview (nothing hashed) builds this without one.
         useValue: new HmacSecretHasher(
-          config.activation.secrets.length > 0 ? config.activation.secrets : [randomBytes(32).toString('hex')],
+          config.activation.secrets.length > 0 ? config.activation.secrets : [randomToken()],
         ),
       },
       {

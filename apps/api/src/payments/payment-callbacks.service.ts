@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   CommonErrors,
@@ -10,6 +10,7 @@ import {
 } from '@transport/domain';
 import { AppError } from '../core/errors';
 import type { EventLog, RateLimits } from '../core/ports';
+import { sameSecret } from '../core/platform/secrets';
 import { CLOCK, EVENT_LOG, RATE_LIMITS, STORES, UNIT_OF_WORK } from '../core/tokens';
 import { PAYMENT_SETTINGS, type PaymentSettings } from './payment-settings';
 import {
@@ -31,9 +32,7 @@ export const PROVIDER_SIGNATURE_HEADER = 'x-provider-signature';
 
 /** `sha256=<hex HMAC-SHA256(secret, raw body)>`, compared in constant time. */
 export function validProviderSignature(secret: string, rawBody: string, given: string | undefined): boolean {
-  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex')}`);
-  const actual = Buffer.from(given ?? '');
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  return sameSecret(given ?? '', `sha256=${createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex')}`);
 }
 
 /**

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   DomainError,
@@ -15,6 +14,7 @@ import {
   type UnitOfWork,
 } from '@transport/domain';
 import type { CallbackUrlCheck, EventLog, RateLimits } from '../core/ports';
+import { randomToken, sha256Hex } from '../core/platform/secrets';
 import {
   CALLBACK_URL_CHECK,
   CLOCK,
@@ -71,11 +71,8 @@ export class PaymentRequestsService {
     }
     await this.limits.consume('payment-merchant', checked.merchantId);
     // Per merchant and phone: one merchant prompting a customer too often must not block that customer for others.
-    await this.limits.consume(
-      'payment-phone',
-      createHash('sha256').update(`${checked.merchantId}:${checked.customerPhone}`).digest('hex'),
-    );
-    const token = Buffer.from(this.random.bytes(32)).toString('base64url');
+    await this.limits.consume('payment-phone', sha256Hex(`${checked.merchantId}:${checked.customerPhone}`));
+    const token = randomToken(32, this.random);
     const now = this.clock.now();
     const intent = Transaction.intend(input, this.ids, now);
     let stored: Transaction;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   CommonErrors,
@@ -16,12 +15,13 @@ import {
   type TransactionState,
   type WorkContext,
 } from '@transport/domain';
+import { sha256Hex } from '../core/platform/secrets';
 import { CLOCK, ID_GENERATOR } from '../core/tokens';
 import { PAYMENT_SETTINGS, QUEUES, type PaymentSettings } from './payment-settings';
 import { toTransactionResponse } from './payments.dto';
 
 /** What the callback tokens table keeps of a token: its SHA-256, never the token itself. */
-export const callbackTokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+export const callbackTokenHash = (token: string) => sha256Hex(token);
 
 export type ParsedCallback = { payload: CallbackPayload } | { error: DomainError };
 

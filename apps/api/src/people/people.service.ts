@@ -8,11 +8,11 @@ import {
   type Clock,
   type IdGenerator,
 } from '@transport/domain';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppConfig } from '../config';
 import { AppError } from '../core/errors';
 import type { Principal } from '../core/auth/principal';
 import { hashPassword, passwordProblem, UNUSABLE_HASH, verifyPassword, PASSWORD_MAX } from '../core/platform/passwords';
+import { randomToken, sameSecret, sha256Hex } from '../core/platform/secrets';
 import type { Authenticator, EventLog, MessageSender, PeopleDirectory, PersonRecord, RateLimits } from '../core/ports';
 import { APP_CONFIG, CLOCK, EVENT_LOG, ID_GENERATOR, MESSAGE_SENDER, PEOPLE, RATE_LIMITS } from '../core/tokens';
 
@@ -41,8 +41,6 @@ export interface SessionInfo {
   idleSeconds: number;
 }
 
-const sha256 = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
-const newToken = () => randomBytes(32).toString('base64url');
 const publicPerson = (p: PersonRecord): SignedInPerson => ({
   id: p.id,
   name: p.name,
@@ -149,9 +147,9 @@ export class PeopleService implements OnApplicationShutdown, Authenticator {
         ? this.config.people.invitationHours * 60 * MINUTE
         : this.config.people.resetMinutes * MINUTE;
     const expiresAt = new Date(now.getTime() + ms);
-    const token = newToken();
+    const token = randomToken();
     await this.people.addLink(
-      { id: this.ids.next(), tokenHash: sha256(token), userId: person.id, purpose, expiresAt, createdAt: now },
+      { id: this.ids.next(), tokenHash: sha256Hex(token), userId: person.id, purpose, expiresAt, createdAt: now },
       { actor },
     );
     // The token travels in the fragment: browsers never send it to a server, so it stays out of access logs.
@@ -178,7 +176,7 @@ export class PeopleService implements OnApplicationShutdown, Authenticator {
 
   /** Sets the password of a link's user (once per link); their open sessions end. */
   async setPassword(token: string, password: string): Promise<void> {
-    const tokenHash = sha256(token);
+    const tokenHash = sha256Hex(token);
     if (password.length > PASSWORD_MAX * 4)
       throw new AppError('WEAK_PASSWORD', `The password must be at most ${PASSWORD_MAX} characters long`);
     // The policy needs the user's email; the link is read twice (here and, atomically, when used).
@@ -217,11 +215,11 @@ export class PeopleService implements OnApplicationShutdown, Authenticator {
       throw new AppError('ACCOUNT_DISABLED', "This account is disabled; ask your assembly's admin");
     }
     const now = this.clock.now();
-    const token = newToken();
+    const token = randomToken();
     const session = {
-      id: sha256(token),
+      id: sha256Hex(token),
       userId: person.id,
-      csrfToken: newToken(),
+      csrfToken: randomToken(),
       createdAt: now,
       lastSeenAt: now,
       expiresAt: new Date(now.getTime() + this.config.people.sessionMaxHours * 60 * MINUTE),
@@ -252,11 +250,11 @@ export class PeopleService implements OnApplicationShutdown, Authenticator {
   async authenticate(token: string): Promise<Principal | undefined> {
     if (token.length < 20 || token.length > 100) return undefined;
     const now = this.clock.now();
-    const id = sha256(token);
+    const id = sha256Hex(token);
     const found = await this.people.findSession(id, now, this.idleSince(now));
     if (!found) return undefined;
     const { session, person } = found;
-    if (!timingSafeEqual(Buffer.from(session.id), Buffer.from(id))) return undefined;
+    if (!sameSecret(session.id, id)) return undefined;
     if (now.getTime() - session.lastSeenAt.getTime() >= this.touchEveryMs()) await this.people.touchSession(id, now);
     return {
       keyId: `session:${person.id}`,

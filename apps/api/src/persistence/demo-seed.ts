@@ -6,9 +6,8 @@ import { seedOwnersAndDrivers, seedPlaces, seedVehicles, type DemoContext } from
 import { PrismaAuditLog } from './prisma-audit-log';
 import { prismaRepositories } from './prisma-repositories';
 import type { PrismaClient } from '../generated/prisma/client';
-import { hashApiKey, newApiKey } from '../core/platform/secrets';
+import { hashApiKey, newApiKey, randomToken } from '../core/platform/secrets';
 import { hashPassword } from '../core/platform/passwords';
-import { randomBytes } from 'node:crypto';
 
 export interface DemoCredentials {
   admin: string;
@@ -58,7 +57,7 @@ export async function seedDemo(
     dashboard: {
       inspector: 'abena.mensah@ama.gov.gh',
       approver: 'kwame.boateng@ama.gov.gh',
-      password: `demo-${randomBytes(9).toString('base64url')}`,
+      password: `demo-${randomToken(9)}`,
     },
     note: 'Demo keys for this data directory only. Send one as the Authorization header (bare or as "Bearer <key>").',
   };

@@ -8,17 +8,14 @@ import type { Request } from 'express';
 import { OPTIONAL_AUTH_KEY, PUBLIC_KEY, ROLES_KEY, type AuthenticatedRequest } from './auth.decorators';
 import type { Principal, Role } from './principal';
 import { parse as parseCookies } from 'cookie';
-import { timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '../platform/secrets';
 import { sessionCookieName } from './session-cookie';
 
 /** Methods that change nothing: the only ones a session may use without its CSRF token. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function sameToken(presented: string | string[] | undefined, expected: string): boolean {
-  if (typeof presented !== 'string') return false;
-  const a = Buffer.from(presented);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return typeof presented === 'string' && sameSecret(presented, expected);
 }
 
 export function unauthorized(detail: string): AppError {

@@ -23,8 +23,9 @@ import {
   MAX_WEIGHT_KG,
   VEHICLE_TYPES,
   CORRECTABLE_VEHICLE_FIELDS,
+  OBJECT_ID_PATTERN,
 } from '@transport/domain';
-import { ID, idMessage, OBJECT_ID, ToDate } from '../core/http/dto-support';
+import { ID, idMessage, ToDate } from '../core/http/dto-support';
 import { BooleanParam, IdParam, LimitParam, CountParam } from '../core/http/query-values';
 import { AssemblyOfNewRecord } from '../core/http/jurisdiction.dto';
 import { InspectionChecklistResponse } from './inspection-checklist.dto';
@@ -74,7 +75,7 @@ export class AddVehicleBody {
     description: 'The `_id` of an existing vehicle owner (find it with GET /vehicles/owner/search).',
     example: '65a1b2c3d4e5f60718293a4b',
   })
-  @Matches(/^[0-9a-f]{24}$/, { message: 'ownerID must be a 24-character lowercase hex id' })
+  @Matches(OBJECT_ID_PATTERN, { message: 'ownerID must be a 24-character lowercase hex id' })
   ownerID!: string;
 
   @AssemblyOfNewRecord("the assembly of the registering assembly key; for an admin, the owner's assembly.")
@@ -231,7 +232,7 @@ export class LinkBody {
   })
   @IsOptional()
   @ValidateIf((_o, v) => v !== null)
-  @Matches(OBJECT_ID, idMessage)
+  @Matches(OBJECT_ID_PATTERN, idMessage)
   driver?: string | null;
   @ApiPropertyOptional({
     ...ID,
@@ -241,11 +242,11 @@ export class LinkBody {
   })
   @IsOptional()
   @ValidateIf((_o, v) => v !== null)
-  @Matches(OBJECT_ID, idMessage)
+  @Matches(OBJECT_ID_PATTERN, idMessage)
   station?: string | null;
   @ApiPropertyOptional({ ...ID, description: 'A transport union to link.' })
   @IsOptional()
-  @Matches(OBJECT_ID, idMessage)
+  @Matches(OBJECT_ID_PATTERN, idMessage)
   transportUnion?: string;
 }
 

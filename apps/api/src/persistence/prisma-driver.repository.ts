@@ -13,6 +13,7 @@ import {
   type DriverSummary,
   type Page,
   type PageRequest,
+  type Mutable,
 } from '@transport/domain';
 import type { Driver as DriverRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
@@ -20,8 +21,6 @@ import { assertOneUpdated } from './optimistic';
 import { newestFirstPage, outsideTransaction, type Condition, type ReadDb } from './read-db';
 import type { ListSource, PrismaExecutor } from './prisma-executor';
 import { translateUniqueViolation } from './prisma-errors';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export function toDomain(row: DriverRow): Driver {
   return mapped('drivers', row.id, () => {

@@ -9,6 +9,7 @@ import {
   type VehicleState,
   type VehicleSummary,
 } from '@transport/domain';
+import type { VehiclePublicField } from '../core/auth/views';
 import { DATE, ID, iso, withoutUndefined } from '../core/http/dto-support';
 import { AssemblyOfRecord } from '../core/http/jurisdiction.dto';
 import { RecordResponse } from '../core/http/record-response';
@@ -123,24 +124,8 @@ function withLinks<R extends VehicleSummaryResponse>(
   return out;
 }
 
-/** What the public sees of a vehicle (core/auth/views.ts, VEHICLE_PUBLIC): the fields of its summary. */
-export type VehicleSummaryResponse = Pick<
-  VehicleResponse,
-  | '_id'
-  | 'registrationNumber'
-  | 'make'
-  | 'model'
-  | 'color'
-  | 'type'
-  | 'capacity'
-  | 'inspected'
-  | 'approved'
-  | 'station'
-  | 'transportUnion'
-  | 'createdAt'
-  | 'updatedAt'
-  | '__v'
->;
+/** What the public sees of a vehicle (core/auth/views.ts, VEHICLE_PUBLIC_FIELDS): the fields of its summary. */
+export type VehicleSummaryResponse = Pick<VehicleResponse, VehiclePublicField>;
 
 export function toVehicleSummaryResponse(v: VehicleSummary, links: VehicleLinks): VehicleSummaryResponse {
   const out: VehicleSummaryResponse = {

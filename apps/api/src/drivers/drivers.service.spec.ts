@@ -1,4 +1,5 @@
 import { ANONYMOUS_ACTOR, type Actor, type DomainError, type DriverRegistration } from '@transport/domain';
+import { passedDriverChecklist } from '@transport/domain/testing';
 import {
   ADMIN,
   APPROVER,
@@ -9,7 +10,6 @@ import {
   OTHER_ASSEMBLY,
   OUTSIDER,
   ownerInput,
-  passedDriverChecklist,
   PLATFORM,
   STAFF_ASSEMBLY,
 } from '../core/testing/fixtures';

@@ -1,7 +1,7 @@
 import { DomainError } from '../shared/domain-error';
 import { SeededRandomSource } from '../shared/random-source';
 import { PlainTextHasher } from '../testing/fakes';
-import { APPROVER, days, driverInput, OWNER, passedDriverChecklist, ports, T0 } from '../test-support/fixtures';
+import { APPROVER, days, driverInput, OWNER, passedDriverChecklist, ports, T0 } from '../testing/fixtures';
 import { newActivationKey } from './activation-key';
 import { assertOwnerOfDriverAssembly, Driver } from './driver';
 

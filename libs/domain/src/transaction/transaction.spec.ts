@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DomainError } from '../shared/domain-error';
-import { days, ports, T0 } from '../test-support/fixtures';
+import { days, ports, T0 } from '../testing/fixtures';
 import {
   DOCUMENTED_RESPONSE_CODES,
   parseCallbackPayload,

@@ -10,7 +10,7 @@ import {
   T0,
   UNION,
   vehicleInput,
-} from '../test-support/fixtures';
+} from '../testing/fixtures';
 import { Vehicle } from './vehicle';
 
 const codeOf = (fn: () => unknown): string => {

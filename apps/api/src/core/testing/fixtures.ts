@@ -3,10 +3,8 @@ import {
   AssemblyUser,
   DEFAULT_ACTIVATION_POLICY,
   Region,
-  INSPECTION_ITEMS,
   type Actor,
   type DriverRegistration,
-  type InspectionChecklist,
 } from '@transport/domain';
 import {
   FixedClock,
@@ -14,6 +12,7 @@ import {
   PlainTextHasher,
   SeededRandomSource,
   SequentialIdGenerator,
+  driverInput as domainDriverInput,
 } from '@transport/domain/testing';
 
 import { AppError } from '../errors';
@@ -134,11 +133,6 @@ export function fakePorts() {
   };
 }
 
-export const days = (n: number) => new Date(Date.parse(T0) + n * 86_400_000);
-
-export const allPassed = (): InspectionChecklist =>
-  Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, true])) as InspectionChecklist;
-
 export const ownerInput = (
   over: Partial<{ name: string; phone: string; email: string; idType: string; idNumber: string }> = {},
 ) => ({
@@ -150,23 +144,14 @@ export const ownerInput = (
   ...over,
 });
 
-export const driverInput = (over: Partial<DriverRegistration> = {}): DriverRegistration => ({
-  name: 'Kojo Antwi',
-  phone: '0244555666',
-  email: 'kojo.antwi@example.com',
-  license: 'DL-0001-2020',
-  licenseClass: 'B',
-  licenseExpiry: days(400),
-  licenseIssueDate: days(-800),
-  idType: 'ghana_card',
-  idNumber: 'GHA-700000001-1',
-  gender: 'male',
-  // The driver chooses the staff actors' assembly, where they are to be approved.
-  assemblyId: STAFF_ASSEMBLY,
-  ...over,
-});
-
-export const passedDriverChecklist = { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true };
+/** The domain's driver, as the app's specs register him: in the staff actors' assembly, where he is to be approved. */
+export const driverInput = (over: Partial<DriverRegistration> = {}): DriverRegistration =>
+  domainDriverInput({
+    email: 'kojo.antwi@example.com',
+    license: 'DL-0001-2020',
+    assemblyId: STAFF_ASSEMBLY,
+    ...over,
+  });
 
 /** Merchants in memory, with the actor of each change. */
 export class InMemoryMerchants implements MerchantRegistry {

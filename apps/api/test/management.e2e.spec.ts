@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { ObjectIdGenerator } from '@transport/domain';
-import { FixedClock, SeededRandomSource } from '@transport/domain/testing';
+import { allPassed, FixedClock, passedDriverChecklist, SeededRandomSource } from '@transport/domain/testing';
 import type { RunningApp } from '../src/app';
 import { endOfDayAfter } from '../src/core/http/date-range';
 import { ensureAdminKey } from '../src/persistence/admin-key';
@@ -9,19 +9,8 @@ import { describeOnPostgres } from './support/postgres-only';
 import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
 
 const ADMIN_KEY = 'admin-key-for-the-management-tests-0123456789';
-const PASSED = {
-  spareTire: true,
-  headlights: true,
-  tailLights: true,
-  turnSignals: true,
-  brakeLights: true,
-  fireExtinguisher: true,
-  emergencySignals: true,
-  seatBelts: true,
-  brakes: true,
-  licensePlate: true,
-};
-const CHECKS = { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true };
+const PASSED = allPassed();
+const CHECKS = passedDriverChecklist;
 const point = (lng: number, lat: number) => ({ type: 'Point', coordinates: [lng, lat] });
 const future = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 

@@ -2,14 +2,13 @@ import {
   Assembly,
   AssemblyUser,
   Driver,
-  INSPECTION_ITEMS,
+  allPassed,
   Region,
   Station,
   TransportUnion,
   Vehicle,
   VehicleOwner,
   type IdGenerator,
-  type InspectionChecklist,
   type RandomSource,
   type SecretHasher,
 } from '@transport/domain';
@@ -28,7 +27,6 @@ export interface DemoContext {
   at(days: number): Date;
 }
 
-const PASSED = Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, true])) as InspectionChecklist;
 const DRIVER_CHECKS = { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true };
 
 /** Regions and assemblies, the first assembly's inspector and approver, a union and a station. */
@@ -244,7 +242,7 @@ export async function seedVehicles(
     },
     -3,
   );
-  failed.inspect({ ...PASSED, spareTire: false }, inspector.id, at(-2));
+  failed.inspect({ ...allPassed(), spareTire: false }, inspector.id, at(-2));
   // Inspected, everything passed, awaiting approval; its roadworthy certificate expires in 20 days.
   const awaiting = register(
     {
@@ -258,7 +256,7 @@ export async function seedVehicles(
     },
     -4,
   );
-  awaiting.inspect(PASSED, inspector.id, at(-1));
+  awaiting.inspect(allPassed(), inspector.id, at(-1));
   // Approved, not linked; insurance expires in 10 days.
   const approved = register(
     {
@@ -269,7 +267,7 @@ export async function seedVehicles(
     },
     -30,
   );
-  approved.inspect(PASSED, inspector.id, at(-20));
+  approved.inspect(allPassed(), inspector.id, at(-20));
   approved.approve(approver.id, at(-19));
   // Approved and linked to a driver, a station and a union.
   const linked = register(
@@ -281,7 +279,7 @@ export async function seedVehicles(
     },
     -50,
   );
-  linked.inspect(PASSED, inspector.id, at(-40));
+  linked.inspect(allPassed(), inspector.id, at(-40));
   linked.approve(approver.id, at(-39));
   linked.linkDriver(drivers[0], at(-38));
   linked.linkStation(station.id, at(-38));
@@ -291,7 +289,7 @@ export async function seedVehicles(
     { color: '#000', registrationNumber: 'GN 6606-19', roadWorthyExpiryDate: at(-5), insuranceExpiryDate: at(100) },
     -420,
   );
-  lapsed.inspect(PASSED, inspector.id, at(-410));
+  lapsed.inspect(allPassed(), inspector.id, at(-410));
   lapsed.approve(approver.id, at(-409));
   lapsed.linkStation(station.id, at(-408));
   lapsed.linkTransportUnion(union.id, at(-408));

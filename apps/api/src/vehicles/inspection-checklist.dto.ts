@@ -1,15 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { INSPECTION_ITEMS } from '@transport/domain';
 
-/** The ten inspection items, each passed (true) or failed (false). */
-export class InspectionChecklistResponse {
-  @ApiProperty() spareTire!: boolean;
-  @ApiProperty() headlights!: boolean;
-  @ApiProperty() tailLights!: boolean;
-  @ApiProperty() turnSignals!: boolean;
-  @ApiProperty() brakeLights!: boolean;
-  @ApiProperty() fireExtinguisher!: boolean;
-  @ApiProperty() emergencySignals!: boolean;
-  @ApiProperty() seatBelts!: boolean;
-  @ApiProperty() brakes!: boolean;
-  @ApiProperty() licensePlate!: boolean;
-}
+/** The ten inspection items (the domain's INSPECTION_ITEMS, in their order), each passed (true) or failed (false). */
+export class InspectionChecklistResponse {}
+for (const item of INSPECTION_ITEMS) ApiProperty({ type: Boolean })(InspectionChecklistResponse.prototype, item);

@@ -1,14 +1,4 @@
-import {
-  Driver,
-  INSPECTION_ITEMS,
-  Transaction,
-  Trip,
-  Vehicle,
-  VehicleOwner,
-  geoPoint,
-  type IdGenerator,
-  type InspectionChecklist,
-} from '../../src';
+import { Driver, Transaction, Trip, Vehicle, VehicleOwner, geoPoint, type IdGenerator } from '../../src';
 import { FixedClock, ObjectIdGeneratorFor, PlainTextHasher, SeededRandomSource } from './support';
 
 export const T0 = new Date('2026-06-01T09:00:00.000Z');
@@ -21,9 +11,6 @@ export const hasher = new PlainTextHasher();
 export function idsFor(seed: number): IdGenerator {
   return ObjectIdGeneratorFor(new FixedClock(T0), new SeededRandomSource(seed));
 }
-
-export const passed = (): InspectionChecklist =>
-  Object.fromEntries(INSPECTION_ITEMS.map((i) => [i, true])) as InspectionChecklist;
 
 export function owner(ids: IdGenerator, n: number, when = at(n)) {
   return VehicleOwner.register(

@@ -1,8 +1,8 @@
 import request from 'supertest';
-import type { RunningApp } from '../src/app';
 import { allPassed, passedDriverChecklist } from '@transport/domain/testing';
-import { driverRegistration, loadApiFixture, type ApiFixture } from './support/api-fixtures';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { driverRegistration } from './support/api-fixtures';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 const MISSING = '65a0000000000000000000ff';
 
@@ -12,25 +12,12 @@ const MISSING = '65a0000000000000000000ff';
  * none of it, and learn nothing from trying. Admins move records between assemblies, audited.
  */
 describeOnEachTier('assembly jurisdiction', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
-  const http = () => request(running.app.getHttpServer());
+  const { fixture: f, http } = appOnTier(tier, { fixture: true });
   // One request id for every call, so two answers compare whole (their problem `instance` names the request).
   const as = (key: string) => ({
     get: (path: string) => http().get(path).set('Authorization', key).set('X-Request-Id', 'jurisdiction'),
     post: (path: string, body: object = {}) =>
       http().post(path).set('Authorization', key).set('X-Request-Id', 'jurisdiction').send(body),
-  });
-
-  beforeAll(async () => {
-    store = await openTierStore(tier);
-    running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
   });
 
   /** The answer for a record that does not exist, with the id swapped: what "outside" must look like exactly. */

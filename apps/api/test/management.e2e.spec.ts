@@ -6,7 +6,8 @@ import { endOfDayAfter } from '../src/core/http/date-range';
 import { ensureAdminKey } from '../src/persistence/admin-key';
 import { eventually } from './support/http-peers';
 import { describeOnPostgres } from './support/postgres-only';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 const ADMIN_KEY = 'admin-key-for-the-management-tests-0123456789';
 const PASSED = allPassed();
@@ -99,8 +100,7 @@ async function bootstrap(running: RunningApp) {
 }
 
 describeOnEachTier('management life cycles through HTTP only', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
+  const { running } = appOnTier(tier);
   /** The activation key a driver's phone got (the local outbox stands in for the SMS gateway): nobody else sees it. */
   const smsKeyOf = async (phone: string) =>
     /(\d{6})/.exec(
@@ -110,13 +110,7 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
   let b: Awaited<ReturnType<typeof bootstrap>>;
 
   beforeAll(async () => {
-    store = await openTierStore(tier);
-    running = await startTestApp(store.config());
     b = await bootstrap(running);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
   });
 
   const as = (key: string) => ({
@@ -912,18 +906,11 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
 });
 
 describeOnPostgres('twenty simultaneous approvals of one vehicle', () => {
-  let store: TierStore;
-  let running: RunningApp;
+  const { running } = appOnTier('postgresql', { config: { databasePoolSize: 10 } });
   let b: Awaited<ReturnType<typeof bootstrap>>;
 
   beforeAll(async () => {
-    store = await openTierStore('postgresql');
-    running = await startTestApp(store.config({ databasePoolSize: 10 }));
     b = await bootstrap(running);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
   });
 
   it('gives exactly one 200 and nineteen 409s, with one audit entry', async () => {

@@ -1,11 +1,10 @@
 import { createHmac } from 'node:crypto';
 import request from 'supertest';
-import type { RunningApp } from '../src/app';
 import { PAYMENT_PROVIDER } from '../src/core/tokens';
 import { PaymentReconciliationService } from '../src/payments/payment-reconciliation.service';
 import { PAYMENT_SETTINGS, type PaymentSettings } from '../src/payments/payment-settings';
-import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 const body = (reference: string, over: object = {}) => ({
   amount: 25.5,
@@ -39,28 +38,21 @@ const PROVIDER_SECRET = 'e2e-provider-secret';
 const sign = (body: string) => `sha256=${createHmac('sha256', PROVIDER_SECRET).update(body).digest('hex')}`;
 
 describeOnEachTier('payment request and provider callback', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
-  const http = () => request(running.app.getHttpServer());
-  const merchant = (key: string) => ({
-    post: (path: string, b: object) => http().post(path).set('Authorization', key).send(b),
-    get: (path: string) => http().get(path).set('Authorization', key),
-  });
-
-  beforeAll(async () => {
-    store = await openTierStore(tier);
-    const base = store.config();
-    running = await startTestApp({
+  const {
+    running,
+    fixture: f,
+    http,
+  } = appOnTier(tier, {
+    fixture: true,
+    config: (base) => ({
       ...base,
       metrics: { port: 0, host: '127.0.0.1' },
       provider: { ...base.provider, callbackSecret: PROVIDER_SECRET },
-    });
-    f = await loadApiFixture(running.database);
+    }),
   });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
+  const merchant = (key: string) => ({
+    post: (path: string, b: object) => http().post(path).set('Authorization', key).send(b),
+    get: (path: string) => http().get(path).set('Authorization', key),
   });
 
   /** Posts a callback as the provider does, signed. */

@@ -139,7 +139,8 @@ export default [
   {
     // Features speak ports only: a feature folder (controllers, service, DTOs, specs) never reaches the database
     // (Prisma, persistence/), never throws Nest's HTTP exceptions (errors are DomainError or AppError, mapped to HTTP
-    // in one filter), and never imports another feature's controller. Wiring happens in core/ports.module.ts.
+    // in one filter), and never imports another feature's controller. Wiring happens in ports.module.ts, the app's
+    // composition root.
     files: [`apps/api/src/{${FEATURES.join(',')}}/**/*.ts`],
     rules: {
       'no-restricted-imports': [
@@ -163,6 +164,38 @@ export default [
             {
               group: ['../*/*.controller', '../**/*.controller'],
               message: "Never import another feature's controller.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // core/ is the ground floor: features and persistence import it, never the other way. What core/ needs from
+    // above (who a key or a session is, whether the database answers) it takes through a port (core/ports.ts), bound
+    // in the composition root (ports.module.ts, app.module.ts).
+    files: ['apps/api/src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            simulatorBan,
+            {
+              group: FEATURES.flatMap((feature) => [`**/${feature}`, `**/${feature}/**`]),
+              message:
+                'core/ never imports a feature: declare a port in core/ports.ts and bind it in the composition root.',
+            },
+            {
+              group: [
+                '**/persistence',
+                '**/persistence/**',
+                '@prisma/*',
+                'prisma',
+                '**/generated/prisma',
+                '**/generated/prisma/**',
+              ],
+              message: 'core/ knows no database: take a port (core/ports.ts), bound to the adapter in ports.module.ts.',
             },
           ],
         },

@@ -6,25 +6,30 @@ import type { AppConfig } from './config';
 import { ApiKeyGuard } from './core/auth/api-key.guard';
 import { HealthController } from './core/health.controller';
 import { HEALTH_TIMEOUT_MS, Lifecycle } from './core/health.tokens';
+import { SESSION_AUTHENTICATOR } from './core/tokens';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule, type Params } from 'nestjs-pino';
 import { JsonContentTypeMiddleware } from './core/http/content-type.middleware';
 import { NoStoreForCallersInterceptor } from './core/http/no-store';
 import { ViewInterceptor } from './core/http/view.interceptor';
-import { PortsModule } from './core/ports.module';
+import { PortsModule } from './ports.module';
 import { DriversModule } from './drivers/drivers.module';
 import { OwnersModule } from './owners/owners.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PeopleModule } from './people/people.module';
+import { PeopleService } from './people/people.service';
 import type { Database } from './persistence/database';
-import type { PortOverrides } from './core/ports.module';
+import type { PortOverrides } from './ports.module';
 import { ReferenceDataModule } from './reference-data/reference-data.module';
 import { RemindersModule } from './reminders/reminders.module';
 import { SearchModule } from './search/search.module';
 import { TripsModule } from './trips/trips.module';
 import { VehiclesModule } from './vehicles/vehicles.module';
 
-/** One module per feature; the ports (adapters behind every token) are bound once, globally, by PortsModule. */
+/**
+ * The composition root: one module per feature; the ports (adapters behind every token) are bound once, globally, by
+ * PortsModule (ports.module.ts beside this file).
+ */
 @Module({})
 export class AppModule implements NestModule {
   static register(
@@ -59,6 +64,8 @@ export class AppModule implements NestModule {
       providers: [
         { provide: HEALTH_TIMEOUT_MS, useValue: config.healthTimeoutMs },
         Lifecycle,
+        // The guard knows sessions through a port; the people feature keeps them.
+        { provide: SESSION_AUTHENTICATOR, useExisting: PeopleService },
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         // Every record a route answers with goes out in the caller's view of it (core/auth/views.ts).
         { provide: APP_INTERCEPTOR, useClass: ViewInterceptor },

@@ -11,10 +11,10 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { declareHeaders, operationId } from './core/http/openapi-contract';
 import { declareViews } from './core/http/openapi-views';
 import { AppModule } from './app.module';
-import type { PortOverrides } from './core/ports.module';
+import type { PortOverrides } from './ports.module';
 import type { AppConfig } from './config';
 import { openDatabase, type Database } from './persistence/database';
-import { CALLBACK_BODY_LIMIT_BYTES } from './payments/payments.service';
+import { CALLBACK_BODY_LIMIT_BYTES } from './payments/payment-callbacks.service';
 import { json, text, type NextFunction, type Request, type Response } from 'express';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,7 +28,7 @@ import { withActivationSecrets, withCertificateKeys } from './core/platform/serv
 import type { Bulkhead } from './core/platform/bulkhead';
 import { REGISTRATION_BULKHEAD } from './drivers/drivers.controller';
 import { shedSaturatedRegistrations } from './drivers/registration-shedding';
-import { sessionCookieName } from './people/people.service';
+import { sessionCookieName } from './core/auth/session-cookie';
 
 export interface RunningApp {
   app: INestApplication;

@@ -1,6 +1,29 @@
-import { createPrivateKey } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import {
+  basePath,
+  bool,
+  certificateKeys,
+  ConfigError,
+  cron,
+  httpUrl,
+  int,
+  logLevel,
+  metricsPort,
+  num,
+  origins,
+  postgresUrl,
+  publicUrl,
+  quietHours,
+  reminderDays,
+  serverSecrets,
+  trustProxy,
+  zone,
+  type LogLevel,
+} from './config/env-values';
+import { productionProblems } from './config/production-problems';
+
+export { ConfigError, LOG_LEVELS, type LogLevel } from './config/env-values';
 
 /** Every setting the service reads, with its default. The README's configuration table mirrors this file. */
 export interface AppConfig {
@@ -139,9 +162,6 @@ export interface PeopleConfig {
   cookieSecure: boolean;
 }
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
 /** What the payment pipeline allows and keeps (limits are shared by every instance through the database). */
 export interface PaymentPolicyConfig {
   /** Payment requests per merchant per minute. */
@@ -208,101 +228,6 @@ export interface ProviderConfig {
   callbackSecret?: string;
 }
 
-export class ConfigError extends Error {}
-
-/** Each origin exactly as a browser sends it (scheme, host, optional port; no path). */
-function origins(value: string | undefined): string[] {
-  const list = (value ?? '')
-    .split(',')
-    .map((o) => o.trim())
-    .filter(Boolean);
-  for (const origin of list) {
-    if (!/^https?:\/\/[^\s/]+$/.test(origin))
-      throw new ConfigError(`CORS_ORIGINS must list origins such as https://dashboard.example.com, got "${origin}"`);
-  }
-  return list;
-}
-
-function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (/^(1|true|yes|on)$/i.test(raw)) return true;
-  if (/^(0|false|no|off)$/i.test(raw)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-}
-
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
-}
-
-function logLevel(value: string | undefined): LogLevel {
-  const level = (value || 'info').toLowerCase();
-  if (!(LOG_LEVELS as readonly string[]).includes(level))
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
-  return level as LogLevel;
-}
-
-function metricsPort(env: NodeJS.ProcessEnv): number | undefined {
-  if ((env.METRICS_PORT ?? '').trim().toLowerCase() === 'off') return undefined;
-  return int(env, 'METRICS_PORT', 9464, 0, 65535);
-}
-
-function zone(value: string, name = 'TZ_DEFAULT'): string {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return value;
-  } catch {
-    throw new ConfigError(`${name} must be an IANA time zone such as Africa/Accra, got "${value}"`);
-  }
-}
-
-/** REMINDER_DAYS: comma-separated whole days before expiry (0: the day it lapses), each 0..366, no repeats. */
-function reminderDays(value: string | undefined): number[] {
-  const raw = (value ?? '').trim() || '30,7,1,0';
-  const days = raw.split(',').map((d) => d.trim());
-  if (days.some((d) => !/^\d{1,3}$/.test(d) || Number(d) > 366) || new Set(days.map(Number)).size !== days.length)
-    throw new ConfigError(`REMINDER_DAYS must list distinct whole days from 0 to 366 such as 30,7,1,0, got "${raw}"`);
-  return days.map(Number).sort((a, b) => b - a);
-}
-
-/** REMINDER_QUIET_HOURS: `FROM-UNTIL` in whole hours of the day (20-7: from 20:00 until 07:00); `none` for no quiet hours. */
-function quietHours(value: string | undefined): { fromHour: number; untilHour: number } {
-  const raw = (value ?? '').trim() || '20-7';
-  if (raw.toLowerCase() === 'none') return { fromHour: 0, untilHour: 0 };
-  const match = /^(\d{1,2})-(\d{1,2})$/.exec(raw);
-  if (!match || Number(match[1]) > 23 || Number(match[2]) > 23)
-    throw new ConfigError(`REMINDER_QUIET_HOURS must be FROM-UNTIL in hours 0..23 (e.g. 20-7) or none, got "${raw}"`);
-  return { fromHour: Number(match[1]), untilHour: Number(match[2]) };
-}
-
-/** A five-field cron expression (pg-boss's schedules run at most once a minute). */
-function cron(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
-  const raw = (env[name] ?? '').trim() || fallback;
-  if (!/^([0-9*/,-]+\s+){4}[0-9*/,-]+$/.test(raw))
-    throw new ConfigError(`${name} must be a five-field cron expression such as */15 * * * *, got "${raw}"`);
-  return raw;
-}
-
-function basePath(value: string): string {
-  const trimmed = value.replace(/\/+$/, '');
-  if (trimmed !== '' && !/^(\/[A-Za-z0-9._-]+)+$/.test(trimmed))
-    throw new ConfigError(`PAYMENT_BASE_PATH must look like /pay, got "${value}"`);
-  return trimmed;
-}
-
-function publicUrl(value: string | undefined, host: string, port: string): string {
-  const url = (value || `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(url))
-    throw new ConfigError(`PUBLIC_BASE_URL must be an http(s) URL, got "${value}"`);
-  return url;
-}
-
 /**
  * The configuration from the environment. With NODE_ENV=production it refuses, naming every problem at once, the
  * settings that are right on a developer's machine and wrong in production.
@@ -314,50 +239,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`Refusing to start with NODE_ENV=production:\n- ${problems.join('\n- ')}`);
   }
   return config;
-}
-
-/** What a production start must not run with, each named with the setting that fixes it. */
-export function productionProblems(config: AppConfig): string[] {
-  if (!config.production) return [];
-  const problems: string[] = [];
-  if (!config.databaseUrl)
-    problems.push(
-      'DATABASE_URL is unset: the data would live in an embedded database in DATA_DIR, lost with the container',
-    );
-  if (config.seedDemo) problems.push('SEED_DEMO=true would load demo data and demo API keys');
-  if (!config.people.cookieSecure)
-    problems.push('COOKIE_SECURE=false would send dashboard session cookies over plain http');
-  if (!config.provider.url)
-    problems.push('PAYMENT_PROVIDER_URL is unset: payments would go to the in-process stand-in, which charges nobody');
-  else if (!config.provider.url.startsWith('https://'))
-    problems.push(
-      `PAYMENT_PROVIDER_URL must be https (got ${config.provider.url}): a real provider is; the simulator is not`,
-    );
-  if (config.activation.secrets.length === 0)
-    problems.push(
-      "ACTIVATION_KEY_SECRETS is unset: drivers' activation keys would be hashed with a secret kept in DATA_DIR beside the data",
-    );
-  if (config.certificates.signingKeys.length === 0)
-    problems.push(
-      'CERTIFICATE_SIGNING_KEYS is unset: vehicle certificates would be signed with a key kept in DATA_DIR beside the data',
-    );
-  if (!config.sms)
-    problems.push(
-      "SMS_GATEWAY_URL is unset: drivers' activation keys and dashboard password links would sit in the outbox table, never sent",
-    );
-  else if (!config.sms.url.startsWith('https://'))
-    problems.push(
-      `SMS_GATEWAY_URL must be https (got ${config.sms.url}): the gateway's credentials and the links travel to it`,
-    );
-  if (config.trustProxy === true)
-    problems.push(
-      'TRUST_PROXY=true would let any client choose its address with X-Forwarded-For (every per-address limit counts it): set the number of proxies in front (e.g. 1) or their addresses',
-    );
-  if (!config.publicBaseUrl.startsWith('https://'))
-    problems.push(
-      `PUBLIC_BASE_URL must be https (got ${config.publicBaseUrl}): the provider's callbacks carry their tokens in it`,
-    );
-  return problems;
 }
 
 /**
@@ -503,70 +384,4 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
       unpaidFinalAfterSeconds: int(env, 'UNPAID_FINAL_AFTER_SECONDS', 900, 0, 86_400),
     },
   };
-}
-
-/** A comma-separated list of server secrets, each at least 32 characters (128 bits or more of randomness). */
-function serverSecrets(env: NodeJS.ProcessEnv, name: string): string[] {
-  const list = (env[name] ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  for (const secret of list) {
-    if (secret.length < 32)
-      throw new ConfigError(`${name}: each secret must be at least 32 characters (e.g. openssl rand -base64 32)`);
-  }
-  return list;
-}
-
-/** A comma-separated list of Ed25519 private keys, each the base64 of its PKCS#8 DER encoding. */
-function certificateKeys(env: NodeJS.ProcessEnv, name: string): string[] {
-  const list = (env[name] ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  list.forEach((key, i) => {
-    let type: string | undefined;
-    try {
-      type = createPrivateKey({ key: Buffer.from(key, 'base64'), format: 'der', type: 'pkcs8' }).asymmetricKeyType;
-    } catch {
-      type = undefined;
-    }
-    if (type !== 'ed25519')
-      throw new ConfigError(
-        `${name}: key ${i + 1} is not an Ed25519 private key in base64 PKCS#8 DER (make one with: openssl genpkey -algorithm ed25519 -outform DER | base64 -w0)`,
-      );
-  });
-  return list;
-}
-
-/** TRUST_PROXY: unset/false, true, a hop count, or a comma-separated list of addresses or subnets. */
-function trustProxy(value: string | undefined): boolean | number | string {
-  const v = (value ?? '').trim();
-  if (v === '' || v === 'false') return false;
-  if (v === 'true') return true;
-  if (/^\d{1,2}$/.test(v)) return Number(v);
-  return v;
-}
-
-function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max)
-    throw new ConfigError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
-  return value;
-}
-
-function postgresUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const raw = env[name] || undefined;
-  if (raw && !/^postgres(ql)?:\/\//.test(raw)) throw new ConfigError(`${name} must be a postgresql:// URL`);
-  return raw;
-}
-
-function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const raw = env[name];
-  if (!raw) return undefined;
-  if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(raw))
-    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
-  return raw.replace(/\/+$/, '');
 }

@@ -1,9 +1,7 @@
-import type { PeopleService } from '../src/people/people.service';
 import { Controller, Get, type ExecutionContext, type Type } from '@nestjs/common';
 import { ModulesContainer, Reflector } from '@nestjs/core';
 import { ApiKeyGuard } from '../src/core/auth/api-key.guard';
-import type { ApiKeyStore } from '../src/persistence/prisma-api-key.store';
-import type { RateLimits } from '../src/core/ports';
+import type { Authenticator, RateLimits } from '../src/core/ports';
 import type { AppConfig } from '../src/config';
 import request from 'supertest';
 import { assertEveryRouteDeclared, routeTable } from '../src/core/auth/access-rules';
@@ -133,8 +131,8 @@ describe('access rules: closed by default', () => {
   it('refuses at the guard a call to a route with no rule, key or not', async () => {
     const guard = new ApiKeyGuard(
       new Reflector(),
-      {} as ApiKeyStore,
-      {} as PeopleService,
+      {} as Authenticator,
+      {} as Authenticator,
       {} as RateLimits,
       {} as AppConfig,
     );

@@ -1,19 +1,11 @@
-import request from 'supertest';
-import type { RunningApp } from '../src/app';
-import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 describeOnEachTier('the list of API keys', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
-  const http = () => request(running.app.getHttpServer());
+  const { running, fixture: f, http } = appOnTier(tier, { fixture: true });
   const asAdmin = (path: string) => http().get(path).set('Authorization', f.keys.admin);
 
   beforeAll(async () => {
-    store = await openTierStore(tier);
-    running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database);
     for (const label of ['till 1', 'till 2', 'till 3']) {
       await http()
         .post('/admin/keys')
@@ -21,10 +13,6 @@ describeOnEachTier('the list of API keys', (tier) => {
         .send({ role: 'platform', principal: f.ids.merchantA, label })
         .expect(201);
     }
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
   });
 
   it('is paged newest first with a Link to the next page, like every other list', async () => {

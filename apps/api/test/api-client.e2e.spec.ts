@@ -1,6 +1,7 @@
 import { createApiClient, nextCursor, type ApiClient, type Problem } from '@transport/api-client';
 import type { RunningApp } from '../src/app';
-import { loadApiFixture, PASSED, type ApiFixture } from './support/api-fixtures';
+import { allPassed } from '@transport/domain/testing';
+import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { startListeningApp } from './support/http-peers';
 import { describeOnPostgres } from './support/postgres-only';
 import { openTierStore, type TierStore } from './support/test-app';
@@ -74,7 +75,7 @@ describeOnPostgres('the generated API client, on the vehicles feature', () => {
     const inspector = createApiClient({ baseUrl: running.url, apiKey: issued.data!.key });
     const inspected = await inspector.POST('/vehicles/{id}/inspect', {
       params: { path: { id } },
-      body: { inspectionChecklist: PASSED },
+      body: { inspectionChecklist: allPassed() },
     });
     expect(inspected.error).toBeUndefined();
     expect(inspected.data).toMatchObject({ inspected: true, inspectedBy: user.data!._id });

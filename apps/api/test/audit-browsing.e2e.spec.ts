@@ -1,7 +1,5 @@
-import request from 'supertest';
-import type { RunningApp } from '../src/app';
-import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 interface Entry {
   _id: string;
@@ -13,17 +11,11 @@ interface Entry {
 
 // GET /audit/entries: the whole log, newest first, by actor, kind of actor, kind of record and time range, paged.
 describeOnEachTier('browsing the audit log', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
+  const { fixture: f, http } = appOnTier(tier, { fixture: true });
   let middle: string;
-  const http = () => request(running.app.getHttpServer());
   const asAdmin = (path: string) => http().get(path).set('Authorization', f.keys.admin);
 
   beforeAll(async () => {
-    store = await openTierStore(tier);
-    running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database);
     // Changes by two actors, with an instant between them.
     for (const name of ['Volta', 'Oti'])
       await http()
@@ -36,10 +28,6 @@ describeOnEachTier('browsing the audit log', (tier) => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     for (const owner of f.ids.owners.slice(0, 3))
       await http().post(`/vehicles/owner/${owner}/verify`).set('Authorization', f.keys.assembly).expect(200);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
   });
 
   it('pages through every entry newest first with the Link header', async () => {

@@ -1,7 +1,6 @@
 import request from 'supertest';
-import type { RunningApp } from '../src/app';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
-import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 const PROBLEM = /^application\/problem\+json/;
 
@@ -63,24 +62,11 @@ const validDriver = (owner: string) => ({
 });
 
 describeOnEachTier('bad input', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
-  const http = () => request(running.app.getHttpServer());
+  const { running, fixture: f, http } = appOnTier(tier, { fixture: true });
   const counts = async () => {
     const p = running.database.prisma;
     return [await p.vehicle.count(), await p.driver.count(), await p.vehicleOwner.count(), await p.auditEntry.count()];
   };
-
-  beforeAll(async () => {
-    store = await openTierStore(tier);
-    running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
-  });
 
   async function expectRefused(res: request.Response): Promise<void> {
     if (res.status < 400 || res.status >= 500)

@@ -1,13 +1,12 @@
 import { parse } from 'csv-parse/sync';
 import { INSPECTION_ITEMS } from '@transport/domain';
 import request from 'supertest';
-import type { RunningApp } from '../src/app';
 import { TRIP_CSV } from '../src/trips/trips.dto';
 import { DRIVER_CSV } from '../src/drivers/drivers.dto';
 import { TRANSACTION_CSV } from '../src/payments/payments.dto';
-import { COMPLIANCE_CSV, VEHICLE_CSV } from '../src/vehicles/vehicles.dto';
-import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { COMPLIANCE_CSV, VEHICLE_CSV } from '../src/vehicles/vehicle-responses.dto';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 type Row = Record<string, string>;
 type Json = Record<string, unknown>;
@@ -26,10 +25,7 @@ function valueAt(record: unknown, path: string): unknown {
 
 // Accept: text/csv on the lists people take to spreadsheets: the whole filtered list, streamed, in the caller's view.
 describeOnEachTier('CSV exports', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
-  const http = () => request(running.app.getHttpServer());
+  const { running, fixture: f, http } = appOnTier(tier, { fixture: true });
 
   /** A CSV download: checks the headers every export sends, and parses it with a CSV library. */
   async function csv(path: string, key?: string): Promise<Row[]> {
@@ -57,16 +53,6 @@ describeOnEachTier('CSV exports', (tier) => {
     }
     return out;
   }
-
-  beforeAll(async () => {
-    store = await openTierStore(tier);
-    running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
-  });
 
   it('exports every trip of the range, in the JSON order, with the documented columns', async () => {
     const path = '/trips/intracity/date?startDate=2026-06-01&endDate=2027-05-31';

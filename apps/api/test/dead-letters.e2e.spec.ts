@@ -1,8 +1,7 @@
 import { createHmac } from 'node:crypto';
-import request from 'supertest';
-import type { RunningApp } from '../src/app';
-import { PaymentsService } from '../src/payments/payments.service';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { PaymentCallbacksService } from '../src/payments/payment-callbacks.service';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 const PROVIDER_SECRET = 'dead-letter-provider-secret';
 const sign = (raw: string) => `sha256=${createHmac('sha256', PROVIDER_SECRET).update(raw).digest('hex')}`;
@@ -18,28 +17,18 @@ const stray = (pad = '') =>
   });
 
 describeOnEachTier('the dead-letter table cannot be filled from outside', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  const http = () => request(running.app.getHttpServer());
+  const { running, http } = appOnTier(tier, {
+    config: (base) => ({
+      ...base,
+      provider: { ...base.provider, callbackSecret: PROVIDER_SECRET },
+      payments: { ...base.payments, strayCallbacksPerAddressPerHour: STRAY_LIMIT },
+    }),
+  });
   const letters = () => running.database.prisma.paymentDeadLetter.count();
   const post = (token: string, raw: string, signature?: string) => {
     const req = http().post(`/payment/callback/${token}`).set('content-type', 'application/json');
     return (signature === undefined ? req : req.set('x-provider-signature', signature)).send(raw);
   };
-
-  beforeAll(async () => {
-    store = await openTierStore(tier);
-    const base = store.config();
-    running = await startTestApp({
-      ...base,
-      provider: { ...base.provider, callbackSecret: PROVIDER_SECRET },
-      payments: { ...base.payments, strayCallbacksPerAddressPerHour: STRAY_LIMIT },
-    });
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
-  });
 
   it('stores nothing for a callback with a missing or wrong signature, whatever its token (401)', async () => {
     const before = await letters();
@@ -85,7 +74,7 @@ describeOnEachTier('the dead-letter table cannot be filled from outside', (tier)
     await running.database.prisma.paymentDeadLetter.createMany({
       data: [letter(8 * DAY, 'old'), letter(7 * DAY + 60_000, 'just past'), letter(6 * DAY, 'young')],
     });
-    expect(await running.app.get(PaymentsService).pruneDeadLetters()).toBeGreaterThanOrEqual(2);
+    expect(await running.app.get(PaymentCallbacksService).pruneDeadLetters()).toBeGreaterThanOrEqual(2);
     const bodies = (await running.database.prisma.paymentDeadLetter.findMany({ select: { body: true } })).map(
       (l) => l.body,
     );

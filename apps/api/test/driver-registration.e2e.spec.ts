@@ -1,11 +1,10 @@
-import request from 'supertest';
-import type { RunningApp } from '../src/app';
 import { Metrics } from '../src/core/observability/metrics';
 import type { Bulkhead } from '../src/core/platform/bulkhead';
 import { REGISTRATION_BULKHEAD } from '../src/drivers/drivers.controller';
 import { SHED_DELAY_MS } from '../src/drivers/registration-shedding';
-import { driverRegistration, loadApiFixture, type ApiFixture } from './support/api-fixtures';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { driverRegistration } from './support/api-fixtures';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 /**
  * Issue 28's findings on drivers, over HTTP: who sees an activation key (nobody but the driver's phone), what an
@@ -13,10 +12,18 @@ import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from 
  * the driver, and how guessable ids are.
  */
 describeOnEachTier('driver registration and activation', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
-  const http = () => request(running.app.getHttpServer());
+  const {
+    running,
+    fixture: f,
+    http,
+  } = appOnTier(tier, {
+    fixture: true,
+    config: (base) => ({
+      ...base,
+      trustProxy: 1,
+      activation: { ...base.activation, registrationsPerAddress: 5, registrationsPerPhone: 2, maxDelaySeconds: 60 },
+    }),
+  });
   /** Without an API key, from a client address of one's choosing (one trusted proxy in front). */
   const anonymous = (from: string) => ({
     post: (path: string) => http().post(path).set('X-Forwarded-For', from),
@@ -32,21 +39,6 @@ describeOnEachTier('driver registration and activation', (tier) => {
   const lastMessageTo = async (phone: string) =>
     (await running.database.prisma.outboxMessage.findFirst({ where: { to: phone }, orderBy: { id: 'desc' } }))?.text;
   const keyIn = (text: string | undefined) => /(\d{6})/.exec(text ?? '')?.[1];
-
-  beforeAll(async () => {
-    store = await openTierStore(tier);
-    const base = store.config();
-    running = await startTestApp({
-      ...base,
-      trustProxy: 1,
-      activation: { ...base.activation, registrationsPerAddress: 5, registrationsPerPhone: 2, maxDelaySeconds: 60 },
-    });
-    f = await loadApiFixture(running.database);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
-  });
 
   it("sends the activation key to the driver's phone only: neither an anonymous caller nor staff see it", async () => {
     for (const [who, send] of [

@@ -1,26 +1,11 @@
-import request from 'supertest';
-import type { RunningApp } from '../src/app';
-import { driverRegistration, loadApiFixture, type ApiFixture } from './support/api-fixtures';
+import { driverRegistration } from './support/api-fixtures';
 import { describeOnPostgres } from './support/postgres-only';
-import { openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { appOnTier } from './support/app-on-tier';
 
 const DASHBOARD = 'https://dashboard.transport.example.com';
 
 describeOnPostgres('HTTP hardening: security headers, no caching of secrets, CORS for listed origins only', () => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
-  const http = () => request(running.app.getHttpServer());
-
-  beforeAll(async () => {
-    store = await openTierStore('postgresql');
-    running = await startTestApp(store.config({ corsOrigins: [DASHBOARD] }));
-    f = await loadApiFixture(running.database);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
-  });
+  const { fixture: f, http } = appOnTier('postgresql', { fixture: true, config: { corsOrigins: [DASHBOARD] } });
 
   it('sends the security headers on answers, errors and the docs, and a CSP the docs page lives with', async () => {
     for (const res of [

@@ -1,27 +1,13 @@
 import request from 'supertest';
-import type { RunningApp } from '../src/app';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
-import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 const PROBLEM = /^application\/problem\+json/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ID = /^[0-9a-f]{24}$/;
 
 describeOnEachTier('the interface operations', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
-  const http = () => request(running.app.getHttpServer());
-
-  beforeAll(async () => {
-    store = await openTierStore(tier);
-    running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
-  });
+  const { running, fixture: f, http } = appOnTier(tier, { fixture: true });
 
   describe('1. GET /vehicles/all', () => {
     it('returns 50 of 60 by default, newest first, with a Link to the next page that holds the rest', async () => {

@@ -1,7 +1,8 @@
 import request from 'supertest';
-import type { RunningApp } from '../src/app';
-import { driverRegistration, loadApiFixture, PASSED, type ApiFixture } from './support/api-fixtures';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { allPassed, passedDriverChecklist } from '@transport/domain/testing';
+import { driverRegistration } from './support/api-fixtures';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 const MISSING = '65a0000000000000000000ff';
 
@@ -11,25 +12,12 @@ const MISSING = '65a0000000000000000000ff';
  * none of it, and learn nothing from trying. Admins move records between assemblies, audited.
  */
 describeOnEachTier('assembly jurisdiction', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
-  const http = () => request(running.app.getHttpServer());
+  const { fixture: f, http } = appOnTier(tier, { fixture: true });
   // One request id for every call, so two answers compare whole (their problem `instance` names the request).
   const as = (key: string) => ({
     get: (path: string) => http().get(path).set('Authorization', key).set('X-Request-Id', 'jurisdiction'),
     post: (path: string, body: object = {}) =>
       http().post(path).set('Authorization', key).set('X-Request-Id', 'jurisdiction').send(body),
-  });
-
-  beforeAll(async () => {
-    store = await openTierStore(tier);
-    running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
   });
 
   /** The answer for a record that does not exist, with the id swapped: what "outside" must look like exactly. */
@@ -92,10 +80,14 @@ describeOnEachTier('assembly jurisdiction', (tier) => {
   it("acts on nothing of another assembly's: inspect, link, reissue, register against its owner", async () => {
     const tema = f.keys.otherAssembly;
     const before = (await as(f.keys.admin).get(`/vehicles/${f.ids.freshVehicle}`).expect(200)).body;
-    const inspect = await as(tema).post(`/vehicles/${f.ids.freshVehicle}/inspect`, { inspectionChecklist: PASSED });
+    const inspect = await as(tema).post(`/vehicles/${f.ids.freshVehicle}/inspect`, {
+      inspectionChecklist: allPassed(),
+    });
     expect(inspect.status).toBe(404);
     expect(inspect.body).toEqual(
-      await missingAnswer(tema, (id) => `/vehicles/${id}/inspect`, f.ids.freshVehicle, { inspectionChecklist: PASSED }),
+      await missingAnswer(tema, (id) => `/vehicles/${id}/inspect`, f.ids.freshVehicle, {
+        inspectionChecklist: allPassed(),
+      }),
     );
     await as(tema).post(`/vehicles/${f.ids.linkedVehicle}/link`, { station: null }).expect(404);
     // Sending a key is an approver's duty (the Tema key is an inspector's: 403 whatever the driver); Tema's approver
@@ -143,7 +135,7 @@ describeOnEachTier('assembly jurisdiction', (tier) => {
     const inspectedOnly = accraVehicles.find((v: { approved: boolean }) => !v.approved);
     await as(temaApprover).post(`/vehicles/${inspectedOnly._id}/approve`).expect(404);
     const pending = (await as(f.keys.assembly).get('/drivers/all?approved=false').expect(200)).body.payload[0];
-    const checklist = { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true };
+    const checklist = passedDriverChecklist;
     await as(temaApprover).post(`/drivers/${pending._id}/approve`, { approvalChecklist: checklist }).expect(404);
     await as(temaApprover).post(`/drivers/${f.ids.workingDriver}/revoke`, { reason: 'complaint' }).expect(404);
     expect((await as(f.keys.admin).get(`/drivers/${f.ids.workingDriver}`).expect(200)).body.approved).toBe(true);
@@ -233,7 +225,7 @@ describeOnEachTier('assembly jurisdiction', (tier) => {
     expect(again.body.code).toBe('ALREADY_IN_ASSEMBLY');
     await as(f.keys.assembly).get(`/vehicles/${id}`).expect(404);
     const inspected = await as(f.keys.otherAssembly)
-      .post(`/vehicles/${id}/inspect`, { inspectionChecklist: PASSED })
+      .post(`/vehicles/${id}/inspect`, { inspectionChecklist: allPassed() })
       .expect(200);
     expect(inspected.body).toMatchObject({ inspected: true, assembly: f.ids.otherAssembly });
 

@@ -1,24 +1,11 @@
 import request from 'supertest';
-import type { RunningApp } from '../src/app';
 import { keysCommand } from '../src/cli/keys-command';
-import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { eventually } from './support/http-peers';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 describeOnEachTier('API keys from the operator command', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
-
-  beforeAll(async () => {
-    store = await openTierStore(tier);
-    running = await startTestApp(store.config({ paymentBasePath: '/pay' }));
-    f = await loadApiFixture(running.database);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
-  });
+  const { store, running, fixture: f } = appOnTier(tier, { fixture: true, config: { paymentBasePath: '/pay' } });
 
   async function run(...args: string[]): Promise<{ code: number; text: string }> {
     const lines: string[] = [];

@@ -1,14 +1,10 @@
 import request from 'supertest';
-import type { RunningApp } from '../src/app';
-import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 // count=true on the lists: X-Total-Count is every record the filters match, on every page; absent otherwise.
 describeOnEachTier('list counts', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
-  const http = () => request(running.app.getHttpServer());
+  const { running, fixture: f, http } = appOnTier(tier, { fixture: true });
 
   /** Every record of a list, following the Link header, and the X-Total-Count each page carried. */
   async function walk(path: string, key: string) {
@@ -23,16 +19,6 @@ describeOnEachTier('list counts', (tier) => {
     }
     return { seen: seen.length, totals: [...totals] };
   }
-
-  beforeAll(async () => {
-    store = await openTierStore(tier);
-    running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
-  });
 
   it('counts every match on every page, whatever the cursor, for each kind of list', async () => {
     for (const [path, key] of [

@@ -1,27 +1,17 @@
 import request from 'supertest';
 import { ObjectIdGenerator } from '@transport/domain';
-import { FixedClock, SeededRandomSource } from '@transport/domain/testing';
+import { allPassed, FixedClock, passedDriverChecklist, SeededRandomSource } from '@transport/domain/testing';
 import type { RunningApp } from '../src/app';
 import { endOfDayAfter } from '../src/core/http/date-range';
 import { ensureAdminKey } from '../src/persistence/admin-key';
 import { eventually } from './support/http-peers';
 import { describeOnPostgres } from './support/postgres-only';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 const ADMIN_KEY = 'admin-key-for-the-management-tests-0123456789';
-const PASSED = {
-  spareTire: true,
-  headlights: true,
-  tailLights: true,
-  turnSignals: true,
-  brakeLights: true,
-  fireExtinguisher: true,
-  emergencySignals: true,
-  seatBelts: true,
-  brakes: true,
-  licensePlate: true,
-};
-const CHECKS = { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true };
+const PASSED = allPassed();
+const CHECKS = passedDriverChecklist;
 const point = (lng: number, lat: number) => ({ type: 'Point', coordinates: [lng, lat] });
 const future = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
@@ -110,8 +100,7 @@ async function bootstrap(running: RunningApp) {
 }
 
 describeOnEachTier('management life cycles through HTTP only', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
+  const { running } = appOnTier(tier);
   /** The activation key a driver's phone got (the local outbox stands in for the SMS gateway): nobody else sees it. */
   const smsKeyOf = async (phone: string) =>
     /(\d{6})/.exec(
@@ -121,13 +110,7 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
   let b: Awaited<ReturnType<typeof bootstrap>>;
 
   beforeAll(async () => {
-    store = await openTierStore(tier);
-    running = await startTestApp(store.config());
     b = await bootstrap(running);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
   });
 
   const as = (key: string) => ({
@@ -923,18 +906,11 @@ describeOnEachTier('management life cycles through HTTP only', (tier) => {
 });
 
 describeOnPostgres('twenty simultaneous approvals of one vehicle', () => {
-  let store: TierStore;
-  let running: RunningApp;
+  const { running } = appOnTier('postgresql', { config: { databasePoolSize: 10 } });
   let b: Awaited<ReturnType<typeof bootstrap>>;
 
   beforeAll(async () => {
-    store = await openTierStore('postgresql');
-    running = await startTestApp(store.config({ databasePoolSize: 10 }));
     b = await bootstrap(running);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
   });
 
   it('gives exactly one 200 and nineteen 409s, with one audit entry', async () => {

@@ -1,7 +1,6 @@
 import request from 'supertest';
-import type { RunningApp } from '../src/app';
-import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 interface Listed {
   _id: string;
@@ -12,21 +11,9 @@ interface Listed {
 
 // GET {pay_url}/payment/transactions: a merchant's own transactions, by state and date, paged; nobody else's.
 describeOnEachTier("a merchant's transaction list", (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
+  const { running, fixture: f } = appOnTier(tier, { fixture: true });
   const list = (key: string, query = '') =>
     request(running.app.getHttpServer()).get(`/payment/transactions${query}`).set('Authorization', key);
-
-  beforeAll(async () => {
-    store = await openTierStore(tier);
-    running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
-  });
 
   it('shows a merchant its own transactions only, as check_transaction shows each', async () => {
     const own: Listed[] = (await list(f.keys.merchantA).expect(200)).body;

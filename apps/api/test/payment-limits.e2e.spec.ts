@@ -2,6 +2,7 @@ import request from 'supertest';
 import type { RunningApp } from '../src/app';
 import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { describeOnPostgres } from './support/postgres-only';
+import { appOnTier } from './support/app-on-tier';
 import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
 
 const body = (reference: string, over: object = {}) => ({
@@ -68,20 +69,7 @@ describeOnPostgres('payment request limits, shared by every instance', () => {
 });
 
 describeOnEachTier('payment operator and merchant controls', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
-  const http = () => request(running.app.getHttpServer());
-
-  beforeAll(async () => {
-    store = await openTierStore(tier);
-    running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
-  });
+  const { running, fixture: f, http } = appOnTier(tier, { fixture: true });
 
   it('lets a merchant rotate its signing secret with an overlap (shown once, no-store, audited without secrets)', async () => {
     const res = await http()
@@ -136,25 +124,15 @@ describeOnEachTier('payment operator and merchant controls', (tier) => {
 });
 
 describeOnEachTier('the per-phone payment limit counts per merchant and phone', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
+  const { running, fixture: f } = appOnTier(tier, {
+    fixture: true,
+    config: (base) => ({ ...base, payments: { ...base.payments, perPhonePerHour: 2 } }),
+  });
   const pay = (key: string, reference: string) =>
     request(running.app.getHttpServer())
       .post('/payment/request')
       .set('Authorization', key)
       .send(body(reference, { customerPhone: '0244777888' }));
-
-  beforeAll(async () => {
-    store = await openTierStore(tier);
-    const base = store.config();
-    running = await startTestApp({ ...base, payments: { ...base.payments, perPhonePerHour: 2 } });
-    f = await loadApiFixture(running.database);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
-  });
 
   it("one merchant using up a customer's phone limit does not block that customer for another merchant", async () => {
     await pay(f.keys.merchantA, 'PHONE-A1').expect(201);

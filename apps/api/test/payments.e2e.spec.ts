@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import request from 'supertest';
-import type { RunningApp } from '../src/app';
 import { PAYMENT_PROVIDER } from '../src/core/tokens';
-import { PAYMENT_SETTINGS, PaymentsService, type PaymentSettings } from '../src/payments/payments.service';
-import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { PaymentReconciliationService } from '../src/payments/payment-reconciliation.service';
+import { PAYMENT_SETTINGS, type PaymentSettings } from '../src/payments/payment-settings';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 const body = (reference: string, over: object = {}) => ({
   amount: 25.5,
@@ -38,28 +38,21 @@ const PROVIDER_SECRET = 'e2e-provider-secret';
 const sign = (body: string) => `sha256=${createHmac('sha256', PROVIDER_SECRET).update(body).digest('hex')}`;
 
 describeOnEachTier('payment request and provider callback', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
-  const http = () => request(running.app.getHttpServer());
-  const merchant = (key: string) => ({
-    post: (path: string, b: object) => http().post(path).set('Authorization', key).send(b),
-    get: (path: string) => http().get(path).set('Authorization', key),
-  });
-
-  beforeAll(async () => {
-    store = await openTierStore(tier);
-    const base = store.config();
-    running = await startTestApp({
+  const {
+    running,
+    fixture: f,
+    http,
+  } = appOnTier(tier, {
+    fixture: true,
+    config: (base) => ({
       ...base,
       metrics: { port: 0, host: '127.0.0.1' },
       provider: { ...base.provider, callbackSecret: PROVIDER_SECRET },
-    });
-    f = await loadApiFixture(running.database);
+    }),
   });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
+  const merchant = (key: string) => ({
+    post: (path: string, b: object) => http().post(path).set('Authorization', key).send(b),
+    get: (path: string) => http().get(path).set('Authorization', key),
   });
 
   /** Posts a callback as the provider does, signed. */
@@ -264,7 +257,7 @@ describeOnEachTier('payment request and provider callback', (tier) => {
         clientReference: reference,
         raw: { responseCode: '0000', data: { status: 'Refunded' } },
       });
-      await running.app.get(PaymentsService).reconcile(tx._id, { retryCount: 0, retryLimit: 0 });
+      await running.app.get(PaymentReconciliationService).reconcile(tx._id, { retryCount: 0, retryLimit: 0 });
       const failed = (await check()).body;
       expect(failed.status).toBe('failed');
       expect(failed).not.toHaveProperty('callBackInfo');
@@ -292,7 +285,7 @@ describeOnEachTier('payment request and provider callback', (tier) => {
         amount: 25.5,
         raw: { responseCode: '0000', data: { status: 'Paid' } },
       });
-      await running.app.get(PaymentsService).reconcile(tx._id, { retryCount: 0, retryLimit: 0 });
+      await running.app.get(PaymentReconciliationService).reconcile(tx._id, { retryCount: 0, retryLimit: 0 });
       const done = (await check()).body;
       const [kept] = await running.database.prisma.paymentCallback.findMany({ where: { transactionId: tx._id } });
       expect(done).toMatchObject({ status: 'success', callBackInfo: callback(tx) });

@@ -1,27 +1,19 @@
 import request from 'supertest';
-import type { RunningApp } from '../src/app';
 import { PeopleService } from '../src/people/people.service';
-import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { describeOnPostgres } from './support/postgres-only';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 const PASSWORD = 'kente-cloth-at-dawn-42';
 
 describeOnEachTier('people sign in to the dashboard (invitations, sessions, CSRF)', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
-  const http = () => request(running.app.getHttpServer());
-
-  beforeAll(async () => {
-    store = await openTierStore(tier);
-    const config = store.config();
-    running = await startTestApp({ ...config, people: { ...config.people, signInPerAccount: 4 } });
-    f = await loadApiFixture(running.database);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
+  const {
+    running,
+    fixture: f,
+    http,
+  } = appOnTier(tier, {
+    fixture: true,
+    config: (config) => ({ ...config, people: { ...config.people, signInPerAccount: 4 } }),
   });
 
   /** Asks for a reset link, and waits for what is done after the answer (looking the account up, sending it). */
@@ -279,18 +271,9 @@ describeOnEachTier('people sign in to the dashboard (invitations, sessions, CSRF
 });
 
 describeOnPostgres('the per-address limit on password links', () => {
-  let store: TierStore;
-  let running: RunningApp;
-
-  beforeAll(async () => {
-    store = await openTierStore('postgresql');
-    const config = store.config();
-    running = await startTestApp({ ...config, people: { ...config.people, signInPerAddress: 3 } });
-    await loadApiFixture(running.database);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
+  const { running } = appOnTier('postgresql', {
+    fixture: true,
+    config: (config) => ({ ...config, people: { ...config.people, signInPerAddress: 3 } }),
   });
 
   it('counts asking for and using links from one address, so one address cannot text every account', async () => {

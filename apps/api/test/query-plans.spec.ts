@@ -1,5 +1,4 @@
 import pg from 'pg';
-import { INSPECTION_ITEMS } from '@transport/domain';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../src/generated/prisma/client';
 import { migrateDeploy } from '../src/persistence/migrate';
@@ -7,7 +6,7 @@ import { prismaRepositories } from '../src/persistence/prisma-repositories';
 import { createReadDb } from '../src/persistence/read-db';
 import { PrismaAuditTrail } from '../src/persistence/prisma-admin-stores';
 import { PostgresRegistrySearch } from '../src/persistence/postgres-registry-search';
-import { REGISTRY_KINDS, searchTerms } from '@transport/domain';
+import { allPassed, REGISTRY_KINDS, searchTerms } from '@transport/domain';
 import type { Repositories } from '@transport/domain';
 import { createScratchDatabase } from './support/postgres-tier';
 import { describeOnPostgres } from './support/postgres-only';
@@ -70,7 +69,7 @@ describeOnPostgres('query plans at 100,000 rows', () => {
                  'ghana_card', 'GHA-D' || i, 'male', i % 50 = 0, 'x', now() + interval '1 day', ${ASSEMBLY_ID_SQL(`i % ${ASSEMBLIES}`)}, now() - i * interval '1 minute', now() FROM generate_series(1, ${ROWS}) i;
         INSERT INTO vehicles (id, "ownerId", "registrationNumber", vin, inspected, "inspectionChecklist", "inspectedBy", "dateInspected", approved, "approvedBy", "dateApproved", "driverId", "roadWorthyExpiryDate", "insuranceExpiryDate", "assemblyId", "createdAt", "updatedAt")
           SELECT lpad(to_hex(i), 24, '0'), lpad(to_hex(i), 24, '0'), 'GR ' || i || '-24', upper(substr(md5(i::text), 1, 17)), i % 20 = 0,
-                 CASE WHEN i % 20 = 0 THEN '${JSON.stringify(Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, true])))}'::jsonb END,
+                 CASE WHEN i % 20 = 0 THEN '${JSON.stringify(allPassed())}'::jsonb END,
                  CASE WHEN i % 20 = 0 THEN lpad('a', 24, 'a') END, CASE WHEN i % 20 = 0 THEN now() END,
                  i % 40 = 0, CASE WHEN i % 40 = 0 THEN lpad('b', 24, 'b') END, CASE WHEN i % 40 = 0 THEN now() END, CASE WHEN i % 40 = 0 THEN lpad(to_hex(i), 24, '0') END,
                  now() + (i % 700) * interval '1 day', now() + (i % 900) * interval '1 day', ${ASSEMBLY_ID_SQL(`i % ${ASSEMBLIES}`)}, now() - i * interval '1 minute', now() FROM generate_series(1, ${ROWS}) i;

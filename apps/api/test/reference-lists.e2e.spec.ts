@@ -1,19 +1,11 @@
-import request from 'supertest';
-import type { RunningApp } from '../src/app';
-import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 // The drop-down lists: regions, stations and transport unions, for any key, newest first, paged.
 describeOnEachTier('reference-data lists', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
-  const http = () => request(running.app.getHttpServer());
+  const { fixture: f, http } = appOnTier(tier, { fixture: true });
 
   beforeAll(async () => {
-    store = await openTierStore(tier);
-    running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database);
     // A second station and union, so every list has a next page at limit=1.
     await http()
       .post('/unions/add')
@@ -42,10 +34,6 @@ describeOnEachTier('reference-data lists', (tier) => {
       .set('Authorization', f.keys.admin)
       .send({ name: 'Bono East', country: '65a000000000000000000c01' })
       .expect(201);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
   });
 
   for (const path of ['/assembly/regions/all', '/stations/all', '/unions/all']) {

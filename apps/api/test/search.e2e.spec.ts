@@ -1,7 +1,6 @@
 import request from 'supertest';
-import type { RunningApp } from '../src/app';
-import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 const PASSWORD = 'the-harmattan-is-dry-42';
 
@@ -21,10 +20,7 @@ interface Hit {
  * Accra's (`keys.assembly`); this suite adds look-alikes in Tema (`keys.otherAssembly`) that Accra must never see.
  */
 describeOnEachTier('registry search', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
-  const http = () => request(running.app.getHttpServer());
+  const { running, fixture: f, http } = appOnTier(tier, { fixture: true });
   const search = (key: string, query: string) => http().get(`/search${query}`).set('Authorization', key);
   const q = (text: string, more = '') => `?query=${encodeURIComponent(text)}${more}`;
   const hits = (res: request.Response) => res.body as Hit[];
@@ -35,9 +31,6 @@ describeOnEachTier('registry search', (tier) => {
   const tema: Record<string, string> = {};
 
   beforeAll(async () => {
-    store = await openTierStore(tier);
-    running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database);
     const admin = (path: string, body: object) =>
       http().post(path).set('Authorization', f.keys.admin).send(body).expect(201);
     plate1001 = (await http().get('/vehicles/all?registrationNumber=GR%201001-24').set('Authorization', f.keys.admin))
@@ -78,10 +71,6 @@ describeOnEachTier('registry search', (tier) => {
         assembly: f.ids.otherAssembly,
       })
     ).body.payload._id;
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
   });
 
   it('finds a vehicle by its plate typed any way, and says what it is and where it stands', async () => {

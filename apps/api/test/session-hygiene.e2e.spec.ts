@@ -2,9 +2,10 @@ import request from 'supertest';
 import type { RunningApp } from '../src/app';
 import { PeopleService } from '../src/people/people.service';
 import { SESSION_CLEANUP_QUEUE } from '../src/people/people-workers';
-import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
+import type { ApiFixture } from './support/api-fixtures';
 import { describeOnPostgres } from './support/postgres-only';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 const PASSWORD = 'the-harmattan-is-dry-42';
 
@@ -28,20 +29,10 @@ const setCookieOf = (res: request.Response) =>
   ((res.headers['set-cookie'] as unknown as string[] | undefined) ?? [])[0];
 
 describeOnEachTier('session cookies, caching of personal data, and ended sessions', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
-  const http = () => request(running.app.getHttpServer());
+  const { running, fixture: f, http } = appOnTier(tier, { fixture: true });
 
   beforeAll(async () => {
-    store = await openTierStore(tier);
-    running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database);
     await withPassword(running, f);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
   });
 
   it('names the Secure session cookie __Host- (path /, no Domain) and ignores the bare name', async () => {
@@ -100,17 +91,7 @@ describeOnEachTier('session cookies, caching of personal data, and ended session
 });
 
 describeOnPostgres('the scheduled session cleanup', () => {
-  let store: TierStore;
-  let running: RunningApp;
-
-  beforeAll(async () => {
-    store = await openTierStore('postgresql');
-    running = await startTestApp(store.config());
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
-  });
+  const { running } = appOnTier('postgresql');
 
   it('is declared as an hourly pg-boss schedule', async () => {
     const rows = await running.database.prisma.$queryRawUnsafe<Array<{ name: string; cron: string }>>(
@@ -122,20 +103,13 @@ describeOnPostgres('the scheduled session cleanup', () => {
 });
 
 describeOnPostgres('the session cookie on plain http (COOKIE_SECURE=false, development)', () => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
+  const { running, fixture: f } = appOnTier('postgresql', {
+    fixture: true,
+    config: (config) => ({ ...config, people: { ...config.people, cookieSecure: false } }),
+  });
 
   beforeAll(async () => {
-    store = await openTierStore('postgresql');
-    const config = store.config();
-    running = await startTestApp({ ...config, people: { ...config.people, cookieSecure: false } });
-    f = await loadApiFixture(running.database);
     await withPassword(running, f);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
   });
 
   it('keeps the bare name without Secure, since browsers refuse __Host- cookies that are not Secure', async () => {

@@ -1,7 +1,5 @@
-import request from 'supertest';
-import type { RunningApp } from '../src/app';
-import { loadApiFixture } from './support/api-fixtures';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 const PER_ACCOUNT = 10;
 const PER_ADDRESS = 40;
@@ -9,30 +7,20 @@ const PER_ADDRESS = 40;
 // Behind one load balancer (TRUST_PROXY=1), as deploy/ and compose*.yaml run the service: the balancer appends the
 // address it saw to X-Forwarded-For, and only that last entry is the client's. These requests play both parts.
 describeOnEachTier('the sign-in limits behind a proxy', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  const http = () => request(running.app.getHttpServer());
+  const { http } = appOnTier(tier, {
+    fixture: true,
+    config: (config) => ({
+      ...config,
+      trustProxy: 1,
+      people: { ...config.people, signInPerAccount: PER_ACCOUNT, signInPerAddress: PER_ADDRESS },
+    }),
+  });
   /** A sign-in that reached the service through the balancer from `client`, carrying the entries it chose itself. */
   const signIn = (client: string, email: string, forged: string[] = []) =>
     http()
       .post('/auth/sign-in')
       .set('X-Forwarded-For', [...forged, client].join(', '))
       .send({ email, password: 'not-the-password-at-all' });
-
-  beforeAll(async () => {
-    store = await openTierStore(tier);
-    const config = store.config();
-    running = await startTestApp({
-      ...config,
-      trustProxy: 1,
-      people: { ...config.people, signInPerAccount: PER_ACCOUNT, signInPerAddress: PER_ADDRESS },
-    });
-    await loadApiFixture(running.database);
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
-  });
 
   it('counts the address the balancer saw: entries a client prepends to X-Forwarded-For do not give it new budgets', async () => {
     const client = '203.0.113.7';

@@ -1,24 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import request from 'supertest';
-import type { RunningApp } from '../src/app';
-import { driverRegistration, loadApiFixture, type ApiFixture } from './support/api-fixtures';
-import { describeOnEachTier, openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { driverRegistration } from './support/api-fixtures';
+import { appOnTier } from './support/app-on-tier';
+import { describeOnEachTier } from './support/test-app';
 
 const PASSWORD = 'yaw-keeps-the-station-books';
 
 describeOnEachTier('staff accounts: one account per person, and off-boarding', (tier) => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
-  const http = () => request(running.app.getHttpServer());
+  const { running, fixture: f, http } = appOnTier(tier, { fixture: true });
   /** The assembly admin of the fixture's assembly (made here), and her key. */
   let efua: { id: string; key: string };
 
   beforeAll(async () => {
-    store = await openTierStore(tier);
-    running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database);
     const user = await http()
       .post('/assembly/users/add')
       .set('Authorization', f.keys.admin)
@@ -36,10 +29,6 @@ describeOnEachTier('staff accounts: one account per person, and off-boarding', (
       .send({ role: 'assembly', principal: user.body._id })
       .expect(201);
     efua = { id: user.body._id, key: key.body.key };
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
   });
 
   const addUser = (key: string, fields: { email: string; phone: string; role?: string; assembly?: string }) =>

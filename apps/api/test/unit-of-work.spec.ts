@@ -1,11 +1,5 @@
-import {
-  ObjectIdGenerator,
-  Vehicle,
-  VehicleOwner,
-  INSPECTION_ITEMS,
-  type InspectionChecklist,
-} from '@transport/domain';
-import { FixedClock, SeededRandomSource } from '@transport/domain/testing';
+import { ObjectIdGenerator, Vehicle, VehicleOwner, type InspectionChecklist } from '@transport/domain';
+import { allPassed, FixedClock, SeededRandomSource } from '@transport/domain/testing';
 import type { Actor, AuditLog, UnitOfWork } from '@transport/domain';
 import { VehiclesService } from '../src/vehicles/vehicles.service';
 import { openDatabase, type Database } from '../src/persistence/database';
@@ -15,7 +9,6 @@ import { prismaStores, PrismaUnitOfWork } from '../src/persistence/prisma-unit-o
 import { describeOnEachTier, openTierStore, type TierStore } from './support/test-app';
 import { truncateAll } from './support/truncate';
 
-const passed = Object.fromEntries(INSPECTION_ITEMS.map((i) => [i, true])) as InspectionChecklist;
 const clock = new FixedClock('2026-06-01T09:00:00Z');
 // Admin actors: this suite is about the unit of work, not about assembly duties (those are tested on their own).
 const approver: Actor = { role: 'admin', id: '65a0000000000000000000a9' };
@@ -56,7 +49,7 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
       clock.now(),
     );
     await repos.vehicles.add(vehicle);
-    return inspectVehicle({ uow: new PrismaUnitOfWork(database.prisma), clock }, vehicle.id, passed, {
+    return inspectVehicle({ uow: new PrismaUnitOfWork(database.prisma), clock }, vehicle.id, allPassed(), {
       role: 'admin',
       id: '65a0000000000000000000a8',
     });

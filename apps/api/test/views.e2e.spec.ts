@@ -1,12 +1,10 @@
 import request from 'supertest';
-import type { RunningApp } from '../src/app';
 import { routeTable, type RouteAccess } from '../src/core/auth/access-rules';
 import { seesSummaryOnly, VIEWERS, VIEWS, viewOf, type ViewedResource, type Viewer } from '../src/core/auth/views';
 import { VIEW_KEY, type ViewPlace } from '../src/core/http/view.interceptor';
 import { controllersOfApp } from './access-rules.support';
-import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { describeOnPostgres } from './support/postgres-only';
-import { openTierStore, startTestApp, type TierStore } from './support/test-app';
+import { appOnTier } from './support/app-on-tier';
 
 /** Fields that identify a record of each viewed kind, wherever it appears in a body. */
 // A search hit (GET /search) is a record's name and phone, not the record: its route is staff-only and declares its view.
@@ -56,15 +54,10 @@ function recordsAt(body: unknown, place: ViewPlace): Array<[string, Record<strin
 // The role x endpoint matrix: every GET route (and driver registration) called by every viewer its rule lets in, on
 // the interface's data set; each answer is walked against the one policy of core/auth/views.ts.
 describeOnPostgres('who sees which fields: every role on every route', () => {
-  let store: TierStore;
-  let running: RunningApp;
-  let f: ApiFixture;
+  const { running, fixture: f } = appOnTier('postgresql', { fixture: true });
   const keys: Partial<Record<Viewer, string>> = {};
 
   beforeAll(async () => {
-    store = await openTierStore('postgresql');
-    running = await startTestApp(store.config());
-    f = await loadApiFixture(running.database);
     const platform = await request(running.app.getHttpServer())
       .post('/admin/keys')
       .set('Authorization', f.keys.admin)
@@ -76,10 +69,6 @@ describeOnPostgres('who sees which fields: every role on every route', () => {
       merchant: f.keys.merchantA,
       platform: platform.body.key,
     });
-  });
-  afterAll(async () => {
-    await running?.close();
-    await store?.dispose();
   });
 
   const urlFor = (route: RouteAccess): string | undefined => {

@@ -1,11 +1,11 @@
 import {
-  APPROVAL_ITEMS,
+  assertVehicleConsistent,
   Assembly,
   AssemblyUser,
   assertObjectId,
   cedisToPesewas,
   Driver,
-  failedInspectionItems,
+  failedApprovalItems,
   normalizeEmail,
   normalizePhone,
   oneOf,
@@ -326,7 +326,7 @@ const drivers: Collection = {
     const dateActivated = optionalDate(doc, 'dateActivated');
     const checklist = doc.approvalChecklist === undefined ? undefined : parseApprovalChecklist(doc.approvalChecklist);
     if (approved && !checklist) refuse('INVALID_FIELD', 'an approved driver needs its approvalChecklist');
-    if (approved && checklist && APPROVAL_ITEMS.some((item) => !checklist[item]))
+    if (approved && checklist && failedApprovalItems(checklist).length > 0)
       refuse('INVALID_FIELD', 'an approved driver passed every approvalChecklist item');
     const rating = optionalNumber(doc, 'rating');
     if (rating !== undefined && (rating < 0 || rating > 5)) refuse('INVALID_FIELD', 'rating must be 0 to 5');
@@ -421,13 +421,10 @@ const vehicles: Collection = {
     const inspected = flag(doc, 'inspected');
     const approved = flag(doc, 'approved');
     const checklist = doc.inspectionChecklist == null ? undefined : parseInspectionChecklist(doc.inspectionChecklist);
-    // The domain's invariants: approved implies inspected with every item passed; a linked driver implies approved.
     if (inspected && !checklist) refuse('INVALID_FIELD', 'an inspected vehicle needs its inspectionChecklist');
-    if (approved && !inspected) refuse('VEHICLE_NOT_INSPECTED', 'an approved vehicle must be inspected');
-    if (approved && checklist && failedInspectionItems(checklist).length > 0)
-      refuse('VEHICLE_INSPECTION_FAILED', `an approved vehicle failed ${failedInspectionItems(checklist).join(', ')}`);
     const driverId = optionalId(doc, 'driver');
-    if (driverId && !approved) refuse('VEHICLE_NOT_APPROVED', 'a vehicle with a driver must be approved');
+    // The domain's invariants: approved implies inspected with every item passed; a linked driver implies approved.
+    assertVehicleConsistent({ inspected, approved, inspectionChecklist: checklist, driverId });
     const stationId = optionalId(doc, 'station');
     const transportUnionId = optionalId(doc, 'transportUnion');
     const values = {

@@ -12,7 +12,7 @@ import {
   type Table,
 } from './collections';
 import { readRecords } from './reader';
-import { refusalOf, type Doc } from './records';
+import { refusalOf, type Doc, type RefusalCode } from './records';
 import { MAX_DISTINCT_PER_FIELD, ValueReader, ValueRefusal, type Unplaced, type ValueMap } from './value-reader';
 
 export interface ImportOptions {
@@ -52,7 +52,7 @@ export interface CollectionSummary {
   unchanged: number;
   skipped: number;
   /** Skipped records by reason code. */
-  reasons: Record<string, number>;
+  reasons: Partial<Record<RefusalCode, number>>;
   /** Fields of the original that nothing here maps, with how many records had each. */
   unknownFields: Record<string, number>;
   /** Fields read and deliberately not kept (see the collection's notCarried), with how many records had each. */
@@ -239,7 +239,7 @@ class Target {
 }
 
 /** The words and code of a database refusal of one record (a unique value taken by another record, ...). */
-function databaseRefusal(error: unknown): { code: string; reason: string } {
+function databaseRefusal(error: unknown): { code: RefusalCode; reason: string } {
   const e = error as { code?: string; constraint?: string; detail?: string; message?: string };
   if (e.code === '23505')
     return { code: 'DUPLICATE_VALUE', reason: `another record already has this value (${e.constraint}): ${e.detail}` };
@@ -292,7 +292,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     for (const file of files) {
       const collection = file.collection;
       const counts = summary.collections[collection.name];
-      const skip = (p: Pending, code: string, reason: string) => {
+      const skip = (p: Pending, code: RefusalCode, reason: string) => {
         counts.skipped += 1;
         counts.reasons[code] = (counts.reasons[code] ?? 0) + 1;
         report.line({ collection: collection.name, file: file.path, position: p.position, id: p.id, code, reason });
@@ -379,7 +379,7 @@ function mapRecord(
   values: ValueReader,
   counts: CollectionSummary,
   examples: Map<string, string>,
-  skip: (p: Pending, code: string, reason: string) => void,
+  skip: (p: Pending, code: RefusalCode, reason: string) => void,
 ): Ready | undefined {
   const id = typeof doc._id === 'string' ? doc._id : undefined;
   const unknown = (field: string) => {
@@ -420,7 +420,7 @@ async function writeBatch(
   target: Target,
   batch: readonly Ready[],
   counts: CollectionSummary,
-  skip: (p: Pending, code: string, reason: string) => void,
+  skip: (p: Pending, code: RefusalCode, reason: string) => void,
 ): Promise<void> {
   if (batch.length === 0) return;
   // References: every record pointed at must be here already (imported earlier in this run, or before).

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { isObjectId } from '@transport/domain';
 import { openEmbeddedDatabase, type EmbeddedTarget } from './embedded';
 import { runImport, type ImportSummary, type Progress } from './importer';
 import { SAMPLE_100K, writeSample, type SampleSizes } from './sample';
@@ -139,7 +140,7 @@ async function main(argv: string[]): Promise<number> {
   const merchants = new Map<string, string>();
   for (const pair of values.merchant ?? []) {
     const [from, to] = pair.split('=');
-    if (!/^[0-9a-f]{24}$/.test(from ?? '') || !/^[0-9a-f]{24}$/.test(to ?? ''))
+    if (!isObjectId(from) || !isObjectId(to))
       throw new Error(`--merchant ${pair}: expected <original id>=<merchant id here>, both 24 hex digits`);
     merchants.set(from, to);
   }

@@ -19,10 +19,13 @@ export const MAX_LINE_BYTES = 32 * 1024 * 1024;
  */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** Why a record could not be read at all. */
+export type ReadFailureCode = 'UNREADABLE' | 'LINE_TOO_LONG' | 'UNSAFE_FIELD';
+
 /** Why a record could not be read, with a stable code for the report. */
 export class Unreadable extends Error {
   constructor(
-    readonly code: 'UNREADABLE' | 'LINE_TOO_LONG' | 'UNSAFE_FIELD',
+    readonly code: ReadFailureCode,
     message: string,
   ) {
     super(message);

@@ -1,12 +1,21 @@
-import { assertObjectId, DomainError, objectIdTime, type IdGenerator } from '@transport/domain';
+import { assertObjectId, DomainError, objectIdTime, type DomainErrorCode, type IdGenerator } from '@transport/domain';
+import type { ReadFailureCode } from './reader';
 
 /** One record of an export, after Extended JSON is read: ids as 24-hex strings, dates as Date, numbers as numbers. */
 export type Doc = Record<string, unknown>;
 
+/**
+ * Every reason a record is skipped, as the report and the summary name it: the domain's code where the domain decided,
+ * a read failure, or one of the importer's own (a field of the wrong shape, a reference to nothing here, a value
+ * another record already holds, another refusal of the database).
+ */
+export type RefusalCode =
+  DomainErrorCode | ReadFailureCode | 'INVALID_FIELD' | 'REFERENCE_MISSING' | 'DUPLICATE_VALUE' | 'DATABASE_REFUSED';
+
 /** Why a record is skipped: a stable code (the domain's where it decided) and words for the report. */
 export class RecordRefused extends Error {
   constructor(
-    readonly code: string,
+    readonly code: RefusalCode,
     message: string,
   ) {
     super(message);
@@ -20,7 +29,7 @@ export function refusalOf(error: unknown): RecordRefused | undefined {
   return undefined;
 }
 
-export const refuse = (code: string, message: string): never => {
+export const refuse = (code: RefusalCode, message: string): never => {
   throw new RecordRefused(code, message);
 };
 

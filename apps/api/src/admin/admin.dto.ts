@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDate, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { DATE, ID, idMessage, OBJECT_ID, ToDate } from '../core/http/dto-support';
+import { OBJECT_ID_PATTERN } from '@transport/domain';
+import { DATE, ID, idMessage, ToDate } from '../core/http/dto-support';
 import { IdParam, LimitParam, CountParam } from '../core/http/query-values';
 import { ROLES } from '../core/auth/principal';
 import type { ApiKeyRecord, AuditRecord } from '../core/ports';
@@ -25,7 +26,7 @@ const ACTOR_ROLES = [...ROLES, 'system', 'anonymous'] as const;
 
 export class AuditQuery {
   @ApiProperty({ enum: AUDITED_ENTITIES }) @IsIn(AUDITED_ENTITIES as unknown as string[]) entity!: string;
-  @ApiProperty({ ...ID }) @Matches(OBJECT_ID, idMessage) id!: string;
+  @ApiProperty({ ...ID }) @Matches(OBJECT_ID_PATTERN, idMessage) id!: string;
 }
 
 const AUDIT_ENTRY_ID = /^\d{1,19}$/;
@@ -78,7 +79,7 @@ export class AddMerchantBody {
 export class IssueKeyBody {
   @ApiProperty({ enum: ROLES }) @IsIn(ROLES as unknown as string[]) role!: string;
   @ApiProperty({ ...ID, description: 'The admin, assembly user, merchant or platform the key is for.' })
-  @Matches(OBJECT_ID, idMessage)
+  @Matches(OBJECT_ID_PATTERN, idMessage)
   principal!: string;
   @ApiPropertyOptional({ example: 'till 1' }) @IsOptional() @IsString() @MaxLength(80) label?: string;
   @ApiPropertyOptional({

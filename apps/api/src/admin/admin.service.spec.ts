@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { ADMIN, InMemoryMerchants, InMemoryPeople, fakePorts } from '../core/testing/fixtures';
+import { ADMIN, InMemoryMerchants, fakePorts } from '../core/testing/fixtures';
 import type { Actor } from '@transport/domain';
 import type { ApiKeyRecord, ApiKeyRegistry, AuditRecord, AuditTrail, NewApiKey } from '../core/ports';
-import { ReferenceDataService } from '../reference-data/reference-data.service';
+import { referenceDataOnFakes } from '../reference-data/reference-data.testing';
 import { AdminService } from './admin.service';
 
 /** The admin ports in memory (the Prisma adapters are covered by the end-to-end tests). */
@@ -52,7 +52,7 @@ function setup(trail: AuditRecord[] = []) {
     keys,
     merchants,
     admin,
-    reference: new ReferenceDataService(p.uow, p.stores, p.clock, p.ids, new InMemoryPeople()),
+    reference: referenceDataOnFakes(p),
   };
 }
 

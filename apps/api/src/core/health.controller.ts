@@ -10,11 +10,9 @@ import {
   type ApiResponseSchemaHost,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type { Database } from '../persistence/database';
-import { DATABASE } from '../persistence/database.module';
 import { HEALTH_TIMEOUT_MS, Lifecycle } from './health.tokens';
-import type { JobWorkers } from './ports';
-import { JOB_WORKERS } from './tokens';
+import type { DatabaseHealth, JobWorkers } from './ports';
+import { DATABASE_HEALTH, JOB_WORKERS } from './tokens';
 import { withTimeout } from './platform/with-timeout';
 
 export interface HealthBody {
@@ -68,7 +66,7 @@ const HEALTH_BODY: SchemaObject = {
 @Controller('health')
 export class HealthController {
   constructor(
-    @Inject(DATABASE) private readonly database: Database,
+    @Inject(DATABASE_HEALTH) private readonly database: DatabaseHealth,
     @Inject(HEALTH_TIMEOUT_MS) private readonly timeoutMs: number,
     @Inject(JOB_WORKERS) private readonly workers: JobWorkers,
     private readonly lifecycle: Lifecycle,

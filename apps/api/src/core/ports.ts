@@ -8,9 +8,12 @@ import type {
   ReminderDocument,
   SearchTerms,
 } from '@transport/domain';
+import type { Principal } from './auth/principal';
 
 // The app's own ports, beside the domain's (repositories, unit of work, payment stores): what the admin and payment
-// features need that the domain has no word for. Adapters live in persistence/ and payments/; fakes in the tests.
+// features need that the domain has no word for, and what core/ needs from above it (who a key or a session is,
+// whether the database answers). Adapters live in persistence/, payments/ and people/, bound in ports.module.ts and
+// app.module.ts; fakes in the tests.
 
 export interface ApiKeyRecord {
   id: string;
@@ -336,4 +339,15 @@ export interface RegistrySearch {
     page: PageRequest,
     assemblyId?: string,
   ): Promise<Page<RegistryRecord>>;
+}
+
+/** Port: who a presented credential is (undefined: nobody; unknown, revoked, expired or ended). */
+export interface Authenticator {
+  authenticate(credential: string): Promise<Principal | undefined>;
+}
+
+/** Port: the database as the readiness probes see it: which kind it is, and whether it answers a real query. */
+export interface DatabaseHealth {
+  readonly kind: string;
+  ping(): Promise<void>;
 }

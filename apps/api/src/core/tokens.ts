@@ -1,4 +1,4 @@
-/** Injection tokens for the ports the services and controllers use (bound in core/ports.module.ts). */
+/** Injection tokens for the ports the services and controllers use (bound in ports.module.ts, the composition root). */
 export const APP_CONFIG = Symbol('APP_CONFIG');
 export const CLOCK = Symbol('CLOCK');
 export const ID_GENERATOR = Symbol('ID_GENERATOR');
@@ -37,3 +37,9 @@ export const PEOPLE = Symbol('PEOPLE');
 export const REMINDERS = Symbol('REMINDERS');
 /** Finding vehicles, drivers and owners from one search box (RegistrySearch). */
 export const REGISTRY_SEARCH = Symbol('REGISTRY_SEARCH');
+/** Who an API key authenticates (Authenticator): the guard's view of the stored keys. */
+export const API_KEY_AUTHENTICATOR = Symbol('API_KEY_AUTHENTICATOR');
+/** Who a dashboard session cookie authenticates (Authenticator): the guard's view of people's sessions. */
+export const SESSION_AUTHENTICATOR = Symbol('SESSION_AUTHENTICATOR');
+/** Whether the database answers (DatabaseHealth), for the health routes. */
+export const DATABASE_HEALTH = Symbol('DATABASE_HEALTH');

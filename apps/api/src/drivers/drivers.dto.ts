@@ -12,6 +12,7 @@ import {
   type DriverSummary,
   type VehicleOwnerState,
   CORRECTABLE_DRIVER_FIELDS,
+  OBJECT_ID_PATTERN,
 } from '@transport/domain';
 import { DATE, ID, ToDate } from '../core/http/dto-support';
 import { CursorParam, SortParam } from '../core/http/list-order';
@@ -93,7 +94,7 @@ export class AddDriverBody {
     example: '65a1b2c3d4e5f60718293a4b',
   })
   @IsOptional()
-  @Matches(/^[0-9a-f]{24}$/, { message: 'ownerID must be a 24-character lowercase hex id' })
+  @Matches(OBJECT_ID_PATTERN, { message: 'ownerID must be a 24-character lowercase hex id' })
   ownerID?: string;
   @ApiPropertyOptional({ description: 'Mobile-money wallet for payouts.', example: '233209876543' })
   @IsOptional()

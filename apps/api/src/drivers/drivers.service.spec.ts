@@ -1,4 +1,5 @@
 import { ANONYMOUS_ACTOR, type Actor, type DomainError, type DriverRegistration } from '@transport/domain';
+import { passedDriverChecklist } from '@transport/domain/testing';
 import {
   ADMIN,
   APPROVER,
@@ -9,11 +10,9 @@ import {
   OTHER_ASSEMBLY,
   OUTSIDER,
   ownerInput,
-  passedDriverChecklist,
   PLATFORM,
   STAFF_ASSEMBLY,
 } from '../core/testing/fixtures';
-import { DriversService } from './drivers.service';
 import { OwnersService } from '../owners/owners.service';
 import { driversOnFakes, registerAndReadKey } from './drivers.testing';
 
@@ -244,17 +243,7 @@ describe('DriversService on fakes', () => {
   it('counts registrations without a key per address and per phone, and staff registrations in neither', async () => {
     const s = setup();
     const limits = new CountingRateLimits({ 'registration-address': 2, 'registration-phone': 1 });
-    const drivers = new DriversService(
-      s.uow,
-      s.stores,
-      s.clock,
-      s.ids,
-      s.random,
-      s.hasher,
-      limits,
-      s.messages,
-      s.activation,
-    );
+    const drivers = driversOnFakes({ ...s, limits });
     const anonymous = (n: number, phone: string) =>
       drivers.register(driverInput({ email: `d${n}@example.com`, phone }), ANONYMOUS_ACTOR, '198.51.100.1');
     await anonymous(1, '0201000001');

@@ -1,6 +1,7 @@
 import { ApiProperty, PartialType, PickType } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { ID_TYPES, type VehicleOwnerState, CORRECTABLE_OWNER_FIELDS } from '@transport/domain';
+import { ID } from '../core/http/dto-support';
 import { IdParam, LimitParam, CountParam } from '../core/http/query-values';
 import { AssemblyOfNewRecord, AssemblyOfRecord } from '../core/http/jurisdiction.dto';
 import { RecordResponse } from '../core/http/record-response';
@@ -46,7 +47,7 @@ export class OwnerListQuery {
 
 /** Exactly the owner fields of the interface's driver listing (no record fields there). */
 export class EmbeddedOwnerResponse {
-  @ApiProperty({ example: '65a1b2c3d4e5f60718293a4b', pattern: '^[0-9a-f]{24}$' }) _id!: string;
+  @ApiProperty({ ...ID }) _id!: string;
   @ApiProperty({ example: 'Kofi Asante' }) name!: string;
   @ApiProperty({ example: '+233244123456', description: 'Canonical form +233XXXXXXXXX.' }) phone!: string;
   @ApiProperty({ example: 'kofi.asante@example.com' }) email!: string;

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { sameSecret } from '../core/platform/secrets';
 
 /**
  * Merchant notifications are signed as Standard Webhooks (https://www.standardwebhooks.com), so merchants can verify
@@ -51,9 +52,6 @@ export function verifyNotification(
   const id = headers[SIGNATURE_HEADERS.id];
   const timestamp = Number(headers[SIGNATURE_HEADERS.timestamp]);
   if (!id || !Number.isInteger(timestamp) || Math.abs(now / 1000 - timestamp) > toleranceSeconds) return false;
-  const expected = Buffer.from(signNotification(secret, id, timestamp, body));
-  return (headers[SIGNATURE_HEADERS.signature] ?? '').split(' ').some((given) => {
-    const actual = Buffer.from(given);
-    return actual.length === expected.length && timingSafeEqual(actual, expected);
-  });
+  const expected = signNotification(secret, id, timestamp, body);
+  return (headers[SIGNATURE_HEADERS.signature] ?? '').split(' ').some((given) => sameSecret(given, expected));
 }

@@ -1,8 +1,12 @@
 import { InMemoryUnitOfWork } from '@transport/domain/testing';
 import { loadConfig } from '../config';
-import type { EventLog, JobDefinition, JobWorkers } from '../core/ports';
+import type { JobDefinition, JobWorkers } from '../core/ports';
+import { RecordingEvents } from '../core/testing/fixtures';
+import type { MerchantNotificationsService } from './merchant-notifications.service';
+import type { PaymentCallbacksService } from './payment-callbacks.service';
+import type { PaymentReconciliationService } from './payment-reconciliation.service';
 import { PaymentWorkers } from './payment-workers';
-import { PaymentsService, QUEUES, RetryLater } from './payments.service';
+import { QUEUES, RetryLater } from './payment-settings';
 
 class CapturingWorkers implements JobWorkers {
   running = false;
@@ -15,22 +19,23 @@ class CapturingWorkers implements JobWorkers {
 }
 
 function setup(behaviour: (id: string) => Promise<void>) {
-  const lines: Array<{ level: string; event: string; fields: Record<string, unknown> }> = [];
-  const events: EventLog = {
-    info: (event, fields) => void lines.push({ level: 'info', event, fields }),
-    warn: (event, fields) => void lines.push({ level: 'warn', event, fields }),
-    error: (event, fields) => void lines.push({ level: 'error', event, fields }),
-  };
+  const events = new RecordingEvents();
   const pruned: number[] = [];
-  const payments = {
+  const reconciliation = {
     reconcile: behaviour,
     backstop: async () => 0,
-    pruneDeadLetters: async () => pruned.push(1),
-  } as unknown as PaymentsService;
+  } as unknown as PaymentReconciliationService;
+  const callbacks = { pruneDeadLetters: async () => pruned.push(1) } as unknown as PaymentCallbacksService;
+  const notifications = {} as MerchantNotificationsService;
   const workers = new CapturingWorkers();
   const uow = new InMemoryUnitOfWork();
   const config = loadConfig({ JOB_WORKERS: 'false', NOTIFY_PER_MERCHANT: '3' });
-  return { lines, workers, pruned, subject: new PaymentWorkers(payments, workers, uow.stores, events, config) };
+  return {
+    lines: events.lines,
+    workers,
+    pruned,
+    subject: new PaymentWorkers(notifications, reconciliation, callbacks, workers, uow.stores, events, config),
+  };
 }
 
 describe('PaymentWorkers', () => {

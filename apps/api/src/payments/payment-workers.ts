@@ -4,7 +4,10 @@ import type { AppConfig } from '../config';
 import type { EventLog, JobDefinition, JobWorkers } from '../core/ports';
 import { APP_CONFIG, EVENT_LOG, JOB_WORKERS, STORES } from '../core/tokens';
 import { retriesFor } from './retry-window';
-import { PaymentsService, QUEUES, RetryLater, type AttemptInfo } from './payments.service';
+import { MerchantNotificationsService } from './merchant-notifications.service';
+import { PaymentCallbacksService } from './payment-callbacks.service';
+import { PaymentReconciliationService } from './payment-reconciliation.service';
+import { QUEUES, RetryLater, type AttemptInfo } from './payment-settings';
 
 /** How often the callback recovery sweep runs (one sweep job at a time across all instances). */
 const SWEEP_EVERY_SECONDS = 15;
@@ -18,7 +21,9 @@ const HEARTBEAT_SECONDS = 10;
 @Injectable()
 export class PaymentWorkers implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
-    private readonly payments: PaymentsService,
+    private readonly notifications: MerchantNotificationsService,
+    private readonly reconciliation: PaymentReconciliationService,
+    private readonly callbacks: PaymentCallbacksService,
     @Inject(JOB_WORKERS) private readonly workers: JobWorkers,
     @Inject(STORES) private readonly stores: DataStores,
     @Inject(EVENT_LOG) private readonly events: EventLog,
@@ -44,7 +49,7 @@ export class PaymentWorkers implements OnApplicationBootstrap, OnApplicationShut
           // A job whose instance died (kill -9) is taken up again by another after about this long.
           heartbeatSeconds: HEARTBEAT_SECONDS,
         },
-        handle: (data, attempt) => this.payments.deliverNotification(data.notificationId, attempt),
+        handle: (data, attempt) => this.notifications.deliverNotification(data.notificationId, attempt),
       }),
       this.definition<{ transactionId: string }>({
         name: QUEUES.reconcile,
@@ -58,7 +63,7 @@ export class PaymentWorkers implements OnApplicationBootstrap, OnApplicationShut
           retentionSeconds: (c.reconcileForHours + 24) * 3600,
           heartbeatSeconds: HEARTBEAT_SECONDS,
         },
-        handle: (data, attempt) => this.payments.reconcile(data.transactionId, attempt),
+        handle: (data, attempt) => this.reconciliation.reconcile(data.transactionId, attempt),
       }),
       this.definition<Record<string, never>>({
         name: QUEUES.sweep,
@@ -69,7 +74,7 @@ export class PaymentWorkers implements OnApplicationBootstrap, OnApplicationShut
         // stately: at most one queued and one running sweep, however many instances ask for one.
         options: { policy: 'stately', retryLimit: 3, retryDelay: 5, expireInSeconds: 300 },
         handle: async () => {
-          const recovered = await this.payments.sweepStoredCallbacks(c.callbackSweepAfterSeconds);
+          const recovered = await this.callbacks.sweepStoredCallbacks(c.callbackSweepAfterSeconds);
           if (recovered > 0) this.events.info('payment.callback_sweep', { recovered });
           await this.stores.followUps.enqueue(
             QUEUES.sweep,
@@ -84,7 +89,7 @@ export class PaymentWorkers implements OnApplicationBootstrap, OnApplicationShut
         // Every ten minutes, once across all instances: open transactions whose follow-up was lost are asked about.
         cron: '*/10 * * * *',
         options: { policy: 'stately', retryLimit: 2, retryDelay: 30, expireInSeconds: 300 },
-        handle: async () => void (await this.payments.backstop()),
+        handle: async () => void (await this.reconciliation.backstop()),
       }),
       this.definition<Record<string, never>>({
         name: QUEUES.pruneDeadLetters,
@@ -92,7 +97,7 @@ export class PaymentWorkers implements OnApplicationBootstrap, OnApplicationShut
         // Hourly, once across all instances: dead letters past DEAD_LETTER_RETENTION_DAYS are deleted.
         cron: '23 * * * *',
         options: { policy: 'stately', retryLimit: 2, retryDelay: 60, expireInSeconds: 300 },
-        handle: async () => void (await this.payments.pruneDeadLetters()),
+        handle: async () => void (await this.callbacks.pruneDeadLetters()),
       }),
     ];
     await this.workers.start(queues);

@@ -48,7 +48,10 @@ import {
   TransactionListQuery,
   TransactionResponse,
 } from './payments.dto';
-import { PaymentsService } from './payments.service';
+import { MerchantNotificationsService } from './merchant-notifications.service';
+import { MerchantViewsService } from './merchant-views.service';
+import { PaymentCallbacksService } from './payment-callbacks.service';
+import { PaymentRequestsService } from './payment-requests.service';
 
 /** Headers worth keeping with a stored callback (never credentials). */
 const KEPT_HEADERS = [
@@ -65,7 +68,10 @@ const KEPT_HEADERS = [
 @Controller('payment')
 export class PaymentController {
   constructor(
-    private readonly payments: PaymentsService,
+    private readonly requests: PaymentRequestsService,
+    private readonly callbacks: PaymentCallbacksService,
+    private readonly notifications: MerchantNotificationsService,
+    private readonly views: MerchantViewsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -93,7 +99,7 @@ export class PaymentController {
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) res: Response,
   ): Promise<TransactionResponse> {
-    const { transaction, created } = await this.payments.request(
+    const { transaction, created } = await this.requests.request(
       { ...body, amount: cedisToPesewas(body.amount, 'amount'), merchantId: principal.principalId },
       actorOf(principal),
     );
@@ -135,7 +141,7 @@ export class PaymentController {
           ? req.body.toString('utf8')
           : JSON.stringify(req.body ?? '');
     const kept = Object.fromEntries(KEPT_HEADERS.filter((h) => headers[h] !== undefined).map((h) => [h, headers[h]]));
-    const { outcome } = await this.payments.receiveCallback(token, raw, kept, clientAddressKey(req.ip));
+    const { outcome } = await this.callbacks.receiveCallback(token, raw, kept, clientAddressKey(req.ip));
     return { received: true, outcome };
   }
 
@@ -155,9 +161,7 @@ export class PaymentController {
     @Query() query: CheckTransactionQuery,
     @CurrentPrincipal() principal: Principal,
   ): Promise<TransactionResponse> {
-    return toTransactionResponse(
-      (await this.payments.ownTransaction(principal.principalId, query.reference)).toState(),
-    );
+    return toTransactionResponse((await this.views.ownTransaction(principal.principalId, query.reference)).toState());
   }
 
   @Get('transactions')
@@ -187,7 +191,7 @@ export class PaymentController {
     const range =
       query.startDate && query.endDate ? parseDateRange(query.startDate, query.endDate, this.config.timeZone) : {};
     return listOrCsv(req, res, TRANSACTION_CSV, query, (page) =>
-      this.payments.listOwn(principal.principalId, { status: query.status, ...range }, page),
+      this.views.listOwn(principal.principalId, { status: query.status, ...range }, page),
     );
   }
 
@@ -212,7 +216,7 @@ export class PaymentController {
     @Query() query: CheckTransactionQuery,
     @CurrentPrincipal() principal: Principal,
   ): Promise<DeliveriesResponse> {
-    return this.payments.deliveries(principal.principalId, query.reference);
+    return this.views.deliveries(principal.principalId, query.reference);
   }
 
   @Post('signing-secret/rotate')
@@ -235,7 +239,7 @@ export class PaymentController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<RotatedSecretResponse> {
     res.setHeader('Cache-Control', 'no-store');
-    return this.payments.rotateSigningSecret(principal.principalId, body?.overlapHours ?? 24, actorOf(principal));
+    return this.notifications.rotateSigningSecret(principal.principalId, body?.overlapHours ?? 24, actorOf(principal));
   }
 
   @Post('notifications/:id/redeliver')
@@ -250,7 +254,7 @@ export class PaymentController {
   @ApiNoContentResponse({ description: 'Queued.' })
   @ApiProblems(400, 401, 403, 409)
   async redeliver(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.payments.redeliver(id, actorOf(principal));
+    await this.notifications.redeliver(id, actorOf(principal));
   }
 
   @Post('merchants/:id/notifications/resume')
@@ -268,6 +272,6 @@ export class PaymentController {
     @Param('id', ObjectIdPipe) id: string,
     @CurrentPrincipal() principal: Principal,
   ): Promise<ResumedResponse> {
-    return this.payments.resumeNotifications(id, actorOf(principal));
+    return this.notifications.resumeNotifications(id, actorOf(principal));
   }
 }

@@ -3,13 +3,24 @@ import type { AppConfig } from '../config';
 import { APP_CONFIG } from '../core/tokens';
 import { PaymentController } from './payment.controller';
 import { PaymentWorkers } from './payment-workers';
-import { PAYMENT_SETTINGS, PaymentsService, type PaymentSettings } from './payments.service';
+import { MerchantNotificationsService } from './merchant-notifications.service';
+import { MerchantViewsService } from './merchant-views.service';
+import { PaymentCallbacksService } from './payment-callbacks.service';
+import { PaymentReconciliationService } from './payment-reconciliation.service';
+import { PaymentRequestsService } from './payment-requests.service';
+import { PAYMENT_SETTINGS, type PaymentSettings } from './payment-settings';
+import { TransactionProgress } from './transaction-progress';
 
 /** The payment routes, mounted under PAYMENT_BASE_PATH (the interface's {pay_url}), and their background work. */
 @Module({
   controllers: [PaymentController],
   providers: [
-    PaymentsService,
+    TransactionProgress,
+    PaymentRequestsService,
+    PaymentCallbacksService,
+    PaymentReconciliationService,
+    MerchantNotificationsService,
+    MerchantViewsService,
     PaymentWorkers,
     {
       provide: PAYMENT_SETTINGS,

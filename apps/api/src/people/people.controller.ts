@@ -25,7 +25,8 @@ import {
   SignInBody,
   toSessionResponse,
 } from './people.dto';
-import { PeopleService, sessionCookieName } from './people.service';
+import { sessionCookieName } from '../core/auth/session-cookie';
+import { PeopleService } from './people.service';
 
 const addressOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { ID, idMessage, OBJECT_ID } from '../core/http/dto-support';
+import { OBJECT_ID_PATTERN } from '@transport/domain';
+import { ID, idMessage } from '../core/http/dto-support';
 import type { SessionInfo } from './people.service';
 
 // Requests and responses of people's sign-in (the assembly dashboard), declared once.
@@ -58,7 +59,7 @@ export class ChangePasswordBody {
 
 export class InviteBody {
   @ApiProperty({ ...ID, description: 'The assembly user to invite.' })
-  @Matches(OBJECT_ID, idMessage)
+  @Matches(OBJECT_ID_PATTERN, idMessage)
   user!: string;
 }
 

@@ -1,7 +1,6 @@
-import { FixedClock, SequentialIdGenerator } from '@transport/domain/testing';
+import { FixedClock } from '@transport/domain/testing';
 import { createHash } from 'node:crypto';
 import { loadConfig } from '../config';
-import type { EventLog } from '../core/ports';
 import { hashPassword } from '../core/platform/passwords';
 import {
   ADMIN,
@@ -14,10 +13,9 @@ import {
   STAFF_ASSEMBLY,
   T0,
 } from '../core/testing/fixtures';
-import { PeopleService } from './people.service';
+import { peopleOnFakes, quietEvents } from './people.testing';
 
 const MINUTE = 60_000;
-const quiet: EventLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
 
 function setup(env: Record<string, string> = {}) {
@@ -30,7 +28,7 @@ function setup(env: Record<string, string> = {}) {
   const limits = new CountingRateLimits({ 'sign-in-account': 3 });
   const clock = new FixedClock(T0);
   const config = loadConfig({ PUBLIC_BASE_URL: 'https://transport.example.com', ...env });
-  const service = new PeopleService(people, messages, limits, config, clock, new SequentialIdGenerator(), quiet);
+  const service = peopleOnFakes({ people, messages, limits, config, clock });
   const token = (i = -1) => /token=([A-Za-z0-9_-]{43})/.exec(messages.sent.at(i)?.text ?? '')?.[1] ?? '';
   return { people, messages, limits, clock, service, token };
 }
@@ -128,18 +126,11 @@ describe('PeopleService on fakes', () => {
 
     // A gateway failure is logged, not answered: the asker would learn that the account exists.
     const errors: string[] = [];
-    const logged = new PeopleService(
-      s.people,
-      s.messages,
-      s.limits,
-      loadConfig({}),
-      s.clock,
-      new SequentialIdGenerator(),
-      {
-        ...quiet,
-        error: (event) => errors.push(event),
-      },
-    );
+    const logged = peopleOnFakes({
+      ...s,
+      config: loadConfig({}),
+      events: { ...quietEvents, error: (event) => errors.push(event) },
+    });
     s.messages.fail = true;
     await expect(logged.requestReset('kofi@ama.gov.gh')).resolves.toBeUndefined();
     await logged.onApplicationShutdown();

@@ -8,12 +8,13 @@ import {
   type Clock,
   type IdGenerator,
 } from '@transport/domain';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppConfig } from '../config';
 import { AppError } from '../core/errors';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { hashPassword, passwordProblem, UNUSABLE_HASH, verifyPassword, PASSWORD_MAX } from '../core/platform/passwords';
+import { randomToken, sameSecret, sha256Hex } from '../core/platform/secrets';
 import type {
+  Authenticator,
   EventLog,
   MessageSender,
   PeopleDirectory,
@@ -26,14 +27,6 @@ import { APP_CONFIG, CLOCK, EVENT_LOG, ID_GENERATOR, MESSAGE_SENDER, PEOPLE, RAT
 const MINUTE = 60_000;
 /** A session's last activity is written at most this often (not on every request). */
 const TOUCH_EVERY_MS = MINUTE;
-export const SESSION_COOKIE = 'tp_session';
-
-/**
- * The session cookie's name. A Secure cookie carries the `__Host-` prefix: browsers then accept it only from this very
- * host over https, with path / and no Domain, so a neighbouring subdomain cannot plant a session of its own (session
- * fixation) or read it. Plain http in development (COOKIE_SECURE=false) cannot have the prefix: the bare name.
- */
-export const sessionCookieName = (secure: boolean): string => (secure ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE);
 
 /** Who is signed in, as the dashboard shows it. */
 export interface SignedInPerson {
@@ -58,8 +51,6 @@ export interface SessionInfo {
 
 const SAME_PASSWORD = 'The new password must not be the current one';
 const wrongCurrentPassword = () => new AppError('CURRENT_PASSWORD_WRONG', 'Your current password is not right');
-const sha256 = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
-const newToken = () => randomBytes(32).toString('base64url');
 const publicPerson = (p: PersonRecord): SignedInPerson => ({
   id: p.id,
   name: p.name,
@@ -75,7 +66,7 @@ const publicPerson = (p: PersonRecord): SignedInPerson => ({
  * stay for machines; a session acts exactly as its user's assembly key would.
  */
 @Injectable()
-export class PeopleService implements OnApplicationShutdown {
+export class PeopleService implements OnApplicationShutdown, Authenticator {
   /** Reset links being looked up and sent after their request was answered. */
   private readonly pending = new Set<Promise<void>>();
 
@@ -166,9 +157,9 @@ export class PeopleService implements OnApplicationShutdown {
         ? this.config.people.invitationHours * 60 * MINUTE
         : this.config.people.resetMinutes * MINUTE;
     const expiresAt = new Date(now.getTime() + ms);
-    const token = newToken();
+    const token = randomToken();
     await this.people.addLink(
-      { id: this.ids.next(), tokenHash: sha256(token), userId: person.id, purpose, expiresAt, createdAt: now },
+      { id: this.ids.next(), tokenHash: sha256Hex(token), userId: person.id, purpose, expiresAt, createdAt: now },
       { actor },
     );
     // The token travels in the fragment: browsers never send it to a server, so it stays out of access logs.
@@ -195,7 +186,7 @@ export class PeopleService implements OnApplicationShutdown {
 
   /** Sets the password of a link's user (once per link); their open sessions end. */
   async setPassword(token: string, password: string): Promise<void> {
-    const tokenHash = sha256(token);
+    const tokenHash = sha256Hex(token);
     if (password.length > PASSWORD_MAX * 4)
       throw new AppError('WEAK_PASSWORD', `The password must be at most ${PASSWORD_MAX} characters long`);
     // The policy needs the user's email; the link is read twice (here and, atomically, when used).
@@ -234,11 +225,11 @@ export class PeopleService implements OnApplicationShutdown {
       throw new AppError('ACCOUNT_DISABLED', "This account is disabled; ask your assembly's admin");
     }
     const now = this.clock.now();
-    const token = newToken();
+    const token = randomToken();
     const session = {
-      id: sha256(token),
+      id: sha256Hex(token),
       userId: person.id,
-      csrfToken: newToken(),
+      csrfToken: randomToken(),
       createdAt: now,
       lastSeenAt: now,
       expiresAt: new Date(now.getTime() + this.config.people.sessionMaxHours * 60 * MINUTE),
@@ -274,11 +265,11 @@ export class PeopleService implements OnApplicationShutdown {
     const problem = passwordProblem(next, person.email) ?? (next === current ? SAME_PASSWORD : undefined);
     if (problem) throw new AppError('WEAK_PASSWORD', problem);
     const now = this.clock.now();
-    const token = newToken();
+    const token = randomToken();
     const renewed = {
-      id: sha256(token),
+      id: sha256Hex(token),
       userId: person.id,
-      csrfToken: newToken(),
+      csrfToken: randomToken(),
       createdAt: now,
       lastSeenAt: now,
       expiresAt: session.expiresAt,
@@ -321,11 +312,11 @@ export class PeopleService implements OnApplicationShutdown {
   async authenticate(token: string): Promise<Principal | undefined> {
     if (token.length < 20 || token.length > 100) return undefined;
     const now = this.clock.now();
-    const id = sha256(token);
+    const id = sha256Hex(token);
     const found = await this.people.findSession(id, now, this.idleSince(now));
     if (!found) return undefined;
     const { session, person } = found;
-    if (!timingSafeEqual(Buffer.from(session.id), Buffer.from(id))) return undefined;
+    if (!sameSecret(session.id, id)) return undefined;
     if (now.getTime() - session.lastSeenAt.getTime() >= this.touchEveryMs()) await this.people.touchSession(id, now);
     return {
       keyId: `session:${person.id}`,

@@ -15,6 +15,7 @@ import {
   type DriverSummary,
   type Page,
   type PageRequest,
+  type Mutable,
 } from '@transport/domain';
 import type { Driver as DriverRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
@@ -22,8 +23,6 @@ import { assertOneUpdated } from './optimistic';
 import { orderedPage, outsideTransaction, type Condition, type ReadDb } from './read-db';
 import type { ListSource, PrismaExecutor } from './prisma-executor';
 import { translateUniqueViolation } from './prisma-errors';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export function toDomain(row: DriverRow): Driver {
   return mapped('drivers', row.id, () => {

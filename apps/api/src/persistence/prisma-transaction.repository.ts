@@ -13,6 +13,7 @@ import {
   type TransactionAnomaly,
   type TransactionRepository,
   type TransactionState,
+  type Mutable,
 } from '@transport/domain';
 import { Prisma, type Transaction as TransactionRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
@@ -21,8 +22,6 @@ import type { ListSource, PrismaExecutor } from './prisma-executor';
 import { outsideTransaction, type ReadDb } from './read-db';
 import { newestFirstPage, type NewestFirstModel } from './paging';
 import { translateUniqueViolation } from './prisma-errors';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 function anomalies(row: TransactionRow): TransactionAnomaly[] {
   if (!Array.isArray(row.anomalies)) throw new MappingError('transactions', row.id, 'anomalies is not a list');

@@ -9,6 +9,7 @@ import {
   type TripRepository,
   type TripServiceState,
   type TripState,
+  type Mutable,
 } from '@transport/domain';
 import type { Prisma, Trip as TripRow, TripService as ServiceRow } from '../generated/prisma/client';
 import { inTransaction } from './in-transaction';
@@ -18,7 +19,6 @@ import type { ListSource, PrismaExecutor } from './prisma-executor';
 import { afterRow, countRows, keysetPage, outsideTransaction, type ReadDb } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type TripWithService = TripRow & { service: ServiceRow | null };
 
 function object(table: string, id: string, field: string, value: unknown): Record<string, unknown> {

@@ -13,6 +13,7 @@ import {
   type VehicleSortField,
   type VehicleState,
   type VehicleSummary,
+  type Mutable,
 } from '@transport/domain';
 import { Prisma, type Vehicle as VehicleRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
@@ -21,8 +22,6 @@ import type { ListSource, PrismaExecutor } from './prisma-executor';
 import { orderedPage, outsideTransaction, type Condition, type ReadDb, type ReadTables } from './read-db';
 import { translateUniqueViolation } from './prisma-errors';
 import { sql, type SelectQueryBuilder } from 'kysely';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export function toDomain(row: VehicleRow): Vehicle {
   return mapped('vehicles', row.id, () => {

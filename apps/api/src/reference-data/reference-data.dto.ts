@@ -21,8 +21,9 @@ import {
   type RegionState,
   type StationState,
   type TransportUnionState,
+  OBJECT_ID_PATTERN,
 } from '@transport/domain';
-import { DATE, ID, idMessage, OBJECT_ID } from '../core/http/dto-support';
+import { DATE, ID, idMessage } from '../core/http/dto-support';
 import { IdParam, LimitParam, CountParam } from '../core/http/query-values';
 import { RecordResponse } from '../core/http/record-response';
 
@@ -36,18 +37,18 @@ export class PageQuery {
 
 export class AddRegionBody {
   @ApiProperty({ example: 'Ashanti' }) @IsString() @MaxLength(120) name!: string;
-  @ApiProperty({ ...ID, description: 'The country record.' }) @Matches(OBJECT_ID, idMessage) country!: string;
+  @ApiProperty({ ...ID, description: 'The country record.' }) @Matches(OBJECT_ID_PATTERN, idMessage) country!: string;
 }
 
 export class AddAssemblyBody {
   @ApiProperty({ example: 'Kumasi Metropolitan Assembly' }) @IsString() @MaxLength(160) name!: string;
-  @ApiProperty({ ...ID }) @Matches(OBJECT_ID, idMessage) region!: string;
+  @ApiProperty({ ...ID }) @Matches(OBJECT_ID_PATTERN, idMessage) region!: string;
   @ApiProperty({ example: 'AK-039-5028' }) @IsString() @MaxLength(20) digitalAddress!: string;
   @ApiProperty({ enum: ASSEMBLY_TYPES }) @IsIn(ASSEMBLY_TYPES as unknown as string[]) type!: string;
 }
 
 export class AddAssemblyUserBody {
-  @ApiProperty({ ...ID }) @Matches(OBJECT_ID, idMessage) assembly!: string;
+  @ApiProperty({ ...ID }) @Matches(OBJECT_ID_PATTERN, idMessage) assembly!: string;
   @ApiProperty({ example: 'Abena Mensah' }) @IsString() @MaxLength(120) name!: string;
   @ApiProperty({ example: 'abena.mensah@ama.gov.gh' })
   @IsEmail({}, { message: 'email must be an email address' })
@@ -62,12 +63,12 @@ export class AddStationBody {
   @ApiProperty({ type: [String] })
   @IsArray()
   @ArrayMaxSize(100)
-  @Matches(OBJECT_ID, { each: true, message: 'transportUnions must be 24-character hex ids' })
+  @Matches(OBJECT_ID_PATTERN, { each: true, message: 'transportUnions must be 24-character hex ids' })
   transportUnions!: string[];
   @ApiProperty({ type: [String] })
   @IsArray()
   @ArrayMaxSize(100)
-  @Matches(OBJECT_ID, { each: true, message: 'zones must be 24-character hex ids' })
+  @Matches(OBJECT_ID_PATTERN, { each: true, message: 'zones must be 24-character hex ids' })
   zones!: string[];
   @ApiProperty({ example: 302000444 }) @IsInt() @Min(10_000_000) @Max(999_999_999_999) contactNumber!: number;
   @ApiProperty({ example: 'GA-222-1010' }) @IsString() @MaxLength(20) digitalAddress!: string;
@@ -81,7 +82,7 @@ export class AddUnionBody {
   status?: string;
   @ApiPropertyOptional({ ...ID, description: 'The parent union, for a branch.' })
   @IsOptional()
-  @Matches(OBJECT_ID, idMessage)
+  @Matches(OBJECT_ID_PATTERN, idMessage)
   transportUnion?: string;
   @ApiProperty({ example: 'GA-183-8164' }) @IsString() @MaxLength(20) digitalAddress!: string;
   @ApiProperty({ example: '0302000333' }) @IsString() @MaxLength(20) contactNumber!: string;
@@ -92,7 +93,7 @@ export class AddUnionBody {
   @ApiProperty({ type: [String] })
   @IsArray()
   @ArrayMaxSize(100)
-  @Matches(OBJECT_ID, { each: true, message: 'zones must be 24-character hex ids' })
+  @Matches(OBJECT_ID_PATTERN, { each: true, message: 'zones must be 24-character hex ids' })
   zones!: string[];
 }
 

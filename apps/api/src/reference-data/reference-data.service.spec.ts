@@ -1,11 +1,11 @@
-import { ADMIN, fakePorts, InMemoryPeople, INSPECTOR, OTHER_ASSEMBLY, STAFF_ASSEMBLY } from '../core/testing/fixtures';
-import { ReferenceDataService } from './reference-data.service';
+import { ADMIN, fakePorts, INSPECTOR, OTHER_ASSEMBLY, STAFF_ASSEMBLY } from '../core/testing/fixtures';
+import { referenceDataOnFakes } from './reference-data.testing';
 
 const COUNTRY = '65a00000000000000000c0c0';
 
 function setup() {
   const p = fakePorts();
-  return { ...p, reference: new ReferenceDataService(p.uow, p.stores, p.clock, p.ids, new InMemoryPeople()) };
+  return { ...p, reference: referenceDataOnFakes(p) };
 }
 
 async function withAssembly(s: ReturnType<typeof setup>) {

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean } from 'class-validator';
+import { ID } from '../core/http/dto-support';
 
 export class ReminderPreferenceBody {
   @ApiProperty({
@@ -12,7 +13,7 @@ export class ReminderPreferenceBody {
 }
 
 export class ReminderPreferenceResponse {
-  @ApiProperty({ example: '65a1b2c3d4e5f60718293a4b', pattern: '^[0-9a-f]{24}$' }) _id!: string;
+  @ApiProperty({ ...ID }) _id!: string;
   @ApiProperty({ description: 'Whether reminders are stopped for this person.', example: true })
   remindersStopped!: boolean;
   @ApiProperty({

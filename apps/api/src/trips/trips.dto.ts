@@ -16,8 +16,15 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { PAYMENT_METHODS, pesewasToCedis, SERVICE_TYPES, type GeoPoint, type TripState } from '@transport/domain';
-import { ID, idMessage, OBJECT_ID, withoutUndefined } from '../core/http/dto-support';
+import {
+  PAYMENT_METHODS,
+  pesewasToCedis,
+  SERVICE_TYPES,
+  type GeoPoint,
+  type TripState,
+  OBJECT_ID_PATTERN,
+} from '@transport/domain';
+import { ID, idMessage, withoutUndefined } from '../core/http/dto-support';
 import { IdParam, LimitParam, CountParam } from '../core/http/query-values';
 import { RecordResponse } from '../core/http/record-response';
 
@@ -72,8 +79,8 @@ export class AddTripBody {
   @ApiProperty({ example: 'TKT-0001' }) @IsString() @MaxLength(40) ticketNumber!: string;
   @ApiProperty({ example: 'SRV-0001' }) @IsString() @MaxLength(60) serviceID!: string;
   @ApiProperty({ enum: SERVICE_TYPES }) @IsIn(SERVICE_TYPES as unknown as string[]) serviceType!: string;
-  @ApiProperty({ ...ID }) @Matches(OBJECT_ID, idMessage) driver!: string;
-  @ApiProperty({ ...ID }) @Matches(OBJECT_ID, idMessage) vehicle!: string;
+  @ApiProperty({ ...ID }) @Matches(OBJECT_ID_PATTERN, idMessage) driver!: string;
+  @ApiProperty({ ...ID }) @Matches(OBJECT_ID_PATTERN, idMessage) vehicle!: string;
   @ApiProperty({ type: PricingBody }) @IsObject() @ValidateNested() @Type(() => PricingBody) pricing!: PricingBody;
   @ApiProperty({ example: 1 }) @IsInt() @Min(1) @Max(100) passengers!: number;
   @ApiProperty({ example: 'passenger-1' }) @IsString() @MaxLength(120) user!: string;

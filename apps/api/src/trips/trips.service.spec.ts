@@ -1,16 +1,6 @@
 import { geoPoint } from '@transport/domain';
-import {
-  ADMIN,
-  allPassed,
-  APPROVER,
-  days,
-  driverInput,
-  fakePorts,
-  INSPECTOR,
-  ownerInput,
-  passedDriverChecklist,
-  PLATFORM,
-} from '../core/testing/fixtures';
+import { allPassed, days, passedDriverChecklist } from '@transport/domain/testing';
+import { ADMIN, APPROVER, driverInput, fakePorts, INSPECTOR, ownerInput, PLATFORM } from '../core/testing/fixtures';
 import { driversOnFakes, registerAndReadKey } from '../drivers/drivers.testing';
 import { OwnersService } from '../owners/owners.service';
 import { VehiclesService } from '../vehicles/vehicles.service';

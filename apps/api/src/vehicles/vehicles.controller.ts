@@ -40,18 +40,14 @@ import { toBoolean } from '../core/http/query-values';
 import { APP_CONFIG, CLOCK } from '../core/tokens';
 import type { Clock } from '@transport/domain';
 import { ComplianceQuery, ListVehiclesQuery } from './vehicle-lists.dto';
+import { AddVehicleBody, CorrectVehicleBody, InspectBody, LinkBody, RenewVehicleBody } from './vehicles.dto';
 import {
-  AddVehicleBody,
   COMPLIANCE_CSV,
   ComplianceEntryResponse,
-  CorrectVehicleBody,
-  InspectBody,
-  LinkBody,
-  RenewVehicleBody,
   VEHICLE_CSV,
   VehicleResponse,
   type VehicleSummaryResponse,
-} from './vehicles.dto';
+} from './vehicle-responses.dto';
 import { VehiclesService } from './vehicles.service';
 
 /** /vehicles: fixed paths (all, add, compliance) are declared before `:id`, which Express would otherwise match first. */

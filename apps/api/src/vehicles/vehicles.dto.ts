@@ -1,4 +1,3 @@
-import type { CsvList } from '../core/http/csv-export';
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import {
   IsDate,
@@ -16,31 +15,21 @@ import {
   ValidateIf,
 } from 'class-validator';
 import {
-  COMPLIANCE_REASON_CODES,
   DEFECT_NOTE_MAX,
   INSPECTION_ITEMS,
   MAX_CAPACITY,
   MAX_FUEL_LITRES,
   MAX_WEIGHT_KG,
   VEHICLE_TYPES,
-  type ComplianceReason,
-  type StationState,
-  type TransportUnionState,
-  type VehicleState,
-  type VehicleSummary,
   CORRECTABLE_VEHICLE_FIELDS,
+  OBJECT_ID_PATTERN,
 } from '@transport/domain';
-import { DATE, ID, idMessage, iso, OBJECT_ID, withoutUndefined, ToDate } from '../core/http/dto-support';
-import { AssemblyOfNewRecord, AssemblyOfRecord } from '../core/http/jurisdiction.dto';
-import { RecordResponse } from '../core/http/record-response';
-import {
-  StationResponse,
-  TransportUnionResponse,
-  toStationResponse,
-  toTransportUnionResponse,
-} from '../reference-data/reference-data.dto';
+import { ID, idMessage, ToDate } from '../core/http/dto-support';
+import { AssemblyOfNewRecord } from '../core/http/jurisdiction.dto';
+import { InspectionChecklistResponse } from './inspection-checklist.dto';
 
-// Requests and responses of the /vehicles routes, declared once: validation, the OpenAPI document and the types.
+// Requests of the /vehicles routes, declared once: validation, the OpenAPI document and the types (the responses are in
+// vehicle-responses.dto.ts).
 
 const ISO = 'an ISO 8601 date or date-time';
 
@@ -50,7 +39,7 @@ export class AddVehicleBody {
     description: 'The `_id` of an existing vehicle owner (find it with GET /vehicles/owner/search).',
     example: '65a1b2c3d4e5f60718293a4b',
   })
-  @Matches(/^[0-9a-f]{24}$/, { message: 'ownerID must be a 24-character lowercase hex id' })
+  @Matches(OBJECT_ID_PATTERN, { message: 'ownerID must be a 24-character lowercase hex id' })
   ownerID!: string;
 
   @AssemblyOfNewRecord("the assembly of the registering assembly key; for an admin, the owner's assembly.")
@@ -152,8 +141,8 @@ export class AddVehicleBody {
 
 export class InspectBody {
   @ApiProperty({
-    // The same ten items the answers carry (declared below, hence the lazy reference).
-    type: () => InspectionChecklistResponse,
+    // The same ten items the answers carry.
+    type: InspectionChecklistResponse,
     description: 'All ten items, each true (passed) or false (failed). A failed item is recorded, not refused.',
     example: Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, item !== 'brakes'])),
   })
@@ -207,7 +196,7 @@ export class LinkBody {
   })
   @IsOptional()
   @ValidateIf((_o, v) => v !== null)
-  @Matches(OBJECT_ID, idMessage)
+  @Matches(OBJECT_ID_PATTERN, idMessage)
   driver?: string | null;
   @ApiPropertyOptional({
     ...ID,
@@ -217,219 +206,10 @@ export class LinkBody {
   })
   @IsOptional()
   @ValidateIf((_o, v) => v !== null)
-  @Matches(OBJECT_ID, idMessage)
+  @Matches(OBJECT_ID_PATTERN, idMessage)
   station?: string | null;
   @ApiPropertyOptional({ ...ID, description: 'A transport union to link.' })
   @IsOptional()
-  @Matches(OBJECT_ID, idMessage)
+  @Matches(OBJECT_ID_PATTERN, idMessage)
   transportUnion?: string;
 }
-
-/** The ten inspection items, each passed (true) or failed (false). */
-export class InspectionChecklistResponse {
-  @ApiProperty() spareTire!: boolean;
-  @ApiProperty() headlights!: boolean;
-  @ApiProperty() tailLights!: boolean;
-  @ApiProperty() turnSignals!: boolean;
-  @ApiProperty() brakeLights!: boolean;
-  @ApiProperty() fireExtinguisher!: boolean;
-  @ApiProperty() emergencySignals!: boolean;
-  @ApiProperty() seatBelts!: boolean;
-  @ApiProperty() brakes!: boolean;
-  @ApiProperty() licensePlate!: boolean;
-}
-
-/** The Vehicle of the interface document; fields marked "present once..." are absent, never null, until then. */
-export class VehicleResponse extends RecordResponse {
-  @ApiProperty({ ...ID }) ownerID!: string;
-  @ApiPropertyOptional({ example: '#FFD700' }) color?: string;
-  @ApiPropertyOptional({ example: 'GR 1234-24' }) registrationNumber?: string;
-  @ApiPropertyOptional({ example: 'Toyota' }) make?: string;
-  @ApiPropertyOptional({ example: 'Corolla' }) model?: string;
-  @ApiPropertyOptional({ ...DATE }) makeYear?: string;
-  @ApiPropertyOptional({ ...DATE }) yearOfRegistration?: string;
-  @ApiPropertyOptional({ description: 'Seats.', example: 4 }) capacity?: number;
-  @ApiPropertyOptional({ description: 'Kilograms.', example: 1700 }) grossWeight?: number;
-  @ApiPropertyOptional({ description: 'Kilograms.', example: 1300 }) netWeight?: number;
-  @ApiPropertyOptional({ enum: VEHICLE_TYPES }) type?: string;
-  @ApiPropertyOptional({ description: 'Litres.', example: 50 }) fuelCapacity?: number;
-  @ApiPropertyOptional({ ...DATE }) roadWorthyExpiryDate?: string;
-  @ApiPropertyOptional({ ...DATE }) insuranceExpiryDate?: string;
-  @ApiPropertyOptional({ example: '1HGCM82633A004352' }) vin?: string;
-  @ApiProperty() inspected!: boolean;
-  @ApiProperty() approved!: boolean;
-  @ApiPropertyOptional({ type: InspectionChecklistResponse, description: 'Present on inspected vehicles.' })
-  inspectionChecklist?: Record<string, boolean>;
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: { type: 'string' },
-    description: "The inspector's note on each failed item of the last inspection that has one; absent when none.",
-    example: { brakes: 'Front brake pads worn through' },
-  })
-  inspectionDefects?: Record<string, string>;
-  @ApiPropertyOptional({ ...ID, description: 'Present on approved vehicles.' }) approvedBy?: string;
-  @ApiPropertyOptional({ ...DATE, description: 'Present on approved vehicles.' }) dateApproved?: string;
-  @ApiPropertyOptional({ ...ID, description: 'Present on inspected vehicles.' }) inspectedBy?: string;
-  @ApiPropertyOptional({ ...DATE, description: 'Present on inspected vehicles.' }) dateInspected?: string;
-  @ApiPropertyOptional({
-    type: StationResponse,
-    nullable: true,
-    description: 'Present once linked; null once unlinked.',
-  })
-  station?: StationResponse | null;
-  @ApiPropertyOptional({ type: TransportUnionResponse, description: 'Present once linked.' })
-  transportUnion?: TransportUnionResponse;
-  @ApiPropertyOptional({ ...ID, description: 'Present once a driver is linked.' }) driver?: string;
-  @AssemblyOfRecord() assembly?: string | null;
-}
-
-/** Linked records the vehicle response embeds, looked up by id. */
-export interface VehicleLinks {
-  stations: ReadonlyMap<string, StationState>;
-  unions: ReadonlyMap<string, TransportUnionState>;
-}
-
-export function toVehicleResponse(v: VehicleState, links: VehicleLinks): VehicleResponse {
-  const out: VehicleResponse = {
-    _id: v.id,
-    ownerID: v.ownerId,
-    color: v.color,
-    registrationNumber: v.registrationNumber,
-    make: v.make,
-    model: v.model,
-    makeYear: iso(v.makeYear),
-    yearOfRegistration: iso(v.yearOfRegistration),
-    capacity: v.capacity,
-    grossWeight: v.grossWeight,
-    netWeight: v.netWeight,
-    type: v.type,
-    fuelCapacity: v.fuelCapacity,
-    roadWorthyExpiryDate: iso(v.roadWorthyExpiryDate),
-    insuranceExpiryDate: iso(v.insuranceExpiryDate),
-    vin: v.vin,
-    inspected: v.inspected,
-    approved: v.approved,
-    inspectionChecklist: v.inspectionChecklist ? { ...v.inspectionChecklist } : undefined,
-    inspectionDefects: v.inspectionDefects ? { ...v.inspectionDefects } : undefined,
-    approvedBy: v.approvedBy,
-    dateApproved: iso(v.dateApproved),
-    inspectedBy: v.inspectedBy,
-    dateInspected: iso(v.dateInspected),
-    driver: v.driverId,
-    assembly: v.assemblyId ?? null,
-    createdAt: v.createdAt.toISOString(),
-    updatedAt: v.updatedAt.toISOString(),
-    __v: v.version,
-  };
-  return withoutUndefined(withLinks(out, v, links));
-}
-
-/** The station (null once unlinked) and union a vehicle links to, embedded in its response. */
-function withLinks<R extends VehicleSummaryResponse>(
-  out: R,
-  v: Pick<VehicleState, 'stationId' | 'transportUnionId'>,
-  links: VehicleLinks,
-): R {
-  if (v.stationId !== undefined) {
-    const station = v.stationId === null ? undefined : links.stations.get(v.stationId);
-    out.station = station ? toStationResponse(station) : null;
-  }
-  const union = v.transportUnionId === undefined ? undefined : links.unions.get(v.transportUnionId);
-  if (union) out.transportUnion = toTransportUnionResponse(union);
-  return out;
-}
-
-/** What the public sees of a vehicle (core/auth/views.ts, VEHICLE_PUBLIC): the fields of its summary. */
-export type VehicleSummaryResponse = Pick<
-  VehicleResponse,
-  | '_id'
-  | 'registrationNumber'
-  | 'make'
-  | 'model'
-  | 'color'
-  | 'type'
-  | 'capacity'
-  | 'inspected'
-  | 'approved'
-  | 'station'
-  | 'transportUnion'
-  | 'createdAt'
-  | 'updatedAt'
-  | '__v'
->;
-
-export function toVehicleSummaryResponse(v: VehicleSummary, links: VehicleLinks): VehicleSummaryResponse {
-  const out: VehicleSummaryResponse = {
-    _id: v.id,
-    registrationNumber: v.registrationNumber,
-    make: v.make,
-    model: v.model,
-    color: v.color,
-    type: v.type,
-    capacity: v.capacity,
-    inspected: v.inspected,
-    approved: v.approved,
-    createdAt: v.createdAt.toISOString(),
-    updatedAt: v.updatedAt.toISOString(),
-    __v: v.version,
-  };
-  return withoutUndefined(withLinks(out, v, links));
-}
-
-export class ComplianceReasonResponse {
-  @ApiProperty({ enum: COMPLIANCE_REASON_CODES }) code!: string;
-  @ApiPropertyOptional({ ...DATE, description: 'When the certificate ended or ends.' }) date?: string;
-  @ApiPropertyOptional({ type: [String], description: 'Failed checklist items.' }) items?: string[];
-}
-
-export class ComplianceEntryResponse {
-  @ApiProperty({ type: VehicleResponse }) vehicle!: VehicleResponse;
-  @ApiProperty({ type: [ComplianceReasonResponse] }) reasons!: ComplianceReasonResponse[];
-}
-
-export function toComplianceReason(reason: ComplianceReason): ComplianceReasonResponse {
-  if ('since' in reason) return { code: reason.code, date: reason.since.toISOString() };
-  if ('on' in reason) return { code: reason.code, date: reason.on.toISOString() };
-  if ('items' in reason) return { code: reason.code, items: reason.items };
-  return { code: reason.code };
-}
-
-const VEHICLE_COLUMNS = [
-  '_id',
-  'registrationNumber',
-  'make',
-  'model',
-  'color',
-  'type',
-  'capacity',
-  'makeYear',
-  'vin',
-  'ownerID',
-  'inspected',
-  'approved',
-  'roadWorthyExpiryDate',
-  'insuranceExpiryDate',
-  'driver',
-  'station._id',
-  'station.name',
-  'transportUnion._id',
-  'transportUnion.name',
-  'assembly',
-  'createdAt',
-] as const;
-
-/** The vehicles export (Accept: text/csv on GET /vehicles/all): one row per vehicle, in the caller's view. */
-export const VEHICLE_CSV: CsvList = { filename: 'vehicles.csv', view: 'vehicle', columns: VEHICLE_COLUMNS };
-
-/** The compliance export (Accept: text/csv on GET /vehicles/compliance): the vehicle, then its reasons and dates. */
-export const COMPLIANCE_CSV: CsvList = {
-  filename: 'compliance.csv',
-  view: 'vehicle',
-  place: 'vehicle',
-  columns: [
-    ...VEHICLE_COLUMNS.filter((c) => c !== 'createdAt').map((c) => `vehicle.${c}`),
-    'reasons.code',
-    'reasons.date',
-    'reasons.items',
-  ],
-};

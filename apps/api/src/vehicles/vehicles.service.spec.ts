@@ -1,9 +1,8 @@
 import { ANONYMOUS_ACTOR, Station, TransportUnion } from '@transport/domain';
+import { allPassed, days, passedDriverChecklist } from '@transport/domain/testing';
 import {
   ADMIN,
-  allPassed,
   APPROVER,
-  days,
   driverInput,
   fakePorts,
   INSPECTOR,
@@ -11,7 +10,6 @@ import {
   OUTSIDER,
   ownerInput,
   STAFF_ASSEMBLY,
-  passedDriverChecklist,
 } from '../core/testing/fixtures';
 import { driversOnFakes, registerAndReadKey } from '../drivers/drivers.testing';
 import { OwnersService } from '../owners/owners.service';

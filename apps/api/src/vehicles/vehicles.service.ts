@@ -35,7 +35,7 @@ import {
   type VehicleLinks,
   type VehicleResponse,
   type VehicleSummaryResponse,
-} from './vehicles.dto';
+} from './vehicle-responses.dto';
 
 export interface VehicleLinkChanges {
   /** A driver id, or null to unlink the driver. */

@@ -3,7 +3,6 @@ import {
   AssemblyUser,
   Driver,
   geoPoint,
-  INSPECTION_ITEMS,
   ObjectIdGenerator,
   parseCallbackPayload,
   Region,
@@ -13,14 +12,18 @@ import {
   Trip,
   Vehicle,
   VehicleOwner,
-  type InspectionChecklist,
 } from '@transport/domain';
-import { FixedClock, PlainTextHasher, SeededRandomSource } from '@transport/domain/testing';
+import {
+  allPassed,
+  FixedClock,
+  passedDriverChecklist,
+  PlainTextHasher,
+  SeededRandomSource,
+} from '@transport/domain/testing';
 import type { Database } from '../../src/persistence/database';
 import { prismaRepositories } from '../../src/persistence/prisma-repositories';
 import { hashApiKey, newApiKey } from '../../src/core/platform/secrets';
 
-export const PASSED = Object.fromEntries(INSPECTION_ITEMS.map((i) => [i, true])) as InspectionChecklist;
 const T0 = new Date('2026-10-01T08:00:00Z');
 const minutes = (n: number) => new Date(T0.getTime() + n * 60_000);
 
@@ -170,11 +173,7 @@ export async function loadApiFixture(database: Pick<Database, 'prisma' | 'reads'
     );
   const working = registration(1, owners[0].id);
   working.driver.activate(working.activationKey, minutes(20), hasher, 'fixture');
-  working.driver.approve(
-    { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true },
-    user.id,
-    minutes(21),
-  );
+  working.driver.approve(passedDriverChecklist, user.id, minutes(21));
   working.driver.goOnline(minutes(22));
   working.driver.rate(4, minutes(23));
   const workingDriver = await repos.drivers.add(working.driver);
@@ -202,7 +201,7 @@ export async function loadApiFixture(database: Pick<Database, 'prisma' | 'reads'
       minutes(100 + n),
     );
     // Inspected by an inspector, approved by the approver: never the same person.
-    if (n < 10) v.inspect(PASSED, otherUser.id, minutes(200));
+    if (n < 10) v.inspect(allPassed(), otherUser.id, minutes(200));
     if (n < 5) v.approve(user.id, minutes(201));
     if (n === 0) {
       v.linkDriver(workingDriver, minutes(202));

@@ -1,4 +1,4 @@
-import { T0 } from '../test-support/fixtures';
+import { T0 } from '../testing/fixtures';
 import { auditEntriesFor, eventEntriesFor, SYSTEM_ACTOR } from './audit-log';
 
 describe('audit entries', () => {

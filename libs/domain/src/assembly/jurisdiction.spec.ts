@@ -1,7 +1,7 @@
 import { Driver } from '../driver/driver';
 import { VehicleOwner } from '../owner/vehicle-owner';
 import { DomainError } from '../shared/domain-error';
-import { driverInput, ports, T0, vehicleInput } from '../test-support/fixtures';
+import { driverInput, ports, T0, vehicleInput } from '../testing/fixtures';
 import { Vehicle } from '../vehicle/vehicle';
 import {
   assemblyScope,

@@ -1,4 +1,4 @@
-import { ports, T0 } from '../test-support/fixtures';
+import { ports, T0 } from '../testing/fixtures';
 import { Station } from '../station/station';
 import { TransportUnion } from '../transport-union/transport-union';
 import { Assembly } from './assembly';

@@ -8,6 +8,11 @@ export const APPROVAL_ITEMS = ['validLicense', 'hasSmartPhone', 'canUseMap', 'cr
 export type ApprovalItem = (typeof APPROVAL_ITEMS)[number];
 export type ApprovalChecklist = Readonly<Record<ApprovalItem, boolean>>;
 
+/** The checks that failed, in the checklist's order: an approval needs none. */
+export function failedApprovalItems(checklist: ApprovalChecklist): ApprovalItem[] {
+  return APPROVAL_ITEMS.filter((item) => !checklist[item]);
+}
+
 export function parseApprovalChecklist(raw: unknown): ApprovalChecklist {
   return parseChecklist(raw, APPROVAL_ITEMS, 'approvalChecklist');
 }

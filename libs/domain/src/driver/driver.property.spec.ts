@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { PlainTextHasher } from '../testing/fakes';
-import { APPROVER, days, driverInput, passedDriverChecklist, ports, T0, onlyRefusals } from '../test-support/fixtures';
+import { APPROVER, days, driverInput, passedDriverChecklist, ports, T0, onlyRefusals } from '../testing/fixtures';
 import { Driver } from './driver';
 
 const step = fc.constantFrom(

@@ -1,8 +1,9 @@
 import { DomainError } from '../shared/domain-error';
 import { SeededRandomSource } from '../shared/random-source';
 import { PlainTextHasher } from '../testing/fakes';
-import { APPROVER, days, driverInput, OWNER, passedDriverChecklist, ports, T0 } from '../test-support/fixtures';
+import { APPROVER, days, driverInput, OWNER, passedDriverChecklist, ports, T0 } from '../testing/fixtures';
 import { newActivationKey } from './activation-key';
+import { failedApprovalItems } from './approval-checklist';
 import { assertOwnerOfDriverAssembly, Driver } from './driver';
 
 const hasher = new PlainTextHasher();
@@ -356,5 +357,15 @@ describe("A driver's owner", () => {
     expect(refusal({ assemblyId: 'a2' }, 'a1')).toEqual(missing);
     expect(refusal({ assemblyId: 'a1' }, undefined)).toEqual(refusal(undefined, undefined));
     expect(refusal({}, 'a1')).toEqual(missing);
+  });
+});
+
+describe('the approval checklist', () => {
+  it('names the checks that failed, in the checklist order, and none when all passed', () => {
+    expect(failedApprovalItems(passedDriverChecklist)).toEqual([]);
+    expect(failedApprovalItems({ ...passedDriverChecklist, criminalRecord: false, validLicense: false })).toEqual([
+      'validLicense',
+      'criminalRecord',
+    ]);
   });
 });

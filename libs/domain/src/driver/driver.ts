@@ -8,7 +8,7 @@ import type { RandomSource } from '../shared/random-source';
 import type { SecretHasher } from '../shared/secret-hasher';
 import { validDate } from '../shared/values';
 import { newActivationKey } from './activation-key';
-import { APPROVAL_ITEMS, parseApprovalChecklist, type ApprovalChecklist } from './approval-checklist';
+import { failedApprovalItems, parseApprovalChecklist, type ApprovalChecklist } from './approval-checklist';
 import { documentNumber, ID_TYPES, oneOf, type IdType } from '../shared/identity';
 import { GENDERS, LICENSE_CLASSES, type Gender, type LicenseClass } from './driver-fields';
 import { DriverErrors } from './driver.errors';
@@ -320,7 +320,7 @@ export class Driver {
     assertObjectId(approverId, 'approvedBy');
     const s = this.state;
     if (s.approved) throw DriverErrors.alreadyApproved();
-    const failed = APPROVAL_ITEMS.filter((item) => !checklist[item]);
+    const failed = failedApprovalItems(checklist);
     if (failed.length > 0) throw DriverErrors.checklistFailed(failed);
     if (s.licenseExpiry <= at) throw DriverErrors.licenseExpired();
     s.approved = true;

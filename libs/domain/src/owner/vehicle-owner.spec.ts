@@ -1,4 +1,4 @@
-import { ports, T0, days } from '../test-support/fixtures';
+import { ports, T0, days } from '../testing/fixtures';
 import { VehicleOwner } from './vehicle-owner';
 
 const input = {

@@ -1,4 +1,4 @@
-import { INSPECTION_ITEMS, type InspectionChecklist } from '../vehicle/inspection-checklist';
+import { allPassed } from '../testing/fixtures';
 import {
   driverStanding,
   ownerStanding,
@@ -8,7 +8,7 @@ import {
   vehicleStanding,
 } from './registry-search';
 
-const PASSED = Object.fromEntries(INSPECTION_ITEMS.map((i) => [i, true])) as InspectionChecklist;
+const PASSED = allPassed();
 
 describe('registry search terms', () => {
   it('gives every spelling of a plate the same key as the stored plate', () => {

@@ -1,6 +1,6 @@
 import { FixedClock } from './clock';
 import { DomainError } from './domain-error';
-import { assertObjectId, isObjectId, ObjectIdGenerator, objectIdTime } from './id-generator';
+import { assertObjectId, isObjectId, OBJECT_ID_PATTERN, ObjectIdGenerator, objectIdTime } from './id-generator';
 import { SeededRandomSource } from './random-source';
 
 describe('ObjectIdGenerator', () => {
@@ -48,6 +48,14 @@ describe('object id checks', () => {
     expect(isObjectId('65A1B2C3D4E5F60718293A4B')).toBe(false);
     expect(isObjectId('65a1b2c3d4e5f60718293a4')).toBe(false);
     expect(isObjectId(42)).toBe(false);
+  });
+
+  it('states the pattern once, for the validators and the OpenAPI document of the apps', () => {
+    expect(OBJECT_ID_PATTERN.source).toBe('^[0-9a-f]{24}$');
+    expect(['65a1b2c3d4e5f60718293a4b', '65A1B2C3D4E5F60718293A4B'].map((id) => OBJECT_ID_PATTERN.test(id))).toEqual([
+      true,
+      false,
+    ]);
   });
 
   it('throws a validation DomainError naming the field', () => {

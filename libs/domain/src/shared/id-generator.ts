@@ -7,10 +7,11 @@ export interface IdGenerator {
   next(): string;
 }
 
-const OBJECT_ID = /^[0-9a-f]{24}$/;
+/** An id as the platform makes and accepts them: 24 lowercase hex characters (the layout of a MongoDB ObjectId). */
+export const OBJECT_ID_PATTERN = /^[0-9a-f]{24}$/;
 
 export function isObjectId(value: unknown): value is string {
-  return typeof value === 'string' && OBJECT_ID.test(value);
+  return typeof value === 'string' && OBJECT_ID_PATTERN.test(value);
 }
 
 export function assertObjectId(value: unknown, field: string): string {

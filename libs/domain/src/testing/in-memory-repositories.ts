@@ -15,7 +15,7 @@ import { phoneSearchForms } from '../shared/contact';
 import type { Page, PageRequest } from '../shared/page';
 import { Station, type StationState } from '../station/station';
 import type { StationRepository } from '../station/station.repository';
-import { Transaction, type TransactionState } from '../transaction/transaction';
+import { isOpen, Transaction, type TransactionState } from '../transaction/transaction';
 import type { MerchantTransactionFilter, TransactionRepository } from '../transaction/transaction.repository';
 import { TransportUnion, type TransportUnionState } from '../transport-union/transport-union';
 import type { TransportUnionRepository } from '../transport-union/transport-union.repository';
@@ -216,7 +216,7 @@ export class InMemoryTransactionRepository implements TransactionRepository {
   listOpenUnchangedSince = async (before: Date, limit: number) =>
     this.store
       .all()
-      .filter((s) => (s.status === 'requesting' || s.status === 'pending') && s.updatedAt < before)
+      .filter((s) => isOpen(s.status) && s.updatedAt < before)
       .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime())
       .slice(0, limit)
       .map((s) => s.id);

@@ -1,5 +1,5 @@
 import { auditEntriesFor, ANONYMOUS_ACTOR, SYSTEM_ACTOR } from '../application/audit-log';
-import { T0, vehicleInput, ports } from '../test-support/fixtures';
+import { T0, vehicleInput, ports } from './fixtures';
 import { Vehicle } from '../vehicle/vehicle';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
 

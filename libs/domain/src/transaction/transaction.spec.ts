@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DomainError } from '../shared/domain-error';
-import { days, ports, T0 } from '../test-support/fixtures';
+import { days, ports, T0 } from '../testing/fixtures';
 import {
   DOCUMENTED_RESPONSE_CODES,
   parseCallbackPayload,
@@ -10,9 +10,12 @@ import {
 } from './provider-messages';
 import {
   answeredValue,
+  isFinal,
+  isOpen,
   MAX_ANOMALIES,
   MAX_ANOMALY_DETAIL,
   Transaction,
+  TRANSACTION_STATUSES,
   UNPAID_IS_FINAL_AFTER_MS,
   type PaymentRequestInput,
 } from './transaction';
@@ -54,6 +57,13 @@ const callback = (code: string, over: Partial<CallbackPayload['Data']> = {}): Ca
   },
 });
 const pending = () => Transaction.request(input(), requestInfo(), ports().ids, T0);
+
+describe('Transaction statuses', () => {
+  it('calls requesting and pending open, success and failed final: each status is exactly one of the two', () => {
+    expect(TRANSACTION_STATUSES.filter(isOpen)).toEqual(['requesting', 'pending']);
+    expect(TRANSACTION_STATUSES.filter(isFinal)).toEqual(['success', 'failed']);
+  });
+});
 
 describe('Transaction request', () => {
   it('is pending when the provider accepts (0001), keeping requestInfo as received and the fees in pesewas', () => {

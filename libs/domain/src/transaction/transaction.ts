@@ -23,6 +23,16 @@ export type RequestType = (typeof REQUEST_TYPES)[number];
 export const TRANSACTION_STATUSES = ['requesting', 'pending', 'success', 'failed'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 export type FinalStatus = Extract<TransactionStatus, 'success' | 'failed'>;
+/** Still waiting for the provider's word: reconciliation, the backstop and the callbacks may move it on. */
+export type OpenStatus = Exclude<TransactionStatus, FinalStatus>;
+
+export function isFinal(status: TransactionStatus): status is FinalStatus {
+  return status === 'success' || status === 'failed';
+}
+
+export function isOpen(status: TransactionStatus): status is OpenStatus {
+  return !isFinal(status);
+}
 
 /** Kept per transaction for review; the oldest are dropped past this many. */
 export const MAX_ANOMALIES = 50;
@@ -497,10 +507,6 @@ export class Transaction {
   private record(type: string, at: Date, data?: Record<string, unknown>): void {
     this.events.push({ type, aggregateId: this.state.id, at, data });
   }
-}
-
-function isFinal(status: TransactionStatus): status is FinalStatus {
-  return status === 'success' || status === 'failed';
 }
 
 function bounded(text: string): string {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DomainError } from '../shared/domain-error';
 import { geoPoint } from '../shared/geo-point';
-import { days, ports, T0, onlyRefusals } from '../test-support/fixtures';
+import { days, ports, T0, onlyRefusals } from '../testing/fixtures';
 import { estimatePrice, type Pricing } from './pricing';
 import { Trip, type TripRequest } from './trip';
 

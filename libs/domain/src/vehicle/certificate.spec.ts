@@ -1,4 +1,4 @@
-import { allPassed, APPROVER, days, INSPECTOR, ports, T0, vehicleInput } from '../test-support/fixtures';
+import { allPassed, APPROVER, days, INSPECTOR, ports, T0, vehicleInput } from '../testing/fixtures';
 import { certificateVerdict, firstNameOf, type CertificateClaims } from './certificate';
 import { Vehicle } from './vehicle';
 

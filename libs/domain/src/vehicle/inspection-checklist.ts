@@ -24,6 +24,11 @@ export function parseInspectionChecklist(raw: unknown): InspectionChecklist {
   return parseChecklist(raw, INSPECTION_ITEMS, 'inspectionChecklist');
 }
 
+/** A checklist on which every item passed: what approval needs (a fresh object each time). */
+export function allPassed(): InspectionChecklist {
+  return Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, true])) as InspectionChecklist;
+}
+
 export function failedInspectionItems(checklist: InspectionChecklist): InspectionItem[] {
   return INSPECTION_ITEMS.filter((item) => !checklist[item]);
 }

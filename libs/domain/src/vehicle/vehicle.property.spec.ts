@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { failedInspectionItems, INSPECTION_ITEMS } from './inspection-checklist';
 import { Vehicle } from './vehicle';
-import { APPROVER, days, INSPECTOR, ports, T0, vehicleInput, onlyRefusals } from '../test-support/fixtures';
+import { APPROVER, days, INSPECTOR, ports, T0, vehicleInput, onlyRefusals } from '../testing/fixtures';
 
 const checklist = fc.record(
   Object.fromEntries(INSPECTION_ITEMS.map((i) => [i, fc.boolean()])) as Record<

@@ -10,8 +10,8 @@ import {
   T0,
   UNION,
   vehicleInput,
-} from '../test-support/fixtures';
-import { Vehicle } from './vehicle';
+} from '../testing/fixtures';
+import { assertVehicleConsistent, Vehicle } from './vehicle';
 
 const codeOf = (fn: () => unknown): string => {
   try {
@@ -476,5 +476,33 @@ describe('Vehicle corrections', () => {
     ]);
     // Not approved any more: the VIN may be corrected now, before the approver looks again.
     expect(v.correct({ vin: '2HGCM82633A004352' }, days(6))).toEqual(['vin']);
+  });
+});
+
+describe('what every stored vehicle holds, however it got there', () => {
+  const stored = (over: Partial<Parameters<typeof assertVehicleConsistent>[0]> = {}) => ({
+    inspected: true,
+    approved: true,
+    inspectionChecklist: allPassed(),
+    driverId: OWNER,
+    ...over,
+  });
+
+  it('holds for a fresh, an inspected, an approved and a linked vehicle', () => {
+    for (const state of [
+      stored({ inspected: false, approved: false, inspectionChecklist: undefined, driverId: undefined }),
+      stored({ approved: false, inspectionChecklist: { ...allPassed(), brakes: false }, driverId: undefined }),
+      stored({ driverId: undefined }),
+      stored(),
+    ])
+      expect(() => assertVehicleConsistent(state)).not.toThrow();
+  });
+
+  it('refuses an approved vehicle never inspected, or whose inspection failed, and a driver on an unapproved one', () => {
+    expect(codeOf(() => assertVehicleConsistent(stored({ inspected: false })))).toBe('VEHICLE_NOT_INSPECTED');
+    expect(
+      codeOf(() => assertVehicleConsistent(stored({ inspectionChecklist: { ...allPassed(), brakes: false } }))),
+    ).toBe('VEHICLE_INSPECTION_FAILED');
+    expect(codeOf(() => assertVehicleConsistent(stored({ approved: false })))).toBe('VEHICLE_NOT_APPROVED');
   });
 });

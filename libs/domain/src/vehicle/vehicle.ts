@@ -186,6 +186,20 @@ function checkRegistration(
  * a station and a transport union. Invariants: approved implies inspected with every item passed; a linked driver
  * implies an approved vehicle.
  */
+/**
+ * What every stored vehicle holds, however it got there (approve() and linkDriver() make it so; an import of another
+ * service's records checks it): an approved vehicle was inspected and passed every item, and only an approved
+ * vehicle has a driver.
+ */
+export function assertVehicleConsistent(
+  s: Pick<VehicleState, 'inspected' | 'approved' | 'inspectionChecklist' | 'driverId'>,
+): void {
+  if (s.approved && !s.inspected) throw VehicleErrors.notInspected();
+  const failed = s.approved && s.inspectionChecklist ? failedInspectionItems(s.inspectionChecklist) : [];
+  if (failed.length > 0) throw VehicleErrors.inspectionFailed(failed);
+  if (s.driverId && !s.approved) throw VehicleErrors.notApproved();
+}
+
 export class Vehicle {
   private events: DomainEvent[] = [];
 

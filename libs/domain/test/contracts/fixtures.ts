@@ -1,6 +1,5 @@
 import {
   Driver,
-  INSPECTION_ITEMS,
   Transaction,
   Trip,
   Vehicle,
@@ -8,7 +7,6 @@ import {
   geoPoint,
   type DriverRegistration,
   type IdGenerator,
-  type InspectionChecklist,
   type VehicleRegistration,
 } from '../../src';
 import { FixedClock, ObjectIdGeneratorFor, PlainTextHasher, SeededRandomSource } from './support';
@@ -23,9 +21,6 @@ export const hasher = new PlainTextHasher();
 export function idsFor(seed: number): IdGenerator {
   return ObjectIdGeneratorFor(new FixedClock(T0), new SeededRandomSource(seed));
 }
-
-export const passed = (): InspectionChecklist =>
-  Object.fromEntries(INSPECTION_ITEMS.map((i) => [i, true])) as InspectionChecklist;
 
 export function owner(ids: IdGenerator, n: number, when = at(n)) {
   return VehicleOwner.register(

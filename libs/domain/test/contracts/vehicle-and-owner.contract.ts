@@ -1,6 +1,13 @@
 import type { OpenBackend, RepositoryBackend } from './backend';
-import { APPROVER, at, driver, hasher, idsFor, owner, passed, USER, vehicle } from './fixtures';
-import { Station, TransportUnion, vehicleSummaryOf, type PageRequest, type VehicleListFilter } from '../../src';
+import { APPROVER, at, driver, hasher, idsFor, owner, USER, vehicle } from './fixtures';
+import {
+  allPassed,
+  Station,
+  TransportUnion,
+  vehicleSummaryOf,
+  type PageRequest,
+  type VehicleListFilter,
+} from '../../src';
 import { failureCode } from './support';
 
 export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
@@ -75,7 +82,7 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
       expect(loaded.toState()).toEqual(v.toState());
       expect(loaded.toState()).not.toHaveProperty('stationId');
 
-      loaded.inspect(passed(), USER, at(100));
+      loaded.inspect(allPassed(), USER, at(100));
       loaded.approve(APPROVER, at(101));
       loaded.linkStation(null, at(102));
       const saved = await b.vehicles.update(loaded);
@@ -88,7 +95,7 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
       expect(summary.stationId).toBeNull();
       expect(reloaded).toMatchObject({
         approved: true,
-        inspectionChecklist: passed(),
+        inspectionChecklist: allPassed(),
         approvedBy: APPROVER,
         dateApproved: at(101),
         version: 1,
@@ -143,8 +150,8 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
         }
         if (n === 5) v.linkStation(null, at(202));
         // The oldest failed its brakes (with a defect note); the next two passed.
-        if (n === 1) v.inspect({ ...passed(), brakes: false }, USER, at(200), { brakes: 'Front pads worn through' });
-        else if (n <= 3) v.inspect(passed(), USER, at(200));
+        if (n === 1) v.inspect({ ...allPassed(), brakes: false }, USER, at(200), { brakes: 'Front pads worn through' });
+        else if (n <= 3) v.inspect(allPassed(), USER, at(200));
         if (n === 2) {
           v.approve(APPROVER, at(201));
           v.linkDriver({ id: storedDriver.id, approved: true, verified: true }, at(202));
@@ -217,7 +224,7 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
       const v = await b.vehicles.add(vehicle(ids, o.id, 1));
       const writers = Array.from({ length: 5 }, async (_, i) => {
         const copy = (await b.vehicles.findById(v.id))!;
-        copy.inspect(passed(), USER, at(10 + i));
+        copy.inspect(allPassed(), USER, at(10 + i));
         return b.vehicles.update(copy).then(
           () => 'ok',
           (e: { code?: string; message?: string }) => e.code ?? e.message,

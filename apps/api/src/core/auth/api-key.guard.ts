@@ -1,25 +1,21 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config';
-import type { RateLimits } from '../ports';
-import { APP_CONFIG, RATE_LIMITS } from '../tokens';
+import type { Authenticator, RateLimits } from '../ports';
+import { API_KEY_AUTHENTICATOR, APP_CONFIG, RATE_LIMITS, SESSION_AUTHENTICATOR } from '../tokens';
 import { AppError } from '../errors';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { ApiKeyStore } from '../../persistence/prisma-api-key.store';
 import { OPTIONAL_AUTH_KEY, PUBLIC_KEY, ROLES_KEY, type AuthenticatedRequest } from './auth.decorators';
 import type { Principal, Role } from './principal';
 import { parse as parseCookies } from 'cookie';
-import { timingSafeEqual } from 'node:crypto';
-import { PeopleService, sessionCookieName } from '../../people/people.service';
+import { sameSecret } from '../platform/secrets';
+import { sessionCookieName } from './session-cookie';
 
 /** Methods that change nothing: the only ones a session may use without its CSRF token. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function sameToken(presented: string | string[] | undefined, expected: string): boolean {
-  if (typeof presented !== 'string') return false;
-  const a = Buffer.from(presented);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return typeof presented === 'string' && sameSecret(presented, expected);
 }
 
 export function unauthorized(detail: string): AppError {
@@ -38,8 +34,8 @@ export function presentedKey(header: string | undefined): string | undefined {
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly keys: ApiKeyStore,
-    private readonly people: PeopleService,
+    @Inject(API_KEY_AUTHENTICATOR) private readonly keys: Authenticator,
+    @Inject(SESSION_AUTHENTICATOR) private readonly sessions: Authenticator,
     @Inject(RATE_LIMITS) private readonly limits: RateLimits,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -88,7 +84,7 @@ export class ApiKeyGuard implements CanActivate {
       // Only the configured name: with Secure cookies, a bare `tp_session` (which any subdomain could set) is ignored.
       const name = sessionCookieName(this.config.people.cookieSecure);
       const cookie = request.headers.cookie ? parseCookies(request.headers.cookie)[name] : undefined;
-      if (cookie) principal = await this.people.authenticate(cookie);
+      if (cookie) principal = await this.sessions.authenticate(cookie);
       await this.countRequest(request, principal);
       if (!principal) {
         if (cookie) throw unauthorized('Your session has ended; sign in again');

@@ -1,3 +1,4 @@
+import { VEHICLE_SUMMARY_FIELDS } from '@transport/domain';
 import { ROLES, type Role } from './principal';
 
 /** Who reads a response: a key's role, or nobody (no key). */
@@ -21,21 +22,25 @@ const fields = (names: string[], nested: Record<string, ViewedResource> = {}): F
  */
 const ENVELOPE = ['createdAt', 'updatedAt', '__v'];
 
-/** What a passenger checks before getting in: the taxi and whether it is approved. */
-const VEHICLE_PUBLIC = fields([
-  '_id',
-  'registrationNumber',
-  'make',
-  'model',
-  'color',
-  'type',
-  'capacity',
-  'inspected',
-  'approved',
-  'station',
-  'transportUnion',
-  ...ENVELOPE,
-]);
+/** A field's name on the wire: the interface's `_id` and `__v`, and a linked record by its own name. */
+type WireName<F extends string> = F extends 'id'
+  ? '_id'
+  : F extends 'version'
+    ? '__v'
+    : F extends `${infer Linked}Id`
+      ? Linked
+      : F;
+const wireName = <F extends string>(field: F) =>
+  (field === 'id' ? '_id' : field === 'version' ? '__v' : field.replace(/Id$/, '')) as WireName<F>;
+
+/** The fields of a vehicle's public view, as the wire names them. */
+export type VehiclePublicField = WireName<(typeof VEHICLE_SUMMARY_FIELDS)[number]>;
+/**
+ * What a passenger checks before getting in: the taxi and whether it is approved. Exactly the fields of a vehicle's
+ * summary (the domain's VEHICLE_SUMMARY_FIELDS, the envelope included), so a list for the public reads summaries only.
+ */
+export const VEHICLE_PUBLIC_FIELDS: readonly VehiclePublicField[] = VEHICLE_SUMMARY_FIELDS.map(wireName);
+const VEHICLE_PUBLIC = fields([...VEHICLE_PUBLIC_FIELDS]);
 /** The driver a passenger checks: a name and whether an assembly approved them. */
 const DRIVER_PUBLIC = fields(['_id', 'name', 'approved', 'rating', ...ENVELOPE]);
 

@@ -1,13 +1,13 @@
 import { Transform } from 'class-transformer';
+import { OBJECT_ID_PATTERN } from '@transport/domain';
 
 // What every feature's request and response classes share: id and date formats, the If-Match header.
 
-export const OBJECT_ID = /^[0-9a-f]{24}$/;
 export const idMessage = {
   message: ({ property }: { property: string }) => `${property} must be a 24-character lowercase hex id`,
 };
 /** OpenAPI options of a 24-hex id. */
-export const ID = { example: '65a1b2c3d4e5f60718293a4b', pattern: OBJECT_ID.source };
+export const ID = { example: '65a1b2c3d4e5f60718293a4b', pattern: OBJECT_ID_PATTERN.source };
 /** OpenAPI options of a date-time. */
 export const DATE = { format: 'date-time', example: '2026-11-22T08:30:00.000Z' };
 

@@ -1,11 +1,12 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
+import { isObjectId } from '@transport/domain';
 import { AppError } from '../errors';
 
 /** `:id` path segments: 24 lowercase hex characters, else 400 (a well-formed unknown id is a 404 later). */
 @Injectable()
 export class ObjectIdPipe implements PipeTransform<string, string> {
   transform(value: string): string {
-    if (!/^[0-9a-f]{24}$/.test(value)) {
+    if (!isObjectId(value)) {
       throw new AppError('VALIDATION_FAILED', 'id must be a 24-character lowercase hex id', {
         errors: [{ field: 'id', message: 'must be a 24-character lowercase hex id' }],
       });

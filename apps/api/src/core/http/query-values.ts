@@ -2,12 +2,11 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
-import type { PageRequest } from '@transport/domain';
+import { OBJECT_ID_PATTERN, type PageRequest } from '@transport/domain';
 import { cursorRecord, listOrder } from './list-order';
 
 export const MAX_LIMIT = 500;
 export const DEFAULT_LIMIT = 50;
-const OBJECT_ID = /^[0-9a-f]{24}$/;
 
 /** `limit`: an integer from 1 to 500 (default 50). Anything else, including "10abc" or a repeated parameter, is a 400. */
 export function LimitParam() {
@@ -32,12 +31,12 @@ export function IdParam(description: string, required = false) {
   return applyDecorators(
     ApiPropertyOptional({
       description,
-      pattern: OBJECT_ID.source,
+      pattern: OBJECT_ID_PATTERN.source,
       example: '65a1b2c3d4e5f60718293a4b',
       required,
     } as never),
     ...(required ? [] : [IsOptional()]),
-    Matches(OBJECT_ID, { message: ({ property }) => `${property} must be a 24-character lowercase hex id` }),
+    Matches(OBJECT_ID_PATTERN, { message: ({ property }) => `${property} must be a 24-character lowercase hex id` }),
   );
 }
 

@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import type { CertificateClaims, NotGenuineReason } from '@transport/domain';
+import { isObjectId, type CertificateClaims, type NotGenuineReason } from '@transport/domain';
 
 /** One public key as the JWKS publishes it (RFC 8037: an Ed25519 key is kty OKP, crv Ed25519). */
 export interface CertificateJwk {
@@ -23,7 +23,6 @@ interface SigningKey {
 
 /** Longer than any token we sign: anything longer is refused before it is parsed. */
 export const MAX_TOKEN_LENGTH = 400;
-const OBJECT_ID = /^[0-9a-f]{24}$/;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -103,7 +102,7 @@ export class Ed25519CertificateSigner {
     const { sub, reg, apr, iat } = payload ?? {};
     if (
       typeof sub !== 'string' ||
-      !OBJECT_ID.test(sub) ||
+      !isObjectId(sub) ||
       typeof reg !== 'string' ||
       !Number.isSafeInteger(apr) ||
       !Number.isSafeInteger(iat)

@@ -1,4 +1,5 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, scrypt, type ScryptOptions } from 'node:crypto';
+import { sameBytes } from './secrets';
 
 /**
  * People's passwords: scrypt (memory-hard) with N = 2^15, r = 8, p = 1, 32 MiB per hash (OWASP's floor for scrypt),
@@ -36,7 +37,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (password.length > PASSWORD_MAX) return false;
   const expected = Buffer.from(hash, 'base64url');
   const actual = await derive(password, Buffer.from(salt, 'base64url'), cost);
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
+  return sameBytes(expected, actual);
 }
 
 /** Why a new password is refused, or undefined when it is acceptable (length, as NIST SP 800-63B asks, and not the email). */

@@ -1,7 +1,8 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppConfig } from '../../config';
+import { randomToken } from './secrets';
 
 /** Where a machine without ACTIVATION_KEY_SECRETS keeps the one it made (never in production: refused there). */
 export const ACTIVATION_SECRET_FILE = 'activation-key-secret';
@@ -41,7 +42,7 @@ async function madeSecret(
 /** The configuration with its activation-key secrets: ACTIVATION_KEY_SECRETS when set, else one made (madeSecret). */
 export async function withActivationSecrets(config: AppConfig): Promise<{ config: AppConfig; madeSecret: MadeSecret }> {
   if (config.activation.secrets.length > 0) return { config, madeSecret: false };
-  const made = await madeSecret(config, ACTIVATION_SECRET_FILE, () => randomBytes(32).toString('base64url'));
+  const made = await madeSecret(config, ACTIVATION_SECRET_FILE, () => randomToken());
   return {
     config: { ...config, activation: { ...config.activation, secrets: [made.secret] } },
     madeSecret: made.madeSecret,

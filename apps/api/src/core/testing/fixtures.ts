@@ -3,10 +3,8 @@ import {
   AssemblyUser,
   DEFAULT_ACTIVATION_POLICY,
   Region,
-  INSPECTION_ITEMS,
   type Actor,
   type DriverRegistration,
-  type InspectionChecklist,
 } from '@transport/domain';
 import {
   FixedClock,
@@ -14,10 +12,12 @@ import {
   PlainTextHasher,
   SeededRandomSource,
   SequentialIdGenerator,
+  driverInput as domainDriverInput,
 } from '@transport/domain/testing';
 
 import { AppError } from '../errors';
 import type {
+  EventLog,
   MerchantRecord,
   MerchantRegistry,
   MessageSender,
@@ -29,7 +29,7 @@ import type {
   RateLimits,
 } from '../ports';
 
-// What the services' specs share: the fakes of every port, wired the way ports.module.ts wires the real adapters.
+// What the services' specs share: the fakes of every port, wired the way ports.module.ts (the composition root) wires the real adapters.
 
 export const T0 = '2026-06-01T09:00:00.000Z';
 
@@ -100,6 +100,14 @@ function seedStaff(uow: InMemoryUnitOfWork): void {
   }
 }
 
+/** Event log lines, recorded: a test reads what an operator would have seen (and at which level). */
+export class RecordingEvents implements EventLog {
+  readonly lines: Array<{ level: string; event: string; fields: Record<string, unknown> }> = [];
+  info = (event: string, fields: Record<string, unknown>) => void this.lines.push({ level: 'info', event, fields });
+  warn = (event: string, fields: Record<string, unknown>) => void this.lines.push({ level: 'warn', event, fields });
+  error = (event: string, fields: Record<string, unknown>) => void this.lines.push({ level: 'error', event, fields });
+}
+
 /** Text messages, recorded: a test reads what a phone would have received. */
 export class RecordingMessages implements MessageSender {
   readonly sent: Array<{ to: string; text: string }> = [];
@@ -126,11 +134,6 @@ export function fakePorts() {
   };
 }
 
-export const days = (n: number) => new Date(Date.parse(T0) + n * 86_400_000);
-
-export const allPassed = (): InspectionChecklist =>
-  Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, true])) as InspectionChecklist;
-
 export const ownerInput = (
   over: Partial<{ name: string; phone: string; email: string; idType: string; idNumber: string }> = {},
 ) => ({
@@ -142,23 +145,14 @@ export const ownerInput = (
   ...over,
 });
 
-export const driverInput = (over: Partial<DriverRegistration> = {}): DriverRegistration => ({
-  name: 'Kojo Antwi',
-  phone: '0244555666',
-  email: 'kojo.antwi@example.com',
-  license: 'DL-0001-2020',
-  licenseClass: 'B',
-  licenseExpiry: days(400),
-  licenseIssueDate: days(-800),
-  idType: 'ghana_card',
-  idNumber: 'GHA-700000001-1',
-  gender: 'male',
-  // The driver chooses the staff actors' assembly, where they are to be approved.
-  assemblyId: STAFF_ASSEMBLY,
-  ...over,
-});
-
-export const passedDriverChecklist = { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true };
+/** The domain's driver, as the app's specs register him: in the staff actors' assembly, where he is to be approved. */
+export const driverInput = (over: Partial<DriverRegistration> = {}): DriverRegistration =>
+  domainDriverInput({
+    email: 'kojo.antwi@example.com',
+    license: 'DL-0001-2020',
+    assemblyId: STAFF_ASSEMBLY,
+    ...over,
+  });
 
 /** Merchants in memory, with the actor of each change. */
 export class InMemoryMerchants implements MerchantRegistry {

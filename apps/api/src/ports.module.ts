@@ -1,45 +1,46 @@
-import { randomBytes } from 'node:crypto';
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { ObjectIdGenerator, type Clock } from '@transport/domain';
-import type { AppConfig } from '../config';
-import { CallbackUrlPolicy } from '../payments/callback-url-policy';
-import { HttpPaymentProvider } from '../payments/http-payment-provider';
-import { HttpWebhookSender } from '../payments/http-webhook-sender';
-import { SimulatedPaymentProvider } from '../payments/simulated-payment-provider';
-import type { Database } from '../persistence/database';
-import { DatabaseModule } from '../persistence/database.module';
-import { PgBossJobQueue } from '../persistence/pg-boss-job-queue';
+import type { AppConfig } from './config';
+import { CallbackUrlPolicy } from './payments/callback-url-policy';
+import { HttpPaymentProvider } from './payments/http-payment-provider';
+import { HttpWebhookSender } from './payments/http-webhook-sender';
+import { SimulatedPaymentProvider } from './payments/simulated-payment-provider';
+import type { Database } from './persistence/database';
+import { DatabaseModule } from './persistence/database.module';
+import { PgBossJobQueue } from './persistence/pg-boss-job-queue';
 import {
   PrismaApiKeyRegistry,
   PrismaAuditTrail,
   PrismaMerchantRegistry,
   PrismaPaymentMetrics,
-} from '../persistence/prisma-admin-stores';
-import { ApiKeyStore } from '../persistence/prisma-api-key.store';
-import { PrismaPeopleDirectory } from '../persistence/prisma-people.store';
-import { PostgresRegistrySearch } from '../persistence/postgres-registry-search';
-import { prismaStores, PrismaUnitOfWork } from '../persistence/prisma-unit-of-work';
-import { PrismaAuditLog } from '../persistence/prisma-audit-log';
-import { PrismaReminderStore } from '../persistence/prisma-reminder.store';
-import type { MessageSender, RateLimitRule } from './ports';
-import { PostgresRateLimits } from '../persistence/postgres-rate-limits';
-import { OutboxMessageSender } from '../persistence/outbox-message-sender';
-import { HubtelSmsSender } from './platform/hubtel-sms-sender';
-import { CryptoRandomSource } from './platform/crypto-random-source';
-import { MeteredEventLog } from './observability/event-log';
-import { Metrics, type DatabaseProbes } from './observability/metrics';
-import { withTimeout } from './platform/with-timeout';
-import { HmacSecretHasher } from './platform/secrets';
-import { Ed25519CertificateSigner } from './platform/certificate-signer';
-import { newCertificateKey } from './platform/server-secrets';
-import { SystemClock } from './platform/system-clock';
+} from './persistence/prisma-admin-stores';
+import { ApiKeyStore } from './persistence/prisma-api-key.store';
+import { PrismaPeopleDirectory } from './persistence/prisma-people.store';
+import { PostgresRegistrySearch } from './persistence/postgres-registry-search';
+import { prismaStores, PrismaUnitOfWork } from './persistence/prisma-unit-of-work';
+import { PrismaAuditLog } from './persistence/prisma-audit-log';
+import { PrismaReminderStore } from './persistence/prisma-reminder.store';
+import type { MessageSender, RateLimitRule } from './core/ports';
+import { PostgresRateLimits } from './persistence/postgres-rate-limits';
+import { OutboxMessageSender } from './persistence/outbox-message-sender';
+import { HubtelSmsSender } from './core/platform/hubtel-sms-sender';
+import { CryptoRandomSource } from './core/platform/crypto-random-source';
+import { MeteredEventLog } from './core/observability/event-log';
+import { Metrics, type DatabaseProbes } from './core/observability/metrics';
+import { withTimeout } from './core/platform/with-timeout';
+import { HmacSecretHasher, randomToken } from './core/platform/secrets';
+import { Ed25519CertificateSigner } from './core/platform/certificate-signer';
+import { newCertificateKey } from './core/platform/server-secrets';
+import { SystemClock } from './core/platform/system-clock';
 import {
+  API_KEY_AUTHENTICATOR,
   API_KEYS,
   APP_CONFIG,
   AUDIT_TRAIL,
   CALLBACK_URL_CHECK,
   CERTIFICATE_SIGNER,
   CLOCK,
+  DATABASE_HEALTH,
   EVENT_LOG,
   ID_GENERATOR,
   JOB_WORKERS,
@@ -55,7 +56,7 @@ import {
   STORES,
   UNIT_OF_WORK,
   WEBHOOK_SENDER,
-} from './tokens';
+} from './core/tokens';
 
 /** Every shared rate limit, by name, from the configuration. */
 export function rateLimitRules(config: AppConfig): Record<string, RateLimitRule> {
@@ -190,7 +191,7 @@ export class PortsModule {
         provide: SECRET_HASHER,
         // createApp resolves the secrets first; only the OpenAPI preview (nothing hashed) builds this without one.
         useValue: new HmacSecretHasher(
-          config.activation.secrets.length > 0 ? config.activation.secrets : [randomBytes(32).toString('hex')],
+          config.activation.secrets.length > 0 ? config.activation.secrets : [randomToken()],
         ),
       },
       {
@@ -216,6 +217,8 @@ export class PortsModule {
       // A search reads where list pages do (the read replica, when there is one).
       { provide: REGISTRY_SEARCH, useValue: new PostgresRegistrySearch(database.lists.reads) },
       { provide: ApiKeyStore, useValue: apiKeys },
+      { provide: API_KEY_AUTHENTICATOR, useValue: apiKeys },
+      { provide: DATABASE_HEALTH, useValue: database },
       { provide: RATE_LIMITS, useValue: new PostgresRateLimits(database.pool, rateLimitRules(config)) },
       {
         provide: MESSAGE_SENDER,

@@ -1,0 +1,204 @@
+import type { CsvList } from '../core/http/csv-export';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  COMPLIANCE_REASON_CODES,
+  VEHICLE_TYPES,
+  type ComplianceReason,
+  type StationState,
+  type TransportUnionState,
+  type VehicleState,
+  type VehicleSummary,
+} from '@transport/domain';
+import type { VehiclePublicField } from '../core/auth/views';
+import { DATE, ID, iso, withoutUndefined } from '../core/http/dto-support';
+import { AssemblyOfRecord } from '../core/http/jurisdiction.dto';
+import { RecordResponse } from '../core/http/record-response';
+import {
+  StationResponse,
+  TransportUnionResponse,
+  toStationResponse,
+  toTransportUnionResponse,
+} from '../reference-data/reference-data.dto';
+import { InspectionChecklistResponse } from './inspection-checklist.dto';
+
+// Responses of the /vehicles routes and their CSV exports, declared once: the OpenAPI document, the types and the
+// mapping from the domain's state.
+
+/** The Vehicle of the interface document; fields marked "present once..." are absent, never null, until then. */
+export class VehicleResponse extends RecordResponse {
+  @ApiProperty({ ...ID }) ownerID!: string;
+  @ApiPropertyOptional({ example: '#FFD700' }) color?: string;
+  @ApiPropertyOptional({ example: 'GR 1234-24' }) registrationNumber?: string;
+  @ApiPropertyOptional({ example: 'Toyota' }) make?: string;
+  @ApiPropertyOptional({ example: 'Corolla' }) model?: string;
+  @ApiPropertyOptional({ ...DATE }) makeYear?: string;
+  @ApiPropertyOptional({ ...DATE }) yearOfRegistration?: string;
+  @ApiPropertyOptional({ description: 'Seats.', example: 4 }) capacity?: number;
+  @ApiPropertyOptional({ description: 'Kilograms.', example: 1700 }) grossWeight?: number;
+  @ApiPropertyOptional({ description: 'Kilograms.', example: 1300 }) netWeight?: number;
+  @ApiPropertyOptional({ enum: VEHICLE_TYPES }) type?: string;
+  @ApiPropertyOptional({ description: 'Litres.', example: 50 }) fuelCapacity?: number;
+  @ApiPropertyOptional({ ...DATE }) roadWorthyExpiryDate?: string;
+  @ApiPropertyOptional({ ...DATE }) insuranceExpiryDate?: string;
+  @ApiPropertyOptional({ example: '1HGCM82633A004352' }) vin?: string;
+  @ApiProperty() inspected!: boolean;
+  @ApiProperty() approved!: boolean;
+  @ApiPropertyOptional({ type: InspectionChecklistResponse, description: 'Present on inspected vehicles.' })
+  inspectionChecklist?: Record<string, boolean>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: "The inspector's note on each failed item of the last inspection that has one; absent when none.",
+    example: { brakes: 'Front brake pads worn through' },
+  })
+  inspectionDefects?: Record<string, string>;
+  @ApiPropertyOptional({ ...ID, description: 'Present on approved vehicles.' }) approvedBy?: string;
+  @ApiPropertyOptional({ ...DATE, description: 'Present on approved vehicles.' }) dateApproved?: string;
+  @ApiPropertyOptional({ ...ID, description: 'Present on inspected vehicles.' }) inspectedBy?: string;
+  @ApiPropertyOptional({ ...DATE, description: 'Present on inspected vehicles.' }) dateInspected?: string;
+  @ApiPropertyOptional({
+    type: StationResponse,
+    nullable: true,
+    description: 'Present once linked; null once unlinked.',
+  })
+  station?: StationResponse | null;
+  @ApiPropertyOptional({ type: TransportUnionResponse, description: 'Present once linked.' })
+  transportUnion?: TransportUnionResponse;
+  @ApiPropertyOptional({ ...ID, description: 'Present once a driver is linked.' }) driver?: string;
+  @AssemblyOfRecord() assembly?: string | null;
+}
+
+/** Linked records the vehicle response embeds, looked up by id. */
+export interface VehicleLinks {
+  stations: ReadonlyMap<string, StationState>;
+  unions: ReadonlyMap<string, TransportUnionState>;
+}
+
+export function toVehicleResponse(v: VehicleState, links: VehicleLinks): VehicleResponse {
+  const out: VehicleResponse = {
+    _id: v.id,
+    ownerID: v.ownerId,
+    color: v.color,
+    registrationNumber: v.registrationNumber,
+    make: v.make,
+    model: v.model,
+    makeYear: iso(v.makeYear),
+    yearOfRegistration: iso(v.yearOfRegistration),
+    capacity: v.capacity,
+    grossWeight: v.grossWeight,
+    netWeight: v.netWeight,
+    type: v.type,
+    fuelCapacity: v.fuelCapacity,
+    roadWorthyExpiryDate: iso(v.roadWorthyExpiryDate),
+    insuranceExpiryDate: iso(v.insuranceExpiryDate),
+    vin: v.vin,
+    inspected: v.inspected,
+    approved: v.approved,
+    inspectionChecklist: v.inspectionChecklist ? { ...v.inspectionChecklist } : undefined,
+    inspectionDefects: v.inspectionDefects ? { ...v.inspectionDefects } : undefined,
+    approvedBy: v.approvedBy,
+    dateApproved: iso(v.dateApproved),
+    inspectedBy: v.inspectedBy,
+    dateInspected: iso(v.dateInspected),
+    driver: v.driverId,
+    assembly: v.assemblyId ?? null,
+    createdAt: v.createdAt.toISOString(),
+    updatedAt: v.updatedAt.toISOString(),
+    __v: v.version,
+  };
+  return withoutUndefined(withLinks(out, v, links));
+}
+
+/** The station (null once unlinked) and union a vehicle links to, embedded in its response. */
+function withLinks<R extends VehicleSummaryResponse>(
+  out: R,
+  v: Pick<VehicleState, 'stationId' | 'transportUnionId'>,
+  links: VehicleLinks,
+): R {
+  if (v.stationId !== undefined) {
+    const station = v.stationId === null ? undefined : links.stations.get(v.stationId);
+    out.station = station ? toStationResponse(station) : null;
+  }
+  const union = v.transportUnionId === undefined ? undefined : links.unions.get(v.transportUnionId);
+  if (union) out.transportUnion = toTransportUnionResponse(union);
+  return out;
+}
+
+/** What the public sees of a vehicle (core/auth/views.ts, VEHICLE_PUBLIC_FIELDS): the fields of its summary. */
+export type VehicleSummaryResponse = Pick<VehicleResponse, VehiclePublicField>;
+
+export function toVehicleSummaryResponse(v: VehicleSummary, links: VehicleLinks): VehicleSummaryResponse {
+  const out: VehicleSummaryResponse = {
+    _id: v.id,
+    registrationNumber: v.registrationNumber,
+    make: v.make,
+    model: v.model,
+    color: v.color,
+    type: v.type,
+    capacity: v.capacity,
+    inspected: v.inspected,
+    approved: v.approved,
+    createdAt: v.createdAt.toISOString(),
+    updatedAt: v.updatedAt.toISOString(),
+    __v: v.version,
+  };
+  return withoutUndefined(withLinks(out, v, links));
+}
+
+export class ComplianceReasonResponse {
+  @ApiProperty({ enum: COMPLIANCE_REASON_CODES }) code!: string;
+  @ApiPropertyOptional({ ...DATE, description: 'When the certificate ended or ends.' }) date?: string;
+  @ApiPropertyOptional({ type: [String], description: 'Failed checklist items.' }) items?: string[];
+}
+
+export class ComplianceEntryResponse {
+  @ApiProperty({ type: VehicleResponse }) vehicle!: VehicleResponse;
+  @ApiProperty({ type: [ComplianceReasonResponse] }) reasons!: ComplianceReasonResponse[];
+}
+
+export function toComplianceReason(reason: ComplianceReason): ComplianceReasonResponse {
+  if ('since' in reason) return { code: reason.code, date: reason.since.toISOString() };
+  if ('on' in reason) return { code: reason.code, date: reason.on.toISOString() };
+  if ('items' in reason) return { code: reason.code, items: reason.items };
+  return { code: reason.code };
+}
+
+const VEHICLE_COLUMNS = [
+  '_id',
+  'registrationNumber',
+  'make',
+  'model',
+  'color',
+  'type',
+  'capacity',
+  'makeYear',
+  'vin',
+  'ownerID',
+  'inspected',
+  'approved',
+  'roadWorthyExpiryDate',
+  'insuranceExpiryDate',
+  'driver',
+  'station._id',
+  'station.name',
+  'transportUnion._id',
+  'transportUnion.name',
+  'assembly',
+  'createdAt',
+] as const;
+
+/** The vehicles export (Accept: text/csv on GET /vehicles/all): one row per vehicle, in the caller's view. */
+export const VEHICLE_CSV: CsvList = { filename: 'vehicles.csv', view: 'vehicle', columns: VEHICLE_COLUMNS };
+
+/** The compliance export (Accept: text/csv on GET /vehicles/compliance): the vehicle, then its reasons and dates. */
+export const COMPLIANCE_CSV: CsvList = {
+  filename: 'compliance.csv',
+  view: 'vehicle',
+  place: 'vehicle',
+  columns: [
+    ...VEHICLE_COLUMNS.filter((c) => c !== 'createdAt').map((c) => `vehicle.${c}`),
+    'reasons.code',
+    'reasons.date',
+    'reasons.items',
+  ],
+};

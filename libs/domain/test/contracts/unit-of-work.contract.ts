@@ -53,17 +53,31 @@ export function unitOfWorkContract(name: string, open: OpenUnitOfWorkBackend): v
 
     async function write(r: Repositories) {
       const ids = idsFor(71);
-      const region = await r.regions.add(Region.create({ name: 'Oti', country: '65a0000000000000000000c0' }, ids, at(1)));
+      const region = await r.regions.add(
+        Region.create({ name: 'Oti', country: '65a0000000000000000000c0' }, ids, at(1)),
+      );
       const union = await r.unions.add(
         TransportUnion.create(
-          { name: 'GPRTU Dambai', digitalAddress: 'OT-100-1000', contactNumber: '0302000111', email: 'u@x.org', zones: [] },
+          {
+            name: 'GPRTU Dambai',
+            digitalAddress: 'OT-100-1000',
+            contactNumber: '0302000111',
+            email: 'u@x.org',
+            zones: [],
+          },
           ids,
           at(2),
         ),
       );
       const station = await r.stations.add(
         Station.create(
-          { name: 'Dambai', transportUnions: [union.id], zones: [], contactNumber: 302000111, digitalAddress: 'OT-200-2000' },
+          {
+            name: 'Dambai',
+            transportUnions: [union.id],
+            zones: [],
+            contactNumber: 302000111,
+            digitalAddress: 'OT-200-2000',
+          },
           ids,
           at(3),
         ),

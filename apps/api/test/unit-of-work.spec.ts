@@ -7,6 +7,7 @@ import { openDatabase, type Database } from '../src/persistence/database';
 import { PrismaAuditLog } from '../src/persistence/prisma-audit-log';
 import { prismaRepositories } from '../src/persistence/prisma-repositories';
 import { prismaStores, PrismaUnitOfWork } from '../src/persistence/prisma-unit-of-work';
+import { sqlOn } from '../src/persistence/prisma-executor';
 import { describeOnEachTier, openTierStore, type TierStore } from './support/test-app';
 import { truncateAll } from './support/truncate';
 
@@ -113,6 +114,29 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
     // connection, which the transaction holds).
     expect((await uow.run((c) => c.owners.findById(owner)))?.id).toBe(owner);
     expect((await uow.run((c) => c.vehicles.list({}, { limit: 1 }))).items.map((v) => v.id)).toEqual([vehicle.id]);
+  });
+
+  it("runs Kysely's statements on the client it is given, and leaves transactions to the unit of work", async () => {
+    const vehicle = await inspectedVehicle();
+    // A write through Kysely on a transaction's client counts its rows and is rolled back with the transaction.
+    const changed = await database.prisma
+      .$transaction(async (tx) => {
+        const { numUpdatedRows } = await sqlOn(tx)
+          .updateTable('vehicles')
+          .set({ color: 'violet' })
+          .where('id', '=', vehicle.id)
+          .executeTakeFirstOrThrow();
+        const inside = await sqlOn(tx).selectFrom('vehicles').select('color').where('id', '=', vehicle.id).execute();
+        throw Object.assign(new Error('roll back'), { numUpdatedRows, inside });
+      })
+      .catch((error: { numUpdatedRows?: bigint; inside?: unknown }) => error);
+    expect(changed).toMatchObject({ numUpdatedRows: 1n, inside: [{ color: 'violet' }] });
+    expect((await stored(vehicle.id)).toState().color).toBeUndefined();
+    await expect(
+      sqlOn(database.prisma)
+        .transaction()
+        .execute(async () => 1),
+    ).rejects.toThrow(/unit of work/);
   });
 
   it('writes the change and its audit entry together', async () => {

@@ -10,9 +10,9 @@ import type {
   NewApiKey,
   PaymentMetricsSource,
 } from '../core/ports';
+import type { PrismaClient } from '../generated/prisma/client';
 import { PrismaAuditLog } from './prisma-audit-log';
 import { everyRow, orderedPage } from './paging';
-import type { PrismaClient } from '../generated/prisma/client';
 import { sqlOn } from './prisma-executor';
 
 const toKey = (r: {

@@ -210,7 +210,7 @@ export class PrismaAssemblyUserRepository implements AssemblyUserRepository {
   }
 }
 
-/** Batches of stations and unions (embedded in every vehicle list) are read through Kysely on the same client (`sqlOn`). */
+/** Batches of stations and unions (embedded in every vehicle list) are read through Kysely (`sqlOn`). */
 export class PrismaStationRepository implements StationRepository {
   constructor(
     private readonly db: PrismaExecutor,

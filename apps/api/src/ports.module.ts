@@ -175,7 +175,6 @@ export class PortsModule {
     });
     const apiKeys = new ApiKeyStore(
       database.prisma,
-      database.reads,
       () => clock.now(),
       config.apiKeyCacheSeconds * 1000,
       database.keyChanges,
@@ -205,7 +204,7 @@ export class PortsModule {
         provide: UNIT_OF_WORK,
         useValue: new PrismaUnitOfWork(database.prisma, (db) => new PrismaAuditLog(db), jobs),
       },
-      { provide: STORES, useValue: prismaStores(database.prisma, database.reads, jobs, database.lists) },
+      { provide: STORES, useValue: prismaStores(database.prisma, jobs, database.lists) },
       { provide: PAYMENT_PROVIDER, useValue: provider },
       { provide: JOB_WORKERS, useValue: jobs },
       { provide: WEBHOOK_SENDER, useValue: webhooks },
@@ -215,7 +214,7 @@ export class PortsModule {
       { provide: AUDIT_TRAIL, useValue: new PrismaAuditTrail(database.prisma) },
       { provide: PEOPLE, useValue: new PrismaPeopleDirectory(database.prisma) },
       // A search reads where list pages do (the read replica, when there is one).
-      { provide: REGISTRY_SEARCH, useValue: new PostgresRegistrySearch(database.lists.reads) },
+      { provide: REGISTRY_SEARCH, useValue: new PostgresRegistrySearch(database.lists) },
       { provide: ApiKeyStore, useValue: apiKeys },
       { provide: API_KEY_AUTHENTICATOR, useValue: apiKeys },
       { provide: DATABASE_HEALTH, useValue: database },

@@ -3,8 +3,10 @@ import type { RunningApp } from '../src/app';
 import { hashApiKey } from '../src/core/platform/secrets';
 import { openDatabase, type Database } from '../src/persistence/database';
 import { KeyChangeListener } from '../src/persistence/key-changes';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from '../src/generated/prisma/client';
 import { ApiKeyStore } from '../src/persistence/prisma-api-key.store';
-import { createReadDb } from '../src/persistence/read-db';
+import { sqlOn } from '../src/persistence/prisma-executor';
 import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { describeOnPostgres } from './support/postgres-only';
 import { openTierStore, startTestApp, type TierStore } from './support/test-app';
@@ -28,24 +30,28 @@ describeOnPostgres('API keys kept between requests, and forgotten when any key c
   let now: Date;
   let lookups = 0;
   let keys: ApiKeyStore;
+  // A client of the app's kind on the same pool, whose Kysely counts the statements that read a key.
+  let counted: PrismaClient;
 
   beforeAll(async () => {
     tier = await openTierStore('postgresql');
     database = await openDatabase(tier.config());
     f = await loadApiFixture(database);
+    counted = new PrismaClient({ adapter: new PrismaPg(database.pool) });
+    sqlOn(counted, (sql) => {
+      if (sql.includes('"api_keys"')) lookups++;
+    });
   });
   beforeEach(async () => {
     now = new Date('2026-11-24T08:00:00Z');
     lookups = 0;
     changes = new KeyChangeListener(database.url);
     await changes.start();
-    const reads = createReadDb(database.pool, (sql) => {
-      if (sql.includes('"api_keys"')) lookups++;
-    });
-    keys = new ApiKeyStore(database.prisma, reads, () => now, TTL_MS, changes);
+    keys = new ApiKeyStore(counted, () => now, TTL_MS, changes);
   });
   afterEach(() => changes.close());
   afterAll(async () => {
+    await counted?.$disconnect();
     await database?.close();
     await tier?.dispose();
   });

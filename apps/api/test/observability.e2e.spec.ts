@@ -1,4 +1,8 @@
 import request from 'supertest';
+import pg from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from '../src/generated/prisma/client';
+import { sqlOn } from '../src/persistence/prisma-executor';
 import type { RunningApp } from '../src/app';
 import { createRootLogger } from '../src/core/observability/logging';
 import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
@@ -191,5 +195,26 @@ describeOnPostgres('database timeouts', () => {
     // The same through Prisma's driver adapter, as a repository would meet it.
     const viaPrisma = await running.database.prisma.$queryRaw`SELECT pg_sleep(5)`.catch((e: unknown) => e);
     expect(databaseUnavailable(viaPrisma)).toBe(true);
+  });
+});
+
+describe('a database that refuses connections', () => {
+  it('is a 503, not a 500: Prisma names the refusal, for its models and for the lists alike', async () => {
+    // Nothing listens on port 1: every connection is refused at once.
+    const pool = new pg.Pool({ host: '127.0.0.1', port: 1, user: 'postgres', database: 'none' });
+    const db = new PrismaClient({ adapter: new PrismaPg(pool) });
+    try {
+      const viaList = await sqlOn(db)
+        .selectFrom('vehicles')
+        .selectAll()
+        .execute()
+        .catch((e: unknown) => e);
+      const viaModel = await db.vehicle.findMany().catch((e: unknown) => e);
+      expect(databaseUnavailable(viaList)).toBe(true);
+      expect(databaseUnavailable(viaModel)).toBe(true);
+    } finally {
+      await db.$disconnect();
+      await pool.end();
+    }
   });
 });

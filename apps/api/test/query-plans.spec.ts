@@ -3,7 +3,6 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../src/generated/prisma/client';
 import { migrateDeploy } from '../src/persistence/migrate';
 import { prismaRepositories } from '../src/persistence/prisma-repositories';
-import { createReadDb } from '../src/persistence/read-db';
 import { PrismaAuditTrail } from '../src/persistence/prisma-admin-stores';
 import { PostgresRegistrySearch } from '../src/persistence/postgres-registry-search';
 import { allPassed, REGISTRY_KINDS, searchTerms } from '@transport/domain';
@@ -103,7 +102,7 @@ describeOnPostgres('query plans at 100,000 rows', () => {
     } finally {
       client.release();
     }
-    // Record every statement Prisma sends, to explain exactly those.
+    // Record every statement Prisma sends (its models' and the lists' Kysely SQL alike), to explain exactly those.
     const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
     (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       const [config, values] = args as [{ text?: string; values?: unknown[] } | string, unknown[] | undefined];
@@ -112,10 +111,8 @@ describeOnPostgres('query plans at 100,000 rows', () => {
       return query(...args);
     };
     prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-    // Kysely (the lists' typed SQL) runs its statements on pooled clients, not pool.query: its log records them.
-    const reads = createReadDb(pool, (text, values) => captured.push({ text, values: [...values] }));
-    repos = prismaRepositories(prisma, reads);
-    registry = new PostgresRegistrySearch(reads);
+    repos = prismaRepositories(prisma);
+    registry = new PostgresRegistrySearch(prisma);
   });
 
   afterAll(async () => {

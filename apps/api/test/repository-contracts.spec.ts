@@ -23,7 +23,7 @@ describeOnEachTier('Prisma repositories', (tier) => {
   repositoryContracts(`Prisma on ${tier}`, async () => {
     await truncateAll(database.prisma);
     return {
-      ...prismaRepositories(database.prisma, database.reads),
+      ...prismaRepositories(database.prisma),
       ensureMerchant: async (id: string) => {
         const now = new Date();
         await database.prisma.merchant.upsert({

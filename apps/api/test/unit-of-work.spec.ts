@@ -1,11 +1,13 @@
 import { ObjectIdGenerator, Vehicle, VehicleOwner, type InspectionChecklist } from '@transport/domain';
 import { allPassed, FixedClock, SeededRandomSource } from '@transport/domain/testing';
+import { unitOfWorkContract } from '@transport/domain/contracts';
 import type { Actor, AuditLog, UnitOfWork } from '@transport/domain';
 import { VehiclesService } from '../src/vehicles/vehicles.service';
 import { openDatabase, type Database } from '../src/persistence/database';
 import { PrismaAuditLog } from '../src/persistence/prisma-audit-log';
 import { prismaRepositories } from '../src/persistence/prisma-repositories';
 import { prismaStores, PrismaUnitOfWork } from '../src/persistence/prisma-unit-of-work';
+import { sqlOn } from '../src/persistence/prisma-executor';
 import { describeOnEachTier, openTierStore, type TierStore } from './support/test-app';
 import { truncateAll } from './support/truncate';
 
@@ -30,7 +32,7 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
   async function inspectedVehicle(): Promise<Vehicle> {
     await truncateAll(database.prisma);
     const ids = new ObjectIdGenerator(clock, new SeededRandomSource(seed++));
-    const repos = prismaRepositories(database.prisma, database.reads);
+    const repos = prismaRepositories(database.prisma);
     const owner = await repos.owners.add(
       VehicleOwner.register(
         { name: 'Kofi', phone: '0244123456', email: 'kofi@example.com', idType: 'ghana_card', idNumber: 'GHA-1-2' },
@@ -59,12 +61,11 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
   const vehicles = (uow: UnitOfWork) =>
     new VehiclesService(
       uow,
-      prismaStores(database.prisma, database.reads),
+      prismaStores(database.prisma),
       clock,
       new ObjectIdGenerator(clock, new SeededRandomSource(1)),
     );
-  const stored = async (id: string) =>
-    (await prismaRepositories(database.prisma, database.reads).vehicles.findById(id))!;
+  const stored = async (id: string) => (await prismaRepositories(database.prisma).vehicles.findById(id))!;
   async function inspectVehicle(
     deps: { uow: UnitOfWork; clock: FixedClock },
     id: string,
@@ -84,17 +85,58 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
     return stored(id);
   }
 
+  // The same promise the in-memory unit of work keeps: a use case's lists run in its transaction.
+  unitOfWorkContract(`Prisma on ${tier}`, async () => {
+    await truncateAll(database.prisma);
+    return {
+      uow: new PrismaUnitOfWork(database.prisma),
+      stores: prismaRepositories(database.prisma),
+      ensureMerchant: async (id: string) => {
+        const now = new Date();
+        await database.prisma.merchant.upsert({
+          where: { id },
+          update: {},
+          create: { id, name: `Merchant ${id}`, signingSecret: 'secret', createdAt: now, updatedAt: now },
+        });
+      },
+      close: async () => undefined,
+    };
+  });
+
   const auditRows = (entityId: string) =>
     database.prisma.auditEntry.findMany({ where: { entityId }, orderBy: { id: 'asc' } });
 
-  it("reads inside a unit of work on the transaction's connection only: a list read there is refused", async () => {
+  it("reads inside a unit of work on the transaction's connection: single records and lists alike", async () => {
     const vehicle = await inspectedVehicle();
     const owner = vehicle.toState().ownerId;
     const uow = new PrismaUnitOfWork(database.prisma);
-    // Single records are read in the transaction (this would wait forever on the embedded database's one connection
-    // if it went through the pool instead).
+    // Both run in the transaction (through the pool instead, they would wait forever on the embedded database's one
+    // connection, which the transaction holds).
     expect((await uow.run((c) => c.owners.findById(owner)))?.id).toBe(owner);
-    await expect(uow.run((c) => c.vehicles.list({}, { limit: 1 }))).rejects.toThrow(/outside units of work only/);
+    expect((await uow.run((c) => c.vehicles.list({}, { limit: 1 }))).items.map((v) => v.id)).toEqual([vehicle.id]);
+  });
+
+  it("runs Kysely's statements on the client it is given, and leaves transactions to the unit of work", async () => {
+    const vehicle = await inspectedVehicle();
+    // A write through Kysely on a transaction's client counts its rows and is rolled back with the transaction.
+    const changed = await database.prisma
+      .$transaction(async (tx) => {
+        const { numUpdatedRows } = await sqlOn(tx)
+          .updateTable('vehicles')
+          .set({ color: 'violet' })
+          .where('id', '=', vehicle.id)
+          .executeTakeFirstOrThrow();
+        const inside = await sqlOn(tx).selectFrom('vehicles').select('color').where('id', '=', vehicle.id).execute();
+        throw Object.assign(new Error('roll back'), { numUpdatedRows, inside });
+      })
+      .catch((error: { numUpdatedRows?: bigint; inside?: unknown }) => error);
+    expect(changed).toMatchObject({ numUpdatedRows: 1n, inside: [{ color: 'violet' }] });
+    expect((await stored(vehicle.id)).toState().color).toBeUndefined();
+    await expect(
+      sqlOn(database.prisma)
+        .transaction()
+        .execute(async () => 1),
+    ).rejects.toThrow(/unit of work/);
   });
 
   it('writes the change and its audit entry together', async () => {
@@ -117,7 +159,7 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
       },
     }));
     await expect(approveVehicle({ uow, clock }, vehicle.id, approver)).rejects.toThrow(/injected failure/);
-    const stored = await prismaRepositories(database.prisma, database.reads).vehicles.findById(vehicle.id);
+    const stored = await prismaRepositories(database.prisma).vehicles.findById(vehicle.id);
     expect(stored?.toState()).toMatchObject({ approved: false, version: 1 });
     expect(stored?.toState()).not.toHaveProperty('approvedBy');
     expect((await auditRows(vehicle.id)).map((a) => a.action)).toEqual(['VehicleInspected']);
@@ -148,14 +190,14 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
         .filter((a) => a !== 'approved')
         .every((a) => a === 'conflict:CONCURRENT_UPDATE' || a === 'conflict:VEHICLE_ALREADY_APPROVED'),
     ).toBe(true);
-    const stored = await prismaRepositories(database.prisma, database.reads).vehicles.findById(vehicle.id);
+    const stored = await prismaRepositories(database.prisma).vehicles.findById(vehicle.id);
     expect(stored?.version).toBe(2);
     expect((await auditRows(vehicle.id)).filter((a) => a.action === 'VehicleApproved')).toHaveLength(1);
   });
 
   it('gives the stale writer CONCURRENT_UPDATE when two copies of one revision are saved at once, and moves __v by one', async () => {
     const vehicle = await inspectedVehicle();
-    const repos = prismaRepositories(database.prisma, database.reads);
+    const repos = prismaRepositories(database.prisma);
     const [a, b] = [(await repos.vehicles.findById(vehicle.id))!, (await repos.vehicles.findById(vehicle.id))!];
     a.approve(approver.id, clock.now());
     b.linkStation(null, clock.now());
@@ -186,19 +228,19 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
     await database.prisma.$executeRawUnsafe(
       `UPDATE vehicles SET "inspectionChecklist" = NULL WHERE id = '${vehicle.id}'`,
     );
-    await expect(prismaRepositories(database.prisma, database.reads).vehicles.findById(vehicle.id)).rejects.toThrow(
+    await expect(prismaRepositories(database.prisma).vehicles.findById(vehicle.id)).rejects.toThrow(
       /cannot be mapped: inspected and inspectionChecklist disagree/,
     );
     await database.prisma.$executeRawUnsafe(
       `UPDATE vehicles SET "inspectionChecklist" = '{"brakes": true}'::jsonb WHERE id = '${vehicle.id}'`,
     );
-    await expect(prismaRepositories(database.prisma, database.reads).vehicles.findById(vehicle.id)).rejects.toThrow(
+    await expect(prismaRepositories(database.prisma).vehicles.findById(vehicle.id)).rejects.toThrow(
       /cannot be mapped: inspectionChecklist needs/,
     );
     await database.prisma.$executeRawUnsafe(
       `UPDATE vehicles SET "inspectionChecklist" = NULL, inspected = false, type = 'spaceship' WHERE id = '${vehicle.id}'`,
     );
-    await expect(prismaRepositories(database.prisma, database.reads).vehicles.list({}, { limit: 5 })).rejects.toThrow(
+    await expect(prismaRepositories(database.prisma).vehicles.list({}, { limit: 5 })).rejects.toThrow(
       /cannot be mapped: type must be one of/,
     );
   });

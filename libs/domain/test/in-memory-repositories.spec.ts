@@ -1,5 +1,5 @@
-import { inMemoryRepositories } from '../src/testing';
-import { repositoryContracts } from './contracts';
+import { inMemoryRepositories, InMemoryUnitOfWork } from '../src/testing';
+import { repositoryContracts, unitOfWorkContract } from './contracts';
 
 repositoryContracts('in memory', async () => ({
   ...inMemoryRepositories(),
@@ -7,3 +7,8 @@ repositoryContracts('in memory', async () => ({
   concurrentWriters: false,
   close: async () => undefined,
 }));
+
+unitOfWorkContract('in memory', async () => {
+  const uow = new InMemoryUnitOfWork();
+  return { uow, stores: uow.stores, ensureMerchant: async () => undefined, close: async () => undefined };
+});

@@ -23,7 +23,7 @@ function adminService(database: Database): AdminService {
     new PrismaApiKeyRegistry(database.prisma),
     new PrismaMerchantRegistry(database.prisma),
     new PrismaAuditTrail(database.prisma),
-    prismaStores(database.prisma, database.reads),
+    prismaStores(database.prisma),
     clock,
     new ObjectIdGenerator(clock, new CryptoRandomSource()),
   );

@@ -6,8 +6,6 @@ import { PrismaClient } from '../generated/prisma/client';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
 import { migrateDeploy, migrationsApplied } from './migrate';
 import { KeyChangeListener } from './key-changes';
-import { createReadDb, type ReadDb } from './read-db';
-import type { ListSource } from './prisma-executor';
 import { settingsClient, type SettingsMode } from './session-settings';
 
 export type DatabaseKind = 'postgresql' | 'embedded';
@@ -18,17 +16,16 @@ const logger = new Logger('Database');
 export interface Database {
   readonly kind: DatabaseKind;
   readonly url: string;
+  /** The app's one client: Prisma's models, and Kysely on it for lists and searches (prisma-executor.ts, `sqlOn`). */
   readonly prisma: PrismaClient;
   /** The pool under Prisma; the job queue runs its statements through it too (one pool, one connection budget). */
   readonly pool: pg.Pool;
-  /** Kysely on the same pool: the typed SQL of the hot read paths (read-db.ts). */
-  readonly reads: ReadDb;
   /**
    * List pages, searches and exports: on the read replica when DATABASE_READ_URL is set (they may lag the primary by
-   * the replication delay), else the same as `prisma` and `reads`. A record's own page, a change's answer, keys,
-   * limits, payment status checks and jobs always read the primary.
+   * the replication delay), else the same client as `prisma`. A record's own page, a change's answer, keys, limits,
+   * payment status checks and jobs always read the primary.
    */
-  readonly lists: ListSource;
+  readonly lists: PrismaClient;
   /** The replica's pool, when there is one. */
   readonly replicaPool?: pg.Pool;
   /** How per-statement settings reach the server on PostgreSQL (session-settings.ts). */
@@ -112,7 +109,7 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     await prisma.$connect();
     opened.push({ end: () => prisma.$disconnect() });
-    let lists: ListSource = { prisma, reads: createReadDb(pool) };
+    let lists = prisma;
     let replicaPool: pg.Pool | undefined;
     if (config.databaseReadUrl && !embedded) {
       replicaPool = openPool(config, config.databaseReadUrl, poolSize, settings);
@@ -120,14 +117,13 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
       const replica = new PrismaClient({ adapter: new PrismaPg(replicaPool) });
       await replica.$connect();
       opened.push({ end: () => replica.$disconnect() });
-      lists = { prisma: replica, reads: createReadDb(replicaPool) };
+      lists = replica;
     }
     return {
       kind: embedded ? 'embedded' : 'postgresql',
       url,
       prisma,
       pool,
-      reads: lists.prisma === prisma ? lists.reads : createReadDb(pool),
       lists,
       replicaPool,
       settings,

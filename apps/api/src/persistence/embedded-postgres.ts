@@ -76,7 +76,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   await server.start();
   if (options.keepProcessAlive === false) {
     // pglite-socket keeps its net.Server private; unref it and every connection it accepts.
-    const listener = (server as unknown as { server: Server | null }).server;
+    const listener: Server | null | undefined = Reflect.get(server, 'server');
     listener?.unref();
     listener?.on('connection', (socket: Socket) => socket.unref());
   }

@@ -1,74 +1,188 @@
+import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Page, PageRequest } from '@transport/domain';
+import type { Sql, Tables } from './prisma-executor';
 
-interface Keyed {
-  id: string;
-  createdAt: Date;
+// The one pager: every list of the API pages with a cursor (the last row's id) through `keysetPage`, in its table's
+// order: newest first by its (time DESC, id DESC) index, or by another indexed column when the request names one.
+
+/** The tables listed in pages. Their time is `createdAt`, the audit log's `at`. */
+export type ListedTable = Exclude<keyof Tables, 'trip_services'>;
+type TimeColumn = 'createdAt' | 'at';
+const timeOf = (table: ListedTable): TimeColumn => (table === 'audit_log' ? 'at' : 'createdAt');
+
+/** The columns lists sort by; each has a (column, id) index, alone and after assemblyId (the staff's lists). */
+export type SortColumn<T extends ListedTable> = Extract<keyof Tables[T], 'createdAt' | 'registrationNumber' | 'name'>;
+/** Sort columns a row may lack (NULL): PostgreSQL puts NULL after every value ascending, before them descending. */
+const NULLABLE: ReadonlySet<string> = new Set(['registrationNumber']);
+
+/** A row's place in its list's order: the value of the column sorted by, then its id. */
+export interface Position {
+  readonly id: string | bigint;
+  readonly value: unknown;
 }
 
-/** Newest first: the order of every list, served by the (createdAt DESC, id DESC) indexes. */
-export const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+/** A condition on one table's rows. */
+export type Condition<T extends ListedTable> = (w: ExpressionBuilder<Tables, T>) => Expression<SqlBool>;
 
-/** The keyset condition "after this row" in newest-first order, or null for an unknown cursor (an empty page). */
-export function afterCondition(anchor: Keyed | null | undefined) {
-  if (!anchor) return null;
-  // The leading bound is implied by the OR, but it is what the index can start from (see read-db.ts, afterRow).
-  return {
-    createdAt: { lte: anchor.createdAt },
-    OR: [{ createdAt: { lt: anchor.createdAt } }, { createdAt: anchor.createdAt, id: { lt: anchor.id } }],
-  };
+/** No condition: every row of the table. */
+export const everyRow = <T extends ListedTable>(w: ExpressionBuilder<Tables, T>) => w.and([]);
+
+/** A LIKE pattern for `text` anywhere: LIKE's own wildcards in the text are escaped, so they match literally. */
+export function containing(text: string): string {
+  return `%${escapeLike(text)}%`;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * "After the row whose `column` is `value` and id is `id`", ordered by (column, id) both ascending or both descending,
+ * as a (column, id) index serves it either way. The leading bound (`column <= value` descending) is implied by the
+ * rest but is what the index can start from: without it PostgreSQL walks every earlier row again on each page, and
+ * paging through a large list (a CSV export) turns quadratic. `value` is never NULL here (see `orderedPage`).
+ */
+export function afterKey(column: string, value: unknown, id: unknown, descending: boolean): Expression<SqlBool> {
+  const c = sql.ref(column);
+  const [bound, beyond] = descending ? [sql.raw('<='), sql.raw('<')] : [sql.raw('>='), sql.raw('>')];
+  return sql<SqlBool>`(${c} ${bound} ${value} AND (${c} ${beyond} ${value} OR (${c} = ${value} AND ${sql.ref('id')} ${beyond} ${id})))`;
 }
 
 /**
  * A page and, when asked for, the total its filters match, read side by side. Both run to a handled end: when the
  * page's query fails, the count's failure (if any) is not left as an unhandled rejection, which would end the process.
  */
-export async function withTotal<E>(page: () => Promise<Page<E>>, total?: () => Promise<number>): Promise<Page<E>> {
+async function withTotal<E>(page: () => Promise<Page<E>>, total?: () => Promise<number>): Promise<Page<E>> {
   const [read, counted] = await Promise.all([page(), total?.()]);
   return counted === undefined ? read : { ...read, total: counted };
 }
 
-/** Fetches one row more than asked, to tell whether a next page exists. */
-export function toPage<R extends { id: string }, E>(
+/** Reads one row more than asked, to tell whether a next page exists. */
+function toPage<R extends { id: string | bigint }, E>(
   rows: R[],
   request: PageRequest<string>,
   map: (row: R) => E,
 ): Page<E> {
   const hasMore = rows.length > request.limit;
   const slice = hasMore ? rows.slice(0, request.limit) : rows;
-  return { items: slice.map(map), next: hasMore ? slice[slice.length - 1].id : undefined };
+  return { items: slice.map(map), next: hasMore ? String(slice[slice.length - 1].id) : undefined };
 }
 
-/** What a newest-first list needs of a Prisma model delegate (regions, assemblies, stations, unions, users). */
-export interface NewestFirstModel<R> {
-  findUnique(args: { where: { id: string }; select: { id: true; createdAt: true } }): Promise<Keyed | null>;
-  findMany(args: { where: object; orderBy: typeof NEWEST_FIRST; take: number }): Promise<R[]>;
-  count(args: { where: object }): Promise<number>;
-}
-
-/** One newest-first keyset page of a model, on its (createdAt DESC, id DESC) index, narrowed by `where`. */
-export async function newestFirstPage<R extends { id: string }, E>(
-  model: NewestFirstModel<R>,
-  request: PageRequest,
+/**
+ * One keyset page: the cursor row is looked up (an unknown cursor is an empty page), then one row more than asked is
+ * read to tell whether another page follows.
+ */
+export async function keysetPage<R extends { id: string | bigint }, E>(
+  request: PageRequest<string>,
+  positionOf: (id: string) => Promise<Position | undefined>,
+  rows: (after: Position | undefined, take: number) => Promise<R[]>,
   map: (row: R) => E,
-  where: object = {},
+  /** Every row the list's filters match (no cursor): asked for with `count`. */
+  count?: () => Promise<number>,
 ): Promise<Page<E>> {
   return withTotal(
     async () => {
-      let after = {};
+      let anchor: Position | undefined;
       if (request.after !== undefined) {
-        const condition = afterCondition(
-          await model.findUnique({ where: { id: request.after }, select: { id: true, createdAt: true } }),
-        );
-        if (!condition) return { items: [] };
-        after = condition;
+        anchor = await positionOf(request.after);
+        if (!anchor) return { items: [] };
       }
-      const rows = await model.findMany({
-        where: { AND: [where, after] },
-        orderBy: NEWEST_FIRST,
-        take: request.limit + 1,
-      });
-      return toPage(rows, request, map);
+      return toPage(await rows(anchor, request.limit + 1), request, map);
     },
-    request.count ? () => model.count({ where }) : undefined,
+    request.count ? count : undefined,
+  );
+}
+
+/** The number of rows a filtered query would return (its select list replaced by count(*)). */
+export async function countRows<
+  Q extends { clearSelect(): { select(e: unknown): { executeTakeFirstOrThrow(): Promise<unknown> } } },
+>(query: Q): Promise<number> {
+  const row = (await query
+    .clearSelect()
+    .select(sql<string>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow()) as { n: string | bigint };
+  return Number(row.n);
+}
+
+/** Where the row with this id stands in its table by `column`; undefined when there is no such row. */
+export async function positionOf(
+  db: Sql,
+  table: ListedTable,
+  id: string,
+  column: string = timeOf(table),
+): Promise<Position | undefined> {
+  const {
+    rows: [row],
+  } =
+    await sql<Position>`select "id", ${sql.ref(column)} as "value" from ${sql.table(table)} where "id" = ${id}`.execute(
+      db,
+    );
+  return row && { id: row.id, value: row.value };
+}
+
+/** The newest `take` rows of a filtered query after a position (from the start without one), by `createdAt`. */
+export function newestRows<DB, T extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, T, O>,
+  after: Position | undefined,
+  take: number,
+): Promise<O[]> {
+  return (after ? query.where(afterKey('createdAt', after.value, after.id, true)) : query)
+    .orderBy(sql.ref('createdAt'), 'desc')
+    .orderBy(sql.ref('id'), 'desc')
+    .limit(take)
+    .execute() as Promise<O[]>;
+}
+
+/**
+ * A keyset page of one table in the request's order (newest first without one): the rows `select` picks (whole rows
+ * or some columns), where `where` holds, each mapped by `map`; `count` on request. Ties are broken by id, the same
+ * way. Rows without a value of a nullable column form their own run (last ascending, first descending), read by id
+ * after (or before) the valued ones, so that every condition stays one the (column, id) index can start from.
+ */
+export function orderedPage<T extends ListedTable, O extends { id: string | bigint }, E>(
+  db: Sql,
+  table: T,
+  request: PageRequest<SortColumn<T>>,
+  select: (db: Sql) => SelectQueryBuilder<Tables, T, O>,
+  where: Condition<T>,
+  map: (row: O) => E,
+): Promise<Page<E>> {
+  const column: string = request.order?.by ?? timeOf(table);
+  const descending = request.order?.descending ?? true;
+  const direction = descending ? 'desc' : 'asc';
+  const rows = () => select(db).where(where);
+  const runs: Array<'valued' | 'null'> = !NULLABLE.has(column)
+    ? ['valued']
+    : descending
+      ? ['null', 'valued']
+      : ['valued', 'null'];
+  const inRun = (run: 'valued' | 'null') =>
+    sql<SqlBool>`${sql.ref(column)} ${sql.raw(run === 'null' ? 'IS NULL' : 'IS NOT NULL')}`;
+  return keysetPage(
+    request,
+    (id) => positionOf(db, table, id, column),
+    async (after, take) => {
+      const found: O[] = [];
+      const first = after === undefined ? 0 : runs.indexOf(after.value === null ? 'null' : 'valued');
+      for (let r = first; r < runs.length && found.length < take; r++) {
+        let q = runs.length > 1 ? rows().where(inRun(runs[r])) : rows();
+        if (after !== undefined && r === first)
+          q = q.where(
+            after.value === null
+              ? sql<SqlBool>`${sql.ref('id')} ${sql.raw(descending ? '<' : '>')} ${after.id}`
+              : afterKey(column, after.value, after.id, descending),
+          );
+        found.push(
+          ...((await q
+            .orderBy(sql.ref(column), direction)
+            .orderBy(sql.ref('id'), direction)
+            .limit(take - found.length)
+            .execute()) as O[]),
+        );
+      }
+      return found;
+    },
+    map,
+    () => countRows(rows()),
   );
 }

@@ -4,7 +4,8 @@ import type { RegistrySearch } from '../core/ports';
 import { toDomain as toDriver } from './prisma-driver.repository';
 import { toDomain as toOwner } from './prisma-vehicle-owner.repository';
 import { toDomain as toVehicle } from './prisma-vehicle.repository';
-import { afterRow, containing, countRows, keysetPage, type ReadDb, type ReadTables } from './read-db';
+import { containing, countRows, keysetPage, newestRows, type Position } from './paging';
+import { sqlOn, type PrismaExecutor, type Sql, type Tables } from './prisma-executor';
 
 /** Trigram indexes need three characters to look anything up; shorter keys are not compared at all. */
 const TRIGRAM = 3;
@@ -16,7 +17,7 @@ const TRIGRAM = 3;
 const PLATE_KEY = sql<string>`translate(${sql.ref('registrationNumber')}, ' -', '')`;
 
 type Table = 'vehicles' | 'drivers' | 'vehicle_owners';
-type Where<T extends Table> = (w: ExpressionBuilder<ReadTables, T>) => Expression<SqlBool>;
+type Where<T extends Table> = (w: ExpressionBuilder<Tables, T>) => Expression<SqlBool>;
 
 /** What each kind's rows are compared on; undefined when nothing in the query can match that kind. */
 function vehicleMatch(terms: SearchTerms): Where<'vehicles'> | undefined {
@@ -54,7 +55,7 @@ type Hit = Keyed & { found: RegistryRecord };
 
 /** One kind's part of a search: its newest matches after a row, and how many match in all. */
 interface Branch {
-  rows(after: Keyed | undefined, take: number): Promise<Hit[]>;
+  rows(after: Position | undefined, take: number): Promise<Hit[]>;
   count(): Promise<number>;
 }
 
@@ -64,7 +65,12 @@ interface Branch {
  * rather than one UNION: each is planned on its own table's statistics, and each stays bounded by the page.
  */
 export class PostgresRegistrySearch implements RegistrySearch {
-  constructor(private readonly reads: ReadDb) {}
+  private readonly reads: Sql;
+
+  /** `db`: where searches read (the read replica's client, when there is one). */
+  constructor(db: PrismaExecutor) {
+    this.reads = sqlOn(db);
+  }
 
   async search(
     terms: SearchTerms,
@@ -95,15 +101,16 @@ export class PostgresRegistrySearch implements RegistrySearch {
   }
 
   /** The cursor names a record of any kind: its place in the order is its (createdAt, id). */
-  private anchor(id: string): Promise<Keyed | undefined> {
+  private async anchor(id: string): Promise<Position | undefined> {
     const r = this.reads;
-    return r
+    const row = await r
       .selectFrom('vehicles')
       .select(['id', 'createdAt'])
       .where('id', '=', id)
       .unionAll(r.selectFrom('drivers').select(['id', 'createdAt']).where('id', '=', id))
       .unionAll(r.selectFrom('vehicle_owners').select(['id', 'createdAt']).where('id', '=', id))
       .executeTakeFirst();
+    return row && { id: row.id, value: row.createdAt };
   }
 
   private branch(kind: RegistryKind, terms: SearchTerms, assemblyId?: string): Branch | undefined {
@@ -115,7 +122,7 @@ export class PostgresRegistrySearch implements RegistrySearch {
         const q = () => scoped(r.selectFrom('vehicles').selectAll().where(match), assemblyId);
         return {
           rows: async (after, take) =>
-            (await newestPage(q(), after, take)).map((row) => hit(row, { kind, record: toVehicle(row).toState() })),
+            (await newestRows(q(), after, take)).map((row) => hit(row, { kind, record: toVehicle(row).toState() })),
           count: () => countRows(q()),
         };
       }
@@ -123,7 +130,7 @@ export class PostgresRegistrySearch implements RegistrySearch {
         const q = () => scoped(r.selectFrom('drivers').selectAll().where(driverMatch(terms)), assemblyId);
         return {
           rows: async (after, take) =>
-            (await newestPage(q(), after, take)).map((row) => hit(row, { kind, record: toDriver(row).toState() })),
+            (await newestRows(q(), after, take)).map((row) => hit(row, { kind, record: toDriver(row).toState() })),
           count: () => countRows(q()),
         };
       }
@@ -131,7 +138,7 @@ export class PostgresRegistrySearch implements RegistrySearch {
         const q = () => scoped(r.selectFrom('vehicle_owners').selectAll().where(ownerMatch(terms)), assemblyId);
         return {
           rows: async (after, take) =>
-            (await newestPage(q(), after, take)).map((row) => hit(row, { kind, record: toOwner(row).toState() })),
+            (await newestRows(q(), after, take)).map((row) => hit(row, { kind, record: toOwner(row).toState() })),
           count: () => countRows(q()),
         };
       }
@@ -139,22 +146,11 @@ export class PostgresRegistrySearch implements RegistrySearch {
   }
 }
 
-// Kysely cannot type a column reference on a table chosen by a type parameter: all three tables have these columns
-// (as read-db.ts's orderedPage does for vehicles and drivers).
-type Rows<T extends Table, O> = SelectQueryBuilder<ReadTables, T, O>;
-const asVehicles = <T extends Table, O>(q: Rows<T, O>) => q as unknown as Rows<'vehicles', O>;
+type Rows<T extends Table, O> = SelectQueryBuilder<Tables, T, O>;
 
+/** Within one assembly, when one is given (every searched table has the column). */
 function scoped<T extends Table, O>(q: Rows<T, O>, assemblyId: string | undefined): Rows<T, O> {
-  return assemblyId === undefined ? q : (asVehicles(q).where('assemblyId', '=', assemblyId) as unknown as Rows<T, O>);
-}
-
-function newestPage<T extends Table, O>(q: Rows<T, O>, after: Keyed | undefined, take: number): Promise<O[]> {
-  const query = asVehicles(q);
-  return (after ? query.where(afterRow(after)) : query)
-    .orderBy('createdAt', 'desc')
-    .orderBy('id', 'desc')
-    .limit(take)
-    .execute();
+  return assemblyId === undefined ? q : q.where(sql<SqlBool>`${sql.ref('assemblyId')} = ${assemblyId}`);
 }
 
 function hit(row: Keyed, found: RegistryRecord): Hit {

@@ -10,9 +10,10 @@ import type {
   NewApiKey,
   PaymentMetricsSource,
 } from '../core/ports';
-import type { ApiKey as ApiKeyRow, PrismaClient } from '../generated/prisma/client';
+import type { PrismaClient } from '../generated/prisma/client';
 import { PrismaAuditLog } from './prisma-audit-log';
-import { newestFirstPage, withTotal, type NewestFirstModel } from './paging';
+import { everyRow, orderedPage } from './paging';
+import { sqlOn } from './prisma-executor';
 
 const toKey = (r: {
   id: string;
@@ -88,7 +89,14 @@ export class PrismaApiKeyRegistry implements ApiKeyRegistry {
   }
 
   list(page: PageRequest): Promise<Page<ApiKeyRecord>> {
-    return newestFirstPage(this.prisma.apiKey as unknown as NewestFirstModel<ApiKeyRow>, page, toKey);
+    return orderedPage(
+      sqlOn(this.prisma),
+      'api_keys',
+      page,
+      (db) => db.selectFrom('api_keys').selectAll(),
+      everyRow,
+      toKey,
+    );
   }
 }
 
@@ -175,42 +183,20 @@ export class PrismaAuditTrail implements AuditTrail {
 
   /** Newest first on (at, id), the order of the browsing indexes; the cursor entry's (at, id) is the keyset anchor. */
   async browse(filter: AuditFilter, page: PageRequest): Promise<Page<AuditRecord>> {
-    const where = {
-      ...(filter.entity !== undefined && { entity: filter.entity }),
-      ...(filter.actorId !== undefined && { actorId: filter.actorId }),
-      ...(filter.actorRole !== undefined && { actorRole: filter.actorRole }),
-      ...((filter.from || filter.to) && {
-        at: { ...(filter.from && { gte: filter.from }), ...(filter.to && { lt: filter.to }) },
-      }),
-    };
-    return withTotal(
-      async () => {
-        let anchor: { at: Date; id: bigint } | null = null;
-        if (page.after !== undefined) {
-          anchor = await this.prisma.auditEntry.findUnique({
-            where: { id: BigInt(page.after) },
-            select: { at: true, id: true },
-          });
-          if (!anchor) return { items: [] };
-        }
-        const rows = await this.prisma.auditEntry.findMany({
-          where: {
-            ...where,
-            // The index's starting bound with the exact keyset condition (see read-db.ts, afterRow).
-            ...(anchor && {
-              AND: [
-                { at: { lte: anchor.at } },
-                { OR: [{ at: { lt: anchor.at } }, { at: anchor.at, id: { lt: anchor.id } }] },
-              ],
-            }),
-          },
-          orderBy: [{ at: 'desc' }, { id: 'desc' }],
-          take: page.limit + 1,
-        });
-        const items = rows.slice(0, page.limit).map(toAuditRecord);
-        return { items, ...(rows.length > page.limit && { next: items[items.length - 1].id }) };
-      },
-      page.count ? () => this.prisma.auditEntry.count({ where }) : undefined,
+    return orderedPage(
+      sqlOn(this.prisma),
+      'audit_log',
+      page,
+      (db) => db.selectFrom('audit_log').selectAll(),
+      (w) =>
+        w.and([
+          ...(filter.entity === undefined ? [] : [w('entity', '=', filter.entity)]),
+          ...(filter.actorId === undefined ? [] : [w('actorId', '=', filter.actorId)]),
+          ...(filter.actorRole === undefined ? [] : [w('actorRole', '=', filter.actorRole)]),
+          ...(filter.from ? [w('at', '>=', filter.from)] : []),
+          ...(filter.to ? [w('at', '<', filter.to)] : []),
+        ]),
+      toAuditRecord,
     );
   }
 }

@@ -4,7 +4,7 @@ import type { PrismaClient } from '../generated/prisma/client';
 import { hashApiKey } from '../core/platform/secrets';
 import { ROLES, type Principal, type Role } from '../core/auth/principal';
 import type { KeyChangeListener } from './key-changes';
-import type { ReadDb } from './read-db';
+import { sqlOn } from './prisma-executor';
 
 /** A key's last use is written at most this often (a write per request would cost more than the request). */
 export const LAST_USE_EVERY_MS = 3_600_000;
@@ -17,7 +17,7 @@ export const UNHEARD_CACHE_MS = 1000;
  * found hash is compared again in constant time so timing says nothing about how much of a key matched. Revoked and
  * expired keys authenticate nobody. The key's last use is recorded to the hour. An assembly key carries its user's
  * assembly as it is now (a user moved to another assembly works there at once; a removed or disabled user's keys stop working).
- * One indexed query (the key joined to its assembly user), through Kysely.
+ * One indexed query (the key joined to its assembly user), through Kysely on the same client (`sqlOn`).
  *
  * A key found is kept for `cacheMs` (API_KEY_CACHE_SECONDS; never past its expiry; at most 10,000 keys, the least
  * recently used dropped first), so a client calling many times a second costs one lookup per interval, not one per
@@ -36,7 +36,6 @@ export class ApiKeyStore {
 
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly reads: ReadDb,
     private readonly now: () => Date = () => new Date(),
     cacheMs = 0,
     private readonly changes?: KeyChangeListener,
@@ -91,7 +90,7 @@ export class ApiKeyStore {
   }
 
   private async lookUp(hash: string): Promise<{ principal: Principal; expiresAt: Date | null } | undefined> {
-    const row = await this.reads
+    const row = await sqlOn(this.prisma)
       .selectFrom('api_keys')
       .leftJoin('assembly_users', 'assembly_users.id', 'api_keys.principalId')
       .select([

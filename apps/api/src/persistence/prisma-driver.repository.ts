@@ -20,8 +20,8 @@ import {
 import type { Driver as DriverRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import { orderedPage, outsideTransaction, type Condition, type ReadDb } from './read-db';
-import type { ListSource, PrismaExecutor } from './prisma-executor';
+import { orderedPage, type Condition } from './paging';
+import { sqlOn, type PrismaExecutor } from './prisma-executor';
 import { translateUniqueViolation } from './prisma-errors';
 
 export function toDomain(row: DriverRow): Driver {
@@ -130,23 +130,13 @@ export function toPersistence(s: DriverState) {
 
 const uniqueErrors = { email: DuplicateErrors.driverEmail };
 
-/** Writes and single-record reads through Prisma (inside units of work); lists through Kysely (read-db.ts). */
+/** Writes and single-record reads through Prisma's models; lists through Kysely on the same client (`sqlOn`). */
 export class PrismaDriverRepository implements DriverRepository {
   constructor(
     private readonly db: PrismaExecutor,
-    private readonly readDb?: ReadDb,
-    private readonly lists?: ListSource,
+    /** Where list pages read: the read replica when there is one (never inside a unit of work). */
+    private readonly lists: PrismaExecutor = db,
   ) {}
-
-  /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
-  private get reads(): ReadDb {
-    return outsideTransaction(this.readDb);
-  }
-
-  /** Where list pages read: the read replica when there is one. */
-  private get listReads(): ReadDb {
-    return this.lists?.reads ?? this.reads;
-  }
 
   async add(driver: Driver): Promise<Driver> {
     try {
@@ -182,7 +172,7 @@ export class PrismaDriverRepository implements DriverRepository {
 
   async list(filter: DriverListFilter, page: PageRequest<DriverSortField>): Promise<Page<Driver>> {
     return orderedPage(
-      this.listReads,
+      sqlOn(this.lists),
       'drivers',
       page,
       (db) => db.selectFrom('drivers').selectAll(),
@@ -194,7 +184,7 @@ export class PrismaDriverRepository implements DriverRepository {
   /** The public's columns only: no timestamps parsed, no checklist read, no aggregate restored. */
   async listSummaries(filter: DriverListFilter, page: PageRequest<DriverSortField>): Promise<Page<DriverSummary>> {
     return orderedPage(
-      this.listReads,
+      sqlOn(this.lists),
       'drivers',
       page,
       (db) =>

@@ -1,15 +1,137 @@
-import type { PrismaClient } from '../generated/prisma/client';
+import {
+  DeleteQueryNode,
+  InsertQueryNode,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  UpdateQueryNode,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+} from 'kysely';
+import type {
+  ApiKey,
+  Assembly,
+  AssemblyUser,
+  AuditEntry,
+  Driver as DriverRow,
+  PrismaClient,
+  Region,
+  Station,
+  Transaction,
+  TransportUnion,
+  Trip,
+  TripService,
+  Vehicle,
+  VehicleOwner,
+} from '../generated/prisma/client';
 import type { TransactionClient } from '../generated/prisma/internal/prismaNamespace';
-import type { ReadDb } from './read-db';
 
-/** A Prisma client or the client of an open transaction: repositories work on either. */
+/** The app's client or the client of an open transaction: repositories work on either. */
 export type PrismaExecutor = PrismaClient | TransactionClient;
 
 /**
- * Where list pages, searches and exports read (database.ts `lists`): the read replica's client and Kysely when
- * DATABASE_READ_URL is set. Repositories without one read their lists where they read everything else.
+ * The tables the lists, searches and batch lookups query through Kysely, typed by the models Prisma generates from
+ * `prisma/schema.prisma` (one source of truth for names and types).
  */
-export interface ListSource {
-  readonly prisma: PrismaClient;
-  readonly reads: ReadDb;
+export interface Tables {
+  api_keys: ApiKey;
+  assemblies: Assembly;
+  assembly_users: AssemblyUser;
+  audit_log: AuditEntry;
+  drivers: DriverRow;
+  regions: Region;
+  stations: Station;
+  transactions: Transaction;
+  transport_unions: TransportUnion;
+  trip_services: TripService;
+  trips: Trip;
+  vehicle_owners: VehicleOwner;
+  vehicles: Vehicle;
+}
+
+/** Kysely on one Prisma client (see `sqlOn`). */
+export type Sql = Kysely<Tables>;
+
+/** Told each statement Kysely sends, with its parameters (tests count and explain them). */
+export type SqlLog = (sqlText: string, parameters: readonly unknown[]) => void;
+
+/** Kysely's statements run by Prisma ($queryRawUnsafe), on the client's (or the open transaction's) connection. */
+class PrismaConnection implements DatabaseConnection {
+  constructor(private readonly db: PrismaExecutor) {}
+
+  async executeQuery<R>({ query, sql, parameters }: CompiledQuery): Promise<QueryResult<R>> {
+    const write = InsertQueryNode.is(query) || UpdateQueryNode.is(query) || DeleteQueryNode.is(query);
+    // A write without RETURNING answers how many rows it touched; everything else answers rows.
+    if (write && !query.returning)
+      return { rows: [], numAffectedRows: BigInt(await this.db.$executeRawUnsafe(sql, ...parameters)) };
+    return { rows: await this.db.$queryRawUnsafe<R[]>(sql, ...parameters) };
+  }
+
+  streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Kysely on Prisma streams nothing: page instead');
+  }
+}
+
+/** The one connection is Prisma's; transactions are Prisma's too (units of work), never Kysely's. */
+class PrismaDriver implements Driver {
+  private readonly connection: PrismaConnection;
+  constructor(db: PrismaExecutor) {
+    this.connection = new PrismaConnection(db);
+  }
+  init(): Promise<void> {
+    return Promise.resolve();
+  }
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return this.connection;
+  }
+  beginTransaction(): Promise<void> {
+    throw new Error('Transactions are Prisma’s: run the work in a unit of work (PrismaUnitOfWork), not in Kysely');
+  }
+  commitTransaction(): Promise<void> {
+    return this.beginTransaction();
+  }
+  rollbackTransaction(): Promise<void> {
+    return this.beginTransaction();
+  }
+  /** Nothing to give back or close: Prisma owns the connection and its pool. */
+  releaseConnection(): Promise<void> {
+    return Promise.resolve();
+  }
+  destroy(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+const onClient = new WeakMap<PrismaExecutor, Sql>();
+
+/**
+ * Kysely on a Prisma client, for the SQL Prisma's models cannot say (keyset pages, trigram searches, counts of a
+ * filtered list) or would compile again on every request. Kysely builds the statement; Prisma runs it on its own
+ * connection: one pool, one error shape, one transaction model. On an open transaction's client (a unit of work) the
+ * statements run in that transaction and see its writes. One Kysely per client, made on first use; `log`, on first
+ * use only, hears every statement.
+ */
+export function sqlOn(db: PrismaExecutor, log?: SqlLog): Sql {
+  let sql = onClient.get(db);
+  if (!sql) {
+    const driver = new PrismaDriver(db);
+    sql = new Kysely<Tables>({
+      dialect: {
+        createAdapter: () => new PostgresAdapter(),
+        createDriver: () => driver,
+        createIntrospector: (kysely) => new PostgresIntrospector(kysely),
+        createQueryCompiler: () => new PostgresQueryCompiler(),
+      },
+      log: log
+        ? (event) => {
+            if (event.level === 'query') log(event.query.sql, event.query.parameters);
+          }
+        : undefined,
+    });
+    onClient.set(db, sql);
+  }
+  return sql;
 }

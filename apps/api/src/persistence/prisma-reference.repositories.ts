@@ -25,9 +25,8 @@ import type {
   TransportUnion as UnionRow,
 } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
-import { newestFirstPage, type NewestFirstModel } from './paging';
-import type { ListSource, PrismaExecutor } from './prisma-executor';
-import { outsideTransaction, type ReadDb } from './read-db';
+import { everyRow, orderedPage } from './paging';
+import { sqlOn, type PrismaExecutor } from './prisma-executor';
 import { assertOneUpdated } from './optimistic';
 import { translateUniqueViolation } from './prisma-errors';
 
@@ -110,7 +109,8 @@ export const unionToDomain = (row: UnionRow): TransportUnion =>
 export class PrismaRegionRepository implements RegionRepository {
   constructor(
     private readonly db: PrismaExecutor,
-    private readonly lists?: ListSource,
+    /** Where list pages read: the read replica when there is one (never inside a unit of work). */
+    private readonly lists: PrismaExecutor = db,
   ) {}
 
   async add(region: Region): Promise<Region> {
@@ -128,9 +128,12 @@ export class PrismaRegionRepository implements RegionRepository {
     return (await this.db.region.findMany({ where: { id: { in: [...ids] } } })).map(regionToDomain);
   }
   list(page: PageRequest): Promise<Page<Region>> {
-    return newestFirstPage(
-      (this.lists?.prisma ?? this.db).region as unknown as NewestFirstModel<RegionRow>,
+    return orderedPage(
+      sqlOn(this.lists),
+      'regions',
       page,
+      (db) => db.selectFrom('regions').selectAll(),
+      everyRow,
       regionToDomain,
     );
   }
@@ -139,7 +142,8 @@ export class PrismaRegionRepository implements RegionRepository {
 export class PrismaAssemblyRepository implements AssemblyRepository {
   constructor(
     private readonly db: PrismaExecutor,
-    private readonly lists?: ListSource,
+    /** Where list pages read: the read replica when there is one (never inside a unit of work). */
+    private readonly lists: PrismaExecutor = db,
   ) {}
 
   async add(assembly: Assembly): Promise<Assembly> {
@@ -150,9 +154,12 @@ export class PrismaAssemblyRepository implements AssemblyRepository {
     return row ? assemblyToDomain(row) : undefined;
   }
   list(page: PageRequest): Promise<Page<Assembly>> {
-    return newestFirstPage(
-      (this.lists?.prisma ?? this.db).assembly as unknown as NewestFirstModel<AssemblyRow>,
+    return orderedPage(
+      sqlOn(this.lists),
+      'assemblies',
       page,
+      (db) => db.selectFrom('assemblies').selectAll(),
+      everyRow,
       assemblyToDomain,
     );
   }
@@ -161,7 +168,8 @@ export class PrismaAssemblyRepository implements AssemblyRepository {
 export class PrismaAssemblyUserRepository implements AssemblyUserRepository {
   constructor(
     private readonly db: PrismaExecutor,
-    private readonly lists?: ListSource,
+    /** Where list pages read: the read replica when there is one (never inside a unit of work). */
+    private readonly lists: PrismaExecutor = db,
   ) {}
 
   async add(user: AssemblyUser): Promise<AssemblyUser> {
@@ -191,27 +199,24 @@ export class PrismaAssemblyUserRepository implements AssemblyUserRepository {
     return row ? assemblyUserToDomain(row) : undefined;
   }
   list(filter: { assemblyId?: string }, page: PageRequest): Promise<Page<AssemblyUser>> {
-    return newestFirstPage(
-      (this.lists?.prisma ?? this.db).assemblyUser as unknown as NewestFirstModel<AssemblyUserRow>,
+    return orderedPage(
+      sqlOn(this.lists),
+      'assembly_users',
       page,
+      (db) => db.selectFrom('assembly_users').selectAll(),
+      (w) => w.and(filter.assemblyId === undefined ? [] : [w('assemblyId', '=', filter.assemblyId)]),
       assemblyUserToDomain,
-      filter.assemblyId === undefined ? {} : { assemblyId: filter.assemblyId },
     );
   }
 }
 
-/** Batches of stations and unions (embedded in every vehicle list) are read through Kysely (read-db.ts). */
+/** Batches of stations and unions (embedded in every vehicle list) are read through Kysely (`sqlOn`). */
 export class PrismaStationRepository implements StationRepository {
   constructor(
     private readonly db: PrismaExecutor,
-    private readonly readDb?: ReadDb,
-    private readonly lists?: ListSource,
+    /** Where list pages read: the read replica when there is one (never inside a unit of work). */
+    private readonly lists: PrismaExecutor = db,
   ) {}
-
-  /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
-  private get reads(): ReadDb {
-    return outsideTransaction(this.readDb);
-  }
 
   async add(station: Station): Promise<Station> {
     const s = station.toState();
@@ -231,17 +236,19 @@ export class PrismaStationRepository implements StationRepository {
     return row ? stationToDomain(row) : undefined;
   }
   list(page: PageRequest): Promise<Page<Station>> {
-    return newestFirstPage(
-      (this.lists?.prisma ?? this.db).station as unknown as NewestFirstModel<StationRow>,
+    return orderedPage(
+      sqlOn(this.lists),
+      'stations',
       page,
+      (db) => db.selectFrom('stations').selectAll(),
+      everyRow,
       stationToDomain,
     );
   }
   async findByIds(ids: readonly string[]): Promise<Station[]> {
     if (ids.length === 0) return [];
-    if (!this.readDb) return (await this.db.station.findMany({ where: { id: { in: [...ids] } } })).map(stationToDomain);
     return (
-      await this.reads
+      await sqlOn(this.db)
         .selectFrom('stations')
         .selectAll()
         .where('id', 'in', [...ids])
@@ -253,14 +260,9 @@ export class PrismaStationRepository implements StationRepository {
 export class PrismaTransportUnionRepository implements TransportUnionRepository {
   constructor(
     private readonly db: PrismaExecutor,
-    private readonly readDb?: ReadDb,
-    private readonly lists?: ListSource,
+    /** Where list pages read: the read replica when there is one (never inside a unit of work). */
+    private readonly lists: PrismaExecutor = db,
   ) {}
-
-  /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
-  private get reads(): ReadDb {
-    return outsideTransaction(this.readDb);
-  }
 
   async add(union: TransportUnion): Promise<TransportUnion> {
     const s = union.toState();
@@ -275,20 +277,19 @@ export class PrismaTransportUnionRepository implements TransportUnionRepository 
     return row ? unionToDomain(row) : undefined;
   }
   list(page: PageRequest): Promise<Page<TransportUnion>> {
-    return newestFirstPage(
-      (this.lists?.prisma ?? this.db).transportUnion as unknown as NewestFirstModel<UnionRow>,
+    return orderedPage(
+      sqlOn(this.lists),
+      'transport_unions',
       page,
+      (db) => db.selectFrom('transport_unions').selectAll(),
+      everyRow,
       unionToDomain,
     );
   }
   async findByIds(ids: readonly string[]): Promise<TransportUnion[]> {
     if (ids.length === 0) return [];
-    if (!this.readDb) {
-      // Inside a unit of work (a new station's unions): on the transaction's own connection.
-      return (await this.db.transportUnion.findMany({ where: { id: { in: [...ids] } } })).map(unionToDomain);
-    }
     return (
-      await this.reads
+      await sqlOn(this.db)
         .selectFrom('transport_unions')
         .selectAll()
         .where('id', 'in', [...ids])

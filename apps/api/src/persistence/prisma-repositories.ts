@@ -1,6 +1,5 @@
 import type { Repositories } from '@transport/domain';
-import type { ListSource, PrismaExecutor } from './prisma-executor';
-import type { ReadDb } from './read-db';
+import type { PrismaExecutor } from './prisma-executor';
 import { PrismaDriverRepository } from './prisma-driver.repository';
 import {
   PrismaAssemblyRepository,
@@ -15,21 +14,21 @@ import { PrismaVehicleOwnerRepository } from './prisma-vehicle-owner.repository'
 import { PrismaVehicleRepository } from './prisma-vehicle.repository';
 
 /**
- * Every repository on one Prisma client with `reads` (the stores: lists, searches and batch lookups through Kysely on
- * the pool), or on one open transaction without (a unit of work: everything on the transaction's connection).
- * `lists`: where list pages, searches and exports read (the read replica), when not where everything else does.
+ * Every repository on one client: the app's (each call on its own) or an open transaction's (a unit of work: every
+ * read and write, lists included, in that transaction). `lists`: where list pages, searches and exports read (the
+ * read replica), when not where everything else does; a unit of work has none.
  */
-export function prismaRepositories(db: PrismaExecutor, reads?: ReadDb, lists?: ListSource): Repositories {
+export function prismaRepositories(db: PrismaExecutor, lists: PrismaExecutor = db): Repositories {
   return {
-    owners: new PrismaVehicleOwnerRepository(db, reads, lists),
-    vehicles: new PrismaVehicleRepository(db, reads, lists),
-    drivers: new PrismaDriverRepository(db, reads, lists),
+    owners: new PrismaVehicleOwnerRepository(db, lists),
+    vehicles: new PrismaVehicleRepository(db, lists),
+    drivers: new PrismaDriverRepository(db, lists),
     regions: new PrismaRegionRepository(db, lists),
     assemblies: new PrismaAssemblyRepository(db, lists),
     assemblyUsers: new PrismaAssemblyUserRepository(db, lists),
-    stations: new PrismaStationRepository(db, reads, lists),
-    unions: new PrismaTransportUnionRepository(db, reads, lists),
-    trips: new PrismaTripRepository(db, reads, lists),
-    transactions: new PrismaTransactionRepository(db, reads, lists),
+    stations: new PrismaStationRepository(db, lists),
+    unions: new PrismaTransportUnionRepository(db, lists),
+    trips: new PrismaTripRepository(db, lists),
+    transactions: new PrismaTransactionRepository(db, lists),
   };
 }

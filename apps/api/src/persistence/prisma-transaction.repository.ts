@@ -18,27 +18,32 @@ import {
 import { Prisma, type Transaction as TransactionRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import type { ListSource, PrismaExecutor } from './prisma-executor';
-import { outsideTransaction, type ReadDb } from './read-db';
-import { newestFirstPage, type NewestFirstModel } from './paging';
+import { sqlOn, type PrismaExecutor } from './prisma-executor';
+import { orderedPage } from './paging';
 import { translateUniqueViolation } from './prisma-errors';
 
 function anomalies(row: TransactionRow): TransactionAnomaly[] {
   if (!Array.isArray(row.anomalies)) throw new MappingError('transactions', row.id, 'anomalies is not a list');
   return row.anomalies.map((a) => {
-    const item = a as Record<string, unknown>;
-    const at = new Date(String(item?.at));
+    const { at: stored, ...item } = (a ?? {}) as Record<string, unknown>;
+    const at = new Date(String(stored));
     if (Number.isNaN(at.getTime())) throw new MappingError('transactions', row.id, 'an anomaly has no valid time');
-    return { ...(item as unknown as TransactionAnomaly), at };
+    return { ...(item as Omit<TransactionAnomaly, 'at'>), at };
   });
+}
+
+/** The provider's answer to the request, as stored; one without a ResponseCode cannot be mapped. */
+function requestInfoOf(row: TransactionRow): RequestInfo | null {
+  const info: unknown = row.requestInfo;
+  if (info === null) return null;
+  if (typeof info !== 'object' || !('ResponseCode' in info) || typeof info.ResponseCode !== 'string')
+    throw new MappingError('transactions', row.id, 'requestInfo has no ResponseCode');
+  return info as RequestInfo;
 }
 
 export function toDomain(row: TransactionRow): Transaction {
   return mapped('transactions', row.id, () => {
-    const info = row.requestInfo as unknown as RequestInfo | null;
-    if (info !== null && (typeof info !== 'object' || typeof info.ResponseCode !== 'string')) {
-      throw new MappingError('transactions', row.id, 'requestInfo has no ResponseCode');
-    }
+    const info = requestInfoOf(row);
     const s: Mutable<TransactionState> = {
       id: row.id,
       merchantId: row.merchantId,
@@ -108,18 +113,13 @@ const uniqueErrors = {
   providerReference: DuplicateErrors.transactionReference,
 };
 
-/** Writes and jobs' reads through Prisma; a merchant's status check (every `check_transaction`) through Kysely. */
+/** Writes and jobs' reads through Prisma's models; a merchant's status check and list through Kysely (`sqlOn`). */
 export class PrismaTransactionRepository implements TransactionRepository {
   constructor(
     private readonly db: PrismaExecutor,
-    private readonly readDb?: ReadDb,
-    private readonly lists?: ListSource,
+    /** Where list pages read: the read replica when there is one (never inside a unit of work). */
+    private readonly lists: PrismaExecutor = db,
   ) {}
-
-  /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
-  private get reads(): ReadDb {
-    return outsideTransaction(this.readDb);
-  }
 
   async add(transaction: Transaction): Promise<Transaction> {
     try {
@@ -148,7 +148,7 @@ export class PrismaTransactionRepository implements TransactionRepository {
   }
 
   async findByMerchantReference(merchantId: string, reference: string): Promise<Transaction | undefined> {
-    const row = await this.reads
+    const row = await sqlOn(this.db)
       .selectFrom('transactions')
       .selectAll()
       .where('merchantId', '=', merchantId)
@@ -163,17 +163,19 @@ export class PrismaTransactionRepository implements TransactionRepository {
     filter: MerchantTransactionFilter,
     page: PageRequest,
   ): Promise<Page<Transaction>> {
-    return newestFirstPage(
-      (this.lists?.prisma ?? this.db).transaction as unknown as NewestFirstModel<TransactionRow>,
+    return orderedPage(
+      sqlOn(this.lists),
+      'transactions',
       page,
+      (db) => db.selectFrom('transactions').selectAll(),
+      (w) =>
+        w.and([
+          w('merchantId', '=', merchantId),
+          ...(filter.status === undefined ? [] : [w('status', '=', filter.status)]),
+          ...(filter.from ? [w('createdAt', '>=', filter.from)] : []),
+          ...(filter.to ? [w('createdAt', '<', filter.to)] : []),
+        ]),
       toDomain,
-      {
-        merchantId,
-        ...(filter.status !== undefined && { status: filter.status }),
-        ...((filter.from || filter.to) && {
-          createdAt: { ...(filter.from && { gte: filter.from }), ...(filter.to && { lt: filter.to }) },
-        }),
-      },
     );
   }
 

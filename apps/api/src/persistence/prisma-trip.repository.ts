@@ -15,22 +15,23 @@ import type { Prisma, Trip as TripRow, TripService as ServiceRow } from '../gene
 import { inTransaction } from './in-transaction';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import type { ListSource, PrismaExecutor } from './prisma-executor';
-import { afterRow, countRows, keysetPage, outsideTransaction, type ReadDb } from './read-db';
+import { sqlOn, type PrismaExecutor } from './prisma-executor';
+import { orderedPage } from './paging';
 import { translateUniqueViolation } from './prisma-errors';
 
 type TripWithService = TripRow & { service: ServiceRow | null };
 
-function object(table: string, id: string, field: string, value: unknown): Record<string, unknown> {
+/** A stored JSON object as its writer (`toPersistence`) wrote it; what a row cannot do without is checked after. */
+function object<T extends object>(table: string, id: string, field: string, value: unknown): Partial<T> {
   if (!value || typeof value !== 'object' || Array.isArray(value))
     throw new MappingError(table, id, `${field} is not an object`);
-  return value as Record<string, unknown>;
+  return value;
 }
 
 function serviceToDomain(row: ServiceRow): TripServiceState {
-  const pricing = object('trip_services', row.id, 'pricing', row.pricing);
-  const driver = object('trip_services', row.id, 'driver', row.driver);
-  const vehicle = object('trip_services', row.id, 'vehicle', row.vehicle);
+  const pricing = object<TripServiceState['pricing']>('trip_services', row.id, 'pricing', row.pricing);
+  const driver = object<TripServiceState['driver']>('trip_services', row.id, 'driver', row.driver);
+  const vehicle = object<TripServiceState['vehicle']>('trip_services', row.id, 'vehicle', row.vehicle);
   if (
     typeof pricing.pricePerKm !== 'number' ||
     typeof pricing.pricePerMinute !== 'number' ||
@@ -44,9 +45,9 @@ function serviceToDomain(row: ServiceRow): TripServiceState {
     id: row.id,
     serviceID: row.serviceID,
     type: row.type,
-    driver: driver as unknown as TripServiceState['driver'],
-    vehicle: vehicle as unknown as TripServiceState['vehicle'],
-    pricing: pricing as unknown as TripServiceState['pricing'],
+    driver: driver as TripServiceState['driver'],
+    vehicle: vehicle as TripServiceState['vehicle'],
+    pricing: pricing as TripServiceState['pricing'],
     passengers: row.passengers,
     amount: row.amount,
     ended: row.ended,
@@ -133,23 +134,13 @@ export function toPersistence(s: TripState) {
   return { trip, service };
 }
 
-/** Writes and single-record reads through Prisma (inside units of work); lists through Kysely (read-db.ts). */
+/** Writes and single-record reads through Prisma's models; lists through Kysely on the same client (`sqlOn`). */
 export class PrismaTripRepository implements TripRepository {
   constructor(
     private readonly db: PrismaExecutor,
-    private readonly readDb?: ReadDb,
-    private readonly lists?: ListSource,
+    /** Where list pages read: the read replica when there is one (never inside a unit of work). */
+    private readonly lists: PrismaExecutor = db,
   ) {}
-
-  /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
-  private get reads(): ReadDb {
-    return outsideTransaction(this.readDb);
-  }
-
-  /** Where list pages read: the read replica when there is one. */
-  private get listReads(): ReadDb {
-    return this.lists?.reads ?? this.reads;
-  }
 
   async add(trip: Trip): Promise<Trip> {
     const { trip: data, service } = toPersistence(trip.toState());
@@ -189,33 +180,23 @@ export class PrismaTripRepository implements TripRepository {
     page: PageRequest,
     assemblyId?: string,
   ): Promise<Page<Trip>> {
-    const filtered = () => {
-      const q = this.listReads
-        .selectFrom('trips')
-        .selectAll()
-        .where('createdAt', '>=', range.from)
-        .where('createdAt', '<', range.to);
-      return assemblyId === undefined ? q : q.where('assemblyId', '=', assemblyId);
-    };
-    const trips = await keysetPage(
+    const reads = sqlOn(this.lists);
+    const trips = await orderedPage(
+      reads,
+      'trips',
       page,
-      (id) => this.listReads.selectFrom('trips').select(['id', 'createdAt']).where('id', '=', id).executeTakeFirst(),
-      (after, take) => {
-        const q = filtered();
-        return (after ? q.where(afterRow(after)) : q)
-          .orderBy('createdAt', 'desc')
-          .orderBy('id', 'desc')
-          .limit(take)
-          .execute();
-      },
+      (db) => db.selectFrom('trips').selectAll(),
+      (w) =>
+        w.and([
+          w('createdAt', '>=', range.from),
+          w('createdAt', '<', range.to),
+          ...(assemblyId === undefined ? [] : [w('assemblyId', '=', assemblyId)]),
+        ]),
       (row) => row,
-      () => countRows(filtered()),
     );
     const ids = trips.items.map((t) => t.id);
     const services =
-      ids.length === 0
-        ? []
-        : await this.listReads.selectFrom('trip_services').selectAll().where('tripId', 'in', ids).execute();
+      ids.length === 0 ? [] : await reads.selectFrom('trip_services').selectAll().where('tripId', 'in', ids).execute();
     const byTrip = new Map(services.map((s) => [s.tripId, s]));
     return {
       next: trips.next,

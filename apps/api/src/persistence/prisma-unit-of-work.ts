@@ -2,10 +2,9 @@ import type { AuditLog, DataStores, FollowUps, UnitOfWork, WorkContext } from '@
 import type { PrismaClient } from '../generated/prisma/client';
 import type { PgBossJobQueue } from './pg-boss-job-queue';
 import { PrismaAuditLog } from './prisma-audit-log';
-import type { ListSource, PrismaExecutor } from './prisma-executor';
+import type { PrismaExecutor } from './prisma-executor';
 import { PgBossFollowUps, prismaPaymentStores } from './prisma-payment-stores';
 import { prismaRepositories } from './prisma-repositories';
-import type { ReadDb } from './read-db';
 
 /** Without a job queue (tests of the repositories alone), enqueueing a follow-up is a programming error. */
 const noJobs: FollowUps = {
@@ -14,20 +13,15 @@ const noJobs: FollowUps = {
   },
 };
 
-/** Every store on one Prisma client, each call on its own (outside any unit of work); lists where `lists` says. */
-export function prismaStores(
-  prisma: PrismaClient,
-  reads: ReadDb,
-  jobs?: PgBossJobQueue,
-  lists?: ListSource,
-): DataStores {
+/** Every store on the app's client, each call on its own (outside any unit of work); lists where `lists` says. */
+export function prismaStores(prisma: PrismaClient, jobs?: PgBossJobQueue, lists: PrismaClient = prisma): DataStores {
   const payment = prismaPaymentStores(prisma, jobs as PgBossJobQueue);
-  return { ...prismaRepositories(prisma, reads, lists), ...payment, followUps: jobs ? payment.followUps : noJobs };
+  return { ...prismaRepositories(prisma, lists), ...payment, followUps: jobs ? payment.followUps : noJobs };
 }
 
 /**
- * One interactive Prisma transaction per use case: repositories, audit log, payment inbox and outbox, and follow-up
- * jobs (enqueued through the same transaction) all on the transaction's connection.
+ * One interactive Prisma transaction per use case: repositories (their lists and searches too), audit log, payment
+ * inbox and outbox, and follow-up jobs (enqueued through the same transaction) all on the transaction's connection.
  */
 export class PrismaUnitOfWork implements UnitOfWork {
   constructor(

@@ -11,8 +11,8 @@ import {
 import type { VehicleOwner as OwnerRow } from '../generated/prisma/client';
 import { mapped } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import type { ListSource, PrismaExecutor } from './prisma-executor';
-import { afterRow, containing, countRows, keysetPage, outsideTransaction, type ReadDb } from './read-db';
+import { sqlOn, type PrismaExecutor, type Sql } from './prisma-executor';
+import { containing, orderedPage, type Condition } from './paging';
 
 export function toDomain(row: OwnerRow): VehicleOwner {
   return mapped('vehicle_owners', row.id, () =>
@@ -48,23 +48,13 @@ export function toPersistence(s: VehicleOwnerState) {
   };
 }
 
-/** Writes and single-record reads through Prisma (inside units of work); lists, searches and batches through Kysely. */
+/** Writes and single-record reads through Prisma's models; lists, searches and batches through Kysely (`sqlOn`). */
 export class PrismaVehicleOwnerRepository implements VehicleOwnerRepository {
   constructor(
     private readonly db: PrismaExecutor,
-    private readonly readDb?: ReadDb,
-    private readonly lists?: ListSource,
+    /** Where list pages and searches read: the read replica when there is one (never inside a unit of work). */
+    private readonly lists: PrismaExecutor = db,
   ) {}
-
-  /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
-  private get reads(): ReadDb {
-    return outsideTransaction(this.readDb);
-  }
-
-  /** Where list pages read: the read replica when there is one. */
-  private get listReads(): ReadDb {
-    return this.lists?.reads ?? this.reads;
-  }
 
   async add(owner: VehicleOwner): Promise<VehicleOwner> {
     return toDomain(await this.db.vehicleOwner.create({ data: toPersistence(owner.toState()) }));
@@ -91,50 +81,38 @@ export class PrismaVehicleOwnerRepository implements VehicleOwnerRepository {
   async findByIds(ids: readonly string[]): Promise<VehicleOwner[]> {
     if (ids.length === 0) return [];
     return (
-      await allOwners(this.reads)
+      await allOwners(sqlOn(this.db))
         .where('id', 'in', [...ids])
         .execute()
     ).map(toDomain);
   }
 
   async list(page: PageRequest, assemblyId?: string): Promise<Page<VehicleOwner>> {
-    return this.page(page, (q) => (assemblyId === undefined ? q : q.where('assemblyId', '=', assemblyId)));
+    return this.page(page, (w) => w.and(inAssembly(w, assemblyId)));
   }
 
   /** Served by the trigram GIN indexes on name, phone and email (ILIKE '%...%'). */
   async search(query: string, page: PageRequest, assemblyId?: string): Promise<Page<VehicleOwner>> {
     const needle = containing(query.trim());
     const phones = phoneSearchForms(query.trim().toLowerCase()).map(containing);
-    return this.page(page, (q) => {
-      q = q.where((w) =>
+    return this.page(page, (w) =>
+      w.and([
         w.or([
           w('name', 'ilike', needle),
           w('email', 'like', needle.toLowerCase()),
           ...phones.map((p) => w('phone', 'like', p)),
         ]),
-      );
-      return assemblyId === undefined ? q : q.where('assemblyId', '=', assemblyId);
-    });
+        ...inAssembly(w, assemblyId),
+      ]),
+    );
   }
 
-  private page(page: PageRequest, filter: (q: OwnerQuery) => OwnerQuery): Promise<Page<VehicleOwner>> {
-    return keysetPage(
-      page,
-      (id) =>
-        this.listReads.selectFrom('vehicle_owners').select(['id', 'createdAt']).where('id', '=', id).executeTakeFirst(),
-      (after, take) => {
-        const q = filter(allOwners(this.listReads));
-        return (after ? q.where(afterRow(after)) : q)
-          .orderBy('createdAt', 'desc')
-          .orderBy('id', 'desc')
-          .limit(take)
-          .execute();
-      },
-      toDomain,
-      () => countRows(filter(allOwners(this.listReads))),
-    );
+  private page(page: PageRequest, where: Condition<'vehicle_owners'>): Promise<Page<VehicleOwner>> {
+    return orderedPage(sqlOn(this.lists), 'vehicle_owners', page, allOwners, where, toDomain);
   }
 }
 
-const allOwners = (db: ReadDb) => db.selectFrom('vehicle_owners').selectAll();
-type OwnerQuery = ReturnType<typeof allOwners>;
+const allOwners = (db: Sql) => db.selectFrom('vehicle_owners').selectAll();
+
+const inAssembly = (w: Parameters<Condition<'vehicle_owners'>>[0], assemblyId: string | undefined) =>
+  assemblyId === undefined ? [] : [w('assemblyId', '=', assemblyId)];

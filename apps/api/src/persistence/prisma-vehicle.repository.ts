@@ -18,8 +18,8 @@ import {
 import { Prisma, type Vehicle as VehicleRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import type { ListSource, PrismaExecutor } from './prisma-executor';
-import { orderedPage, outsideTransaction, type Condition, type ReadDb, type ReadTables } from './read-db';
+import { sqlOn, type PrismaExecutor, type Sql, type Tables } from './prisma-executor';
+import { orderedPage, type Condition } from './paging';
 import { translateUniqueViolation } from './prisma-errors';
 import { sql, type SelectQueryBuilder } from 'kysely';
 
@@ -119,23 +119,13 @@ const uniqueErrors = {
   registrationNumber: DuplicateErrors.vehicleRegistration,
 };
 
-/** Writes and single-record reads through Prisma (inside units of work); lists through Kysely (read-db.ts). */
+/** Writes and single-record reads through Prisma's models; lists through Kysely on the same client (`sqlOn`). */
 export class PrismaVehicleRepository implements VehicleRepository {
   constructor(
     private readonly db: PrismaExecutor,
-    private readonly readDb?: ReadDb,
-    private readonly lists?: ListSource,
+    /** Where list pages read: the read replica when there is one (never inside a unit of work). */
+    private readonly lists: PrismaExecutor = db,
   ) {}
-
-  /** Kysely, outside units of work only (inside one, every read is on the transaction's connection). */
-  private get reads(): ReadDb {
-    return outsideTransaction(this.readDb);
-  }
-
-  /** Where list pages read: the read replica when there is one. */
-  private get listReads(): ReadDb {
-    return this.lists?.reads ?? this.reads;
-  }
 
   async add(vehicle: Vehicle): Promise<Vehicle> {
     try {
@@ -183,11 +173,11 @@ export class PrismaVehicleRepository implements VehicleRepository {
 
   private page<O extends { id: string }, T>(
     page: PageRequest<VehicleSortField>,
-    select: (db: ReadDb) => SelectQueryBuilder<ReadTables, 'vehicles', O>,
+    select: (db: Sql) => SelectQueryBuilder<Tables, 'vehicles', O>,
     where: Condition<'vehicles'>,
     map: (row: O) => T,
   ): Promise<Page<T>> {
-    return orderedPage(this.listReads, 'vehicles', page, select, where, map);
+    return orderedPage(sqlOn(this.lists), 'vehicles', page, select, where, map);
   }
 }
 
@@ -238,8 +228,8 @@ const inspectionOutcome = (outcome: 'passed' | 'failed') => {
     : sql<boolean>`(${sql.ref('inspected')} and not ${anyFailed})`;
 };
 
-const allVehicles = (db: ReadDb) => db.selectFrom('vehicles').selectAll();
-const summaryColumns = (db: ReadDb) => db.selectFrom('vehicles').select([...VEHICLE_SUMMARY_FIELDS, 'stationLinked']);
+const allVehicles = (db: Sql) => db.selectFrom('vehicles').selectAll();
+const summaryColumns = (db: Sql) => db.selectFrom('vehicles').select([...VEHICLE_SUMMARY_FIELDS, 'stationLinked']);
 type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryColumns>['execute']>>[number];
 
 /** As `toDomain` reads these columns (a station link kept apart from the station: `station: null` once unlinked). */

@@ -54,11 +54,11 @@ export interface ApiFixture {
 }
 
 /** A known data set for the interface tests: 60 vehicles, owners, drivers, assemblies, trips around a day boundary, payments. */
-export async function loadApiFixture(database: Pick<Database, 'prisma' | 'reads'>): Promise<ApiFixture> {
+export async function loadApiFixture(database: Pick<Database, 'prisma'>): Promise<ApiFixture> {
   const { prisma } = database;
   const clock = new FixedClock(T0);
   const ids = new ObjectIdGenerator(clock, new SeededRandomSource(42));
-  const repos = prismaRepositories(prisma, database.reads);
+  const repos = prismaRepositories(prisma);
   const hasher = new PlainTextHasher();
 
   const region = await repos.regions.add(

@@ -23,12 +23,12 @@ export interface ListFixture {
  * `timeZone` (as the API counts them), namesakes, a revoked driver, and records of Tema's.
  */
 export async function loadListFixture(
-  database: Pick<Database, 'prisma' | 'reads'>,
+  database: Pick<Database, 'prisma'>,
   f: ApiFixture,
   now: Date,
   timeZone: string,
 ): Promise<ListFixture> {
-  const repos = prismaRepositories(database.prisma, database.reads);
+  const repos = prismaRepositories(database.prisma);
   const ids = new ObjectIdGenerator(new FixedClock(now), new SeededRandomSource(4242));
   const hasher = new PlainTextHasher();
   const lastOfDay = (days: number) => new Date(endOfDayAfter(now, days, timeZone).getTime() - 1000);

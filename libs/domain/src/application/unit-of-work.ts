@@ -15,7 +15,8 @@ export interface WorkContext extends DataStores {
 
 /**
  * Port: runs a use case atomically. Everything written inside `run` (state, audit entries, inbox marks, outbox rows,
- * follow-up jobs) is committed together, or not at all.
+ * follow-up jobs) is committed together, or not at all. Every read inside `run`, lists and searches included, sees
+ * what the unit wrote before it (`unitOfWorkContract` in the contract suite checks an adapter keeps this).
  */
 export interface UnitOfWork {
   run<T>(work: (context: WorkContext) => Promise<T>): Promise<T>;

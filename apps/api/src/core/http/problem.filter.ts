@@ -22,45 +22,53 @@ function withInstance(body: Problem, request: Request): Problem {
   return id === undefined ? body : { ...body, instance: requestInstance(id) };
 }
 
+/** What a failed statement's error says about the database: its SQLSTATE or socket code, a kind, a message. */
+interface DatabaseFault {
+  code?: unknown;
+  originalCode?: unknown;
+  kind?: unknown;
+  message?: unknown;
+}
+
+/**
+ * Where the database's own report is in an error. Every query of the app runs through Prisma
+ * (persistence/prisma-executor.ts): its driver adapter's report is `meta.driverAdapterError.cause`, with PostgreSQL's
+ * SQLSTATE as `originalCode` (`code` for the errors it does not name) and Prisma's `kind`. The pool's own failures (no
+ * connection within the wait limit, a connection lost) pass through Prisma as `pg` raised them, and so do the errors of
+ * the libraries that use the pool directly (the rate limiter, the job queue): the error itself is then the report.
+ */
+function databaseFaults(error: unknown): DatabaseFault[] {
+  if (!error || typeof error !== 'object') return [];
+  const adapter = (error as { meta?: { driverAdapterError?: { cause?: unknown } } }).meta?.driverAdapterError?.cause;
+  return adapter && typeof adapter === 'object' ? [error, adapter] : [error];
+}
+
+const sqlState = (fault: DatabaseFault) => String(fault.originalCode ?? fault.code);
+
 /**
  * A failure of the database rather than of the request: no pooled connection within the wait limit, a statement
- * cancelled by its timeout (57014), a lost or refused connection. Found on the error or its causes (pg's error,
- * Kysely's, or Prisma's wrapping of the driver adapter's).
+ * cancelled by its timeout (57014), a lost or refused connection.
  */
+const UNAVAILABLE_CODES = new Set(['57014', '57P01', 'ECONNREFUSED']);
+const UNAVAILABLE_MESSAGES =
+  /timeout exceeded when trying to connect|Connection terminated|canceling statement due to statement timeout|ECONNREFUSED/;
 export function databaseUnavailable(error: unknown): boolean {
-  let current = error as {
-    message?: unknown;
-    code?: unknown;
-    cause?: unknown;
-    meta?: { driverAdapterError?: unknown };
-  };
-  for (let depth = 0; current && typeof current === 'object' && depth < 6; depth++) {
-    if (current.code === '57014' || current.code === 'ECONNREFUSED' || current.code === '57P01') return true;
-    if (
-      /timeout exceeded when trying to connect|Connection terminated|canceling statement due to statement timeout|ECONNREFUSED/.test(
-        String(current.message ?? ''),
-      )
-    )
-      return true;
-    current = (current.meta?.driverAdapterError ?? current.cause) as typeof current;
-  }
-  return false;
+  return databaseFaults(error).some(
+    (fault) =>
+      UNAVAILABLE_CODES.has(sqlState(fault)) ||
+      fault.kind === 'DatabaseNotReachable' ||
+      UNAVAILABLE_MESSAGES.test(String(fault.message ?? '')),
+  );
 }
 
 /**
  * A value the database refused as a value (SQLSTATE class 22: a date out of its range, a NUL character, a number too
- * large, text too long): the request's fault, found on the error or its causes. The edge validation should have
- * refused it first; this is the backstop that keeps such a gap a 400 instead of a 500.
+ * large, text too long): the request's fault. The edge validation should have refused it first; this is the backstop
+ * that keeps such a gap a 400 instead of a 500.
  */
 const VALUE_ERROR_CODES = new Set(['22001', '22003', '22007', '22008', '22021', '22P02', '22P05']);
-const VALUE_ERROR_KINDS = new Set(['LengthMismatch', 'ValueOutOfRange']);
 export function valueRefusedByDatabase(error: unknown): boolean {
-  let current = error as { code?: unknown; kind?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
-  for (let depth = 0; current && typeof current === 'object' && depth < 6; depth++) {
-    if (VALUE_ERROR_CODES.has(String(current.code)) || VALUE_ERROR_KINDS.has(String(current.kind))) return true;
-    current = (current.meta?.driverAdapterError ?? current.cause) as typeof current;
-  }
-  return false;
+  return databaseFaults(error).some((fault) => VALUE_ERROR_CODES.has(sqlState(fault)));
 }
 
 /** Express/body-parser errors carry a status and a type; they are the client's fault, never a 500. */

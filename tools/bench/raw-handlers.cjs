@@ -63,7 +63,7 @@ async function vehicles(pool, url) {
     [],
     limitOf(url),
     url.searchParams.get('after'),
-    'id, "registrationNumber", make, model, color, type, capacity, inspected, approved, "stationLinked", "stationId", "transportUnionId"',
+    'id, "registrationNumber", make, model, color, type, capacity, inspected, approved, "createdAt", "updatedAt", version, "stationLinked", "stationId", "transportUnionId"',
   );
   const ids = (key) => [...new Set(items.map((v) => v[key]).filter(Boolean))];
   const [stations, unions] = await Promise.all([
@@ -86,6 +86,9 @@ async function vehicles(pool, url) {
     approved: v.approved,
     ...(v.stationLinked && { station: v.stationId && s.has(v.stationId) ? station(s.get(v.stationId)) : null }),
     ...(v.transportUnionId && u.has(v.transportUnionId) && { transportUnion: union(u.get(v.transportUnionId)) }),
+    createdAt: iso(v.createdAt),
+    updatedAt: iso(v.updatedAt),
+    __v: v.version,
   }));
   return answer(200, body, link(url, next));
 }
@@ -99,13 +102,16 @@ async function drivers(pool, url) {
     [],
     limitOf(url),
     url.searchParams.get('after'),
-    'id, name, approved, "ratingTotal", "ratingCount"',
+    'id, name, approved, "createdAt", "updatedAt", version, "ratingTotal", "ratingCount"',
   );
   const payload = items.map((d) => ({
     _id: d.id,
     name: d.name,
     approved: d.approved,
     ...(d.ratingCount > 0 && { rating: Math.round((d.ratingTotal / d.ratingCount) * 100) / 100 }),
+    createdAt: iso(d.createdAt),
+    updatedAt: iso(d.updatedAt),
+    __v: d.version,
   }));
   return answer(200, { status: 200, payload }, link(url, next));
 }

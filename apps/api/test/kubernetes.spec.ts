@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -159,7 +159,11 @@ describeWithPrograms('the Kubernetes manifests', { kubectl: findProgram('kubectl
       expect(loaded).toMatchObject({ production: true, migrateOnStart: false, jobs: { workers: false } });
       expect(loaded.sms?.url).toBe(config.data.SMS_GATEWAY_URL);
       // Every key of the ConfigMap is a setting the service reads (a misspelt one would be ignored in silence).
-      const source = readFileSync(join(WORKSPACE_ROOT, 'apps', 'api', 'src', 'config.ts'), 'utf8');
+      // The settings are read in config.ts and the helpers beside it (src/config/).
+      const folder = join(WORKSPACE_ROOT, 'apps', 'api', 'src', 'config');
+      const source = [join(folder, '..', 'config.ts'), ...readdirSync(folder).map((name) => join(folder, name))]
+        .map((file) => readFileSync(file, 'utf8'))
+        .join('\n');
       for (const key of Object.keys(config.data)) expect(source).toMatch(new RegExp(`env\\.${key}\\b|'${key}'`));
     });
   });

@@ -188,13 +188,20 @@ function test() {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
+  const timed = [];
   const files = existsSync(summaries) ? readdirSync(summaries) : [];
   for (const file of files) {
     const s = JSON.parse(readFileSync(join(summaries, file), 'utf8'));
     passed += s.passed;
     failed += s.failed;
     skipped += s.skipped;
+    timed.push(...(s.files ?? []));
   }
+  // Where the time goes: the slowest test files of the run (wall time, files of a project run side by side).
+  timed.sort((a, b) => b.seconds - a.seconds);
+  if (timed.length > 0) console.log('\n[run] slowest test files (s, tests, file):');
+  for (const t of timed.slice(0, 12))
+    console.log(`  ${t.seconds.toFixed(1).padStart(7)} ${String(t.tests).padStart(4)}  ${t.file}`);
   if (files.length === 0 && status === 0) {
     console.error('[run] no test results were recorded');
     process.exit(1);

@@ -3,7 +3,7 @@ import { ADMIN, InMemoryMerchants, fakePorts } from '../core/testing/fixtures';
 import type { Actor } from '@transport/domain';
 import type { ApiKeyRecord, ApiKeyRegistry, AuditRecord, AuditTrail, NewApiKey } from '../core/ports';
 import { referenceDataOnFakes } from '../reference-data/reference-data.testing';
-import { AdminService } from './admin.service';
+import { adminOnFakes } from './admin.testing';
 
 /** The admin ports in memory (the Prisma adapters are covered by the end-to-end tests). */
 class InMemoryKeys implements ApiKeyRegistry {
@@ -46,7 +46,7 @@ function setup(trail: AuditRecord[] = []) {
   const p = fakePorts();
   const keys = new InMemoryKeys();
   const merchants = new InMemoryMerchants();
-  const admin = new AdminService(keys, merchants, new FixedTrail(trail), p.stores, p.clock, p.ids);
+  const admin = adminOnFakes({ ...p, keys, merchants, audit: new FixedTrail(trail) });
   return {
     ...p,
     keys,

@@ -8,6 +8,11 @@ export const APPROVAL_ITEMS = ['validLicense', 'hasSmartPhone', 'canUseMap', 'cr
 export type ApprovalItem = (typeof APPROVAL_ITEMS)[number];
 export type ApprovalChecklist = Readonly<Record<ApprovalItem, boolean>>;
 
+/** A checklist on which every check passed: what approval needs (a fresh object each time). */
+export function allChecksPassed(): ApprovalChecklist {
+  return Object.fromEntries(APPROVAL_ITEMS.map((item) => [item, true])) as ApprovalChecklist;
+}
+
 /** The checks that failed, in the checklist's order: an approval needs none. */
 export function failedApprovalItems(checklist: ApprovalChecklist): ApprovalItem[] {
   return APPROVAL_ITEMS.filter((item) => !checklist[item]);

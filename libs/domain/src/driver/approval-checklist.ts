@@ -1,4 +1,4 @@
-import { parseChecklist } from '../shared/checklist';
+import { everyItemPassed, parseChecklist } from '../shared/checklist';
 
 /**
  * The assembly's driver checks; `true` means the check passed. `criminalRecord: true` means the criminal-record check
@@ -10,7 +10,7 @@ export type ApprovalChecklist = Readonly<Record<ApprovalItem, boolean>>;
 
 /** A checklist on which every check passed: what approval needs (a fresh object each time). */
 export function allChecksPassed(): ApprovalChecklist {
-  return Object.fromEntries(APPROVAL_ITEMS.map((item) => [item, true])) as ApprovalChecklist;
+  return everyItemPassed(APPROVAL_ITEMS);
 }
 
 /** The checks that failed, in the checklist's order: an approval needs none. */

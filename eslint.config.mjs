@@ -130,6 +130,27 @@ export default [
     },
   },
   {
+    // The rows (libs/rows) are shared by the service's Prisma adapters and the importer, which writes through pg: they
+    // map a domain state to a table's columns and know no database client.
+    files: ['libs/rows/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@prisma/*', 'prisma', 'prisma/*', '**/generated/prisma', '**/generated/prisma/**'],
+              message: 'libs/rows knows no Prisma: the Prisma adapter adds what only Prisma needs (DbNull).',
+            },
+            { group: ['pg', 'pg-*', 'kysely', '@electric-sql/*'], message: 'libs/rows knows no database driver.' },
+            { group: ['@nestjs/*'], message: 'libs/rows is framework-free: no NestJS.' },
+            { group: ['**/apps/**', '**/tools/**'], message: 'A library never imports an app.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The simulator stands in for the provider in tests and the demo; the service itself only knows the HTTP API.
     files: ['apps/api/src/**/*.ts'],
     rules: {

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { passedDriverChecklist } from '@transport/domain/testing';
 import {
   eventually,
   expectAccessible,
@@ -85,7 +86,7 @@ describe.each(SIZES)('the vehicles and drivers lists at $name size', (size) => {
       drivers.push(registered.payload?._id ?? '');
     }
     await api(`/drivers/${drivers[4]}/approve`, {
-      approvalChecklist: { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true },
+      approvalChecklist: passedDriverChecklist,
     });
     // The demo's approved driver loses the approval.
     const all = (await api('/drivers/all?limit=100')) as unknown as { payload: Array<{ _id: string; name: string }> };

@@ -22,8 +22,14 @@ import {
   TransportUnion,
   Vehicle,
   VehicleOwner,
+  type CallbackPayload,
   type OriginalValue,
+  type OriginalValues,
+  type RequestInfo,
+  type TripServiceState,
+  type TripState,
 } from '@transport/domain';
+import { driverRow, transactionRow, tripRows, vehicleOwnerRow, vehicleRow } from '@transport/rows';
 import {
   assemblyOf,
   date,
@@ -250,7 +256,12 @@ const owners: Collection = {
     ).toState();
     return {
       id: m.id,
-      rows: [{ table: 'vehicle_owners', values: { ...s, verified: flag(doc, 'verified'), ...timestamps(m) } }],
+      rows: [
+        {
+          table: 'vehicle_owners',
+          values: vehicleOwnerRow({ ...s, verified: flag(doc, 'verified'), ...timestamps(m) }),
+        },
+      ],
       references: ref('assemblies', assemblyId, 'assembly'),
     };
   },
@@ -330,16 +341,16 @@ const drivers: Collection = {
       refuse('INVALID_FIELD', 'an approved driver passed every approvalChecklist item');
     const rating = optionalNumber(doc, 'rating');
     if (rating !== undefined && (rating < 0 || rating > 5)) refuse('INVALID_FIELD', 'rating must be 0 to 5');
-    const values = {
+    const values = driverRow({
       ...registered,
       online: flag(doc, 'online'),
       busy: flag(doc, 'busy'),
       verified,
       approved,
-      approvalChecklist: checklist ?? null,
-      approvedBy: optionalId(doc, 'approvedBy') ?? null,
-      dateApproved: optionalDate(doc, 'dateApproved') ?? (approved ? m.updatedAt : null),
-      dateActivated: dateActivated ?? (verified ? m.updatedAt : null),
+      approvalChecklist: checklist,
+      approvedBy: optionalId(doc, 'approvedBy'),
+      dateApproved: optionalDate(doc, 'dateApproved') ?? (approved ? m.updatedAt : undefined),
+      dateActivated: dateActivated ?? (verified ? m.updatedAt : undefined),
       // Expired at once: the original's clear-text key is not carried, so an unactivated driver asks for a new one.
       activationKeyHash: NO_ACTIVATION_KEY,
       activationKeyExpiresAt: m.createdAt,
@@ -347,7 +358,7 @@ const drivers: Collection = {
       ratingTotal: rating === undefined || rating === 0 ? 0 : Math.round(rating * 100),
       ratingCount: rating === undefined || rating === 0 ? 0 : 100,
       ...timestamps(m),
-    };
+    });
     return {
       id: m.id,
       rows: [{ table: 'drivers', values }],
@@ -427,22 +438,21 @@ const vehicles: Collection = {
     assertVehicleConsistent({ inspected, approved, inspectionChecklist: checklist, driverId });
     const stationId = optionalId(doc, 'station');
     const transportUnionId = optionalId(doc, 'transportUnion');
-    const values = {
+    const values = vehicleRow({
       ...s,
       inspected,
       approved,
-      inspectionChecklist: checklist ?? null,
-      inspectedBy: optionalId(doc, 'inspectedBy') ?? null,
-      dateInspected: optionalDate(doc, 'dateInspected') ?? (inspected ? m.updatedAt : null),
-      approvedBy: optionalId(doc, 'approvedBy') ?? null,
-      dateApproved: optionalDate(doc, 'dateApproved') ?? (approved ? m.updatedAt : null),
+      inspectionChecklist: checklist,
+      inspectedBy: optionalId(doc, 'inspectedBy'),
+      dateInspected: optionalDate(doc, 'dateInspected') ?? (inspected ? m.updatedAt : undefined),
+      approvedBy: optionalId(doc, 'approvedBy'),
+      dateApproved: optionalDate(doc, 'dateApproved') ?? (approved ? m.updatedAt : undefined),
       // `station: null` is "linked once, then unlinked", as the interface shows it.
-      stationLinked: 'station' in doc,
-      stationId: stationId ?? null,
-      transportUnionId: transportUnionId ?? null,
-      driverId: driverId ?? null,
+      ...('station' in doc && { stationId: stationId ?? null }),
+      transportUnionId,
+      driverId,
       ...timestamps(m),
-    };
+    });
     return {
       id: m.id,
       rows: [{ table: 'vehicles', values }],
@@ -459,9 +469,9 @@ const vehicles: Collection = {
 
 const pesewas = (doc: Doc, field: string) => cedisToPesewas(number(doc, field), field);
 const optionalPesewas = (doc: Doc, field: string) =>
-  doc[field] === undefined || doc[field] === null ? null : pesewas(doc, field);
+  doc[field] === undefined || doc[field] === null ? undefined : pesewas(doc, field);
 
-function tripService(trip: Doc, tripId: string) {
+function tripService(trip: Doc): TripServiceState {
   const s = object(trip, 'service');
   const id = assertObjectId(s._id, 'service._id');
   const driver = object(s, 'driver');
@@ -470,29 +480,27 @@ function tripService(trip: Doc, tripId: string) {
   const walletAccount = optionalText(driver, 'walletAccount') ?? optionalText(driver, 'hyperAccount');
   const rating = optionalNumber(driver, 'rating');
   const capacity = optionalNumber(vehicle, 'capacity');
-  const withDefined = (o: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
   return {
     id,
-    tripId,
     serviceID: requireText(s.serviceID, 'service.serviceID', 60),
     type: oneOf(SERVICE_TYPES, text(s, 'type'), 'service.type'),
-    driver: withDefined({
+    // A field the original left out stays out of the snapshot (toJson drops what is undefined).
+    driver: {
       id: assertObjectId(driver._id, 'service.driver._id'),
       name: requireText(driver.name, 'service.driver.name', 120),
       phone: normalizePhone(text(driver, 'phone'), 'service.driver.phone'),
       email: normalizeEmail(text(driver, 'email'), 'service.driver.email'),
       walletAccount,
       rating,
-    }),
-    vehicle: withDefined({
+    },
+    vehicle: {
       id: assertObjectId(vehicle._id, 'service.vehicle._id'),
       registrationNumber: optionalText(vehicle, 'registrationNumber'),
       make: optionalText(vehicle, 'make'),
       model: optionalText(vehicle, 'model'),
       capacity,
       type: optionalText(vehicle, 'type'),
-    }),
+    },
     pricing: {
       id: assertObjectId(pricing._id, 'service.pricing._id'),
       type: requireText(pricing.type, 'service.pricing.type', 60),
@@ -546,10 +554,11 @@ const trips: Collection = {
   map(doc) {
     const m = meta(doc);
     const assemblyId = assemblyOf(doc);
-    const service = tripService(doc, m.id);
+    const service = tripService(doc);
     const paymentMethod = optionalText(doc, 'paymentMethod');
-    const values = {
+    const state: TripState = {
       ticketNumber: requireText(doc.ticketNumber, 'ticketNumber', 60),
+      service,
       estimatedPrice: pesewas(doc, 'estimatedPrice'),
       estimatedDistance: number(doc, 'estimatedDistance'),
       finalPrice: optionalPesewas(doc, 'finalPrice'),
@@ -558,27 +567,28 @@ const trips: Collection = {
       settledAmount: optionalPesewas(doc, 'settledAmount') ?? 0,
       discount: optionalPesewas(doc, 'discount') ?? 0,
       settled: flag(doc, 'settled'),
-      finalDistance: optionalNumber(doc, 'finalDistance') ?? null,
+      finalDistance: optionalNumber(doc, 'finalDistance'),
       refundAmount: optionalPesewas(doc, 'refundAmount') ?? 0,
       refunded: flag(doc, 'refunded'),
-      paymentMethod: paymentMethod === undefined ? null : oneOf(PAYMENT_METHODS, paymentMethod, 'paymentMethod'),
+      paymentMethod: paymentMethod === undefined ? undefined : oneOf(PAYMENT_METHODS, paymentMethod, 'paymentMethod'),
       user: requireText(doc.user, 'user', 120),
       pickupLocation: parseGeoPoint(doc.pickupLocation, 'pickupLocation'),
       serviceDestination: parseGeoPoint(doc.serviceDestination, 'serviceDestination'),
       droppedOffLocation:
-        doc.droppedOffLocation == null ? null : parseGeoPoint(doc.droppedOffLocation, 'droppedOffLocation'),
+        doc.droppedOffLocation == null ? undefined : parseGeoPoint(doc.droppedOffLocation, 'droppedOffLocation'),
       checkedOut: flag(doc, 'checkedOut'),
-      checkOutTime: optionalDate(doc, 'checkOutTime') ?? null,
-      assemblyId: assemblyId ?? null,
+      checkOutTime: optionalDate(doc, 'checkOutTime'),
+      assemblyId,
       ...timestamps(m),
     };
-    if (values.refundAmount > values.settledAmount)
+    if (state.refundAmount > state.settledAmount)
       refuse('INVALID_FIELD', 'refundAmount is more than the settled amount');
+    const rows = tripRows(state);
     return {
       id: m.id,
       rows: [
-        { table: 'trips', values },
-        { table: 'trip_services', values: service },
+        { table: 'trips', values: rows.trip },
+        { table: 'trip_services', values: { ...rows.service, tripId: m.id } },
       ],
       references: ref('assemblies', assemblyId, 'assembly'),
     };
@@ -590,16 +600,18 @@ function providerIds(requestInfo: unknown, id: string) {
   const data = (requestInfo as { Data?: Record<string, unknown> } | undefined)?.Data;
   const clientReference = typeof data?.ClientReference === 'string' ? data.ClientReference : undefined;
   const transactionId = typeof data?.TransactionId === 'string' ? data.TransactionId : undefined;
-  return { providerReference: clientReference ?? `imported-${id}`, providerTransactionId: transactionId ?? null };
+  return { providerReference: clientReference ?? `imported-${id}`, providerTransactionId: transactionId };
 }
 
-/** The folded values of `fields` (those the domain keeps beside its own), or null when none was folded. */
-function originalsOf(folded: Readonly<Record<string, OriginalValue>>, fields: readonly string[]) {
-  const kept = Object.fromEntries(fields.filter((f) => folded[f] !== undefined).map((f) => [f, folded[f]]));
-  return Object.keys(kept).length > 0 ? kept : null;
+/** The folded values of `fields` (those the domain keeps beside its own), or undefined when none was folded. */
+function originalsOf(folded: Readonly<Record<string, OriginalValue>>, fields: readonly (keyof OriginalValues)[]) {
+  const kept: OriginalValues = Object.fromEntries(
+    fields.filter((f) => folded[f] !== undefined).map((f) => [f, folded[f]]),
+  );
+  return Object.keys(kept).length > 0 ? kept : undefined;
 }
 
-const jsonObject = (doc: Doc, field: string) => (doc[field] == null ? null : object(doc, field));
+const jsonObject = (doc: Doc, field: string) => (doc[field] == null ? undefined : object(doc, field));
 
 const transactions: Collection = {
   name: 'transactions',
@@ -629,7 +641,7 @@ const transactions: Collection = {
     const requestInfo = jsonObject(doc, 'requestInfo');
     const callBackUrl = text(doc, 'callBackUrl');
     if (!URL.canParse(callBackUrl)) refuse('INVALID_FIELD', 'callBackUrl must be a URL');
-    const values = {
+    const values = transactionRow({
       merchantId,
       amount: pesewas(doc, 'amount'),
       fees: optionalPesewas(doc, 'fees') ?? 0,
@@ -641,15 +653,17 @@ const transactions: Collection = {
       customerEmail: optionalText(doc, 'customerEmail') ?? '',
       customerName: optionalText(doc, 'customerName') ?? '',
       customerPhone: text(doc, 'customerPhone'),
-      // Kept exactly as received: what operation 9 shows a merchant.
-      requestInfo,
-      callBackInfo: jsonObject(doc, 'callBackInfo'),
-      callBackTime: optionalDate(doc, 'callBackTime') ?? null,
+      // Kept exactly as received, in the original's shapes (not checked here): what operation 9 shows a merchant.
+      requestInfo: requestInfo as RequestInfo | undefined,
+      callBackInfo: jsonObject(doc, 'callBackInfo') as CallbackPayload | undefined,
+      callBackTime: optionalDate(doc, 'callBackTime'),
+      needsStatusCheck: false,
+      anomalies: [],
       // The original's spelling of what was folded, answered by operation 9 as the original did (README, Importing).
       originalValues: originalsOf(folded, ['status', 'requestType']),
       ...providerIds(requestInfo, m.id),
       ...timestamps(m),
-    };
+    });
     return {
       id: m.id,
       rows: [{ table: 'transactions', values }],

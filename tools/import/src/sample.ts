@@ -1,4 +1,4 @@
-import { allPassed } from '@transport/domain';
+import { allChecksPassed, allPassed } from '@transport/domain';
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -188,7 +188,7 @@ export function* documents(collection: keyof SampleSizes, sizes: SampleSizes): G
           verified: n % 2 === 0,
           approved,
           ...(approved && {
-            approvalChecklist: { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true },
+            approvalChecklist: allChecksPassed(),
           }),
           activationKey: String(100_000 + (n % 900_000)),
           ...(n % 2 === 0 && { dateActivated: at(created(n) + 1_800_000) }),

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../core/platform/secrets';
 import { ADMIN, InMemoryMerchants, fakePorts } from '../core/testing/fixtures';
 import type { Actor } from '@transport/domain';
 import type { ApiKeyRecord, ApiKeyRegistry, AuditRecord, AuditTrail, NewApiKey } from '../core/ports';
 import { referenceDataOnFakes } from '../reference-data/reference-data.testing';
-import { AdminService } from './admin.service';
+import { adminOnFakes } from './admin.testing';
 
 /** The admin ports in memory (the Prisma adapters are covered by the end-to-end tests). */
 class InMemoryKeys implements ApiKeyRegistry {
@@ -46,7 +46,7 @@ function setup(trail: AuditRecord[] = []) {
   const p = fakePorts();
   const keys = new InMemoryKeys();
   const merchants = new InMemoryMerchants();
-  const admin = new AdminService(keys, merchants, new FixedTrail(trail), p.stores, p.clock, p.ids);
+  const admin = adminOnFakes({ ...p, keys, merchants, audit: new FixedTrail(trail) });
   return {
     ...p,
     keys,
@@ -56,14 +56,12 @@ function setup(trail: AuditRecord[] = []) {
   };
 }
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-
 describe('AdminService on fakes', () => {
   it('issues a key shown once; only its SHA-256 is stored', async () => {
     const s = setup();
     const issued = await s.admin.issueKey('platform', '65a0000000000000000000b1', ADMIN, { label: 'app' });
     expect(issued).toMatchObject({ role: 'platform', principal: '65a0000000000000000000b1', key: expect.any(String) });
-    expect(s.keys.rows[0].keyHash).toBe(sha256(issued.key));
+    expect(s.keys.rows[0].keyHash).toBe(sha256Hex(issued.key));
     expect(s.keys.rows[0].keyHash).not.toContain(issued.key);
     expect((await s.admin.listKeys({ limit: 50 })).items).toEqual([
       {

@@ -2,6 +2,8 @@ import type { CsvList } from '../core/http/csv-export';
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { IsBoolean, IsDate, IsEmail, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import {
+  allChecksPassed,
+  APPROVAL_ITEMS,
   DRIVER_SORT_FIELDS,
   DRIVER_STANDINGS,
   GENDERS,
@@ -118,9 +120,8 @@ export class ApproveDriverBody {
   @ApiProperty({
     // The same four checks the answers carry (declared below, hence the lazy reference).
     type: () => ApprovalChecklistResponse,
-    description:
-      'validLicense, hasSmartPhone, canUseMap, criminalRecord (true: the check was done and is clear); all must be true.',
-    example: { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true },
+    description: `${APPROVAL_ITEMS.join(', ')} (true: the check was done and is clear); all must be true.`,
+    example: allChecksPassed(),
   })
   @IsObject()
   approvalChecklist!: Record<string, unknown>;

@@ -5,8 +5,8 @@ import { RecordingEvents } from '../core/testing/fixtures';
 import type { MerchantNotificationsService } from './merchant-notifications.service';
 import type { PaymentCallbacksService } from './payment-callbacks.service';
 import type { PaymentReconciliationService } from './payment-reconciliation.service';
-import { PaymentWorkers } from './payment-workers';
 import { QUEUES, RetryLater } from './payment-settings';
+import { paymentWorkersOnFakes } from './payments.testing';
 
 class CapturingWorkers implements JobWorkers {
   running = false;
@@ -34,7 +34,15 @@ function setup(behaviour: (id: string) => Promise<void>) {
     lines: events.lines,
     workers,
     pruned,
-    subject: new PaymentWorkers(notifications, reconciliation, callbacks, workers, uow.stores, events, config),
+    subject: paymentWorkersOnFakes({
+      notifications,
+      reconciliation,
+      callbacks,
+      workers,
+      stores: uow.stores,
+      events,
+      config,
+    }),
   };
 }
 

@@ -1,5 +1,6 @@
 import type {
   CallbackPayload,
+  DataStores,
   PaymentProvider,
   PaymentRequest,
   RequestInfo,
@@ -7,13 +8,15 @@ import type {
 } from '@transport/domain';
 import { FixedClock, InMemoryUnitOfWork, SeededRandomSource, SequentialIdGenerator } from '@transport/domain/testing';
 import { createHmac } from 'node:crypto';
-import type { WebhookSender } from '../core/ports';
+import type { AppConfig } from '../config';
+import type { EventLog, JobWorkers, WebhookSender } from '../core/ports';
 import { CountingRateLimits, InMemoryMerchants, RecordingEvents } from '../core/testing/fixtures';
 import { MerchantNotificationsService } from './merchant-notifications.service';
 import { MerchantViewsService } from './merchant-views.service';
 import { PaymentCallbacksService } from './payment-callbacks.service';
 import { PaymentReconciliationService } from './payment-reconciliation.service';
 import { PaymentRequestsService } from './payment-requests.service';
+import { PaymentWorkers } from './payment-workers';
 import type { PaymentSettings } from './payment-settings';
 import { TransactionProgress } from './transaction-progress';
 
@@ -115,6 +118,19 @@ export function paymentsOnFakes(
 }
 
 export type PaymentsOnFakes = ReturnType<typeof paymentsOnFakes>;
+
+/** The payment pipeline's background work on fakes, each dependency given by name. */
+export function paymentWorkersOnFakes(p: {
+  notifications: MerchantNotificationsService;
+  reconciliation: PaymentReconciliationService;
+  callbacks: PaymentCallbacksService;
+  workers: JobWorkers;
+  stores: DataStores;
+  events: EventLog;
+  config: AppConfig;
+}): PaymentWorkers {
+  return new PaymentWorkers(p.notifications, p.reconciliation, p.callbacks, p.workers, p.stores, p.events, p.config);
+}
 
 /** Posts a callback as the provider does: signed when the service expects signatures. */
 export function post(ctx: PaymentsOnFakes, token: string, payload: unknown, headers: Record<string, string> = {}) {

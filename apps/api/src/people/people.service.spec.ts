@@ -1,5 +1,5 @@
 import { FixedClock } from '@transport/domain/testing';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../core/platform/secrets';
 import { loadConfig } from '../config';
 import { hashPassword } from '../core/platform/passwords';
 import {
@@ -16,7 +16,6 @@ import {
 import { peopleOnFakes, quietEvents } from './people.testing';
 
 const MINUTE = 60_000;
-const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
 
 function setup(env: Record<string, string> = {}) {
   const people = new InMemoryPeople()
@@ -60,7 +59,7 @@ describe('PeopleService on fakes', () => {
       },
     ]);
     // Only the token's hash is kept.
-    expect([...s.people.links.keys()]).toEqual([sha256(s.token())]);
+    expect([...s.people.links.keys()]).toEqual([sha256Hex(s.token())]);
     await s.service.setPassword(s.token(), 'kente-cloth-at-dawn');
     await expect(s.service.setPassword(s.token(), 'kente-cloth-at-dawn')).rejects.toMatchObject({
       code: 'LINK_EXPIRED',
@@ -190,7 +189,7 @@ describe('PeopleService on fakes', () => {
       role: 'assembly',
       principalId: APPROVER.id,
       assemblyId: STAFF_ASSEMBLY,
-      session: { id: sha256(token), csrfToken },
+      session: { id: sha256Hex(token), csrfToken },
     });
     expect(await s.service.current(principal!)).toMatchObject({ csrfToken, person: { id: APPROVER.id } });
     await expect(s.service.current({ keyId: 'k', role: 'assembly', principalId: APPROVER.id })).rejects.toMatchObject({
@@ -202,7 +201,7 @@ describe('PeopleService on fakes', () => {
     // Activity keeps it alive (written at most once a minute); 30 minutes of nothing ends it.
     s.clock.advance(20 * MINUTE);
     expect(await s.service.authenticate(token)).toBeDefined();
-    expect(s.people.sessions.get(sha256(token))?.lastSeenAt).toEqual(s.clock.now());
+    expect(s.people.sessions.get(sha256Hex(token))?.lastSeenAt).toEqual(s.clock.now());
     s.clock.advance(30 * MINUTE);
     expect(await s.service.authenticate(token)).toBeUndefined();
     await expect(s.service.current(principal!)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });

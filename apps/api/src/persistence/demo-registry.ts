@@ -2,6 +2,7 @@ import {
   Assembly,
   AssemblyUser,
   Driver,
+  allChecksPassed,
   allPassed,
   Region,
   Station,
@@ -26,8 +27,6 @@ export interface DemoContext {
   /** The seed's clock, `days` from now (negative: ago). */
   at(days: number): Date;
 }
-
-const DRIVER_CHECKS = { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true };
 
 /** Regions and assemblies, the first assembly's inspector and approver, a union and a station. */
 export async function seedPlaces({ db, ids, at }: DemoContext) {
@@ -160,7 +159,7 @@ export async function seedOwnersAndDrivers(
   );
   // Activated within the key's 24 hours.
   working.driver.activate(working.activationKey, new Date(at(-60).getTime() + 3_600_000), hasher, 'demo');
-  working.driver.approve(DRIVER_CHECKS, approver.id, at(-58));
+  working.driver.approve(allChecksPassed(), approver.id, at(-58));
   working.driver.goOnline(at(-1));
   working.driver.rate(5, at(-2));
   working.driver.rate(4, at(-1));

@@ -1,7 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../generated/prisma/client';
-import { hashApiKey } from '../core/platform/secrets';
+import { hashApiKey, sameBytes } from '../core/platform/secrets';
 import { ROLES, type Principal, type Role } from '../core/auth/principal';
 import type { KeyChangeListener } from './key-changes';
 import { sqlOn } from './prisma-executor';
@@ -107,7 +106,7 @@ export class ApiKeyStore {
       .where('api_keys.keyHash', '=', hash)
       .executeTakeFirst();
     if (!row || row.revokedAt !== null) return undefined;
-    if (!timingSafeEqual(Buffer.from(row.keyHash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
+    if (!sameBytes(Buffer.from(row.keyHash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
     if (!(ROLES as readonly string[]).includes(row.role)) return undefined;
     const now = this.now();
     if (row.expiresAt !== null && row.expiresAt <= now) return undefined;

@@ -17,6 +17,7 @@ import {
   type PageRequest,
   type Mutable,
 } from '@transport/domain';
+import { driverRow } from '@transport/rows';
 import type { Driver as DriverRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
@@ -84,50 +85,6 @@ function activationTriesOf(id: string, stored: unknown): Record<string, Activati
   );
 }
 
-export function toPersistence(s: DriverState) {
-  return {
-    id: s.id,
-    name: s.name,
-    phone: s.phone,
-    email: s.email,
-    license: s.license,
-    licenseClass: s.licenseClass,
-    licenseExpiry: s.licenseExpiry,
-    licenseIssueDate: s.licenseIssueDate,
-    idType: s.idType,
-    idNumber: s.idNumber,
-    gender: s.gender,
-    online: s.online,
-    busy: s.busy,
-    verified: s.verified,
-    approved: s.approved,
-    approvalChecklist: s.approvalChecklist ? { ...s.approvalChecklist } : undefined,
-    approvedBy: s.approvedBy ?? null,
-    dateApproved: s.dateApproved ?? null,
-    revocationReason: s.revocation?.reason ?? null,
-    revokedBy: s.revocation?.revokedBy ?? null,
-    dateRevoked: s.revocation?.dateRevoked ?? null,
-    activationKeyHash: s.activationKeyHash,
-    activationAttempts: s.activationAttempts,
-    activationKeyExpiresAt: s.activationKeyExpiresAt,
-    activationTries: Object.fromEntries(
-      Object.entries(s.activationTries).map(([from, t]) => [
-        from,
-        { failures: t.failures, retryAt: t.retryAt.toISOString() },
-      ]),
-    ),
-    dateActivated: s.dateActivated ?? null,
-    ownerId: s.ownerId ?? null,
-    walletAccount: s.walletAccount ?? null,
-    assemblyId: s.assemblyId ?? null,
-    ratingTotal: s.ratingTotal,
-    ratingCount: s.ratingCount,
-    version: s.version,
-    createdAt: s.createdAt,
-    updatedAt: s.updatedAt,
-  };
-}
-
 const uniqueErrors = { email: DuplicateErrors.driverEmail };
 
 /** Writes and single-record reads through Prisma's models; lists through Kysely on the same client (`sqlOn`). */
@@ -140,7 +97,7 @@ export class PrismaDriverRepository implements DriverRepository {
 
   async add(driver: Driver): Promise<Driver> {
     try {
-      return toDomain(await this.db.driver.create({ data: toPersistence(driver.toState()) }));
+      return toDomain(await this.db.driver.create({ data: driverRow(driver.toState()) }));
     } catch (error) {
       translateUniqueViolation(error, uniqueErrors);
     }
@@ -148,7 +105,7 @@ export class PrismaDriverRepository implements DriverRepository {
 
   async update(driver: Driver): Promise<Driver> {
     const s = driver.toState();
-    const { id, createdAt: _c, ...data } = toPersistence(s);
+    const { id, createdAt: _c, ...data } = driverRow(s);
     const { count } = await this.db.driver.updateMany({
       where: { id, version: s.version },
       data: { ...data, version: s.version + 1 },

@@ -15,6 +15,7 @@ import {
   type TransactionState,
   type Mutable,
 } from '@transport/domain';
+import { transactionRow } from '@transport/rows';
 import { Prisma, type Transaction as TransactionRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
@@ -75,35 +76,13 @@ export function toDomain(row: TransactionRow): Transaction {
   });
 }
 
-const json = (value: unknown) => JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue;
-
-export function toPersistence(s: TransactionState) {
+/** The transaction's row as Prisma takes it: a JSON column set to NULL is Prisma's DbNull. */
+function toPersistence(s: TransactionState) {
+  const row = transactionRow(s);
   return {
-    id: s.id,
-    merchantId: s.merchantId,
-    amount: s.amount,
-    fees: s.fees,
-    status: s.status,
-    requestType: s.requestType,
-    description: s.description,
-    reference: s.reference,
-    providerReference: s.providerReference,
-    providerTransactionId: s.providerTransactionId ?? null,
-    callBackUrl: s.callBackUrl,
-    customerEmail: s.customerEmail,
-    customerName: s.customerName,
-    customerPhone: s.customerPhone,
-    requestInfo: s.requestInfo ? json(s.requestInfo) : Prisma.DbNull,
-    callBackInfo: s.callBackInfo ? json(s.callBackInfo) : undefined,
-    callBackTime: s.callBackTime ?? null,
-    statusCheckInfo: s.statusCheckInfo ? json(s.statusCheckInfo) : undefined,
-    statusCheckTime: s.statusCheckTime ?? null,
-    needsStatusCheck: s.needsStatusCheck,
-    anomalies: json(s.anomalies),
-    originalValues: s.originalValues ? json(s.originalValues) : Prisma.DbNull,
-    version: s.version,
-    createdAt: s.createdAt,
-    updatedAt: s.updatedAt,
+    ...row,
+    requestInfo: row.requestInfo ?? Prisma.DbNull,
+    originalValues: row.originalValues ?? Prisma.DbNull,
   };
 }
 

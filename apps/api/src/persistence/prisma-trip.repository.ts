@@ -11,7 +11,8 @@ import {
   type TripState,
   type Mutable,
 } from '@transport/domain';
-import type { Prisma, Trip as TripRow, TripService as ServiceRow } from '../generated/prisma/client';
+import { tripRows } from '@transport/rows';
+import type { Trip as TripRow, TripService as ServiceRow } from '../generated/prisma/client';
 import { inTransaction } from './in-transaction';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
@@ -21,7 +22,7 @@ import { translateUniqueViolation } from './prisma-errors';
 
 type TripWithService = TripRow & { service: ServiceRow | null };
 
-/** A stored JSON object as its writer (`toPersistence`) wrote it; what a row cannot do without is checked after. */
+/** A stored JSON object as its writer (`tripRows`) wrote it; what a row cannot do without is checked after. */
 function object<T extends object>(table: string, id: string, field: string, value: unknown): Partial<T> {
   if (!value || typeof value !== 'object' || Array.isArray(value))
     throw new MappingError(table, id, `${field} is not an object`);
@@ -90,50 +91,6 @@ export function toDomain(row: TripWithService): Trip {
   });
 }
 
-const json = (value: unknown) => JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue;
-
-export function toPersistence(s: TripState) {
-  const trip = {
-    id: s.id,
-    ticketNumber: s.ticketNumber,
-    estimatedPrice: s.estimatedPrice,
-    estimatedDistance: s.estimatedDistance,
-    finalPrice: s.finalPrice ?? null,
-    cashPrice: s.cashPrice ?? null,
-    charges: s.charges,
-    settledAmount: s.settledAmount,
-    discount: s.discount,
-    settled: s.settled,
-    finalDistance: s.finalDistance ?? null,
-    refundAmount: s.refundAmount,
-    refunded: s.refunded,
-    paymentMethod: s.paymentMethod ?? null,
-    user: s.user,
-    pickupLocation: json(s.pickupLocation),
-    serviceDestination: json(s.serviceDestination),
-    droppedOffLocation: s.droppedOffLocation ? json(s.droppedOffLocation) : undefined,
-    checkedOut: s.checkedOut,
-    checkOutTime: s.checkOutTime ?? null,
-    assemblyId: s.assemblyId ?? null,
-    version: s.version,
-    createdAt: s.createdAt,
-    updatedAt: s.updatedAt,
-  };
-  const v = s.service;
-  const service = {
-    id: v.id,
-    serviceID: v.serviceID,
-    type: v.type,
-    driver: json(v.driver),
-    vehicle: json(v.vehicle),
-    pricing: json(v.pricing),
-    passengers: v.passengers,
-    amount: v.amount,
-    ended: v.ended,
-  };
-  return { trip, service };
-}
-
 /** Writes and single-record reads through Prisma's models; lists through Kysely on the same client (`sqlOn`). */
 export class PrismaTripRepository implements TripRepository {
   constructor(
@@ -143,7 +100,7 @@ export class PrismaTripRepository implements TripRepository {
   ) {}
 
   async add(trip: Trip): Promise<Trip> {
-    const { trip: data, service } = toPersistence(trip.toState());
+    const { trip: data, service } = tripRows(trip.toState());
     try {
       return toDomain(
         await this.db.trip.create({ data: { ...data, service: { create: service } }, include: { service: true } }),
@@ -155,7 +112,7 @@ export class PrismaTripRepository implements TripRepository {
 
   async update(trip: Trip): Promise<Trip> {
     const s = trip.toState();
-    const { trip: data, service } = toPersistence(s);
+    const { trip: data, service } = tripRows(s);
     const { id, createdAt: _c, ...fields } = data;
     await inTransaction(this.db, async (tx) => {
       const { count } = await tx.trip.updateMany({

@@ -6,8 +6,8 @@ import {
   type Page,
   type PageRequest,
   type VehicleOwnerRepository,
-  type VehicleOwnerState,
 } from '@transport/domain';
+import { vehicleOwnerRow } from '@transport/rows';
 import type { VehicleOwner as OwnerRow } from '../generated/prisma/client';
 import { mapped } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
@@ -32,22 +32,6 @@ export function toDomain(row: OwnerRow): VehicleOwner {
   );
 }
 
-export function toPersistence(s: VehicleOwnerState) {
-  return {
-    id: s.id,
-    name: s.name,
-    phone: s.phone,
-    email: s.email,
-    idType: s.idType,
-    idNumber: s.idNumber,
-    verified: s.verified,
-    assemblyId: s.assemblyId ?? null,
-    version: s.version,
-    createdAt: s.createdAt,
-    updatedAt: s.updatedAt,
-  };
-}
-
 /** Writes and single-record reads through Prisma's models; lists, searches and batches through Kysely (`sqlOn`). */
 export class PrismaVehicleOwnerRepository implements VehicleOwnerRepository {
   constructor(
@@ -57,12 +41,12 @@ export class PrismaVehicleOwnerRepository implements VehicleOwnerRepository {
   ) {}
 
   async add(owner: VehicleOwner): Promise<VehicleOwner> {
-    return toDomain(await this.db.vehicleOwner.create({ data: toPersistence(owner.toState()) }));
+    return toDomain(await this.db.vehicleOwner.create({ data: vehicleOwnerRow(owner.toState()) }));
   }
 
   async update(owner: VehicleOwner): Promise<VehicleOwner> {
     const s = owner.toState();
-    const { id, createdAt: _c, ...data } = toPersistence(s);
+    const { id, createdAt: _c, ...data } = vehicleOwnerRow(s);
     const { count } = await this.db.vehicleOwner.updateMany({
       where: { id, version: s.version },
       data: { ...data, version: s.version + 1 },

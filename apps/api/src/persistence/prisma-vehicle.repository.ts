@@ -15,6 +15,7 @@ import {
   type VehicleSummary,
   type Mutable,
 } from '@transport/domain';
+import { vehicleRow } from '@transport/rows';
 import { Prisma, type Vehicle as VehicleRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
@@ -76,43 +77,10 @@ export function toDomain(row: VehicleRow): Vehicle {
   });
 }
 
-export function toPersistence(s: VehicleState) {
-  return {
-    id: s.id,
-    ownerId: s.ownerId,
-    color: s.color ?? null,
-    registrationNumber: s.registrationNumber ?? null,
-    make: s.make ?? null,
-    model: s.model ?? null,
-    makeYear: s.makeYear ?? null,
-    yearOfRegistration: s.yearOfRegistration ?? null,
-    capacity: s.capacity ?? null,
-    grossWeight: s.grossWeight ?? null,
-    netWeight: s.netWeight ?? null,
-    type: s.type ?? null,
-    fuelCapacity: s.fuelCapacity ?? null,
-    roadWorthyExpiryDate: s.roadWorthyExpiryDate ?? null,
-    insuranceExpiryDate: s.insuranceExpiryDate ?? null,
-    vin: s.vin ?? null,
-    inspected: s.inspected,
-    approved: s.approved,
-    // A checklist never goes back to nothing once recorded; undefined leaves the column as it is.
-    inspectionChecklist: s.inspectionChecklist ? { ...s.inspectionChecklist } : undefined,
-    // Notes go with the inspection that made them: none now is NULL, not a note left from an earlier one.
-    inspectionDefects: s.inspectionDefects ? { ...s.inspectionDefects } : Prisma.DbNull,
-    inspectedBy: s.inspectedBy ?? null,
-    dateInspected: s.dateInspected ?? null,
-    approvedBy: s.approvedBy ?? null,
-    dateApproved: s.dateApproved ?? null,
-    stationLinked: s.stationId !== undefined,
-    stationId: s.stationId ?? null,
-    transportUnionId: s.transportUnionId ?? null,
-    driverId: s.driverId ?? null,
-    assemblyId: s.assemblyId ?? null,
-    version: s.version,
-    createdAt: s.createdAt,
-    updatedAt: s.updatedAt,
-  };
+/** The vehicle's row as Prisma takes it: a JSON column set to NULL is Prisma's DbNull. */
+function toPersistence(s: VehicleState) {
+  const row = vehicleRow(s);
+  return { ...row, inspectionDefects: row.inspectionDefects ?? Prisma.DbNull };
 }
 
 const uniqueErrors = {

@@ -1,12 +1,11 @@
 import { Driver, ObjectIdGenerator, Vehicle } from '@transport/domain';
-import { FixedClock, PlainTextHasher, SeededRandomSource } from '@transport/domain/testing';
+import { FixedClock, passedDriverChecklist, PlainTextHasher, SeededRandomSource } from '@transport/domain/testing';
 import type { Database } from '../../src/persistence/database';
 import { prismaRepositories } from '../../src/persistence/prisma-repositories';
 import { endOfDayAfter } from '../../src/core/http/date-range';
 import type { ApiFixture } from './api-fixtures';
 
 const DAY = 86_400_000;
-const APPROVAL = { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true };
 
 /** What the list tests add to the API fixture, by name. */
 export interface ListFixture {
@@ -100,7 +99,7 @@ export async function loadListFixture(
       at,
     );
     const approvedAt = new Date(at.getTime() + 60_000);
-    if (standing !== 'awaiting') d.approve(APPROVAL, f.ids.assemblyUser, approvedAt);
+    if (standing !== 'awaiting') d.approve(passedDriverChecklist, f.ids.assemblyUser, approvedAt);
     if (standing === 'revoked') d.revokeApproval('Complaints', f.ids.assemblyUser, new Date(approvedAt.getTime() + 1));
     return (await repos.drivers.add(d)).id;
   };

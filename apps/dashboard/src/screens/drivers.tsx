@@ -1,21 +1,17 @@
 import type { operations } from '@transport/api-client';
 import { api, page, type Driver } from '../api';
 import { words as w } from '../i18n';
-import { go } from '../router';
-import { day, Loading, ProblemMessage, Title, useLoad, useNarrow } from '../ui';
+import { day, Title, useLoad } from '../ui';
 import {
   Ends,
+  FilterForm,
   FilterSelect,
-  listHref,
-  NEWEST_FIRST,
+  ListPageView,
   oneOf,
   OrderSelect,
   PAGE_SIZE,
-  Pager,
-  paramsOf,
-  SortHeader,
-  windowOf,
-  WINDOWS,
+  useListAddress,
+  WindowSelect,
 } from './list-parts';
 
 type Query = NonNullable<operations['driversList']['parameters']['query']>;
@@ -41,15 +37,9 @@ function standing(d: Driver, filter: State | undefined): string {
  * a table at a desk, cards on a phone.
  */
 export function DriverList({ query }: { query: URLSearchParams }) {
-  const filters = paramsOf(query, FILTERS);
-  const sort: Sort = oneOf(filters.sort, SORTS) ?? NEWEST_FIRST;
+  const address = useListAddress('/drivers', query, FILTERS, SORTS);
+  const { filters, sort, expiring, after, key } = address;
   const state = oneOf(filters.state, STATES);
-  const expiring = windowOf(filters.expiring);
-  const after = query.get('after') ?? undefined;
-  const pageNumber = Number(query.get('page') ?? '1') || 1;
-  const narrow = useNarrow();
-  const key = query.toString();
-  const href = (params: Record<string, string | undefined>) => listHref('/drivers', params);
 
   const list = useLoad(
     () =>
@@ -61,111 +51,76 @@ export function DriverList({ query }: { query: URLSearchParams }) {
       ),
     [key],
   );
-  const shown = list.value?.items ?? [];
-  const filtered = Boolean(state || expiring !== undefined);
   const now = Date.now();
-  const header = (field: string, label: string) => (
-    <SortHeader label={label} field={field} sort={sort} href={(next) => href({ ...filters, sort: next })} />
-  );
 
   return (
     <>
       <Title>{w.lists.drivers.title}</Title>
-      <form
+      <FilterForm
         key={key}
-        class="panel filters"
-        aria-label={w.lists.drivers.filters}
-        onSubmit={(event) => {
-          event.preventDefault();
-          const data = new FormData(event.currentTarget as HTMLFormElement);
-          const chosen = (name: string) => String(data.get(name) ?? '');
-          go(href({ state: chosen('state'), expiring: chosen('expiring'), sort: chosen('sort') }));
-        }}
+        address={address}
+        label={w.lists.drivers.filters}
+        apply={w.lists.drivers.apply}
+        clear={w.lists.drivers.clear}
+        filtered={Boolean(state || expiring !== undefined)}
+        names={FILTERS}
       >
-        <div class="row">
-          <FilterSelect
-            name="state"
-            label={w.lists.drivers.state}
-            value={state}
-            any={w.lists.any}
-            options={STATES.map((s) => [s, w.find.states[s]] as const)}
-          />
-          <FilterSelect
-            name="expiring"
-            label={w.lists.drivers.licenceEnding}
-            value={expiring === undefined ? undefined : String(expiring)}
-            any={w.lists.any}
-            options={WINDOWS.map((days) => [String(days), w.lists.within(days)] as const)}
-          />
-          <OrderSelect sort={sort} fields={['name']} />
-        </div>
-        <button type="submit" class="primary">
-          {w.lists.drivers.apply}
-        </button>
-        {filtered && (
-          <a class="button quiet" href={`#${href({ sort })}`}>
-            {w.lists.drivers.clear}
-          </a>
+        <FilterSelect
+          name="state"
+          label={w.lists.drivers.state}
+          value={state}
+          any={w.lists.any}
+          options={STATES.map((s) => [s, w.find.states[s]] as const)}
+        />
+        <WindowSelect label={w.lists.drivers.licenceEnding} value={expiring} />
+        <OrderSelect sort={sort} fields={['name']} />
+      </FilterForm>
+      <ListPageView
+        address={address}
+        list={list}
+        id="drivers-count"
+        count={w.lists.drivers.count}
+        empty={w.lists.drivers.empty}
+        card={(d) => (
+          <>
+            <a href={`#/drivers/${d._id}`} class="card-title">
+              {d.name}
+            </a>
+            <span class={d.approved ? 'muted' : undefined}>
+              {standing(d, state)}
+              {d.phone && ` · ${d.phone}`}
+            </span>
+            <span class="muted">
+              {w.lists.drivers.licenceEnds} <Ends date={d.licenseExpiry} now={now} />
+            </span>
+            <span class="muted">
+              {w.lists.drivers.registered} {day(d.createdAt)}
+            </span>
+          </>
         )}
-      </form>
-      {list.error !== undefined && <ProblemMessage error={list.error} />}
-      {list.value === undefined && list.error === undefined && <Loading />}
-      {list.value && (
-        <section aria-labelledby="drivers-count">
-          <h2 id="drivers-count">{w.lists.drivers.count(list.value.total ?? list.value.items.length)}</h2>
-          {shown.length === 0 ? (
-            <p class="empty">{w.lists.drivers.empty}</p>
-          ) : narrow ? (
-            <ul class="cards">
-              {shown.map((d) => (
-                <li key={d._id}>
-                  <a href={`#/drivers/${d._id}`} class="card-title">
-                    {d.name}
-                  </a>
-                  <span class={d.approved ? 'muted' : undefined}>
-                    {standing(d, state)}
-                    {d.phone && ` · ${d.phone}`}
-                  </span>
-                  <span class="muted">
-                    {w.lists.drivers.licenceEnds} <Ends date={d.licenseExpiry} now={now} />
-                  </span>
-                  <span class="muted">
-                    {w.lists.drivers.registered} {day(d.createdAt)}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <table class="list">
-              <thead>
-                <tr>
-                  {header('name', w.lists.drivers.name)}
-                  <th scope="col">{w.lists.drivers.state}</th>
-                  <th scope="col">{w.lists.drivers.phone}</th>
-                  <th scope="col">{w.lists.drivers.licenceEnds}</th>
-                  {header('createdAt', w.lists.drivers.registered)}
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((d) => (
-                  <tr key={d._id}>
-                    <th scope="row">
-                      <a href={`#/drivers/${d._id}`}>{d.name}</a>
-                    </th>
-                    <td>{standing(d, state)}</td>
-                    <td>{d.phone}</td>
-                    <td>
-                      <Ends date={d.licenseExpiry} now={now} />
-                    </td>
-                    <td>{day(d.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          <Pager path="/drivers" params={filters} pageNumber={pageNumber} after={after} next={list.value.next} />
-        </section>
-      )}
+        columns={
+          <>
+            {address.header('name', w.lists.drivers.name)}
+            <th scope="col">{w.lists.drivers.state}</th>
+            <th scope="col">{w.lists.drivers.phone}</th>
+            <th scope="col">{w.lists.drivers.licenceEnds}</th>
+            {address.header('createdAt', w.lists.drivers.registered)}
+          </>
+        }
+        row={(d) => (
+          <>
+            <th scope="row">
+              <a href={`#/drivers/${d._id}`}>{d.name}</a>
+            </th>
+            <td>{standing(d, state)}</td>
+            <td>{d.phone}</td>
+            <td>
+              <Ends date={d.licenseExpiry} now={now} />
+            </td>
+            <td>{day(d.createdAt)}</td>
+          </>
+        )}
+      />
     </>
   );
 }

@@ -2,21 +2,17 @@ import type { operations } from '@transport/api-client';
 import { api, must, page, type Vehicle } from '../api';
 import { colourName } from '../colours';
 import { words as w } from '../i18n';
-import { go } from '../router';
-import { day, Loading, ProblemMessage, Title, useLoad, useNarrow } from '../ui';
+import { day, ProblemMessage, Title, useLoad } from '../ui';
 import {
   Ends,
+  FilterForm,
   FilterSelect,
-  listHref,
-  NEWEST_FIRST,
+  ListPageView,
   oneOf,
   OrderSelect,
   PAGE_SIZE,
-  Pager,
-  paramsOf,
-  SortHeader,
-  windowOf,
-  WINDOWS,
+  useListAddress,
+  WindowSelect,
 } from './list-parts';
 
 const STATES = ['awaiting_inspection', 'inspection_failed', 'awaiting_approval', 'approved'] as const;
@@ -61,14 +57,8 @@ function documentsEnd(v: Vehicle): string | undefined {
  * paged by the API's cursor: a table at a desk, cards on a phone.
  */
 export function VehicleList({ query }: { query: URLSearchParams }) {
-  const filters = paramsOf(query, FILTERS);
-  const sort: Sort = oneOf(filters.sort, SORTS) ?? NEWEST_FIRST;
-  const expiring = windowOf(filters.expiring);
-  const after = query.get('after') ?? undefined;
-  const pageNumber = Number(query.get('page') ?? '1') || 1;
-  const narrow = useNarrow();
-  const key = query.toString();
-  const href = (params: Record<string, string | undefined>) => listHref('/vehicles', params);
+  const address = useListAddress('/vehicles', query, FILTERS, SORTS);
+  const { filters, sort, expiring, after, key } = address;
 
   const choices = useLoad(
     () =>
@@ -100,12 +90,7 @@ export function VehicleList({ query }: { query: URLSearchParams }) {
   }, [key]);
   const [stations, unions] = choices.value ?? [[], []];
   const stationName = (v: Vehicle) => stations.find((s) => s._id === linkId(v.station))?.name ?? '';
-  const shown = list.value?.items ?? [];
-  const filtered = FILTERS.some((f) => f !== 'sort' && filters[f]);
   const now = Date.now();
-  const header = (field: string, label: string) => (
-    <SortHeader label={label} field={field} sort={sort} href={(next) => href({ ...filters, sort: next })} />
-  );
 
   return (
     <>
@@ -113,134 +98,94 @@ export function VehicleList({ query }: { query: URLSearchParams }) {
       {choices.error !== undefined && <ProblemMessage error={choices.error} />}
       {/* Shown once the stations and unions are known, so a filter chosen is never reset by their arrival. */}
       {choices.value && (
-        <form
+        <FilterForm
           key={key}
-          class="panel filters"
-          aria-label={w.find.vehicles.filters}
-          onSubmit={(event) => {
-            event.preventDefault();
-            const data = new FormData(event.currentTarget as HTMLFormElement);
-            const chosen = (name: string) => String(data.get(name) ?? '');
-            go(
-              href({
-                state: chosen('state'),
-                station: chosen('station'),
-                union: chosen('union'),
-                expiring: chosen('expiring'),
-                sort: chosen('sort'),
-                owner: filters.owner,
-              }),
-            );
-          }}
+          address={address}
+          label={w.find.vehicles.filters}
+          apply={w.find.vehicles.apply}
+          clear={w.find.vehicles.clear}
+          filtered={FILTERS.some((f) => f !== 'sort' && filters[f])}
+          names={['state', 'station', 'union', 'expiring', 'sort']}
+          keep={{ owner: filters.owner }}
         >
-          <div class="row">
-            <FilterSelect
-              name="state"
-              label={w.find.vehicles.state}
-              value={filters.state}
-              any={w.find.vehicles.any}
-              options={STATES.map((s) => [s, w.find.states[s]] as const)}
-            />
-            <FilterSelect
-              name="station"
-              label={w.find.vehicles.station}
-              value={filters.station}
-              any={w.find.vehicles.any}
-              options={stations.map((s) => [s._id, s.name] as const)}
-            />
-            <FilterSelect
-              name="union"
-              label={w.find.vehicles.union}
-              value={filters.union}
-              any={w.find.vehicles.any}
-              options={unions.map((u) => [u._id, u.name] as const)}
-            />
-            <FilterSelect
-              name="expiring"
-              label={w.find.vehicles.documentsEnding}
-              value={expiring === undefined ? undefined : String(expiring)}
-              any={w.lists.any}
-              options={WINDOWS.map((days) => [String(days), w.lists.within(days)] as const)}
-            />
-            <OrderSelect sort={sort} fields={['registrationNumber']} />
-          </div>
-          <button type="submit" class="primary">
-            {w.find.vehicles.apply}
-          </button>
-          {filtered && (
-            <a class="button quiet" href={`#${href({ sort })}`}>
-              {w.find.vehicles.clear}
+          <FilterSelect
+            name="state"
+            label={w.find.vehicles.state}
+            value={filters.state}
+            any={w.find.vehicles.any}
+            options={STATES.map((s) => [s, w.find.states[s]] as const)}
+          />
+          <FilterSelect
+            name="station"
+            label={w.find.vehicles.station}
+            value={filters.station}
+            any={w.find.vehicles.any}
+            options={stations.map((s) => [s._id, s.name] as const)}
+          />
+          <FilterSelect
+            name="union"
+            label={w.find.vehicles.union}
+            value={filters.union}
+            any={w.find.vehicles.any}
+            options={unions.map((u) => [u._id, u.name] as const)}
+          />
+          <WindowSelect label={w.find.vehicles.documentsEnding} value={expiring} />
+          <OrderSelect sort={sort} fields={['registrationNumber']} />
+        </FilterForm>
+      )}
+      <ListPageView
+        address={address}
+        list={list}
+        id="vehicles-count"
+        count={w.find.vehicles.count}
+        empty={w.find.vehicles.empty}
+        card={(v) => (
+          <>
+            <a href={`#/vehicles/${v._id}`} class="card-title">
+              {v.registrationNumber ?? v._id}
             </a>
-          )}
-        </form>
-      )}
-      {list.error !== undefined && <ProblemMessage error={list.error} />}
-      {list.value === undefined && list.error === undefined && <Loading />}
-      {list.value && (
-        <section aria-labelledby="vehicles-count">
-          <h2 id="vehicles-count">{w.find.vehicles.count(list.value.total ?? list.value.items.length)}</h2>
-          {shown.length === 0 ? (
-            <p class="empty">{w.find.vehicles.empty}</p>
-          ) : narrow ? (
-            <ul class="cards">
-              {shown.map((v) => (
-                <li key={v._id}>
-                  <a href={`#/vehicles/${v._id}`} class="card-title">
-                    {v.registrationNumber ?? v._id}
-                  </a>
-                  <span>
-                    {v.make} {v.model} · {colourName(v.color)}
-                  </span>
-                  <span class={standing(v) === 'inspection_failed' ? 'failed' : 'muted'}>
-                    {w.find.states[standing(v)]}
-                    {stationName(v) && ` · ${stationName(v)}`}
-                  </span>
-                  <span class="muted">
-                    {w.find.vehicles.documentsEnd} <Ends date={documentsEnd(v)} now={now} />
-                  </span>
-                  <span class="muted">
-                    {w.find.vehicles.registered} {day(v.createdAt)}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <table class="list">
-              <thead>
-                <tr>
-                  {header('registrationNumber', w.find.vehicles.plate)}
-                  <th scope="col">{w.find.vehicles.vehicle}</th>
-                  <th scope="col">{w.find.vehicles.state}</th>
-                  <th scope="col">{w.find.vehicles.station}</th>
-                  <th scope="col">{w.find.vehicles.documentsEnd}</th>
-                  {header('createdAt', w.find.vehicles.registered)}
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((v) => (
-                  <tr key={v._id}>
-                    <th scope="row">
-                      <a href={`#/vehicles/${v._id}`}>{v.registrationNumber ?? v._id}</a>
-                    </th>
-                    <td>
-                      {v.make} {v.model}
-                    </td>
-                    <td class={standing(v) === 'inspection_failed' ? 'failed' : undefined}>
-                      {w.find.states[standing(v)]}
-                    </td>
-                    <td>{stationName(v)}</td>
-                    <td>
-                      <Ends date={documentsEnd(v)} now={now} />
-                    </td>
-                    <td>{day(v.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          <Pager path="/vehicles" params={filters} pageNumber={pageNumber} after={after} next={list.value.next} />
-        </section>
-      )}
+            <span>
+              {v.make} {v.model} · {colourName(v.color)}
+            </span>
+            <span class={standing(v) === 'inspection_failed' ? 'failed' : 'muted'}>
+              {w.find.states[standing(v)]}
+              {stationName(v) && ` · ${stationName(v)}`}
+            </span>
+            <span class="muted">
+              {w.find.vehicles.documentsEnd} <Ends date={documentsEnd(v)} now={now} />
+            </span>
+            <span class="muted">
+              {w.find.vehicles.registered} {day(v.createdAt)}
+            </span>
+          </>
+        )}
+        columns={
+          <>
+            {address.header('registrationNumber', w.find.vehicles.plate)}
+            <th scope="col">{w.find.vehicles.vehicle}</th>
+            <th scope="col">{w.find.vehicles.state}</th>
+            <th scope="col">{w.find.vehicles.station}</th>
+            <th scope="col">{w.find.vehicles.documentsEnd}</th>
+            {address.header('createdAt', w.find.vehicles.registered)}
+          </>
+        }
+        row={(v) => (
+          <>
+            <th scope="row">
+              <a href={`#/vehicles/${v._id}`}>{v.registrationNumber ?? v._id}</a>
+            </th>
+            <td>
+              {v.make} {v.model}
+            </td>
+            <td class={standing(v) === 'inspection_failed' ? 'failed' : undefined}>{w.find.states[standing(v)]}</td>
+            <td>{stationName(v)}</td>
+            <td>
+              <Ends date={documentsEnd(v)} now={now} />
+            </td>
+            <td>{day(v.createdAt)}</td>
+          </>
+        )}
+      />
     </>
   );
 }

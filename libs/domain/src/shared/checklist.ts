@@ -1,5 +1,10 @@
 import { DomainError } from './domain-error';
 
+/** The checklist of `items` on which every item passed (a fresh object each time). */
+export function everyItemPassed<I extends string>(items: readonly I[]): Readonly<Record<I, boolean>> {
+  return Object.fromEntries(items.map((item) => [item, true])) as Record<I, boolean>;
+}
+
 /**
  * A fixed list of yes/no checks, given as an object: exactly the listed items, each a boolean. A missing, extra or
  * non-boolean item is refused (INVALID_CHECKLIST on `field`), never guessed. Used by the vehicle inspection and the

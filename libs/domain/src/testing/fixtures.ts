@@ -6,6 +6,7 @@ import { SeededRandomSource } from '../shared/random-source';
 import { PlainTextHasher, SequentialIdGenerator } from './fakes';
 import type { VehicleRegistration } from '../vehicle/vehicle';
 import type { DriverRegistration } from '../driver/driver';
+import { allChecksPassed } from '../driver/approval-checklist';
 
 export const T0 = new Date('2026-06-01T09:00:00.000Z');
 export const DAY = 86_400_000;
@@ -51,7 +52,8 @@ export const driverInput = (over: Partial<DriverRegistration> = {}): DriverRegis
   ...over,
 });
 
-export const passedDriverChecklist = { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true };
+/** The domain's own: a driver's checklist on which every check passed. */
+export const passedDriverChecklist = allChecksPassed();
 
 /**
  * For property tests that try transitions a rule may refuse: a refusal is a DomainError; anything else (a TypeError,

@@ -1,4 +1,4 @@
-import { parseChecklist } from '../shared/checklist';
+import { everyItemPassed, parseChecklist } from '../shared/checklist';
 import { requireText } from '../shared/contact';
 import { DomainError } from '../shared/domain-error';
 
@@ -26,7 +26,7 @@ export function parseInspectionChecklist(raw: unknown): InspectionChecklist {
 
 /** A checklist on which every item passed: what approval needs (a fresh object each time). */
 export function allPassed(): InspectionChecklist {
-  return Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, true])) as InspectionChecklist;
+  return everyItemPassed(INSPECTION_ITEMS);
 }
 
 export function failedInspectionItems(checklist: InspectionChecklist): InspectionItem[] {

@@ -1,6 +1,6 @@
 import type { OpenBackend, RepositoryBackend } from './backend';
 import { at, driver, hasher, idsFor, transaction, trip, USER } from './fixtures';
-import { driverSummaryOf, type DriverListFilter } from '../../src';
+import { allChecksPassed, driverSummaryOf, type DriverListFilter } from '../../src';
 import { failureCode } from './support';
 
 export function driverTripTransactionContract(name: string, open: OpenBackend): void {
@@ -37,7 +37,7 @@ export function driverTripTransactionContract(name: string, open: OpenBackend): 
       await b.drivers.add(d);
       const loaded = (await b.drivers.findById(d.id))!;
       loaded.activate(activationKey, at(5), hasher, 'contract');
-      loaded.approve({ validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true }, USER, at(6));
+      loaded.approve(allChecksPassed(), USER, at(6));
       loaded.goOnline(at(7));
       loaded.setBusy(true, at(8));
       loaded.rate(4, at(9));
@@ -67,8 +67,7 @@ export function driverTripTransactionContract(name: string, open: OpenBackend): 
       const ids = idsFor(14);
       for (let n = 1; n <= 4; n++) {
         const { driver: d } = driver(ids, n);
-        if (n % 2 === 0)
-          d.approve({ validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true }, USER, at(20));
+        if (n % 2 === 0) d.approve(allChecksPassed(), USER, at(20));
         await b.drivers.add(d);
       }
       const emails = async (filter: Parameters<typeof b.drivers.list>[0], limit = 10, after?: string) =>

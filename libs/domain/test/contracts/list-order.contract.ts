@@ -1,6 +1,7 @@
 import type { OpenBackend, RepositoryBackend } from './backend';
 import { at, driver, idsFor, owner, USER, vehicle } from './fixtures';
 import {
+  allChecksPassed,
   driverSummaryOf,
   type DriverListFilter,
   type DriverSortField,
@@ -198,10 +199,9 @@ export function listOrderContract(name: string, open: OpenBackend): void {
     it('narrows drivers by where they stand (approved, revoked, awaiting approval) and by licence end', async () => {
       const ids = idsFor(34);
       const day = (d: number) => at(60 * 24 * d);
-      const checks = { validLicense: true, hasSmartPhone: true, canUseMap: true, criminalRecord: true };
       const add = async (n: number, expiryDay: number, stand: 'approved' | 'revoked' | 'awaiting') => {
         const { driver: d } = driver(ids, n, at(n), { licenseExpiry: day(expiryDay) });
-        if (stand !== 'awaiting') d.approve(checks, USER, at(20));
+        if (stand !== 'awaiting') d.approve(allChecksPassed(), USER, at(20));
         if (stand === 'revoked') d.revokeApproval('complaints', USER, at(21));
         return (await b.drivers.add(d)).id;
       };
@@ -211,9 +211,9 @@ export function listOrderContract(name: string, open: OpenBackend): void {
       const approvedSoon = await add(4, 5, 'approved');
       // Approved again after a revocation: approved, and no longer revoked.
       const { driver: again } = driver(ids, 5, at(5), { licenseExpiry: day(400) });
-      again.approve(checks, USER, at(20));
+      again.approve(allChecksPassed(), USER, at(20));
       again.revokeApproval('complaints', USER, at(21));
-      again.approve(checks, USER, at(22));
+      again.approve(allChecksPassed(), USER, at(22));
       const reinstated = (await b.drivers.add(again)).id;
 
       const found = async (filter: DriverListFilter, order?: ListOrder<DriverSortField>) =>

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, Matches } from 'class-validator';
-import type { ListOrder } from '@transport/domain';
+import { OBJECT_ID_PATTERN, type ListOrder } from '@transport/domain';
 import { AppError } from '../errors';
 
 /** The order of every list without a `sort`, and of a list's `sort` by default: newest first. */
@@ -27,7 +27,7 @@ export function SortParam(fields: readonly string[], description: string) {
  * in another order, that order and the `_id` (`registrationNumber.65a1b2c3d4e5f60718293a4b`), so that it cannot be
  * taken for a cursor of another order.
  */
-const CURSOR = /^(?:-?[A-Za-z]{1,40}\.)?[0-9a-f]{24}$/;
+const CURSOR = new RegExp(`^(?:-?[A-Za-z]{1,40}\\.)?${OBJECT_ID_PATTERN.source.slice(1)}`);
 
 /** `after` of a list with orders: the cursor of the `Link` header, whatever the order. */
 export function CursorParam() {

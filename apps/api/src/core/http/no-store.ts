@@ -1,5 +1,5 @@
 import { Header, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import type { Observable } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
 
@@ -19,7 +19,7 @@ export class NoStoreForCallersInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const http = context.switchToHttp();
     if (http.getRequest<AuthenticatedRequest>().principal)
-      http.getResponse<Response>().setHeader('Cache-Control', 'no-store');
+      http.getResponse<FastifyReply>().header('Cache-Control', 'no-store');
     return next.handle();
   }
 }

@@ -1,13 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR, RouterModule } from '@nestjs/core';
+import { APP_GUARD, RouterModule } from '@nestjs/core';
 import { AdminModule } from './admin/admin.module';
 import { CertificatesModule } from './certificates/certificates.module';
 import type { AppConfig } from './config';
 import { ApiKeyGuard } from './core/auth/api-key.guard';
 import { HealthController } from './core/health.controller';
 import { HEALTH_TIMEOUT_MS, Lifecycle } from './core/health.tokens';
-import { NoStoreForCallersInterceptor } from './core/http/no-store';
-import { ViewInterceptor } from './core/http/view.interceptor';
 import { SESSION_AUTHENTICATOR } from './core/tokens';
 import { TerminusModule } from '@nestjs/terminus';
 import { PortsModule } from './ports.module';
@@ -58,10 +56,6 @@ export class AppModule {
         // The guard knows sessions through a port; the people feature keeps them.
         { provide: SESSION_AUTHENTICATOR, useExisting: PeopleService },
         { provide: APP_GUARD, useClass: ApiKeyGuard },
-        // Every record a route answers with goes out in the caller's view of it (core/auth/views.ts).
-        { provide: APP_INTERCEPTOR, useClass: ViewInterceptor },
-        // Answers to identified callers carry personal data: no cache keeps them (core/http/no-store.ts).
-        { provide: APP_INTERCEPTOR, useClass: NoStoreForCallersInterceptor },
       ],
     };
   }

@@ -2,7 +2,7 @@
 // (apps/api/src/ceiling/), registers it beside the health controller and builds that API. Its routes run the bench
 // baseline's own handlers (tools/bench/raw-handlers.cjs: the same SQL through the same pool, the same mapping to the
 // same bytes) inside everything the API puts around a route: the security headers, the metrics and access-log hooks,
-// Nest's router, the ApiKeyGuard (key cache, rate limits), the ViewInterceptor and Nest's JSON reply. Their rate is the
+// Nest's router, the ApiKeyGuard (key cache, rate limits), the view and no-store hooks and the JSON reply. Their rate is the
 // most any implementation of these endpoints can reach behind this HTTP pipeline; the API's own routes are measured
 // against it.
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';

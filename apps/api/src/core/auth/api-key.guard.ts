@@ -99,13 +99,14 @@ export class ApiKeyGuard implements CanActivate {
         );
       }
     }
-    request.principal = principal;
     if (roles && !roles.includes(principal.role)) {
       throw new AppError(
         'FORBIDDEN',
         `This operation is for ${roles.join(' or ')} keys; this key is a ${principal.role} key`,
       );
     }
+    // Set once the caller may go on: the answer's view and its no-store (core/http/no-store.ts) follow from it.
+    request.principal = principal;
     return true;
   }
 }

@@ -10,7 +10,9 @@ import type { Metrics } from '../observability/metrics';
 import { inputShapeProblem } from './input-shape';
 import { problem } from './problem';
 import { sendProblem } from './problem.filter';
+import { noStoreForCallers } from './no-store';
 import { installBodyParser } from './request-body';
+import { applyViews } from './view.interceptor';
 
 /**
  * The security headers, built once: helmet's middleware over the raw response. @fastify/helmet builds helmet's whole
@@ -99,8 +101,9 @@ const QUIET_PATHS = /^\/health(\/live|\/ready)?(\?|$)/;
 
 /**
  * What every request goes through after its id and security headers (httpAdapter), as Fastify hooks (no Nest
- * middleware): the body parser (request-body.ts); the refusal of input no value may hold (input-shape.ts) once the
- * body is parsed; then, once answered, one access-log line and the request's duration in the metrics.
+ * middleware, no RxJS interceptors): the body parser (request-body.ts); the refusal of input no value may hold
+ * (input-shape.ts) once the body is parsed; the caller's view of the records answered and no-store for identified
+ * callers; then, once answered, one access-log line and the request's duration in the metrics.
  */
 export function installPipeline(app: NestFastifyApplication, parts: PipelineParts): void {
   const instance = app.getHttpAdapter().getInstance();
@@ -108,6 +111,9 @@ export function installPipeline(app: NestFastifyApplication, parts: PipelinePart
   instance.addHook('preValidation', (request, _reply, done) => {
     done(inputShapeProblem(request.url, request.body));
   });
+  // Records in the caller's view (view.interceptor.ts), and no cache keeps an identified caller's answer (no-store.ts).
+  instance.addHook('preSerialization', applyViews);
+  instance.addHook('onSend', noStoreForCallers);
   const log = accessLog(parts.logger);
   instance.addHook('onResponse', (request, reply, done) => {
     parts.metrics.observe(request, reply);

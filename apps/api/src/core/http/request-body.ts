@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { AppError } from '../errors';
 
 /** The largest JSON body a route takes (413 past it). */
@@ -19,10 +21,22 @@ export interface BodyLimits {
 const tooLarge = () => new AppError('BODY_TOO_LARGE', 'The request body is larger than 100 kB');
 const malformed = () => new AppError('MALFORMED_JSON', 'The request body is not valid JSON');
 
-/** As body-parser refused a JSON body in another charset: a 415 whose problem says which (problem.filter.ts). */
-function unsupportedCharset(charset: string): Error {
-  const message = `unsupported charset "${charset.toUpperCase()}"`;
-  return Object.assign(new Error(message), { status: 415, type: 'charset.unsupported', expose: true });
+/** A refusal shaped as body-parser's: problem.filter.ts answers it as it answered body-parser's. */
+function bodyParserError(status: number, type: string, message: string, expose: boolean): Error {
+  return Object.assign(new Error(message), { status, type, expose });
+}
+
+/** As body-parser refused a JSON body in another charset: a 415 whose problem says which. */
+const unsupportedCharset = (charset: string) =>
+  bodyParserError(415, 'charset.unsupported', `unsupported charset "${charset.toUpperCase()}"`, true);
+
+/** The body's bytes as sent: inflated when it came compressed (gzip, deflate or br, as body-parser took it). */
+function decoded(payload: IncomingMessage): Readable | Error {
+  const encoding = (payload.headers['content-encoding'] ?? 'identity').toLowerCase();
+  if (encoding === 'identity') return payload;
+  const inflate = { gzip: createGunzip, deflate: createInflate, br: createBrotliDecompress }[encoding];
+  if (!inflate) return bodyParserError(415, 'encoding.unsupported', `unsupported content encoding "${encoding}"`, true);
+  return payload.pipe(inflate());
 }
 
 /** JSON as the API took it before (body-parser's strict mode): an object or an array, an empty body as `{}`. */
@@ -37,30 +51,42 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The body as UTF-8 text, refused with 413 as soon as it passes `limit` (by its Content-Length, or while it comes). */
+/**
+ * The body as UTF-8 text, refused with 413 as soon as it passes `limit` (by its Content-Length, or while it comes; a
+ * compressed body by its inflated size).
+ */
 function readText(
   payload: IncomingMessage,
   declared: number,
   limit: number,
   done: (error: Error | null, text?: string) => void,
 ) {
-  if (declared > limit) return done(tooLarge());
+  const body = decoded(payload);
+  if (body instanceof Error) return done(body);
+  if (body === payload && declared > limit) return done(tooLarge());
   const chunks: Buffer[] = [];
   let size = 0;
   const onData = (chunk: Buffer) => {
     size += chunk.length;
     if (size > limit) {
-      payload.removeListener('data', onData);
-      payload.removeListener('end', onEnd);
+      body.removeListener('data', onData);
+      body.removeListener('end', onEnd);
+      if (body !== payload) body.destroy();
       done(tooLarge());
       return;
     }
     chunks.push(chunk);
   };
   const onEnd = () => done(null, Buffer.concat(chunks, size).toString('utf8'));
-  payload.on('data', onData);
-  payload.once('end', onEnd);
-  payload.once('error', (error) => done(error));
+  body.on('data', onData);
+  body.once('end', onEnd);
+  body.once('error', (error) =>
+    done(
+      body === payload
+        ? error
+        : bodyParserError(400, 'encoding.failed', 'The request body could not be inflated', false),
+    ),
+  );
 }
 
 /** The media type and charset of a Content-Type header, lower-cased. */

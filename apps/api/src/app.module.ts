@@ -1,5 +1,5 @@
-import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR, RouterModule } from '@nestjs/core';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_GUARD, RouterModule } from '@nestjs/core';
 import { AdminModule } from './admin/admin.module';
 import { CertificatesModule } from './certificates/certificates.module';
 import type { AppConfig } from './config';
@@ -8,10 +8,6 @@ import { HealthController } from './core/health.controller';
 import { HEALTH_TIMEOUT_MS, Lifecycle } from './core/health.tokens';
 import { SESSION_AUTHENTICATOR } from './core/tokens';
 import { TerminusModule } from '@nestjs/terminus';
-import { LoggerModule, type Params } from 'nestjs-pino';
-import { JsonContentTypeMiddleware } from './core/http/content-type.middleware';
-import { NoStoreForCallersInterceptor } from './core/http/no-store';
-import { ViewInterceptor } from './core/http/view.interceptor';
 import { PortsModule } from './ports.module';
 import { DriversModule } from './drivers/drivers.module';
 import { OwnersModule } from './owners/owners.module';
@@ -31,18 +27,11 @@ import { VehiclesModule } from './vehicles/vehicles.module';
  * PortsModule (ports.module.ts beside this file).
  */
 @Module({})
-export class AppModule implements NestModule {
-  static register(
-    config: AppConfig,
-    database: Database,
-    logging: Params,
-    overrides: PortOverrides = {},
-  ): DynamicModule {
+export class AppModule {
+  static register(config: AppConfig, database: Database, overrides: PortOverrides = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        // The access log (one JSON line per request, with its request id) and the logger behind Nest's messages.
-        LoggerModule.forRoot(logging),
         PortsModule.register(config, database, overrides),
         TerminusModule,
         VehiclesModule,
@@ -67,15 +56,7 @@ export class AppModule implements NestModule {
         // The guard knows sessions through a port; the people feature keeps them.
         { provide: SESSION_AUTHENTICATOR, useExisting: PeopleService },
         { provide: APP_GUARD, useClass: ApiKeyGuard },
-        // Every record a route answers with goes out in the caller's view of it (core/auth/views.ts).
-        { provide: APP_INTERCEPTOR, useClass: ViewInterceptor },
-        // Answers to identified callers carry personal data: no cache keeps them (core/http/no-store.ts).
-        { provide: APP_INTERCEPTOR, useClass: NoStoreForCallersInterceptor },
       ],
     };
-  }
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(JsonContentTypeMiddleware).forRoutes('*');
   }
 }

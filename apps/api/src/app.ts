@@ -4,9 +4,9 @@ import { ModulesContainer, NestFactory } from '@nestjs/core';
 import type { Server } from 'node:http';
 import type { Logger as PinoRoot } from 'pino';
 import { Metrics } from './core/observability/metrics';
-import { createRootLogger, loggerParams, nestLogger, requestId } from './core/observability/logging';
+import { createRootLogger, loggerParams, nestLogger } from './core/observability/logging';
 import { assertEveryRouteDeclared } from './core/auth/access-rules';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { declareHeaders, operationId } from './core/http/openapi-contract';
 import { declareViews } from './core/http/openapi-views';
@@ -15,14 +15,12 @@ import type { PortOverrides } from './ports.module';
 import type { AppConfig } from './config';
 import { openDatabase, type Database } from './persistence/database';
 import { CALLBACK_BODY_LIMIT_BYTES } from './payments/payment-callbacks.service';
-import { json, text, type NextFunction, type Request, type Response } from 'express';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import helmet from 'helmet';
-import { bodyParserErrors, ProblemFilter } from './core/http/problem.filter';
-import { dashboardFiles } from './core/http/dashboard-files';
+import { ProblemFilter } from './core/http/problem.filter';
+import { serveDashboard } from './core/http/dashboard-files';
+import { httpAdapter, installPipeline } from './core/http/http-pipeline';
 import { validationPipe } from './core/http/validation';
-import { refuseMalformedInput } from './core/http/input-shape';
 import { OPENAPI_DESCRIPTION } from './core/http/openapi-description';
 import { withActivationSecrets, withCertificateKeys } from './core/platform/server-secrets';
 import type { Bulkhead } from './core/platform/bulkhead';
@@ -57,30 +55,6 @@ export function dashboardDir(appRoot: string): string | undefined {
   );
 }
 
-/**
- * The assembly dashboard, same origin as the API (its session cookie is SameSite=Strict): static files, pre-compressed,
- * the hashed script and stylesheet kept by browsers for a year and index.html revalidated on every load (ETag), so a
- * new release is picked up at once (core/http/dashboard-files.ts). Without a build, a page says how to make one.
- */
-function serveDashboard(app: NestExpressApplication, appRoot: string): void {
-  const dir = dashboardDir(appRoot);
-  const base = `/${DASHBOARD_PATH}`;
-  app.use(base, (req: Request, res: Response, next: NextFunction) => {
-    if (req.originalUrl === base) return res.redirect(301, `${base}/`);
-    next();
-  });
-  if (!dir) {
-    app.use(base, (_req: Request, res: Response) => {
-      res
-        .status(404)
-        .type('text/plain')
-        .send('The dashboard is not built: run `npx nx build dashboard` (npm start does).');
-    });
-    return;
-  }
-  app.use(base, ...dashboardFiles(dir));
-}
-
 /** The OpenAPI document of an app (running, or a preview with no database: see describeApi). */
 export function openApiDocument(app: INestApplication): OpenAPIObject {
   const info = new DocumentBuilder()
@@ -112,9 +86,9 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
  */
 export async function describeApi(config: AppConfig): Promise<OpenAPIObject> {
   const offline = { kind: 'postgresql', url: '', prisma: {}, pool: { on: () => undefined }, reads: {}, lists: {} };
-  const logging = loggerParams(createRootLogger('silent'));
-  const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.register(config, offline as unknown as Database, logging),
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.register(config, offline as unknown as Database),
+    httpAdapter(config),
     { preview: true, logger: false, abortOnError: false },
   );
   try {
@@ -149,56 +123,38 @@ export async function createApp(given: AppConfig, options: AppOptions = {}): Pro
     );
   const database = await openDatabase(config);
   try {
-    const app = await NestFactory.create<NestExpressApplication>(
-      AppModule.register(config, database, params, options.ports),
-      {
-        logger: nestLogger(params),
-        bodyParser: false,
-      },
+    const app = await NestFactory.create<NestFastifyApplication>(
+      AppModule.register(config, database, options.ports),
+      httpAdapter(config),
+      { logger: nestLogger(params), bodyParser: false },
     );
-    // The request's id before anything else can answer: a malformed body, a 413 or a bad path encoding names its
-    // request too (X-Request-Id and the problem's instance); pino-http's access log keeps the id it finds.
-    app.use((request: Request & { id?: string }, response: Response, next: NextFunction) => {
-      request.id = requestId(request, response);
-      next();
-    });
-    // Security headers next, so every answer carries them (errors and the docs included). The CSP keeps /docs working
-    // (Swagger UI's scripts and styles are served from here; its one inline style block needs 'unsafe-inline' styles,
-    // which helmet allows by default); no upgrade-insecure-requests, which would break /docs served over plain http.
-    app.use(
-      helmet({
-        contentSecurityPolicy: {
-          directives: { 'img-src': ["'self'", 'data:'], 'upgrade-insecure-requests': null },
-        },
-      }),
-    );
+    // The request's id and the security headers before anything else can answer (a malformed body, a 413, a refused
+    // registration name their request too), the body parser, the input-shape check, the access log and the metrics:
+    // core/http/http-pipeline.ts.
+    installPipeline(app, { logger, metrics: app.get(Metrics), callbackBodyBytes: CALLBACK_BODY_LIMIT_BYTES });
     if (config.corsOrigins.length > 0) {
       app.enableCors({
         origin: [...config.corsOrigins],
-        methods: ['GET', 'POST'],
-        allowedHeaders: ['Authorization', 'Content-Type', 'If-Match'],
+        methods: 'GET,POST',
+        allowedHeaders: 'Authorization,Content-Type,If-Match',
         // The paging and retry headers, readable by the browser client's scripts.
-        exposedHeaders: ['Link', 'Retry-After', 'X-Total-Count', 'X-Request-Id'],
+        exposedHeaders: 'Link,Retry-After,X-Total-Count,X-Request-Id',
         maxAge: 600,
       });
     }
-    // express's own JSON parser, with its errors answered here as problems: Nest's wrapper would turn a malformed
-    // body into a generic 400 and lose what went wrong.
-    // Provider callbacks are read as raw text, so a body that is not JSON can still be stored for inspection.
-    app.use(`${config.paymentBasePath}/payment/callback`, text({ type: () => true, limit: CALLBACK_BODY_LIMIT_BYTES }));
-    app.use(app.get(Metrics).httpMiddleware());
-    // A flood of registrations without a key, refused from its headers alone while the bulkhead is full.
-    app.use(
+    const instance = app.getHttpAdapter().getInstance();
+    // A flood of registrations without a key, refused from its headers alone (before its body is read) while the
+    // bulkhead is full.
+    instance.addHook(
+      'onRequest',
       shedSaturatedRegistrations(
         app.get<Bulkhead>(REGISTRATION_BULKHEAD),
         sessionCookieName(config.people.cookieSecure),
         logger,
       ),
     );
-    serveDashboard(app, config.appRoot);
-    app.use(json({ limit: '100kb' }));
-    app.use(bodyParserErrors);
-    app.use(refuseMalformedInput);
+    // The assembly dashboard, same origin as the API (its session cookie is SameSite=Strict): core/http/dashboard-files.ts.
+    await serveDashboard(instance, `/${DASHBOARD_PATH}`, dashboardDir(config.appRoot));
     // Closed by default: a route that declares no access rule stops the start here, before anything is served.
     assertEveryRouteDeclared(
       [...app.get(ModulesContainer).values()].flatMap((module) =>
@@ -207,13 +163,11 @@ export async function createApp(given: AppConfig, options: AppOptions = {}): Pro
     );
     app.useGlobalFilters(new ProblemFilter());
     app.useGlobalPipes(validationPipe());
-    app.getHttpAdapter().getInstance().disable('x-powered-by');
-    // The client address behind load balancers (TRUST_PROXY): what per-address limits count.
-    app.set('trust proxy', config.trustProxy);
     SwaggerModule.setup(DOCS_PATH, app, () => openApiDocument(app), {
       jsonDocumentUrl: `${DOCS_PATH}/openapi.json`,
     });
     await app.init();
+    await instance.ready();
     // Node's own limits on slow or stuck clients (slowloris): a whole request, its headers, an idle keep-alive.
     const server = app.getHttpServer() as Server;
     server.requestTimeout = config.http.requestTimeoutMs;

@@ -1,13 +1,13 @@
 // Not part of the service: `npm run bench -- --ceiling` copies this file into a scratch copy of the repository
 // (apps/api/src/ceiling/), registers it beside the health controller and builds that API. Its routes run the bench
 // baseline's own handlers (tools/bench/raw-handlers.cjs: the same SQL through the same pool, the same mapping to the
-// same bytes) inside everything the API puts around a route: helmet, the metrics middleware, pino-http's access log,
-// Nest's router, the ApiKeyGuard (key cache, rate limits), the ViewInterceptor and Nest's JSON reply. Their rate is the
+// same bytes) inside everything the API puts around a route: the security headers, the metrics and access-log hooks,
+// Nest's router, the ApiKeyGuard (key cache, rate limits), the view and no-store hooks and the JSON reply. Their rate is the
 // most any implementation of these endpoints can reach behind this HTTP pipeline; the API's own routes are measured
 // against it.
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { CurrentPrincipal, OptionalAuth, Roles } from '../core/auth/auth.decorators';
 import type { Principal } from '../core/auth/principal';
@@ -31,43 +31,43 @@ export class CeilingController {
 
   @Get('vehicles/all')
   @OptionalAuth()
-  vehicles(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<unknown> {
+  vehicles(@Req() req: FastifyRequest, @Res({ passthrough: true }) res: FastifyReply): Promise<unknown> {
     return this.answer(req, res);
   }
 
   @Get('drivers/all')
   @OptionalAuth()
-  drivers(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<unknown> {
+  drivers(@Req() req: FastifyRequest, @Res({ passthrough: true }) res: FastifyReply): Promise<unknown> {
     return this.answer(req, res);
   }
 
   @Get('vehicles/owner/search')
   @Roles('admin')
-  owners(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<unknown> {
+  owners(@Req() req: FastifyRequest, @Res({ passthrough: true }) res: FastifyReply): Promise<unknown> {
     return this.answer(req, res);
   }
 
   @Get('trips/intracity/date')
   @Roles('admin')
-  trips(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<unknown> {
+  trips(@Req() req: FastifyRequest, @Res({ passthrough: true }) res: FastifyReply): Promise<unknown> {
     return this.answer(req, res);
   }
 
   @Get('payment/check_transaction')
   @Roles('merchant')
   check(
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
     @CurrentPrincipal() who: Principal,
   ): Promise<unknown> {
     return this.answer(req, res, who);
   }
 
   /** The baseline's answer for the same path without `/ceiling` (its Link header names that path too). */
-  private async answer(req: Request, res: Response, who?: Principal): Promise<unknown> {
-    const url = new URL(req.originalUrl.replace(/^\/ceiling/, ''), 'http://ceiling');
+  private async answer(req: FastifyRequest, res: FastifyReply, who?: Principal): Promise<unknown> {
+    const url = new URL(req.url.replace(/^\/ceiling/, ''), 'http://ceiling');
     const { status, body, headers } = await ROUTES[url.pathname].handle(this.database.pool, url, who);
-    res.status(status).set(headers);
+    res.status(status).headers(headers);
     return body;
   }
 }

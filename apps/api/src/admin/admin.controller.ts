@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NoStore } from '../core/http/no-store';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
@@ -73,8 +73,8 @@ export class AdminController {
   @ApiProblems(400, 401, 403)
   async list(
     @Query() query: KeyListQuery,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<KeySummaryResponse[]> {
     return pageItems(req, res, await this.admin.listKeys(pageRequest(query)));
   }

@@ -1,5 +1,5 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pageItems } from '../core/http/paging';
 import { pageRequest } from '../core/http/query-values';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
@@ -29,8 +29,8 @@ export class AuditController {
   @ApiProblems(400, 401, 403)
   async browse(
     @Query() query: AuditBrowseQuery,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<AuditEntryResponse[]> {
     const page = await this.admin.browseAudit(
       { entity: query.entity, actorId: query.actor, actorRole: query.actorRole, from: query.from, to: query.to },

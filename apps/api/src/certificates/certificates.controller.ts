@@ -8,7 +8,7 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config';
 import { CurrentPrincipal, Public, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
@@ -24,6 +24,7 @@ import {
   toCertificateCheckResponse,
 } from './certificates.dto';
 import { CertificatesService } from './certificates.service';
+import { preferredType } from '../core/http/negotiation';
 
 const HTML = 'text/html; charset=utf-8';
 const HTML_PAGE = { schema: { type: 'string' as const, description: 'An HTML page.' } };
@@ -62,10 +63,10 @@ export class CertificatesController {
     @Param('id', ObjectIdPipe) id: string,
     @Query() query: CertificateQuery,
     @CurrentPrincipal() principal: Principal,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<string> {
     const printed = await this.certificates.print(id, actorOf(principal));
-    res.setHeader('Content-Type', HTML);
+    res.header('Content-Type', HTML);
     return certificatePage(printed, query.size ?? 'a6', this.config.timeZone);
   }
 
@@ -79,8 +80,8 @@ export class CertificatesController {
       'Cacheable for an hour: publish a new key (second in the list) at least that long before it signs.',
   })
   @ApiOkResponse({ type: JwksResponse })
-  jwks(@Res({ passthrough: true }) res: Response): JwksResponse {
-    res.setHeader('Cache-Control', 'public, max-age=3600');
+  jwks(@Res({ passthrough: true }) res: FastifyReply): JwksResponse {
+    res.header('Cache-Control', 'public, max-age=3600');
     return this.certificates.jwks();
   }
 
@@ -107,14 +108,15 @@ export class CertificatesController {
   @ApiProblems(429)
   async check(
     @Param('token') token: string,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<string | CertificateCheckResponse> {
     const check = await this.certificates.check(token, clientAddressKey(req.ip));
-    res.setHeader('Vary', 'Accept');
-    res.setHeader('Cache-Control', `public, max-age=${this.config.certificates.checkCacheSeconds}`);
-    if (req.accepts(['text/html', 'application/json']) === 'application/json') return toCertificateCheckResponse(check);
-    res.setHeader('Content-Type', HTML);
+    res.header('Vary', 'Accept');
+    res.header('Cache-Control', `public, max-age=${this.config.certificates.checkCacheSeconds}`);
+    if (preferredType(req, ['text/html', 'application/json']) === 'application/json')
+      return toCertificateCheckResponse(check);
+    res.header('Content-Type', HTML);
     return checkPage(check, this.config.timeZone);
   }
 }

@@ -9,7 +9,7 @@ import {
   ApiTags,
   type ApiResponseSchemaHost,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { HEALTH_TIMEOUT_MS, Lifecycle } from './health.tokens';
 import type { DatabaseHealth, JobWorkers } from './ports';
 import { DATABASE_HEALTH, JOB_WORKERS } from './tokens';
@@ -82,7 +82,7 @@ export class HealthController {
       'Checks nothing outside the process, so a database blip never makes an orchestrator restart the instance. 200 while the process runs.',
   })
   @ApiOkResponse({ description: '`{ "status": "ok", ... }` (@nestjs/terminus).', schema: TERMINUS_BODY })
-  live(@Res({ passthrough: true }) response: Response): Promise<HealthCheckResult> {
+  live(@Res({ passthrough: true }) response: FastifyReply): Promise<HealthCheckResult> {
     return this.report(response, []);
   }
 
@@ -101,7 +101,7 @@ export class HealthController {
     description: 'Which check is down, and why (@nestjs/terminus `error` shape).',
     schema: TERMINUS_BODY,
   })
-  ready(@Res({ passthrough: true }) response: Response): Promise<HealthCheckResult> {
+  ready(@Res({ passthrough: true }) response: FastifyReply): Promise<HealthCheckResult> {
     return this.report(response, [
       async () => {
         const accepting = this.indicators.check('accepting');
@@ -125,7 +125,7 @@ export class HealthController {
 
   /** Terminus's answer as the body, 503 when a check is down (not turned into a problem: probes read `error`). */
   private async report(
-    response: Response,
+    response: FastifyReply,
     checks: Parameters<HealthCheckService['check']>[0],
   ): Promise<HealthCheckResult> {
     try {
@@ -149,7 +149,7 @@ export class HealthController {
     description: 'The database did not answer in time or refused the query.',
     schema: HEALTH_BODY,
   })
-  async check(@Res({ passthrough: true }) response: Response): Promise<HealthBody> {
+  async check(@Res({ passthrough: true }) response: FastifyReply): Promise<HealthBody> {
     const started = process.hrtime.bigint();
     try {
       await withTimeout(this.database.ping(), this.timeoutMs);

@@ -29,7 +29,7 @@ import {
   ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { unauthorized } from '../core/auth/api-key.guard';
 import { AppError } from '../core/errors';
 import { View } from '../core/http/view.interceptor';
@@ -96,8 +96,8 @@ export class DriversController {
   async list(
     @Query() query: ListDriversQuery,
     @CurrentPrincipal() principal: Principal | undefined,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<{ status: number; payload: Array<DriverResponse | DriverSummaryResponse> } | StreamableFile> {
     if (query.email !== undefined && !principal) throw unauthorized('Filtering drivers by email needs an API key');
     if (query.email !== undefined && principal?.role === 'merchant') {
@@ -153,7 +153,7 @@ export class DriversController {
   @ApiProblems(400, 401, 403, 409, 413, 415, 422, 429)
   async add(
     @Body() body: AddDriverBody,
-    @Req() req: Request,
+    @Req() req: FastifyRequest,
     @CurrentPrincipal() principal: Principal | undefined,
   ): Promise<DriverCreatedResponse> {
     const { ownerID, assembly, ...fields } = body;
@@ -200,7 +200,7 @@ export class DriversController {
   activate(
     @Param('id', ObjectIdPipe) id: string,
     @Body() body: ActivateBody,
-    @Req() req: Request,
+    @Req() req: FastifyRequest,
     @CurrentPrincipal() principal: Principal | undefined,
   ): Promise<DriverResponse> {
     return this.drivers.activate(id, body.activationKey, actorOrAnonymous(principal), clientAddressKey(req.ip));

@@ -1,18 +1,18 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { parse as parseCookies } from 'cookie';
 import type { Logger } from 'pino';
 import { presentedKey } from '../core/auth/api-key.guard';
 import { problem, PROBLEM_CONTENT_TYPE } from '../core/http/problem';
+import { leaveUnlogged } from '../core/http/http-pipeline';
 import { requestInstance } from '../core/observability/logging';
 import type { Bulkhead } from '../core/platform/bulkhead';
 
-/** `POST /drivers/add` as Express routes it: any letter case, with or without a trailing slash. */
-const REGISTRATION_PATH = /^\/drivers\/add\/?$/i;
-/** The route the metrics name a shed registration by (the one Nest would have matched). */
+/** The route a shed registration was routed to (Fastify routes before the first hook runs). */
 export const SHED_ROUTE = '/drivers/add';
 
 /**
- * Anonymous registrations refused before the HTTP pipeline while the registration bulkhead is saturated.
+ * Anonymous registrations refused before the HTTP pipeline while the registration bulkhead is saturated (an onRequest
+ * hook, before the body is read).
  *
  * The bulkhead (drivers.module.ts) already keeps a flood of registrations from the pool; but each refused request still
  * went through body parsing, routing, the guard, validation, the interceptors and the exception filter before its 429,
@@ -23,8 +23,8 @@ export const SHED_ROUTE = '/drivers/add';
  * staff are never held by the bulkhead, and a forged credential is the guard's to refuse.
  *
  * The answer is held SHED_DELAY_MS before it is sent (a tarpit): each connection of a flood that posts again as soon as
- * it is answered is slowed to a few requests a second. The access log does not see these requests (it is installed
- * with the routes); a warning per window says how many were shed, and the metrics count each under the route.
+ * it is answered is slowed to a few requests a second. The access log leaves these requests out; a warning per window
+ * says how many were shed, and the metrics count each under the route.
  */
 export interface SheddingOptions {
   /** How often the count of shed requests is logged (a warning per window with any). */
@@ -43,12 +43,12 @@ export function shedSaturatedRegistrations(
   sessionCookie: string,
   logger: Logger,
   { windowMs = 10_000, delayMs = SHED_DELAY_MS, maxHeld = 1000 }: SheddingOptions = {},
-): (request: Request & { id?: string }, response: Response, next: NextFunction) => void {
+): (request: FastifyRequest, reply: FastifyReply, next: HookHandlerDoneFunction) => void {
   let shed = 0;
   let windowEnds = 0;
   let held = 0;
-  return (request, response, next) => {
-    if (request.method !== 'POST' || !bulkhead.saturated || !REGISTRATION_PATH.test(request.path)) return next();
+  return (request, reply, next) => {
+    if (request.method !== 'POST' || !bulkhead.saturated || request.routeOptions.url !== SHED_ROUTE) return next();
     if (presentedKey(request.headers.authorization) !== undefined) return next();
     const cookies = request.headers.cookie;
     if (cookies && parseCookies(cookies)[sessionCookie] !== undefined) return next();
@@ -60,21 +60,18 @@ export function shedSaturatedRegistrations(
       windowEnds = now + windowMs;
     }
     shed += 1;
-    response.locals.metricsRoute = SHED_ROUTE;
+    leaveUnlogged(request);
     const body = problem(429, bulkhead.refusalDetail, { code: 'RATE_LIMITED' });
-    if (request.id !== undefined) body.instance = requestInstance(request.id);
-    // Node's own writeHead and end, not Express's send: no ETag hashed, headers and body in one write. The body is
-    // not read: Node discards it and keeps the connection when it can.
+    body.instance = requestInstance(request.id);
+    // The body is not read: Node discards it and keeps the connection when it can.
     const text = JSON.stringify(body);
     const answer = () => {
-      if (response.destroyed) return;
-      response
-        .writeHead(429, {
-          'Retry-After': '1',
-          'Content-Type': `${PROBLEM_CONTENT_TYPE}; charset=utf-8`,
-          'Content-Length': Buffer.byteLength(text),
-        })
-        .end(text);
+      if (reply.raw.destroyed) return;
+      void reply
+        .code(429)
+        .header('Retry-After', '1')
+        .header('Content-Type', `${PROBLEM_CONTENT_TYPE}; charset=utf-8`)
+        .send(text);
     };
     // Held a moment before it goes: a script that posts again as soon as it is answered (as floods do) gets a few
     // answers a second per connection instead of thousands, so the event loop stays with everyone else; a client

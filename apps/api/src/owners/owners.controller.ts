@@ -8,7 +8,7 @@ import {
   ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { IF_MATCH } from '../core/http/dto-support';
@@ -41,8 +41,8 @@ export class OwnersController {
   async list(
     @Query() query: OwnerListQuery,
     @CurrentPrincipal() principal: Principal,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<OwnerResponse[]> {
     return pageItems(req, res, await this.owners.list(pageRequest(query), actorOf(principal)));
   }
@@ -60,8 +60,8 @@ export class OwnersController {
   async search(
     @Query() query: OwnerSearchQuery,
     @CurrentPrincipal() principal: Principal,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<OwnerResponse[]> {
     return pageItems(req, res, await this.owners.search(query.query, pageRequest(query), actorOf(principal)));
   }

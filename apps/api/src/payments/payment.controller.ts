@@ -29,7 +29,7 @@ import {
   ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cedisToPesewas } from '@transport/domain';
 import { CurrentPrincipal, Public, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
@@ -97,7 +97,7 @@ export class PaymentController {
   async request(
     @Body() body: PaymentRequestBody,
     @CurrentPrincipal() principal: Principal,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<TransactionResponse> {
     const { transaction, created } = await this.requests.request(
       { ...body, amount: cedisToPesewas(body.amount, 'amount'), merchantId: principal.principalId },
@@ -131,7 +131,7 @@ export class PaymentController {
   @ApiProblems(400, 401, 404, 410, 413, 429)
   async callback(
     @Param('token') token: string,
-    @Req() req: Request,
+    @Req() req: FastifyRequest,
     @Headers() headers: Record<string, string>,
   ): Promise<CallbackReceipt> {
     const raw =
@@ -179,8 +179,8 @@ export class PaymentController {
   async transactions(
     @Query() query: TransactionListQuery,
     @CurrentPrincipal() principal: Principal,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<TransactionResponse[] | StreamableFile> {
     if ((query.startDate === undefined) !== (query.endDate === undefined))
       throw new AppError('VALIDATION_FAILED', 'startDate and endDate go together: send both or neither', {
@@ -236,9 +236,9 @@ export class PaymentController {
   async rotate(
     @Body() body: RotateSecretBody,
     @CurrentPrincipal() principal: Principal,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<RotatedSecretResponse> {
-    res.setHeader('Cache-Control', 'no-store');
+    res.header('Cache-Control', 'no-store');
     return this.notifications.rotateSigningSecret(principal.principalId, body?.overlapHours ?? 24, actorOf(principal));
   }
 

@@ -8,7 +8,7 @@ import {
   ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config';
 import { CurrentPrincipal, Public, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
@@ -27,8 +27,9 @@ import {
 } from './people.dto';
 import { sessionCookieName } from '../core/auth/session-cookie';
 import { PeopleService } from './people.service';
+import { clearCookie, setCookie } from '../core/http/cookies';
 
-const addressOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+const addressOf = (req: FastifyRequest) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 /**
  * /auth: assembly staff signing in to the dashboard as people. The session travels in an http-only, SameSite=Strict
@@ -59,16 +60,16 @@ export class PeopleController {
   @ApiProblems(400, 401, 413, 415, 429)
   async signIn(
     @Body() body: SignInBody,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<SessionResponse> {
     const { token, ...info } = await this.people.signIn(body.email, body.password, addressOf(req));
     this.setSessionCookie(res, token);
     return toSessionResponse(info);
   }
 
-  private setSessionCookie(res: Response, token: string): void {
-    res.cookie(sessionCookieName(this.config.people.cookieSecure), token, {
+  private setSessionCookie(res: FastifyReply, token: string): void {
+    setCookie(res, sessionCookieName(this.config.people.cookieSecure), token, {
       httpOnly: true,
       secure: this.config.people.cookieSecure,
       sameSite: 'strict',
@@ -98,9 +99,12 @@ export class PeopleController {
   @ApiOperation({ summary: 'End the session', description: 'Needs the `X-CSRF-Token` header; clears the cookie.' })
   @ApiNoContentResponse({ description: 'Signed out.' })
   @ApiProblems(401, 403)
-  async signOut(@CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) res: Response): Promise<void> {
+  async signOut(
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) res: FastifyReply,
+  ): Promise<void> {
     await this.people.signOut(principal);
-    res.clearCookie(sessionCookieName(this.config.people.cookieSecure), {
+    clearCookie(res, sessionCookieName(this.config.people.cookieSecure), {
       httpOnly: true,
       secure: this.config.people.cookieSecure,
       sameSite: 'strict',
@@ -140,7 +144,7 @@ export class PeopleController {
       'Answered before the account is looked up: the link is sent afterwards, if the account exists (a gateway failure is logged, not answered).',
   })
   @ApiProblems(400, 413, 415, 429)
-  async requestReset(@Body() body: PasswordResetBody, @Req() req: Request): Promise<void> {
+  async requestReset(@Body() body: PasswordResetBody, @Req() req: FastifyRequest): Promise<void> {
     await this.people.limitAddress(addressOf(req));
     await this.people.requestReset(body.email);
   }
@@ -157,7 +161,7 @@ export class PeopleController {
   @ApiBody({ type: SetPasswordBody })
   @ApiNoContentResponse({ description: 'The password is set; sign in with it.' })
   @ApiProblems(400, 410, 413, 415, 422, 429)
-  async setPassword(@Body() body: SetPasswordBody, @Req() req: Request): Promise<void> {
+  async setPassword(@Body() body: SetPasswordBody, @Req() req: FastifyRequest): Promise<void> {
     await this.people.limitAddress(addressOf(req));
     await this.people.setPassword(body.token, body.password);
   }
@@ -181,8 +185,8 @@ export class PeopleController {
   async changePassword(
     @Body() body: ChangePasswordBody,
     @CurrentPrincipal() principal: Principal,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<SessionResponse> {
     const { token, ...info } = await this.people.changePassword(
       principal,

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { ApiProblems } from '../core/http/openapi';
@@ -39,8 +39,8 @@ export class AssemblyController {
   @ApiProblems(400, 401, 403)
   async all(
     @Query() query: PageQuery,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<AssemblyResponse[]> {
     return pageItems(req, res, await this.reference.listAssemblies(pageRequest(query)));
   }
@@ -57,8 +57,8 @@ export class AssemblyController {
   async users(
     @Query() query: PageQuery,
     @CurrentPrincipal() principal: Principal,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<AssemblyUserResponse[]> {
     return pageItems(req, res, await this.reference.listAssemblyUsers(actorOf(principal), pageRequest(query)));
   }
@@ -93,8 +93,8 @@ export class AssemblyController {
   @ReferenceListRoute('regions/all', 'regions', RegionRecordResponse)
   async regions(
     @Query() query: PageQuery,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<RegionRecordResponse[]> {
     return pageItems(req, res, await this.reference.listRegions(pageRequest(query)));
   }

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pageItems } from '../core/http/paging';
 import { pageRequest } from '../core/http/query-values';
 import { ReferenceListRoute } from './list-route';
@@ -31,8 +31,8 @@ export class StationsController {
   @ReferenceListRoute('all', 'stations', StationRecordResponse)
   async all(
     @Query() query: PageQuery,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<StationRecordResponse[]> {
     return pageItems(req, res, await this.reference.listStations(pageRequest(query)));
   }

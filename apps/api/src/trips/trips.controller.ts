@@ -22,7 +22,7 @@ import {
   ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cedisToPesewas, geoPoint } from '@transport/domain';
 import type { AppConfig } from '../config';
 import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
@@ -71,8 +71,8 @@ export class TripsController {
   async byDate(
     @Query() query: TripsByDateQuery,
     @CurrentPrincipal() principal: Principal,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<TripResponse[] | StreamableFile> {
     const range = parseDateRange(query.startDate, query.endDate, this.config.timeZone);
     return listOrCsv(req, res, TRIP_CSV, query, (page) =>

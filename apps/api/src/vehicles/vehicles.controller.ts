@@ -22,7 +22,7 @@ import {
   ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config';
 import { unauthorized } from '../core/auth/api-key.guard';
 import { CurrentPrincipal, OptionalAuth, Roles } from '../core/auth/auth.decorators';
@@ -80,8 +80,8 @@ export class VehiclesController {
   async list(
     @Query() query: ListVehiclesQuery,
     @CurrentPrincipal() principal: Principal | undefined,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<Array<VehicleResponse | VehicleSummaryResponse> | StreamableFile> {
     // Without a key, a vehicle's owner and driver are nobody's business: they cannot be looked up either.
     if (!principal && (query.ownerID !== undefined || query.driver !== undefined)) {
@@ -144,8 +144,8 @@ export class VehiclesController {
   async compliance(
     @Query() query: ComplianceQuery,
     @CurrentPrincipal() principal: Principal,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<ComplianceEntryResponse[] | StreamableFile> {
     const window = this.expiryWindow(query.within ?? 30);
     return listOrCsv(req, res, COMPLIANCE_CSV, query, (page) =>

@@ -4,7 +4,7 @@ import type { Authenticator, RateLimits } from '../ports';
 import { API_KEY_AUTHENTICATOR, APP_CONFIG, RATE_LIMITS, SESSION_AUTHENTICATOR } from '../tokens';
 import { AppError } from '../errors';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { OPTIONAL_AUTH_KEY, PUBLIC_KEY, ROLES_KEY, type AuthenticatedRequest } from './auth.decorators';
 import type { Principal, Role } from './principal';
 import { parse as parseCookies } from 'cookie';
@@ -45,7 +45,7 @@ export class ApiKeyGuard implements CanActivate {
    * calls without one and for every unknown key (so guessing keys is bounded too). Open routes (health probes, the
    * provider's callbacks, which have their own per-transaction limit) are not counted.
    */
-  private async countRequest(request: Request, principal: { keyId: string } | undefined): Promise<void> {
+  private async countRequest(request: FastifyRequest, principal: { keyId: string } | undefined): Promise<void> {
     if (principal) {
       if (this.config.rateLimit.perKeyPerMinute > 0) await this.limits.consume('requests-per-key', principal.keyId);
     } else if (this.config.rateLimit.perAddressPerMinute > 0) {
@@ -72,7 +72,7 @@ export class ApiKeyGuard implements CanActivate {
       throw new AppError('FORBIDDEN', 'This operation declares no access rule, so nobody may call it');
     }
 
-    const request = context.switchToHttp().getRequest<Request & AuthenticatedRequest>();
+    const request = context.switchToHttp().getRequest<FastifyRequest & AuthenticatedRequest>();
     const key = presentedKey(request.headers.authorization);
     let principal: Principal | undefined;
     if (key) {
@@ -99,13 +99,14 @@ export class ApiKeyGuard implements CanActivate {
         );
       }
     }
-    request.principal = principal;
     if (roles && !roles.includes(principal.role)) {
       throw new AppError(
         'FORBIDDEN',
         `This operation is for ${roles.join(' or ')} keys; this key is a ${principal.role} key`,
       );
     }
+    // Set once the caller may go on: the answer's view and its no-store (core/http/no-store.ts) follow from it.
+    request.principal = principal;
     return true;
   }
 }

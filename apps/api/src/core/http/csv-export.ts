@@ -1,13 +1,14 @@
 import { StreamableFile } from '@nestjs/common';
 import type { Page, PageRequest } from '@transport/domain';
 import Papa from 'papaparse';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
 import { viewOf, type ViewedResource, type Viewer } from '../auth/views';
 import { unauthorized } from '../auth/api-key.guard';
 import { pageItems } from './paging';
 import { pageRequest } from './query-values';
 import { Readable } from 'node:stream';
+import { preferredType } from './negotiation';
 
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
@@ -15,8 +16,8 @@ export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 export const EXPORT_PAGE = 200;
 
 /** The client asked for CSV (`Accept: text/csv`), and prefers it to JSON. */
-export function wantsCsv(request: Request): boolean {
-  return request.accepts(['application/json', 'text/csv']) === 'text/csv';
+export function wantsCsv(request: FastifyRequest): boolean {
+  return preferredType(request, ['application/json', 'text/csv']) === 'text/csv';
 }
 
 /** One column: its header, and the path of the value in the (viewed) JSON record, e.g. `service.driver.name`. */
@@ -111,8 +112,8 @@ export interface CsvList {
  * at the first record).
  */
 export async function listOrCsv<T, K extends string = never>(
-  request: Request & AuthenticatedRequest,
-  response: Response,
+  request: FastifyRequest & AuthenticatedRequest,
+  response: FastifyReply,
   csv: CsvList,
   query: { limit?: number; after?: string; count?: string; sort?: string },
   fetch: (page: PageRequest<K>) => Promise<Page<T>>,
@@ -124,7 +125,7 @@ export async function listOrCsv<T, K extends string = never>(
 
 /** The CSV branch of a list route: the whole list, in the caller's view, streamed. */
 export function exportCsv<T>(
-  request: Request & AuthenticatedRequest,
+  request: FastifyRequest & AuthenticatedRequest,
   csv: CsvList,
   fetch: (page: { limit: number; after?: string }) => Promise<Page<T>>,
 ): StreamableFile {

@@ -1,5 +1,5 @@
-import { static as serveStatic, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { existsSync } from 'node:fs';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { extname, join, normalize } from 'node:path';
 
 /** A built file whose name carries its content's hash (`main-3FQ2K7ZB.js`): its content never changes. */
@@ -11,44 +11,52 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
 };
-const ENCODINGS = [
-  ['br', '.br'],
-  ['gzip', '.gz'],
-] as const;
+
+const NOT_BUILT = 'The dashboard is not built: run `npx nx build dashboard` (npm start does).';
+
+/** The file a dashboard URL names (index.html for a folder), or undefined when it would leave the folder. */
+function fileOf(request: FastifyRequest, dir: string): string | undefined {
+  const wanted = (request.params as { '*'?: string })['*'] ?? '';
+  const file = wanted === '' || wanted.endsWith('/') ? `${wanted}index.html` : wanted;
+  return normalize(join(dir, file)).startsWith(dir) ? file : undefined;
+}
 
 /**
- * The dashboard's built files (apps/dashboard/build.mjs), as express.static serves them, plus two things it does not do:
+ * The assembly dashboard under `base` (@fastify/static, as express.static served it before), plus:
  * - the build's pre-compressed twin (`.br`, else `.gz`) when the browser accepts that encoding, so nothing is
  *   compressed per request (`Vary: Accept-Encoding` for caches);
  * - a year's `immutable` caching for hashed names (a release brings new names), while index.html, which names them,
  *   is revalidated on every load (ETag), so a new release is picked up at once.
+ * `base` itself answers 301 to `base/`; without a build (`dir` undefined), every URL under it says how to make one.
  */
-export function dashboardFiles(dir: string): RequestHandler[] {
-  const pick = (req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    const path = req.path.endsWith('/') ? `${req.path}index.html` : req.path;
-    const file = normalize(join(dir, path));
-    const type = TYPES[extname(file)];
-    if (!file.startsWith(dir) || !type) return next();
-    res.vary('Accept-Encoding');
-    const encoding = ENCODINGS.find(([name, suffix]) => req.acceptsEncodings(name) && existsSync(`${file}${suffix}`));
-    if (!encoding) return next();
-    const [name, suffix] = encoding;
-    res.setHeader('Content-Encoding', name);
-    res.setHeader('Content-Type', type);
-    req.url = `${path}${suffix}${req.url.slice(req.path.length)}`;
-    next();
-  };
-  const files = serveStatic(dir, {
-    index: 'index.html',
-    redirect: false,
-    maxAge: 0,
-    setHeaders(res, file) {
-      const plain = file.replace(/\.(br|gz)$/, '');
-      // express.static names the type by the extension it sees (.br); the content is the original file's.
-      if (plain !== file) res.setHeader('Content-Type', TYPES[extname(plain)] ?? 'application/octet-stream');
-      res.setHeader('Cache-Control', HASHED.test(plain) ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
+export async function serveDashboard(instance: FastifyInstance, base: string, dir: string | undefined): Promise<void> {
+  await instance.register(async (scope) => {
+    const toFolder = (request: FastifyRequest, reply: FastifyReply) =>
+      request.url === base ? reply.redirect(`${base}/`, 301) : undefined;
+    if (!dir) {
+      const notBuilt = (request: FastifyRequest, reply: FastifyReply) =>
+        toFolder(request, reply) ?? reply.code(404).type('text/plain; charset=utf-8').send(NOT_BUILT);
+      scope.all(base, notBuilt);
+      scope.all(`${base}/*`, notBuilt);
+      return;
+    }
+    await scope.register(fastifyStatic, { root: dir, serve: false, preCompressed: true, cacheControl: false });
+    const send = (request: FastifyRequest, reply: FastifyReply) => {
+      const redirected = toFolder(request, reply);
+      if (redirected) return redirected;
+      const file = fileOf(request, dir);
+      return file === undefined ? reply.callNotFound() : reply.sendFile(file);
+    };
+    scope.get(base, send);
+    scope.get(`${base}/*`, send);
+    // The type by the original file's extension (the twin's would be .br), and the caching of each file.
+    scope.addHook('onSend', (request, reply, payload, done) => {
+      const served = reply.statusCode < 300 || reply.statusCode === 304;
+      const file = served ? fileOf(request, dir) : undefined;
+      const type = file && TYPES[extname(file)];
+      if (file) reply.header('Cache-Control', HASHED.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      if (type) reply.header('Content-Type', type).header('Vary', 'Accept-Encoding');
+      done(null, payload);
+    });
   });
-  return [pick, files];
 }

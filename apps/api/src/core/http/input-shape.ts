@@ -1,6 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../errors';
-import { sendProblem } from './problem.filter';
 
 /**
  * How deep a JSON body may nest. The deepest request of the interface nests three levels (a trip's service); 32 leaves
@@ -67,11 +65,4 @@ export function inputShapeProblem(url: string, body: unknown): AppError | undefi
     }
   }
   return undefined;
-}
-
-/** Express middleware (after the body parsers): answers inputShapeProblem's refusal as a problem, or goes on. */
-export function refuseMalformedInput(request: Request, response: Response, next: NextFunction): void {
-  const refusal = inputShapeProblem(request.originalUrl, request.body);
-  if (refusal) sendProblem(request, response, refusal);
-  else next();
 }

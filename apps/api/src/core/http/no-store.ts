@@ -1,6 +1,5 @@
-import { Header, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import type { Response } from 'express';
-import type { Observable } from 'rxjs';
+import { Header } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
 
 /**
@@ -12,14 +11,18 @@ export const NoStore = () => Header('Cache-Control', 'no-store');
 /**
  * Every answer to an identified caller (an API key or a dashboard session) is `Cache-Control: no-store`: such answers
  * are the caller's own view, and carry personal data (people, owners, drivers, staff) that no cache, shared or the
- * browser's, may keep. Anonymous answers (the public views, without personal data) are left as they are.
+ * browser's, may keep. Anonymous answers (the public views, without personal data) are left as they are. An onSend
+ * hook: the principal is on the request once the guard let it through (api-key.guard.ts); a route that chose its own
+ * Cache-Control (a certificate check: public for a while) keeps it, as it did when this was an interceptor that ran
+ * before the route.
  */
-@Injectable()
-export class NoStoreForCallersInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const http = context.switchToHttp();
-    if (http.getRequest<AuthenticatedRequest>().principal)
-      http.getResponse<Response>().setHeader('Cache-Control', 'no-store');
-    return next.handle();
-  }
+export function noStoreForCallers(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: Error | null, payload?: unknown) => void,
+): void {
+  if ((request as AuthenticatedRequest).principal && !reply.hasHeader('Cache-Control'))
+    reply.header('Cache-Control', 'no-store');
+  done(null, payload);
 }

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { isDomainError, type DomainErrorKind } from '@transport/domain';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type AppErrorCode } from '../errors';
 import { requestInstance } from '../observability/logging';
 import { problem, PROBLEM_CONTENT_TYPE, type Problem, type ProblemField } from './problem';
@@ -13,13 +13,9 @@ const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   forbidden: 403,
 };
 
-/** The id pino-http gave the request (the client's X-Request-Id when it sent a sane one). */
-const requestIdOf = (request: Request): string | undefined => (request as Request & { id?: string }).id;
-
 /** The problem, naming the request it answers (the same id as the access log line and the X-Request-Id header). */
-function withInstance(body: Problem, request: Request): Problem {
-  const id = requestIdOf(request);
-  return id === undefined ? body : { ...body, instance: requestInstance(id) };
+function withInstance(body: Problem, request: FastifyRequest): Problem {
+  return { ...body, instance: requestInstance(request.id) };
 }
 
 /** What a failed statement's error says about the database: its SQLSTATE or socket code, a kind, a message. */
@@ -71,7 +67,7 @@ export function valueRefusedByDatabase(error: unknown): boolean {
   return databaseFaults(error).some((fault) => VALUE_ERROR_CODES.has(sqlState(fault)));
 }
 
-/** Express/body-parser errors carry a status and a type; they are the client's fault, never a 500. */
+/** Errors raised while reading a body carry a status and a type (request-body.ts); the client's fault, never a 500. */
 interface BodyParserError {
   status?: number;
   statusCode?: number;
@@ -86,21 +82,21 @@ export class ProblemFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<Request>();
-    const response = http.getResponse<Response>();
+    const request = http.getRequest<FastifyRequest>();
+    const response = http.getResponse<FastifyReply>();
     const body = withInstance(this.toProblem(error, request), request);
     if (body.status >= 500) {
       // The access log line of this request carries its (redacted) URL; this one carries what went wrong.
-      this.logger.error({ err: error, requestId: requestIdOf(request) }, `${request.method} failed: ${body.detail}`);
+      this.logger.error({ err: error, requestId: request.id }, `${request.method} failed: ${body.detail}`);
     }
-    if (body.status === 401) response.setHeader('WWW-Authenticate', 'Bearer realm="transport"');
+    if (body.status === 401) response.header('WWW-Authenticate', 'Bearer realm="transport"');
     const retryAfter = error instanceof AppError ? error.extra.retryAfter : undefined;
-    if (body.status === 429 && retryAfter) response.setHeader('Retry-After', String(retryAfter));
-    if (body.status === 503) response.setHeader('Retry-After', '1');
-    response.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
+    if (body.status === 429 && retryAfter) response.header('Retry-After', String(retryAfter));
+    if (body.status === 503) response.header('Retry-After', '1');
+    send(response, body);
   }
 
-  private toProblem(error: unknown, request: Request): Problem {
+  private toProblem(error: unknown, request: FastifyRequest): Problem {
     if (isDomainError(error)) {
       const errors: ProblemField[] | undefined = error.field
         ? [{ field: error.field, message: error.message }]
@@ -117,7 +113,8 @@ export class ProblemFilter implements ExceptionFilter {
         typeof payload === 'object' &&
         /^Cannot /.test(String((payload as { message?: unknown }).message))
       ) {
-        return new AppError('ROUTE_NOT_FOUND', `No route ${request.method} ${request.path}`).getResponse().problem;
+        return new AppError('ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`).getResponse()
+          .problem;
       }
       const message = typeof payload === 'string' ? payload : (payload as { message?: unknown }).message;
       return problem(status, Array.isArray(message) ? message.join('; ') : String(message ?? error.message));
@@ -138,7 +135,7 @@ export class ProblemFilter implements ExceptionFilter {
   }
 }
 
-/** The problem for an error raised while reading the body (express/body-parser), if it is one. */
+/** The problem for an error raised while reading the body (request-body.ts), if it is one. */
 function bodyParserProblem(error: unknown): Problem | undefined {
   const parserError = error as BodyParserError;
   const status = parserError?.status ?? parserError?.statusCode;
@@ -152,21 +149,12 @@ function bodyParserProblem(error: unknown): Problem | undefined {
   });
 }
 
-/** Answers an app refusal from Express middleware (outside Nest's filter), naming the request as the filter does. */
-export function sendProblem(request: Request, response: Response, error: AppError): void {
-  const body = withInstance(error.getResponse().problem, request);
-  response.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
+/** A problem as the body of the reply, with its content type (Fastify adds charset=utf-8 to a string body). */
+function send(reply: FastifyReply, body: Problem): void {
+  void reply.status(body.status).type(`${PROBLEM_CONTENT_TYPE}; charset=utf-8`).send(JSON.stringify(body));
 }
 
-/** Express error middleware placed right after the body parser: its failures become problems, not generic errors. */
-export function bodyParserErrors(
-  error: unknown,
-  _request: Request,
-  response: Response,
-  next: (error?: unknown) => void,
-): void {
-  const parsed = bodyParserProblem(error);
-  if (!parsed) return next(error);
-  const body = withInstance(parsed, _request);
-  response.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
+/** Answers a refusal outside Nest's filter (Fastify's own errors before routing), naming the request as the filter does. */
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, body: Problem): void {
+  send(reply, withInstance(body, request));
 }

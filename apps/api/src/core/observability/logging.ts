@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import type { Options } from 'pino-http';
 import { Logger as NestPinoLogger, PinoLogger, type Params } from 'nestjs-pino';
 import type { LogLevel } from '../../config';
 
 /**
- * Logs: pino, one JSON object per line on stdout, through nestjs-pino (Nest's own messages included) and pino-http
- * (one access-log line per request, carrying the request id).
+ * Logs: pino, one JSON object per line on stdout: Nest's own messages through nestjs-pino, and one access-log line per
+ * request (accessLog below, written from a Fastify hook: core/http/http-pipeline.ts), carrying the request id.
  */
 export function createRootLogger(level: LogLevel, destination?: DestinationStream): Logger {
   return pino(
@@ -28,10 +28,14 @@ export function createRootLogger(level: LogLevel, destination?: DestinationStrea
 /** An X-Request-Id a client may choose: short, URI-safe (it goes into the problem's `instance` URN unescaped). */
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._~-]{1,100}$/;
 
-/** The request's id: the client's X-Request-Id when it is a sane one, else a new UUID; echoed in the response. */
+/** A request's id: the client's X-Request-Id when it is a sane one, else a new UUID. */
+export function clientRequestId(given: string | string[] | undefined): string {
+  return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** The request's id (clientRequestId), echoed in the response. */
 export function requestId(request: IncomingMessage, response: ServerResponse): string {
-  const given = request.headers['x-request-id'];
-  const id = typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
+  const id = clientRequestId(request.headers['x-request-id']);
   response.setHeader('X-Request-Id', id);
   return id;
 }
@@ -76,42 +80,29 @@ function splitOnce(value: string, separator: string): [string, string | undefine
   return at < 0 ? [value, undefined] : [value.slice(0, at), value.slice(at + 1)];
 }
 
-/** Probes and scrapes, every few seconds from the orchestrator: not worth an access-log line each. */
-const QUIET_PATHS = /^\/health(\/live|\/ready)?$/;
-
-/** pino-http's settings: the access log's shape (no headers, no bodies; method, safe URL, status, duration). */
-export function accessLogOptions(logger: Logger): Options {
-  return {
-    logger,
-    genReqId: requestId,
-    quietReqLogger: true,
-    autoLogging: { ignore: (request) => QUIET_PATHS.test((request.url ?? '').split('?')[0]) },
-    customLogLevel: (_request, response, error) => (error || response.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessMessage: (request, response) => `${request.method} ${response.statusCode}`,
-    customErrorMessage: (request, response) => `${request.method} ${response.statusCode}`,
-    serializers: {
-      // pino-http hands the serializer its standard view of the request (url is Express's originalUrl), raw beside it.
-      req: (request: {
-        id?: string;
-        method?: string;
-        url?: string;
-        remoteAddress?: string;
-        raw?: { ip?: string };
-      }) => ({
-        id: request.id,
-        method: request.method,
-        url: loggableUrl(request.url ?? ''),
-        // Express's client address (TRUST_PROXY decides whether X-Forwarded-For counts).
-        remoteAddress: request.raw?.ip ?? request.remoteAddress,
-      }),
-      res: (response: ServerResponse) => ({ statusCode: response.statusCode }),
-    },
+/**
+ * The access log: one line per answered request, built from a few fields (no request or response object is
+ * serialised): the request's id, method, loggable URL and client address (TRUST_PROXY decides whether X-Forwarded-For
+ * counts), the status and the time to answer in ms. Errors (5xx) at level error, the rest at info. The shape is the one
+ * pino-http wrote before (`req`, `res`, `responseTime`, "GET 200"), so log queries keep working.
+ */
+export function accessLog(logger: Logger): (request: FastifyRequest, reply: FastifyReply) => void {
+  return (request, reply) => {
+    const status = reply.statusCode;
+    const level = status >= 500 ? 'error' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    const line = {
+      req: { id: request.id, method: request.method, url: loggableUrl(request.url), remoteAddress: request.ip },
+      res: { statusCode: status },
+      responseTime: Math.round(reply.elapsedTime),
+    };
+    logger[level](line, `${request.method} ${status}`);
   };
 }
 
-/** nestjs-pino's settings: Nest's own messages and the access log go to the one pino logger. */
+/** nestjs-pino's settings: Nest's own messages go to the one pino logger. */
 export function loggerParams(logger: Logger): Params {
-  return { pinoHttp: accessLogOptions(logger), renameContext: 'context' };
+  return { pinoHttp: { logger }, renameContext: 'context' };
 }
 
 /** Nest's LoggerService over pino, usable before the app exists (the database opens first and logs). */

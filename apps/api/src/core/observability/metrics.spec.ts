@@ -1,4 +1,4 @@
-import express from 'express';
+import { fastify } from 'fastify';
 import request from 'supertest';
 import type { QueueDepth } from '../ports';
 import { Metrics, type DatabaseProbes } from './metrics';
@@ -88,14 +88,17 @@ describe('Metrics', () => {
 
   it('labels request durations with the route template, never the raw path (ids would explode the series)', async () => {
     const metrics = subject();
-    const app = express();
-    app.use(metrics.httpMiddleware());
-    const vehicles = express.Router();
-    vehicles.get('/:id', (_req, res) => void res.status(200).json({}));
-    app.use('/vehicles', vehicles);
-    await request(app).get('/vehicles/64b7f0f1a2b3c4d5e6f70809').expect(200);
-    await request(app).get('/vehicles/64b7f0f1a2b3c4d5e6f7080a').expect(200);
-    await request(app).get('/nowhere').expect(404);
+    const app = fastify();
+    app.addHook('onResponse', (request, reply, done) => {
+      metrics.observe(request, reply);
+      done();
+    });
+    app.get('/vehicles/:id', async () => ({}));
+    await app.ready();
+    await request(app.server).get('/vehicles/64b7f0f1a2b3c4d5e6f70809').expect(200);
+    await request(app.server).get('/vehicles/64b7f0f1a2b3c4d5e6f7080a').expect(200);
+    await request(app.server).get('/nowhere').expect(404);
+    await app.close();
     const text = await metrics.registry.metrics();
     expect(
       sample(text, 'http_request_duration_seconds_count{method="GET",route="/vehicles/:id",status_code="200"}'),

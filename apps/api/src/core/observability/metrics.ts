@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { JobWorkers, PaymentMetricsSource } from '../ports';
 
@@ -123,19 +123,16 @@ export class Metrics {
     this.events.inc({ event, outcome: outcome ?? '' });
   }
 
-  /** Express middleware timing every request; the label is the matched route's template, or `unmatched`. */
-  httpMiddleware() {
-    return (request: Request, response: Response, next: NextFunction): void => {
-      const end = this.httpDuration.startTimer();
-      response.once('finish', () => {
-        // A request answered before routing may name the route it was for (registration shedding does).
-        const route = request.route?.path
-          ? `${request.baseUrl}${String(request.route.path)}`
-          : ((response.locals.metricsRoute as string | undefined) ?? 'unmatched');
-        end({ method: request.method, route, status_code: String(response.statusCode) });
-      });
-      next();
-    };
+  /**
+   * Times one answered request (from the pipeline's onResponse hook: core/http/http-pipeline.ts), with Fastify's own
+   * measure of it. The label is the matched route's template (a registration shed at the door was routed before it was
+   * refused, so it is named too), or `unmatched`.
+   */
+  observe(request: FastifyRequest, reply: FastifyReply): void {
+    this.httpDuration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
   }
 
   /** The scrape endpoint on its own port (METRICS_PORT): no API key, kept off the public listener. */

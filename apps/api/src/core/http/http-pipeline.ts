@@ -1,0 +1,123 @@
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { fastify, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import helmet from 'helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../../config';
+import { accessLog, clientRequestId } from '../observability/logging';
+import type { Metrics } from '../observability/metrics';
+import { inputShapeProblem } from './input-shape';
+import { problem } from './problem';
+import { sendProblem } from './problem.filter';
+import { noStoreForCallers } from './no-store';
+import { installBodyParser } from './request-body';
+import { applyViews } from './view.interceptor';
+
+/**
+ * The security headers, built once: helmet's middleware over the raw response. @fastify/helmet builds helmet's whole
+ * middleware again on every request (about 100 µs here, more than the rest of Fastify's work per request), for
+ * headers that never change. The CSP keeps /docs working (Swagger UI's scripts and styles are served from here; its
+ * one inline style block needs 'unsafe-inline' styles, which helmet allows by default); no upgrade-insecure-requests,
+ * which would break /docs served over plain http.
+ */
+const securityHeaders = helmet({
+  contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:'], 'upgrade-insecure-requests': null } },
+});
+const noop = () => undefined;
+const applySecurityHeaders = (request: IncomingMessage, response: ServerResponse) =>
+  void securityHeaders(request, response, noop);
+
+/** The first path segment that is not valid percent-encoding (Express named it so), for the 400's detail. */
+function undecodable(url: string): string {
+  const path = url.split('?')[0];
+  return (
+    path.split('/').find((segment) => {
+      try {
+        decodeURIComponent(segment);
+        return false;
+      } catch {
+        return true;
+      }
+    }) ?? path
+  );
+}
+
+/**
+ * Fastify's own refusals before any hook runs (a path that is not valid percent-encoding, a parameter past
+ * maxParamLength): answered as problems, naming the request, with the security headers like every other answer.
+ */
+function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  applySecurityHeaders(request.raw, reply.raw);
+  reply.header('X-Request-Id', request.id);
+  const detail =
+    error.code === 'FST_ERR_BAD_URL' ? `Failed to decode param '${undecodable(request.url)}'` : error.message;
+  sendProblem(request, reply, problem(error.statusCode ?? 400, detail));
+}
+
+/**
+ * The HTTP adapter: Fastify, routing as the API always has (any letter case, a trailing slash or not, Node's query
+ * string parser: a repeated name is a list), the client's X-Request-Id as the request's id when it is a sane one, the
+ * client address behind TRUST_PROXY's proxies. No Fastify logger: the access log is one line written below.
+ *
+ * The request's id and the security headers are set by the first hook of all, added here before Nest's adapter adds
+ * its own (CORS among them), so every answer carries them: errors, CORS preflights and the docs included.
+ */
+export function httpAdapter(config: AppConfig): FastifyAdapter {
+  const instance = fastify({
+    trustProxy: config.trustProxy,
+    genReqId: (request) => clientRequestId(request.headers['x-request-id']),
+    routerOptions: {
+      // Express had no limit on a path parameter's length; the URL's own limit (Node's header size) stays.
+      maxParamLength: 16 * 1024,
+      caseSensitive: false,
+      ignoreTrailingSlash: true,
+      querystringParser: (text: string) => parseQuery(text),
+    },
+    frameworkErrors: frameworkError,
+    // While closing (SIGTERM, after the drain: main.ts) a request already on an open connection is still served, as
+    // Node's server did under Express, not refused with Fastify's own 503 body.
+    return503OnClosing: false,
+  });
+  instance.addHook('onRequest', (request, reply, done) => {
+    reply.header('X-Request-Id', request.id);
+    applySecurityHeaders(request.raw, reply.raw);
+    done();
+  });
+  return new FastifyAdapter(instance);
+}
+
+export interface PipelineParts {
+  logger: Logger;
+  metrics: Metrics;
+  /** The raw body limit of the provider callbacks (CALLBACK_BODY_LIMIT_BYTES). */
+  callbackBodyBytes: number;
+}
+
+/** Answers the access log leaves out: health probes (every few seconds from the orchestrator) and shed floods. */
+const unlogged = new WeakSet<FastifyRequest>();
+export const leaveUnlogged = (request: FastifyRequest) => unlogged.add(request);
+const QUIET_PATHS = /^\/health(\/live|\/ready)?(\?|$)/;
+
+/**
+ * What every request goes through after its id and security headers (httpAdapter), as Fastify hooks (no Nest
+ * middleware, no RxJS interceptors): the body parser (request-body.ts); the refusal of input no value may hold
+ * (input-shape.ts) once the body is parsed; the caller's view of the records answered and no-store for identified
+ * callers; then, once answered, one access-log line and the request's duration in the metrics.
+ */
+export function installPipeline(app: NestFastifyApplication, parts: PipelineParts): void {
+  const instance = app.getHttpAdapter().getInstance();
+  installBodyParser(instance, { callbackBytes: parts.callbackBodyBytes });
+  instance.addHook('preValidation', (request, _reply, done) => {
+    done(inputShapeProblem(request.url, request.body));
+  });
+  // Records in the caller's view (view.interceptor.ts), and no cache keeps an identified caller's answer (no-store.ts).
+  instance.addHook('preSerialization', applyViews);
+  instance.addHook('onSend', noStoreForCallers);
+  const log = accessLog(parts.logger);
+  instance.addHook('onResponse', (request, reply, done) => {
+    parts.metrics.observe(request, reply);
+    if (!unlogged.has(request) && !QUIET_PATHS.test(request.url)) log(request, reply);
+    done();
+  });
+}

@@ -1,17 +1,19 @@
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { fastify, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import helmet from 'helmet';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../config';
 import { accessLog, clientRequestId } from '../observability/logging';
 import type { Metrics } from '../observability/metrics';
 import { inputShapeProblem } from './input-shape';
-import { problem } from './problem';
+import { problem, PROBLEM_CONTENT_TYPE } from './problem';
 import { sendProblem } from './problem.filter';
 import { noStoreForCallers } from './no-store';
 import { installBodyParser } from './request-body';
+import { conditionalAnswers } from './conditional-answers';
 import { applyViews } from './view.interceptor';
 
 /**
@@ -56,6 +58,31 @@ function frameworkError(error: FastifyError, request: FastifyRequest, reply: Fas
 }
 
 /**
+ * A request Node could not read (headers past its size limit, a malformed request line or header, a request not
+ * complete within the server's timeouts): answered as a problem like every other refusal, not with Fastify's own JSON
+ * shape, then the connection closed, as Node does. It has no request id: there is no request.
+ */
+export function clientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (!socket.writable) {
+    socket.destroy(error);
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const detail =
+    status === 431
+      ? 'The request headers (the URL included) are larger than this server reads'
+      : status === 408
+        ? 'The request was not received in time'
+        : 'The request is not valid HTTP';
+  const body = JSON.stringify({ ...problem(status, detail), title: STATUS_CODES[status] });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+/**
  * The HTTP adapter: Fastify, routing as the API always has (any letter case, a trailing slash or not, Node's query
  * string parser: a repeated name is a list), the client's X-Request-Id as the request's id when it is a sane one, the
  * client address behind TRUST_PROXY's proxies. No Fastify logger: the access log is one line written below.
@@ -75,6 +102,7 @@ export function httpAdapter(config: AppConfig): FastifyAdapter {
       querystringParser: (text: string) => parseQuery(text),
     },
     frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
     // While closing (SIGTERM, after the drain: main.ts) a request already on an open connection is still served, as
     // Node's server did under Express, not refused with Fastify's own 503 body.
     return503OnClosing: false,
@@ -114,6 +142,8 @@ export function installPipeline(app: NestFastifyApplication, parts: PipelinePart
   // Records in the caller's view (view.interceptor.ts), and no cache keeps an identified caller's answer (no-store.ts).
   instance.addHook('preSerialization', applyViews);
   instance.addHook('onSend', noStoreForCallers);
+  // A weak ETag on every answer sent whole and 304 to a client that has it, as Express did (conditional-answers.ts).
+  instance.addHook('onSend', conditionalAnswers);
   const log = accessLog(parts.logger);
   instance.addHook('onResponse', (request, reply, done) => {
     parts.metrics.observe(request, reply);

@@ -4,7 +4,17 @@
 // or older than the lock file), Prisma client generation, then its work.
 // Plain Node with no dependencies, because it runs before anything is installed.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -85,6 +95,12 @@ function ensureInstalled() {
   const marker = join(root, 'node_modules', '.package-lock.json');
   const lock = join(root, 'package-lock.json');
   if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
+    // `npm ci` empties node_modules first: through a link that is another checkout's tree, still in use there.
+    const tree = join(root, 'node_modules');
+    if (existsSync(tree) && lstatSync(tree).isSymbolicLink()) {
+      say('package-lock.json is newer than the linked node_modules; run npm ci where that tree belongs', 'error');
+      process.exit(1);
+    }
     say('installing dependencies (npm ci)');
     must(npm, ['ci', '--no-audit', '--no-fund']);
   }

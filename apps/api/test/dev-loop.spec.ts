@@ -61,10 +61,13 @@ describe('npm run dev', () => {
         filter: (source) => !SKIPPED.test(source),
       });
     symlinkSync(join(WORKSPACE_ROOT, 'node_modules'), join(copy, 'node_modules'));
-    // The copy's lock no newer than the installed tree, whatever the checkout's own lock says: an `npm ci` in the copy
-    // would empty the linked node_modules, which is the checkout's own.
-    const installed = statSync(join(WORKSPACE_ROOT, 'node_modules', '.package-lock.json')).mtime;
-    utimesSync(join(copy, 'package-lock.json'), installed, installed);
+    // The copy's lock older than the installed tree, whatever the checkout's own lock says: an `npm ci` in the copy
+    // would empty the linked node_modules, which is the checkout's own. A minute older, not the same time: `mtime` is
+    // rounded to the millisecond, so the same time came out newer than the tree about half the time (CI lost its
+    // node_modules that way), and tools/run.mjs now refuses to install through a link as well.
+    const installed = statSync(join(WORKSPACE_ROOT, 'node_modules', '.package-lock.json')).mtimeMs;
+    const older = new Date(installed - 60_000);
+    utimesSync(join(copy, 'package-lock.json'), older, older);
     const {
       DATABASE_URL: _database,
       PAYMENT_PROVIDER_URL: _provider,

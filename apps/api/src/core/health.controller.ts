@@ -61,6 +61,9 @@ const HEALTH_BODY: SchemaObject = {
   },
 };
 
+/** /health/live's body: terminus's HealthCheckResult with no checks. */
+const LIVE: HealthCheckResult = Object.freeze({ status: 'ok', info: {}, error: {}, details: {} });
+
 @ApiTags('health')
 @ApiSecurity({})
 @Controller('health')
@@ -82,8 +85,11 @@ export class HealthController {
       'Checks nothing outside the process, so a database blip never makes an orchestrator restart the instance. 200 while the process runs.',
   })
   @ApiOkResponse({ description: '`{ "status": "ok", ... }` (@nestjs/terminus).', schema: TERMINUS_BODY })
-  live(@Res({ passthrough: true }) response: FastifyReply): Promise<HealthCheckResult> {
-    return this.report(response, []);
+  live(): HealthCheckResult {
+    // Terminus's answer for no checks, given directly: its executor cost about 6 µs of the 65 µs this probe took (the
+    // pipeline floor the benchmark measures), to settle an empty list. Unlike terminus it stays 200 while Nest closes
+    // after the drain: the process still answers, which is all liveness says.
+    return LIVE;
   }
 
   @Get('ready')

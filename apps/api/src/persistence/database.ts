@@ -6,6 +6,7 @@ import { PrismaClient } from '../generated/prisma/client';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
 import { migrateDeploy, migrationsApplied } from './migrate';
 import { KeyChangeListener } from './key-changes';
+import { runOutsideTransactionsOn } from './prisma-executor';
 import { settingsClient, type SettingsMode } from './session-settings';
 
 export type DatabaseKind = 'postgresql' | 'embedded';
@@ -108,6 +109,7 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
     opened.push(pool);
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     await prisma.$connect();
+    runOutsideTransactionsOn(prisma, pool);
     opened.push({ end: () => prisma.$disconnect() });
     let lists = prisma;
     let replicaPool: pg.Pool | undefined;
@@ -116,6 +118,7 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
       opened.push(replicaPool);
       const replica = new PrismaClient({ adapter: new PrismaPg(replicaPool) });
       await replica.$connect();
+      runOutsideTransactionsOn(replica, replicaPool);
       opened.push({ end: () => replica.$disconnect() });
       lists = replica;
     }

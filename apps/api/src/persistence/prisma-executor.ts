@@ -11,6 +11,7 @@ import {
   type Driver,
   type QueryResult,
 } from 'kysely';
+import pg from 'pg';
 import type {
   ApiKey,
   Assembly,
@@ -58,15 +59,51 @@ export type Sql = Kysely<Tables>;
 /** Told each statement Kysely sends, with its parameters (tests count and explain them). */
 export type SqlLog = (sqlText: string, parameters: readonly unknown[]) => void;
 
-/** Kysely's statements run by Prisma ($queryRawUnsafe), on the client's (or the open transaction's) connection. */
+/** The pool under each client (database.ts): a client's statements outside a transaction are sent on it. */
+const poolOf = new WeakMap<PrismaExecutor, pg.Pool>();
+
+/**
+ * Kysely's statements outside a unit of work go to the pool under the client (the one Prisma's driver adapter uses),
+ * not through `$queryRawUnsafe`: Prisma's raw-query path (its query plan in WebAssembly, its interpreter, its result
+ * deserialiser) cost 40% of the CPU of a list or a status check, 200-600 µs a request (measured: README, Performance).
+ * The statement, the pool, the connection settings and the error shape (pg's, which the problem filter already reads
+ * for the rate limiter and the job queue) are the same; only the middleman goes. Inside a unit of work they still run
+ * on the transaction's client, so they see its writes.
+ */
+export function runOutsideTransactionsOn(client: PrismaClient, pool: pg.Pool): void {
+  poolOf.set(client, pool);
+}
+
+/**
+ * Column values as Prisma's raw queries answered them: pg's own parsers (timestamptz as Date, json parsed, text[] as
+ * arrays, int4 and float as numbers) but for int8, which Prisma gives as a BigInt (a phone number, `count(*)`) and pg as
+ * a string. The schema has no other type whose value differs (prisma-executor.e2e compares both paths column by column).
+ */
+const PRISMA_RAW_TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8
+      ? (value: string) => BigInt(value)
+      : pg.types.getTypeParser(oid, format ?? 'text')) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/** Kysely's statements on the pool (outside a transaction) or through the open transaction's client (Prisma's). */
 class PrismaConnection implements DatabaseConnection {
   constructor(private readonly db: PrismaExecutor) {}
 
   async executeQuery<R>({ query, sql, parameters }: CompiledQuery): Promise<QueryResult<R>> {
     const write = InsertQueryNode.is(query) || UpdateQueryNode.is(query) || DeleteQueryNode.is(query);
+    const counted = write && !query.returning;
+    const pool = poolOf.get(this.db);
+    if (pool) {
+      const result = await pool.query<R & pg.QueryResultRow>({
+        text: sql,
+        values: parameters as unknown[],
+        types: PRISMA_RAW_TYPES,
+      });
+      return counted ? { rows: [], numAffectedRows: BigInt(result.rowCount ?? 0) } : { rows: result.rows };
+    }
     // A write without RETURNING answers how many rows it touched; everything else answers rows.
-    if (write && !query.returning)
-      return { rows: [], numAffectedRows: BigInt(await this.db.$executeRawUnsafe(sql, ...parameters)) };
+    if (counted) return { rows: [], numAffectedRows: BigInt(await this.db.$executeRawUnsafe(sql, ...parameters)) };
     return { rows: await this.db.$queryRawUnsafe<R[]>(sql, ...parameters) };
   }
 

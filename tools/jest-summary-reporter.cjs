@@ -4,14 +4,16 @@ const { mkdirSync, writeFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
 
 class SummaryReporter {
-  constructor(globalConfig) {
+  /** `options.name`: the summary's file name, for a project with more than one Jest run (the API's storm). */
+  constructor(globalConfig, options = {}) {
     this.rootDir = globalConfig.rootDir;
+    this.name = options.name;
   }
 
   onRunComplete(_contexts, results) {
     const dir = join(__dirname, '..', 'tmp', 'test-summary');
     mkdirSync(dir, { recursive: true });
-    const name = this.rootDir.replace(/[\\/]/g, '_');
+    const name = this.name ?? this.rootDir.replace(/[\\/]/g, '_');
     const workspace = join(__dirname, '..');
     writeFileSync(
       join(dir, `${name}.json`),

@@ -27,11 +27,12 @@ interface DatabaseFault {
 }
 
 /**
- * Where the database's own report is in an error. Every query of the app runs through Prisma
- * (persistence/prisma-executor.ts): its driver adapter's report is `meta.driverAdapterError.cause`, with PostgreSQL's
- * SQLSTATE as `originalCode` (`code` for the errors it does not name) and Prisma's `kind`. The pool's own failures (no
- * connection within the wait limit, a connection lost) pass through Prisma as `pg` raised them, and so do the errors of
- * the libraries that use the pool directly (the rate limiter, the job queue): the error itself is then the report.
+ * Where the database's own report is in an error. Prisma's models and the statements of a unit of work run through
+ * Prisma (persistence/prisma-executor.ts): its driver adapter's report is `meta.driverAdapterError.cause`, with
+ * PostgreSQL's SQLSTATE as `originalCode` (`code` for the errors it does not name) and Prisma's `kind`. The pool's own
+ * failures (no connection within the wait limit, a connection lost) pass through Prisma as `pg` raised them, and so do
+ * the errors of what uses the pool directly (Kysely's statements outside a unit of work, the rate limiter, the job
+ * queue): the error itself is then the report.
  */
 function databaseFaults(error: unknown): DatabaseFault[] {
   if (!error || typeof error !== 'object') return [];

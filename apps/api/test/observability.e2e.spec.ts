@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../src/generated/prisma/client';
@@ -84,6 +86,39 @@ describeOnPostgres('logs: JSON lines, an access log with request ids, nothing se
     expect(urls).toContain('/drivers/all?email=[redacted]');
     expect(urls).toContain('/vehicles/owner/search?query=[redacted]');
     expect(urls).toContain('/payment/callback/[redacted]');
+  });
+
+  it('puts the request id on the lines Nest writes while serving it, after its body is read too', async () => {
+    // A refused sign-in: a POST whose body is read before the service logs the event, sent whole and sent in two
+    // parts (the body a moment after the headers: Node reads it in another async context than the request's hooks).
+    await http()
+      .post('/auth/sign-in')
+      .set('X-Request-Id', 'sign-in-1')
+      .send({ email: 'nobody@example.com', password: 'not the password' })
+      .expect(401);
+    const server = running.app.getHttpServer() as Server;
+    if (!server.listening) await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    const body = JSON.stringify({ email: 'nobody@example.com', password: 'not the password either' });
+    const status = await new Promise<number>((answered, failed) => {
+      const slow = httpRequest({
+        port: (server.address() as AddressInfo).port,
+        host: '127.0.0.1',
+        method: 'POST',
+        path: '/auth/sign-in',
+        headers: { 'content-type': 'application/json', 'content-length': body.length, 'x-request-id': 'sign-in-2' },
+      });
+      slow.on('response', (res) => answered(res.resume().statusCode ?? 0)).on('error', failed);
+      slow.flushHeaders();
+      setTimeout(() => slow.end(body), 100);
+    });
+    expect(status).toBe(401);
+    const events = log.lines.filter((l) => (l as { event?: string }).event === 'sign_in_refused');
+    expect(events).toEqual([
+      expect.objectContaining({ context: 'Events', req: { id: 'sign-in-1' } }),
+      expect.objectContaining({ context: 'Events', req: { id: 'sign-in-2' } }),
+    ]);
+    // Lines written outside any request (start-up) carry none.
+    expect(log.lines.find((l) => l.context === 'NestApplication')?.req).toBeUndefined();
   });
 
   it("writes every line as JSON, Nest's own start-up messages included", () => {

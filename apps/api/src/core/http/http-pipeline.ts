@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../config';
-import { accessLog, clientRequestId } from '../observability/logging';
+import { accessLog, clientRequestId, loggerParams, QUIET, requestLogScope } from '../observability/logging';
 import type { Metrics } from '../observability/metrics';
 import { inputShapeProblem } from './input-shape';
 import { problem, PROBLEM_CONTENT_TYPE } from './problem';
@@ -133,7 +133,6 @@ export interface PipelineParts {
 /** Answers the access log leaves out: health probes (every few seconds from the orchestrator) and shed floods. */
 const unlogged = new WeakSet<FastifyRequest>();
 export const leaveUnlogged = (request: FastifyRequest) => unlogged.add(request);
-const QUIET_PATHS = /^\/health(\/live|\/ready)?(\?|$)/;
 
 /**
  * What every request goes through after its id and security headers (httpAdapter), as Fastify hooks (no Nest
@@ -143,6 +142,8 @@ const QUIET_PATHS = /^\/health(\/live|\/ready)?(\?|$)/;
  */
 export function installPipeline(app: NestFastifyApplication, parts: PipelineParts): void {
   const instance = app.getHttpAdapter().getInstance();
+  // Nest's log lines written while a request is served carry its id (logging.ts).
+  instance.addHook('onRequest', requestLogScope(loggerParams(parts.logger)));
   installBodyParser(instance, { callbackBytes: parts.callbackBodyBytes });
   instance.addHook('preValidation', (request, _reply, done) => {
     done(inputShapeProblem(request.url, request.body));
@@ -155,7 +156,7 @@ export function installPipeline(app: NestFastifyApplication, parts: PipelinePart
   const log = accessLog(parts.logger);
   instance.addHook('onResponse', (request, reply, done) => {
     parts.metrics.observe(request, reply);
-    if (!unlogged.has(request) && !QUIET_PATHS.test(request.url)) log(request, reply);
+    if (!unlogged.has(request) && !QUIET.test(request.url)) log(request, reply);
     done();
   });
 }

@@ -109,3 +109,23 @@ export function loggerParams(logger: Logger): Params {
 export function nestLogger(params: Params): NestPinoLogger {
   return new NestPinoLogger(new PinoLogger(params), params);
 }
+
+/**
+ * The request's id on every line Nest's loggers write while it is served (the events of a sign-in or a callback, a
+ * warning), as pino-http's per-request logger gave them on Express: `req.id`, the key the access log uses. Through
+ * nestjs-pino's own request scope (`PinoLogger.runInContext`, what its HTTP middleware would open), entered in an
+ * `onRequest` hook: everything after it, the body read included, runs inside (observability.e2e sends a body 100 ms
+ * after its headers and finds the id on the event the sign-in logged). Health probes write no line and open no scope.
+ */
+export function requestLogScope(
+  params: Params,
+): (request: FastifyRequest, reply: FastifyReply, done: () => void) => void {
+  const pino = new PinoLogger(params);
+  return (request, _reply, done) => {
+    if (QUIET.test(request.url)) return done();
+    pino.runInContext(done, { bindings: { req: { id: request.id } } });
+  };
+}
+
+/** Health probes: every few seconds from the orchestrator, logged by no one. */
+export const QUIET = /^\/health(\/live|\/ready)?(\?|$)/;

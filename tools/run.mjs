@@ -15,6 +15,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -191,19 +192,22 @@ function test() {
   ]);
   const summaries = join(root, 'tmp', 'test-summary');
   rmSync(summaries, { recursive: true, force: true });
-  const tests = run(process.execPath, [
-    nxCli(),
-    'run-many',
-    '-t',
-    'lint',
-    'typecheck',
-    'test',
-    '--outputStyle=static',
-    '--parallel=1',
-  ]);
-  // The storm as its own step, with the machine to itself (apps/api/jest.storm.config.cjs).
-  const storm = run(process.execPath, [nxCli(), 'run', 'api:storm', '--outputStyle=static']);
-  const status = tests !== 0 ? tests : storm;
+  // Three steps, each sized to the machine's cores: lint and typecheck (one core each, so as many side by side as
+  // there are cores), the projects' tests one project at a time (each Jest run has a worker per core), then the storm
+  // alone (apps/api/jest.storm.config.cjs). Each step runs whatever the one before found; the first failure decides.
+  const steps = [
+    ['lint and typecheck', ['run-many', '-t', 'lint', 'typecheck', `--parallel=${availableParallelism()}`]],
+    ['tests', ['run-many', '-t', 'test', '--parallel=1']],
+    ['the storm', ['run', 'api:storm']],
+  ];
+  const timings = [];
+  let status = 0;
+  for (const [name, args] of steps) {
+    const began = Date.now();
+    const result = run(process.execPath, [nxCli(), ...args, '--outputStyle=static']);
+    timings.push(`${name} ${((Date.now() - began) / 1000).toFixed(0)} s`);
+    if (status === 0) status = result;
+  }
   let passed = 0;
   let failed = 0;
   let skipped = 0;
@@ -218,6 +222,7 @@ function test() {
   }
   // Where the time goes: the slowest test files of the run (wall time, files of a project run side by side).
   timed.sort((a, b) => b.seconds - a.seconds);
+  console.log(`\n[run] steps: ${timings.join(', ')}`);
   if (timed.length > 0) console.log('\n[run] slowest test files (s, tests, file):');
   for (const t of timed.slice(0, 12))
     console.log(`  ${t.seconds.toFixed(1).padStart(7)} ${String(t.tests).padStart(4)}  ${t.file}`);

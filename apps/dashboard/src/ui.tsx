@@ -220,11 +220,21 @@ export function useLoad<T>(
   return { ...state, reload: () => setRound((r) => r + 1) };
 }
 
-/** A screen's title: the page's h1, focused on arrival so keyboard and screen-reader users start there. */
+/** A field someone is typing in: the focus stays there. */
+const typingIn = (element: Element | null) =>
+  element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement;
+
+/**
+ * A screen's title: the page's h1, focused on arrival so keyboard and screen-reader users start there; unless the
+ * person is already typing in one of the screen's fields (the effect runs up to a frame after the screen shows, and a
+ * quick typist's or a scanner's keys after the first would otherwise go to the heading and be lost).
+ */
 export function Title({ children }: { children: ComponentChildren }) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    ref.current?.focus();
+    const active = document.activeElement;
+    const screen = ref.current?.closest('main');
+    if (!(typingIn(active) && screen?.contains(active))) ref.current?.focus();
     if (typeof children === 'string') document.title = `${children} · ${w.appName}`;
   }, [children]);
   return (

@@ -111,6 +111,28 @@ describe.each(SIZES)('finding records at $name size', (size) => {
     await visible(page.getByRole('heading', { level: 2, name: 'Record renewed documents' }));
   });
 
+  it('keeps every key typed right after the screen shows (its title takes the focus only from no one typing)', async () => {
+    const titled = (title: string) =>
+      page.waitForFunction((t) => document.querySelector('main h1')?.textContent === t, title, { polling: 10 });
+    for (let round = 0; round < 3; round++) {
+      await page.evaluate(() => (location.hash = '#/vehicles'));
+      await titled('Vehicles');
+      // A busy phone: frames come late, so the new screen's effects (its title taking the focus among them) run up to
+      // 100 ms after it shows (Preact's fallback), while the person, or a scanner, is already typing in it.
+      await page.evaluate(() => {
+        const frame = window.requestAnimationFrame;
+        window.requestAnimationFrame = (callback) => window.setTimeout(() => callback(performance.now()), 250);
+        location.hash = '#/find';
+        window.setTimeout(() => (window.requestAnimationFrame = frame), 1000);
+      });
+      await titled('Find a record');
+      await box().focus();
+      await page.keyboard.type('Ama Owusu', { delay: 30 });
+      expect([round, await box().inputValue()]).toEqual([round, 'Ama Owusu']);
+      await page.waitForTimeout(800); // the page's own frames again
+    }
+  });
+
   it("finds an owner, whose hit leads to the list of the owner's vehicles", async () => {
     await page.getByRole('link', { name: 'Find', exact: true }).click();
     await heading('Find a record').waitFor();

@@ -271,6 +271,9 @@ export async function createReplica(name: string, primary: LocalCluster): Promis
       '-X',
       'stream',
       '--no-sync',
+      // An immediate checkpoint: the default (spread) paces the primary's dirty pages over most of
+      // checkpoint_timeout, and this test waited about 90 s for it.
+      '--checkpoint=fast',
     ]);
     configure(data, port, { settings: ['hot_standby = on'] });
   } catch (error) {

@@ -29,8 +29,14 @@ export class PgBossJobQueue implements JobWorkers {
 
   constructor(
     pool: pg.Pool,
-    private readonly options: { pollSeconds: number; workers: boolean },
+    private readonly options: {
+      pollSeconds: number;
+      workers: boolean;
+      /** How often the queues' statistics are gathered and read back (10 s; tests make it shorter). */
+      statsSeconds?: number;
+    },
   ) {
+    const statsSeconds = options.statsSeconds ?? 10;
     this.boss = new PgBoss({
       // The query result as pg gives it, as pg-boss's own pool does: a multi-statement text (its locked maintenance
       // commands) answers with an array of results, which pg-boss reads as such.
@@ -41,9 +47,11 @@ export class PgBossJobQueue implements JobWorkers {
       schedule: options.workers,
       migrate: true,
       // How often an instance looks for jobs whose worker died (missed heartbeats, expiry): a killed instance's
-      // jobs are taken up by another within about heartbeat + this.
-      monitorIntervalSeconds: 10,
-      superviseIntervalSeconds: 10,
+      // jobs are taken up by another within about heartbeat + this. The same pass counts each queue's ready jobs,
+      // which every instance reads back as often (queueCacheIntervalSeconds) to know when a backlog waits (work()).
+      monitorIntervalSeconds: statsSeconds,
+      superviseIntervalSeconds: statsSeconds,
+      queueCacheIntervalSeconds: statsSeconds,
     });
     this.boss.on('error', (error) => logger.error(`job queue: ${error.message}`));
     this.boss.on('warning', (warning: { message?: string }) =>
@@ -91,6 +99,11 @@ export class PgBossJobQueue implements JobWorkers {
           batchSize: 1,
           localConcurrency: queue.concurrency,
           pollingIntervalSeconds: this.options.pollSeconds,
+          // While jobs are waiting, a worker that finished one fetches the next at once instead of after a poll
+          // interval: without this a worker ran one job per poll, and a backlog (4,000 status checks falling due
+          // together in the storm) drained at concurrency / JOB_POLL_SECONDS jobs a second. pg-boss leaves this mode
+          // as soon as a fetch comes back empty, so an idle queue is polled as before.
+          burstWhenReadyExceeds: 1,
           // In each instance, at most this many running jobs per group (one merchant's notifications). pg-boss's
           // in-memory count is strict; its database-wide count (groupConcurrency) let a third job through under
           // concurrent fetches, so a merchant could still take every slot of an instance.

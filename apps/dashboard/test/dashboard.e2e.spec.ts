@@ -2,17 +2,18 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import {
+  type Demo,
   eventually,
   expectAccessible,
   hasText,
+  type Keys,
   launch,
+  type Running,
   SHOTS,
   SIZES,
   startDemo,
+  tickEveryItem,
   visible,
-  type Demo,
-  type Keys,
-  type Running,
 } from './support/demo';
 
 // The assembly dashboard in a real browser (Debian's Chromium driven by playwright-core), against the built API on a
@@ -142,7 +143,7 @@ describe.each(SIZES)('the assembly dashboard at $name size', (size) => {
     // An inspector records inspections; approving is not offered to them.
     expect(await page.getByRole('button', { name: 'Approve the vehicle' }).count()).toBe(0);
     await task('Record an inspection');
-    for (const item of await page.locator('fieldset.checklist input[type=checkbox]').all()) await item.check();
+    await tickEveryItem(page);
     await page.getByRole('button', { name: 'Record the inspection' }).click();
     await page.getByRole('status').getByText('The inspection is recorded.').waitFor();
     await visible(page.getByText('Inspected', { exact: true }));

@@ -7,11 +7,12 @@ import {
   hasText,
   launch,
   ROOT,
+  type Running,
   signIn,
   startDemo,
+  tickEveryItem,
   vehicleId,
   visible,
-  type Running,
 } from './support/demo';
 
 // The faults staff hit at the roadside and at the desk (issue 29), each reproduced in Chromium against the built
@@ -100,7 +101,7 @@ describe('the dashboard as inspectors and approvers use it (issue 29 faults)', (
 
   it('shows a failed inspection as failed to the inspector who records it', async () => {
     await open(inspector, 'GR 1001-24');
-    for (const item of await inspector.locator('fieldset.checklist input[type=checkbox]').all()) await item.check();
+    await tickEveryItem(inspector);
     await inspector.getByLabel('Brakes').uncheck();
     await inspector.getByRole('button', { name: 'Record the inspection' }).click();
     const said = inspector.locator('.alert.warn[role=status]');

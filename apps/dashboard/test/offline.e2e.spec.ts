@@ -7,11 +7,12 @@ import {
   hasText,
   launch,
   ROOT,
+  type Running,
   signIn,
   startDemo,
+  tickEveryItem,
   vehicleId,
   visible,
-  type Running,
 } from './support/demo';
 
 // At the roadside without a signal (issue 29): the app shell kept by the service worker, inspections kept on the phone
@@ -45,7 +46,7 @@ describe('the dashboard without a signal (issue 29, at the roadside)', () => {
     await heading(`Vehicle ${PLATE} · Record an inspection`).waitFor();
   };
   const tickAll = async () => {
-    for (const item of await page.locator('fieldset.checklist input[type=checkbox]').all()) await item.check();
+    await tickEveryItem(page);
   };
   /** The outbox in the header (a live region: it says how many inspections wait or need the inspector). */
   const outbox = () => page.locator('header .outbox');

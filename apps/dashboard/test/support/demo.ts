@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { INSPECTION_ITEMS } from '@transport/domain';
 import pg from 'pg';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 // The API's own way of starting its built service (its V8 flags, its "listening" line): test support shared on purpose,
@@ -165,6 +166,17 @@ export async function hasText(locator: Locator, text: string): Promise<void> {
 }
 
 export const visible = (locator: Locator) => locator.first().waitFor({ state: 'visible' });
+
+/**
+ * Ticks every item of the inspection checklist, once all of them are on screen: the form shows only after the phone's
+ * kept checklist has been read (IndexedDB), a moment after the screen's heading, and a list of the boxes taken before
+ * then is empty (offline.e2e recorded an inspection with nothing ticked that way).
+ */
+export async function tickEveryItem(page: Page): Promise<void> {
+  const boxes = page.locator('fieldset.checklist input[type=checkbox]');
+  await eventually(async () => (await boxes.count()) === INSPECTION_ITEMS.length, 'the whole checklist on screen');
+  for (const item of await boxes.all()) await item.check();
+}
 
 /** Signs a demo person in from the sign-in screen and waits for the work queues. */
 export async function signIn(page: Page, email: string, password: string): Promise<void> {

@@ -2,18 +2,18 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import {
-  type Demo,
   eventually,
   expectAccessible,
   hasText,
-  type Keys,
   launch,
-  type Running,
   SHOTS,
   SIZES,
   startDemo,
   tickEveryItem,
   visible,
+  type Demo,
+  type Keys,
+  type Running,
 } from './support/demo';
 
 // The assembly dashboard in a real browser (Debian's Chromium driven by playwright-core), against the built API on a

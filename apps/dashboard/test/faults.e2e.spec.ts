@@ -7,12 +7,12 @@ import {
   hasText,
   launch,
   ROOT,
-  type Running,
   signIn,
   startDemo,
   tickEveryItem,
   vehicleId,
   visible,
+  type Running,
 } from './support/demo';
 
 // The faults staff hit at the roadside and at the desk (issue 29), each reproduced in Chromium against the built

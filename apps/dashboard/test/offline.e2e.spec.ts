@@ -7,12 +7,12 @@ import {
   hasText,
   launch,
   ROOT,
-  type Running,
   signIn,
   startDemo,
   tickEveryItem,
   vehicleId,
   visible,
+  type Running,
 } from './support/demo';
 
 // At the roadside without a signal (issue 29): the app shell kept by the service worker, inspections kept on the phone
@@ -44,9 +44,6 @@ describe('the dashboard without a signal (issue 29, at the roadside)', () => {
   const inspectTask = async () => {
     await page.goto(`${url}#/vehicles/${id}/inspect`);
     await heading(`Vehicle ${PLATE} · Record an inspection`).waitFor();
-  };
-  const tickAll = async () => {
-    await tickEveryItem(page);
   };
   /** The outbox in the header (a live region: it says how many inspections wait or need the inspector). */
   const outbox = () => page.locator('header .outbox');
@@ -107,7 +104,7 @@ describe('the dashboard without a signal (issue 29, at the roadside)', () => {
   it('keeps an inspection made offline as "waiting to send", and sends it when the connection returns', async () => {
     const before = await recorded();
     await inspectTask();
-    await tickAll();
+    await tickEveryItem(page);
     await page.getByLabel('Brakes', { exact: true }).uncheck();
     await page.getByText('Notes on failed items').click();
     await page.getByLabel('What is wrong: Brakes').fill('front pads worn');
@@ -131,7 +128,7 @@ describe('the dashboard without a signal (issue 29, at the roadside)', () => {
   it('shows a conflict with what was entered when the vehicle changed meanwhile, and overwrites nothing', async () => {
     await inspectTask();
     await context.setOffline(true);
-    await tickAll();
+    await tickEveryItem(page);
     await page.getByRole('button', { name: 'Record the inspection' }).click();
     await hasText(outbox(), '1 inspection waiting to send');
     // Someone else changes the vehicle while the phone has no signal.
@@ -225,7 +222,7 @@ describe('the dashboard without a signal (issue 29, at the roadside)', () => {
   it('sends what waits when the dashboard is opened again with a signal (not only on the online event)', async () => {
     await inspectTask();
     await context.setOffline(true);
-    await tickAll();
+    await tickEveryItem(page);
     await page.getByLabel('Seat belts', { exact: true }).uncheck();
     await page.getByRole('button', { name: 'Record the inspection' }).click();
     await hasText(outbox(), '1 inspection waiting to send');
@@ -246,7 +243,7 @@ describe('the dashboard without a signal (issue 29, at the roadside)', () => {
   it('discards a conflicting inspection only when the inspector confirms it, leaving the vehicle as it is', async () => {
     await inspectTask();
     await context.setOffline(true);
-    await tickAll();
+    await tickEveryItem(page);
     await page.getByRole('button', { name: 'Record the inspection' }).click();
     await hasText(outbox(), '1 inspection waiting to send');
     const current = await recorded();

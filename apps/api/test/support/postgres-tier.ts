@@ -17,8 +17,14 @@ export function postgresTierAvailable(): boolean {
   return process.env.TEST_POSTGRES_TIER !== 'unavailable';
 }
 
+/** How long a drop waits for the database's connections to close by themselves before it ends them. */
+const CLOSING_GRACE_MS = 2_000;
+
 /**
  * A fresh database for one test file, empty or a copy of `template`; `drop` removes it (and any connection left to it).
+ * The drop first waits for connections that are closing to close: pg's `pool.end()` resolves once it has told its
+ * connections to close, not once they have, and a connection ended by the forced drop meanwhile reached the file's pool
+ * as an error (scratch-database.spec.ts). A connection still open after the grace period is ended.
  */
 export async function createScratchDatabase(
   prefix = 'test',
@@ -39,6 +45,10 @@ export async function createScratchDatabase(
       const client = new pg.Client({ connectionString: postgresAdminUrl() });
       await client.connect();
       try {
+        const until = Date.now() + CLOSING_GRACE_MS;
+        const open = async () =>
+          (await client.query('SELECT 1 FROM pg_stat_activity WHERE datname = $1 LIMIT 1', [name])).rowCount ?? 0;
+        while ((await open()) > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
         await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       } finally {
         await client.end();

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describeOnPostgres } from './support/postgres-only';
-import { createScratchDatabase } from './support/postgres-tier';
+import { createScratchDatabase, postgresAdminUrl } from './support/postgres-tier';
 
 /**
  * A test file's scratch database is dropped after its last test, usually a moment after the file closed its pool.
@@ -21,7 +21,7 @@ describeOnPostgres('scratch databases', () => {
     await database.drop();
     await closed;
     expect(errors).toEqual([]);
-    const admin = new pg.Client({ connectionString: database.url.replace(/\/[^/?]*(\?|$)/, '/postgres$1') });
+    const admin = new pg.Client({ connectionString: postgresAdminUrl() });
     await admin.connect();
     try {
       const { rows } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database.name]);

@@ -190,6 +190,8 @@ function test() {
     '.',
     '--log-level=warn',
   ]);
+  // Every relative link and #anchor of the Markdown files resolves (tools/check-links.mjs; proved by doc-links.spec).
+  must(process.execPath, [join(root, 'tools', 'check-links.mjs')]);
   const summaries = join(root, 'tmp', 'test-summary');
   rmSync(summaries, { recursive: true, force: true });
   // Three steps, each sized to the machine's cores: lint and typecheck (one core each, so as many side by side as

@@ -47,7 +47,7 @@ const api = join(root, 'dist', 'apps', 'api');
 for (const file of ['main.js', 'main.js.map', 'cli.js', 'cli.js.map', 'prisma.config.js', 'prisma.config.js.map'])
   if (existsSync(join(api, file))) cpSync(join(api, file), join(out, file));
 cpSync(join(root, 'dist', 'apps', 'provider-simulator', 'main.js'), join(out, 'provider-simulator.js'));
-// The importer of the original service's MongoDB exports (README "Importing from the original service").
+// The importer of the original service's MongoDB exports (docs/importing.md).
 cpSync(join(root, 'dist', 'tools', 'import', 'main.js'), join(out, 'import.js'));
 // The assembly dashboard (apps/dashboard), served by the service from here (app.ts, dashboardDir).
 cpSync(join(root, 'dist', 'apps', 'dashboard'), join(out, 'dashboard'), { recursive: true });
@@ -58,7 +58,8 @@ cpSync(join(root, 'prisma', 'migrations'), join(out, 'prisma', 'migrations'), { 
 // the bundle's own (no build tools in it).
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 manifest.scripts = {
-  // The service's memory policy (apps/api/node-flags.json, README "Memory"), as `npm start` and the image use it.
+  // The service's memory policy (apps/api/node-flags.json, docs/performance.md, "Memory"), as `npm start` and the
+  // image use it.
   start: ['node', ...JSON.parse(readFileSync(join(root, 'apps', 'api', 'node-flags.json'), 'utf8')), 'main.js'].join(
     ' ',
   ),

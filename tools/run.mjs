@@ -24,7 +24,8 @@ process.env.NX_NO_CLOUD = 'true';
 process.env.CHECKPOINT_DISABLE = '1';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-// The service's memory policy (README "Memory"): the same V8 flags wherever it starts (here, the bundle, the image).
+// The service's memory policy (docs/performance.md, "Memory"): the same V8 flags wherever it starts (here, the
+// bundle, the image).
 const SERVICE_NODE_FLAGS = JSON.parse(readFileSync(join(root, 'apps', 'api', 'node-flags.json'), 'utf8'));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
@@ -190,6 +191,8 @@ function test() {
     '.',
     '--log-level=warn',
   ]);
+  // Every relative link and #anchor of the Markdown files resolves (tools/check-links.mjs; proved by doc-links.spec).
+  must(process.execPath, [join(root, 'tools', 'check-links.mjs')]);
   const summaries = join(root, 'tmp', 'test-summary');
   rmSync(summaries, { recursive: true, force: true });
   // Three steps, each sized to the machine's cores: lint and typecheck (one core each, so as many side by side as
@@ -305,7 +308,7 @@ function importExport() {
   nx(['run-many', '-t', 'build', '-p', 'import', ...(embedded ? ['api'] : []), '--outputStyle=static']);
   const result = spawnSync(
     process.execPath,
-    // The service's memory policy suits the importer too: a million trips in 151 MB instead of 286 (README).
+    // The service's memory policy suits the importer too: a million trips in 151 MB instead of 286 (docs/importing.md).
     [...SERVICE_NODE_FLAGS, join(root, 'dist', 'tools', 'import', 'main.js'), ...process.argv.slice(3)],
     { cwd: process.env.INIT_CWD ?? process.cwd(), stdio: 'inherit' },
   );

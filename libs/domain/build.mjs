@@ -7,8 +7,8 @@
 //   index.js, testing.js, contracts.js      CommonJS: the same files converted one by one (chunk-<hash>.js)
 //   types/                                 the declarations (tsc), which index.d.ts and index.d.mts (and the
 //                                          other entries') re-export: one declaration per class for both formats
-// Plus its package.json, README and CHANGELOG. esbuild as for the apps (README "Building"); self-contained, so the
-// release test can run it in a copy of the library.
+// Plus its package.json, README and CHANGELOG. esbuild as for the apps (docs/development.md, "Building");
+// self-contained, so the release test can run it in a copy of the library.
 import { build } from 'esbuild';
 import { execFile } from 'node:child_process';
 import { copyFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

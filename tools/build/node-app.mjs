@@ -1,5 +1,5 @@
 // esbuild for the Node apps (the API, the provider simulator, the importer), as apps/dashboard/build.mjs uses it for the
-// browser: one bundler for every app (README "Building").
+// browser: one bundler for every app (docs/development.md, "Building").
 //
 // esbuild does not emit TypeScript's decorator metadata (`design:paramtypes`), which NestJS's injection and
 // class-validator's DTOs read, so TypeScript files go through swc first, with the options the tests compile with

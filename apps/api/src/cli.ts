@@ -19,7 +19,7 @@ async function main(): Promise<number> {
       loadConfig(args.includes('--embedded') ? { ...process.env, DATABASE_URL: '' } : process.env),
       out,
     );
-  // The embedded database for the importer (tools/import) when DATABASE_URL is unset: README "Importing".
+  // The embedded database for the importer (tools/import) when DATABASE_URL is unset: docs/importing.md.
   if (group === 'embedded-server') return embeddedServerCommand(loadConfig(), out);
   // The OpenAPI document as committed (apps/api/openapi.json): default settings, no database needed.
   if (group === 'openapi') {

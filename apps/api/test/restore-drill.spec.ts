@@ -43,7 +43,7 @@ function run(program: string, args: string[]) {
   return result;
 }
 
-// The backup runbook's drill (README, Operations: "Backups and restores"), as an operator runs it: pg_dump of a
+// The backup runbook's drill (docs/operations.md, "Backups and restores"), as an operator runs it: pg_dump of a
 // populated database, pg_restore into an empty one, the service started on the restored copy; every table holds the
 // same rows, and a merchant's status check answers the same bytes.
 describeWithPrograms('the restore drill', { pg_dump: postgresBin() }, () => {

@@ -66,7 +66,7 @@ describe("a contributor's tools", () => {
     expect(major(manifest.engines.node.replace('>=', ''))).toBe(major(read('.nvmrc')));
   });
 
-  it('builds every app and the domain package with one bundler, esbuild (README "Building")', () => {
+  it('builds every app and the domain package with one bundler, esbuild (docs/development.md, "Building")', () => {
     const { devDependencies } = json('package.json');
     for (const other of ['webpack', 'webpack-cli', '@nx/webpack', 'tsup'])
       expect(devDependencies).not.toHaveProperty(other);

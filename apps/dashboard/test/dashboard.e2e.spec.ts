@@ -19,7 +19,7 @@ import {
 // The assembly dashboard in a real browser (Debian's Chromium driven by playwright-core), against the built API on a
 // scratch PostgreSQL database with the demo data, as `npm start` serves it: at a desk and on a phone, by mouse and by
 // keyboard alone, with an axe-core scan of every screen. The screenshots land in dist/artefacts/screenshots, or in
-// docs/screenshots (the README's) with UPDATE_SCREENSHOTS=1.
+// docs/screenshots (docs/dashboard.md's) with UPDATE_SCREENSHOTS=1.
 
 describe.each(SIZES)('the assembly dashboard at $name size', (size) => {
   let browser: Browser;

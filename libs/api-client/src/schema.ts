@@ -73,7 +73,7 @@ export interface paths {
         };
         /**
          * List vehicles (operation 1)
-         * @description Open to anonymous callers, as documented. What each caller sees is its view (README, "Who sees what"): anonymous callers and merchants get what a passenger checks (`_id`, `registrationNumber`, `make`, `model`, `color`, `type`, `capacity`, `inspected`, `approved`, `station`, `transportUnion`); platform keys also the documents, dates and the linked driver, never the owner or staff ids; admin and assembly keys every field. The `ownerID` and `driver` filters need an API key (401 without); `station` and `transportUnion` (what a vehicle is linked to, in every view) do not; `expiring` (documents ending within so many days) needs a key whose view shows the documents (401 without a key, 403 for a merchant). Filters combine. Newest first (createdAt, then _id) unless `sort` says otherwise (oldest first, or by plate either way): the whole list is in that order, page after page. Without filters, every vehicle, inspected or not, up to `limit`. When more exist, a `Link: <...>; rel="next"` header gives the next page (an `after` cursor of that order); the body stays a plain array.
+         * @description Open to anonymous callers, as documented. What each caller sees is its view (docs/api.md, "Who sees what"): anonymous callers and merchants get what a passenger checks (`_id`, `registrationNumber`, `make`, `model`, `color`, `type`, `capacity`, `inspected`, `approved`, `station`, `transportUnion`); platform keys also the documents, dates and the linked driver, never the owner or staff ids; admin and assembly keys every field. The `ownerID` and `driver` filters need an API key (401 without); `station` and `transportUnion` (what a vehicle is linked to, in every view) do not; `expiring` (documents ending within so many days) needs a key whose view shows the documents (401 without a key, 403 for a merchant). Filters combine. Newest first (createdAt, then _id) unless `sort` says otherwise (oldest first, or by plate either way): the whole list is in that order, page after page. Without filters, every vehicle, inspected or not, up to `limit`. When more exist, a `Link: <...>; rel="next"` header gives the next page (an `after` cursor of that order); the body stays a plain array.
          */
         get: operations["vehiclesList"];
         put?: never;
@@ -450,7 +450,7 @@ export interface paths {
         };
         /**
          * List drivers (operation 5)
-         * @description Open to anonymous callers, as documented. Assembly keys list their own assembly's drivers only; other callers list every driver. What each caller sees is its view (README, "Who sees what"): anonymous callers and merchants get `_id`, `name`, `approved` and `rating` only; platform keys add contact, wallet, licence class and expiry, online/busy and dates, never identity documents, licence numbers or the owner; admin and assembly keys get every field, the owner embedded. The `email` filter needs an admin, assembly or platform key (401 without a key, 403 for a merchant); so does `expiring` (licences ending within so many days); `state` (approved, revoked, awaiting approval) needs an admin or assembly key. Filters combine. The activation key never appears here. Newest first unless `sort` says otherwise (oldest first, or by name either way): the whole list is in that order, page after page; `limit` (default 50, at most 500) and an `after` cursor of that order with a `Link` header.
+         * @description Open to anonymous callers, as documented. Assembly keys list their own assembly's drivers only; other callers list every driver. What each caller sees is its view (docs/api.md, "Who sees what"): anonymous callers and merchants get `_id`, `name`, `approved` and `rating` only; platform keys add contact, wallet, licence class and expiry, online/busy and dates, never identity documents, licence numbers or the owner; admin and assembly keys get every field, the owner embedded. The `email` filter needs an admin, assembly or platform key (401 without a key, 403 for a merchant); so does `expiring` (licences ending within so many days); `state` (approved, revoked, awaiting approval) needs an admin or assembly key. Filters combine. The activation key never appears here. Newest first unless `sort` says otherwise (oldest first, or by name either way): the whole list is in that order, page after page; `limit` (default 50, at most 500) and an `after` cursor of that order with a `Link` header.
          */
         get: operations["driversList"];
         put?: never;
@@ -1636,7 +1636,7 @@ export interface components {
             email: string;
             zones: string[];
         };
-        /** @description Always present for roles that see the whole record (admin, assembly keys and sessions); a role whose view leaves them out (README "Who sees what") gets no `ownerID`. */
+        /** @description Always present for roles that see the whole record (admin, assembly keys and sessions); a role whose view leaves them out (docs/api.md, "Who sees what") gets no `ownerID`. */
         VehicleResponse: {
             /** @example 65a1b2c3d4e5f60718293a4b */
             _id: string;
@@ -2144,17 +2144,17 @@ export interface components {
             _id: string;
             /** @description Absent, with every other field, when the owner is outside the reader's jurisdiction (another assembly's owner): then only `_id`. */
             name?: string;
-            /** @description Only in the views that include it (README, "Who sees what"). */
+            /** @description Only in the views that include it (docs/api.md, "Who sees what"). */
             phone?: string;
-            /** @description Only in the views that include it (README, "Who sees what"). */
+            /** @description Only in the views that include it (docs/api.md, "Who sees what"). */
             email?: string;
             /** @enum {string} */
             idType?: "ghana_card" | "passport" | "voter_id" | "drivers_license" | "ssnit";
-            /** @description Only in the views that include it (README, "Who sees what"). */
+            /** @description Only in the views that include it (docs/api.md, "Who sees what"). */
             idNumber?: string;
             verified?: boolean;
         };
-        /** @description Always present for roles that see the whole record (admin, assembly keys and sessions); a role whose view leaves them out (README "Who sees what") gets no `licenseClass`, `licenseExpiry`, `licenseIssueDate`, `idType`, `gender`, `online`, `busy`, `verified`. */
+        /** @description Always present for roles that see the whole record (admin, assembly keys and sessions); a role whose view leaves them out (docs/api.md, "Who sees what") gets no `licenseClass`, `licenseExpiry`, `licenseIssueDate`, `idType`, `gender`, `online`, `busy`, `verified`. */
         DriverResponse: {
             /** @example 65a1b2c3d4e5f60718293a4b */
             _id: string;
@@ -2176,17 +2176,17 @@ export interface components {
             /** @example Kojo Antwi */
             name: string;
             /**
-             * @description Only in the views that include it (README, "Who sees what").
+             * @description Only in the views that include it (docs/api.md, "Who sees what").
              * @example +233244555666
              */
             phone?: string;
             /**
-             * @description Only in the views that include it (README, "Who sees what").
+             * @description Only in the views that include it (docs/api.md, "Who sees what").
              * @example kojo.antwi@example.com
              */
             email?: string;
             /**
-             * @description Only in the views that include it (README, "Who sees what").
+             * @description Only in the views that include it (docs/api.md, "Who sees what").
              * @example DL-0001-2020
              */
             license?: string;
@@ -2204,7 +2204,7 @@ export interface components {
             licenseIssueDate?: string;
             /** @enum {string} */
             idType?: "ghana_card" | "passport" | "voter_id" | "drivers_license" | "ssnit";
-            /** @description Only in the views that include it (README, "Who sees what"). */
+            /** @description Only in the views that include it (docs/api.md, "Who sees what"). */
             idNumber?: string;
             /** @enum {string} */
             gender?: "male" | "female" | "other" | "unspecified";
@@ -2223,7 +2223,7 @@ export interface components {
             dateActivated?: string;
             /** @description The vehicle owner, embedded; only its `_id` when the owner is outside the reader's jurisdiction. */
             ownerID?: components["schemas"]["DriverOwnerResponse"];
-            /** @description Only in the views that include it (README, "Who sees what"). */
+            /** @description Only in the views that include it (docs/api.md, "Who sees what"). */
             walletAccount?: string;
             /**
              * @description Average of 1-5 star ratings; absent before the first.

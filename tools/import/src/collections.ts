@@ -267,7 +267,7 @@ const owners: Collection = {
   },
 };
 
-/** Never a valid hash: an imported driver's activation key is not carried over (README, the mapping table). */
+/** Never a valid hash: an imported driver's activation key is not carried over (docs/importing.md, the mapping). */
 export const NO_ACTIVATION_KEY = 'imported:no-activation-key';
 
 const notHashing = { hash: () => NO_ACTIVATION_KEY, verify: () => false };
@@ -659,7 +659,7 @@ const transactions: Collection = {
       callBackTime: optionalDate(doc, 'callBackTime'),
       needsStatusCheck: false,
       anomalies: [],
-      // The original's spelling of what was folded, answered by operation 9 as the original did (README, Importing).
+      // The original's spelling of what was folded, answered by operation 9 as the original did (docs/importing.md).
       originalValues: originalsOf(folded, ['status', 'requestType']),
       ...providerIds(requestInfo, m.id),
       ...timestamps(m),

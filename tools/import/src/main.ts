@@ -24,7 +24,7 @@ Options:
 
 Files are matched to collections by name (regions, assemblies, assemblyusers, transportunions, stations,
 vehicleowners, drivers, vehicles, trips, transactions) and imported in that order; other files are skipped and
-listed. See README "Importing from the original service".`;
+listed. See docs/importing.md.`;
 
 /** A progress line: how far, how fast, how long to go (by bytes of the files read). */
 export function progressLine(p: Progress, now = Date.now()): string {

@@ -15,7 +15,7 @@ import cssColours from 'color-name';
 
 /**
  * The enumerated fields of the original service, as people typed them over the years: each kind names the domain's
- * values and the spellings of them found in the original's records (README "Values typed by people").
+ * values and the spellings of them found in the original's records (docs/importing.md, "Values typed by people").
  */
 export type ValueKind =
   | 'idType'

@@ -271,7 +271,8 @@ describe('importing the original service’s MongoDB export (100,000 records)', 
         }
       ).summary;
       // References inside the export count (a vehicle's owner is in the export); the merchant is not here. A plate
-      // held by another record is found by the import itself, not by a dry run (README): the copied plate passes.
+      // held by another record is found by the import itself, not by a dry run (docs/importing.md): the copied plate
+      // passes.
       expect(summary.collections.vehicles.imported).toBe(SAMPLE_100K.vehicles + 1);
       expect(summary.collections.vehicleowners.reasons).toEqual({ INVALID_PHONE: 1 });
       expect(summary.collections.transactions.reasons).toEqual({ REFERENCE_MISSING: SAMPLE_100K.transactions });

@@ -83,7 +83,7 @@ export class DriversController {
   @ApiOperation({
     summary: 'List drivers (operation 5)',
     description:
-      'Open to anonymous callers, as documented. Assembly keys list their own assembly\'s drivers only; other callers list every driver. What each caller sees is its view (README, "Who sees what"): anonymous callers and merchants get `_id`, `name`, `approved` and `rating` only; ' +
+      'Open to anonymous callers, as documented. Assembly keys list their own assembly\'s drivers only; other callers list every driver. What each caller sees is its view (docs/api.md, "Who sees what"): anonymous callers and merchants get `_id`, `name`, `approved` and `rating` only; ' +
       'platform keys add contact, wallet, licence class and expiry, online/busy and dates, never identity documents, licence numbers or the owner; admin and assembly keys get every field, the owner embedded. ' +
       'The `email` filter needs an admin, assembly or platform key (401 without a key, 403 for a merchant); so does `expiring` (licences ending within so many days); ' +
       '`state` (approved, revoked, awaiting approval) needs an admin or assembly key. Filters combine. ' +

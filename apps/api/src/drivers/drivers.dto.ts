@@ -168,10 +168,12 @@ export class DriverOwnerResponse {
       "Absent, with every other field, when the owner is outside the reader's jurisdiction (another assembly's owner): then only `_id`.",
   })
   name?: string;
-  @ApiPropertyOptional({ description: 'Only in the views that include it (README, "Who sees what").' }) phone?: string;
-  @ApiPropertyOptional({ description: 'Only in the views that include it (README, "Who sees what").' }) email?: string;
+  @ApiPropertyOptional({ description: 'Only in the views that include it (docs/api.md, "Who sees what").' })
+  phone?: string;
+  @ApiPropertyOptional({ description: 'Only in the views that include it (docs/api.md, "Who sees what").' })
+  email?: string;
   @ApiPropertyOptional({ enum: ID_TYPES }) idType?: string;
-  @ApiPropertyOptional({ description: 'Only in the views that include it (README, "Who sees what").' })
+  @ApiPropertyOptional({ description: 'Only in the views that include it (docs/api.md, "Who sees what").' })
   idNumber?: string;
   @ApiPropertyOptional() verified?: boolean;
 }
@@ -180,24 +182,24 @@ export class DriverResponse extends RecordResponse {
   @ApiProperty({ example: 'Kojo Antwi' }) name!: string;
   @ApiPropertyOptional({
     example: '+233244555666',
-    description: 'Only in the views that include it (README, "Who sees what").',
+    description: 'Only in the views that include it (docs/api.md, "Who sees what").',
   })
   phone?: string;
   @ApiPropertyOptional({
     example: 'kojo.antwi@example.com',
-    description: 'Only in the views that include it (README, "Who sees what").',
+    description: 'Only in the views that include it (docs/api.md, "Who sees what").',
   })
   email?: string;
   @ApiPropertyOptional({
     example: 'DL-0001-2020',
-    description: 'Only in the views that include it (README, "Who sees what").',
+    description: 'Only in the views that include it (docs/api.md, "Who sees what").',
   })
   license?: string;
   @ApiProperty({ enum: LICENSE_CLASSES }) licenseClass!: string;
   @ApiProperty({ ...DATE }) licenseExpiry!: string;
   @ApiProperty({ ...DATE }) licenseIssueDate!: string;
   @ApiProperty({ enum: ID_TYPES }) idType!: string;
-  @ApiPropertyOptional({ description: 'Only in the views that include it (README, "Who sees what").' })
+  @ApiPropertyOptional({ description: 'Only in the views that include it (docs/api.md, "Who sees what").' })
   idNumber?: string;
   @ApiProperty({ enum: GENDERS }) gender!: string;
   @ApiProperty() online!: boolean;
@@ -215,7 +217,7 @@ export class DriverResponse extends RecordResponse {
     description: "The vehicle owner, embedded; only its `_id` when the owner is outside the reader's jurisdiction.",
   })
   ownerID?: DriverOwnerResponse;
-  @ApiPropertyOptional({ description: 'Only in the views that include it (README, "Who sees what").' })
+  @ApiPropertyOptional({ description: 'Only in the views that include it (docs/api.md, "Who sees what").' })
   walletAccount?: string;
   @ApiPropertyOptional({ example: 4.5, description: 'Average of 1-5 star ratings; absent before the first.' })
   rating?: number;

@@ -19,7 +19,7 @@ export function activationPolicy(config: AppConfig): ActivationPolicy {
  * Anonymous registrations one instance works on at once (REGISTRATION_CONCURRENCY), as many again waiting a moment,
  * at most REGISTRATION_RATE_PER_SECOND admitted a second, and past that a 429: a flood from many addresses, each under
  * its own limit, still cannot take the pool, nor more than a small share of the event loop (a registration costs the
- * instance milliseconds of CPU: a write transaction through Prisma), from the public lists (README, Performance: the
+ * instance milliseconds of CPU: a write transaction through Prisma), from the public lists (docs/performance.md: the
  * flood).
  */
 export function registrationBulkhead(config: AppConfig): Bulkhead {

@@ -16,7 +16,7 @@ export const SHED_ROUTE = '/drivers/add';
  *
  * The bulkhead (drivers.module.ts) already keeps a flood of registrations from the pool; but each refused request still
  * went through body parsing, routing, the guard, validation, the interceptors and the exception filter before its 429,
- * and at a thousand a second that work alone doubled the public lists' latency (README, Performance: the flood).
+ * and at a thousand a second that work alone doubled the public lists' latency (docs/performance.md: the flood).
  * Here a registration that would be refused is answered from its headers alone: no body read, no route matched, no
  * database touched. It answers exactly what the bulkhead would (the same problem, Retry-After: 1, the request's id),
  * with the security headers set before it. Requests that carry an API key or the session cookie go on to the guard:

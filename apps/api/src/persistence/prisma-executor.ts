@@ -65,7 +65,8 @@ const poolOf = new WeakMap<PrismaExecutor, pg.Pool>();
 /**
  * Kysely's statements outside a unit of work go to the pool under the client (the one Prisma's driver adapter uses),
  * not through `$queryRawUnsafe`: Prisma's raw-query path (its query plan in WebAssembly, its interpreter, its result
- * deserialiser) cost 40% of the CPU of a list or a status check, 200-600 µs a request (measured: README, Performance).
+ * deserialiser) cost 40% of the CPU of a list or a status check, 200-600 µs a request
+ * (measured: docs/architecture.md, "Persistence").
  * The statement, the pool, the connection settings and the error shape (pg's, which the problem filter already reads
  * for the rate limiter and the job queue) are the same; only the middleman goes. Inside a unit of work they still run
  * on the transaction's client, so they see its writes.

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 // start the built service without it.
 const WORKSPACE_ROOT = resolve(__dirname, '../../../..');
 
-/** The V8 flags the service always starts with (its memory policy, README "Memory"). */
+/** The V8 flags the service always starts with (its memory policy, docs/performance.md, "Memory"). */
 export const SERVICE_NODE_FLAGS = JSON.parse(
   readFileSync(join(WORKSPACE_ROOT, 'apps', 'api', 'node-flags.json'), 'utf8'),
 ) as string[];

@@ -9,7 +9,7 @@ export type SearchHit = components['schemas']['SearchHitResponse'];
 const PAGE_SIZE = 20;
 /** How long typing pauses before the search runs: one request per pause, not one per key. */
 const PAUSE_MS = 300;
-/** The API's own rule (README, "Finding records"): at least 3 letters or digits. */
+/** The API's own rule (docs/api.md, "Finding records"): at least 3 letters or digits. */
 const enough = (text: string) => (text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 3;
 
 interface Found {

@@ -16,8 +16,8 @@ export const ROOT = resolve(__dirname, '../../../..');
 const API = join(ROOT, 'dist', 'apps', 'api', 'main.js');
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 /**
- * Where the tests' screenshots go: a git-ignored artefacts folder (CI keeps it), or docs/screenshots (the README's)
- * with UPDATE_SCREENSHOTS=1.
+ * Where the tests' screenshots go: a git-ignored artefacts folder (CI keeps it), or docs/screenshots
+ * (docs/dashboard.md's) with UPDATE_SCREENSHOTS=1.
  */
 export const SHOTS = process.env.UPDATE_SCREENSHOTS
   ? join(ROOT, 'docs', 'screenshots')

@@ -18,6 +18,6 @@ export function assertFilterShown(
   if (!principal) throw unauthorized(`Filtering by ${filter} needs an API key`);
   throw new AppError(
     'FORBIDDEN',
-    `Filtering by ${filter} is for keys whose view shows it (README, "Who sees what"): not a ${principal.role} key`,
+    `Filtering by ${filter} is for keys whose view shows it (docs/api.md, "Who sees what"): not a ${principal.role} key`,
   );
 }

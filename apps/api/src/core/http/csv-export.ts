@@ -63,7 +63,7 @@ function csvText(rows: ReadonlyArray<ReadonlyArray<string | number | boolean>>):
  *
  * papaparse rather than csv-stringify (used before): csv-stringify's per-cell work allocated about 18 KB per trip row,
  * half of all the export's allocation, and the garbage kept the API's RSS over 440 MB through a million-row export;
- * papaparse writes the same RFC 4180 text with about a quarter of the allocation (README "CSV exports").
+ * papaparse writes the same RFC 4180 text with about a quarter of the allocation (docs/api.md, "CSV exports").
  */
 export function csvExport<T>(
   filename: string,

@@ -30,7 +30,7 @@ export function declareViews(document: OpenAPIObject): OpenAPIObject {
     schema.description = [
       schema.description,
       `Always present for roles that see the whole record (admin, assembly keys and sessions); a role whose view leaves ` +
-        `them out (README "Who sees what") gets no ${narrowed.map((f) => `\`${f}\``).join(', ')}.`,
+        `them out (docs/api.md, "Who sees what") gets no ${narrowed.map((f) => `\`${f}\``).join(', ')}.`,
     ]
       .filter(Boolean)
       .join(' ');

@@ -115,14 +115,17 @@ export function httpAdapter(config: AppConfig): FastifyAdapter {
     // Node's server did under Express, not refused with Fastify's own 503 body.
     return503OnClosing: false,
   });
-  // Set before any plugin registers, so every scope inherits it: a scope takes its parent's error handler when it is
-  // registered (the dashboard's, core/http/dashboard-files.ts, is registered before Nest sets its own on the root at
-  // init). Without it, an error there (the static plugin's 403 for `..%5c`, the NUL refusal of a hook) was answered
-  // in Fastify's own JSON shape. (Fastify has one not-found handler per prefix: Nest's, on the root, answers there too.)
-  instance.setErrorHandler((error, request, reply) => {
-    reply.headers(SECURITY_HEADERS);
-    reply.header('X-Request-Id', request.id);
-    answerError(error, request, reply);
+  // Every plugin scope answers its errors as problems too. A scope keeps the error handler its parent had when it was
+  // registered, and the dashboard's (core/http/dashboard-files.ts) is registered before Nest sets its own on the root
+  // at init: without this, an error there (the static plugin's 403 for `..%5c`, the NUL refusal of a hook) was
+  // answered in Fastify's own JSON shape. Each new scope gets it (the root's is Nest's, which answers through the same
+  // function); a handler set on the root here would draw Fastify's warning when Nest replaces it.
+  instance.addHook('onRegister', (scope) => {
+    scope.setErrorHandler((error, request, reply) => {
+      reply.headers(SECURITY_HEADERS);
+      reply.header('X-Request-Id', request.id);
+      answerError(error, request, reply);
+    });
   });
   instance.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);

@@ -148,6 +148,15 @@ describeOnEachTier('refusals: every one in the problem format', (tier) => {
     }
   });
 
+  it("answers the static files' own refusals (a range past the end, a failed precondition) with problems", async () => {
+    const range = await raw('GET', '/dashboard/main-ABCDEFGH.js', { Range: 'bytes=99999-99999' });
+    expectProblem(range, 416);
+    expect((range.body as { code: string }).code).toBe('RANGE_NOT_SATISFIABLE');
+    const precondition = await raw('GET', '/dashboard/main-ABCDEFGH.js', { 'If-Match': '"not-this-one"' });
+    expectProblem(precondition, 412);
+    expect((precondition.body as { code: string }).code).toBe('PRECONDITION_FAILED');
+  });
+
   it('answers a missing dashboard file, a bad method and an unknown method with problems', async () => {
     const missing = await raw('GET', '/dashboard/nothing-here.js');
     expectProblem(missing, 404);

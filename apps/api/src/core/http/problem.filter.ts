@@ -87,8 +87,10 @@ const CODE_BY_STATUS: Readonly<Record<number, AppErrorCode>> = {
   404: 'ROUTE_NOT_FOUND',
   405: 'ROUTE_NOT_FOUND',
   408: 'REQUEST_TIMEOUT',
+  412: 'PRECONDITION_FAILED',
   413: 'BODY_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
+  416: 'RANGE_NOT_SATISFIABLE',
   429: 'RATE_LIMITED',
   431: 'HEADERS_TOO_LARGE',
 };
@@ -111,12 +113,18 @@ export function frameworkProblem(status: number, detail: string, code = CODE_BY_
 export const routeNotFound = (request: FastifyRequest) =>
   new AppError('ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
 
-/** A Fastify error (its own, or a plugin's such as @fastify/static): an `FST_` code and an HTTP status. */
-function fastifyError(error: unknown): { statusCode: number; code: string; message: string } | undefined {
-  const candidate = error as { statusCode?: unknown; code?: unknown; message?: unknown };
-  return typeof candidate?.statusCode === 'number' && typeof candidate.code === 'string' && /^FST_/.test(candidate.code)
-    ? { statusCode: candidate.statusCode, code: candidate.code, message: String(candidate.message ?? '') }
-    : undefined;
+/**
+ * A framework's refusal: an error with a 4xx status and no body-parser `type` (request-body.ts's refusals have one):
+ * Fastify's own (`FST_` codes), @fastify/static's, and the `send` library's under it (http-errors: a range past the end
+ * of a file, a failed precondition).
+ */
+function frameworkRefusal(error: unknown): { statusCode: number; code: string; message: string } | undefined {
+  const candidate = error as { statusCode?: unknown; status?: unknown; code?: unknown; type?: unknown };
+  const statusCode = candidate?.statusCode ?? candidate?.status;
+  if (typeof statusCode !== 'number' || statusCode < 400 || statusCode >= 500 || candidate.type !== undefined)
+    return undefined;
+  const code = typeof candidate.code === 'string' ? candidate.code : '';
+  return { statusCode, code, message: String((error as Error).message ?? '') };
 }
 
 /** The problem an error is answered with: domain error kinds to statuses, every refusal with its code. */
@@ -128,9 +136,9 @@ export function problemOf(error: unknown, request: FastifyRequest): Problem {
     return problem(STATUS_BY_KIND[error.kind], error.message, { code: error.code, errors });
   }
   if (error instanceof AppError) return error.getResponse().problem;
-  // Nest's own HTTP errors (an unknown route) and Fastify's (a Content-Type that is no media type, a path the static
-  // plugin will not serve): answered with the code their status has.
-  const framework = fastifyError(error);
+  // Nest's own HTTP errors (an unknown route) and the framework's (a Content-Type that is no media type, a path the
+  // static plugin will not serve): answered with the code their status has.
+  const framework = frameworkRefusal(error);
   if (error instanceof HttpException || framework) {
     const status = framework?.statusCode ?? (error as HttpException).getStatus();
     if (CODE_BY_STATUS[status] === 'ROUTE_NOT_FOUND') return routeNotFound(request).getResponse().problem;

@@ -10,6 +10,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { declareHeaders, operationId } from './core/http/openapi-contract';
 import { declareViews } from './core/http/openapi-views';
+import { declareSchemaKeywords } from './core/http/openapi';
 import { AppModule } from './app.module';
 import type { PortOverrides } from './ports.module';
 import type { AppConfig } from './config';
@@ -76,7 +77,9 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
         "`tp_session` without the prefix when COOKIE_SECURE=false (plain http in development). A person's dashboard session (POST /auth/sign-in); acts as the user's assembly key would. Every change made with it carries the session's `X-CSRF-Token` header (403 `CSRF_REJECTED` without).",
     })
     .build();
-  return declareViews(declareHeaders(SwaggerModule.createDocument(app, info, { operationIdFactory: operationId })));
+  return declareViews(
+    declareSchemaKeywords(declareHeaders(SwaggerModule.createDocument(app, info, { operationIdFactory: operationId }))),
+  );
 }
 
 /**

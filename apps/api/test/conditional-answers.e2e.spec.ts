@@ -63,10 +63,11 @@ describeOnPostgres('answers as Express gave them: ETags, 304s, and problems for 
     expect(head).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
     expect(head).toMatch(/\r\nContent-Type: application\/problem\+json; charset=utf-8/);
     expect(JSON.parse(body)).toEqual({
-      type: 'about:blank',
+      type: 'urn:transport:problem:headers-too-large',
       title: 'Request Header Fields Too Large',
       status: 431,
       detail: 'The request headers (the URL included) are larger than this server reads',
+      code: 'HEADERS_TOO_LARGE',
     });
   });
 
@@ -74,6 +75,10 @@ describeOnPostgres('answers as Express gave them: ETags, 304s, and problems for 
     const answer = await raw(server, 'HELLO THERE\r\n\r\n');
     const [head, body] = answer.split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
-    expect(JSON.parse(body)).toMatchObject({ status: 400, detail: 'The request is not valid HTTP' });
+    expect(JSON.parse(body)).toMatchObject({
+      status: 400,
+      detail: 'The request is not valid HTTP',
+      code: 'MALFORMED_REQUEST',
+    });
   });
 });

@@ -15,7 +15,9 @@ import { openTierStore, startTestApp, WORKSPACE_ROOT, type TierStore } from './s
  * The fuzz tier: every operation of the committed OpenAPI document, called by every role with inputs made from its
  * schemas and then broken (wrong types, nulls, control characters, extreme numbers and dates, bad ids, deep nesting,
  * wrong content types). Whatever the input, the service answers: never a 5xx, only a status the document declares
- * for the operation, a problem+json body on every 4xx, and a 2xx body its declared schema accepts; and it stays up.
+ * for the operation, a problem+json body on every 4xx, and a 2xx body its declared schema accepts (nulls only where
+ * the document declares them, read as OpenAPI 3.0.3 reads `nullable`); and it stays up. Each operation and role also
+ * gets a request with only the inputs the document declares required: a 400/422 wanting an optional one is a finding.
  * FUZZ_SEED=<n> replays a run (the seed is printed); FUZZ_CASES=<n> sets the mutated requests per operation and role.
  * Bounded in time: past FUZZ_BUDGET_S seconds of requests, each remaining operation and role gets one mutated request
  * (each draws from its own generator, so what does run is what the same seed runs without the bound).
@@ -44,6 +46,9 @@ interface Document {
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, Schema>; parameters: Record<string, Parameter> };
 }
+
+/** What a request is made as (see build). */
+type Mode = 'valid' | 'mutated' | 'required';
 
 /** Stands for the record's revision as stored when the request is sent (a valid If-Match). */
 const CURRENT_REVISION = '<current revision>';
@@ -154,6 +159,23 @@ describeOnPostgres('fuzz: every operation, every role, valid and hostile input',
       '/unions/{id}': [f.ids.union],
       '/payment/merchants/{id}': [f.ids.merchantA, f.ids.merchantB],
     });
+    // The newest vehicle, first in every list of vehicles, has had its station unlinked (`station: null`) and has its
+    // insurance ending tomorrow (first in the compliance list too): those lists' 2xx bodies carry the null whatever
+    // the seed picks (a request with only the required inputs asks for the first page).
+    const newest = (await request(server).get('/vehicles/all?limit=1').set('Authorization', f.keys.admin).expect(200))
+      .body[0]._id as string;
+    await prisma.vehicle.update({
+      where: { id: newest },
+      data: { insuranceExpiryDate: new Date(Date.now() + 24 * 3600_000) },
+    });
+    for (const station of [f.ids.station, null])
+      await request(server)
+        .post(`/vehicles/${newest}/link`)
+        .set('Authorization', f.keys.admin)
+        .send({ station })
+        .expect(200);
+    const compliance = await request(server).get('/vehicles/compliance').set('Authorization', f.keys.admin).expect(200);
+    expect(compliance.body[0].vehicle).toMatchObject({ _id: newest, station: null });
   });
   afterAll(async () => {
     process.off('unhandledRejection', onCrash);
@@ -163,7 +185,7 @@ describeOnPostgres('fuzz: every operation, every role, valid and hostile input',
   });
 
   it(
-    'answers every request with a declared status, problem+json on 4xx, a valid 2xx body, and stays up',
+    'answers every request with a declared status, problem+json on 4xx, a valid 2xx body (nulls only where declared), takes only the required inputs, and stays up',
     async () => {
       const started = Date.now();
       // One generator per operation and role, from the seed: a failure replays alone, whatever ran before it.
@@ -192,7 +214,13 @@ describeOnPostgres('fuzz: every operation, every role, valid and hostile input',
       const succeeded = new Set<string>();
       let shortened = 0;
 
-      const build = (path: string, method: string, op: Operation, role: Role, mutate: boolean): Sent => {
+      /**
+       * One request: `valid` (every required input and some optional ones), `mutated` (then broken one way), or
+       * `required` (only what the document declares required, from the fixture's second records where the fixture has
+       * two: a pending transaction, whose deliveries have no notification yet).
+       */
+      const build = (path: string, method: string, op: Operation, role: Role, mode: Mode): Sent => {
+        const mutate = mode === 'mutated';
         const parameters = (op.parameters ?? []).map((p) =>
           p.$ref ? DOCUMENT.components.parameters[p.$ref.split('/').pop()!] : p,
         );
@@ -203,14 +231,17 @@ describeOnPostgres('fuzz: every operation, every role, valid and hostile input',
         for (const p of parameters) {
           if (p.name === 'X-Request-Id') continue;
           if (p.in === 'path') values.set(p, rng.pick(recordsAt(path) ?? [`65a${rng.hex(21)}`]));
-          else if (p.required || rng.chance(0.4)) values.set(p, String(validParameter(p, maker)));
+          else if (p.required || (mode !== 'required' && rng.chance(0.4)))
+            values.set(p, String(validParameter(p, maker, mode === 'required')));
         }
         let body: unknown;
         const content = op.requestBody?.content['application/json'];
-        if (content) body = fixBody(maker.make(content.schema) as Record<string, unknown>, rng);
+        if (content && mode === 'required')
+          body = fixBody(maker.makeRequired(content.schema) as Record<string, unknown>, rng);
+        else if (content) body = fixBody(maker.make(content.schema) as Record<string, unknown>, rng);
         let contentType = content ? 'application/json' : undefined;
         let raw: string | undefined;
-        let mutation = 'valid';
+        let mutation = mode === 'required' ? 'only the required inputs' : 'valid';
 
         if (mutate) {
           const choices = [
@@ -341,6 +372,10 @@ describeOnPostgres('fuzz: every operation, every role, valid and hostile input',
         if (status >= 500) problem(`answers ${status}`, text);
         else if (!declared) problem(`answers undeclared ${status}`, text);
         if (status >= 400 && status < 500 && !PROBLEM.test(type)) problem(`${status} not problem+json`, type);
+        if (sentRequest.mutation === 'only the required inputs' && (status === 400 || status === 422)) {
+          const wanted = optionalInputsWanted(op, sentRequest, text);
+          if (wanted.length) problem(`refuses only its required inputs, wanting optional ${wanted.join(', ')}`, text);
+        }
         if (status >= 200 && status < 300 && declared) {
           if (!declared.content) {
             if (text.length) problem(`${status} has a body the document does not declare`, text);
@@ -364,8 +399,9 @@ describeOnPostgres('fuzz: every operation, every role, valid and hostile input',
           maker = new ValueMaker(DOCUMENT.components.schemas, rng);
           const cases = Date.now() - started < BUDGET_MS ? CASES : Math.min(CASES, 1);
           if (cases < CASES) shortened++;
-          for (let i = 0; i <= cases; i++) {
-            const next = build(path, method, op, role, i > 0);
+          const modes: Mode[] = ['valid', ...Array<Mode>(cases).fill('mutated'), 'required'];
+          for (const mode of modes) {
+            const next = build(path, method, op, role, mode);
             if (next.headers['If-Match'] === CURRENT_REVISION)
               next.headers['If-Match'] = await revisionOf(path, next.url);
             await check(next, op, path);
@@ -418,8 +454,13 @@ describeOnPostgres('fuzz: every operation, every role, valid and hostile input',
     return String(row?.version ?? 0);
   }
 
-  /** A value a well-meaning caller would send for a parameter: fixture records where the operation names them. */
-  function validParameter(p: Parameter, maker: ValueMaker): unknown {
+  /**
+   * A value a well-meaning caller would send for a parameter: fixture records where the operation names them (the
+   * second record, where the fixture has two that answer differently, when `second`).
+   */
+  function validParameter(p: Parameter, maker: ValueMaker, second = false): unknown {
+    const seconds: Record<string, string> = { reference: 'REF-PENDING' };
+    if (second && seconds[p.name] !== undefined) return seconds[p.name];
     const known: Record<string, string> = {
       reference: 'REF-PAID',
       query: 'kofi',
@@ -527,8 +568,10 @@ function headerSafe(value: string): string {
 
 /**
  * The document's `#/components/...` references, read from the schema registered as openapi.json; and OpenAPI 3.0's
- * `nullable` read as the client generated from the document reads it (openapi-typescript: `X | null`), for the whole
- * schema, its `allOf` included.
+ * `nullable` read as the specification says (3.0.3, "Clarify nullable"): it adds null to the `type` of the schema it
+ * stands in, and to nothing else. A schema with no `type` is unchanged, and a null must still pass every `allOf`,
+ * `anyOf`, `oneOf` and `enum` beside it: `{ nullable: true, allOf: [{ $ref: Station }] }` does not take null (Station
+ * is an object). A client that reads the document strictly refuses a null the document does not declare so.
  */
 function rewriteRefs(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(rewriteRefs);
@@ -537,7 +580,46 @@ function rewriteRefs(schema: unknown): unknown {
     const rewritten = Object.fromEntries(
       Object.entries(rest).map(([k, v]) => [k, k === '$ref' ? `openapi.json${v as string}` : rewriteRefs(v)]),
     );
-    return nullable === true ? { anyOf: [{ type: 'null' }, rewritten] } : rewritten;
+    if (nullable === true && typeof rewritten.type === 'string') rewritten.type = [rewritten.type, 'null'];
+    return rewritten;
   }
   return schema;
+}
+
+/**
+ * The optional inputs (body fields, parameters) a 400 or 422 to a request with only the required ones names as what
+ * it wants: a field the document calls optional that the service requires. A field the request did send (refused for
+ * its value) or one the operation does not declare (a rule about the record) is not one.
+ */
+function optionalInputsWanted(op: Operation, sent: Sent, text: string): string[] {
+  let named: string[];
+  try {
+    named = ((JSON.parse(text) as { errors?: Array<{ field?: unknown }> }).errors ?? []).map((e) => String(e.field));
+  } catch {
+    return [];
+  }
+  const body = sent.body ? (JSON.parse(sent.body) as Record<string, unknown>) : {};
+  const query = new URLSearchParams(sent.url.split('?')[1] ?? '');
+  const headers = new Set(Object.keys(sent.headers).map((h) => h.toLowerCase()));
+  const bodySchema = resolveSchema(op.requestBody?.content['application/json']?.schema);
+  const optional = new Set([
+    ...Object.keys(bodySchema?.properties ?? {}).filter((key) => !bodySchema?.required?.includes(key)),
+    ...(op.parameters ?? [])
+      .map((p) => (p.$ref ? DOCUMENT.components.parameters[p.$ref.split('/').pop()!] : p))
+      .filter((p) => !p.required && p.in !== 'path')
+      .map((p) => p.name),
+  ]);
+  return named.filter((field) => {
+    const top = field.split(/[.[]/)[0];
+    const wasSent = top in body || query.has(top) || headers.has(top.toLowerCase());
+    return !wasSent && optional.has(top);
+  });
+}
+
+/** A schema with its `$ref` (and a lone `allOf`) followed, for reading its properties. */
+function resolveSchema(schema: Schema | undefined): Schema | undefined {
+  let s = schema;
+  while (s?.$ref) s = DOCUMENT.components.schemas[s.$ref.split('/').pop()!];
+  if (s?.allOf?.length === 1) return { ...resolveSchema(s.allOf[0]), ...s, allOf: undefined };
+  return s;
 }

@@ -1592,18 +1592,6 @@ export interface components {
             /** @description For validation failures: each field and what is wrong with it. */
             errors?: components["schemas"]["ProblemFieldDoc"][];
         };
-        InspectionChecklistResponse: {
-            spareTire: boolean;
-            headlights: boolean;
-            tailLights: boolean;
-            turnSignals: boolean;
-            brakeLights: boolean;
-            fireExtinguisher: boolean;
-            emergencySignals: boolean;
-            seatBelts: boolean;
-            brakes: boolean;
-            licensePlate: boolean;
-        };
         StationResponse: {
             /** @example 65a1b2c3d4e5f60718293a4b */
             _id: string;
@@ -1615,6 +1603,18 @@ export interface components {
             contactNumber: number;
             /** @example GA-222-1010 */
             digitalAddress: string;
+        };
+        InspectionChecklistResponse: {
+            spareTire: boolean;
+            headlights: boolean;
+            tailLights: boolean;
+            turnSignals: boolean;
+            brakeLights: boolean;
+            fireExtinguisher: boolean;
+            emergencySignals: boolean;
+            seatBelts: boolean;
+            brakes: boolean;
+            licensePlate: boolean;
         };
         TransportUnionResponse: {
             /** @example 65a1b2c3d4e5f60718293a4b */
@@ -1745,7 +1745,7 @@ export interface components {
              */
             dateInspected?: string;
             /** @description Present once linked; null once unlinked. */
-            station?: components["schemas"]["StationResponse"] | null;
+            station?: components["schemas"]["StationResponse"] | (never | null);
             /** @description Present once linked. */
             transportUnion?: components["schemas"]["TransportUnionResponse"];
             /**
@@ -1976,7 +1976,7 @@ export interface components {
              * @description The `_id` of the assembly the record moves to.
              * @example 65a1b2c3d4e5f60718293a4b
              */
-            assembly?: string;
+            assembly: string;
         };
         CertificateJwkResponse: {
             /** @enum {string} */
@@ -1994,6 +1994,15 @@ export interface components {
         JwksResponse: {
             /** @description The signing key first, then the others that verify. */
             keys: components["schemas"]["CertificateJwkResponse"][];
+        };
+        CertificateDriverResponse: {
+            /** @example Kofi */
+            firstName: string;
+            /**
+             * @description Average of 1-5 stars; null before any.
+             * @example 4.5
+             */
+            rating: number | null;
         };
         CertificateInfoResponse: {
             /** @description The id of the key that signed it (in the JWKS while it verifies). */
@@ -2037,15 +2046,6 @@ export interface components {
             expiresOn: string;
             expired: boolean;
         };
-        CertificateDriverResponse: {
-            /** @example Kofi */
-            firstName: string;
-            /**
-             * @description Average of 1-5 stars; null before any.
-             * @example 4.5
-             */
-            rating: number | null;
-        };
         CertificateCheckResponse: {
             /** @enum {string} */
             state: "valid" | "expired" | "withdrawn" | "not_genuine";
@@ -2063,7 +2063,7 @@ export interface components {
             vehicle?: components["schemas"]["PublicVehicleResponse"];
             documents?: components["schemas"]["CertificateDocumentResponse"][];
             /** @description valid and expired: the linked driver (first name and rating only), or null when none is linked. */
-            driver?: components["schemas"]["CertificateDriverResponse"] | null;
+            driver?: components["schemas"]["CertificateDriverResponse"] | (never | null);
         };
         OwnerResponse: {
             /** @example 65a1b2c3d4e5f60718293a4b */
@@ -3244,7 +3244,7 @@ export interface components {
              */
             transaction: string;
             /** @description null while the transaction is pending. */
-            notification: components["schemas"]["NotificationResponse"] | null;
+            notification: components["schemas"]["NotificationResponse"] | (never | null);
             /** @description Oldest first. */
             attempts: components["schemas"]["DeliveryAttemptResponse"][];
         };

@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiNullableObject } from '../core/http/openapi';
 import { IsIn, IsOptional } from 'class-validator';
 import {
   CERTIFICATE_DOCUMENTS,
@@ -52,6 +53,7 @@ export class CertificateDriverResponse {
   rating!: number | null;
 }
 
+@ApiExtraModels(CertificateDriverResponse)
 export class CertificateCheckResponse {
   @ApiProperty({ enum: CERTIFICATE_STATES }) state!: string;
   @ApiProperty({ format: 'date-time' }) checkedAt!: string;
@@ -72,10 +74,9 @@ export class CertificateCheckResponse {
   })
   vehicle?: PublicVehicleResponse;
   @ApiPropertyOptional({ type: [CertificateDocumentResponse] }) documents?: CertificateDocumentResponse[];
-  @ApiPropertyOptional({
-    type: CertificateDriverResponse,
-    nullable: true,
+  @ApiNullableObject(CertificateDriverResponse, {
     description: 'valid and expired: the linked driver (first name and rating only), or null when none is linked.',
+    required: false,
   })
   driver?: CertificateDriverResponse | null;
 }

@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiNullableObject } from '../core/http/openapi';
 import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import {
   answeredValue,
@@ -261,10 +262,11 @@ export class DeliveryAttemptResponse {
   @ApiProperty({ example: null, nullable: true, type: String }) error!: string | null;
 }
 
+@ApiExtraModels(NotificationResponse)
 export class DeliveriesResponse {
   @ApiProperty({ example: 'TRIP-TKT-0001' }) reference!: string;
   @ApiProperty({ example: '6740a1b2c3d4e5f601234560', description: 'The transaction _id.' }) transaction!: string;
-  @ApiProperty({ type: NotificationResponse, nullable: true, description: 'null while the transaction is pending.' })
+  @ApiNullableObject(NotificationResponse, { description: 'null while the transaction is pending.' })
   notification!: NotificationResponse | null;
   @ApiProperty({ type: [DeliveryAttemptResponse], description: 'Oldest first.' }) attempts!: DeliveryAttemptResponse[];
 }

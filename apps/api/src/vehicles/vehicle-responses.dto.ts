@@ -1,5 +1,6 @@
 import type { CsvList } from '../core/http/csv-export';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiNullableObject } from '../core/http/openapi';
 import {
   COMPLIANCE_REASON_CODES,
   VEHICLE_TYPES,
@@ -25,6 +26,7 @@ import { InspectionChecklistResponse } from './inspection-checklist.dto';
 // mapping from the domain's state.
 
 /** The Vehicle of the interface document; fields marked "present once..." are absent, never null, until then. */
+@ApiExtraModels(StationResponse)
 export class VehicleResponse extends RecordResponse {
   @ApiProperty({ ...ID }) ownerID!: string;
   @ApiPropertyOptional({ example: '#FFD700' }) color?: string;
@@ -56,11 +58,7 @@ export class VehicleResponse extends RecordResponse {
   @ApiPropertyOptional({ ...DATE, description: 'Present on approved vehicles.' }) dateApproved?: string;
   @ApiPropertyOptional({ ...ID, description: 'Present on inspected vehicles.' }) inspectedBy?: string;
   @ApiPropertyOptional({ ...DATE, description: 'Present on inspected vehicles.' }) dateInspected?: string;
-  @ApiPropertyOptional({
-    type: StationResponse,
-    nullable: true,
-    description: 'Present once linked; null once unlinked.',
-  })
+  @ApiNullableObject(StationResponse, { description: 'Present once linked; null once unlinked.', required: false })
   station?: StationResponse | null;
   @ApiPropertyOptional({ type: TransportUnionResponse, description: 'Present once linked.' })
   transportUnion?: TransportUnionResponse;

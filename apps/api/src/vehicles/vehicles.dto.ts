@@ -26,6 +26,7 @@ import {
 } from '@transport/domain';
 import { ID, idMessage, ToDate } from '../core/http/dto-support';
 import { AssemblyOfNewRecord } from '../core/http/jurisdiction.dto';
+import { ApiSchemaKeywords } from '../core/http/openapi';
 import { InspectionChecklistResponse } from './inspection-checklist.dto';
 
 // Requests of the /vehicles routes, declared once: validation, the OpenAPI document and the types (the responses are in
@@ -167,6 +168,8 @@ export class InspectBody {
  */
 export class CorrectVehicleBody extends PartialType(PickType(AddVehicleBody, CORRECTABLE_VEHICLE_FIELDS)) {}
 
+/** One of the two dates, or both (`{}` is 400 INVALID_VALUE). */
+@ApiSchemaKeywords({ minProperties: 1, additionalProperties: false })
 export class RenewVehicleBody {
   @ApiPropertyOptional({
     description: `${ISO}. The renewed roadworthy certificate's expiry: ahead, and later than the current one.`,

@@ -20,6 +20,8 @@ export interface Schema {
   items?: Schema;
   properties?: Record<string, Schema>;
   required?: string[];
+  minProperties?: number;
+  additionalProperties?: boolean | Schema;
   oneOf?: Schema[];
   anyOf?: Schema[];
   allOf?: Schema[];
@@ -164,6 +166,10 @@ export class ValueMaker {
       for (const [key, property] of Object.entries(schema.properties ?? {})) {
         if (schema.required?.includes(key) || this.rng.chance(0.5)) out[key] = this.make(property, key, depth + 1);
       }
+      for (const key of Object.keys(schema.properties ?? {})) {
+        if (Object.keys(out).length >= (schema.minProperties ?? 0)) break;
+        if (!(key in out)) out[key] = this.make(schema.properties![key], key, depth + 1);
+      }
       return out;
     }
     if (schema.type === 'array') {
@@ -183,5 +189,24 @@ export class ValueMaker {
         if (schema.pattern === '^[0-9a-f]{24}$') return `65a${this.rng.hex(21)}`;
         return `fuzz-${name || 'value'}-${this.rng.hex(6)}`;
     }
+  }
+
+  /**
+   * The least a schema accepts: an object with its required properties only (and the first others, as many as
+   * minProperties asks), each of them the least its own schema accepts; other values as `make` makes them.
+   */
+  makeRequired(given: Schema, name = '', depth = 0): unknown {
+    const schema = this.resolve(given);
+    if (schema.oneOf?.length) return this.makeRequired(schema.oneOf[0], name, depth);
+    if (schema.anyOf?.length) return this.makeRequired(schema.anyOf[0], name, depth);
+    if (schema.enum?.length) return schema.enum[0];
+    if (schema.type === 'array') return [this.makeRequired(schema.items ?? {}, name, depth + 1)];
+    if (schema.type !== 'object' && !schema.properties) return this.make(schema, name, depth);
+    const keys = Object.keys(schema.properties ?? {});
+    const wanted = new Set(schema.required ?? []);
+    for (const key of keys) if (wanted.size < (schema.minProperties ?? 0)) wanted.add(key);
+    const out: Record<string, unknown> = {};
+    for (const key of keys) if (wanted.has(key)) out[key] = this.makeRequired(schema.properties![key], key, depth + 1);
+    return out;
   }
 }

@@ -9,8 +9,8 @@ import type { AppConfig } from '../../config';
 import { accessLog, clientRequestId, loggerParams, QUIET, requestLogScope } from '../observability/logging';
 import type { Metrics } from '../observability/metrics';
 import { inputShapeProblem } from './input-shape';
-import { problem, PROBLEM_CONTENT_TYPE } from './problem';
-import { sendProblem } from './problem.filter';
+import { PROBLEM_CONTENT_TYPE } from './problem';
+import { answerError, frameworkProblem, sendProblem } from './problem.filter';
 import { noStoreForCallers } from './no-store';
 import { installBodyParser } from './request-body';
 import { conditionalAnswers } from './conditional-answers';
@@ -62,7 +62,7 @@ function frameworkError(error: FastifyError, request: FastifyRequest, reply: Fas
   reply.header('X-Request-Id', request.id);
   const detail =
     error.code === 'FST_ERR_BAD_URL' ? `Failed to decode param '${undecodable(request.url)}'` : error.message;
-  sendProblem(request, reply, problem(error.statusCode ?? 400, detail));
+  sendProblem(request, reply, frameworkProblem(error.statusCode ?? 400, detail));
 }
 
 /**
@@ -83,7 +83,7 @@ export function clientError(error: Error & { code?: string }, socket: Socket): v
       : status === 408
         ? 'The request was not received in time'
         : 'The request is not valid HTTP';
-  const body = JSON.stringify({ ...problem(status, detail), title: STATUS_CODES[status] });
+  const body = JSON.stringify({ ...frameworkProblem(status, detail), title: STATUS_CODES[status] });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
@@ -114,6 +114,18 @@ export function httpAdapter(config: AppConfig): FastifyAdapter {
     // While closing (SIGTERM, after the drain: main.ts) a request already on an open connection is still served, as
     // Node's server did under Express, not refused with Fastify's own 503 body.
     return503OnClosing: false,
+  });
+  // Every plugin scope answers its errors as problems too. A scope keeps the error handler its parent had when it was
+  // registered, and the dashboard's (core/http/dashboard-files.ts) is registered before Nest sets its own on the root
+  // at init: without this, an error there (the static plugin's 403 for `..%5c`, the NUL refusal of a hook) was
+  // answered in Fastify's own JSON shape. Each new scope gets it (the root's is Nest's, which answers through the same
+  // function); a handler set on the root here would draw Fastify's warning when Nest replaces it.
+  instance.addHook('onRegister', (scope) => {
+    scope.setErrorHandler((error, request, reply) => {
+      reply.headers(SECURITY_HEADERS);
+      reply.header('X-Request-Id', request.id);
+      answerError(error, request, reply);
+    });
   });
   instance.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);

@@ -1,5 +1,12 @@
 import { applyDecorators, type Type } from '@nestjs/common';
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiResponse,
+  getSchemaPath,
+  type OpenAPIObject,
+} from '@nestjs/swagger';
 import { PROBLEM_CONTENT_TYPE } from './problem';
 
 export class ProblemFieldDoc {
@@ -92,4 +99,43 @@ export function ApiListOrCsv(
       },
     }),
   );
+}
+
+/**
+ * A schema that takes null and nothing else (OpenAPI 3.0: `nullable` adds null to the `type` beside it, which it needs;
+ * the enum then keeps null only). openapi-typescript writes it `never | null`.
+ */
+const NULL_ONLY = { type: 'object', nullable: true, enum: [null] };
+
+/**
+ * A property holding a `type` object or null. OpenAPI 3.0's `nullable` adds null to the `type` beside it and to nothing
+ * else (3.0.3 says so), so `{ type: X, nullable: true }` (Nest writes it as `nullable` beside an `allOf` of X's $ref)
+ * takes no null: X is an object. Said instead as one of X or a schema that takes null only, which a strict validator
+ * and openapi-typescript (`X | null`) read alike, and Redocly's lint accepts. The class declares X with @ApiExtraModels.
+ */
+export function ApiNullableObject(type: Type, options: { description: string; required?: boolean }) {
+  return ApiProperty({
+    description: options.description,
+    required: options.required ?? true,
+    oneOf: [{ $ref: getSchemaPath(type) }, NULL_ONLY],
+  } as never);
+}
+
+/** Keywords of a schema as a whole, which Nest's decorators (one per property) cannot say, by schema name. */
+const SCHEMA_KEYWORDS = new Map<string, { minProperties?: number; additionalProperties?: boolean }>();
+
+/**
+ * Declares keywords of a request or response class's schema as a whole: `minProperties: 1` with
+ * `additionalProperties: false` says "at least one of these fields" (a renewal: one of two dates, or both). Applied to
+ * the document by declareSchemaKeywords.
+ */
+export function ApiSchemaKeywords(keywords: { minProperties?: number; additionalProperties?: boolean }) {
+  return (target: Type) => void SCHEMA_KEYWORDS.set(target.name, keywords);
+}
+
+/** Adds the keywords declared with ApiSchemaKeywords to their schemas (in place), and returns the document. */
+export function declareSchemaKeywords(document: OpenAPIObject): OpenAPIObject {
+  const schemas = document.components?.schemas ?? {};
+  for (const [name, keywords] of SCHEMA_KEYWORDS) if (schemas[name]) Object.assign(schemas[name], keywords);
+  return document;
 }

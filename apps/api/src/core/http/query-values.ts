@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { OBJECT_ID_PATTERN, type PageRequest } from '@transport/domain';
@@ -29,12 +29,8 @@ export function LimitParam() {
 /** An id parameter: 24 lowercase hex characters. A well-formed id that names nothing is simply no match. */
 export function IdParam(description: string, required = false) {
   return applyDecorators(
-    ApiPropertyOptional({
-      description,
-      pattern: OBJECT_ID_PATTERN.source,
-      example: '65a1b2c3d4e5f60718293a4b',
-      required,
-    } as never),
+    // ApiProperty, not ApiPropertyOptional: the latter sets required: false over what it is given.
+    ApiProperty({ description, pattern: OBJECT_ID_PATTERN.source, example: '65a1b2c3d4e5f60718293a4b', required }),
     ...(required ? [] : [IsOptional()]),
     Matches(OBJECT_ID_PATTERN, { message: ({ property }) => `${property} must be a 24-character lowercase hex id` }),
   );

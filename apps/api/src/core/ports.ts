@@ -122,6 +122,24 @@ export interface MessageSender {
   send(message: { to: string; text: string }): Promise<void>;
 }
 
+/**
+ * Who may be texted and when (docs/security.md, "SMS: what it costs and who may be texted"): the country calling codes
+ * a phone number may have wherever we would text it, and the quiet hours (REMINDER_QUIET_HOURS) that hold every message
+ * that is not the answer to the person's own action.
+ */
+export interface TextingPolicy {
+  countryCodes: readonly string[];
+  quietHours: { fromHour: number; untilHour: number };
+  timeZone: string;
+}
+
+/** Ghana only, no quiet hours: what the service specs run with unless they say otherwise. */
+export const DEFAULT_TEXTING_POLICY: TextingPolicy = {
+  countryCodes: ['233'],
+  quietHours: { fromHour: 0, untilHour: 0 },
+  timeZone: 'Africa/Accra',
+};
+
 /** A limit: at most `points` uses of one key per `seconds`. */
 export interface RateLimitRule {
   points: number;
@@ -257,7 +275,10 @@ export interface PeopleDirectory {
 /** A record whose reminders are about: the vehicle (its owner is reminded) or the driver. */
 export type ReminderEntity = 'vehicle' | 'driver';
 
-/** A document with an expiry in the window asked for, whose owner or driver has not stopped reminders. */
+/**
+ * A document with an expiry in the window asked for, whose owner or driver has not stopped reminders and proved the
+ * number is theirs (ReminderTarget.proven).
+ */
 export interface ExpiringDocument {
   entity: ReminderEntity;
   entityId: string;
@@ -277,6 +298,11 @@ export interface ReminderRecord extends ExpiringDocument {
 export interface ReminderTarget {
   phone: string;
   stopped: boolean;
+  /**
+   * Whether the person proved the number is theirs: a driver who activated (the key sent to it), an owner an assembly
+   * verified in person. Reminders go to those only (docs/security.md).
+   */
+  proven: boolean;
   /** The document's current expiry (another one after a renewal; undefined when it was removed). */
   expiry?: Date;
   /** The vehicle's registration number, for owners' reminders. */

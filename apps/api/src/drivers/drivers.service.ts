@@ -18,11 +18,15 @@ import {
   type DriverRegistration,
   type DriverState,
   type Jurisdiction,
-  normalizePhone,
+  inQuietHours,
+  quietHoursEnd,
+  SYSTEM_ACTOR,
+  textablePhone,
   type IdGenerator,
   type Page,
   type PageRequest,
   type ActivationPolicy,
+  type FollowUps,
   type RandomSource,
   type SecretHasher,
   type UnitOfWork,
@@ -33,7 +37,7 @@ import { assertAssemblyDuty } from '../core/auth/duties';
 import { placeNew, transferRecord } from '../core/auth/jurisdiction';
 import { changeAggregate, correctAggregate, type Transition } from '../core/change-aggregate';
 import { AppError } from '../core/errors';
-import type { MessageSender, RateLimits } from '../core/ports';
+import { DEFAULT_TEXTING_POLICY, type MessageSender, type RateLimits, type TextingPolicy } from '../core/ports';
 import {
   CLOCK,
   ID_GENERATOR,
@@ -42,6 +46,7 @@ import {
   RATE_LIMITS,
   SECRET_HASHER,
   STORES,
+  TEXTING_POLICY,
   UNIT_OF_WORK,
 } from '../core/tokens';
 import {
@@ -60,6 +65,12 @@ const redact = (state: object) => {
 /** The activation rules as configured (key lifetime, longest delay after wrong keys). */
 export const ACTIVATION_POLICY = Symbol('ACTIVATION_POLICY');
 
+/** The queue of activation keys held by the quiet hours: one job per driver, run when they end. */
+export const ACTIVATION_KEY_QUEUE = 'activation-key-send';
+
+/** At most one activation key SMS to one number in ACTIVATION_SMS_WINDOW_MINUTES (a shared rate limit). */
+const ACTIVATION_SMS_LIMIT = 'activation-sms-phone';
+
 /**
  * Drivers: self-registration, activation, approval at the assembly, status from the platform, transfers, and the
  * lists. Assembly staff read and act on their assembly's drivers only (another's answers like a missing one); the
@@ -77,6 +88,7 @@ export class DriversService {
     @Inject(RATE_LIMITS) private readonly limits: RateLimits,
     @Inject(MESSAGE_SENDER) private readonly messages: MessageSender,
     @Inject(ACTIVATION_POLICY) private readonly policy: ActivationPolicy,
+    @Inject(TEXTING_POLICY) private readonly texting: TextingPolicy = DEFAULT_TEXTING_POLICY,
   ) {}
 
   private readonly logger = new Logger('DriversService');
@@ -131,10 +143,12 @@ export class DriversService {
    * at, whatever the owner, and an owner that does not exist is refused exactly as one of another assembly is.
    */
   async register(input: DriverRegistration, actor: Actor, clientAddress: string): Promise<DriverRegistered> {
-    if (actor.role === 'anonymous') {
-      await this.limits.consume('registration-address', clientAddress);
-      await this.limits.consume('registration-phone', normalizePhone(input.phone));
-    }
+    const own = actor.role === 'anonymous';
+    if (own) await this.limits.consume('registration-address', clientAddress);
+    const phone = textablePhone(input.phone, this.texting.countryCodes);
+    if (own) await this.limits.consume('registration-phone', phone);
+    // Staff registering someone: the key is not the answer to the driver's own action, so it waits for the morning.
+    const heldFor = own ? 0 : this.quietSecondsLeft();
     const { driver, activationKey } = await this.uow.run(async (context) => {
       const assemblyId = await placeNew(context, actor, input.assemblyId);
       const registered = Driver.register(
@@ -155,9 +169,10 @@ export class DriversService {
       await context.audit.append(
         auditEntriesFor('driver', registered.driver.pullEvents(), actor, null, redact(saved.toState())),
       );
+      if (heldFor > 0) await this.holdActivationKey(context, saved.id, heldFor);
       return { driver: saved, activationKey: registered.activationKey };
     });
-    const activationKeySent = await this.sendActivationKey(driver.toState().phone, activationKey);
+    const activationKeySent = heldFor > 0 ? false : await this.sendActivationKey(driver.toState().phone, activationKey);
     return { driver: await this.respond(driver, actor), activationKeySent };
   }
 
@@ -196,6 +211,7 @@ export class DriversService {
 
   /** Corrects a driver (If-Match required; the rule per field is the domain's). */
   async correct(id: string, changes: DriverCorrection, actor: Actor, expectedVersion: number): Promise<DriverResponse> {
+    if (changes.phone !== undefined) textablePhone(changes.phone, this.texting.countryCodes);
     const saved = await correctAggregate(
       { ...this.deps, users: this.stores.assemblyUsers },
       { ...this.spec(id, actor, expectedVersion, 'DriverCorrected'), expectedVersion },
@@ -251,11 +267,66 @@ export class DriversService {
    */
   async reissueActivationKey(id: string, actor: Actor): Promise<DriverResponse> {
     await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'reissueActivationKey');
+    const current = withinJurisdiction(jurisdictionOf(actor), await this.stores.drivers.findById(id), 'driver', id);
+    if (current.verified) return this.respond(await this.reissue(id, actor), actor);
+    const heldFor = this.quietSecondsLeft();
+    if (heldFor > 0) {
+      // In the quiet hours the new key is made and sent when they end (by the queued job), not now.
+      await this.uow.run((context) => this.holdActivationKey(context, id, heldFor));
+      return this.respond(current, actor);
+    }
+    const phone = current.toState().phone;
+    // Refused before the key changes: the driver's current key keeps working.
+    await this.limits.assertAvailable(ACTIVATION_SMS_LIMIT, phone);
+    return this.respond(await this.reissue(id, actor), actor);
+  }
+
+  /**
+   * The key held by the quiet hours (a staff registration, a reissue): made now and sent, once the quiet hours are
+   * over, to a driver still waiting for one. A driver activated or deleted since gets nothing. The per-number window
+   * and the hourly budget apply: a key they refuse is not sent (logged), and approvers can reissue it later.
+   */
+  async sendHeldActivationKey(id: string): Promise<'sent' | 'held' | 'skipped'> {
+    const driver = await this.stores.drivers.findById(id);
+    if (!driver || driver.verified) return 'skipped';
+    const heldFor = this.quietSecondsLeft();
+    if (heldFor > 0) {
+      await this.uow.run((context) => this.holdActivationKey(context, id, heldFor));
+      return 'held';
+    }
+    try {
+      await this.limits.assertAvailable(ACTIVATION_SMS_LIMIT, driver.toState().phone);
+    } catch (error) {
+      this.logger.warn(`A held activation key was not sent: ${(error as Error).message}`);
+      return 'skipped';
+    }
+    await this.reissue(id, SYSTEM_ACTOR);
+    return 'sent';
+  }
+
+  /** Replaces the key and sends it, counted in the number's window (a refusal there is a 429: nothing sent). */
+  private async reissue(id: string, actor: Actor): Promise<Driver> {
     const { saved, result } = await this.change(id, actor, undefined, 'DriverActivationKeyReissued', (d, at) =>
       d.reissueActivationKey({ random: this.random, hasher: this.hasher }, at, this.policy),
     );
-    await this.messages.send(this.activationMessage(saved.toState().phone, result));
-    return this.respond(saved, actor);
+    await this.textActivationKey(saved.toState().phone, result);
+    return saved;
+  }
+
+  /** Seconds until the quiet hours end (0 outside them). */
+  private quietSecondsLeft(): number {
+    const now = this.clock.now();
+    if (!inQuietHours(now, this.texting)) return 0;
+    return Math.max(1, Math.ceil((quietHoursEnd(now, this.texting).getTime() - now.getTime()) / 1000));
+  }
+
+  /** Queues the driver's held key (one job per driver, however often it is asked for) in the caller's transaction. */
+  private async holdActivationKey(context: { followUps: FollowUps }, driverId: string, seconds: number) {
+    await context.followUps.enqueue(
+      ACTIVATION_KEY_QUEUE,
+      { driverId },
+      { startAfterSeconds: seconds, singletonKey: `activation-${driverId}` },
+    );
   }
 
   /** An admin's move of a driver to another assembly (audited as DriverTransferred). */
@@ -299,11 +370,25 @@ export class DriversService {
    */
   private async sendActivationKey(to: string, key: string): Promise<boolean> {
     try {
-      await this.messages.send(this.activationMessage(to, key));
+      await this.textActivationKey(to, key);
       return true;
     } catch (error) {
       this.logger.warn(`The activation key of a new driver was not sent: ${(error as Error).message}`);
       return false;
+    }
+  }
+
+  /**
+   * Takes the number's one activation SMS of the window, then sends; a message that did not go out (over the hourly
+   * budget, refused by the gateway) gives the window back, so the key can be sent again.
+   */
+  private async textActivationKey(to: string, key: string): Promise<void> {
+    await this.limits.consume(ACTIVATION_SMS_LIMIT, to);
+    try {
+      await this.messages.send(this.activationMessage(to, key));
+    } catch (error) {
+      await this.limits.reset(ACTIVATION_SMS_LIMIT, to);
+      throw error;
     }
   }
 

@@ -20,6 +20,7 @@ import { PostgresRegistrySearch } from './persistence/postgres-registry-search';
 import { prismaStores, PrismaUnitOfWork } from './persistence/prisma-unit-of-work';
 import { PrismaAuditLog } from './persistence/prisma-audit-log';
 import { PrismaReminderStore } from './persistence/prisma-reminder.store';
+import { PrismaStaleRegistrations } from './persistence/prisma-stale-registrations';
 import type { MessageSender, RateLimitRule, TextingPolicy } from './core/ports';
 import { PostgresRateLimits } from './persistence/postgres-rate-limits';
 import { OutboxMessageSender } from './persistence/outbox-message-sender';
@@ -54,6 +55,7 @@ import {
   RATE_LIMITS,
   REGISTRY_SEARCH,
   SECRET_HASHER,
+  STALE_REGISTRATIONS,
   STORES,
   TEXTING_POLICY,
   UNIT_OF_WORK,
@@ -255,6 +257,7 @@ export class PortsModule {
         ),
       },
       { provide: REMINDERS, useValue: new PrismaReminderStore(database.prisma, jobs) },
+      { provide: STALE_REGISTRATIONS, useValue: new PrismaStaleRegistrations(database.prisma) },
     ];
     return {
       module: PortsModule,

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { createApp, type RunningApp } from '../src/app';
 import type { AppConfig } from '../src/config';
 import { Metrics } from '../src/core/observability/metrics';
+import { DriverWorkers } from '../src/drivers/driver-workers';
 import { driverRegistration, loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { describeOnPostgres } from './support/postgres-only';
 import { describeOnEachTier, openTierStore, type TierStore } from './support/test-app';
@@ -200,6 +201,88 @@ describeOnEachTier('no free SMS for strangers', (tier) => {
         .set('Authorization', f.keys.admin);
       expect([late.status, late.body.code]).toEqual([503, 'SMS_BUDGET_EXHAUSTED']);
       expect(await outbox()).toHaveLength(4);
+    });
+  });
+
+  describe('registrations nobody activates', () => {
+    it('are deleted after UNACTIVATED_DRIVER_DAYS with their personal data, audited, and their e-mail and number are free again', async () => {
+      const body = fresh({ phone: '0208333444' });
+      const stranger = (await anonymous(body, '198.51.100.60').expect(201)).body.payload;
+      // A driver who activated, registered at the same time, stays.
+      const own = (await anonymous(fresh(), '198.51.100.61').expect(201)).body.payload;
+      const [message] = await running.database.prisma.outboxMessage.findMany({ where: { to: own.phone } });
+      await http()
+        .post(`/drivers/${own._id}/activate`)
+        .set('X-Forwarded-For', '198.51.100.61')
+        .send({ activationKey: /(\d{6})/.exec(message.text)?.[1] })
+        .expect(200);
+      const workers = running.app.get(DriverWorkers);
+      const exists = async (id: string) => (await running.database.prisma.driver.count({ where: { id } })) === 1;
+      // The fixture's drivers who never activated were registered long before: deleted by the first run.
+      await workers.deleteStaleRegistrations();
+      expect(await exists(stranger._id)).toBe(true);
+
+      clock.set('2027-03-09T10:00:00Z'); // six days on: kept
+      expect(await workers.deleteStaleRegistrations()).toBe(0);
+      clock.set('2027-03-10T10:00:01Z'); // seven days and a second
+      expect(await workers.deleteStaleRegistrations()).toBeGreaterThanOrEqual(1);
+      expect([await exists(stranger._id), await exists(own._id)]).toEqual([false, true]);
+
+      await http().get(`/drivers/${stranger._id}`).set('Authorization', f.keys.admin).expect(404);
+      await http().get(`/drivers/${own._id}`).set('Authorization', f.keys.admin).expect(200);
+      const history = (
+        await http()
+          .get('/audit')
+          .query({ entity: 'driver', id: stranger._id })
+          .set('Authorization', f.keys.admin)
+          .expect(200)
+      ).body as Array<{ action: string; actor: unknown; before: unknown; after: unknown }>;
+      const deletion = history.find((e) => e.action === 'DriverRegistrationDeleted');
+      expect(deletion).toMatchObject({ actor: { role: 'system', id: 'system' }, after: null });
+      expect(JSON.stringify(deletion)).not.toMatch(/0208333444|\+233208333444|@example\.com/);
+
+      // The same e-mail and number register again (the person who really holds them).
+      await running.database.prisma.rateLimit.deleteMany({});
+      await anonymous(body, '198.51.100.62').expect(201);
+    });
+  });
+
+  describe('quiet hours', () => {
+    const heldJobs = () =>
+      running.database.pool.query<{ data: { driverId: string }; delay: number }>(
+        `SELECT data, extract(epoch FROM start_after - created_on)::int AS delay
+         FROM pgboss.job WHERE name = 'activation-key-send' AND state = 'created'`,
+      );
+
+    it("send the driver's own key at once, and hold a key staff asked for (registration, reissue) until 07:00", async () => {
+      clock.set('2027-03-03T21:30:00Z');
+      const own = await anonymous(fresh(), '198.51.100.70').expect(201);
+      expect(own.body.activationKeySent).toBe(true);
+      const byStaff = await http().post('/drivers/add').set('Authorization', f.keys.assembly).send(fresh()).expect(201);
+      expect(byStaff.body.activationKeySent).toBe(false);
+      await http()
+        .post(`/drivers/${own.body.payload._id}/activation-key`)
+        .set('Authorization', f.keys.admin)
+        .expect(200);
+      // At night only the driver's own key went out.
+      expect((await outbox()).map((m) => m.to)).toEqual([own.body.payload.phone]);
+      const held = (await heldJobs()).rows;
+      expect(held.map((j) => j.data.driverId).sort()).toEqual([own.body.payload._id, byStaff.body.payload._id].sort());
+      // Until the morning in Accra, 07:00 UTC: nine and a half hours (the queue counts from its own clock).
+      for (const job of held) expect(Math.abs(job.delay - 9.5 * 3600)).toBeLessThan(60);
+
+      clock.set('2027-03-04T07:00:00Z');
+      const workers = running.app.get(DriverWorkers);
+      for (const job of held) await workers.sendHeldKey(job.data.driverId);
+      const key = /(\d{6})/.exec((await outbox()).find((m) => m.to === byStaff.body.payload.phone)?.text ?? '')?.[1];
+      expect(key).toMatch(/^\d{6}$/);
+      await http()
+        .post(`/drivers/${byStaff.body.payload._id}/activate`)
+        .set('X-Forwarded-For', '198.51.100.71')
+        .send({ activationKey: key })
+        .expect(200);
+      // The driver's own number had its one key of the window at night: the reissued one waits for the window.
+      expect((await outbox()).filter((m) => m.to === own.body.payload.phone)).toHaveLength(1);
     });
   });
 });

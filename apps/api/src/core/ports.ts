@@ -140,6 +140,18 @@ export const DEFAULT_TEXTING_POLICY: TextingPolicy = {
   timeZone: 'Africa/Accra',
 };
 
+/**
+ * Port: driver registrations nobody activated, deleted once stale (UNACTIVATED_DRIVER_DAYS, docs/security.md): nobody
+ * proved the number, and the record holds a stranger's personal data and an e-mail the real person may want.
+ */
+export interface StaleRegistrations {
+  /**
+   * Deletes up to `limit` drivers who never activated and registered before `registeredBefore`, with their reminders,
+   * each with an audit entry at `at` that holds no personal data; answers their ids. A driver a vehicle names is kept.
+   */
+  deleteUnactivated(registeredBefore: Date, at: Date, limit: number): Promise<string[]>;
+}
+
 /** A limit: at most `points` uses of one key per `seconds`. */
 export interface RateLimitRule {
   points: number;

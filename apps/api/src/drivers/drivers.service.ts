@@ -268,6 +268,7 @@ export class DriversService {
   async reissueActivationKey(id: string, actor: Actor): Promise<DriverResponse> {
     await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'reissueActivationKey');
     const current = withinJurisdiction(jurisdictionOf(actor), await this.stores.drivers.findById(id), 'driver', id);
+    // An activated driver: the domain refuses (409 DRIVER_ALREADY_ACTIVATED), whatever the hour.
     if (current.verified) return this.respond(await this.reissue(id, actor), actor);
     const heldFor = this.quietSecondsLeft();
     if (heldFor > 0) {

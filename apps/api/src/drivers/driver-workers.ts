@@ -3,7 +3,8 @@ import type { Clock } from '@transport/domain';
 import type { AppConfig } from '../config';
 import type { EventLog, JobWorkers, StaleRegistrations } from '../core/ports';
 import { APP_CONFIG, CLOCK, EVENT_LOG, JOB_WORKERS, STALE_REGISTRATIONS } from '../core/tokens';
-import { ACTIVATION_KEY_QUEUE, DriversService } from './drivers.service';
+import { ACTIVATION_KEY_QUEUE } from './activation-texts';
+import { DriversService } from './drivers.service';
 
 /** The scheduled deletion of registrations nobody activated (UNACTIVATED_PURGE_CRON). */
 export const STALE_REGISTRATIONS_QUEUE = 'drivers-stale-registrations';

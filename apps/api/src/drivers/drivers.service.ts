@@ -18,15 +18,12 @@ import {
   type DriverRegistration,
   type DriverState,
   type Jurisdiction,
-  inQuietHours,
-  quietHoursEnd,
   SYSTEM_ACTOR,
   textablePhone,
   type IdGenerator,
   type Page,
   type PageRequest,
   type ActivationPolicy,
-  type FollowUps,
   type RandomSource,
   type SecretHasher,
   type UnitOfWork,
@@ -49,6 +46,7 @@ import {
   TEXTING_POLICY,
   UNIT_OF_WORK,
 } from '../core/tokens';
+import { ActivationTexts } from './activation-texts';
 import {
   toDriverResponse,
   toDriverSummaryResponse,
@@ -65,12 +63,6 @@ const redact = (state: object) => {
 /** The activation rules as configured (key lifetime, longest delay after wrong keys). */
 export const ACTIVATION_POLICY = Symbol('ACTIVATION_POLICY');
 
-/** The queue of activation keys held by the quiet hours: one job per driver, run when they end. */
-export const ACTIVATION_KEY_QUEUE = 'activation-key-send';
-
-/** At most one activation key SMS to one number in ACTIVATION_SMS_WINDOW_MINUTES (a shared rate limit). */
-const ACTIVATION_SMS_LIMIT = 'activation-sms-phone';
-
 /**
  * Drivers: self-registration, activation, approval at the assembly, status from the platform, transfers, and the
  * lists. Assembly staff read and act on their assembly's drivers only (another's answers like a missing one); the
@@ -86,10 +78,14 @@ export class DriversService {
     @Inject(RANDOM_SOURCE) private readonly random: RandomSource,
     @Inject(SECRET_HASHER) private readonly hasher: SecretHasher,
     @Inject(RATE_LIMITS) private readonly limits: RateLimits,
-    @Inject(MESSAGE_SENDER) private readonly messages: MessageSender,
+    @Inject(MESSAGE_SENDER) messages: MessageSender,
     @Inject(ACTIVATION_POLICY) private readonly policy: ActivationPolicy,
     @Inject(TEXTING_POLICY) private readonly texting: TextingPolicy = DEFAULT_TEXTING_POLICY,
-  ) {}
+  ) {
+    this.texts = new ActivationTexts(limits, messages, clock, texting, policy);
+  }
+
+  private readonly texts: ActivationTexts;
 
   private readonly logger = new Logger('DriversService');
 
@@ -148,7 +144,7 @@ export class DriversService {
     const phone = textablePhone(input.phone, this.texting.countryCodes);
     if (own) await this.limits.consume('registration-phone', phone);
     // Staff registering someone: the key is not the answer to the driver's own action, so it waits for the morning.
-    const heldFor = own ? 0 : this.quietSecondsLeft();
+    const heldFor = own ? 0 : this.texts.heldFor();
     const { driver, activationKey } = await this.uow.run(async (context) => {
       const assemblyId = await placeNew(context, actor, input.assemblyId);
       const registered = Driver.register(
@@ -169,10 +165,10 @@ export class DriversService {
       await context.audit.append(
         auditEntriesFor('driver', registered.driver.pullEvents(), actor, null, redact(saved.toState())),
       );
-      if (heldFor > 0) await this.holdActivationKey(context, saved.id, heldFor);
+      if (heldFor > 0) await this.texts.hold(context, saved.id, heldFor);
       return { driver: saved, activationKey: registered.activationKey };
     });
-    const activationKeySent = heldFor > 0 ? false : await this.sendActivationKey(driver.toState().phone, activationKey);
+    const activationKeySent = heldFor > 0 ? false : await this.texts.trySend(driver.toState().phone, activationKey);
     return { driver: await this.respond(driver, actor), activationKeySent };
   }
 
@@ -270,15 +266,15 @@ export class DriversService {
     const current = withinJurisdiction(jurisdictionOf(actor), await this.stores.drivers.findById(id), 'driver', id);
     // An activated driver: the domain refuses (409 DRIVER_ALREADY_ACTIVATED), whatever the hour.
     if (current.verified) return this.respond(await this.reissue(id, actor), actor);
-    const heldFor = this.quietSecondsLeft();
+    const heldFor = this.texts.heldFor();
     if (heldFor > 0) {
       // In the quiet hours the new key is made and sent when they end (by the queued job), not now.
-      await this.uow.run((context) => this.holdActivationKey(context, id, heldFor));
+      await this.uow.run((context) => this.texts.hold(context, id, heldFor));
       return this.respond(current, actor);
     }
     const phone = current.toState().phone;
     // Refused before the key changes: the driver's current key keeps working.
-    await this.limits.assertAvailable(ACTIVATION_SMS_LIMIT, phone);
+    await this.texts.assertWindowOpen(phone);
     return this.respond(await this.reissue(id, actor), actor);
   }
 
@@ -290,13 +286,13 @@ export class DriversService {
   async sendHeldActivationKey(id: string): Promise<'sent' | 'held' | 'skipped'> {
     const driver = await this.stores.drivers.findById(id);
     if (!driver || driver.verified) return 'skipped';
-    const heldFor = this.quietSecondsLeft();
+    const heldFor = this.texts.heldFor();
     if (heldFor > 0) {
-      await this.uow.run((context) => this.holdActivationKey(context, id, heldFor));
+      await this.uow.run((context) => this.texts.hold(context, id, heldFor));
       return 'held';
     }
     try {
-      await this.limits.assertAvailable(ACTIVATION_SMS_LIMIT, driver.toState().phone);
+      await this.texts.assertWindowOpen(driver.toState().phone);
     } catch (error) {
       this.logger.warn(`A held activation key was not sent: ${(error as Error).message}`);
       return 'skipped';
@@ -310,24 +306,8 @@ export class DriversService {
     const { saved, result } = await this.change(id, actor, undefined, 'DriverActivationKeyReissued', (d, at) =>
       d.reissueActivationKey({ random: this.random, hasher: this.hasher }, at, this.policy),
     );
-    await this.textActivationKey(saved.toState().phone, result);
+    await this.texts.send(saved.toState().phone, result);
     return saved;
-  }
-
-  /** Seconds until the quiet hours end (0 outside them). */
-  private quietSecondsLeft(): number {
-    const now = this.clock.now();
-    if (!inQuietHours(now, this.texting)) return 0;
-    return Math.max(1, Math.ceil((quietHoursEnd(now, this.texting).getTime() - now.getTime()) / 1000));
-  }
-
-  /** Queues the driver's held key (one job per driver, however often it is asked for) in the caller's transaction. */
-  private async holdActivationKey(context: { followUps: FollowUps }, driverId: string, seconds: number) {
-    await context.followUps.enqueue(
-      ACTIVATION_KEY_QUEUE,
-      { driverId },
-      { startAfterSeconds: seconds, singletonKey: `activation-${driverId}` },
-    );
   }
 
   /** An admin's move of a driver to another assembly (audited as DriverTransferred). */
@@ -355,42 +335,6 @@ export class DriversService {
     transition: Transition<Driver, R>,
   ) {
     return changeAggregate(this.deps, this.spec(id, actor, expectedVersion, action), transition);
-  }
-
-  private activationMessage(to: string, key: string) {
-    const hours = Math.round(this.policy.keyLifetimeMs / 3_600_000);
-    return {
-      to,
-      text: `Your transport platform activation key is ${key}. It works for ${hours} hours. Do not share it.`,
-    };
-  }
-
-  /**
-   * The new driver's key, to their phone. The driver is registered whatever happens here: when the message cannot be
-   * handed over, the answer says so and an approver sends a new key (POST /drivers/:id/activation-key).
-   */
-  private async sendActivationKey(to: string, key: string): Promise<boolean> {
-    try {
-      await this.textActivationKey(to, key);
-      return true;
-    } catch (error) {
-      this.logger.warn(`The activation key of a new driver was not sent: ${(error as Error).message}`);
-      return false;
-    }
-  }
-
-  /**
-   * Takes the number's one activation SMS of the window, then sends; a message that did not go out (over the hourly
-   * budget, refused by the gateway) gives the window back, so the key can be sent again.
-   */
-  private async textActivationKey(to: string, key: string): Promise<void> {
-    await this.limits.consume(ACTIVATION_SMS_LIMIT, to);
-    try {
-      await this.messages.send(this.activationMessage(to, key));
-    } catch (error) {
-      await this.limits.reset(ACTIVATION_SMS_LIMIT, to);
-      throw error;
-    }
   }
 
   private async respond(driver: Driver, actor: Actor): Promise<DriverResponse> {

@@ -183,3 +183,29 @@ describe('the reminder settings', () => {
       expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });
 });
+
+describe('SMS settings', () => {
+  it('default to Ghana, 500 SMS an hour, one activation key per number an hour, registrations kept 7 days', () => {
+    expect(loadConfig({}).messaging).toEqual({
+      countryCodes: ['233'],
+      perHour: 500,
+      activationWindowMinutes: 60,
+      unactivatedDays: 7,
+      purgeCron: '23 * * * *',
+    });
+  });
+
+  it('read the country calling codes with or without "+", and refuse what is not one', () => {
+    expect(loadConfig({ PHONE_COUNTRY_CODES: '233, +228,233' }).messaging.countryCodes).toEqual(['233', '228']);
+    for (const [name, value] of [
+      ['PHONE_COUNTRY_CODES', 'GH'],
+      ['PHONE_COUNTRY_CODES', '0233'],
+      ['PHONE_COUNTRY_CODES', '2331'],
+      ['SMS_BUDGET_PER_HOUR', '0'],
+      ['ACTIVATION_SMS_WINDOW_MINUTES', 'hourly'],
+      ['UNACTIVATED_DRIVER_DAYS', '0'],
+      ['UNACTIVATED_PURGE_CRON', 'hourly'],
+    ])
+      expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+});

@@ -5,6 +5,7 @@ import {
   bool,
   certificateKeys,
   ConfigError,
+  countryCodes,
   cron,
   httpUrl,
   int,
@@ -91,6 +92,21 @@ export interface AppConfig {
   people: PeopleConfig;
   reminders: RemindersConfig;
   certificates: CertificateConfig;
+  messaging: MessagingConfig;
+}
+
+/** Who may be texted, and how many texts may go out (docs/security.md, "SMS: what it costs and who may be texted"). */
+export interface MessagingConfig {
+  /** PHONE_COUNTRY_CODES: the country calling codes a phone number may have (anywhere we would text it). */
+  countryCodes: readonly string[];
+  /** SMS_BUDGET_PER_HOUR: outgoing SMS per hour across every instance; past it a message is not sent (alerted). */
+  perHour: number;
+  /** ACTIVATION_SMS_WINDOW_MINUTES: at most one activation key SMS to one number in this many minutes. */
+  activationWindowMinutes: number;
+  /** UNACTIVATED_DRIVER_DAYS: a registration not activated within this many days is deleted. */
+  unactivatedDays: number;
+  /** UNACTIVATED_PURGE_CRON: when the deletion of stale registrations runs (pg-boss cron, once across all instances). */
+  purgeCron: string;
 }
 
 /** SMS reminders to owners and drivers before a roadworthy certificate, an insurance or a licence lapses. */
@@ -366,6 +382,13 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
       scanCron: cron(env, 'REMINDER_SCAN_CRON', '*/15 * * * *'),
       retries: int(env, 'REMINDER_RETRIES', 3, 0, 20),
       retrySeconds: int(env, 'REMINDER_RETRY_SECONDS', 300, 1, 86_400),
+    },
+    messaging: {
+      countryCodes: countryCodes(env.PHONE_COUNTRY_CODES),
+      perHour: int(env, 'SMS_BUDGET_PER_HOUR', 500, 1, 1_000_000),
+      activationWindowMinutes: int(env, 'ACTIVATION_SMS_WINDOW_MINUTES', 60, 1, 7 * 24 * 60),
+      unactivatedDays: int(env, 'UNACTIVATED_DRIVER_DAYS', 7, 1, 365),
+      purgeCron: cron(env, 'UNACTIVATED_PURGE_CRON', '23 * * * *'),
     },
     certificates: {
       signingKeys: certificateKeys(env, 'CERTIFICATE_SIGNING_KEYS'),

@@ -20,10 +20,12 @@ import { PostgresRegistrySearch } from './persistence/postgres-registry-search';
 import { prismaStores, PrismaUnitOfWork } from './persistence/prisma-unit-of-work';
 import { PrismaAuditLog } from './persistence/prisma-audit-log';
 import { PrismaReminderStore } from './persistence/prisma-reminder.store';
-import type { MessageSender, RateLimitRule } from './core/ports';
+import { PrismaStaleRegistrations } from './persistence/prisma-stale-registrations';
+import type { MessageSender, RateLimitRule, TextingPolicy } from './core/ports';
 import { PostgresRateLimits } from './persistence/postgres-rate-limits';
 import { OutboxMessageSender } from './persistence/outbox-message-sender';
 import { HubtelSmsSender } from './core/platform/hubtel-sms-sender';
+import { GuardedMessageSender } from './core/platform/guarded-message-sender';
 import { CryptoRandomSource } from './core/platform/crypto-random-source';
 import { MeteredEventLog } from './core/observability/event-log';
 import { Metrics, type DatabaseProbes } from './core/observability/metrics';
@@ -53,7 +55,9 @@ import {
   RATE_LIMITS,
   REGISTRY_SEARCH,
   SECRET_HASHER,
+  STALE_REGISTRATIONS,
   STORES,
+  TEXTING_POLICY,
   UNIT_OF_WORK,
   WEBHOOK_SENDER,
 } from './core/tokens';
@@ -121,6 +125,16 @@ export function rateLimitRules(config: AppConfig): Record<string, RateLimitRule>
       seconds: 60,
       message: 'Too many certificate checks from this address',
     },
+    'sms-budget': {
+      points: config.messaging.perHour,
+      seconds: 3600,
+      message: 'The hourly budget of text messages is used up',
+    },
+    'activation-sms-phone': {
+      points: 1,
+      seconds: config.messaging.activationWindowMinutes * 60,
+      message: 'An activation key was sent to this phone number a short while ago',
+    },
     'payment-phone': {
       points: config.payments.perPhonePerHour,
       seconds: 3600,
@@ -179,11 +193,13 @@ export class PortsModule {
       config.apiKeyCacheSeconds * 1000,
       database.keyChanges,
     );
+    const limits = new PostgresRateLimits(database.pool, rateLimitRules(config));
+    const events = new MeteredEventLog(metrics);
     const providers = [
       { provide: APP_CONFIG, useValue: config },
       { provide: CLOCK, useValue: clock },
       { provide: Metrics, useValue: metrics },
-      { provide: EVENT_LOG, useValue: new MeteredEventLog(metrics) },
+      { provide: EVENT_LOG, useValue: events },
       { provide: RANDOM_SOURCE, useValue: random },
       { provide: ID_GENERATOR, useValue: new ObjectIdGenerator(clock, random) },
       {
@@ -218,14 +234,30 @@ export class PortsModule {
       { provide: ApiKeyStore, useValue: apiKeys },
       { provide: API_KEY_AUTHENTICATOR, useValue: apiKeys },
       { provide: DATABASE_HEALTH, useValue: database },
-      { provide: RATE_LIMITS, useValue: new PostgresRateLimits(database.pool, rateLimitRules(config)) },
+      { provide: RATE_LIMITS, useValue: limits },
+      {
+        provide: TEXTING_POLICY,
+        useValue: {
+          countryCodes: config.messaging.countryCodes,
+          quietHours: config.reminders.quietHours,
+          timeZone: config.reminders.timeZone,
+        } satisfies TextingPolicy,
+      },
       {
         provide: MESSAGE_SENDER,
-        useValue:
+        // Guarded whatever sends (a test's sender too): who may be texted and the hourly budget hold for every message.
+        useValue: new GuardedMessageSender(
           overrides.messages ??
-          (config.sms ? new HubtelSmsSender(config.sms) : new OutboxMessageSender(database.prisma, () => clock.now())),
+            (config.sms
+              ? new HubtelSmsSender(config.sms)
+              : new OutboxMessageSender(database.prisma, () => clock.now())),
+          limits,
+          events,
+          config.messaging.countryCodes,
+        ),
       },
       { provide: REMINDERS, useValue: new PrismaReminderStore(database.prisma, jobs) },
+      { provide: STALE_REGISTRATIONS, useValue: new PrismaStaleRegistrations(database.prisma) },
     ];
     return {
       module: PortsModule,

@@ -47,6 +47,8 @@ async function documentsLapsingSoon(running: RunningApp, f: ApiFixture): Promise
     include: { owner: true },
   });
   const driver = await prisma.driver.update({ where: { id: f.ids.workingDriver }, data: { licenseExpiry: LICENCE } });
+  // Reminders go to people who proved the number is theirs: the working driver activated; the owner is verified here.
+  await prisma.vehicleOwner.update({ where: { id: vehicle.ownerId }, data: { verified: true } });
   return {
     vehicle: vehicle.id,
     ownerId: vehicle.ownerId,
@@ -88,7 +90,13 @@ describeOnEachTier('reminders before documents lapse', (tier) => {
     const config = store.config();
     // No workers: the test runs the scan and the send jobs itself, at the times it sets.
     running = await createApp(
-      { ...config, jobs: { ...config.jobs, workers: false } },
+      {
+        ...config,
+        jobs: { ...config.jobs, workers: false },
+        reminders: { ...config.reminders, quietHours: { fromHour: 20, untilHour: 7 } },
+        // Under 200 an hour the budget is counted one by one in the database (no points held by the instance).
+        messaging: { ...config.messaging, perHour: 100 },
+      },
       { ports: { clock, messages: sender } },
     );
     f = await loadApiFixture(running.database);
@@ -102,6 +110,8 @@ describeOnEachTier('reminders before documents lapse', (tier) => {
     await running.database.prisma.documentReminder.deleteMany({});
     await running.database.prisma.vehicleOwner.updateMany({ data: { remindersStoppedAt: null } });
     await running.database.prisma.driver.updateMany({ data: { remindersStoppedAt: null } });
+    await running.database.prisma.vehicleOwner.update({ where: { id: s.ownerId }, data: { verified: true } });
+    await running.database.prisma.driver.update({ where: { id: s.driver }, data: { verified: true } });
     await running.database.prisma.vehicle.update({
       where: { id: s.vehicle },
       data: { roadWorthyExpiryDate: ROADWORTHY, insuranceExpiryDate: INSURANCE },
@@ -136,6 +146,56 @@ describeOnEachTier('reminders before documents lapse', (tier) => {
     expect(await service().scan()).toEqual({ claimed: 1, released: 0 });
     await deliverPending(running);
     expect(sender.sent.at(-1)?.text).toMatch(/^The roadworthy certificate of .* expires tomorrow\./);
+  });
+
+  it('reminds only people who proved the number is theirs: never a driver who did not activate, nor an unverified owner', async () => {
+    // Issue 42: an anonymous registration with a stranger's number got licence reminders without ever activating.
+    await running.database.prisma.driver.update({ where: { id: s.driver }, data: { verified: false } });
+    await running.database.prisma.vehicleOwner.update({ where: { id: s.ownerId }, data: { verified: false } });
+    expect(await service().scan()).toEqual({ claimed: 0, released: 0 });
+    await deliverPending(running);
+    expect(sender.sent).toEqual([]);
+
+    // Claimed while proven, then no longer so (a corrected number voids the proof): cancelled when its job runs.
+    await running.database.prisma.driver.update({ where: { id: s.driver }, data: { verified: true } });
+    expect((await service().scan()).claimed).toBe(1);
+    await running.database.prisma.driver.update({ where: { id: s.driver }, data: { verified: false } });
+    await deliverPending(running);
+    expect(sender.sent).toEqual([]);
+    expect((await reminderRows(running)).map((r) => [r.document, r.status, r.reason])).toEqual([
+      ['licence', 'cancelled', 'number not proven'],
+    ]);
+  });
+
+  it('holds a reminder over the hourly SMS budget until a later scan, and never texts a number outside the country codes', async () => {
+    await running.database.prisma.vehicleOwner.update({ where: { id: s.ownerId }, data: { verified: false } });
+    expect((await service().scan()).claimed).toBe(1);
+    const limits = running.database.prisma.rateLimit;
+    // The hour's budget used up (by other instances): the reminder waits, it is not lost nor retried at once.
+    await limits.deleteMany({});
+    await running.database.prisma
+      .$executeRaw`INSERT INTO rate_limits (key, points, expire) VALUES ('sms-budget:all', 1000000, ${Date.now() + 3_600_000})`;
+    await deliverPending(running);
+    expect(sender.sent).toEqual([]);
+    expect((await reminderRows(running)).map((r) => [r.status, r.reason])).toEqual([['held', 'over budget']]);
+    await limits.deleteMany({});
+    expect(await service().scan()).toEqual({ claimed: 0, released: 1 });
+    await deliverPending(running);
+    expect(sender.sent.map((m) => m.to)).toEqual([s.driverPhone]);
+
+    // A number stored before the country codes were enforced is not texted: cancelled, never retried.
+    await running.database.prisma.documentReminder.deleteMany({});
+    await running.database.prisma.driver.update({ where: { id: s.driver }, data: { phone: '+447700900123' } });
+    try {
+      await service().scan();
+      await deliverPending(running);
+      expect(sender.sent).toHaveLength(1);
+      expect((await reminderRows(running)).map((r) => [r.status, r.reason])).toEqual([
+        ['cancelled', 'number not allowed'],
+      ]);
+    } finally {
+      await running.database.prisma.driver.update({ where: { id: s.driver }, data: { phone: s.driverPhone } });
+    }
   });
 
   it('lists sent and failed reminders in the history of the vehicle and of the driver, and counts them', async () => {
@@ -358,6 +418,9 @@ describeOnPostgres('reminders across two instances', () => {
       data: { licenseExpiry: LICENCE },
     });
     documents = vehicles.length + drivers.length;
+    // Reminders go to people who proved the number is theirs: here every owner and driver has.
+    await prisma.vehicleOwner.updateMany({ data: { verified: true } });
+    await prisma.driver.updateMany({ data: { verified: true } });
   });
   afterAll(async () => {
     for (const running of apps) await running.close();

@@ -472,7 +472,7 @@ export interface paths {
         put?: never;
         /**
          * Register a driver (operation 6)
-         * @description Drivers register themselves from the platform app, so no API key is needed (one, if sent, must be valid: 401 otherwise; a dashboard session must carry its X-CSRF-Token: 403 CSRF_REJECTED otherwise). The driver starts unapproved and unverified; the response carries only the new driver's own record (never the embedded owner). A six-digit activation key goes by SMS to the driver's phone, and to nobody else: neither the caller nor staff who register a driver ever see it (only a keyed hash is kept); `activationKeySent` says whether it was handed over (false: an approver sends a new one). The driver activates the account with it, and an assembly approves the driver. A self-registering driver names the `assembly` that is to approve them (GET /assembly/all lists them); without one the driver waits unassigned until an admin places them. Without an API key, each client address may register REGISTRATION_LIMIT_PER_ADDRESS drivers an hour (default 20) and each phone number REGISTRATION_LIMIT_PER_PHONE a day (default 3): past either, 429 with Retry-After. An instance works on REGISTRATION_CONCURRENCY registrations without a key at once (default 2) with as many waiting, and admits at most REGISTRATION_RATE_PER_SECOND a second (default 5); past either, 429 with Retry-After: 1, answered a quarter second later. An email already registered is a 409 (DRIVER_EMAIL_TAKEN), answered before the owner is looked at; an `ownerID` may name only an owner of the driver's own assembly: one that does not exist and one of another assembly are the same 422 (OWNER_NOT_FOUND). An assembly that does not exist is 422 ASSEMBLY_NOT_FOUND.
+         * @description Drivers register themselves from the platform app, so no API key is needed (one, if sent, must be valid: 401 otherwise; a dashboard session must carry its X-CSRF-Token: 403 CSRF_REJECTED otherwise). The driver starts unapproved and unverified; the response carries only the new driver's own record (never the embedded owner). A six-digit activation key goes by SMS to the driver's phone, and to nobody else: neither the caller nor staff who register a driver ever see it (only a keyed hash is kept); `activationKeySent` says whether it was handed over (false: an approver sends a new one). The driver activates the account with it, and an assembly approves the driver. The phone must be of a country we text (PHONE_COUNTRY_CODES, default 233: 024…, +233 24… and 233-24-… are one number); another is 400 PHONE_NOT_ALLOWED. At most one activation key goes to one number in ACTIVATION_SMS_WINDOW_MINUTES (default 60), and no SMS past SMS_BUDGET_PER_HOUR: then `activationKeySent` is false. A driver registering themselves gets the key at once; one registered by staff in the quiet hours (REMINDER_QUIET_HOURS) gets it when they end (`activationKeySent` false). A registration not activated within UNACTIVATED_DRIVER_DAYS (default 7) is deleted. A self-registering driver names the `assembly` that is to approve them (GET /assembly/all lists them); without one the driver waits unassigned until an admin places them. Without an API key, each client address may register REGISTRATION_LIMIT_PER_ADDRESS drivers an hour (default 20) and each phone number REGISTRATION_LIMIT_PER_PHONE a day (default 3): past either, 429 with Retry-After. An instance works on REGISTRATION_CONCURRENCY registrations without a key at once (default 2) with as many waiting, and admits at most REGISTRATION_RATE_PER_SECOND a second (default 5); past either, 429 with Retry-After: 1, answered a quarter second later. An email already registered is a 409 (DRIVER_EMAIL_TAKEN), answered before the owner is looked at; an `ownerID` may name only an owner of the driver's own assembly: one that does not exist and one of another assembly are the same 422 (OWNER_NOT_FOUND). An assembly that does not exist is 422 ASSEMBLY_NOT_FOUND.
          */
         post: operations["driversAdd"];
         delete?: never;
@@ -626,7 +626,7 @@ export interface paths {
         put?: never;
         /**
          * Send a new activation key to the driver's phone
-         * @description The new key (valid ACTIVATION_KEY_HOURS, lifting any delay) goes to the driver's phone by SMS (SMS_GATEWAY_URL; without one, the local `outbox_messages` table). It never appears in any response: staff cannot activate a driver themselves. A duty of assembly approvers (and admins): other assembly roles get 403 DUTY_NOT_ALLOWED. Correcting the phone number of a driver who has not activated voids the current key, so a key sent to the old number cannot activate the account: send a new one here. 502 MESSAGE_NOT_SENT when the gateway refuses it; the call may be repeated.
+         * @description The new key (valid ACTIVATION_KEY_HOURS, lifting any delay) goes to the driver's phone by SMS (SMS_GATEWAY_URL; without one, the local `outbox_messages` table). It never appears in any response: staff cannot activate a driver themselves. A duty of assembly approvers (and admins): other assembly roles get 403 DUTY_NOT_ALLOWED. Correcting the phone number of a driver who has not activated voids the current key, so a key sent to the old number cannot activate the account: send a new one here. 502 MESSAGE_NOT_SENT when the gateway refuses it; the call may be repeated. In the quiet hours (REMINDER_QUIET_HOURS) nothing changes now: the new key is made and sent when they end. One activation key per number in ACTIVATION_SMS_WINDOW_MINUTES: before that, 429 with Retry-After (the current key keeps working). Past SMS_BUDGET_PER_HOUR, 503 SMS_BUDGET_EXHAUSTED with Retry-After. A stored number outside PHONE_COUNTRY_CODES is 400 PHONE_NOT_ALLOWED (correct it first).
          */
         post: operations["driversReissue"];
         delete?: never;
@@ -2307,7 +2307,7 @@ export interface components {
             /** @description The registered driver (never its activation key). */
             payload: components["schemas"]["DriverResponse"];
             /**
-             * @description Whether the activation key was handed to the SMS service for the driver's phone. false: the driver is registered, and an approver sends a new key (POST /drivers/{id}/activation-key).
+             * @description Whether the activation key was handed to the SMS service for the driver's phone. false: the driver is registered, and the key was not sent (the gateway refused it, the number had a key within ACTIVATION_SMS_WINDOW_MINUTES, the hourly SMS budget is used up, or staff registered the driver in the quiet hours: then it goes when they end); an approver can send a new key (POST /drivers/{id}/activation-key).
              * @example true
              */
             activationKeySent: boolean;
@@ -6984,7 +6984,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
-            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            /** @description Too many requests (`RATE_LIMITED`, with a Retry-After header in seconds), or too many callbacks kept for one transaction (`TOO_MANY_CALLBACKS`). */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7005,7 +7005,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
-            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`): nothing was changed; retry after the Retry-After header (seconds). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

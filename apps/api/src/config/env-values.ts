@@ -79,6 +79,19 @@ export function quietHours(value: string | undefined): { fromHour: number; until
   return { fromHour: Number(match[1]), untilHour: Number(match[2]) };
 }
 
+/** Country calling codes (PHONE_COUNTRY_CODES, comma-separated digits without "+", e.g. 233 or 233,228). */
+export function countryCodes(value: string | undefined): string[] {
+  const codes = (value ?? '')
+    .split(',')
+    .map((c) => c.trim().replace(/^\+/, ''))
+    .filter(Boolean);
+  if (codes.length === 0) return ['233'];
+  const bad = codes.find((c) => !/^[1-9]\d{0,2}$/.test(c));
+  if (bad !== undefined)
+    throw new ConfigError(`PHONE_COUNTRY_CODES must be country calling codes such as 233 or 233,228, got "${bad}"`);
+  return [...new Set(codes)];
+}
+
 /** A five-field cron expression (pg-boss's schedules run at most once a minute). */
 export function cron(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
   const raw = (env[name] ?? '').trim() || fallback;

@@ -122,6 +122,36 @@ export interface MessageSender {
   send(message: { to: string; text: string }): Promise<void>;
 }
 
+/**
+ * Who may be texted and when (docs/security.md, "SMS: what it costs and who may be texted"): the country calling codes
+ * a phone number may have wherever we would text it, and the quiet hours (REMINDER_QUIET_HOURS) that hold every message
+ * that is not the answer to the person's own action.
+ */
+export interface TextingPolicy {
+  countryCodes: readonly string[];
+  quietHours: { fromHour: number; untilHour: number };
+  timeZone: string;
+}
+
+/** Ghana only, no quiet hours: what the service specs run with unless they say otherwise. */
+export const DEFAULT_TEXTING_POLICY: TextingPolicy = {
+  countryCodes: ['233'],
+  quietHours: { fromHour: 0, untilHour: 0 },
+  timeZone: 'Africa/Accra',
+};
+
+/**
+ * Port: driver registrations nobody activated, deleted once stale (UNACTIVATED_DRIVER_DAYS, docs/security.md): nobody
+ * proved the number, and the record holds a stranger's personal data and an e-mail the real person may want.
+ */
+export interface StaleRegistrations {
+  /**
+   * Deletes up to `limit` drivers who never activated and registered before `registeredBefore`, with their reminders,
+   * each with an audit entry at `at` that holds no personal data; answers their ids. A driver a vehicle names is kept.
+   */
+  deleteUnactivated(registeredBefore: Date, at: Date, limit: number): Promise<string[]>;
+}
+
 /** A limit: at most `points` uses of one key per `seconds`. */
 export interface RateLimitRule {
   points: number;
@@ -257,7 +287,10 @@ export interface PeopleDirectory {
 /** A record whose reminders are about: the vehicle (its owner is reminded) or the driver. */
 export type ReminderEntity = 'vehicle' | 'driver';
 
-/** A document with an expiry in the window asked for, whose owner or driver has not stopped reminders. */
+/**
+ * A document with an expiry in the window asked for, whose owner or driver has not stopped reminders and proved the
+ * number is theirs (ReminderTarget.proven).
+ */
 export interface ExpiringDocument {
   entity: ReminderEntity;
   entityId: string;
@@ -277,6 +310,11 @@ export interface ReminderRecord extends ExpiringDocument {
 export interface ReminderTarget {
   phone: string;
   stopped: boolean;
+  /**
+   * Whether the person proved the number is theirs: a driver who activated (the key sent to it), an owner an assembly
+   * verified in person. Reminders go to those only (docs/security.md).
+   */
+  proven: boolean;
   /** The document's current expiry (another one after a renewal; undefined when it was removed). */
   expiry?: Date;
   /** The vehicle's registration number, for owners' reminders. */

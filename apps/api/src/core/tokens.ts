@@ -27,6 +27,10 @@ export const AUDIT_TRAIL = Symbol('AUDIT_TRAIL');
 export const EVENT_LOG = Symbol('EVENT_LOG');
 /** Rate limits shared across instances (RateLimits). */
 export const RATE_LIMITS = Symbol('RATE_LIMITS');
+/** Stale registrations nobody activated (StaleRegistrations). */
+export const STALE_REGISTRATIONS = Symbol('STALE_REGISTRATIONS');
+/** Who may be texted and when (TextingPolicy). */
+export const TEXTING_POLICY = Symbol('TEXTING_POLICY');
 /** Sends text messages to phones (MessageSender). */
 export const MESSAGE_SENDER = Symbol('MESSAGE_SENDER');
 /** Signs and checks vehicle certificates' tokens (Ed25519CertificateSigner). */

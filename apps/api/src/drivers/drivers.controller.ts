@@ -139,6 +139,10 @@ export class DriversController {
     description:
       'Drivers register themselves from the platform app, so no API key is needed (one, if sent, must be valid: 401 otherwise; a dashboard session must carry its X-CSRF-Token: 403 CSRF_REJECTED otherwise). The driver starts unapproved and unverified; ' +
       "the response carries only the new driver's own record (never the embedded owner). A six-digit activation key goes by SMS to the driver's phone, and to nobody else: neither the caller nor staff who register a driver ever see it (only a keyed hash is kept); `activationKeySent` says whether it was handed over (false: an approver sends a new one). The driver activates the account with it, and an assembly approves the driver. " +
+      'The phone must be of a country we text (PHONE_COUNTRY_CODES, default 233: 024…, +233 24… and 233-24-… are one number); another is 400 PHONE_NOT_ALLOWED. ' +
+      'At most one activation key goes to one number in ACTIVATION_SMS_WINDOW_MINUTES (default 60), and no SMS past SMS_BUDGET_PER_HOUR: then `activationKeySent` is false. ' +
+      'A driver registering themselves gets the key at once; one registered by staff in the quiet hours (REMINDER_QUIET_HOURS) gets it when they end (`activationKeySent` false). ' +
+      'A registration not activated within UNACTIVATED_DRIVER_DAYS (default 7) is deleted. ' +
       'A self-registering driver names the `assembly` that is to approve them (GET /assembly/all lists them); without one the driver waits unassigned until an admin places them. ' +
       'Without an API key, each client address may register REGISTRATION_LIMIT_PER_ADDRESS drivers an hour (default 20) and each phone number REGISTRATION_LIMIT_PER_PHONE a day (default 3): past either, 429 with Retry-After. ' +
       'An instance works on REGISTRATION_CONCURRENCY registrations without a key at once (default 2) with as many waiting, and admits at most REGISTRATION_RATE_PER_SECOND a second (default 5); past either, 429 with Retry-After: 1, answered a quarter second later. ' +
@@ -330,11 +334,13 @@ export class DriversController {
       "The new key (valid ACTIVATION_KEY_HOURS, lifting any delay) goes to the driver's phone by SMS (SMS_GATEWAY_URL; without one, the local `outbox_messages` table). " +
       'It never appears in any response: staff cannot activate a driver themselves. A duty of assembly approvers (and admins): other assembly roles get 403 DUTY_NOT_ALLOWED. ' +
       'Correcting the phone number of a driver who has not activated voids the current key, so a key sent to the old number cannot activate the account: send a new one here. ' +
-      '502 MESSAGE_NOT_SENT when the gateway refuses it; the call may be repeated.',
+      '502 MESSAGE_NOT_SENT when the gateway refuses it; the call may be repeated. ' +
+      'In the quiet hours (REMINDER_QUIET_HOURS) nothing changes now: the new key is made and sent when they end. One activation key per number in ACTIVATION_SMS_WINDOW_MINUTES: before that, 429 with Retry-After (the current key keeps working). ' +
+      'Past SMS_BUDGET_PER_HOUR, 503 SMS_BUDGET_EXHAUSTED with Retry-After. A stored number outside PHONE_COUNTRY_CODES is 400 PHONE_NOT_ALLOWED (correct it first).',
   })
   @View('driver')
   @ApiOkResponse({ type: DriverResponse })
-  @ApiProblems(400, 401, 403, 404, 409, 502)
+  @ApiProblems(400, 401, 403, 404, 409, 429, 502, 503)
   reissue(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<DriverResponse> {
     return this.drivers.reissueActivationKey(id, actorOf(principal));
   }

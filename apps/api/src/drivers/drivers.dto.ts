@@ -238,7 +238,7 @@ export class DriverCreatedResponse {
   @ApiProperty({
     example: true,
     description:
-      "Whether the activation key was handed to the SMS service for the driver's phone. false: the driver is registered, and an approver sends a new key (POST /drivers/{id}/activation-key).",
+      "Whether the activation key was handed to the SMS service for the driver's phone. false: the driver is registered, and the key was not sent (the gateway refused it, the number had a key within ACTIVATION_SMS_WINDOW_MINUTES, the hourly SMS budget is used up, or staff registered the driver in the quiet hours: then it goes when they end); an approver can send a new key (POST /drivers/{id}/activation-key).",
   })
   activationKeySent!: boolean;
 }

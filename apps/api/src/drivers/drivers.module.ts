@@ -3,6 +3,7 @@ import { DEFAULT_ACTIVATION_POLICY, type ActivationPolicy } from '@transport/dom
 import type { AppConfig } from '../config';
 import { Bulkhead } from '../core/platform/bulkhead';
 import { APP_CONFIG } from '../core/tokens';
+import { DriverWorkers } from './driver-workers';
 import { DriversController, REGISTRATION_BULKHEAD } from './drivers.controller';
 import { ACTIVATION_POLICY, DriversService } from './drivers.service';
 
@@ -33,6 +34,7 @@ export function registrationBulkhead(config: AppConfig): Bulkhead {
   controllers: [DriversController],
   providers: [
     DriversService,
+    DriverWorkers,
     { provide: ACTIVATION_POLICY, inject: [APP_CONFIG], useFactory: activationPolicy },
     { provide: REGISTRATION_BULKHEAD, inject: [APP_CONFIG], useFactory: registrationBulkhead },
   ],

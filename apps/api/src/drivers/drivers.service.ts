@@ -18,7 +18,8 @@ import {
   type DriverRegistration,
   type DriverState,
   type Jurisdiction,
-  normalizePhone,
+  SYSTEM_ACTOR,
+  textablePhone,
   type IdGenerator,
   type Page,
   type PageRequest,
@@ -33,7 +34,7 @@ import { assertAssemblyDuty } from '../core/auth/duties';
 import { placeNew, transferRecord } from '../core/auth/jurisdiction';
 import { changeAggregate, correctAggregate, type Transition } from '../core/change-aggregate';
 import { AppError } from '../core/errors';
-import type { MessageSender, RateLimits } from '../core/ports';
+import { DEFAULT_TEXTING_POLICY, type MessageSender, type RateLimits, type TextingPolicy } from '../core/ports';
 import {
   CLOCK,
   ID_GENERATOR,
@@ -42,8 +43,10 @@ import {
   RATE_LIMITS,
   SECRET_HASHER,
   STORES,
+  TEXTING_POLICY,
   UNIT_OF_WORK,
 } from '../core/tokens';
+import { ActivationTexts } from './activation-texts';
 import {
   toDriverResponse,
   toDriverSummaryResponse,
@@ -75,9 +78,14 @@ export class DriversService {
     @Inject(RANDOM_SOURCE) private readonly random: RandomSource,
     @Inject(SECRET_HASHER) private readonly hasher: SecretHasher,
     @Inject(RATE_LIMITS) private readonly limits: RateLimits,
-    @Inject(MESSAGE_SENDER) private readonly messages: MessageSender,
+    @Inject(MESSAGE_SENDER) messages: MessageSender,
     @Inject(ACTIVATION_POLICY) private readonly policy: ActivationPolicy,
-  ) {}
+    @Inject(TEXTING_POLICY) private readonly texting: TextingPolicy = DEFAULT_TEXTING_POLICY,
+  ) {
+    this.texts = new ActivationTexts(limits, messages, clock, texting, policy);
+  }
+
+  private readonly texts: ActivationTexts;
 
   private readonly logger = new Logger('DriversService');
 
@@ -131,10 +139,12 @@ export class DriversService {
    * at, whatever the owner, and an owner that does not exist is refused exactly as one of another assembly is.
    */
   async register(input: DriverRegistration, actor: Actor, clientAddress: string): Promise<DriverRegistered> {
-    if (actor.role === 'anonymous') {
-      await this.limits.consume('registration-address', clientAddress);
-      await this.limits.consume('registration-phone', normalizePhone(input.phone));
-    }
+    const own = actor.role === 'anonymous';
+    if (own) await this.limits.consume('registration-address', clientAddress);
+    const phone = textablePhone(input.phone, this.texting.countryCodes);
+    if (own) await this.limits.consume('registration-phone', phone);
+    // Staff registering someone: the key is not the answer to the driver's own action, so it waits for the morning.
+    const heldFor = own ? 0 : this.texts.heldFor();
     const { driver, activationKey } = await this.uow.run(async (context) => {
       const assemblyId = await placeNew(context, actor, input.assemblyId);
       const registered = Driver.register(
@@ -155,9 +165,10 @@ export class DriversService {
       await context.audit.append(
         auditEntriesFor('driver', registered.driver.pullEvents(), actor, null, redact(saved.toState())),
       );
+      if (heldFor > 0) await this.texts.hold(context, saved.id, heldFor);
       return { driver: saved, activationKey: registered.activationKey };
     });
-    const activationKeySent = await this.sendActivationKey(driver.toState().phone, activationKey);
+    const activationKeySent = heldFor > 0 ? false : await this.texts.trySend(driver.toState().phone, activationKey);
     return { driver: await this.respond(driver, actor), activationKeySent };
   }
 
@@ -196,6 +207,7 @@ export class DriversService {
 
   /** Corrects a driver (If-Match required; the rule per field is the domain's). */
   async correct(id: string, changes: DriverCorrection, actor: Actor, expectedVersion: number): Promise<DriverResponse> {
+    if (changes.phone !== undefined) textablePhone(changes.phone, this.texting.countryCodes);
     const saved = await correctAggregate(
       { ...this.deps, users: this.stores.assemblyUsers },
       { ...this.spec(id, actor, expectedVersion, 'DriverCorrected'), expectedVersion },
@@ -251,11 +263,51 @@ export class DriversService {
    */
   async reissueActivationKey(id: string, actor: Actor): Promise<DriverResponse> {
     await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'reissueActivationKey');
+    const current = withinJurisdiction(jurisdictionOf(actor), await this.stores.drivers.findById(id), 'driver', id);
+    // An activated driver: the domain refuses (409 DRIVER_ALREADY_ACTIVATED), whatever the hour.
+    if (current.verified) return this.respond(await this.reissue(id, actor), actor);
+    const heldFor = this.texts.heldFor();
+    if (heldFor > 0) {
+      // In the quiet hours the new key is made and sent when they end (by the queued job), not now.
+      await this.uow.run((context) => this.texts.hold(context, id, heldFor));
+      return this.respond(current, actor);
+    }
+    const phone = current.toState().phone;
+    // Refused before the key changes: the driver's current key keeps working.
+    await this.texts.assertWindowOpen(phone);
+    return this.respond(await this.reissue(id, actor), actor);
+  }
+
+  /**
+   * The key held by the quiet hours (a staff registration, a reissue): made now and sent, once the quiet hours are
+   * over, to a driver still waiting for one. A driver activated or deleted since gets nothing. The per-number window
+   * and the hourly budget apply: a key they refuse is not sent (logged), and approvers can reissue it later.
+   */
+  async sendHeldActivationKey(id: string): Promise<'sent' | 'held' | 'skipped'> {
+    const driver = await this.stores.drivers.findById(id);
+    if (!driver || driver.verified) return 'skipped';
+    const heldFor = this.texts.heldFor();
+    if (heldFor > 0) {
+      await this.uow.run((context) => this.texts.hold(context, id, heldFor));
+      return 'held';
+    }
+    try {
+      await this.texts.assertWindowOpen(driver.toState().phone);
+    } catch (error) {
+      this.logger.warn(`A held activation key was not sent: ${(error as Error).message}`);
+      return 'skipped';
+    }
+    await this.reissue(id, SYSTEM_ACTOR);
+    return 'sent';
+  }
+
+  /** Replaces the key and sends it, counted in the number's window (a refusal there is a 429: nothing sent). */
+  private async reissue(id: string, actor: Actor): Promise<Driver> {
     const { saved, result } = await this.change(id, actor, undefined, 'DriverActivationKeyReissued', (d, at) =>
       d.reissueActivationKey({ random: this.random, hasher: this.hasher }, at, this.policy),
     );
-    await this.messages.send(this.activationMessage(saved.toState().phone, result));
-    return this.respond(saved, actor);
+    await this.texts.send(saved.toState().phone, result);
+    return saved;
   }
 
   /** An admin's move of a driver to another assembly (audited as DriverTransferred). */
@@ -283,28 +335,6 @@ export class DriversService {
     transition: Transition<Driver, R>,
   ) {
     return changeAggregate(this.deps, this.spec(id, actor, expectedVersion, action), transition);
-  }
-
-  private activationMessage(to: string, key: string) {
-    const hours = Math.round(this.policy.keyLifetimeMs / 3_600_000);
-    return {
-      to,
-      text: `Your transport platform activation key is ${key}. It works for ${hours} hours. Do not share it.`,
-    };
-  }
-
-  /**
-   * The new driver's key, to their phone. The driver is registered whatever happens here: when the message cannot be
-   * handed over, the answer says so and an approver sends a new key (POST /drivers/:id/activation-key).
-   */
-  private async sendActivationKey(to: string, key: string): Promise<boolean> {
-    try {
-      await this.messages.send(this.activationMessage(to, key));
-      return true;
-    } catch (error) {
-      this.logger.warn(`The activation key of a new driver was not sent: ${(error as Error).message}`);
-      return false;
-    }
   }
 
   private async respond(driver: Driver, actor: Actor): Promise<DriverResponse> {

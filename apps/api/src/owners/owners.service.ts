@@ -13,10 +13,12 @@ import {
   type PageRequest,
   type UnitOfWork,
   type VehicleOwnerRegistration,
+  textablePhone,
 } from '@transport/domain';
 import { placeNew, transferRecord } from '../core/auth/jurisdiction';
 import { changeAggregate, correctAggregate, createRecord } from '../core/change-aggregate';
-import { CLOCK, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
+import { DEFAULT_TEXTING_POLICY, type TextingPolicy } from '../core/ports';
+import { CLOCK, ID_GENERATOR, STORES, TEXTING_POLICY, UNIT_OF_WORK } from '../core/tokens';
 import { toOwnerResponse, type OwnerResponse } from './owners.dto';
 
 /**
@@ -30,6 +32,7 @@ export class OwnersService {
     @Inject(STORES) private readonly stores: DataStores,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(TEXTING_POLICY) private readonly texting: TextingPolicy = DEFAULT_TEXTING_POLICY,
   ) {}
 
   async list(request: PageRequest, actor: Actor): Promise<Page<OwnerResponse>> {
@@ -45,6 +48,7 @@ export class OwnersService {
 
   /** In the registering staff's assembly; an admin's in the one named, else unassigned. */
   async add(input: VehicleOwnerRegistration, actor: Actor): Promise<OwnerResponse> {
+    textablePhone(input.phone, this.texting.countryCodes);
     const owner = await createRecord(this.deps, 'owner', actor, async (c, at) => {
       const assemblyId = await placeNew(c, actor, input.assemblyId);
       return c.owners.add(VehicleOwner.register({ ...input, assemblyId }, this.ids, at));
@@ -61,6 +65,7 @@ export class OwnersService {
 
   /** Corrects an owner (If-Match required; the identity document only until verification). */
   async correct(ownerId: string, changes: VehicleOwnerCorrection, actor: Actor, expectedVersion: number) {
+    if (changes.phone !== undefined) textablePhone(changes.phone, this.texting.countryCodes);
     const saved = await correctAggregate(
       { ...this.deps, users: this.stores.assemblyUsers },
       { ...this.spec(ownerId, actor, expectedVersion, 'OwnerCorrected'), expectedVersion },

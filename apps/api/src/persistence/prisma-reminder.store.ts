@@ -68,12 +68,14 @@ export class PrismaReminderStore implements ReminderStore {
       this.prisma.vehicle.findMany({
         where: {
           OR: [{ roadWorthyExpiryDate: between }, { insuranceExpiryDate: between }],
-          owner: { remindersStoppedAt: null },
+          // Only an owner an assembly verified in person (docs/security.md): never a number typed in unchecked.
+          owner: { remindersStoppedAt: null, verified: true },
         },
         select: { id: true, roadWorthyExpiryDate: true, insuranceExpiryDate: true },
       }),
       this.prisma.driver.findMany({
-        where: { licenseExpiry: between, remindersStoppedAt: null },
+        // Only a driver who activated: the key sent to the number proved the number is theirs.
+        where: { licenseExpiry: between, remindersStoppedAt: null, verified: true },
         select: { id: true, licenseExpiry: true },
       }),
     ]);
@@ -144,10 +146,15 @@ export class PrismaReminderStore implements ReminderStore {
     if (reminder.entity === 'driver') {
       const driver = await this.prisma.driver.findUnique({
         where: { id: reminder.entityId },
-        select: { phone: true, licenseExpiry: true, remindersStoppedAt: true },
+        select: { phone: true, licenseExpiry: true, remindersStoppedAt: true, verified: true },
       });
       if (!driver) return undefined;
-      return { phone: driver.phone, stopped: driver.remindersStoppedAt !== null, expiry: driver.licenseExpiry };
+      return {
+        phone: driver.phone,
+        stopped: driver.remindersStoppedAt !== null,
+        proven: driver.verified,
+        expiry: driver.licenseExpiry,
+      };
     }
     const vehicle = await this.prisma.vehicle.findUnique({
       where: { id: reminder.entityId },
@@ -155,7 +162,7 @@ export class PrismaReminderStore implements ReminderStore {
         roadWorthyExpiryDate: true,
         insuranceExpiryDate: true,
         registrationNumber: true,
-        owner: { select: { phone: true, remindersStoppedAt: true } },
+        owner: { select: { phone: true, remindersStoppedAt: true, verified: true } },
       },
     });
     if (!vehicle) return undefined;
@@ -163,6 +170,7 @@ export class PrismaReminderStore implements ReminderStore {
     return {
       phone: vehicle.owner.phone,
       stopped: vehicle.owner.remindersStoppedAt !== null,
+      proven: vehicle.owner.verified,
       expiry: expiry ?? undefined,
       subject: vehicle.registrationNumber ?? undefined,
     };

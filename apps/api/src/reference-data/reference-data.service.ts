@@ -19,11 +19,12 @@ import {
   type RegionState,
   type UnitOfWork,
   type WorkContext,
+  textablePhone,
 } from '@transport/domain';
 import { assertAssemblyDuty } from '../core/auth/duties';
 import { changeAggregate, createRecord } from '../core/change-aggregate';
-import type { PeopleDirectory } from '../core/ports';
-import { CLOCK, ID_GENERATOR, PEOPLE, STORES, UNIT_OF_WORK } from '../core/tokens';
+import { DEFAULT_TEXTING_POLICY, type PeopleDirectory, type TextingPolicy } from '../core/ports';
+import { CLOCK, ID_GENERATOR, PEOPLE, STORES, TEXTING_POLICY, UNIT_OF_WORK } from '../core/tokens';
 import {
   toAssemblyResponse,
   toAssemblyUserResponse,
@@ -64,6 +65,7 @@ export class ReferenceDataService {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(PEOPLE) private readonly people: PeopleDirectory,
+    @Inject(TEXTING_POLICY) private readonly texting: TextingPolicy = DEFAULT_TEXTING_POLICY,
   ) {}
 
   async addRegion(input: { name: string; country: string }, actor: Actor): Promise<RegionRecordResponse> {
@@ -135,6 +137,8 @@ export class ReferenceDataService {
    */
   async addAssemblyUser(input: NewAssemblyUser, actor: Actor): Promise<AssemblyUserResponse> {
     await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'manageAssemblyUsers');
+    // Staff get their password links by SMS.
+    textablePhone(input.phone, this.texting.countryCodes);
     const user = await this.create('assemblyUser', actor, async (c, at) => {
       const created = AssemblyUser.create(input, this.ids, at);
       if (!(await c.assemblies.findById(created.assemblyId)))

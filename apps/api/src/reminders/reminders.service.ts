@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   CommonErrors,
+  DomainError,
   dueThreshold,
   dueWindow,
   inQuietHours,
@@ -15,6 +16,7 @@ import {
   type ReminderPolicy,
 } from '@transport/domain';
 import type { AppConfig } from '../config';
+import { AppError } from '../core/errors';
 import type {
   EventLog,
   MessageSender,
@@ -104,11 +106,13 @@ export class RemindersService {
         ? 'record removed'
         : target.stopped
           ? 'asked to stop'
-          : target.expiry?.getTime() !== reminder.expiry.getTime()
-            ? 'renewed'
-            : dueThreshold(reminder.expiry, now, this.policy) !== reminder.threshold
-              ? 'no longer due'
-              : undefined;
+          : !target.proven
+            ? 'number not proven'
+            : target.expiry?.getTime() !== reminder.expiry.getTime()
+              ? 'renewed'
+              : dueThreshold(reminder.expiry, now, this.policy) !== reminder.threshold
+                ? 'no longer due'
+                : undefined;
     if (reason || !target) {
       if (await this.reminders.settle(reminderId, { status: 'cancelled', reason, at: now }))
         this.count(reminder, 'cancelled', { reason });
@@ -121,6 +125,20 @@ export class RemindersService {
         text: reminderText({ ...reminder, subject: target.subject }, now, this.policy.timeZone),
       });
     } catch (error) {
+      const refused = refusal(error);
+      if (refused === 'held') {
+        // Over the hourly SMS budget: held like the quiet hours, queued again by the next scan.
+        await this.reminders.settle(reminderId, { status: 'held', reason: 'over budget', at: now });
+        this.count(reminder, 'held', { reason: 'over budget' });
+        return 'held';
+      }
+      if (refused === 'cancelled') {
+        // A number we do not text (PHONE_COUNTRY_CODES): retrying would not change it.
+        const reason = 'number not allowed';
+        if (await this.reminders.settle(reminderId, { status: 'cancelled', reason, at: now }))
+          this.count(reminder, 'cancelled', { reason });
+        return 'cancelled';
+      }
       if (attempt.retryCount >= attempt.retryLimit) {
         const reason = (error as Error).message;
         if (
@@ -186,4 +204,11 @@ export class RemindersService {
     if (outcome === 'failed') this.events.warn('reminder', line);
     else this.events.info('reminder', line);
   }
+}
+
+/** What a sender's refusal makes of a reminder: held (over the budget), cancelled (a number we do not text), or retried. */
+function refusal(error: unknown): 'held' | 'cancelled' | undefined {
+  if (error instanceof AppError && error.code === 'SMS_BUDGET_EXHAUSTED') return 'held';
+  if (error instanceof DomainError && error.code === 'PHONE_NOT_ALLOWED') return 'cancelled';
+  return undefined;
 }

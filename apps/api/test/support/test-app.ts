@@ -38,6 +38,9 @@ export async function openTierStore(tier: Tier): Promise<TierStore> {
     // Tests register drivers without a key faster than any real instance admits them (REGISTRATION_RATE_PER_SECOND,
     // unit-tested in bulkhead.spec.ts); the concurrency bulkhead and the per-address limits stay as configured.
     activation: { ...loaded.activation, secrets: [TEST_ACTIVATION_SECRET], registrationRatePerSecond: 100_000 },
+    // Suites on the system clock must not answer differently at night: no quiet hours unless a suite sets them (with a
+    // clock of its own: reminders.e2e.spec.ts, sms-abuse.e2e.spec.ts).
+    reminders: { ...loaded.reminders, quietHours: { fromHour: 0, untilHour: 0 } },
   };
   if (tier === 'postgresql') {
     const database = await createScratchDatabase('test', migratedPostgresTemplate());

@@ -5,6 +5,7 @@ import {
   dueThreshold,
   dueWindow,
   inQuietHours,
+  quietHoursEnd,
   reminderText,
   type ReminderPolicy,
 } from './reminder-schedule';
@@ -52,6 +53,15 @@ describe('reminder schedule', () => {
     const lagos = { ...ACCRA, timeZone: 'Africa/Lagos' };
     expect(inQuietHours(new Date('2027-03-10T19:30:00Z'), lagos)).toBe(true);
     expect(inQuietHours(new Date('2027-03-10T06:30:00Z'), lagos)).toBe(false);
+  });
+
+  it('says when the quiet hours end: at once outside them, else the morning hour that ends them', () => {
+    const end = (iso: string, policy = ACCRA) => quietHoursEnd(new Date(iso), policy).toISOString();
+    expect(end('2027-03-10T12:34:56.000Z')).toBe('2027-03-10T12:34:56.000Z');
+    expect(end('2027-03-10T20:00:00.000Z')).toBe('2027-03-11T07:00:00.000Z');
+    expect(end('2027-03-11T06:59:59.000Z')).toBe('2027-03-11T07:00:00.000Z');
+    // On the zone's clock: 07:00 in Kathmandu (UTC+5:45) is 01:15 UTC.
+    expect(end('2027-03-10T20:00:00.000Z', { ...ACCRA, timeZone: 'Asia/Kathmandu' })).toBe('2027-03-11T01:15:00.000Z');
   });
 
   it('handles quiet hours within one day, and none at all when both ends are equal', () => {

@@ -79,6 +79,22 @@ export function inQuietHours(at: Date, policy: Pick<ReminderPolicy, 'quietHours'
   return fromHour < untilHour ? hour >= fromHour && hour < untilHour : hour >= fromHour || hour < untilHour;
 }
 
+/** Zones' offsets are whole quarter hours: quiet hours begin and end on a quarter hour of UTC. */
+const QUARTER_HOUR_MS = 15 * 60_000;
+
+/**
+ * When a message held by the quiet hours may go: `at` itself outside them, else the first instant after them (the
+ * `untilHour`:00 that ends them, on the zone's clock). Used for every message that does not answer the person's own
+ * action (docs/security.md).
+ */
+export function quietHoursEnd(at: Date, policy: Pick<ReminderPolicy, 'quietHours' | 'timeZone'>): Date {
+  if (!inQuietHours(at, policy)) return at;
+  let next = Math.floor(at.getTime() / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
+  do next += QUARTER_HOUR_MS;
+  while (inQuietHours(new Date(next), policy));
+  return new Date(next);
+}
+
 /**
  * The threshold whose reminder is due for a document expiring at `expiry`: the smallest threshold not below the days
  * left, so a reminder missed (the service was down that morning, the document was recorded late) is still sent once

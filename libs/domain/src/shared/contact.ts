@@ -20,6 +20,30 @@ export function normalizePhone(raw: string, field = 'phone'): string {
   return `+${digits}`;
 }
 
+/**
+ * A phone number we may text: normalised (every spelling of a Ghanaian number is the same number), and within the
+ * country calling codes allowed (`countryCodes`, e.g. ['233']; configured by the app). A number of any other country is
+ * refused (PHONE_NOT_ALLOWED), naming the field: an SMS abroad costs many times a local one, and a registry for Ghana
+ * has no business texting one (SMS pumping, toll fraud). Country calling codes are prefix-free, so a prefix test is exact.
+ */
+export function textablePhone(raw: string, countryCodes: readonly string[], field = 'phone'): string {
+  const phone = normalizePhone(raw, field);
+  if (!isTextable(phone, countryCodes)) {
+    const codes = countryCodes.map((c) => `+${c}`).join(', ');
+    throw new DomainError(
+      'PHONE_NOT_ALLOWED',
+      `${field} must be a phone number of a country we text (${codes}), such as 0244123456`,
+      field,
+    );
+  }
+  return phone;
+}
+
+/** Whether a normalised phone number (+digits) is within the country calling codes allowed. */
+export function isTextable(phone: string, countryCodes: readonly string[]): boolean {
+  return countryCodes.some((code) => phone.startsWith(`+${code}`));
+}
+
 /** The forms of a phone number that someone may type when searching: used to match either spelling. */
 export function phoneSearchForms(query: string): string[] {
   const compact = query.replace(/[\s\-().]/g, '');

@@ -35,6 +35,7 @@ export const ERROR_KINDS = {
   INVALID_VEHICLE_TYPE: 'validation',
   INVALID_VIN: 'validation',
   INVALID_WEIGHTS: 'validation',
+  PHONE_NOT_ALLOWED: 'validation',
   // The addressed record does not exist (404).
   NOT_FOUND: 'not_found',
   // Collides with stored data: a duplicate, a lost race, a repeated transition (409).

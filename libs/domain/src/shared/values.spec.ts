@@ -1,4 +1,12 @@
-import { normalizeDigitalAddress, normalizeEmail, normalizePhone, phoneSearchForms, requireText } from './contact';
+import {
+  isTextable,
+  normalizeDigitalAddress,
+  normalizeEmail,
+  normalizePhone,
+  phoneSearchForms,
+  requireText,
+  textablePhone,
+} from './contact';
 import { parseGeoPoint, geoPoint } from './geo-point';
 import { documentNumber, oneOf } from './identity';
 import { idList } from './id-generator';
@@ -23,6 +31,28 @@ describe('phone numbers', () => {
 
   it('refuses a non-string', () => {
     expect(() => normalizePhone(244123456 as never, 'customerPhone')).toThrow(/customerPhone/);
+  });
+
+  it.each(['024 412 3456', '+233 24 412 3456', '233-24-412-3456', '(024) 412-3456'])(
+    'takes %s as the Ghanaian number it is, which may be texted',
+    (raw) => {
+      expect(textablePhone(raw, ['233'])).toBe('+233244123456');
+    },
+  );
+
+  it('refuses a number of a country outside the list, naming the field and the countries allowed', () => {
+    expect(() => textablePhone('+44 7700 900123', ['233'], 'contactNumber')).toThrow(
+      expect.objectContaining({
+        code: 'PHONE_NOT_ALLOWED',
+        field: 'contactNumber',
+        message: expect.stringMatching(/\+233/),
+      }),
+    );
+    expect(textablePhone('+44 7700 900123', ['233', '44'])).toBe('+447700900123');
+    expect(isTextable('+2348012345678', ['233'])).toBe(false);
+    expect(isTextable('+233244123456', ['1', '233'])).toBe(true);
+    // Malformed stays malformed: INVALID_PHONE first.
+    expect(() => textablePhone('12345', ['233'])).toThrow(expect.objectContaining({ code: 'INVALID_PHONE' }));
   });
 
   it('offers both spellings of a Ghana number for search', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SAMPLE_MERCHANT } from '../src/sample';
-import { ID, PHONES, PLATE, SIZES, writeHistoryExport } from './fixtures/history';
+import { ID, PHONES, PLATE, RETRIED_REFERENCE, SIZES, writeHistoryExport } from './fixtures/history';
 import { admin, fingerprint, migratedDatabase, query, reportLines, runImport, spawnImport } from './support';
 
 // Issue 44: an export as the original's operators make it, whose values the original kept (dates typed day first,
@@ -94,6 +94,19 @@ describe('importing the values the original kept', () => {
     const owners = summaryOf(report).collections.vehicleowners;
     expect(owners).toMatchObject({ read: SIZES.vehicleowners + 4, imported: SIZES.vehicleowners + 2, replaced: 1 });
     expect(owners.reasons).toEqual({ SUPERSEDED: 1 });
+  });
+
+  it('keeps every attempt of a payment retried under one reference', async () => {
+    const attempts = await query<{ id: string; status: string }>(
+      url,
+      'SELECT id, status FROM transactions WHERE reference = $1 ORDER BY "createdAt"',
+      [RETRIED_REFERENCE],
+    );
+    expect(attempts).toEqual([
+      { id: ID.failedAttempt, status: 'failed' },
+      { id: ID.retry, status: 'success' },
+    ]);
+    expect(summaryOf(report).collections.transactions).toMatchObject({ imported: SIZES.transactions + 2, skipped: 0 });
   });
 
   it('skips a soft-deleted record, listing it, and imports the live one that took its plate', async () => {

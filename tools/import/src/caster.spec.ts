@@ -1,4 +1,4 @@
-import { castRecord, CastTally, slashedDate, type Cast, type DateRead } from './caster';
+import { canonicalCard, canonicalPlate, castRecord, CastTally, slashedDate, type Cast, type DateRead } from './caster';
 import { parseJsonLine } from './json-line';
 import { RecordRefused } from './records';
 
@@ -102,5 +102,20 @@ describe('reading values as the original’s Mongoose schema cast them', () => {
     });
     expect(() => parseJsonLine('{"a":NaN,}')).toThrow(SyntaxError);
     expect(() => parseJsonLine('{"a":nope}')).toThrow(SyntaxError);
+  });
+});
+
+describe('the canonical forms of plates and Ghana Card numbers', () => {
+  it('writes a plate as GR 1234-24 whatever separators people used, and leaves other shapes to the domain', () => {
+    for (const spelled of ['GR 1234-24', 'GR-1234-24', 'gr1234 24', ' GR 1234 - 24 ', 'GR1234-24'])
+      expect([spelled, canonicalPlate(spelled)]).toEqual([spelled, 'GR 1234-24']);
+    expect(canonicalPlate('AS 77-K')).toBe('AS 77-K');
+    expect(canonicalPlate('DIPLOMAT 1')).toBeUndefined();
+  });
+
+  it('writes a Ghana Card number as printed, GHA-123456789-0', () => {
+    for (const spelled of ['GHA-123456789-0', 'gha 123456789 0', 'GHA1234567890'])
+      expect([spelled, canonicalCard(spelled)]).toEqual([spelled, 'GHA-123456789-0']);
+    expect(canonicalCard('GHA-100000000')).toBeUndefined();
   });
 });

@@ -1,7 +1,11 @@
 import { refuse, type Doc } from './records';
 
-/** A field's type in the original's Mongoose schema: what Mongoose cast a value to before saving it. */
-export type FieldType = 'date' | 'number' | 'boolean' | 'id' | 'text';
+/**
+ * A field's type in the original's Mongoose schema: what Mongoose cast a value to before saving it. `plate` and
+ * `card` are texts with a canonical form here (a registration number, a Ghana Card number), so one plate or card
+ * in two spellings is one value, and the unique index finds the clash.
+ */
+export type FieldType = 'date' | 'number' | 'boolean' | 'id' | 'text' | 'plate' | 'card';
 
 /** How a date written with slashes (`05/03/2027`) is read: day first (Ghana's way, the default) or month first. */
 export type DateOrder = 'dmy' | 'mdy';
@@ -123,6 +127,22 @@ export function castRecord(
 
 const unchanged = Symbol('unchanged');
 
+/**
+ * A Ghanaian registration number in its canonical form, `GR 1234-24` (region letters, a space, the number, a hyphen,
+ * the year or series), from the forms people write it in (`GR-1234-24`, `gr1234 24`); undefined for another shape,
+ * which the domain's own rule then judges as it is.
+ */
+export function canonicalPlate(raw: string): string | undefined {
+  const parts = /^([A-Z]{1,3})[\s-]*(\d{1,5})[\s-]*(\d{2}|[A-Z])$/.exec(raw.trim().toUpperCase());
+  return parts ? `${parts[1]} ${parts[2]}-${parts[3]}` : undefined;
+}
+
+/** A Ghana Card number in its printed form, `GHA-123456789-0`, from `gha 123456789 0`, `GHA1234567890`, ... */
+export function canonicalCard(raw: string): string | undefined {
+  const parts = /^GHA[\s-]*(\d{9})[\s-]*(\d)$/.exec(raw.trim().toUpperCase());
+  return parts ? `GHA-${parts[1]}-${parts[2]}` : undefined;
+}
+
 const shown = (value: unknown) => (typeof value === 'number' && Number.isNaN(value) ? 'NaN' : JSON.stringify(value));
 
 function castOne(raw: unknown, type: FieldType, order: DateOrder): unknown {
@@ -145,6 +165,12 @@ function castOne(raw: unknown, type: FieldType, order: DateOrder): unknown {
         return new Date(Date.UTC(Number(raw), 0, 1));
       if (typeof raw !== 'string') return unchanged;
       return slashedDate(raw, order) ?? unchanged;
+    }
+    case 'plate':
+    case 'card': {
+      if (typeof raw !== 'string') return unchanged;
+      const canonical = type === 'plate' ? canonicalPlate(raw) : canonicalCard(raw);
+      return canonical === undefined || canonical === raw ? unchanged : canonical;
     }
     case 'id':
     case 'text':

@@ -261,7 +261,7 @@ const owners: Collection = {
   files: ['vehicleowners', 'vehicleowner', 'owners', 'vehicle_owners'],
   known: [...META, 'name', 'phone', 'email', 'idType', 'idNumber', 'verified', 'assembly', 'assemblyId'],
   values: { idType: 'idType' },
-  types: { verified: 'boolean', assembly: 'id', assemblyId: 'id' },
+  types: { verified: 'boolean', idNumber: 'card', assembly: 'id', assemblyId: 'id' },
   map(doc) {
     const m = meta(doc);
     const assemblyId = assemblyOf(doc);
@@ -341,6 +341,7 @@ const drivers: Collection = {
     verified: 'boolean',
     approved: 'boolean',
     rating: 'number',
+    idNumber: 'card',
     ownerID: 'id',
     approvedBy: 'id',
     assembly: 'id',
@@ -368,7 +369,9 @@ const drivers: Collection = {
         ...(assemblyId !== undefined && { assemblyId }),
       },
       { ids: keepId(m.id), random: noRandom, hasher: notHashing },
-      m.createdAt,
+      // The licence may have been renewed after the record was made: its issue date is checked against the
+      // record's last change (updatedAt), not its creation, which said "in the future" of a renewed licence.
+      m.updatedAt,
     ).driver.toState();
     const approved = flag(doc, 'approved');
     const verified = flag(doc, 'verified');
@@ -454,7 +457,7 @@ const vehicles: Collection = {
     netWeight: 'number',
     fuelCapacity: 'number',
     color: 'text',
-    registrationNumber: 'text',
+    registrationNumber: 'plate',
     make: 'text',
     model: 'text',
     type: 'text',
@@ -638,6 +641,7 @@ const trips: Collection = {
     'service.ended': 'boolean',
     'service.driver.rating': 'number',
     'service.vehicle.capacity': 'number',
+    'service.vehicle.registrationNumber': 'plate',
     'service.pricing.pricePerKm': 'number',
     'service.pricing.pricePerMinute': 'number',
     assembly: 'id',

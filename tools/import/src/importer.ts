@@ -12,6 +12,7 @@ import {
   type Row,
   type Table,
 } from './collections';
+import { FieldMap } from './field-map';
 import { castRecord, CastTally, type DateOrder, type DateRead } from './caster';
 import { readRecords } from './reader';
 import { refusalOf, type Doc, type RefusalCode } from './records';
@@ -33,6 +34,8 @@ export interface ImportOptions {
   connections?: number;
   /** The operator's mapping of values people typed (`--map`): `collection.field` or `field` -> original -> here. */
   valueMap?: ValueMap;
+  /** The mapping file's `fields` section: `collection.oldName` or `oldName` -> the name here (field-map.ts). */
+  fieldMap?: Readonly<Record<string, unknown>>;
   /** Refuse the whole import when a file names no collection (otherwise it is skipped and listed). */
   strict?: boolean;
   /** How dates written with slashes are read (`--date-order`): day first (the default, as Ghana writes them) or month first. */
@@ -292,6 +295,17 @@ class Target {
     }
   }
 
+  /** The id of the record holding the one-column unique value a refusal names (`Key (col)=(value) already exists`). */
+  async holder(table: Table, error: unknown): Promise<string | undefined> {
+    const key = /^Key \("?([^",]+?)"?\)=\((.*)\) already exists\.?$/.exec((error as { detail?: string }).detail ?? '');
+    if (!key || !this.columns.get(table)?.has(key[1])) return undefined;
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT id FROM ${quote(table)} WHERE ${quote(key[1])} = $1 LIMIT 1`,
+      [key[2]],
+    );
+    return rows[0]?.id;
+  }
+
   private names(rows: readonly Row[]): string[] {
     const table = rows[0].table;
     const known = this.columns.get(table);
@@ -364,6 +378,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const started = Date.now();
   const { files, skipped: skippedFiles } = inputFiles(options.inputs, options.strict === true);
   const values = new ValueReader(options.valueMap, mappableFields());
+  const fields = new FieldMap(COLLECTIONS, options.fieldMap);
   const bytesTotal = files.reduce((sum, f) => sum + f.bytes, 0);
   const batchSize = options.batchSize ?? 500;
   const mapOptions = { merchants: options.merchants ?? new Map<string, string>() };
@@ -433,7 +448,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
         };
         const pending = mapRecord(
           collection,
-          item.doc,
+          fields.read(collection.name, item.doc),
           item.position,
           mapOptions,
           values,
@@ -473,6 +488,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       const at = split(field);
       summary.collections[at.collection].cast[at.field] = n;
     }
+    for (const r of fields.renamed()) report.line(r);
     for (const c of casts.entries())
       report.line({
         collection: c.collection,
@@ -665,7 +681,9 @@ async function writeBatch(
         count(await target.write([p.mapped]), [p]);
       } catch (single) {
         const refusal = databaseRefusal(single);
-        skip(p, refusal.code, refusal.reason);
+        const holder =
+          refusal.code === 'DUPLICATE_VALUE' ? await target.holder(p.mapped.rows[0].table, single) : undefined;
+        skip(p, refusal.code, holder ? `${refusal.reason}: held by ${holder}` : refusal.reason);
       }
     }
   }

@@ -19,7 +19,8 @@ Options:
   --database-url <url>      PostgreSQL (default: DATABASE_URL; neither: the embedded database in DATA_DIR,
                             the one npm start serves, with the migrations applied; not while the service runs)
   --map <file>              values here for the original's values people typed (JSON or YAML:
-                            field -> original value -> value here); overrides and extends the normaliser
+                            field -> original value -> value here); overrides and extends the normaliser;
+                            its fields section renames fields: collection.oldName (or oldName) -> name here
   --write-map <file>        write the values no rule placed to this mapping file, to fill in (.yaml with notes)
   --strict                  refuse a JSON file whose name names no collection (otherwise skipped, listed)
   --date-order dmy|mdy      how dates written with slashes (05/03/2027) are read: day first (default) or
@@ -165,7 +166,10 @@ async function main(argv: string[]): Promise<number> {
   if (!DATE_ORDERS.includes(dateOrder))
     throw new Error(`--date-order ${values['date-order']}: expected dmy (day first, 05/03/2027 is 5 March) or mdy`);
   const reportPath = values.report ?? 'import-report.jsonl';
-  const valueMap: ValueMap = values.map === undefined ? {} : readValueMap(values.map);
+  // The mapping file's `fields` section renames fields (field-map.ts); every other key maps values.
+  const { fields: fieldMap, ...valueMap }: ValueMap = values.map === undefined ? {} : readValueMap(values.map);
+  if (fieldMap !== undefined && (fieldMap === null || typeof fieldMap !== 'object' || Array.isArray(fieldMap)))
+    throw new Error(`--map ${values.map}: fields must map an original field name to the name here`);
   // On a terminal one line, rewritten; otherwise (a log, CI) a plain line every five seconds.
   const tty = process.stderr.isTTY === true;
   // The first line after a first interval: a rate and an ETA from the first small batch would mislead.
@@ -190,6 +194,7 @@ async function main(argv: string[]): Promise<number> {
       merchants,
       batchSize,
       valueMap,
+      fieldMap,
       strict: values.strict === true,
       dateOrder,
       onProgress: (p) => {
@@ -206,7 +211,7 @@ async function main(argv: string[]): Promise<number> {
   console.log(summaryTable(summary));
   console.log(`[import] report: ${reportPath}`);
   if (values['write-map'] !== undefined) {
-    writeValueMap(values['write-map'], summary.unplaced, valueMap);
+    writeValueMap(values['write-map'], summary.unplaced, fieldMap ? { fields: fieldMap, ...valueMap } : valueMap);
     console.log(
       `[import] mapping file: ${values['write-map']} (${summary.unplaced.length} value${summary.unplaced.length === 1 ? '' : 's'} to fill in)`,
     );

@@ -1,4 +1,14 @@
-import { canonicalCard, canonicalPlate, castRecord, CastTally, slashedDate, type Cast, type DateRead } from './caster';
+import {
+  canonicalCard,
+  canonicalPlate,
+  castRecord,
+  CastTally,
+  plainName,
+  slashedDate,
+  typedPhone,
+  type Cast,
+  type DateRead,
+} from './caster';
 import { parseJsonLine } from './json-line';
 import { RecordRefused } from './records';
 
@@ -117,5 +127,28 @@ describe('the canonical forms of plates and Ghana Card numbers', () => {
     for (const spelled of ['GHA-123456789-0', 'gha 123456789 0', 'GHA1234567890'])
       expect([spelled, canonicalCard(spelled)]).toEqual([spelled, 'GHA-123456789-0']);
     expect(canonicalCard('GHA-100000000')).toBeUndefined();
+  });
+});
+
+describe('names and phone numbers as people wrote them', () => {
+  it('reads the phone forms people write, the first of two numbers, in the canonical form', () => {
+    expect(typedPhone('+233 (0) 24 412 3456')).toBe('+233244123456');
+    expect(typedPhone('00233244123456')).toBe('+233244123456');
+    expect(typedPhone('244123456')).toBe('+233244123456');
+    expect(typedPhone('0244123457 / 020 555 5555')).toBe('+233244123457');
+    expect(typedPhone('0244123457 or 0205555555')).toBe('+233244123457');
+    expect(typedPhone('12')).toBeUndefined();
+  });
+
+  it('writes quotes in a name as apostrophes and leaves out what the rule refuses', () => {
+    expect(plainName('Kwame “Papa” Mensah 🙏')).toBe("Kwame 'Papa' Mensah");
+    expect(plainName('🙏')).toBeUndefined();
+  });
+
+  it('leaves a phone or a name the rules take to the domain, so only refused ones are listed', () => {
+    const { out, casts } = cast({ phone: '024 412 3456', name: 'Ama  Serwaa' }, { phone: 'phone', name: 'name' });
+    expect(out).toEqual({ phone: '024 412 3456', name: 'Ama  Serwaa' });
+    expect(casts).toEqual([]);
+    expect(cast({ phone: '12', name: '🙏' }, { phone: 'phone', name: 'name' }).casts).toEqual([]);
   });
 });

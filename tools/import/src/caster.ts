@@ -1,11 +1,14 @@
+import { normalizePhone } from '@transport/domain';
 import { refuse, type Doc } from './records';
 
 /**
  * A field's type in the original's Mongoose schema: what Mongoose cast a value to before saving it. `plate` and
  * `card` are texts with a canonical form here (a registration number, a Ghana Card number), so one plate or card
- * in two spellings is one value, and the unique index finds the clash.
+ * in two spellings is one value, and the unique index finds the clash. `phone` and `name` are texts people typed
+ * that the rules for new registrations refuse (a second number, `(0)` after +233; quotes, emoji): read in the form
+ * those rules take, what could not be kept shown in the report beside what was stored.
  */
-export type FieldType = 'date' | 'number' | 'boolean' | 'id' | 'text' | 'plate' | 'card';
+export type FieldType = 'date' | 'number' | 'boolean' | 'id' | 'text' | 'plate' | 'card' | 'phone' | 'name';
 
 /** How a date written with slashes (`05/03/2027`) is read: day first (Ghana's way, the default) or month first. */
 export type DateOrder = 'dmy' | 'mdy';
@@ -137,6 +140,47 @@ export function canonicalPlate(raw: string): string | undefined {
   return parts ? `${parts[1]} ${parts[2]}-${parts[3]}` : undefined;
 }
 
+/**
+ * A Ghanaian phone number as people write it, in the canonical form (`+233244123456`): `+233 (0) 24 ...`, `00233...`,
+ * nine digits without the leading 0, and of two numbers (`0244123456 / 0205555555`) the first. Undefined for a
+ * shape none of these reads; the domain's rule then judges the value as it is.
+ */
+export function typedPhone(raw: string): string | undefined {
+  const first = raw.split(/\s*(?:\/|,|;|\bor\b)\s*/)[0];
+  let compact = first.replace(/\(0\)/g, '').replace(/[\s\-().]/g, '');
+  if (compact.startsWith('00')) compact = `+${compact.slice(2)}`;
+  if (/^[2-5]\d{8}$/.test(compact)) compact = `0${compact}`;
+  if (/^0\d{9}$/.test(compact)) return `+233${compact.slice(1)}`;
+  if (/^\+?233\d{9}$/.test(compact)) return `+${compact.replace(/^\+/, '')}`;
+  return undefined;
+}
+
+/** Characters the domain's names allow (libs/domain's PLAIN_TEXT): letters, marks, digits, spaces, . , ' & ( ) / # : + @ _ - */
+const NAME_CHARACTER = /[\p{L}\p{M}\p{N} .,'\u2019&()/#:+@_-]/u;
+
+/**
+ * A name as the domain's rule reads it: double quotes (straight or curly) as apostrophes, any other character it
+ * refuses (an emoji) left out, spaces collapsed. Undefined when nothing is left.
+ */
+export function plainName(raw: string): string | undefined {
+  const quoted = raw.replace(/["\u201C\u201D\u00AB\u00BB]/g, "'");
+  const kept = [...quoted]
+    .filter((c) => NAME_CHARACTER.test(c))
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return kept === '' ? undefined : kept;
+}
+
+function phoneTaken(raw: string): boolean {
+  try {
+    normalizePhone(raw);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A Ghana Card number in its printed form, `GHA-123456789-0`, from `gha 123456789 0`, `GHA1234567890`, ... */
 export function canonicalCard(raw: string): string | undefined {
   const parts = /^GHA[\s-]*(\d{9})[\s-]*(\d)$/.exec(raw.trim().toUpperCase());
@@ -171,6 +215,14 @@ function castOne(raw: unknown, type: FieldType, order: DateOrder): unknown {
       if (typeof raw !== 'string') return unchanged;
       const canonical = type === 'plate' ? canonicalPlate(raw) : canonicalCard(raw);
       return canonical === undefined || canonical === raw ? unchanged : canonical;
+    }
+    case 'phone':
+    case 'name': {
+      if (typeof raw !== 'string') return unchanged;
+      // Only what the rule refuses is read again: a value it takes is the domain's to normalise, as for a new one.
+      if (type === 'phone' ? phoneTaken(raw) : [...raw].every((c) => NAME_CHARACTER.test(c))) return unchanged;
+      const read = type === 'phone' ? typedPhone(raw) : plainName(raw);
+      return read === undefined || read === raw ? unchanged : read;
     }
     case 'id':
     case 'text':

@@ -261,7 +261,7 @@ const owners: Collection = {
   files: ['vehicleowners', 'vehicleowner', 'owners', 'vehicle_owners'],
   known: [...META, 'name', 'phone', 'email', 'idType', 'idNumber', 'verified', 'assembly', 'assemblyId'],
   values: { idType: 'idType' },
-  types: { verified: 'boolean', idNumber: 'card', assembly: 'id', assemblyId: 'id' },
+  types: { name: 'name', phone: 'phone', verified: 'boolean', idNumber: 'card', assembly: 'id', assemblyId: 'id' },
   map(doc) {
     const m = meta(doc);
     const assemblyId = assemblyOf(doc);
@@ -332,6 +332,8 @@ const drivers: Collection = {
       'kept here only as a hash, and hashing every imported key would take minutes: an unactivated driver asks for a new key',
   },
   types: {
+    name: 'name',
+    phone: 'phone',
     licenseExpiry: 'date',
     licenseIssueDate: 'date',
     dateApproved: 'date',
@@ -642,6 +644,8 @@ const trips: Collection = {
     'service.driver.rating': 'number',
     'service.vehicle.capacity': 'number',
     'service.vehicle.registrationNumber': 'plate',
+    'service.driver.name': 'name',
+    'service.driver.phone': 'phone',
     'service.pricing.pricePerKm': 'number',
     'service.pricing.pricePerMinute': 'number',
     assembly: 'id',

@@ -92,8 +92,8 @@ describe('importing the values the original kept', () => {
     // With --batch 3 the first pair's copies fall in two batches (the older is written, then replaced), the second
     // pair's in one (the older never written): each record counted once, each older copy listed.
     const owners = summaryOf(report).collections.vehicleowners;
-    // (The fifth extra owner is another class's: its card number spelled as people write it.)
-    expect(owners).toMatchObject({ read: SIZES.vehicleowners + 5, imported: SIZES.vehicleowners + 3, replaced: 1 });
+    // (The fifth and sixth extra owners are other classes': a card number, a name and a phone as people wrote them.)
+    expect(owners).toMatchObject({ read: SIZES.vehicleowners + 6, imported: SIZES.vehicleowners + 4, replaced: 1 });
     expect(owners.reasons).toEqual({ SUPERSEDED: 1 });
   });
 
@@ -169,6 +169,29 @@ describe('importing the values the original kept', () => {
     expect(await one('SELECT "licenseIssueDate" FROM drivers WHERE id = $1', ID.renewed)).toEqual({
       licenseIssueDate: new Date('2025-06-01T00:00:00Z'),
     });
+  });
+
+  it('keeps names and phone numbers as people wrote them, in the form the rules read, listing each change', async () => {
+    expect(await one('SELECT name, phone FROM vehicle_owners WHERE id = $1', ID.typedOwner)).toEqual({
+      name: "Kwame 'Papa' Mensah",
+      phone: '+233244123456',
+    });
+    expect(await one('SELECT name, phone FROM drivers WHERE id = $1', ID.typedDriver)).toEqual({
+      name: "Ama 'Serwaa'",
+      phone: '+233244123457',
+    });
+    // The second number and the emoji cannot be kept: the report shows what was read beside what was stored.
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        collection: 'drivers',
+        field: 'phone',
+        cast: '"0244123457 / 020 555 5555"',
+        to: '"+233244123457"',
+      }),
+    );
+    expect(lines).toContainEqual(
+      expect.objectContaining({ collection: 'vehicleowners', field: 'name', cast: '"Kwame “Papa” Mensah 🙏"' }),
+    );
   });
 
   it('reads the field names of older schema versions through the field map, and lists each rename', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SAMPLE_MERCHANT } from '../src/sample';
@@ -210,6 +210,22 @@ describe('importing the values the original kept', () => {
       records: 1,
     });
     expect(lines).not.toContainEqual(expect.objectContaining({ collection: 'drivers', unknownField: 'licence' }));
+  });
+
+  it('takes the operator’s renames from the mapping file’s fields section, refusing one to a field not read', () => {
+    const good = join(work, 'fields.yaml');
+    writeFileSync(good, 'fields:\n  vehicles.plate: registrationNumber\ndrivers.gender:\n  Fmale: female\n');
+    const out = runImport(args('--dry-run', '--map', good, '--report', join(work, 'fields.jsonl')), url);
+    expect(out).toContain('dry run: nothing written');
+    const bad = join(work, 'bad-fields.yaml');
+    writeFileSync(bad, 'fields:\n  vehicles.plate: numberPlate\n');
+    const refused = spawnImport(args('--dry-run', '--map', bad, '--report', join(work, 'bad.jsonl')), {
+      DATABASE_URL: url,
+    });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(
+      '"vehicles.plate" -> "numberPlate": the name here must be a field the import reads',
+    );
   });
 
   it('keeps one record per plate and card number in their canonical form, naming both records of a clash', async () => {

@@ -346,4 +346,31 @@ describeOnEachTier('payment request and provider callback', (tier) => {
     const audit = await running.database.prisma.auditEntry.findMany({ where: { entityId: tx._id as string } });
     expect(audit.filter((a) => a.action === 'TransactionFailed')).toHaveLength(1);
   });
+  it('lets a merchant retry a failed payment under its reference, as the original did: every attempt kept, operation 9 answers the retry', async () => {
+    const check = async () =>
+      (await merchant(f.keys.merchantA).get('/payment/check_transaction?reference=PAY-RETRY').expect(200)).body;
+    const first = await requestAndToken('PAY-RETRY');
+    await post(first.token, callback(first.tx, '2001')).expect(200);
+    expect(await check()).toMatchObject({ _id: first.tx._id, status: 'failed' });
+    // The retry is a new payment under the same reference (201), not the failed one answered again.
+    const retry = await requestAndToken('PAY-RETRY');
+    expect(retry.tx._id).not.toBe(first.tx._id);
+    expect(await check()).toMatchObject({ _id: retry.tx._id, status: 'pending' });
+    await post(retry.token, callback(retry.tx)).expect(200);
+    expect(await check()).toMatchObject({ _id: retry.tx._id, status: 'success' });
+    // The reference is held again: the same request answers the success, a different one is a conflict.
+    const again = await merchant(f.keys.merchantA).post('/payment/request', body('PAY-RETRY')).expect(200);
+    expect(again.body._id).toBe(retry.tx._id);
+    await merchant(f.keys.merchantA)
+      .post('/payment/request', body('PAY-RETRY', { amount: 30 }))
+      .expect(409);
+    const kept = await running.database.prisma.transaction.findMany({
+      where: { reference: 'PAY-RETRY' },
+      orderBy: { createdAt: 'asc' },
+    });
+    expect(kept.map((t) => [t.id, t.status])).toEqual([
+      [first.tx._id, 'failed'],
+      [retry.tx._id, 'success'],
+    ]);
+  });
 });

@@ -1368,7 +1368,7 @@ export interface paths {
         put?: never;
         /**
          * Request a mobile-money or online-checkout payment
-         * @description Idempotent on your reference: the same request again answers 200 with the stored transaction; a different request under a used reference is a 409. The transaction is stored before the provider is asked. 201: the provider answered; the transaction is pending when it accepted (requestInfo.ResponseCode 0001), failed if it refused; its final state arrives by the provider callback. 202: the provider could not be reached or its answer was lost; the transaction is `requesting` (no requestInfo) and the provider's status API settles it; repeat the same request to read it. Towards the provider the payment is named by its own id (ClientReference), never by your reference, so references of different merchants can never meet there. Limits (429 RATE_LIMITED with Retry-After, shared by every instance): PAYMENT_LIMIT_PER_MERCHANT_PER_MINUTE requests per merchant per minute (default 300) and PAYMENT_LIMIT_PER_PHONE_PER_HOUR prompts by this merchant to one customer phone per hour (default 10; other merchants count on their own). For mobile_money, customerPhone must be on a Ghanaian mobile-money network (MTN, Telecel, AirtelTigo); the channel is taken from its prefix. callBackUrl must be http(s); outside development mode it must be https on port 443 to a name or a global unicast address (no loopback, private, link-local, documentation, NAT64 or 6to4 ranges), else CALLBACK_URL_REFUSED. Names are checked again on the address actually connected to when sending.
+         * @description Idempotent on your reference: the same request again answers 200 with the stored transaction; a different request under a used reference is a 409. Once the payment under a reference failed, the reference is free again (as the original service allowed): a request under it is a new payment (201), every attempt is kept, and check_transaction answers the attempt that holds the reference over the failed ones. The transaction is stored before the provider is asked. 201: the provider answered; the transaction is pending when it accepted (requestInfo.ResponseCode 0001), failed if it refused; its final state arrives by the provider callback. 202: the provider could not be reached or its answer was lost; the transaction is `requesting` (no requestInfo) and the provider's status API settles it; repeat the same request to read it. Towards the provider the payment is named by its own id (ClientReference), never by your reference, so references of different merchants can never meet there. Limits (429 RATE_LIMITED with Retry-After, shared by every instance): PAYMENT_LIMIT_PER_MERCHANT_PER_MINUTE requests per merchant per minute (default 300) and PAYMENT_LIMIT_PER_PHONE_PER_HOUR prompts by this merchant to one customer phone per hour (default 10; other merchants count on their own). For mobile_money, customerPhone must be on a Ghanaian mobile-money network (MTN, Telecel, AirtelTigo); the channel is taken from its prefix. callBackUrl must be http(s); outside development mode it must be https on port 443 to a name or a global unicast address (no loopback, private, link-local, documentation, NAT64 or 6to4 ranges), else CALLBACK_URL_REFUSED. Names are checked again on the address actually connected to when sending.
          */
         post: operations["paymentRequest"];
         delete?: never;
@@ -1406,7 +1406,7 @@ export interface paths {
         };
         /**
          * Transaction status (operation 9)
-         * @description On the payment base URL, with a merchant key. A merchant sees only its own transactions: another merchant's reference is a 404, exactly like an unknown one. status is requesting, pending, success or failed. requestInfo is the provider's answer to the payment request (ResponseCode 0001: pending, a callback will follow; absent while requesting); callBackInfo and callBackTime are present once the final callback has arrived (ResponseCode 0000: success). Amounts are cedis.
+         * @description On the payment base URL, with a merchant key. A merchant sees only its own transactions: another merchant's reference is a 404, exactly like an unknown one. A reference retried after a failure names several attempts: this answers the one that holds it (a success, or a payment still open) over the failed ones, otherwise the latest failure. status is requesting, pending, success or failed. requestInfo is the provider's answer to the payment request (ResponseCode 0001: pending, a callback will follow; absent while requesting); callBackInfo and callBackTime are present once the final callback has arrived (ResponseCode 0000: success). Amounts are cedis.
          */
         get: operations["paymentCheck"];
         put?: never;
@@ -3047,7 +3047,7 @@ export interface components {
             /** @example Trip payment */
             description: string;
             /**
-             * @description Your reference; unique per merchant. Repeating a request with it returns the same transaction.
+             * @description Your reference; unique per merchant. Repeating a request with it returns the same transaction; once that payment failed, a request with it is a new attempt.
              * @example TRIP-TKT-0001
              */
             reference: string;

@@ -49,6 +49,7 @@ export * from './trip/trip';
 export * from './trip/trip.repository';
 
 export * from './transaction/provider-messages';
+export * from './transaction/reference-attempts';
 export * from './transaction/payment-provider';
 export * from './transaction/transaction';
 export * from './transaction/transaction.repository';

@@ -47,6 +47,7 @@ import {
   refuse,
   text,
 } from './records';
+import type { FieldType } from './caster';
 import type { ValueKind } from './normaliser';
 
 /** The tables the import writes, each keyed by `id`. */
@@ -75,6 +76,11 @@ export interface Reference {
   table: Table;
   id: string;
   field: string;
+  /**
+   * The column holding the link, for a link the record can live without (a driver's owner, a vehicle's station):
+   * a record naming one that is not here (deleted in the original) is imported with it unset, and listed.
+   */
+  unlink?: string;
 }
 
 export interface Mapped {
@@ -104,11 +110,25 @@ export interface Collection {
    * normaliser (value-reader.ts) before `map` sees the record, so `map` gets the domain's values.
    */
   values?: Readonly<Record<string, ValueKind>>;
+  /**
+   * The fields the original's Mongoose schema typed as dates, numbers, booleans or ids, by path: their values are
+   * cast as Mongoose cast them on save (caster.ts) before the mapping reads them. `_id`'s times and `__v` are typed
+   * for every collection (META_TYPES).
+   */
+  types?: Readonly<Record<string, FieldType>>;
   /** `folded`: the values the reader changed, by path, with what the original stored (see ValueReader.read). */
   map(doc: Doc, options: MapOptions, folded: Readonly<Record<string, OriginalValue>>): Mapped;
 }
 
-const META = ['_id', 'createdAt', 'updatedAt', '__v'];
+// mongoose-delete's fields: a record with `deleted: true` is not imported (README, soft-deleted records).
+const META = ['_id', 'createdAt', 'updatedAt', '__v', 'deleted', 'deletedAt', 'deletedBy'];
+export const META_TYPES: Readonly<Record<string, FieldType>> = {
+  createdAt: 'date',
+  updatedAt: 'date',
+  __v: 'number',
+  deleted: 'boolean',
+  deletedAt: 'date',
+};
 
 const timestamps = (m: ReturnType<typeof meta>) => ({
   id: m.id,
@@ -117,8 +137,8 @@ const timestamps = (m: ReturnType<typeof meta>) => ({
   updatedAt: m.updatedAt,
 });
 
-const ref = (table: Table, id: string | undefined | null, field: string): Reference[] =>
-  id ? [{ table, id, field }] : [];
+const ref = (table: Table, id: string | undefined | null, field: string, unlink?: string): Reference[] =>
+  id ? [{ table, id, field, ...(unlink !== undefined && { unlink }) }] : [];
 
 const regions: Collection = {
   name: 'regions',
@@ -193,6 +213,7 @@ const unions: Collection = {
   files: ['transportunions', 'transportunion', 'unions', 'transport_unions'],
   known: [...META, 'status', 'name', 'transportUnion', 'digitalAddress', 'contactNumber', 'email', 'zones'],
   values: { status: 'unionStatus' },
+  types: { transportUnion: 'id' },
   map(doc) {
     const m = meta(doc);
     const parent = optionalId(doc, 'transportUnion');
@@ -217,6 +238,7 @@ const stations: Collection = {
   name: 'stations',
   files: ['stations', 'station'],
   known: [...META, 'name', 'transportUnions', 'zones', 'contactNumber', 'digitalAddress'],
+  types: { contactNumber: 'number' },
   map(doc) {
     const m = meta(doc);
     const s = Station.create(
@@ -239,6 +261,7 @@ const owners: Collection = {
   files: ['vehicleowners', 'vehicleowner', 'owners', 'vehicle_owners'],
   known: [...META, 'name', 'phone', 'email', 'idType', 'idNumber', 'verified', 'assembly', 'assemblyId'],
   values: { idType: 'idType' },
+  types: { name: 'name', phone: 'phone', verified: 'boolean', idNumber: 'card', assembly: 'id', assemblyId: 'id' },
   map(doc) {
     const m = meta(doc);
     const assemblyId = assemblyOf(doc);
@@ -262,7 +285,7 @@ const owners: Collection = {
           values: vehicleOwnerRow({ ...s, verified: flag(doc, 'verified'), ...timestamps(m) }),
         },
       ],
-      references: ref('assemblies', assemblyId, 'assembly'),
+      references: ref('assemblies', assemblyId, 'assembly', 'assemblyId'),
     };
   },
 };
@@ -308,6 +331,24 @@ const drivers: Collection = {
     activationKey:
       'kept here only as a hash, and hashing every imported key would take minutes: an unactivated driver asks for a new key',
   },
+  types: {
+    name: 'name',
+    phone: 'phone',
+    licenseExpiry: 'date',
+    licenseIssueDate: 'date',
+    dateApproved: 'date',
+    dateActivated: 'date',
+    online: 'boolean',
+    busy: 'boolean',
+    verified: 'boolean',
+    approved: 'boolean',
+    rating: 'number',
+    idNumber: 'card',
+    ownerID: 'id',
+    approvedBy: 'id',
+    assembly: 'id',
+    assemblyId: 'id',
+  },
   map(doc) {
     const m = meta(doc);
     const ownerId = optionalId(doc, 'ownerID');
@@ -330,7 +371,9 @@ const drivers: Collection = {
         ...(assemblyId !== undefined && { assemblyId }),
       },
       { ids: keepId(m.id), random: noRandom, hasher: notHashing },
-      m.createdAt,
+      // The licence may have been renewed after the record was made: its issue date is checked against the
+      // record's last change (updatedAt), not its creation, which said "in the future" of a renewed licence.
+      m.updatedAt,
     ).driver.toState();
     const approved = flag(doc, 'approved');
     const verified = flag(doc, 'verified');
@@ -362,7 +405,10 @@ const drivers: Collection = {
     return {
       id: m.id,
       rows: [{ table: 'drivers', values }],
-      references: [...ref('vehicle_owners', ownerId, 'ownerID'), ...ref('assemblies', assemblyId, 'assembly')],
+      references: [
+        ...ref('vehicle_owners', ownerId, 'ownerID', 'ownerId'),
+        ...ref('assemblies', assemblyId, 'assembly', 'assemblyId'),
+      ],
     };
   },
 };
@@ -401,6 +447,33 @@ const vehicles: Collection = {
     'assemblyId',
   ],
   values: { color: 'color', type: 'vehicleType' },
+  types: {
+    makeYear: 'date',
+    yearOfRegistration: 'date',
+    roadWorthyExpiryDate: 'date',
+    insuranceExpiryDate: 'date',
+    dateInspected: 'date',
+    dateApproved: 'date',
+    capacity: 'number',
+    grossWeight: 'number',
+    netWeight: 'number',
+    fuelCapacity: 'number',
+    color: 'text',
+    registrationNumber: 'plate',
+    make: 'text',
+    model: 'text',
+    type: 'text',
+    vin: 'text',
+    inspected: 'boolean',
+    approved: 'boolean',
+    station: 'id',
+    transportUnion: 'id',
+    driver: 'id',
+    inspectedBy: 'id',
+    approvedBy: 'id',
+    assembly: 'id',
+    assemblyId: 'id',
+  },
   map(doc) {
     const m = meta(doc);
     const ownerId = assertObjectId(doc.ownerID, 'ownerID');
@@ -458,10 +531,10 @@ const vehicles: Collection = {
       rows: [{ table: 'vehicles', values }],
       references: [
         ...ref('vehicle_owners', ownerId, 'ownerID'),
-        ...ref('stations', stationId, 'station'),
-        ...ref('transport_unions', transportUnionId, 'transportUnion'),
-        ...ref('drivers', driverId, 'driver'),
-        ...ref('assemblies', assemblyId, 'assembly'),
+        ...ref('stations', stationId, 'station', 'stationId'),
+        ...ref('transport_unions', transportUnionId, 'transportUnion', 'transportUnionId'),
+        ...ref('drivers', driverId, 'driver', 'driverId'),
+        ...ref('assemblies', assemblyId, 'assembly', 'assemblyId'),
       ],
     };
   },
@@ -551,6 +624,33 @@ const trips: Collection = {
     serviceDestination: ['type', 'coordinates'],
     droppedOffLocation: ['type', 'coordinates'],
   },
+  types: {
+    estimatedPrice: 'number',
+    estimatedDistance: 'number',
+    finalPrice: 'number',
+    cashPrice: 'number',
+    charges: 'number',
+    settledAmount: 'number',
+    discount: 'number',
+    finalDistance: 'number',
+    refundAmount: 'number',
+    settled: 'boolean',
+    refunded: 'boolean',
+    checkedOut: 'boolean',
+    checkOutTime: 'date',
+    'service.passengers': 'number',
+    'service.amount': 'number',
+    'service.ended': 'boolean',
+    'service.driver.rating': 'number',
+    'service.vehicle.capacity': 'number',
+    'service.vehicle.registrationNumber': 'plate',
+    'service.driver.name': 'name',
+    'service.driver.phone': 'phone',
+    'service.pricing.pricePerKm': 'number',
+    'service.pricing.pricePerMinute': 'number',
+    assembly: 'id',
+    assemblyId: 'id',
+  },
   map(doc) {
     const m = meta(doc);
     const assemblyId = assemblyOf(doc);
@@ -590,7 +690,7 @@ const trips: Collection = {
         { table: 'trips', values: rows.trip },
         { table: 'trip_services', values: { ...rows.service, tripId: m.id } },
       ],
-      references: ref('assemblies', assemblyId, 'assembly'),
+      references: ref('assemblies', assemblyId, 'assembly', 'assemblyId'),
     };
   },
 };
@@ -634,6 +734,7 @@ const transactions: Collection = {
     'callBackTime',
   ],
   values: { status: 'transactionStatus', requestType: 'requestType' },
+  types: { amount: 'number', fees: 'number', callBackTime: 'date' },
   map(doc, options, folded) {
     const m = meta(doc);
     const original = assertObjectId(doc.merchant, 'merchant');

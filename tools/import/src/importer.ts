@@ -6,11 +6,14 @@ import {
   COLLECTIONS,
   collectionOfFile,
   mappableFields,
+  META_TYPES,
   type Collection,
   type Mapped,
   type Row,
   type Table,
 } from './collections';
+import { FieldMap } from './field-map';
+import { castRecord, CastTally, type DateOrder, type DateRead } from './caster';
 import { readRecords } from './reader';
 import { refusalOf, type Doc, type RefusalCode } from './records';
 import { MAX_DISTINCT_PER_FIELD, ValueReader, ValueRefusal, type Unplaced, type ValueMap } from './value-reader';
@@ -31,8 +34,12 @@ export interface ImportOptions {
   connections?: number;
   /** The operator's mapping of values people typed (`--map`): `collection.field` or `field` -> original -> here. */
   valueMap?: ValueMap;
+  /** The mapping file's `fields` section: `collection.oldName` or `oldName` -> the name here (field-map.ts). */
+  fieldMap?: Readonly<Record<string, unknown>>;
   /** Refuse the whole import when a file names no collection (otherwise it is skipped and listed). */
   strict?: boolean;
+  /** How dates written with slashes are read (`--date-order`): day first (the default, as Ghana writes them) or month first. */
+  dateOrder?: DateOrder;
   /** Called after every batch. */
   onProgress?: (progress: Progress) => void;
 }
@@ -50,6 +57,8 @@ export interface CollectionSummary {
   read: number;
   imported: number;
   unchanged: number;
+  /** Records here (from an older copy earlier in the export, or an earlier import) replaced by a newer copy. */
+  replaced: number;
   skipped: number;
   /** Skipped records by reason code. */
   reasons: Partial<Record<RefusalCode, number>>;
@@ -59,6 +68,8 @@ export interface CollectionSummary {
   notCarried: Record<string, number>;
   /** Values people typed that were changed to the domain's (by the normaliser or the mapping), per field. */
   folded: Record<string, number>;
+  /** Values cast as the original's Mongoose schema cast them (`"4"` -> 4, `""` -> absent, a date from text), per field. */
+  cast: Record<string, number>;
 }
 
 /** A file of the input that was not read, and why. */
@@ -150,11 +161,36 @@ class Report {
   }
 }
 
+/** Which of two copies of a record is the newer: `updatedAt`, then `__v`, as the original kept them. */
+interface Revision {
+  updatedAt: Date;
+  version: number;
+}
+
+const revisionOf = (m: Mapped): Revision => ({
+  updatedAt: new Date(m.rows[0].values.updatedAt as Date | string),
+  version: Number(m.rows[0].values.version ?? 0),
+});
+
+/** Positive when `a` is the newer copy, negative when `b` is, 0 when they are the same revision. */
+const newer = (a: Revision, b: Revision) => a.updatedAt.getTime() - b.updatedAt.getTime() || a.version - b.version;
+
+const shownRevision = (r: Revision) => `updatedAt ${r.updatedAt.toISOString()}, __v ${r.version}`;
+
+/** What a batch write did with each record: inserted, replacing an older copy, or left for a copy here as new or newer. */
+interface Written {
+  inserted: Set<string>;
+  /** Ids whose older copy here was replaced by this newer one, with the revision replaced. */
+  replaced: Map<string, Revision>;
+  /** Ids whose copy here is newer than this one, with its revision (this copy is superseded). */
+  older: Map<string, Revision>;
+}
+
 /** The database side of an import: reference checks and idempotent, all-or-nothing batch writes. */
 class Target {
   private columns = new Map<string, Set<string>>();
-  /** Dry run: ids this run would have written, for references between collections. */
-  private readonly wouldWrite = new Map<Table, Set<string>>();
+  /** Dry run: ids this run would have written, with their revisions, for references and copies of one record. */
+  private readonly wouldWrite = new Map<Table, Map<string, Revision>>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -176,28 +212,46 @@ class Target {
 
   /** Of the given ids of a table, those that exist (or, in a dry run, that this run would have written). */
   async existing(table: Table, ids: readonly string[]): Promise<Set<string>> {
-    const { rows } = await this.pool.query<{ id: string }>(
-      `SELECT id FROM ${quote(table)} WHERE id = ANY($1::bpchar[])`,
+    return new Set((await this.revisions(table, ids)).keys());
+  }
+
+  /** The revision of each of the given ids that exists here (or that this dry run would have written). */
+  private async revisions(table: Table, ids: readonly string[]): Promise<Map<string, Revision>> {
+    const { rows } = await this.pool.query<{ id: string; updatedAt: Date; version: number }>(
+      `SELECT id, "updatedAt", version FROM ${quote(table)} WHERE id = ANY($1::bpchar[])`,
       [ids],
     );
-    const found = new Set(rows.map((r) => r.id));
-    for (const id of ids) if (this.wouldWrite.get(table)?.has(id)) found.add(id);
+    const found = new Map(rows.map((r) => [r.id, { updatedAt: r.updatedAt, version: r.version }]));
+    for (const id of ids) {
+      const planned = this.wouldWrite.get(table)?.get(id);
+      if (planned && (!found.has(id) || newer(planned, found.get(id)!) > 0)) found.set(id, planned);
+    }
     return found;
   }
 
-  /** The records' rows, written in one transaction; the ids actually inserted (an id already present is left). */
-  async write(records: readonly Mapped[]): Promise<Set<string>> {
+  /**
+   * The records' rows, written in one transaction: an id not here is inserted; a copy newer (`updatedAt`, then
+   * `__v`) than the one here replaces it, its dependent rows with it; a copy as new or older is left.
+   */
+  async write(records: readonly Mapped[]): Promise<Written> {
+    const table = records[0].rows[0].table;
     if (this.dryRun) {
-      const table = records[0].rows[0].table;
-      const present = await this.existing(
+      const here = await this.revisions(
         table,
         records.map((r) => r.id),
       );
-      const set = this.wouldWrite.get(table) ?? new Set<string>();
-      this.wouldWrite.set(table, set);
-      const fresh = records.filter((r) => !present.has(r.id)).map((r) => r.id);
-      for (const id of fresh) set.add(id);
-      return new Set(fresh);
+      const planned = this.wouldWrite.get(table) ?? new Map<string, Revision>();
+      this.wouldWrite.set(table, planned);
+      const written: Written = { inserted: new Set(), replaced: new Map(), older: new Map() };
+      for (const r of records) {
+        const copy = revisionOf(r);
+        const existing = here.get(r.id);
+        if (!existing) written.inserted.add(r.id);
+        else if (newer(copy, existing) > 0) written.replaced.set(r.id, existing);
+        else if (newer(copy, existing) < 0) written.older.set(r.id, existing);
+        if (!existing || newer(copy, existing) > 0) planned.set(r.id, copy);
+      }
+      return written;
     }
     const client = await this.pool.connect();
     try {
@@ -206,13 +260,33 @@ class Target {
         client,
         records.map((r) => r.rows[0]),
       );
-      // Rows that belong to a record (a trip's service) follow it only when the record itself was inserted.
-      const dependents = records.filter((r) => inserted.has(r.id)).flatMap((r) => r.rows.slice(1));
+      const written: Written = { inserted, replaced: new Map(), older: new Map() };
+      const rest = records.filter((r) => !inserted.has(r.id));
+      if (rest.length > 0) {
+        const { rows: here } = await client.query<{ id: string; updatedAt: Date; version: number }>(
+          `SELECT id, "updatedAt", version FROM ${quote(table)} WHERE id = ANY($1::bpchar[]) FOR UPDATE`,
+          [rest.map((r) => r.id)],
+        );
+        const revisions = new Map(here.map((r) => [r.id, { updatedAt: r.updatedAt, version: r.version }]));
+        for (const r of rest) {
+          const existing = revisions.get(r.id);
+          if (!existing) continue;
+          const order = newer(revisionOf(r), existing);
+          if (order < 0) written.older.set(r.id, existing);
+          if (order <= 0) continue;
+          await this.replace(client, r.rows[0]);
+          written.replaced.set(r.id, existing);
+        }
+      }
+      // Rows that belong to a record (a trip's service) follow it when the record itself was inserted or replaced.
+      const dependents = records
+        .filter((r) => inserted.has(r.id) || written.replaced.has(r.id))
+        .flatMap((r) => r.rows.slice(1));
       const byTable = new Map<Table, Row[]>();
       for (const row of dependents) byTable.set(row.table, [...(byTable.get(row.table) ?? []), row]);
-      for (const rows of byTable.values()) await this.insert(client, rows);
+      for (const rows of byTable.values()) await this.insert(client, rows, true);
       await client.query('COMMIT');
-      return inserted;
+      return written;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
@@ -221,20 +295,52 @@ class Target {
     }
   }
 
-  private async insert(client: pg.PoolClient, rows: readonly Row[]): Promise<Set<string>> {
-    if (rows.length === 0) return new Set();
+  /** The id of the record holding the one-column unique value a refusal names (`Key (col)=(value) already exists`). */
+  async holder(table: Table, error: unknown): Promise<string | undefined> {
+    const key = /^Key \("?([^",]+?)"?\)=\((.*)\) already exists\.?$/.exec((error as { detail?: string }).detail ?? '');
+    if (!key || !this.columns.get(table)?.has(key[1])) return undefined;
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT id FROM ${quote(table)} WHERE ${quote(key[1])} = $1 LIMIT 1`,
+      [key[2]],
+    );
+    return rows[0]?.id;
+  }
+
+  private names(rows: readonly Row[]): string[] {
     const table = rows[0].table;
     const known = this.columns.get(table);
     const names = [...new Set(rows.flatMap((r) => Object.keys(r.values)))];
     const unknown = names.filter((n) => !known?.has(n));
     if (unknown.length > 0) throw new Error(`the import maps to columns ${table} does not have: ${unknown.join(', ')}`);
+    return names;
+  }
+
+  /** Inserts the rows whose id is not here (`replace`: replaces those that are, for a replaced record's dependents). */
+  private async insert(client: pg.PoolClient, rows: readonly Row[], replace = false): Promise<Set<string>> {
+    if (rows.length === 0) return new Set();
+    const table = rows[0].table;
+    const names = this.names(rows);
     const list = names.map(quote).join(', ');
+    const onConflict = replace
+      ? `DO UPDATE SET (${list}) = (SELECT ${names.map((n) => `EXCLUDED.${quote(n)}`).join(', ')})`
+      : 'DO NOTHING';
     const { rows: inserted } = await client.query<{ id: string }>(
       `INSERT INTO ${quote(table)} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${quote(table)}, $1::json)
-       ON CONFLICT (id) DO NOTHING RETURNING id`,
+       ON CONFLICT (id) ${onConflict} RETURNING id`,
       [JSON.stringify(rows.map((r) => r.values))],
     );
     return new Set(inserted.map((r) => r.id));
+  }
+
+  /** A record's row in place of the older copy here: every column it maps (the others keep their values). */
+  private async replace(client: pg.PoolClient, row: Row): Promise<void> {
+    const names = this.names([row]);
+    const list = names.map(quote).join(', ');
+    await client.query(
+      `UPDATE ${quote(row.table)} SET (${list}) = (SELECT ${list} FROM json_populate_record(NULL::${quote(row.table)}, $1::json))
+       WHERE id = $2`,
+      [JSON.stringify(row.values), row.values.id],
+    );
   }
 }
 
@@ -253,11 +359,13 @@ const emptySummary = (): CollectionSummary => ({
   read: 0,
   imported: 0,
   unchanged: 0,
+  replaced: 0,
   skipped: 0,
   reasons: {},
   unknownFields: {},
   notCarried: {},
   folded: {},
+  cast: {},
 });
 
 /**
@@ -270,6 +378,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const started = Date.now();
   const { files, skipped: skippedFiles } = inputFiles(options.inputs, options.strict === true);
   const values = new ValueReader(options.valueMap, mappableFields());
+  const fields = new FieldMap(COLLECTIONS, options.fieldMap);
   const bytesTotal = files.reduce((sum, f) => sum + f.bytes, 0);
   const batchSize = options.batchSize ?? 500;
   const mapOptions = { merchants: options.merchants ?? new Map<string, string>() };
@@ -282,6 +391,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   };
   for (const c of COLLECTIONS) if (files.some((f) => f.collection === c)) summary.collections[c.name] = emptySummary();
   const examples = new Map<string, string>();
+  const casts = new CastTally();
   const report = new Report(options.reportPath);
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.connections ?? 2 });
   const target = new Target(pool, options.dryRun === true);
@@ -298,7 +408,9 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
         report.line({ collection: collection.name, file: file.path, position: p.position, id: p.id, code, reason });
       };
       const flush = async (batch: Ready[]) => {
-        await writeBatch(target, batch, counts, skip);
+        await writeBatch(target, batch, counts, skip, (p, entry) =>
+          report.line({ collection: collection.name, file: file.path, position: p.position, id: p.id, ...entry }),
+        );
         options.onProgress?.({
           collection: collection.name,
           file: file.path,
@@ -318,7 +430,33 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
           skip({ position: item.position }, item.code, item.error);
           continue;
         }
-        const pending = mapRecord(collection, item.doc, item.position, mapOptions, values, counts, examples, skip);
+        const reading: Reading = {
+          dateOrder: options.dateOrder ?? 'dmy',
+          casts,
+          // Each date read from text, with the record: the operator checks the day and the month were read as meant.
+          dateRead: (id, d) =>
+            report.line({
+              collection: collection.name,
+              file: file.path,
+              position: item.position,
+              id,
+              field: d.field,
+              dateRead: d.read,
+              stored: d.stored,
+              dateOrder: options.dateOrder ?? 'dmy',
+            }),
+        };
+        const pending = mapRecord(
+          collection,
+          fields.read(collection.name, item.doc),
+          item.position,
+          mapOptions,
+          values,
+          counts,
+          examples,
+          skip,
+          reading,
+        );
         if (pending) batch.push(pending);
         if (batch.length >= batchSize) {
           await flush(batch);
@@ -346,6 +484,20 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
         records: f.records,
         by: f.mapped ? 'mapping' : 'normaliser',
       });
+    for (const [field, n] of casts.records) {
+      const at = split(field);
+      summary.collections[at.collection].cast[at.field] = n;
+    }
+    for (const r of fields.renamed()) report.line(r);
+    for (const c of casts.entries())
+      report.line({
+        collection: c.collection,
+        field: c.field,
+        cast: c.read,
+        to: c.stored,
+        records: c.records,
+        example: c.example,
+      });
     summary.unplaced = values.unplacedValues();
     for (const u of summary.unplaced)
       report.line({ ...split(u.field), unplaced: u.value, records: u.records, example: u.example });
@@ -371,6 +523,13 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   }
 }
 
+/** How a record's values are read, and where what was read from another type is told. */
+interface Reading {
+  dateOrder: DateOrder;
+  casts: CastTally;
+  dateRead: (id: string | undefined, d: DateRead) => void;
+}
+
 function mapRecord(
   collection: Collection,
   doc: Doc,
@@ -380,6 +539,7 @@ function mapRecord(
   counts: CollectionSummary,
   examples: Map<string, string>,
   skip: (p: Pending, code: RefusalCode, reason: string) => void,
+  reading: Reading,
 ): Ready | undefined {
   const id = typeof doc._id === 'string' ? doc._id : undefined;
   const unknown = (field: string) => {
@@ -401,8 +561,22 @@ function mapRecord(
     for (const field of Object.keys(inner)) if (!known.includes(field)) unknown(`${path}.${field}`);
   }
   try {
+    const typed = castRecord(
+      doc,
+      { ...META_TYPES, ...collection.types },
+      reading.dateOrder,
+      (d) => reading.dateRead(id, d),
+      (c) => reading.casts.add(collection.name, c, id),
+    );
+    // mongoose-delete's soft delete: the original answered as if the record were gone. There is no deleted state
+    // here (README: soft-deleted records), so it is not imported, and never holds a plate a live record needs.
+    if (typed.deleted === true) {
+      const at = typed.deletedAt instanceof Date ? `at ${typed.deletedAt.toISOString()}` : 'with no deletedAt';
+      skip({ position, id }, 'DELETED', `deleted in the original (deleted: true, ${at}): not imported`);
+      return undefined;
+    }
     const folded: Record<string, { original: string; normalised: string }> = {};
-    const read = collection.values ? values.read(collection.name, doc, collection.values, id, folded) : doc;
+    const read = collection.values ? values.read(collection.name, typed, collection.values, id, folded) : typed;
     return { position, id, mapped: collection.map(read, options, folded) };
   } catch (error) {
     if (error instanceof ValueRefusal) {
@@ -416,36 +590,84 @@ function mapRecord(
   }
 }
 
+/** Of several copies of one record in a batch, the newest; each other is reported as superseded. */
+function newestCopies(batch: readonly Ready[], superseded: (older: Ready, kept: Ready) => void): Ready[] {
+  const kept = new Map<string, Ready>();
+  for (const p of batch) {
+    const other = kept.get(p.mapped.id);
+    if (!other) kept.set(p.mapped.id, p);
+    else if (newer(revisionOf(p.mapped), revisionOf(other.mapped)) > 0) {
+      superseded(other, p);
+      kept.set(p.mapped.id, p);
+    } else superseded(p, other);
+  }
+  return [...kept.values()];
+}
+
 async function writeBatch(
   target: Target,
   batch: readonly Ready[],
   counts: CollectionSummary,
   skip: (p: Pending, code: RefusalCode, reason: string) => void,
+  line: (p: Pending, entry: object) => void,
 ): Promise<void> {
   if (batch.length === 0) return;
+  // The same record twice (an export taken while it changed, two exports merged): the newer copy is the record.
+  const copies = newestCopies(batch, (older, kept) =>
+    skip(
+      older,
+      'SUPERSEDED',
+      `an older copy of this record (${shownRevision(revisionOf(older.mapped))}): the copy at ${kept.position} (${shownRevision(revisionOf(kept.mapped))}) is imported`,
+    ),
+  );
   // References: every record pointed at must be here already (imported earlier in this run, or before).
   const wanted = new Map<Table, Set<string>>();
-  for (const p of batch)
+  for (const p of copies)
     for (const r of p.mapped.references) wanted.set(r.table, (wanted.get(r.table) ?? new Set()).add(r.id));
   const found = new Map<Table, Set<string>>();
   for (const [table, ids] of wanted) found.set(table, await target.existing(table, [...ids]));
   const ready: Ready[] = [];
-  for (const p of batch) {
-    const missing = p.mapped.references.find((r) => !found.get(r.table)?.has(r.id));
-    if (missing)
+  for (const p of copies) {
+    const missing = p.mapped.references.filter((r) => !found.get(r.table)?.has(r.id));
+    const required = missing.find((r) => r.unlink === undefined);
+    if (required)
       skip(
         p,
         'REFERENCE_MISSING',
-        missing.table === 'merchants'
-          ? `merchant ${missing.id} is not a merchant here: map it with --merchant ${missing.id}=<merchant id here>`
-          : `${missing.field} ${missing.id} names no ${missing.table} record (not in the export, skipped, or not here)`,
+        required.table === 'merchants'
+          ? `merchant ${required.id} is not a merchant here: map it with --merchant ${required.id}=<merchant id here>`
+          : `${required.field} ${required.id} names no ${required.table} record (not in the export, skipped, or not here)`,
       );
-    else ready.push(p);
+    else {
+      // A link the record can live without, to a record deleted in the original (or skipped): imported unlinked.
+      for (const r of missing) {
+        p.mapped.rows[0].values[r.unlink!] = null;
+        line(p, {
+          unlinked: r.field,
+          reference: r.id,
+          reason: `${r.field} ${r.id} names no ${r.table} record (deleted in the original, not in the export, or skipped): imported without the link`,
+        });
+      }
+      ready.push(p);
+    }
   }
   if (ready.length === 0) return;
-  const count = (inserted: Set<string>, written: readonly Ready[]) => {
-    for (const p of written) {
-      if (inserted.has(p.mapped.id)) counts.imported += 1;
+  const count = (written: Written, records: readonly Ready[]) => {
+    for (const p of records) {
+      const id = p.mapped.id;
+      if (written.inserted.has(id)) counts.imported += 1;
+      else if (written.replaced.has(id)) {
+        counts.replaced += 1;
+        line(p, {
+          code: 'SUPERSEDED',
+          reason: `the copy here (${shownRevision(written.replaced.get(id)!)}) is older than this one (${shownRevision(revisionOf(p.mapped))}): replaced by it`,
+        });
+      } else if (written.older.has(id))
+        skip(
+          p,
+          'SUPERSEDED',
+          `an older copy of this record (${shownRevision(revisionOf(p.mapped))}): the copy here (${shownRevision(written.older.get(id)!)}) is kept`,
+        );
       else counts.unchanged += 1;
     }
   };
@@ -459,7 +681,9 @@ async function writeBatch(
         count(await target.write([p.mapped]), [p]);
       } catch (single) {
         const refusal = databaseRefusal(single);
-        skip(p, refusal.code, refusal.reason);
+        const holder =
+          refusal.code === 'DUPLICATE_VALUE' ? await target.holder(p.mapped.rows[0].table, single) : undefined;
+        skip(p, refusal.code, holder ? `${refusal.reason}: held by ${holder}` : refusal.reason);
       }
     }
   }

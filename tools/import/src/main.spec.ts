@@ -5,11 +5,13 @@ const counts = (c: Partial<ImportSummary['collections'][string]>) => ({
   read: 0,
   imported: 0,
   unchanged: 0,
+  replaced: 0,
   skipped: 0,
   reasons: {},
   unknownFields: {},
   notCarried: {},
   folded: {},
+  cast: {},
   ...c,
 });
 

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { isObjectId } from '@transport/domain';
+import { DATE_ORDERS, type DateOrder } from './caster';
 import { openEmbeddedDatabase, type EmbeddedTarget } from './embedded';
 import { runImport, type ImportSummary, type Progress } from './importer';
 import { SAMPLE_100K, writeSample, type SampleSizes } from './sample';
@@ -18,9 +19,12 @@ Options:
   --database-url <url>      PostgreSQL (default: DATABASE_URL; neither: the embedded database in DATA_DIR,
                             the one npm start serves, with the migrations applied; not while the service runs)
   --map <file>              values here for the original's values people typed (JSON or YAML:
-                            field -> original value -> value here); overrides and extends the normaliser
+                            field -> original value -> value here); overrides and extends the normaliser;
+                            its fields section renames fields: collection.oldName (or oldName) -> name here
   --write-map <file>        write the values no rule placed to this mapping file, to fill in (.yaml with notes)
   --strict                  refuse a JSON file whose name names no collection (otherwise skipped, listed)
+  --date-order dmy|mdy      how dates written with slashes (05/03/2027) are read: day first (default) or
+                            month first; each one read is in the report with the date stored
 
 Files are matched to collections by name (regions, assemblies, assemblyusers, transportunions, stations,
 vehicleowners, drivers, vehicles, trips, transactions) and imported in that order; other files are skipped and
@@ -59,7 +63,13 @@ export function summaryTable(summary: ImportSummary): string {
       .map((cell, i) => cell.padEnd(widths[i]))
       .join('  ')
       .trimEnd();
-  const changed = Object.values(summary.collections).reduce((n, c) => n + c.imported, 0);
+  const changed = Object.values(summary.collections).reduce((n, c) => n + c.imported + c.replaced, 0);
+  const cast = Object.entries(summary.collections).flatMap(([name, c]) =>
+    Object.entries(c.cast).map(([field, n]) => `${name}.${field} ${n}`),
+  );
+  const replaced = Object.entries(summary.collections)
+    .filter(([, c]) => c.replaced > 0)
+    .map(([name, c]) => `${name} ${c.replaced}`);
   const folded = Object.entries(summary.collections).flatMap(([name, c]) =>
     Object.entries(c.folded).map(([field, n]) => `${name}.${field} ${n}`),
   );
@@ -67,6 +77,10 @@ export function summaryTable(summary: ImportSummary): string {
     line(head),
     ...rows.map(line),
     ...(folded.length > 0 ? [`values folded to the domain's (see the report): ${folded.join(', ')}`] : []),
+    ...(cast.length > 0 ? [`values cast as the original's schema cast them (see the report): ${cast.join(', ')}`] : []),
+    ...(replaced.length > 0
+      ? [`older copies here replaced by newer ones (see the report): ${replaced.join(', ')}`]
+      : []),
     ...summary.skippedFiles.map((f) => `skipped ${f.file}: ${f.reason}`),
     summary.dryRun
       ? `dry run: nothing written (${summary.seconds.toFixed(1)} s)`
@@ -129,6 +143,7 @@ async function main(argv: string[]): Promise<number> {
       map: { type: 'string' },
       'write-map': { type: 'string' },
       strict: { type: 'boolean' },
+      'date-order': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -147,8 +162,14 @@ async function main(argv: string[]): Promise<number> {
   const batchSize = values.batch === undefined ? undefined : Number(values.batch);
   if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= 10_000))
     throw new Error('--batch must be a whole number from 1 to 10000');
+  const dateOrder = (values['date-order'] ?? 'dmy') as DateOrder;
+  if (!DATE_ORDERS.includes(dateOrder))
+    throw new Error(`--date-order ${values['date-order']}: expected dmy (day first, 05/03/2027 is 5 March) or mdy`);
   const reportPath = values.report ?? 'import-report.jsonl';
-  const valueMap: ValueMap = values.map === undefined ? {} : readValueMap(values.map);
+  // The mapping file's `fields` section renames fields (field-map.ts); every other key maps values.
+  const { fields: fieldMap, ...valueMap }: ValueMap = values.map === undefined ? {} : readValueMap(values.map);
+  if (fieldMap !== undefined && (fieldMap === null || typeof fieldMap !== 'object' || Array.isArray(fieldMap)))
+    throw new Error(`--map ${values.map}: fields must map an original field name to the name here`);
   // On a terminal one line, rewritten; otherwise (a log, CI) a plain line every five seconds.
   const tty = process.stderr.isTTY === true;
   // The first line after a first interval: a rate and an ETA from the first small batch would mislead.
@@ -173,7 +194,9 @@ async function main(argv: string[]): Promise<number> {
       merchants,
       batchSize,
       valueMap,
+      fieldMap,
       strict: values.strict === true,
+      dateOrder,
       onProgress: (p) => {
         const now = Date.now();
         if (now - last < (tty ? 200 : 5000)) return;
@@ -188,7 +211,7 @@ async function main(argv: string[]): Promise<number> {
   console.log(summaryTable(summary));
   console.log(`[import] report: ${reportPath}`);
   if (values['write-map'] !== undefined) {
-    writeValueMap(values['write-map'], summary.unplaced, valueMap);
+    writeValueMap(values['write-map'], summary.unplaced, fieldMap ? { fields: fieldMap, ...valueMap } : valueMap);
     console.log(
       `[import] mapping file: ${values['write-map']} (${summary.unplaced.length} value${summary.unplaced.length === 1 ? '' : 's'} to fill in)`,
     );

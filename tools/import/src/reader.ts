@@ -4,6 +4,7 @@ import { open } from 'node:fs/promises';
 import type { ReadStream } from 'node:fs';
 import { parser } from 'stream-json';
 import { streamArray } from 'stream-json/streamers/StreamArray';
+import { parseJsonLine } from './json-line';
 import type { Doc } from './records';
 
 /**
@@ -153,7 +154,7 @@ export async function readRecords(
         }
         if (read.line.trim() === '') continue;
         try {
-          yield { doc: toDoc(JSON.parse(read.line)), position };
+          yield { doc: toDoc(parseJsonLine(read.line)), position };
         } catch (error) {
           yield unreadable(error, position);
         }

@@ -10,7 +10,14 @@ export type Doc = Record<string, unknown>;
  * another record already holds, another refusal of the database).
  */
 export type RefusalCode =
-  DomainErrorCode | ReadFailureCode | 'INVALID_FIELD' | 'REFERENCE_MISSING' | 'DUPLICATE_VALUE' | 'DATABASE_REFUSED';
+  | DomainErrorCode
+  | ReadFailureCode
+  | 'INVALID_FIELD'
+  | 'REFERENCE_MISSING'
+  | 'DUPLICATE_VALUE'
+  | 'DATABASE_REFUSED'
+  | 'DELETED'
+  | 'SUPERSEDED';
 
 /** Why a record is skipped: a stable code (the domain's where it decided) and words for the report. */
 export class RecordRefused extends Error {
@@ -65,9 +72,15 @@ export function flag(doc: Doc, field: string): boolean {
   return value;
 }
 
-/** A date: a BSON date (`$date`) or an ISO 8601 string, as the original's documents hold them. */
+/**
+ * A date: a BSON date (`$date`) or an ISO 8601 string, as the original's documents hold them (dates people wrote,
+ * `05/03/2027`, are read before this, in the import's date order: caster.ts). A string that starts like a day and a
+ * month is refused rather than given to `Date`, which reads it month first whatever was meant.
+ */
 export function date(doc: Doc, field: string): Date {
   const value = doc[field];
+  if (typeof value === 'string' && /^\s*\d{1,2}\D/.test(value))
+    return refuse('INVALID_FIELD', `${field} ${JSON.stringify(value)} is not a date the import reads unambiguously`);
   const parsed = value instanceof Date ? value : typeof value === 'string' ? new Date(value) : undefined;
   if (!parsed || Number.isNaN(parsed.getTime())) return refuse('INVALID_FIELD', `${field} must be a date`);
   return parsed;

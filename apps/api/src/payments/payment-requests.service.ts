@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   DomainError,
   eventEntriesFor,
+  holdsReference,
   Transaction,
   type Actor,
   type Clock,
@@ -56,7 +57,8 @@ export class PaymentRequestsService {
 
   /**
    * Requests a payment. Idempotent on (merchant, reference): the same request again returns the stored transaction
-   * (`created: false`); a different one under the same reference is a conflict. Intent first: the transaction
+   * (`created: false`); a different one under the same reference is a conflict. Once the payment under a reference
+   * failed, the reference is free: a request under it is a new attempt, and every attempt is kept. Intent first: the transaction
    * (`requesting`), its callback token, its audit entry and a status check are written before the provider is asked,
    * so a payment the provider starts is never without a record; the provider's answer then moves it on. When the
    * answer is lost (unreachable provider, a failed write), the queued status check settles it.
@@ -65,7 +67,8 @@ export class PaymentRequestsService {
     const checked = Transaction.checkRequest(input);
     this.checkCallbackUrl(checked.callBackUrl);
     const existing = await this.stores.transactions.findByMerchantReference(checked.merchantId, checked.reference);
-    if (existing) {
+    // A reference whose payment failed is free again: a retry is a new attempt, as the original service made it.
+    if (existing && holdsReference(existing.status)) {
       if (!existing.matchesRequest(input)) throw referenceConflict();
       return { transaction: existing, created: false };
     }
@@ -92,7 +95,8 @@ export class PaymentRequestsService {
       // Two identical requests raced: the loser answers like a repeat.
       if ((error as { code?: string }).code === 'TRANSACTION_REFERENCE_TAKEN') {
         const winner = await this.stores.transactions.findByMerchantReference(checked.merchantId, checked.reference);
-        if (winner && winner.matchesRequest(input)) return { transaction: winner, created: false };
+        if (winner && holdsReference(winner.status) && winner.matchesRequest(input))
+          return { transaction: winner, created: false };
         throw referenceConflict();
       }
       throw error;

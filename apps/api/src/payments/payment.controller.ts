@@ -82,6 +82,7 @@ export class PaymentController {
     summary: 'Request a mobile-money or online-checkout payment',
     description:
       'Idempotent on your reference: the same request again answers 200 with the stored transaction; a different request under a used reference is a 409. ' +
+      'Once the payment under a reference failed, the reference is free again (as the original service allowed): a request under it is a new payment (201), every attempt is kept, and check_transaction answers the attempt that holds the reference over the failed ones. ' +
       'The transaction is stored before the provider is asked. 201: the provider answered; the transaction is pending when it accepted (requestInfo.ResponseCode 0001), failed if it refused; its final state arrives by the provider callback. ' +
       "202: the provider could not be reached or its answer was lost; the transaction is `requesting` (no requestInfo) and the provider's status API settles it; repeat the same request to read it. " +
       'Towards the provider the payment is named by its own id (ClientReference), never by your reference, so references of different merchants can never meet there. ' +
@@ -152,6 +153,7 @@ export class PaymentController {
     summary: 'Transaction status (operation 9)',
     description:
       "On the payment base URL, with a merchant key. A merchant sees only its own transactions: another merchant's reference is a 404, exactly like an unknown one. " +
+      'A reference retried after a failure names several attempts: this answers the one that holds it (a success, or a payment still open) over the failed ones, otherwise the latest failure. ' +
       "status is requesting, pending, success or failed. requestInfo is the provider's answer to the payment request (ResponseCode 0001: pending, a callback will follow; absent while requesting); " +
       'callBackInfo and callBackTime are present once the final callback has arrived (ResponseCode 0000: success). Amounts are cedis.',
   })

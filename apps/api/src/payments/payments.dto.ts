@@ -27,7 +27,8 @@ export class PaymentRequestBody {
   @ApiProperty({ example: 'Trip payment' }) @IsString() @MaxLength(200) description!: string;
   @ApiProperty({
     example: 'TRIP-TKT-0001',
-    description: 'Your reference; unique per merchant. Repeating a request with it returns the same transaction.',
+    description:
+      'Your reference; unique per merchant. Repeating a request with it returns the same transaction; once that payment failed, a request with it is a new attempt.',
   })
   @IsString()
   @MaxLength(64)

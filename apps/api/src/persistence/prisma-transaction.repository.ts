@@ -1,4 +1,5 @@
 import {
+  answeringAttempt,
   DuplicateErrors,
   oneOf,
   parseCallbackPayload,
@@ -126,14 +127,16 @@ export class PrismaTransactionRepository implements TransactionRepository {
     return row ? toDomain(row) : undefined;
   }
 
+  /** Every attempt under the reference (a handful: retries after failures), and the one the domain says answers. */
   async findByMerchantReference(merchantId: string, reference: string): Promise<Transaction | undefined> {
-    const row = await sqlOn(this.db)
+    const rows = await sqlOn(this.db)
       .selectFrom('transactions')
       .selectAll()
       .where('merchantId', '=', merchantId)
       .where('reference', '=', reference)
-      .executeTakeFirst();
-    return row ? toDomain(row) : undefined;
+      .execute();
+    const answering = answeringAttempt(rows);
+    return answering ? toDomain(answering) : undefined;
   }
 
   /** On the (merchantId, createdAt, id) and (merchantId, status, createdAt, id) indexes, newest first. */

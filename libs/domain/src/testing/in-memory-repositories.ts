@@ -15,6 +15,7 @@ import { phoneSearchForms } from '../shared/contact';
 import type { Page, PageRequest } from '../shared/page';
 import { Station, type StationState } from '../station/station';
 import type { StationRepository } from '../station/station.repository';
+import { answeringAttempt, holdsReference } from '../transaction/reference-attempts';
 import { isOpen, Transaction, type TransactionState } from '../transaction/transaction';
 import type { MerchantTransactionFilter, TransactionRepository } from '../transaction/transaction.repository';
 import { TransportUnion, type TransportUnionState } from '../transport-union/transport-union';
@@ -195,15 +196,22 @@ export class InMemoryTransactionRepository implements TransactionRepository {
     (t) => t.toState(),
     Transaction.restore,
     [
-      { key: (s) => `${s.merchantId}/${s.reference}`, error: DuplicateErrors.transactionReference },
+      // At most one attempt that has not failed holds a reference (a retry after a failure is a new attempt).
+      {
+        key: (s) => (holdsReference(s.status) ? `${s.merchantId}/${s.reference}` : undefined),
+        error: DuplicateErrors.transactionReference,
+      },
       { key: (s) => `provider/${s.providerReference}`, error: DuplicateErrors.transactionReference },
     ],
   );
   add = (t: Transaction) => this.store.add(t);
   update = (t: Transaction) => this.store.update(t);
   findById = (id: string) => this.store.findById(id);
-  findByMerchantReference = async (merchantId: string, reference: string) =>
-    this.store.find((s) => s.merchantId === merchantId && s.reference === reference);
+  findByMerchantReference = async (merchantId: string, reference: string) => {
+    const attempts = this.store.all().filter((s) => s.merchantId === merchantId && s.reference === reference);
+    const answering = answeringAttempt(attempts);
+    return answering && Transaction.restore(answering);
+  };
   listForMerchant = async (merchantId: string, filter: MerchantTransactionFilter, page: PageRequest) =>
     this.store.page(
       (s) =>

@@ -9,13 +9,15 @@ export interface MerchantTransactionFilter {
 }
 
 /**
- * Port: where payment transactions are kept. (merchant, reference) is unique (`TRANSACTION_REFERENCE_TAKEN`);
- * `update` is optimistic on `version`.
+ * Port: where payment transactions are kept. At most one attempt that has not failed holds a (merchant, reference)
+ * (`TRANSACTION_REFERENCE_TAKEN`; a retry after a failure is another attempt, see reference-attempts.ts); `update` is
+ * optimistic on `version`.
  */
 export interface TransactionRepository {
   add(transaction: Transaction): Promise<Transaction>;
   update(transaction: Transaction): Promise<Transaction>;
   findById(id: string): Promise<Transaction | undefined>;
+  /** The attempt under the reference that a status check answers (`answeringAttempt`), if any. */
   findByMerchantReference(merchantId: string, reference: string): Promise<Transaction | undefined>;
   /**
    * Ids of transactions still open (requesting or pending) and unchanged since `before`, oldest first: the backstop

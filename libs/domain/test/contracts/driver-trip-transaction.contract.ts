@@ -1,6 +1,6 @@
 import type { OpenBackend, RepositoryBackend } from './backend';
 import { at, driver, hasher, idsFor, transaction, trip, USER } from './fixtures';
-import { allChecksPassed, driverSummaryOf, type DriverListFilter } from '../../src';
+import { allChecksPassed, driverSummaryOf, Transaction, type DriverListFilter } from '../../src';
 import { failureCode } from './support';
 
 export function driverTripTransactionContract(name: string, open: OpenBackend): void {
@@ -141,6 +141,24 @@ export function driverTripTransactionContract(name: string, open: OpenBackend): 
       expect((await b.transactions.findByMerchantReference(m1, 'REF-1'))!.toState()).toEqual(tx.toState());
       expect(await b.transactions.findByMerchantReference(m1, 'REF-2')).toBeUndefined();
       expect((await b.transactions.findById(tx.id))!.id).toBe(tx.id);
+    });
+
+    it('frees a reference once its payment failed: a retry is another attempt, found by the reference over the failure', async () => {
+      const ids = idsFor(17);
+      const m1 = '65a0000000000000000000f1';
+      await b.ensureMerchant(m1);
+      const failed = (state: ReturnType<Transaction['toState']>) => Transaction.restore({ ...state, status: 'failed' });
+      const first = await b.transactions.add(failed(transaction(ids, m1, 'REF-R').toState()));
+      expect((await b.transactions.findByMerchantReference(m1, 'REF-R'))!.id).toBe(first.id);
+      const retry = await b.transactions.add(transaction(ids, m1, 'REF-R', at(60)));
+      expect((await b.transactions.findByMerchantReference(m1, 'REF-R'))!.id).toBe(retry.id);
+      // Held again by the retry: a third attempt is refused while the retry has not failed.
+      expect(await failureCode(b.transactions.add(transaction(ids, m1, 'REF-R', at(120))))).toBe(
+        'TRANSACTION_REFERENCE_TAKEN',
+      );
+      // A failure after it (imported history) does not hide the attempt that holds the reference.
+      await b.transactions.add(failed(transaction(ids, m1, 'REF-R', at(180)).toState()));
+      expect((await b.transactions.findByMerchantReference(m1, 'REF-R'))!.id).toBe(retry.id);
     });
 
     it("lists a merchant's own transactions newest first, by state and creation time, with paging", async () => {

@@ -178,7 +178,7 @@ h2{font-size:1.1rem;margin:1.2rem 0 .3rem}
                 ['First name', check.driver.firstName],
                 ['Rating', check.driver.rating === null ? 'not rated yet' : `${check.driver.rating} of 5`],
               ])}</dl>`
-            : '<p>No driver is linked to this vehicle.</p>'
+            : '<p>No approved driver is linked to this vehicle: ask the driver for their licence.</p>'
         }`
       : '',
     check.documents ? `<h2>Documents</h2>${documentList(check.documents, timeZone)}` : '',

@@ -93,7 +93,7 @@ export class CertificatesController {
     description:
       'A phone-sized HTML page by default; the same answer as JSON with `Accept: application/json`. Always 200 with the verdict: ' +
       "`valid`, `expired` (naming the documents that ended: roadworthy, insurance, the linked driver's licence), `withdrawn` (the approval it names ended) or `not_genuine` (unreadable, an unknown or retired key, or a bad signature). " +
-      "With a genuine certificate: the vehicle's public fields and the linked driver's first name and rating; never a phone number, an ID number or the owner. " +
+      "With a genuine certificate: the vehicle's public fields as they are now (a station the vehicle left is not shown) and the linked driver's first name and rating while that driver is approved (a revoked driver is never shown: driver null, and their licence is not counted); never a phone number, an ID number or the owner. " +
       'Cacheable for CERTIFICATE_CHECK_CACHE_SECONDS (default 60); counted per client address (CERTIFICATE_CHECKS_PER_ADDRESS_PER_MINUTE, then 429).',
   })
   @ApiExtraModels(CertificateCheckResponse)

@@ -16,6 +16,7 @@ import {
   type UnitOfWork,
   type VehicleState,
   type WithdrawnReason,
+  vouchedDriver,
 } from '@transport/domain';
 import type { AppConfig } from '../config';
 import type { AuditTrail, RateLimits } from '../core/ports';
@@ -109,7 +110,7 @@ export class CertificatesService {
     const [publicFields, assembly, driver] = await Promise.all([
       this.publicVehicle(s),
       s.assemblyId ? this.stores.assemblies.findById(s.assemblyId) : undefined,
-      s.driverId ? this.stores.drivers.findById(s.driverId) : undefined,
+      this.driverOf(s),
     ]);
     return {
       url: `${this.config.publicBaseUrl}/v/${token}`,
@@ -130,7 +131,7 @@ export class CertificatesService {
     if (!read.genuine) return { state: 'not_genuine', reason: read.reason, checkedAt };
     const { claims } = read;
     const vehicle = (await this.stores.vehicles.findById(claims.vehicleId))?.toState();
-    const driver = vehicle?.driverId ? await this.stores.drivers.findById(vehicle.driverId) : undefined;
+    const driver = vehicle ? await this.driverOf(vehicle) : undefined;
     const verdict = certificateVerdict(claims, vehicle, driver?.toState().licenseExpiry, checkedAt);
     const certificate = { keyId: read.keyId, issuedAt: claims.issuedAt, approvedAt: claims.approvedAt };
     // A withdrawn certificate vouches for nothing: the plate it was printed for, and no more.
@@ -156,6 +157,11 @@ export class CertificatesService {
   /** The public keys certificates are checked with (JWKS). */
   jwks() {
     return this.signer.jwks();
+  }
+
+  /** The driver the certificate vouches for: the linked one while approved (a revoked driver is never shown). */
+  private async driverOf(s: VehicleState) {
+    return vouchedDriver(s.driverId ? await this.stores.drivers.findById(s.driverId) : undefined);
   }
 
   private async publicVehicle(s: VehicleState): Promise<PublicVehicle> {

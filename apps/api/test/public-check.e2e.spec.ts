@@ -14,7 +14,7 @@ describeOnEachTier('the public check of a certificate, as its records change', (
       .set('X-Forwarded-For', `198.51.100.${++addresses}`)
       .set('Accept', json ? 'application/json' : 'text/html');
   const printedToken = async (id: string) => {
-    const page = await http().get(`/vehicles/${id}/certificate`).set('Authorization', f.keys.assembly).expect(200);
+    const page = await http().post(`/vehicles/${id}/certificate`).set('Authorization', f.keys.assembly).expect(200);
     const match = /href="https?:\/\/[^"]+\/v\/([A-Za-z0-9_.-]+)"/.exec(page.text);
     if (!match) throw new Error('no check link in the certificate page');
     return match[1];

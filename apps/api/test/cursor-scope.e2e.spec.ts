@@ -83,6 +83,12 @@ describeOnEachTier('list cursors stay within the caller’s scope', (tier) => {
       key: f.keys.assembly,
     },
     {
+      name: 'assembly users',
+      path: (a) => `/assembly/users?after=${a}`,
+      cursor: f.ids.otherAssemblyUser,
+      key: f.keys.assembly,
+    },
+    {
       name: 'merchant transactions',
       path: (a) => `/payment/transactions?after=${a}`,
       cursor: foreign.payment,

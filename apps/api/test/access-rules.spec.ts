@@ -25,6 +25,7 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['POST', '/vehicles/:id/link', 'admin assembly'],
   ['POST', '/vehicles/:id/transfer', 'admin'],
   ['GET', '/vehicles/:id/certificate', 'admin assembly'],
+  ['POST', '/vehicles/:id/certificate', 'admin assembly'],
   ['GET', '/.well-known/jwks.json', 'public'],
   ['GET', '/v/:token', 'public'],
   ['GET', '/vehicles/owner/all', 'admin assembly'],

@@ -36,7 +36,7 @@ describeOnPostgres('vehicle certificates', () => {
 
   const http = (app: RunningApp = running) => request(app.app.getHttpServer());
   const print = (id: string, key = f.keys.assembly, app?: RunningApp) =>
-    http(app).get(`/vehicles/${id}/certificate`).set('Authorization', key);
+    http(app).post(`/vehicles/${id}/certificate`).set('Authorization', key);
   /** The check URL a printed certificate's QR code holds (the page links it too, for staff to preview). */
   const tokenOf = (page: string) => {
     const match = /href="https?:\/\/[^"]+\/v\/([A-Za-z0-9_.-]+)"/.exec(page);
@@ -87,7 +87,7 @@ describeOnPostgres('vehicle certificates', () => {
     expect(refused.body.code).toBe('VEHICLE_NOT_APPROVED');
     await print(f.ids.linkedVehicle, f.keys.otherAssembly).expect(404);
     await print(f.ids.linkedVehicle, f.keys.merchantA).expect(403);
-    await http().get(`/vehicles/${f.ids.linkedVehicle}/certificate`).expect(401);
+    await http().post(`/vehicles/${f.ids.linkedVehicle}/certificate`).expect(401);
     await print(f.ids.linkedVehicle).query({ size: 'letter' }).expect(400);
     await print('not-an-id').expect(400);
   });

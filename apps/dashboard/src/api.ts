@@ -99,6 +99,35 @@ export async function page<T, D = T[]>(
   };
 }
 
+/** The browser refused to open the certificate's window (a pop-up blocker): nothing was printed. */
+export class PopUpBlocked extends Error {}
+
+/**
+ * Prints a vehicle's certificate: the explicit act (POST, with the session's CSRF token, audited as issued or
+ * reprinted), its sheet shown in `sheet`, a window opened at the person's click (one opened after the answer would be
+ * blocked as a pop-up), and the browser's print dialog opened on it. Viewing the certificate (GET) is only a preview.
+ */
+export async function printCertificate(id: string, size: 'a6' | 'a4', sheet: Window | null): Promise<void> {
+  if (!sheet) throw new PopUpBlocked(); // before the POST: a print nobody can see is not made
+  let html: string;
+  try {
+    html = await must(
+      api.POST('/vehicles/{id}/certificate', {
+        params: { path: { id }, query: { size } },
+        parseAs: 'text',
+      }) as Promise<{ data?: string; error?: unknown; response: Response }>,
+    );
+  } catch (refusal) {
+    sheet.close();
+    throw refusal;
+  }
+  sheet.document.open();
+  sheet.document.write(html);
+  sheet.document.close();
+  sheet.focus();
+  sheet.print();
+}
+
 /** The compliance list as the API's CSV (the whole list, `Accept: text/csv`), saved by the browser as a file. */
 export async function downloadComplianceCsv(within: number): Promise<void> {
   const blob = await must(

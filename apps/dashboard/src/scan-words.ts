@@ -4,6 +4,9 @@
 export const enScan = {
   nav: 'Check a certificate',
   print: 'Print certificate',
+  printA4: 'Print on an A4 page',
+  printing: 'Printing the certificate…',
+  printBlocked: 'The certificate could not be opened: allow pop-ups for this dashboard, then print again.',
   title: 'Check a vehicle certificate',
   intro:
     "Scan the QR code on a vehicle's certificate. Its signature is checked on this device, then its current state is asked for when there is a signal.",

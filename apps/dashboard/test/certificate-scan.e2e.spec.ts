@@ -43,8 +43,8 @@ describe('vehicle certificates in a browser at phone size', () => {
   const problems: string[] = [];
 
   const heading = (page: Page, level: number, name: string | RegExp) => page.getByRole('heading', { level, name });
-  const asStaff = (path: string) =>
-    fetch(new URL(path, base), { headers: { Authorization: running.keys.assembly } }).then((r) => {
+  const asStaff = (path: string, method = 'GET') =>
+    fetch(new URL(path, base), { method, headers: { Authorization: running.keys.assembly } }).then((r) => {
       if (!r.ok) throw new Error(`${path}: ${r.status}`);
       return r;
     });
@@ -69,7 +69,7 @@ describe('vehicle certificates in a browser at phone size', () => {
       const [vehicle] = (await (
         await asStaff(`/vehicles/all?registrationNumber=${encodeURIComponent(plate)}`)
       ).json()) as Array<{ _id: string }>;
-      const page = await (await asStaff(`/vehicles/${vehicle._id}/certificate`)).text();
+      const page = await (await asStaff(`/vehicles/${vehicle._id}/certificate`, 'POST')).text();
       const link = /href="([^"]+\/v\/[^"]+)"/.exec(page)?.[1];
       if (!link) throw new Error(`no check link in the certificate of ${plate}`);
       // The link is on PUBLIC_BASE_URL (unset here: the service's own address); the browser goes to localhost, its
@@ -96,15 +96,40 @@ describe('vehicle certificates in a browser at phone size', () => {
     expect(problems.splice(0)).toEqual([]);
   });
 
-  it('prints a certificate whose QR code holds the check URL, accessible, with A6 print CSS', async () => {
-    const context = await browser.newContext({ ...PHONE, extraHTTPHeaders: { Authorization: running.keys.assembly } });
+  it('prints a certificate from the vehicle screen (one audited print, with the CSRF token), its QR code holding the check URL, accessible, with A6 print CSS', async () => {
+    const context = await browser.newContext(PHONE);
     try {
-      const page = watch(await context.newPage());
-      const vehicles = (await (await asStaff('/vehicles/all?registrationNumber=GE%205505-20')).json()) as Array<{
+      const dashboard = watch(await context.newPage());
+      await dashboard.goto(running.url);
+      await heading(dashboard, 1, 'Sign in').waitFor();
+      await dashboard.getByLabel('Email address').fill(running.demo.approver);
+      await dashboard.getByLabel('Password', { exact: true }).fill(running.demo.password);
+      await dashboard.getByRole('button', { name: 'Sign in' }).click();
+      await heading(dashboard, 1, 'Work queues').waitFor();
+      const [vehicle] = (await (await asStaff('/vehicles/all?registrationNumber=GE%205505-20')).json()) as Array<{
         _id: string;
       }>;
-      await page.goto(new URL(`/vehicles/${vehicles[0]._id}/certificate`, base).toString());
+      const audited = async () =>
+        ((await (await asStaff(`/audit?entity=vehicle&id=${vehicle._id}`)).json()) as Array<{ action: string }>)
+          .map((e) => e.action)
+          .filter((a) => a.startsWith('Certificate'));
+      const before = await audited();
+      await dashboard.goto(`${running.url}#/vehicles/${vehicle._id}`);
+      await heading(dashboard, 1, /GE 5505-20/).waitFor();
+      // Opening the vehicle (and its certificate's preview) prints nothing.
+      await asStaff(`/vehicles/${vehicle._id}/certificate`);
+      expect(await audited()).toEqual(before);
+      const posted = dashboard.waitForRequest(
+        (r) => r.method() === 'POST' && r.url().endsWith(`/vehicles/${vehicle._id}/certificate?size=a6`),
+      );
+      const [page] = await Promise.all([
+        context.waitForEvent('page'),
+        dashboard.getByRole('button', { name: 'Print certificate' }).click(),
+      ]);
+      expect((await posted).headers()['x-csrf-token']).toMatch(/\S/);
+      watch(page);
       await heading(page, 1, 'GE 5505-20').waitFor();
+      expect(await audited()).toEqual([...before, before.length === 0 ? 'CertificateIssued' : 'CertificateReprinted']);
       await expectAccessible(page, 'printed certificate');
       expect(await page.content()).toContain('@page{size:A6 portrait');
       // The QR code, drawn as a printer would (the page's own SVG on white), read back with jsQR.

@@ -1,6 +1,6 @@
 import { toString as qrCode } from 'qrcode';
 import type { CertificateDocument, CertificateDocumentStatus } from '@transport/domain';
-import type { CertificateCheck, PrintedCertificate, PublicVehicle } from './certificates.service';
+import type { CertificateCheck, CertificatePreview, PrintedCertificate, PublicVehicle } from './certificates.service';
 
 /** The paper a certificate is printed on: an A6 sticker (the windscreen) or an A4 page (the owner's file). */
 export const CERTIFICATE_SIZES = ['a6', 'a4'] as const;
@@ -75,9 +75,17 @@ ${body}
 `;
 }
 
-/** The printable certificate: the plate large, the QR code, the vehicle's fields and its documents' expiry dates. */
-export async function certificatePage(c: PrintedCertificate, size: CertificateSize, timeZone: string): Promise<string> {
-  const qr = await qrCode(c.url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+/**
+ * The printable certificate: the plate large, the QR code, the vehicle's fields and its documents' expiry dates. A
+ * preview (viewed, not printed) has no QR code in its place and says so on screen and on paper: it is no certificate.
+ */
+export async function certificatePage(
+  c: PrintedCertificate | CertificatePreview,
+  size: CertificateSize,
+  timeZone: string,
+): Promise<string> {
+  const printed = c.kind === 'printed';
+  const qr = printed ? await qrCode(c.url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }) : '';
   const a4 = size === 'a4';
   const style = `
 @page{size:${a4 ? 'A4' : 'A6'} portrait;margin:${a4 ? '15mm' : '5mm'}}
@@ -88,6 +96,7 @@ export async function certificatePage(c: PrintedCertificate, size: CertificateSi
 h1{margin:.2em 0;font-size:2.6em;letter-spacing:.04em;text-align:center;border:3px solid #111;padding:.1em}
 .qr{width:${a4 ? '90mm' : '48mm'};margin:.4em auto}
 .qr svg{display:block;width:100%;height:auto}
+.preview{display:flex;align-items:center;justify-content:center;aspect-ratio:1;border:3px dashed #111;text-align:center;font-weight:700;padding:.5em}
 .hint{text-align:center;margin:.2em 0 .6em}
 h2{font-size:1.1em;margin:.8em 0 .2em}
 footer{margin-top:.8em;font-size:.85em;color:#333}
@@ -96,16 +105,25 @@ footer{margin-top:.8em;font-size:.85em;color:#333}
     `${DOCUMENT_NAMES[d.document]} until`,
     day(d.expiresOn, timeZone),
   ]);
+  const code = printed
+    ? `<div class="qr" role="img" aria-label="QR code: scan it to check this certificate">${qr}</div>
+<p class="hint">Scan to check this vehicle: valid, expired, withdrawn or not genuine.</p>`
+    : `<div class="qr preview">Preview: not a certificate. The QR code is added when it is printed.</div>`;
+  const footer = printed
+    ? `Printed ${html(moment(c.issuedAt, timeZone))} · key ${html(c.keyId)}${c.reprint ? ' · reprint' : ''}`
+    : `Preview ${html(moment(c.viewedAt, timeZone))} · not printed`;
+  const nav = printed
+    ? `<p>Print with your browser (Ctrl+P). <a href="${html(c.url)}">What a scan of it shows</a>.</p>`
+    : `<p>A preview: viewing is not printing, and it has no QR code. Print from the vehicle's screen in the dashboard ("Print certificate"), or POST to this address. Sizes: <a href="?size=a6">A6 sticker</a> · <a href="?size=a4">A4 page</a>.</p>`;
   const body = `<main class="sheet">
 <p class="authority">Approved commercial vehicle${c.vehicle.assembly ? ` · ${html(c.vehicle.assembly)}` : ''}</p>
 <h1>${html(c.vehicle.registrationNumber)}</h1>
-<div class="qr" role="img" aria-label="QR code: scan it to check this certificate">${qr}</div>
-<p class="hint">Scan to check this vehicle: valid, expired, withdrawn or not genuine.</p>
+${code}
 <dl>${vehicleRows(c.vehicle)}${rows([['Approved', day(c.approvedAt, timeZone)], ...documents])}</dl>
-<footer>Printed ${html(moment(c.issuedAt, timeZone))} · key ${html(c.keyId)}${c.reprint ? ' · reprint' : ''}</footer>
+<footer>${footer}</footer>
 </main>
-<nav class="screen-only" aria-label="Printing"><p>Print with your browser (Ctrl+P). Sizes: <a href="?size=a6">A6 sticker</a> · <a href="?size=a4">A4 page</a>. <a href="${html(c.url)}">What a scan of it shows</a>.</p></nav>`;
-  return page(`Certificate ${c.vehicle.registrationNumber}`, style, body);
+<nav class="screen-only" aria-label="Printing">${nav}</nav>`;
+  return page(`${printed ? 'Certificate' : 'Preview of the certificate'} ${c.vehicle.registrationNumber}`, style, body);
 }
 
 const VERDICTS: Record<CertificateCheck['state'], { title: string; mark: string }> = {
@@ -178,7 +196,7 @@ h2{font-size:1.1rem;margin:1.2rem 0 .3rem}
                 ['First name', check.driver.firstName],
                 ['Rating', check.driver.rating === null ? 'not rated yet' : `${check.driver.rating} of 5`],
               ])}</dl>`
-            : '<p>No driver is linked to this vehicle.</p>'
+            : '<p>No approved driver is linked to this vehicle: ask the driver for their licence.</p>'
         }`
       : '',
     check.documents ? `<h2>Documents</h2>${documentList(check.documents, timeZone)}` : '',

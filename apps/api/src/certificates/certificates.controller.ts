@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiExtraModels,
   ApiOkResponse,
@@ -45,12 +45,38 @@ export class CertificatesController {
   @Roles('admin', 'assembly')
   @ApiSecurity('apiKey')
   @ApiOperation({
+    summary: "View an approved vehicle's certificate before printing it (an HTML preview, without a QR code)",
+    description:
+      'The sheet as it would print now (the plate, make, model, colour, type, union, station, assembly, approval date and document expiry dates), with a box saying "Preview: not a certificate" where the QR code goes. ' +
+      'Viewing is not printing: no token is signed, nothing is audited, and the next print is not made a reprint by it (HEAD the same). ' +
+      "Print with POST /vehicles/{id}/certificate. Within the caller's jurisdiction (another assembly's vehicle is a 404). Only an approved vehicle has one: 422 VEHICLE_NOT_APPROVED.",
+  })
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'The preview (print CSS sizes the page).', content: { 'text/html': HTML_PAGE } })
+  @ApiProblems(400, 401, 403, 404, 422)
+  async view(
+    @Param('id', ObjectIdPipe) id: string,
+    @Query() query: CertificateQuery,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) res: FastifyReply,
+  ): Promise<string> {
+    const preview = await this.certificates.view(id, actorOf(principal));
+    res.header('Content-Type', HTML);
+    return certificatePage(preview, query.size ?? 'a6', this.config.timeZone);
+  }
+
+  @Post('vehicles/:id/certificate')
+  @HttpCode(200)
+  @Roles('admin', 'assembly')
+  @ApiSecurity('apiKey')
+  @ApiOperation({
     summary: "Print an approved vehicle's certificate (an HTML page with a QR code; A6 sticker or A4 page)",
     description:
+      'The explicit act of printing, and the only one that makes a certificate: no body; a dashboard session sends its X-CSRF-Token (403 CSRF_REJECTED without), as for every change. ' +
       'The plate, make, model, colour, type, union, station, assembly, approval date and document expiry dates, and a QR code holding `{PUBLIC_BASE_URL}/v/{token}`: ' +
       'a token signed with the first of CERTIFICATE_SIGNING_KEYS (Ed25519, a compact JWS with the key id in its header) naming the vehicle, its plate and its approval. ' +
       "Within the caller's jurisdiction (another assembly's vehicle is a 404). Only an approved vehicle has one: 422 VEHICLE_NOT_APPROVED. " +
-      'Every print is audited on the vehicle: CertificateIssued the first time under an approval, CertificateReprinted after. ' +
+      'Every print is audited on the vehicle: CertificateIssued the first time under an approval, CertificateReprinted after (viewing, GET, is neither). ' +
       'Withdrawing the approval (a failed re-inspection, a corrected plate) withdraws every certificate printed under it.',
   })
   @ApiProduces('text/html')
@@ -93,7 +119,7 @@ export class CertificatesController {
     description:
       'A phone-sized HTML page by default; the same answer as JSON with `Accept: application/json`. Always 200 with the verdict: ' +
       "`valid`, `expired` (naming the documents that ended: roadworthy, insurance, the linked driver's licence), `withdrawn` (the approval it names ended) or `not_genuine` (unreadable, an unknown or retired key, or a bad signature). " +
-      "With a genuine certificate: the vehicle's public fields and the linked driver's first name and rating; never a phone number, an ID number or the owner. " +
+      "With a genuine certificate: the vehicle's public fields as they are now (a station the vehicle left is not shown) and the linked driver's first name and rating while that driver is approved (a revoked driver is never shown: driver null, and their licence is not counted); never a phone number, an ID number or the owner. " +
       'Cacheable for CERTIFICATE_CHECK_CACHE_SECONDS (default 60); counted per client address (CERTIFICATE_CHECKS_PER_ADDRESS_PER_MINUTE, then 429).',
   })
   @ApiExtraModels(CertificateCheckResponse)

@@ -75,7 +75,8 @@ export class CertificateCheckResponse {
   vehicle?: PublicVehicleResponse;
   @ApiPropertyOptional({ type: [CertificateDocumentResponse] }) documents?: CertificateDocumentResponse[];
   @ApiNullableObject(CertificateDriverResponse, {
-    description: 'valid and expired: the linked driver (first name and rating only), or null when none is linked.',
+    description:
+      'valid and expired: the linked driver while their approval stands (first name and rating only); null when none is linked or the linked driver is not approved (revoked): a withdrawn driver is never shown, and their licence is not among the documents.',
     required: false,
   })
   driver?: CertificateDriverResponse | null;

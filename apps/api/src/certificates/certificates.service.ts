@@ -16,6 +16,7 @@ import {
   type UnitOfWork,
   type VehicleState,
   type WithdrawnReason,
+  vouchedDriver,
 } from '@transport/domain';
 import type { AppConfig } from '../config';
 import type { AuditTrail, RateLimits } from '../core/ports';
@@ -40,6 +41,7 @@ export interface PublicVehicle {
 
 /** A certificate as printed: the vehicle's public fields and more, and the URL its QR code holds. */
 export interface PrintedCertificate {
+  kind: 'printed';
   url: string;
   keyId: string;
   issuedAt: Date;
@@ -48,6 +50,21 @@ export interface PrintedCertificate {
   vehicle: PublicVehicle & { assembly?: string };
   documents: CertificateDocumentStatus[];
 }
+
+/**
+ * A certificate as viewed, not printed: the same sheet without a QR code (no token is signed, nothing is audited, and
+ * the next print is not made a reprint by it), so a viewed page cannot stand in for a printed sticker.
+ */
+export interface CertificatePreview {
+  kind: 'preview';
+  viewedAt: Date;
+  approvedAt: Date;
+  vehicle: PublicVehicle & { assembly?: string };
+  documents: CertificateDocumentStatus[];
+}
+
+/** A vehicle that has a certificate: approved, with a plate. */
+type ApprovedVehicle = VehicleState & { dateApproved: Date; registrationNumber: string };
 
 /** The answer to a check of a certificate's token: one of four states, and what the public may see with it. */
 export interface CertificateCheck {
@@ -79,17 +96,21 @@ export class CertificatesService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** Viewing: the sheet as it would print now, without a QR code; writes nothing (GET and HEAD). */
+  async view(id: string, actor: Actor): Promise<CertificatePreview> {
+    const s = await this.approvedVehicle(id, actor);
+    const viewedAt = this.clock.now();
+    const [vehicle, documents] = await this.sheet(s, viewedAt);
+    return { kind: 'preview', viewedAt, approvedAt: s.dateApproved, vehicle, documents };
+  }
+
+  /** Printing, the explicit act (a POST, CSRF-checked for a dashboard session): signs a token and audits the print. */
   async print(id: string, actor: Actor): Promise<PrintedCertificate> {
-    const vehicle = withinJurisdiction(jurisdictionOf(actor), await this.stores.vehicles.findById(id), 'vehicle', id);
-    const s = vehicle.toState();
-    if (!s.approved || !s.dateApproved || !s.registrationNumber)
-      throw new DomainError(
-        'VEHICLE_NOT_APPROVED',
-        'Only an approved vehicle has a certificate: approve it first (POST /vehicles/{id}/approve)',
-      );
+    const s = await this.approvedVehicle(id, actor);
     const issuedAt = this.clock.now();
     const approvedAt = s.dateApproved;
-    const token = this.signer.sign({ vehicleId: s.id, registrationNumber: s.registrationNumber, approvedAt, issuedAt });
+    const registrationNumber = s.registrationNumber;
+    const token = this.signer.sign({ vehicleId: s.id, registrationNumber, approvedAt, issuedAt });
     const last = await this.trail.latest('vehicle', s.id, [CERTIFICATE_ISSUED, CERTIFICATE_REPRINTED]);
     const reprint = (last?.after as { approvedAt?: string } | null)?.approvedAt === approvedAt.toISOString();
     const keyId = this.signer.signingKeyId;
@@ -101,25 +122,50 @@ export class CertificatesService {
           action: reprint ? CERTIFICATE_REPRINTED : CERTIFICATE_ISSUED,
           actor,
           before: null,
-          after: { approvedAt: approvedAt.toISOString(), registrationNumber: s.registrationNumber, keyId },
+          after: { approvedAt: approvedAt.toISOString(), registrationNumber, keyId },
           at: issuedAt,
         },
       ]),
     );
-    const [publicFields, assembly, driver] = await Promise.all([
-      this.publicVehicle(s),
-      s.assemblyId ? this.stores.assemblies.findById(s.assemblyId) : undefined,
-      s.driverId ? this.stores.drivers.findById(s.driverId) : undefined,
-    ]);
+    const [vehicle, documents] = await this.sheet(s, issuedAt);
     return {
+      kind: 'printed',
       url: `${this.config.publicBaseUrl}/v/${token}`,
       keyId,
       issuedAt,
       approvedAt,
       reprint,
-      vehicle: { ...publicFields, assembly: assembly?.toState().name },
-      documents: certificateDocuments(s, driver?.toState().licenseExpiry, issuedAt),
+      vehicle,
+      documents,
     };
+  }
+
+  /** An approved vehicle within the caller's jurisdiction (another assembly's is a 404): only it has a certificate. */
+  private async approvedVehicle(id: string, actor: Actor): Promise<ApprovedVehicle> {
+    const vehicle = withinJurisdiction(jurisdictionOf(actor), await this.stores.vehicles.findById(id), 'vehicle', id);
+    const s = vehicle.toState();
+    if (!s.approved || !s.dateApproved || !s.registrationNumber)
+      throw new DomainError(
+        'VEHICLE_NOT_APPROVED',
+        'Only an approved vehicle has a certificate: approve it first (POST /vehicles/{id}/approve)',
+      );
+    return { ...s, dateApproved: s.dateApproved, registrationNumber: s.registrationNumber };
+  }
+
+  /** What a sheet shows of the vehicle (its public fields and assembly) and its documents at `at`. */
+  private async sheet(
+    s: VehicleState,
+    at: Date,
+  ): Promise<[PublicVehicle & { assembly?: string }, CertificateDocumentStatus[]]> {
+    const [publicFields, assembly, driver] = await Promise.all([
+      this.publicVehicle(s),
+      s.assemblyId ? this.stores.assemblies.findById(s.assemblyId) : undefined,
+      this.driverOf(s),
+    ]);
+    return [
+      { ...publicFields, assembly: assembly?.toState().name },
+      certificateDocuments(s, driver?.toState().licenseExpiry, at),
+    ];
   }
 
   /** What a certificate's token says now, for anyone (counted per client address). */
@@ -130,7 +176,7 @@ export class CertificatesService {
     if (!read.genuine) return { state: 'not_genuine', reason: read.reason, checkedAt };
     const { claims } = read;
     const vehicle = (await this.stores.vehicles.findById(claims.vehicleId))?.toState();
-    const driver = vehicle?.driverId ? await this.stores.drivers.findById(vehicle.driverId) : undefined;
+    const driver = vehicle ? await this.driverOf(vehicle) : undefined;
     const verdict = certificateVerdict(claims, vehicle, driver?.toState().licenseExpiry, checkedAt);
     const certificate = { keyId: read.keyId, issuedAt: claims.issuedAt, approvedAt: claims.approvedAt };
     // A withdrawn certificate vouches for nothing: the plate it was printed for, and no more.
@@ -156,6 +202,11 @@ export class CertificatesService {
   /** The public keys certificates are checked with (JWKS). */
   jwks() {
     return this.signer.jwks();
+  }
+
+  /** The driver the certificate vouches for: the linked one while approved (a revoked driver is never shown). */
+  private async driverOf(s: VehicleState) {
+    return vouchedDriver(s.driverId ? await this.stores.drivers.findById(s.driverId) : undefined);
   }
 
   private async publicVehicle(s: VehicleState): Promise<PublicVehicle> {

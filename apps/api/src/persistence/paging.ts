@@ -27,6 +27,15 @@ export type Condition<T extends ListedTable> = (w: ExpressionBuilder<Tables, T>)
 /** No condition: every row of the table. */
 export const everyRow = <T extends ListedTable>(w: ExpressionBuilder<Tables, T>) => w.and([]);
 
+/**
+ * The rows of one assembly, when one is given (the caller's jurisdiction), else every row: the scope of a staff list.
+ * Every table listed this way has the column.
+ */
+export const inAssemblyScope =
+  <T extends ListedTable>(assemblyId: string | undefined): Condition<T> =>
+  (w) =>
+    assemblyId === undefined ? w.and([]) : sql<SqlBool>`${sql.ref('assemblyId')} = ${assemblyId}`;
+
 /** A LIKE pattern for `text` anywhere: LIKE's own wildcards in the text are escaped, so they match literally. */
 export function containing(text: string): string {
   return `%${escapeLike(text)}%`;
@@ -104,19 +113,25 @@ export async function countRows<
   return Number(row.n);
 }
 
-/** Where the row with this id stands in its table by `column`; undefined when there is no such row. */
-export async function positionOf(
+/**
+ * Where the row with this id stands in its table by `column`, looked for among the rows `scope` holds (the caller's:
+ * their assembly's, their own payments); undefined when there is no such row there. A cursor naming a row outside the
+ * caller's scope is thereby an unknown cursor, answered the same way: it tells nothing of whether, or when, that row
+ * was made.
+ */
+export async function positionOf<T extends ListedTable>(
   db: Sql,
-  table: ListedTable,
+  table: T,
   id: string,
+  scope: Condition<T>,
   column: string = timeOf(table),
 ): Promise<Position | undefined> {
-  const {
-    rows: [row],
-  } =
-    await sql<Position>`select "id", ${sql.ref(column)} as "value" from ${sql.table(table)} where "id" = ${id}`.execute(
-      db,
-    );
+  const row = (await db
+    .selectFrom(table as ListedTable)
+    .select([sql<string | bigint>`${sql.ref('id')}`.as('id'), sql<unknown>`${sql.ref(column)}`.as('value')])
+    .where(sql<SqlBool>`${sql.ref('id')} = ${id}`)
+    .where(scope as Condition<ListedTable>)
+    .executeTakeFirst()) as Position | undefined;
   return row && { id: row.id, value: row.value };
 }
 
@@ -135,8 +150,11 @@ export function newestRows<DB, T extends keyof DB, O>(
 
 /**
  * A keyset page of one table in the request's order (newest first without one): the rows `select` picks (whole rows
- * or some columns), where `where` holds, each mapped by `map`; `count` on request. Ties are broken by id, the same
- * way. Rows without a value of a nullable column form their own run (last ascending, first descending), read by id
+ * or some columns), where `where` holds, each mapped by `map`; `count` on request. The cursor is looked for within
+ * `scope` only: the rows the caller may see at all, whatever the filters (`inAssemblyScope`, a merchant's own, or
+ * `everyRow` for a list everyone it is open to sees whole). Not within `where`: a row that left a filter since its
+ * page was read (a vehicle approved while paging through unapproved ones) still anchors the next page. Ties are broken
+ * by id, the same way. Rows without a value of a nullable column form their own run (last ascending, first descending), read by id
  * after (or before) the valued ones, so that every condition stays one the (column, id) index can start from.
  */
 export function orderedPage<T extends ListedTable, O extends { id: string | bigint }, E>(
@@ -146,6 +164,7 @@ export function orderedPage<T extends ListedTable, O extends { id: string | bigi
   select: (db: Sql) => SelectQueryBuilder<Tables, T, O>,
   where: Condition<T>,
   map: (row: O) => E,
+  scope: Condition<T>,
 ): Promise<Page<E>> {
   const column: string = request.order?.by ?? timeOf(table);
   const descending = request.order?.descending ?? true;
@@ -160,7 +179,7 @@ export function orderedPage<T extends ListedTable, O extends { id: string | bigi
     sql<SqlBool>`${sql.ref(column)} ${sql.raw(run === 'null' ? 'IS NULL' : 'IS NOT NULL')}`;
   return keysetPage(
     request,
-    (id) => positionOf(db, table, id, column),
+    (id) => positionOf(db, table, id, scope, column),
     async (after, take) => {
       const found: O[] = [];
       const first = after === undefined ? 0 : runs.indexOf(after.value === null ? 'null' : 'valued');

@@ -84,7 +84,7 @@ export class PostgresRegistrySearch implements RegistrySearch {
     });
     return keysetPage(
       page,
-      (id) => this.anchor(id),
+      (id) => this.anchor(id, assemblyId),
       async (after, take) => {
         const hits: Hit[] = [];
         // One after another: on the embedded database every query waits for the one connection anyway.
@@ -100,15 +100,15 @@ export class PostgresRegistrySearch implements RegistrySearch {
     );
   }
 
-  /** The cursor names a record of any kind: its place in the order is its (createdAt, id). */
-  private async anchor(id: string): Promise<Position | undefined> {
+  /**
+   * The cursor names a record of any kind: its place in the order is its (createdAt, id). Looked for within the
+   * caller's assembly only: another assembly's record is an unknown cursor (it tells nothing of when it was made).
+   */
+  private async anchor(id: string, assemblyId: string | undefined): Promise<Position | undefined> {
     const r = this.reads;
-    const row = await r
-      .selectFrom('vehicles')
-      .select(['id', 'createdAt'])
-      .where('id', '=', id)
-      .unionAll(r.selectFrom('drivers').select(['id', 'createdAt']).where('id', '=', id))
-      .unionAll(r.selectFrom('vehicle_owners').select(['id', 'createdAt']).where('id', '=', id))
+    const row = await scoped(r.selectFrom('vehicles').select(['id', 'createdAt']).where('id', '=', id), assemblyId)
+      .unionAll(scoped(r.selectFrom('drivers').select(['id', 'createdAt']).where('id', '=', id), assemblyId))
+      .unionAll(scoped(r.selectFrom('vehicle_owners').select(['id', 'createdAt']).where('id', '=', id), assemblyId))
       .executeTakeFirst();
     return row && { id: row.id, value: row.createdAt };
   }

@@ -96,6 +96,7 @@ export class PrismaApiKeyRegistry implements ApiKeyRegistry {
       (db) => db.selectFrom('api_keys').selectAll(),
       everyRow,
       toKey,
+      everyRow, // admins only: every key is theirs to see
     );
   }
 }
@@ -197,6 +198,7 @@ export class PrismaAuditTrail implements AuditTrail {
           ...(filter.to ? [w('at', '<', filter.to)] : []),
         ]),
       toAuditRecord,
+      everyRow, // admins only: the whole log is theirs to see
     );
   }
 }

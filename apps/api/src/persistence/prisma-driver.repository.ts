@@ -21,7 +21,7 @@ import { driverRow } from '@transport/rows';
 import type { Driver as DriverRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import { orderedPage, type Condition } from './paging';
+import { inAssemblyScope, orderedPage, type Condition } from './paging';
 import { sqlOn, type PrismaExecutor } from './prisma-executor';
 import { translateUniqueViolation } from './prisma-errors';
 
@@ -135,6 +135,7 @@ export class PrismaDriverRepository implements DriverRepository {
       (db) => db.selectFrom('drivers').selectAll(),
       matching(filter),
       toDomain,
+      inAssemblyScope(filter.assemblyId),
     );
   }
 
@@ -150,6 +151,7 @@ export class PrismaDriverRepository implements DriverRepository {
           .select(['id', 'name', 'approved', 'ratingTotal', 'ratingCount', 'createdAt', 'updatedAt', 'version']),
       matching(filter),
       (row) => ({ ...row }),
+      inAssemblyScope(filter.assemblyId),
     );
   }
 }

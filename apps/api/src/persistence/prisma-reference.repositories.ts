@@ -25,7 +25,7 @@ import type {
   TransportUnion as UnionRow,
 } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
-import { everyRow, orderedPage } from './paging';
+import { everyRow, inAssemblyScope, orderedPage } from './paging';
 import { sqlOn, type PrismaExecutor } from './prisma-executor';
 import { assertOneUpdated } from './optimistic';
 import { translateUniqueViolation } from './prisma-errors';
@@ -135,6 +135,7 @@ export class PrismaRegionRepository implements RegionRepository {
       (db) => db.selectFrom('regions').selectAll(),
       everyRow,
       regionToDomain,
+      everyRow, // reference data: the same list for everyone it is open to
     );
   }
 }
@@ -161,6 +162,7 @@ export class PrismaAssemblyRepository implements AssemblyRepository {
       (db) => db.selectFrom('assemblies').selectAll(),
       everyRow,
       assemblyToDomain,
+      everyRow, // reference data: the same list for everyone it is open to
     );
   }
 }
@@ -204,8 +206,9 @@ export class PrismaAssemblyUserRepository implements AssemblyUserRepository {
       'assembly_users',
       page,
       (db) => db.selectFrom('assembly_users').selectAll(),
-      (w) => w.and(filter.assemblyId === undefined ? [] : [w('assemblyId', '=', filter.assemblyId)]),
+      inAssemblyScope(filter.assemblyId),
       assemblyUserToDomain,
+      inAssemblyScope(filter.assemblyId),
     );
   }
 }
@@ -243,6 +246,7 @@ export class PrismaStationRepository implements StationRepository {
       (db) => db.selectFrom('stations').selectAll(),
       everyRow,
       stationToDomain,
+      everyRow, // reference data: the same list for everyone it is open to
     );
   }
   async findByIds(ids: readonly string[]): Promise<Station[]> {
@@ -284,6 +288,7 @@ export class PrismaTransportUnionRepository implements TransportUnionRepository 
       (db) => db.selectFrom('transport_unions').selectAll(),
       everyRow,
       unionToDomain,
+      everyRow, // reference data: the same list for everyone it is open to
     );
   }
   async findByIds(ids: readonly string[]): Promise<TransportUnion[]> {

@@ -158,6 +158,8 @@ export class PrismaTransactionRepository implements TransactionRepository {
           ...(filter.to ? [w('createdAt', '<', filter.to)] : []),
         ]),
       toDomain,
+      // A merchant's cursor is one of its own payments: another merchant's reads as unknown.
+      (w) => w('merchantId', '=', merchantId),
     );
   }
 

@@ -17,7 +17,7 @@ import { inTransaction } from './in-transaction';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import { sqlOn, type PrismaExecutor } from './prisma-executor';
-import { orderedPage } from './paging';
+import { inAssemblyScope, orderedPage } from './paging';
 import { translateUniqueViolation } from './prisma-errors';
 
 type TripWithService = TripRow & { service: ServiceRow | null };
@@ -150,6 +150,7 @@ export class PrismaTripRepository implements TripRepository {
           ...(assemblyId === undefined ? [] : [w('assemblyId', '=', assemblyId)]),
         ]),
       (row) => row,
+      inAssemblyScope(assemblyId),
     );
     const ids = trips.items.map((t) => t.id);
     const services =

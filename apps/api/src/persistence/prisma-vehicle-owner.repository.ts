@@ -12,7 +12,7 @@ import type { VehicleOwner as OwnerRow } from '../generated/prisma/client';
 import { mapped } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import { sqlOn, type PrismaExecutor, type Sql } from './prisma-executor';
-import { containing, orderedPage, type Condition } from './paging';
+import { containing, inAssemblyScope, orderedPage, type Condition } from './paging';
 
 export function toDomain(row: OwnerRow): VehicleOwner {
   return mapped('vehicle_owners', row.id, () =>
@@ -72,14 +72,14 @@ export class PrismaVehicleOwnerRepository implements VehicleOwnerRepository {
   }
 
   async list(page: PageRequest, assemblyId?: string): Promise<Page<VehicleOwner>> {
-    return this.page(page, (w) => w.and(inAssembly(w, assemblyId)));
+    return this.page(page, assemblyId, (w) => w.and(inAssembly(w, assemblyId)));
   }
 
   /** Served by the trigram GIN indexes on name, phone and email (ILIKE '%...%'). */
   async search(query: string, page: PageRequest, assemblyId?: string): Promise<Page<VehicleOwner>> {
     const needle = containing(query.trim());
     const phones = phoneSearchForms(query.trim().toLowerCase()).map(containing);
-    return this.page(page, (w) =>
+    return this.page(page, assemblyId, (w) =>
       w.and([
         w.or([
           w('name', 'ilike', needle),
@@ -91,8 +91,13 @@ export class PrismaVehicleOwnerRepository implements VehicleOwnerRepository {
     );
   }
 
-  private page(page: PageRequest, where: Condition<'vehicle_owners'>): Promise<Page<VehicleOwner>> {
-    return orderedPage(sqlOn(this.lists), 'vehicle_owners', page, allOwners, where, toDomain);
+  private page(
+    page: PageRequest,
+    assemblyId: string | undefined,
+    where: Condition<'vehicle_owners'>,
+  ): Promise<Page<VehicleOwner>> {
+    const scope = inAssemblyScope<'vehicle_owners'>(assemblyId);
+    return orderedPage(sqlOn(this.lists), 'vehicle_owners', page, allOwners, where, toDomain, scope);
   }
 }
 

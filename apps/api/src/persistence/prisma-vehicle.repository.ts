@@ -20,7 +20,7 @@ import { Prisma, type Vehicle as VehicleRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import { sqlOn, type PrismaExecutor, type Sql, type Tables } from './prisma-executor';
-import { orderedPage, type Condition } from './paging';
+import { inAssemblyScope, orderedPage, type Condition } from './paging';
 import { translateUniqueViolation } from './prisma-errors';
 import { sql, type SelectQueryBuilder } from 'kysely';
 
@@ -127,12 +127,12 @@ export class PrismaVehicleRepository implements VehicleRepository {
   }
 
   async list(filter: VehicleListFilter, page: PageRequest<VehicleSortField>): Promise<Page<Vehicle>> {
-    return this.page(page, allVehicles, matching(filter), toDomain);
+    return this.page(page, allVehicles, filter, toDomain);
   }
 
   /** The public's columns only: no timestamps parsed, no checklist read, no aggregate restored. */
   async listSummaries(filter: VehicleListFilter, page: PageRequest<VehicleSortField>): Promise<Page<VehicleSummary>> {
-    return this.page(page, summaryColumns, matching(filter), toSummary);
+    return this.page(page, summaryColumns, filter, toSummary);
   }
 
   listCertificatesEndingBy(date: Date, page: PageRequest, assemblyId?: string): Promise<Page<Vehicle>> {
@@ -142,10 +142,11 @@ export class PrismaVehicleRepository implements VehicleRepository {
   private page<O extends { id: string }, T>(
     page: PageRequest<VehicleSortField>,
     select: (db: Sql) => SelectQueryBuilder<Tables, 'vehicles', O>,
-    where: Condition<'vehicles'>,
+    filter: VehicleListFilter,
     map: (row: O) => T,
   ): Promise<Page<T>> {
-    return orderedPage(sqlOn(this.lists), 'vehicles', page, select, where, map);
+    const scope = inAssemblyScope<'vehicles'>(filter.assemblyId);
+    return orderedPage(sqlOn(this.lists), 'vehicles', page, select, matching(filter), map, scope);
   }
 }
 

@@ -1,5 +1,6 @@
 import { INSPECTION_ITEMS } from '@transport/domain';
-import { api, must, page, seen, type Session, type Vehicle } from '../api';
+import { useState } from 'preact/hooks';
+import { api, must, page, PopUpBlocked, printCertificate, seen, type Session, type Vehicle } from '../api';
 import { words as w } from '../i18n';
 import {
   ActionForm,
@@ -144,13 +145,7 @@ export function VehicleScreen(props: { id: string; session: Session; task?: stri
       {notice}
       <WaitingBadge vehicleId={id} personId={session.person._id} />
       <Facts v={v} />
-      {v.approved && (
-        <p>
-          <a href={`/vehicles/${id}/certificate`} target="_blank" rel="noopener">
-            {w.scan.print}
-          </a>
-        </p>
-      )}
+      {v.approved && <PrintCertificate id={id} problem={problem} />}
       {narrow ? (
         <nav class="panel tasks" aria-labelledby="tasks">
           <h2 id="tasks">{w.vehicle.tasks}</h2>
@@ -369,5 +364,42 @@ function Choice(props: { name: string; label: string; current: string; empty: st
         ))}
       </select>
     </>
+  );
+}
+
+/**
+ * Printing the certificate: each press is a print the API audits (issued, then reprinted), sent with the session's CSRF
+ * token; the sheet opens in a window of its own, with the browser's print dialog.
+ */
+function PrintCertificate(props: { id: string; problem: ProblemContext }) {
+  const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<unknown>();
+  const print = (size: 'a6' | 'a4') => {
+    // Opened now, at the click: a window opened once the answer is in would be blocked as a pop-up.
+    const sheet = window.open('', '_blank');
+    setBusy(true);
+    setRefusal(undefined);
+    printCertificate(props.id, size, sheet)
+      .catch((error: unknown) => setRefusal(error))
+      .finally(() => setBusy(false));
+  };
+  return (
+    <div>
+      <p>
+        <button type="button" disabled={busy} onClick={() => print('a6')}>
+          {w.scan.print}
+        </button>{' '}
+        <button type="button" disabled={busy} onClick={() => print('a4')}>
+          {w.scan.printA4}
+        </button>
+      </p>
+      {busy && <p aria-live="polite">{w.scan.printing}</p>}
+      {refusal !== undefined &&
+        (refusal instanceof PopUpBlocked ? (
+          <p role="alert">{w.scan.printBlocked}</p>
+        ) : (
+          <ProblemMessage error={refusal} {...props.problem} />
+        ))}
+    </div>
   );
 }

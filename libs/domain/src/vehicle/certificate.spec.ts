@@ -1,5 +1,5 @@
 import { allPassed, APPROVER, days, INSPECTOR, ports, T0, vehicleInput } from '../testing/fixtures';
-import { certificateVerdict, firstNameOf, type CertificateClaims } from './certificate';
+import { certificateVerdict, firstNameOf, vouchedDriver, type CertificateClaims } from './certificate';
 import { Vehicle } from './vehicle';
 
 const approved = () => {
@@ -85,5 +85,19 @@ describe('certificateVerdict', () => {
 describe('firstNameOf', () => {
   it('keeps the first word of a name only', () => {
     expect(firstNameOf('  Kwame   Nkrumah Mensah ')).toBe('Kwame');
+  });
+});
+
+describe('vouchedDriver', () => {
+  const driver = (approved: boolean) => ({ toState: () => ({ approved }) });
+
+  it('vouches for a linked driver whose approval stands', () => {
+    const d = driver(true);
+    expect(vouchedDriver(d)).toBe(d);
+  });
+
+  it('vouches for nobody when the linked driver is not approved (revoked, or never approved), or none is linked', () => {
+    expect(vouchedDriver(driver(false))).toBeUndefined();
+    expect(vouchedDriver(undefined)).toBeUndefined();
   });
 });

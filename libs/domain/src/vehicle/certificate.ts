@@ -88,3 +88,12 @@ export function certificateDocuments(
 export function firstNameOf(name: string): string {
   return name.trim().split(/\s+/)[0];
 }
+
+/**
+ * The driver a certificate vouches for: the linked driver while their approval stands, else none. A driver whose
+ * approval was revoked (or withdrawn by a corrected licence) stays linked to the vehicle until staff unlink them, but
+ * the public must never read them, nor their licence, under the vehicle's verdict.
+ */
+export function vouchedDriver<D extends { toState(): { approved: boolean } }>(driver: D | undefined): D | undefined {
+  return driver?.toState().approved ? driver : undefined;
+}

@@ -3,15 +3,13 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { AppError } from '../errors';
+import { isCallbackRoute } from './callback-route';
 
 /** The largest JSON body a route takes (413 past it). */
 export const JSON_BODY_LIMIT_BYTES = 100 * 1024;
 
 /** Methods whose body is read; a body on any other method is left unread, as before. */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
-
-/** The payment callback route, told by the path alone (a query string naming it must not lift the JSON check). */
-const CALLBACK_PATH = /\/payment\/callback\/[^/]+$/;
 
 export interface BodyLimits {
   /** The callback's raw body limit (CALLBACK_BODY_LIMIT_BYTES). */
@@ -110,8 +108,9 @@ export function installBodyParser(instance: FastifyInstance, limits: BodyLimits)
     const headers = request.headers;
     const declared = Number(headers['content-length'] ?? 0);
     const hasBody = declared > 0 || headers['transfer-encoding'] !== undefined;
-    const path = request.url.split('?')[0];
-    if (CALLBACK_PATH.test(path)) return readText(payload, declared, limits.callbackBytes, done);
+    // The route the router matched, not the raw path: every letter case and a trailing slash reach the callback, and
+    // a query string naming it matches nothing.
+    if (isCallbackRoute(request)) return readText(payload, declared, limits.callbackBytes, done);
     const { type, charset } = mediaType(headers['content-type']);
     if (type !== 'application/json') {
       if (hasBody && BODY_METHODS.has(request.method))

@@ -32,6 +32,16 @@ describe('loggableUrl', () => {
     expect(loggableUrl('/pay/payment/callback/Zk3v9yXq_secret-token')).toBe('/pay/payment/callback/[redacted]');
   });
 
+  it('hides the callback token in any letter case and before a trailing slash', () => {
+    expect(loggableUrl('/Payment/CALLBACK/Zk3v9yXq_secret-token/')).toBe('/Payment/CALLBACK/[redacted]/');
+  });
+
+  it("hides the token's segment of a path the router matched as the callback, however it is spelt", () => {
+    expect(loggableUrl('/pa%79ment/callback/Zk3v9yXq_secret-token?x=1', true)).toBe(
+      '/pa%79ment/callback/[redacted]?x=[redacted]',
+    );
+  });
+
   it('hides every query value that may be personal (emails, names searched for, phones), keeps paging and filters', () => {
     expect(loggableUrl('/drivers/all?email=ama%40example.com&limit=20&cursor=abc')).toBe(
       '/drivers/all?email=[redacted]&limit=20&cursor=abc',

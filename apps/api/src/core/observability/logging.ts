@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { Logger as NestPinoLogger, PinoLogger, type Params } from 'nestjs-pino';
 import type { LogLevel } from '../../config';
+import { isCallbackRoute } from '../http/callback-route';
 
 /**
  * Logs: pino, one JSON object per line on stdout: Nest's own messages through nestjs-pino, and one access-log line per
@@ -57,13 +58,22 @@ const PLAIN_QUERY_PARAMS = new Set([
   'kind',
 ]);
 
+/** The callback's token segment in a path, whatever its letter case (the router ignores case). */
+const CALLBACK_TOKEN = /(\/payment\/callback\/)[^/]+/i;
+/** The third segment of a path the router matched as the callback (`/<payment>/<callback>/<token>`), however written. */
+const THIRD_SEGMENT = /^(\/[^/]*\/[^/]*\/)[^/]*/;
+
 /**
  * The URL as it may be logged: the callback token in the payment callback path and every query value that is not
- * known to be harmless (an email, a name searched for, a phone) replaced by `[redacted]`.
+ * known to be harmless (an email, a name searched for, a phone) replaced by `[redacted]`. `callback`: the router
+ * matched the callback route (then the token's segment is redacted however the path spells the rest, percent-escapes
+ * included); without it, any path that reads as the callback's in any letter case is redacted too.
  */
-export function loggableUrl(url: string): string {
+export function loggableUrl(url: string, callback = false): string {
   const [path, query] = splitOnce(url, '?');
-  const safePath = path.replace(/(\/payment\/callback\/)[^/]+/, '$1[redacted]');
+  const safePath = callback
+    ? path.replace(THIRD_SEGMENT, '$1[redacted]')
+    : path.replace(CALLBACK_TOKEN, '$1[redacted]');
   if (query === undefined) return safePath;
   const params = new URLSearchParams(query);
   const parts: string[] = [];
@@ -92,7 +102,12 @@ export function accessLog(logger: Logger): (request: FastifyRequest, reply: Fast
     const level = status >= 500 ? 'error' : 'info';
     if (!logger.isLevelEnabled(level)) return;
     const line = {
-      req: { id: request.id, method: request.method, url: loggableUrl(request.url), remoteAddress: request.ip },
+      req: {
+        id: request.id,
+        method: request.method,
+        url: loggableUrl(request.url, isCallbackRoute(request)),
+        remoteAddress: request.ip,
+      },
       res: { statusCode: status },
       responseTime: Math.round(reply.elapsedTime),
     };

@@ -38,6 +38,9 @@ export const en = {
       `Nothing was done here for a while: your session ends in ${seconds} seconds. What you typed stays on this page.`,
     stay: 'Stay signed in',
     signedOut: 'You are signed out.',
+    signedOutHere:
+      'Signed out on this phone. Without a signal the service could not be told yet: the session is ended there as soon as there is a signal.',
+    signedOutLater: 'The sign-out made without a signal is done: the session has ended on the service too.',
   },
   forgot: {
     title: 'Set a new password',

@@ -55,6 +55,18 @@ export function onOutboxChange(listener: () => void): () => void {
 }
 const changed = () => changes.dispatchEvent(new Event('change'));
 
+/**
+ * Tells the screens that showed counts and lists that the outbox finished sending, with the plates of the inspections
+ * the service accepted (their counts and lists are read again, so the two never contradict each other).
+ */
+const sendings = new EventTarget();
+export function onOutboxSent(listener: (plates: string[]) => void): () => void {
+  const heard = (event: Event) => listener((event as CustomEvent<string[]>).detail);
+  sendings.addEventListener('sent', heard);
+  return () => sendings.removeEventListener('sent', heard);
+}
+export const outboxSent = (plates: string[]) => sendings.dispatchEvent(new CustomEvent('sent', { detail: plates }));
+
 export async function outbox(personId: string): Promise<Waiting[]> {
   return (await (await db()).getAll('outbox')).filter((w) => w.personId === personId);
 }

@@ -39,6 +39,11 @@ export interface AppConfig {
   /** A read replica (DATABASE_READ_URL) serving list pages, searches and exports. Unset: DATABASE_URL. */
   databaseReadUrl?: string;
   dataDir: string;
+  /**
+   * How long a state change's Idempotency-Key answers its replays (IDEMPOTENCY_KEY_HOURS): a phone re-sending a queued
+   * inspection within it gets the original answer; after it the key is purged and a request with it is a new one.
+   */
+  idempotencyKeyHours: number;
   databasePoolSize: number;
   migrateOnStart: boolean;
   seedDemo: boolean;
@@ -267,6 +272,7 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
     databaseReadUrl,
     dataDir: resolve(appRoot, env.DATA_DIR || '.data'),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 100),
+    idempotencyKeyHours: int(env, 'IDEMPOTENCY_KEY_HOURS', 168, 1, 2160),
     migrateOnStart: bool(env, 'MIGRATE_ON_START', true),
     seedDemo: bool(env, 'SEED_DEMO', false),
     adminApiKey: env.ADMIN_API_KEY || undefined,

@@ -20,6 +20,7 @@ import { PostgresRegistrySearch } from './persistence/postgres-registry-search';
 import { prismaStores, PrismaUnitOfWork } from './persistence/prisma-unit-of-work';
 import { PrismaAuditLog } from './persistence/prisma-audit-log';
 import { PrismaReminderStore } from './persistence/prisma-reminder.store';
+import { PrismaIdempotencyRecords } from './persistence/prisma-idempotency.store';
 import type { MessageSender, RateLimitRule } from './core/ports';
 import { PostgresRateLimits } from './persistence/postgres-rate-limits';
 import { OutboxMessageSender } from './persistence/outbox-message-sender';
@@ -51,6 +52,7 @@ import {
   RANDOM_SOURCE,
   MESSAGE_SENDER,
   RATE_LIMITS,
+  IDEMPOTENCY_RECORDS,
   REGISTRY_SEARCH,
   SECRET_HASHER,
   STORES,
@@ -226,6 +228,7 @@ export class PortsModule {
           (config.sms ? new HubtelSmsSender(config.sms) : new OutboxMessageSender(database.prisma, () => clock.now())),
       },
       { provide: REMINDERS, useValue: new PrismaReminderStore(database.prisma, jobs) },
+      { provide: IDEMPOTENCY_RECORDS, useValue: new PrismaIdempotencyRecords(database.prisma) },
     ];
     return {
       module: PortsModule,

@@ -3997,6 +3997,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key the client makes once per state change (a UUID, say; 1 to 255 visible ASCII characters) and sends again with every retry of it. A retry with the same key and the same body gets the first answer again (status and body, with `Idempotent-Replayed: true`), without the change being applied again. The same key with another body or on another route is a 422 IDEMPOTENCY_KEY_REUSED. Keys are per caller (another caller with the same key is a new request) and are kept IDEMPOTENCY_KEY_HOURS (168 by default), then forgotten: a request with an expired key is a new one. Only accepted changes are kept: a refused one is evaluated anew when retried. */
+                "Idempotency-Key"?: string;
                 /** @description The revision (__v) the client last saw; a newer one makes the request a 409. */
                 "If-Match"?: string;
                 /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
@@ -4085,6 +4087,16 @@ export interface operations {
             };
             /** @description The body is not application/json. */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

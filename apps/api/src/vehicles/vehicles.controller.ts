@@ -1,3 +1,4 @@
+import { Idempotent } from '../core/http/idempotency';
 import {
   Body,
   Controller,
@@ -176,6 +177,7 @@ export class VehiclesController {
   @ApiTags('vehicles (management)')
   @ApiSecurity('apiKey')
   @ApiHeader(IF_MATCH)
+  @Idempotent()
   @ApiOperation({
     summary: 'Record an inspection (inspectedBy is the caller; assembly inspectors only, else 403 DUTY_NOT_ALLOWED)',
     description:
@@ -184,7 +186,7 @@ export class VehiclesController {
   @ApiBody({ type: InspectBody })
   @View('vehicle')
   @ApiOkResponse({ type: VehicleResponse })
-  @ApiProblems(400, 401, 403, 404, 409, 413, 415)
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
   inspect(
     @Param('id', ObjectIdPipe) id: string,
     @Body() body: InspectBody,

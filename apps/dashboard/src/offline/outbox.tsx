@@ -39,11 +39,16 @@ export function sendWaiting(personId: string): Promise<void> {
 }
 
 async function sendEach(personId: string, sent: string[]): Promise<void> {
-  for (const entry of await outbox(personId)) {
-    if (entry.state !== 'waiting') continue;
+  for (const kept of await outbox(personId)) {
+    if (kept.state !== 'waiting') continue;
+    const entry = kept.idempotencyKey ? kept : { ...kept, idempotencyKey: crypto.randomUUID() };
+    if (entry !== kept) await keepWaiting(entry);
     const answer = await api
       .POST('/vehicles/{id}/inspect', {
-        params: { path: { id: entry.vehicleId }, header: { 'If-Match': String(entry.revision) } },
+        params: {
+          path: { id: entry.vehicleId },
+          header: { 'If-Match': String(entry.revision), 'Idempotency-Key': entry.idempotencyKey },
+        },
         body: {
           inspectionChecklist: entry.checklist as never,
           ...(Object.keys(entry.defects).length > 0 ? { defects: entry.defects } : {}),

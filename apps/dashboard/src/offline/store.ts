@@ -20,6 +20,12 @@ export interface Waiting extends Checklist {
   /** The vehicle's revision the inspector saw (sent as If-Match: a change meanwhile is a conflict, not overwritten). */
   revision: number;
   madeAt: string;
+  /**
+   * Made once, when the inspection was first sent or kept, and sent with every try (Idempotency-Key): when the service
+   * recorded it but its answer was lost, the next try gets that answer, not a conflict or a second inspection.
+   * Absent on entries kept before keys were sent (one is made at their next try).
+   */
+  idempotencyKey?: string;
   /** waiting: to be sent; conflict: the vehicle changed meanwhile; refused: the service said no (`problem` says why). */
   state: 'waiting' | 'conflict' | 'refused';
   problem?: string;

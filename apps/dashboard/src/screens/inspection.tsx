@@ -152,6 +152,8 @@ function Checklist({
       problem={problem}
       action={async (data) => {
         const entry = typed(data);
+        // One key for this inspection, sent now and with every later try from the outbox (offline/store.ts).
+        const idempotencyKey = crypto.randomUUID();
         const keepOnPhone = async () => {
           if (v.__v === undefined) throw new Error(`The record ${v._id} came without its revision (__v)`);
           await keepWaiting({
@@ -161,6 +163,7 @@ function Checklist({
             personId,
             revision: v.__v,
             madeAt: new Date().toISOString(),
+            idempotencyKey,
             state: 'waiting',
           });
           await dropDraft(v._id);
@@ -172,7 +175,7 @@ function Checklist({
         try {
           saved = await must(
             api.POST('/vehicles/{id}/inspect', {
-              ...seen(v),
+              params: { ...seen(v).params, header: { ...seen(v).params.header, 'Idempotency-Key': idempotencyKey } },
               body: {
                 inspectionChecklist: entry.checklist as Record<InspectionItem, boolean>,
                 ...(Object.keys(entry.defects).length > 0 ? { defects: entry.defects } : {}),

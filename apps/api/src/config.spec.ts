@@ -183,3 +183,12 @@ describe('the reminder settings', () => {
       expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });
 });
+
+describe('IDEMPOTENCY_KEY_HOURS', () => {
+  it('keeps idempotency keys a week by default, reads 1 to 2160 hours, and refuses anything else', () => {
+    expect(loadConfig({}).idempotencyKeyHours).toBe(168);
+    expect(loadConfig({ IDEMPOTENCY_KEY_HOURS: '24' }).idempotencyKeyHours).toBe(24);
+    for (const bad of ['0', '2161', '1.5', 'week'])
+      expect(() => loadConfig({ IDEMPOTENCY_KEY_HOURS: bad })).toThrow(/IDEMPOTENCY_KEY_HOURS must be an integer/);
+  });
+});

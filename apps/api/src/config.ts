@@ -44,6 +44,11 @@ export interface AppConfig {
    * inspection within it gets the original answer; after it the key is purged and a request with it is a new one.
    */
   idempotencyKeyHours: number;
+  /**
+   * The oldest an inspection's madeAt may be when it arrives (INSPECTION_MADE_MAX_AGE_HOURS): one kept on a phone
+   * longer is refused (INSPECTION_MADE_TOO_LONG_AGO) and must be made again.
+   */
+  inspectionMadeMaxAgeHours: number;
   databasePoolSize: number;
   migrateOnStart: boolean;
   seedDemo: boolean;
@@ -273,6 +278,7 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
     dataDir: resolve(appRoot, env.DATA_DIR || '.data'),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 100),
     idempotencyKeyHours: int(env, 'IDEMPOTENCY_KEY_HOURS', 168, 1, 2160),
+    inspectionMadeMaxAgeHours: int(env, 'INSPECTION_MADE_MAX_AGE_HOURS', 72, 1, 720),
     migrateOnStart: bool(env, 'MIGRATE_ON_START', true),
     seedDemo: bool(env, 'SEED_DEMO', false),
     adminApiKey: env.ADMIN_API_KEY || undefined,

@@ -152,7 +152,7 @@ export interface paths {
         put?: never;
         /**
          * Record an inspection (inspectedBy is the caller; assembly inspectors only, else 403 DUTY_NOT_ALLOWED)
-         * @description All ten items as booleans (missing or extra items: 400), and optionally a defect note per failed item (`defects`). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).
+         * @description All ten items as booleans (missing or extra items: 400), and optionally a defect note per failed item (`defects`) and when it was made (`madeAt`: a phone that kept it without a signal sends it later). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).
          */
         post: operations["vehiclesInspect"];
         delete?: never;
@@ -1881,6 +1881,12 @@ export interface components {
             defects?: {
                 [key: string]: string;
             };
+            /**
+             * Format: date-time
+             * @description an ISO 8601 date or date-time: when the inspection was made, as the inspector's device says (a phone without a signal sends it later). Recorded as dateInspected; the time the service received it is kept beside it (in the history). More than 5 minutes ahead of the service is a 422 INSPECTION_MADE_IN_FUTURE; older than INSPECTION_MADE_MAX_AGE_HOURS (72 by default) a 422 INSPECTION_MADE_TOO_LONG_AGO. Absent: when it is received.
+             * @example 2026-11-28T09:12:00.000Z
+             */
+            madeAt?: string;
         };
         CorrectVehicleBody: {
             /**

@@ -30,6 +30,7 @@ export function vehicleRow(s: VehicleState) {
     inspectionDefects: s.inspectionDefects ? { ...s.inspectionDefects } : null,
     inspectedBy: s.inspectedBy ?? null,
     dateInspected: s.dateInspected ?? null,
+    inspectionReceivedAt: s.inspectionReceivedAt ?? null,
     approvedBy: s.approvedBy ?? null,
     dateApproved: s.dateApproved ?? null,
     // `station: null` is "linked once, then unlinked": the link is kept apart from the station.

@@ -64,6 +64,7 @@ export function toDomain(row: VehicleRow): Vehicle {
     );
     set('inspectedBy', row.inspectedBy);
     set('dateInspected', row.dateInspected);
+    set('inspectionReceivedAt', row.inspectionReceivedAt);
     set('approvedBy', row.approvedBy);
     set('dateApproved', row.dateApproved);
     if (row.stationLinked) s.stationId = row.stationId;

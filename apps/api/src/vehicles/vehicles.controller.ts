@@ -181,7 +181,7 @@ export class VehiclesController {
   @ApiOperation({
     summary: 'Record an inspection (inspectedBy is the caller; assembly inspectors only, else 403 DUTY_NOT_ALLOWED)',
     description:
-      'All ten items as booleans (missing or extra items: 400), and optionally a defect note per failed item (`defects`). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).',
+      'All ten items as booleans (missing or extra items: 400), and optionally a defect note per failed item (`defects`) and when it was made (`madeAt`: a phone that kept it without a signal sends it later). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).',
   })
   @ApiBody({ type: InspectBody })
   @View('vehicle')
@@ -199,6 +199,7 @@ export class VehiclesController {
       actorOf(principal),
       expectedVersion(ifMatch),
       body.defects,
+      body.madeAt,
     );
   }
 

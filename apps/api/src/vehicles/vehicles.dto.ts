@@ -158,6 +158,17 @@ export class InspectBody {
   @IsOptional()
   @IsObject()
   defects?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    description:
+      `${ISO}: when the inspection was made, as the inspector's device says (a phone without a signal sends it later). ` +
+      'Recorded as dateInspected; the time the service received it is kept beside it (in the history). ' +
+      'More than 5 minutes ahead of the service is a 422 INSPECTION_MADE_IN_FUTURE; older than INSPECTION_MADE_MAX_AGE_HOURS (72 by default) a 422 INSPECTION_MADE_TOO_LONG_AGO. Absent: when it is received.',
+    example: '2026-11-28T09:12:00.000Z',
+  })
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: `madeAt must be ${ISO}` })
+  madeAt?: Date;
 }
 
 /**

@@ -294,6 +294,7 @@ export const en = {
     changed: 'Changed',
     passed: 'Passed',
     failed: 'Failed',
+    madeReceived: (made: string, received: string) => `Made ${made} (on the inspector's phone), received ${received}`,
     stationUnlinked: 'Station unlinked',
     actions: {
       VehicleRegistered: 'Registered',

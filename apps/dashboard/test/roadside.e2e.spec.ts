@@ -184,6 +184,35 @@ describe('the dashboard tells the truth at the roadside (issue 43)', () => {
     }
   });
 
+  it('records an inspection kept on the phone at the time it was made, and shows when it was received', async () => {
+    const plate = 'AS 3303-22';
+    const { context, page } = await phone();
+    try {
+      await page.goto(url);
+      await signIn(page, running.demo.inspector, running.demo.password);
+      const id = await vehicleId(page, url, plate);
+      // At the roadside, hours before the phone finds a signal: its clock says when the inspection is made.
+      const made = new Date(Date.now() - (5 * 60 + 28) * 60_000);
+      await page.clock.setFixedTime(made);
+      await page.goto(`${url}#/vehicles/${id}/inspect`);
+      await heading(page, 1, `Vehicle ${plate} · Record an inspection`).waitFor();
+      await context.setOffline(true);
+      await tickEveryItem(page);
+      await page.getByRole('button', { name: 'Record the inspection' }).click();
+      await hasText(page.locator('header .outbox'), '1 inspection waiting to send');
+      // Hours later, a signal.
+      await page.clock.setFixedTime(new Date());
+      await context.setOffline(false);
+      await eventually(async () => (await page.locator('header .outbox').textContent()) === '', 'an empty outbox');
+      const vehicle = (await (await asAssembly(`/vehicles/${id}`)).json()) as { dateInspected?: string };
+      expect(vehicle.dateInspected).toBe(made.toISOString());
+      await page.goto(`${url}#/vehicles/${id}/history`);
+      await hasText(page.locator('.history'), "(on the inspector's phone), received");
+    } finally {
+      await context.close();
+    }
+  });
+
   it('refreshes the queue counts and lists when the outbox has sent, naming what was sent', async () => {
     const plate = 'GR 1001-24';
     const { context, page } = await phone();

@@ -51,6 +51,8 @@ async function sendEach(personId: string, sent: string[]): Promise<void> {
         },
         body: {
           inspectionChecklist: entry.checklist as never,
+          // When it was made, not when the phone found a signal (the service keeps both).
+          madeAt: entry.madeAt,
           ...(Object.keys(entry.defects).length > 0 ? { defects: entry.defects } : {}),
         },
       })

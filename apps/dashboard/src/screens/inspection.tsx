@@ -154,6 +154,8 @@ function Checklist({
         const entry = typed(data);
         // One key for this inspection, sent now and with every later try from the outbox (offline/store.ts).
         const idempotencyKey = crypto.randomUUID();
+        // When it is made: sent with it now, or later from the outbox (the service keeps it beside when it arrived).
+        const madeAt = new Date().toISOString();
         const keepOnPhone = async () => {
           if (v.__v === undefined) throw new Error(`The record ${v._id} came without its revision (__v)`);
           await keepWaiting({
@@ -162,7 +164,7 @@ function Checklist({
             plate: v.registrationNumber ?? v._id,
             personId,
             revision: v.__v,
-            madeAt: new Date().toISOString(),
+            madeAt,
             idempotencyKey,
             state: 'waiting',
           });
@@ -178,6 +180,7 @@ function Checklist({
               params: { ...seen(v).params, header: { ...seen(v).params.header, 'Idempotency-Key': idempotencyKey } },
               body: {
                 inspectionChecklist: entry.checklist as Record<InspectionItem, boolean>,
+                madeAt,
                 ...(Object.keys(entry.defects).length > 0 ? { defects: entry.defects } : {}),
               },
             }),

@@ -31,7 +31,7 @@ describeOnEachTier('the time an inspection was made, kept beside the time it was
         where: { entityId: vehicle._id, action: 'VehicleInspected' },
         orderBy: { id: 'desc' },
       })
-    )?.after as { dateInspected: string; inspectionReceivedAt: string } | undefined;
+    )?.after as { dateInspected: string; inspectionReceivedAt: string; inspectionLocation?: unknown } | undefined;
 
   beforeAll(async () => {
     vehicle = (
@@ -64,6 +64,19 @@ describeOnEachTier('the time an inspection was made, kept beside the time it was
     const row = await running.database.prisma.vehicle.findUnique({ where: { id: vehicle._id } });
     expect(row?.dateInspected?.toISOString()).toBe(madeAt.toISOString());
     expect(row?.inspectionReceivedAt?.getTime()).toBe(Date.parse(kept?.inspectionReceivedAt ?? ''));
+  });
+
+  it('keeps where the inspection was made when the phone sends it, and refuses a place that is not one (400)', async () => {
+    const madeWhere = { type: 'Point', coordinates: [-1.6244, 6.6885] };
+    await inspect({ madeAt: new Date(Date.now() - HOUR).toISOString(), madeWhere }).expect(200);
+    expect((await lastInspection())?.inspectionLocation).toEqual(madeWhere);
+    const before = await current();
+    const bad = await inspect({ madeWhere: { type: 'Point', coordinates: [-1.6, 96] } }).expect(400);
+    expect(bad.body.code).toBe('INVALID_LOCATION');
+    expect((await current()).__v).toBe(before.__v);
+    // The next inspection without a place drops the last one's.
+    await inspect({}).expect(200);
+    expect((await lastInspection())?.inspectionLocation).toBeUndefined();
   });
 
   it('without madeAt, made and received are the same moment (as before)', async () => {

@@ -1887,6 +1887,17 @@ export interface components {
              * @example 2026-11-28T09:12:00.000Z
              */
             madeAt?: string;
+            /**
+             * @description Where the inspection was made, when the inspector allowed their phone to say: a GeoJSON Point, coordinates [longitude, latitude] (else 400 INVALID_LOCATION). Kept with the inspection (in the history), replaced by the next one.
+             * @example {
+             *       "type": "Point",
+             *       "coordinates": [
+             *         -1.6244,
+             *         6.6885
+             *       ]
+             *     }
+             */
+            madeWhere?: Record<string, never>;
         };
         CorrectVehicleBody: {
             /**

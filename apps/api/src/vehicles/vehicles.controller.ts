@@ -200,6 +200,7 @@ export class VehiclesController {
       expectedVersion(ifMatch),
       body.defects,
       body.madeAt,
+      body.madeWhere,
     );
   }
 

@@ -169,6 +169,14 @@ export class InspectBody {
   @ToDate()
   @IsDate({ message: `madeAt must be ${ISO}` })
   madeAt?: Date;
+  @ApiPropertyOptional({
+    description:
+      'Where the inspection was made, when the inspector allowed their phone to say: a GeoJSON Point, coordinates [longitude, latitude] (else 400 INVALID_LOCATION). Kept with the inspection (in the history), replaced by the next one.',
+    example: { type: 'Point', coordinates: [-1.6244, 6.6885] },
+  })
+  @IsOptional()
+  @IsObject()
+  madeWhere?: Record<string, unknown>;
 }
 
 /**

@@ -145,6 +145,7 @@ export class VehiclesService {
     expectedVersion?: number,
     defects?: unknown,
     madeAt?: Date,
+    madeWhere?: unknown,
   ): Promise<VehicleResponse> {
     await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'inspectVehicle');
     const maxAgeHours = this.config?.inspectionMadeMaxAgeHours ?? MADE_MAX_AGE_HOURS;
@@ -155,7 +156,14 @@ export class VehiclesService {
           actor.id,
           at,
           defects,
-          madeAt && { at: madeAt, earliest: new Date(at.getTime() - maxAgeHours * 3_600_000), maxAgeHours },
+          madeAt === undefined && madeWhere === undefined
+            ? undefined
+            : {
+                at: madeAt,
+                where: madeWhere,
+                earliest: new Date(at.getTime() - maxAgeHours * 3_600_000),
+                maxAgeHours,
+              },
         ),
       ),
     );

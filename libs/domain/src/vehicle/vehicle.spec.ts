@@ -183,6 +183,25 @@ describe('Vehicle inspection', () => {
     expect([v.toState().dateInspected, v.toState().inspectionReceivedAt]).toEqual([days(3), days(3)]);
   });
 
+  it('keeps where an inspection was made when sent, drops it with the next inspection, and refuses a non-place', () => {
+    const v = Vehicle.register(vehicleInput(), ports().ids, T0);
+    const bounds = { earliest: days(0), maxAgeHours: 72 };
+    v.inspect(allPassed(), INSPECTOR, days(1), undefined, {
+      ...bounds,
+      where: { type: 'Point', coordinates: [-1.62, 6.69] },
+    });
+    expect(v.toState().inspectionLocation).toEqual({ type: 'Point', coordinates: [-1.62, 6.69] });
+    expect(v.toState().dateInspected).toEqual(days(1));
+    expect(() =>
+      v.inspect(allPassed(), INSPECTOR, days(2), undefined, {
+        ...bounds,
+        where: { type: 'Point', coordinates: [0, 91] },
+      }),
+    ).toThrow(expect.objectContaining({ code: 'INVALID_LOCATION', field: 'madeWhere' }));
+    v.inspect(allPassed(), INSPECTOR, days(2));
+    expect(v.toState().inspectionLocation).toBeUndefined();
+  });
+
   it('keeps a defect note on each failed item, and refuses a note on a passed or unknown item', () => {
     const v = Vehicle.register(vehicleInput(), ports().ids, T0);
     const failing = { ...allPassed(), brakes: false, spareTire: false };

@@ -1,6 +1,7 @@
 import { assertObjectId, type IdGenerator } from '../shared/id-generator';
 import type { DomainEvent } from '../shared/events';
 import { requireText } from '../shared/contact';
+import { parseGeoPoint, type GeoPoint } from '../shared/geo-point';
 import {
   failedInspectionItems,
   parseInspectionChecklist,
@@ -81,6 +82,8 @@ export interface VehicleState {
   readonly dateInspected?: Date;
   /** When the service received the last inspection (later than dateInspected when it waited on a phone). */
   readonly inspectionReceivedAt?: Date;
+  /** Where the last inspection was made, when the inspector's phone sent it (they allowed it); absent: not sent. */
+  readonly inspectionLocation?: GeoPoint;
   readonly approvedBy?: string;
   readonly dateApproved?: Date;
   /** Absent: never linked. null: linked once, then unlinked. */
@@ -269,13 +272,15 @@ export class Vehicle {
     inspectorId: string,
     at: Date,
     rawDefects?: unknown,
-    made?: { at: Date; earliest: Date; maxAgeHours: number },
+    made?: { at?: Date; where?: unknown; earliest: Date; maxAgeHours: number },
   ): void {
     const checklist = parseInspectionChecklist(rawChecklist);
     const defects = parseInspectionDefects(rawDefects, checklist);
     assertObjectId(inspectorId, 'inspectedBy');
-    if (made && made.at.getTime() > at.getTime() + INSPECTION_CLOCK_SKEW_MS) throw VehicleErrors.madeInFuture();
-    if (made && made.at < made.earliest) throw VehicleErrors.madeTooLongAgo(made.maxAgeHours);
+    const madeAt = made?.at ?? at;
+    if (madeAt.getTime() > at.getTime() + INSPECTION_CLOCK_SKEW_MS) throw VehicleErrors.madeInFuture();
+    if (made && madeAt < made.earliest) throw VehicleErrors.madeTooLongAgo(made.maxAgeHours);
+    const where = made?.where === undefined ? undefined : parseGeoPoint(made.where, 'madeWhere');
     const failed = failedInspectionItems(checklist);
     this.state.inspected = true;
     this.state.inspectionChecklist = checklist;
@@ -283,8 +288,11 @@ export class Vehicle {
     if (Object.keys(defects).length > 0) this.state.inspectionDefects = defects;
     else delete this.state.inspectionDefects;
     this.state.inspectedBy = inspectorId;
-    this.state.dateInspected = made?.at ?? at;
+    this.state.dateInspected = madeAt;
     this.state.inspectionReceivedAt = at;
+    // The place belongs to this inspection: an earlier one's goes with it.
+    if (where) this.state.inspectionLocation = where;
+    else delete this.state.inspectionLocation;
     this.state.updatedAt = at;
     this.record('VehicleInspected', at, { failedItems: failed });
     if (this.state.approved && failed.length > 0) {

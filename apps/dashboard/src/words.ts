@@ -183,6 +183,7 @@ export const en = {
     inspectionHelp:
       'Tick each item that passed. A failed item is recorded; the vehicle cannot be approved until it passes.',
     saveInspection: 'Record the inspection',
+    sayWhere: 'Record where I am (the phone asks to share its location)',
     defectNotes: 'Notes on failed items',
     defectHelp: 'Say what is wrong with each failed item that needs it; the note is kept with the inspection.',
     defectNote: (item: string) => `What is wrong: ${item}`,
@@ -294,6 +295,8 @@ export const en = {
     changed: 'Changed',
     passed: 'Passed',
     failed: 'Failed',
+    madeWhere: (latitude: number, longitude: number) =>
+      `Made at latitude ${latitude.toFixed(5)}, longitude ${longitude.toFixed(5)}`,
     madeReceived: (made: string, received: string) => `Made ${made} (on the inspector's phone), received ${received}`,
     stationUnlinked: 'Station unlinked',
     actions: {

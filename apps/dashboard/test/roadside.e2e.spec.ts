@@ -184,7 +184,7 @@ describe('the dashboard tells the truth at the roadside (issue 43)', () => {
     }
   });
 
-  it('records an inspection kept on the phone at the time it was made, and shows when it was received', async () => {
+  it('records an inspection kept on the phone at the time (and place) it was made, and shows when it was received', async () => {
     const plate = 'AS 3303-22';
     const { context, page } = await phone();
     try {
@@ -192,12 +192,16 @@ describe('the dashboard tells the truth at the roadside (issue 43)', () => {
       await signIn(page, running.demo.inspector, running.demo.password);
       const id = await vehicleId(page, url, plate);
       // At the roadside, hours before the phone finds a signal: its clock says when the inspection is made.
+      // The inspector lets the phone say where (the browser's permission, a position at the roadside).
+      await context.grantPermissions(['geolocation'], { origin: new URL(url).origin });
+      await context.setGeolocation({ latitude: 6.6885, longitude: -1.6244 });
       const made = new Date(Date.now() - (5 * 60 + 28) * 60_000);
       await page.clock.setFixedTime(made);
       await page.goto(`${url}#/vehicles/${id}/inspect`);
       await heading(page, 1, `Vehicle ${plate} · Record an inspection`).waitFor();
       await context.setOffline(true);
       await tickEveryItem(page);
+      await page.getByLabel('Record where I am', { exact: false }).check();
       await page.getByRole('button', { name: 'Record the inspection' }).click();
       await hasText(page.locator('header .outbox'), '1 inspection waiting to send');
       // Hours later, a signal.
@@ -208,6 +212,7 @@ describe('the dashboard tells the truth at the roadside (issue 43)', () => {
       expect(vehicle.dateInspected).toBe(made.toISOString());
       await page.goto(`${url}#/vehicles/${id}/history`);
       await hasText(page.locator('.history'), "(on the inspector's phone), received");
+      await hasText(page.locator('.history'), 'Made at latitude 6.68850, longitude -1.62440');
     } finally {
       await context.close();
     }

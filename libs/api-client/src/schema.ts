@@ -1855,6 +1855,18 @@ export interface components {
             vehicle: components["schemas"]["VehicleResponse"];
             reasons: components["schemas"]["ComplianceReasonResponse"][];
         };
+        PointBody: {
+            /** @enum {string} */
+            type: "Point";
+            /**
+             * @description [longitude, latitude]
+             * @example [
+             *       -0.2166,
+             *       5.556
+             *     ]
+             */
+            coordinates: number[];
+        };
         InspectBody: {
             /**
              * @description All ten items, each true (passed) or false (failed). A failed item is recorded, not refused.
@@ -1897,7 +1909,7 @@ export interface components {
              *       ]
              *     }
              */
-            madeWhere?: Record<string, never>;
+            madeWhere?: components["schemas"]["PointBody"];
         };
         CorrectVehicleBody: {
             /**
@@ -2526,18 +2538,6 @@ export interface components {
              * @example 0.3
              */
             pricePerMinute: number;
-        };
-        PointBody: {
-            /** @enum {string} */
-            type: "Point";
-            /**
-             * @description [longitude, latitude]
-             * @example [
-             *       -0.2166,
-             *       5.556
-             *     ]
-             */
-            coordinates: number[];
         };
         AddTripBody: {
             /** @example TKT-0001 */

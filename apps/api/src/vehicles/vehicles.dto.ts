@@ -27,6 +27,8 @@ import {
 import { ID, idMessage, ToDate } from '../core/http/dto-support';
 import { AssemblyOfNewRecord } from '../core/http/jurisdiction.dto';
 import { InspectionChecklistResponse } from './inspection-checklist.dto';
+// The GeoJSON point's shape as the trips document it (the domain's parseGeoPoint checks it, here as there).
+import { PointBody } from '../trips/trips.dto';
 
 // Requests of the /vehicles routes, declared once: validation, the OpenAPI document and the types (the responses are in
 // vehicle-responses.dto.ts).
@@ -170,6 +172,7 @@ export class InspectBody {
   @IsDate({ message: `madeAt must be ${ISO}` })
   madeAt?: Date;
   @ApiPropertyOptional({
+    type: PointBody,
     description:
       'Where the inspection was made, when the inspector allowed their phone to say: a GeoJSON Point, coordinates [longitude, latitude] (else 400 INVALID_LOCATION). Kept with the inspection (in the history), replaced by the next one.',
     example: { type: 'Point', coordinates: [-1.6244, 6.6885] },

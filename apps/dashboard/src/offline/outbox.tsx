@@ -53,6 +53,7 @@ async function sendEach(personId: string, sent: string[]): Promise<void> {
           inspectionChecklist: entry.checklist as never,
           // When it was made, not when the phone found a signal (the service keeps both).
           madeAt: entry.madeAt,
+          ...(entry.madeWhere && { madeWhere: entry.madeWhere }),
           ...(Object.keys(entry.defects).length > 0 ? { defects: entry.defects } : {}),
         },
       })

@@ -20,6 +20,8 @@ export interface Waiting extends Checklist {
   /** The vehicle's revision the inspector saw (sent as If-Match: a change meanwhile is a conflict, not overwritten). */
   revision: number;
   madeAt: string;
+  /** Where it was made, when the inspector chose to say (GeoJSON, [longitude, latitude]). */
+  madeWhere?: { type: 'Point'; coordinates: [number, number] };
   /**
    * Made once, when the inspection was first sent or kept, and sent with every try (Idempotency-Key): when the service
    * recorded it but its answer was lost, the next try gets that answer, not a conflict or a second inspection.

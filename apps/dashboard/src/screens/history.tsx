@@ -88,7 +88,9 @@ function inspection(entry: AuditEntry) {
     inspectionDefects?: Record<string, string>;
     dateInspected?: string;
     inspectionReceivedAt?: string;
+    inspectionLocation?: { coordinates: [number, number] };
   };
+  const where = after.inspectionLocation?.coordinates;
   const checklist = after.inspectionChecklist;
   // Made on a phone without a signal and sent later: both times, the one it was made first.
   const made = after.dateInspected;
@@ -103,6 +105,7 @@ function inspection(entry: AuditEntry) {
   return (
     <>
       {late && <span class="made">{w.history.madeReceived(dateTime(made), dateTime(received))}</span>}
+      {where && <span class="muted">{w.history.madeWhere(where[1], where[0])}</span>}
       {failed.length > 0 && (
         <span class="failed">
           {w.history.failed}: {failed.join('; ')}

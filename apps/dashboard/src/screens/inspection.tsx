@@ -23,6 +23,18 @@ export function failedItems(v: Vehicle): string[] {
 /** A failed item in words with its defect note, if it has one ("Brakes: front pads worn"). */
 export const withNote = (item: string, note: string | undefined) => (note ? `${item}: ${note}` : item);
 
+/** Where the phone is, as a GeoJSON point; undefined when it cannot say (refused, no fix within 10 s). */
+function position(): Promise<{ type: 'Point'; coordinates: [number, number] } | undefined> {
+  return new Promise((resolve) => {
+    if (!('geolocation' in navigator)) return resolve(undefined);
+    navigator.geolocation.getCurrentPosition(
+      (p) => resolve({ type: 'Point', coordinates: [p.coords.longitude, p.coords.latitude] }),
+      () => resolve(undefined),
+      { timeout: 10_000, maximumAge: 60_000 },
+    );
+  });
+}
+
 /** The checklist and notes as the form holds them. */
 function typed(data: FormData): Checklist {
   return {
@@ -156,6 +168,8 @@ function Checklist({
         const idempotencyKey = crypto.randomUUID();
         // When it is made: sent with it now, or later from the outbox (the service keeps it beside when it arrived).
         const madeAt = new Date().toISOString();
+        // Where, only when the inspector ticked it (and the phone's permission prompt allowed it).
+        const madeWhere = data.has('where') ? await position() : undefined;
         const keepOnPhone = async () => {
           if (v.__v === undefined) throw new Error(`The record ${v._id} came without its revision (__v)`);
           await keepWaiting({
@@ -165,6 +179,7 @@ function Checklist({
             personId,
             revision: v.__v,
             madeAt,
+            ...(madeWhere && { madeWhere }),
             idempotencyKey,
             state: 'waiting',
           });
@@ -181,6 +196,7 @@ function Checklist({
               body: {
                 inspectionChecklist: entry.checklist as Record<InspectionItem, boolean>,
                 madeAt,
+                ...(madeWhere && { madeWhere }),
                 ...(Object.keys(entry.defects).length > 0 ? { defects: entry.defects } : {}),
               },
             }),
@@ -236,6 +252,10 @@ function Checklist({
           </details>
         )}
       </div>
+      <label class="check where">
+        <input type="checkbox" name="where" />
+        {w.vehicle.sayWhere}
+      </label>
     </ActionForm>
   );
 }

@@ -22,6 +22,7 @@ import { SearchModule } from './search/search.module';
 import { TripsModule } from './trips/trips.module';
 import { VehiclesModule } from './vehicles/vehicles.module';
 
+import { IdempotencyPurge } from './core/http/idempotency';
 /**
  * The composition root: one module per feature; the ports (adapters behind every token) are bound once, globally, by
  * PortsModule (ports.module.ts beside this file).
@@ -53,6 +54,7 @@ export class AppModule {
       providers: [
         { provide: HEALTH_TIMEOUT_MS, useValue: config.healthTimeoutMs },
         Lifecycle,
+        IdempotencyPurge,
         // The guard knows sessions through a port; the people feature keeps them.
         { provide: SESSION_AUTHENTICATOR, useExisting: PeopleService },
         { provide: APP_GUARD, useClass: ApiKeyGuard },

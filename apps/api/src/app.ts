@@ -139,9 +139,9 @@ export async function createApp(given: AppConfig, options: AppOptions = {}): Pro
       app.enableCors({
         origin: [...config.corsOrigins],
         methods: 'GET,POST',
-        allowedHeaders: 'Authorization,Content-Type,If-Match',
+        allowedHeaders: 'Authorization,Content-Type,If-Match,Idempotency-Key',
         // The paging and retry headers, readable by the browser client's scripts.
-        exposedHeaders: 'Link,Retry-After,X-Total-Count,X-Request-Id',
+        exposedHeaders: 'Link,Retry-After,X-Total-Count,X-Request-Id,Idempotent-Replayed',
         maxAge: 600,
       });
     }

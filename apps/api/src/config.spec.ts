@@ -209,3 +209,23 @@ describe('SMS settings', () => {
       expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });
 });
+
+describe('IDEMPOTENCY_KEY_HOURS', () => {
+  it('keeps idempotency keys a week by default, reads 1 to 2160 hours, and refuses anything else', () => {
+    expect(loadConfig({}).idempotencyKeyHours).toBe(168);
+    expect(loadConfig({ IDEMPOTENCY_KEY_HOURS: '24' }).idempotencyKeyHours).toBe(24);
+    for (const bad of ['0', '2161', '1.5', 'week'])
+      expect(() => loadConfig({ IDEMPOTENCY_KEY_HOURS: bad })).toThrow(/IDEMPOTENCY_KEY_HOURS must be an integer/);
+  });
+});
+
+describe('INSPECTION_MADE_MAX_AGE_HOURS', () => {
+  it('accepts inspections made up to 72 hours before they arrive by default, reads 1 to 720, and refuses anything else', () => {
+    expect(loadConfig({}).inspectionMadeMaxAgeHours).toBe(72);
+    expect(loadConfig({ INSPECTION_MADE_MAX_AGE_HOURS: '12' }).inspectionMadeMaxAgeHours).toBe(12);
+    for (const bad of ['0', '721', 'soon'])
+      expect(() => loadConfig({ INSPECTION_MADE_MAX_AGE_HOURS: bad })).toThrow(
+        /INSPECTION_MADE_MAX_AGE_HOURS must be an integer/,
+      );
+  });
+});

@@ -40,6 +40,16 @@ export interface AppConfig {
   /** A read replica (DATABASE_READ_URL) serving list pages, searches and exports. Unset: DATABASE_URL. */
   databaseReadUrl?: string;
   dataDir: string;
+  /**
+   * How long a state change's Idempotency-Key answers its replays (IDEMPOTENCY_KEY_HOURS): a phone re-sending a queued
+   * inspection within it gets the original answer; after it the key is purged and a request with it is a new one.
+   */
+  idempotencyKeyHours: number;
+  /**
+   * The oldest an inspection's madeAt may be when it arrives (INSPECTION_MADE_MAX_AGE_HOURS): one kept on a phone
+   * longer is refused (INSPECTION_MADE_TOO_LONG_AGO) and must be made again.
+   */
+  inspectionMadeMaxAgeHours: number;
   databasePoolSize: number;
   migrateOnStart: boolean;
   seedDemo: boolean;
@@ -283,6 +293,8 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
     databaseReadUrl,
     dataDir: resolve(appRoot, env.DATA_DIR || '.data'),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 100),
+    idempotencyKeyHours: int(env, 'IDEMPOTENCY_KEY_HOURS', 168, 1, 2160),
+    inspectionMadeMaxAgeHours: int(env, 'INSPECTION_MADE_MAX_AGE_HOURS', 72, 1, 720),
     migrateOnStart: bool(env, 'MIGRATE_ON_START', true),
     seedDemo: bool(env, 'SEED_DEMO', false),
     adminApiKey: env.ADMIN_API_KEY || undefined,

@@ -21,6 +21,7 @@ import { prismaStores, PrismaUnitOfWork } from './persistence/prisma-unit-of-wor
 import { PrismaAuditLog } from './persistence/prisma-audit-log';
 import { PrismaReminderStore } from './persistence/prisma-reminder.store';
 import { PrismaStaleRegistrations } from './persistence/prisma-stale-registrations';
+import { PrismaIdempotencyRecords } from './persistence/prisma-idempotency.store';
 import type { MessageSender, RateLimitRule, TextingPolicy } from './core/ports';
 import { PostgresRateLimits } from './persistence/postgres-rate-limits';
 import { OutboxMessageSender } from './persistence/outbox-message-sender';
@@ -53,6 +54,7 @@ import {
   RANDOM_SOURCE,
   MESSAGE_SENDER,
   RATE_LIMITS,
+  IDEMPOTENCY_RECORDS,
   REGISTRY_SEARCH,
   SECRET_HASHER,
   STALE_REGISTRATIONS,
@@ -258,6 +260,7 @@ export class PortsModule {
       },
       { provide: REMINDERS, useValue: new PrismaReminderStore(database.prisma, jobs) },
       { provide: STALE_REGISTRATIONS, useValue: new PrismaStaleRegistrations(database.prisma) },
+      { provide: IDEMPOTENCY_RECORDS, useValue: new PrismaIdempotencyRecords(database.prisma) },
     ];
     return {
       module: PortsModule,

@@ -55,9 +55,12 @@ describeOnPostgres('HTTP hardening: security headers, no caching of secrets, COR
       .expect(204);
     expect(preflight.headers['access-control-allow-origin']).toBe(DASHBOARD);
     expect(preflight.headers['access-control-allow-headers']).toContain('Authorization');
+    expect(preflight.headers['access-control-allow-headers']).toContain('Idempotency-Key');
     const listed = await http().get('/vehicles/all?limit=1').set('Origin', DASHBOARD).expect(200);
     expect(listed.headers['access-control-allow-origin']).toBe(DASHBOARD);
-    expect(listed.headers['access-control-expose-headers']).toBe('Link,Retry-After,X-Total-Count,X-Request-Id');
+    expect(listed.headers['access-control-expose-headers']).toBe(
+      'Link,Retry-After,X-Total-Count,X-Request-Id,Idempotent-Replayed',
+    );
     const other = await http().get('/vehicles/all?limit=1').set('Origin', 'https://evil.example.com').expect(200);
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });

@@ -15,7 +15,9 @@ export interface KeySet {
 /** What the token says, when its signature holds; or why it is not genuine. */
 export type LocalVerdict =
   | { genuine: true; keyId: string; vehicleId: string; plate: string; approvedAt: Date; issuedAt: Date }
-  | { genuine: false; reason: 'malformed' | 'unknown_key' | 'bad_signature' };
+  | { genuine: false; reason: 'malformed' | 'unknown_key' | 'bad_signature' }
+  /** The phone has no keys yet: it cannot tell genuine from forged (never says "not genuine" then). */
+  | { genuine: undefined; reason: 'no_keys' };
 
 const STORED_KEYS = 'transport.certificate-keys';
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
@@ -53,7 +55,11 @@ export function storedKeys(): KeySet | undefined {
   }
 }
 
-/** The service's keys, fetched now and kept; without a signal, the ones kept before. */
+/**
+ * The service's keys, fetched now and kept; without a signal, the ones kept before. Called when the dashboard loads and
+ * at each sign-in (not only at an online check), so a phone that never checked a certificate with a signal has them,
+ * and a rotated key reaches it with the next load.
+ */
 export async function currentKeys(): Promise<KeySet | undefined> {
   try {
     const response = await fetch('/.well-known/jwks.json', { cache: 'no-cache' });
@@ -71,6 +77,7 @@ export async function currentKeys(): Promise<KeySet | undefined> {
 
 /** The token's signature checked against the keys, on this device (a compact JWS, EdDSA over Ed25519). */
 export async function verifyHere(token: string, keys: readonly Jwk[]): Promise<LocalVerdict> {
+  if (keys.length === 0) return { genuine: undefined, reason: 'no_keys' };
   const parts = token.split('.');
   if (parts.length !== 3 || !parts.every((p) => BASE64URL.test(p))) return { genuine: false, reason: 'malformed' };
   const [headerPart, payloadPart, signaturePart] = parts;

@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { api, must, useSession, type Session } from './api';
+import { useSession, type Session } from './api';
 import { words as w } from './i18n';
 import { Compliance, complianceWindow } from './screens/compliance';
 import { DriverScreen } from './screens/driver';
@@ -17,7 +17,17 @@ import { go } from './router';
 import { SessionKeeper } from './session-keeper';
 import { Loading, NotFound } from './ui';
 import { loadSession, OutboxIndicator } from './offline/outbox';
-import { forgetOnSignOut, forgetSession, keepShell, rememberSession } from './offline/session';
+import {
+  dropPendingSignOut,
+  forgetOnSignOut,
+  forgetSession,
+  keepShell,
+  rememberSession,
+  sendPendingSignOut,
+  sendSignOut,
+  type SignedOut,
+} from './offline/session';
+import { currentKeys } from './certificate-check';
 
 /** The route: the part of the address after `#`, as a path and its query (the token of a password link, say). */
 function currentRoute(): { path: string; query: URLSearchParams } {
@@ -51,10 +61,22 @@ function App() {
   useSession(session ?? undefined, ended);
 
   useEffect(() => {
+    // A sign-out made without a signal goes first: until the service has it, nobody is signed in on this phone.
+    const signedOutOffline = (result: SignedOut) => {
+      setSession(null);
+      setNotice(result === 'done' ? w.signIn.signedOutLater : w.signIn.signedOutHere);
+    };
+    const pending = sendPendingSignOut();
+    if (pending) pending.then(signedOutOffline, () => setSession(null));
     // Who is signed in (the cookie is http-only: only the API can tell).
     // Offline, the session kept on this phone (offline/outbox.ts).
-    loadSession().then(setSession, () => setSession(null));
+    else loadSession().then(setSession, () => setSession(null));
+    const online = () => void sendPendingSignOut()?.then((r) => r === 'done' && setNotice(w.signIn.signedOutLater));
+    addEventListener('online', online);
+    return () => removeEventListener('online', online);
   }, []);
+  // The certificate keys reach the phone when the dashboard opens and at each sign-in (checked offline at the scan).
+  useEffect(() => void currentKeys(), [session?.person._id]);
 
   if (session === undefined) return <Loading />;
 
@@ -69,6 +91,7 @@ function App() {
           <SignIn
             notice={notice}
             signedIn={(s) => {
+              dropPendingSignOut();
               setNotice(undefined);
               setSession(s);
               rememberSession(s);
@@ -90,9 +113,10 @@ function App() {
 
   const signOut = async () => {
     if (!(await forgetOnSignOut(session))) return;
-    await must(api.POST('/auth/sign-out')).catch(() => undefined);
+    // The phone forgets the session at once; the service is told now, or as soon as there is a signal.
+    const result = await sendSignOut(session.csrfToken);
     setSession(null);
-    setNotice(w.signIn.signedOut);
+    setNotice(result === 'done' ? w.signIn.signedOut : w.signIn.signedOutHere);
     go('/sign-in');
   };
 

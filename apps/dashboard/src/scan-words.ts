@@ -23,18 +23,25 @@ export const enScan = {
     withdrawn: 'Withdrawn',
     not_genuine: 'Not genuine',
     genuine: 'Genuine signature',
+    cannot_check: 'Cannot check yet',
   } as Record<string, string>,
   explain: {
     valid: 'The vehicle is approved and its documents are current. Check that its plate matches.',
     expired: (documents: string) => `The vehicle is approved, but these have expired: ${documents}.`,
     withdrawn: 'The approval this certificate names has ended. Do not rely on it.',
     not_genuine: 'This code was not issued by the transport authority, or it was altered. Do not rely on it.',
+    cannot_check:
+      'Without a signal this cannot be checked here yet. Check it again when there is a signal: until then it is neither confirmed nor shown to be forged.',
     offline:
       'The signature is genuine. Without a signal the current state is unknown: the certificate may have been withdrawn or have expired since it was printed.',
   },
   reasons: {
     malformed: 'It is not a certificate code.',
     unknown_key: 'It was signed with a key this service does not know (or no longer uses).',
+    no_keys:
+      'This phone has not received the keys to check signatures yet (they come when the dashboard opens with a signal).',
+    key_not_kept:
+      'It was signed with a key this phone does not have: it may be newer than the keys the phone last received.',
     bad_signature: 'Its signature does not match: it was altered or forged.',
     approval_withdrawn: 'The approval was withdrawn.',
     approved_again: 'The vehicle was approved again and has a newer certificate.',

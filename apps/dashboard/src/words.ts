@@ -38,6 +38,9 @@ export const en = {
       `Nothing was done here for a while: your session ends in ${seconds} seconds. What you typed stays on this page.`,
     stay: 'Stay signed in',
     signedOut: 'You are signed out.',
+    signedOutHere:
+      'Signed out on this phone. Without a signal the service could not be told yet: the session is ended there as soon as there is a signal.',
+    signedOutLater: 'The sign-out made without a signal is done: the session has ended on the service too.',
   },
   forgot: {
     title: 'Set a new password',
@@ -180,6 +183,7 @@ export const en = {
     inspectionHelp:
       'Tick each item that passed. A failed item is recorded; the vehicle cannot be approved until it passes.',
     saveInspection: 'Record the inspection',
+    sayWhere: 'Record where I am (the phone asks to share its location)',
     defectNotes: 'Notes on failed items',
     defectHelp: 'Say what is wrong with each failed item that needs it; the note is kept with the inspection.',
     defectNote: (item: string) => `What is wrong: ${item}`,
@@ -291,6 +295,9 @@ export const en = {
     changed: 'Changed',
     passed: 'Passed',
     failed: 'Failed',
+    madeWhere: (latitude: number, longitude: number) =>
+      `Made at latitude ${latitude.toFixed(5)}, longitude ${longitude.toFixed(5)}`,
+    madeReceived: (made: string, received: string) => `Made ${made} (on the inspector's phone), received ${received}`,
     stationUnlinked: 'Station unlinked',
     actions: {
       VehicleRegistered: 'Registered',

@@ -152,7 +152,7 @@ export interface paths {
         put?: never;
         /**
          * Record an inspection (inspectedBy is the caller; assembly inspectors only, else 403 DUTY_NOT_ALLOWED)
-         * @description All ten items as booleans (missing or extra items: 400), and optionally a defect note per failed item (`defects`). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).
+         * @description All ten items as booleans (missing or extra items: 400), and optionally a defect note per failed item (`defects`) and when it was made (`madeAt`: a phone that kept it without a signal sends it later). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).
          */
         post: operations["vehiclesInspect"];
         delete?: never;
@@ -1859,6 +1859,18 @@ export interface components {
             vehicle: components["schemas"]["VehicleResponse"];
             reasons: components["schemas"]["ComplianceReasonResponse"][];
         };
+        PointBody: {
+            /** @enum {string} */
+            type: "Point";
+            /**
+             * @description [longitude, latitude]
+             * @example [
+             *       -0.2166,
+             *       5.556
+             *     ]
+             */
+            coordinates: number[];
+        };
         InspectBody: {
             /**
              * @description All ten items, each true (passed) or false (failed). A failed item is recorded, not refused.
@@ -1885,6 +1897,23 @@ export interface components {
             defects?: {
                 [key: string]: string;
             };
+            /**
+             * Format: date-time
+             * @description an ISO 8601 date or date-time: when the inspection was made, as the inspector's device says (a phone without a signal sends it later). Recorded as dateInspected; the time the service received it is kept beside it (in the history). More than 5 minutes ahead of the service is a 422 INSPECTION_MADE_IN_FUTURE; older than INSPECTION_MADE_MAX_AGE_HOURS (72 by default) a 422 INSPECTION_MADE_TOO_LONG_AGO. Absent: when it is received.
+             * @example 2026-11-28T09:12:00.000Z
+             */
+            madeAt?: string;
+            /**
+             * @description Where the inspection was made, when the inspector allowed their phone to say: a GeoJSON Point, coordinates [longitude, latitude] (else 400 INVALID_LOCATION). Kept with the inspection (in the history), replaced by the next one.
+             * @example {
+             *       "type": "Point",
+             *       "coordinates": [
+             *         -1.6244,
+             *         6.6885
+             *       ]
+             *     }
+             */
+            madeWhere?: components["schemas"]["PointBody"];
         };
         CorrectVehicleBody: {
             /**
@@ -2513,18 +2542,6 @@ export interface components {
              * @example 0.3
              */
             pricePerMinute: number;
-        };
-        PointBody: {
-            /** @enum {string} */
-            type: "Point";
-            /**
-             * @description [longitude, latitude]
-             * @example [
-             *       -0.2166,
-             *       5.556
-             *     ]
-             */
-            coordinates: number[];
         };
         AddTripBody: {
             /** @example TKT-0001 */
@@ -4001,6 +4018,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key the client makes once per state change (a UUID, say; 1 to 255 visible ASCII characters) and sends again with every retry of it. A retry with the same key and the same body gets the first answer again (status and body, with `Idempotent-Replayed: true`), without the change being applied again. The same key with another body or on another route is a 422 IDEMPOTENCY_KEY_REUSED. Keys are per caller (another caller with the same key is a new request) and are kept IDEMPOTENCY_KEY_HOURS (168 by default), then forgotten: a request with an expired key is a new one. Only accepted changes are kept: a refused one is evaluated anew when retried. */
+                "Idempotency-Key"?: string;
                 /** @description The revision (__v) the client last saw; a newer one makes the request a 409. */
                 "If-Match"?: string;
                 /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
@@ -4089,6 +4108,16 @@ export interface operations {
             };
             /** @description The body is not application/json. */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -30,6 +30,11 @@ export function vehicleRow(s: VehicleState) {
     inspectionDefects: s.inspectionDefects ? { ...s.inspectionDefects } : null,
     inspectedBy: s.inspectedBy ?? null,
     dateInspected: s.dateInspected ?? null,
+    inspectionReceivedAt: s.inspectionReceivedAt ?? null,
+    // The place goes with the inspection that sent it: none now is NULL.
+    inspectionLocation: s.inspectionLocation
+      ? { type: 'Point', coordinates: [...s.inspectionLocation.coordinates] }
+      : null,
     approvedBy: s.approvedBy ?? null,
     dateApproved: s.dateApproved ?? null,
     // `station: null` is "linked once, then unlinked": the link is kept apart from the station.

@@ -511,13 +511,16 @@ const vehicles: Collection = {
     assertVehicleConsistent({ inspected, approved, inspectionChecklist: checklist, driverId });
     const stationId = optionalId(doc, 'station');
     const transportUnionId = optionalId(doc, 'transportUnion');
+    const dateInspected = optionalDate(doc, 'dateInspected') ?? (inspected ? m.updatedAt : undefined);
     const values = vehicleRow({
       ...s,
       inspected,
       approved,
       inspectionChecklist: checklist,
       inspectedBy: optionalId(doc, 'inspectedBy'),
-      dateInspected: optionalDate(doc, 'dateInspected') ?? (inspected ? m.updatedAt : undefined),
+      dateInspected,
+      // The original recorded an inspection when it received it (as migration 20261128070100 carries them over).
+      inspectionReceivedAt: dateInspected,
       approvedBy: optionalId(doc, 'approvedBy'),
       dateApproved: optionalDate(doc, 'dateApproved') ?? (approved ? m.updatedAt : undefined),
       // `station: null` is "linked once, then unlinked", as the interface shows it.

@@ -389,3 +389,27 @@ export interface DatabaseHealth {
   readonly kind: string;
   ping(): Promise<void>;
 }
+
+/** The answer a state change gave, kept under the Idempotency-Key its caller sent (core/http/idempotency.ts). */
+export interface IdempotentAnswer {
+  actorId: string;
+  key: string;
+  /** The method and path the key was used on, e.g. `POST /vehicles/<id>/inspect`. */
+  route: string;
+  /** SHA-256 (hex) of the request body as parsed. */
+  bodyHash: string;
+  status: number;
+  body: unknown;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** Port: the kept answers of state changes sent with an Idempotency-Key, per actor. */
+export interface IdempotencyRecords {
+  /** The actor's answer under the key, unless it has expired by `at`. */
+  find(actorId: string, key: string, at: Date): Promise<IdempotentAnswer | undefined>;
+  /** Keeps an answer (replacing an expired one under the same key; a live one, kept meanwhile, stays). */
+  keep(answer: IdempotentAnswer): Promise<void>;
+  /** Deletes the answers expired by `at`; how many. */
+  purge(at: Date): Promise<number>;
+}

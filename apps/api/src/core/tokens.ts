@@ -47,3 +47,5 @@ export const API_KEY_AUTHENTICATOR = Symbol('API_KEY_AUTHENTICATOR');
 export const SESSION_AUTHENTICATOR = Symbol('SESSION_AUTHENTICATOR');
 /** Whether the database answers (DatabaseHealth), for the health routes. */
 export const DATABASE_HEALTH = Symbol('DATABASE_HEALTH');
+/** The kept answers of requests sent with an Idempotency-Key (IdempotencyRecords). */
+export const IDEMPOTENCY_RECORDS = Symbol('IDEMPOTENCY_RECORDS');

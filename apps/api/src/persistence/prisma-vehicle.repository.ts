@@ -1,4 +1,5 @@
 import {
+  parseGeoPoint,
   DuplicateErrors,
   parseInspectionChecklist,
   parseInspectionDefects,
@@ -64,6 +65,11 @@ export function toDomain(row: VehicleRow): Vehicle {
     );
     set('inspectedBy', row.inspectedBy);
     set('dateInspected', row.dateInspected);
+    set('inspectionReceivedAt', row.inspectionReceivedAt);
+    set(
+      'inspectionLocation',
+      row.inspectionLocation === null ? null : parseGeoPoint(row.inspectionLocation, 'inspectionLocation'),
+    );
     set('approvedBy', row.approvedBy);
     set('dateApproved', row.dateApproved);
     if (row.stationLinked) s.stationId = row.stationId;
@@ -80,7 +86,11 @@ export function toDomain(row: VehicleRow): Vehicle {
 /** The vehicle's row as Prisma takes it: a JSON column set to NULL is Prisma's DbNull. */
 function toPersistence(s: VehicleState) {
   const row = vehicleRow(s);
-  return { ...row, inspectionDefects: row.inspectionDefects ?? Prisma.DbNull };
+  return {
+    ...row,
+    inspectionDefects: row.inspectionDefects ?? Prisma.DbNull,
+    inspectionLocation: row.inspectionLocation ?? Prisma.DbNull,
+  };
 }
 
 const uniqueErrors = {

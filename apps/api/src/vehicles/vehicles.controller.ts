@@ -1,3 +1,4 @@
+import { Idempotent } from '../core/http/idempotency';
 import {
   Body,
   Controller,
@@ -176,15 +177,16 @@ export class VehiclesController {
   @ApiTags('vehicles (management)')
   @ApiSecurity('apiKey')
   @ApiHeader(IF_MATCH)
+  @Idempotent()
   @ApiOperation({
     summary: 'Record an inspection (inspectedBy is the caller; assembly inspectors only, else 403 DUTY_NOT_ALLOWED)',
     description:
-      'All ten items as booleans (missing or extra items: 400), and optionally a defect note per failed item (`defects`). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).',
+      'All ten items as booleans (missing or extra items: 400), and optionally a defect note per failed item (`defects`) and when it was made (`madeAt`: a phone that kept it without a signal sends it later). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).',
   })
   @ApiBody({ type: InspectBody })
   @View('vehicle')
   @ApiOkResponse({ type: VehicleResponse })
-  @ApiProblems(400, 401, 403, 404, 409, 413, 415)
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
   inspect(
     @Param('id', ObjectIdPipe) id: string,
     @Body() body: InspectBody,
@@ -197,6 +199,8 @@ export class VehiclesController {
       actorOf(principal),
       expectedVersion(ifMatch),
       body.defects,
+      body.madeAt,
+      body.madeWhere,
     );
   }
 

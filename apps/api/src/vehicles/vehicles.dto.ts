@@ -28,6 +28,8 @@ import { ID, idMessage, ToDate } from '../core/http/dto-support';
 import { AssemblyOfNewRecord } from '../core/http/jurisdiction.dto';
 import { ApiSchemaKeywords } from '../core/http/openapi';
 import { InspectionChecklistResponse } from './inspection-checklist.dto';
+// The GeoJSON point's shape as the trips document it (the domain's parseGeoPoint checks it, here as there).
+import { PointBody } from '../trips/trips.dto';
 
 // Requests of the /vehicles routes, declared once: validation, the OpenAPI document and the types (the responses are in
 // vehicle-responses.dto.ts).
@@ -159,6 +161,26 @@ export class InspectBody {
   @IsOptional()
   @IsObject()
   defects?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    description:
+      `${ISO}: when the inspection was made, as the inspector's device says (a phone without a signal sends it later). ` +
+      'Recorded as dateInspected; the time the service received it is kept beside it (in the history). ' +
+      'More than 5 minutes ahead of the service is a 422 INSPECTION_MADE_IN_FUTURE; older than INSPECTION_MADE_MAX_AGE_HOURS (72 by default) a 422 INSPECTION_MADE_TOO_LONG_AGO. Absent: when it is received.',
+    example: '2026-11-28T09:12:00.000Z',
+  })
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: `madeAt must be ${ISO}` })
+  madeAt?: Date;
+  @ApiPropertyOptional({
+    type: PointBody,
+    description:
+      'Where the inspection was made, when the inspector allowed their phone to say: a GeoJSON Point, coordinates [longitude, latitude] (else 400 INVALID_LOCATION). Kept with the inspection (in the history), replaced by the next one.',
+    example: { type: 'Point', coordinates: [-1.6244, 6.6885] },
+  })
+  @IsOptional()
+  @IsObject()
+  madeWhere?: Record<string, unknown>;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   CORRECTABLE_VEHICLE_FIELDS,
   DomainError,
@@ -26,7 +26,11 @@ import {
 import { assertAssemblyDuty } from '../core/auth/duties';
 import { placeNew, transferRecord } from '../core/auth/jurisdiction';
 import { changeAggregate, correctAggregate, type Transition } from '../core/change-aggregate';
-import { CLOCK, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
+import { APP_CONFIG, CLOCK, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
+import type { AppConfig } from '../config';
+
+/** INSPECTION_MADE_MAX_AGE_HOURS's default, for a service built without the app's configuration (its specs). */
+const MADE_MAX_AGE_HOURS = 72;
 import {
   toComplianceReason,
   toVehicleResponse,
@@ -63,6 +67,7 @@ export class VehiclesService {
     @Inject(STORES) private readonly stores: DataStores,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Optional() @Inject(APP_CONFIG) private readonly config?: Pick<AppConfig, 'inspectionMadeMaxAgeHours'>,
   ) {}
 
   /** A page of vehicles in the request's order (newest first by default), with the stations and unions they link to. */
@@ -139,11 +144,27 @@ export class VehiclesService {
     actor: Actor,
     expectedVersion?: number,
     defects?: unknown,
+    madeAt?: Date,
+    madeWhere?: unknown,
   ): Promise<VehicleResponse> {
     await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'inspectVehicle');
+    const maxAgeHours = this.config?.inspectionMadeMaxAgeHours ?? MADE_MAX_AGE_HOURS;
     return this.respond(
       await this.change(id, actor, expectedVersion, 'VehicleInspected', (v, at) =>
-        v.inspect(checklist, actor.id, at, defects),
+        v.inspect(
+          checklist,
+          actor.id,
+          at,
+          defects,
+          madeAt === undefined && madeWhere === undefined
+            ? undefined
+            : {
+                at: madeAt,
+                where: madeWhere,
+                earliest: new Date(at.getTime() - maxAgeHours * 3_600_000),
+                maxAgeHours,
+              },
+        ),
       ),
     );
   }

@@ -15,6 +15,10 @@ export const enOffline = {
   discard: 'Discard what I entered',
   discardSure: 'Discard the inspection you entered on this phone? It has not been sent.',
   sent: 'The inspection kept on this phone is sent and recorded.',
+  sentNotice: (plates: string[]) =>
+    plates.length === 1
+      ? `Sent from this phone: the inspection of ${plates[0]}.`
+      : `Sent from this phone: the inspections of ${plates.join(', ')}.`,
   restored: 'The checklist you had started on this phone is filled in again.',
   signOutSure: (n: number) =>
     `${n === 1 ? '1 inspection is' : `${n} inspections are`} still waiting to send. Signing out deletes ${n === 1 ? 'it' : 'them'} from this phone. Sign out anyway?`,

@@ -8,7 +8,9 @@ import {
   keepCopy,
   keepWaiting,
   onOutboxChange,
+  onOutboxSent,
   outbox,
+  outboxSent,
   type Checklist,
   type Waiting,
 } from './store';
@@ -24,33 +26,52 @@ let sending: Promise<void> | undefined;
  */
 export function sendWaiting(personId: string): Promise<void> {
   sending ??= (async () => {
-    for (const entry of await outbox(personId)) {
-      if (entry.state !== 'waiting') continue;
-      const answer = await api
-        .POST('/vehicles/{id}/inspect', {
-          params: { path: { id: entry.vehicleId }, header: { 'If-Match': String(entry.revision) } },
-          body: {
-            inspectionChecklist: entry.checklist as never,
-            ...(Object.keys(entry.defects).length > 0 ? { defects: entry.defects } : {}),
-          },
-        })
-        .catch(() => undefined);
-      // No connection, or the session ended (401): it stays waiting for the next chance.
-      if (!answer || answer.response.status === 401) return;
-      if (answer.response.ok) await dropWaiting(entry.vehicleId);
-      else if (answer.response.status === 409 || answer.response.status === 412)
-        await keepWaiting({ ...entry, state: 'conflict' });
-      else
-        await keepWaiting({
-          ...entry,
-          state: 'refused',
-          problem: (answer.error as { detail?: string } | undefined)?.detail ?? `HTTP ${answer.response.status}`,
-        });
+    const sent: string[] = [];
+    try {
+      await sendEach(personId, sent);
+    } finally {
+      if (sent.length > 0) outboxSent(sent);
     }
   })().finally(() => {
     sending = undefined;
   });
   return sending;
+}
+
+async function sendEach(personId: string, sent: string[]): Promise<void> {
+  for (const kept of await outbox(personId)) {
+    if (kept.state !== 'waiting') continue;
+    const entry = kept.idempotencyKey ? kept : { ...kept, idempotencyKey: crypto.randomUUID() };
+    if (entry !== kept) await keepWaiting(entry);
+    const answer = await api
+      .POST('/vehicles/{id}/inspect', {
+        params: {
+          path: { id: entry.vehicleId },
+          header: { 'If-Match': String(entry.revision), 'Idempotency-Key': entry.idempotencyKey },
+        },
+        body: {
+          inspectionChecklist: entry.checklist as never,
+          // When it was made, not when the phone found a signal (the service keeps both).
+          madeAt: entry.madeAt,
+          ...(entry.madeWhere && { madeWhere: entry.madeWhere }),
+          ...(Object.keys(entry.defects).length > 0 ? { defects: entry.defects } : {}),
+        },
+      })
+      .catch(() => undefined);
+    // No connection, or the session ended (401): it stays waiting for the next chance.
+    if (!answer || answer.response.status === 401) return;
+    if (answer.response.ok) {
+      await dropWaiting(entry.vehicleId);
+      sent.push(entry.plate);
+    } else if (answer.response.status === 409 || answer.response.status === 412)
+      await keepWaiting({ ...entry, state: 'conflict' });
+    else
+      await keepWaiting({
+        ...entry,
+        state: 'refused',
+        problem: (answer.error as { detail?: string } | undefined)?.detail ?? `HTTP ${answer.response.status}`,
+      });
+  }
 }
 
 /** The person's outbox, kept current as it changes. */
@@ -86,8 +107,22 @@ export function OutboxIndicator({ session }: { session: Session }) {
     addEventListener('online', send);
     return () => removeEventListener('online', send);
   }, [personId]);
+  const [sent, setSent] = useState<string[]>([]);
+  useEffect(() => onOutboxSent(setSent), []);
   const waiting = entries.filter((e) => e.state === 'waiting');
   const stuck = entries.filter((e) => e.state !== 'waiting');
+  return (
+    <>
+      {/* A polite live region, not a role=status: the screens' own statuses stay the page's first. */}
+      <p class="sent-notice" aria-live="polite">
+        {sent.length > 0 && w.offline.sentNotice(sent)}
+      </p>
+      <OutboxCounts waiting={waiting} stuck={stuck} />
+    </>
+  );
+}
+
+function OutboxCounts({ waiting, stuck }: { waiting: Waiting[]; stuck: Waiting[] }) {
   return (
     // A polite live region, not a role=status: the screens' own statuses stay the page's first.
     <div class="outbox" aria-live="polite">

@@ -1,4 +1,4 @@
-import type { Session } from '../api';
+import { api, type Session } from '../api';
 import { words as w } from '../i18n';
 import { dropCopy, forgetEverything, keepCopy, outbox } from './store';
 
@@ -27,3 +27,36 @@ export async function forgetOnSignOut(session: Session): Promise<boolean> {
   await forgetEverything().catch(() => undefined);
   return true;
 }
+
+/** A sign-out made without a signal, waiting to be sent: the session's CSRF token (the cookie is the browser's). */
+const PENDING_SIGN_OUT = 'transport.pending-sign-out';
+
+/** What became of a sign-out: the service ended the session, or only this phone forgot it (sent with a signal). */
+export type SignedOut = 'done' | 'waiting';
+
+/**
+ * Ends the session on the service; without a signal, keeps the sign-out to send as soon as there is one (the phone has
+ * already forgotten the session: forgetOnSignOut). Any answer of the service (204, or 401/403: the session was over)
+ * means it is done.
+ */
+export async function sendSignOut(csrfToken: string): Promise<SignedOut> {
+  const answer = await api.POST('/auth/sign-out', { headers: { 'X-CSRF-Token': csrfToken } }).catch(() => undefined);
+  if (answer === undefined) {
+    localStorage.setItem(PENDING_SIGN_OUT, csrfToken);
+    return 'waiting';
+  }
+  localStorage.removeItem(PENDING_SIGN_OUT);
+  return 'done';
+}
+
+/**
+ * A sign-out made without a signal, sent now, before anything else (the session is asked for only after it): 'done'
+ * when the service was told now, 'waiting' when there is still no signal, undefined when none was waiting.
+ */
+export function sendPendingSignOut(): Promise<SignedOut> | undefined {
+  const token = localStorage.getItem(PENDING_SIGN_OUT);
+  return token === null ? undefined : sendSignOut(token);
+}
+
+/** A new sign-in replaced the cookie of the session signed out offline: nobody holds it any more. */
+export const dropPendingSignOut = () => localStorage.removeItem(PENDING_SIGN_OUT);

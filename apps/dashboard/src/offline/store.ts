@@ -20,6 +20,14 @@ export interface Waiting extends Checklist {
   /** The vehicle's revision the inspector saw (sent as If-Match: a change meanwhile is a conflict, not overwritten). */
   revision: number;
   madeAt: string;
+  /** Where it was made, when the inspector chose to say (GeoJSON, [longitude, latitude]). */
+  madeWhere?: { type: 'Point'; coordinates: [number, number] };
+  /**
+   * Made once, when the inspection was first sent or kept, and sent with every try (Idempotency-Key): when the service
+   * recorded it but its answer was lost, the next try gets that answer, not a conflict or a second inspection.
+   * Absent on entries kept before keys were sent (one is made at their next try).
+   */
+  idempotencyKey?: string;
   /** waiting: to be sent; conflict: the vehicle changed meanwhile; refused: the service said no (`problem` says why). */
   state: 'waiting' | 'conflict' | 'refused';
   problem?: string;
@@ -54,6 +62,18 @@ export function onOutboxChange(listener: () => void): () => void {
   return () => changes.removeEventListener('change', listener);
 }
 const changed = () => changes.dispatchEvent(new Event('change'));
+
+/**
+ * Tells the screens that showed counts and lists that the outbox finished sending, with the plates of the inspections
+ * the service accepted (their counts and lists are read again, so the two never contradict each other).
+ */
+const sendings = new EventTarget();
+export function onOutboxSent(listener: (plates: string[]) => void): () => void {
+  const heard = (event: Event) => listener((event as CustomEvent<string[]>).detail);
+  sendings.addEventListener('sent', heard);
+  return () => sendings.removeEventListener('sent', heard);
+}
+export const outboxSent = (plates: string[]) => sendings.dispatchEvent(new CustomEvent('sent', { detail: plates }));
 
 export async function outbox(personId: string): Promise<Waiting[]> {
   return (await (await db()).getAll('outbox')).filter((w) => w.personId === personId);

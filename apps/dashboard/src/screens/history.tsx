@@ -86,8 +86,16 @@ function inspection(entry: AuditEntry) {
   const after = (entry.after ?? {}) as {
     inspectionChecklist?: Record<string, boolean>;
     inspectionDefects?: Record<string, string>;
+    dateInspected?: string;
+    inspectionReceivedAt?: string;
+    inspectionLocation?: { coordinates: [number, number] };
   };
+  const where = after.inspectionLocation?.coordinates;
   const checklist = after.inspectionChecklist;
+  // Made on a phone without a signal and sent later: both times, the one it was made first.
+  const made = after.dateInspected;
+  const received = after.inspectionReceivedAt;
+  const late = made && received && Date.parse(received) - Date.parse(made) >= 60_000;
   if (!checklist) return null;
   const notes = after.inspectionDefects ?? {};
   // In the order an inspector walks round the vehicle (the domain's list; storage keeps none).
@@ -96,6 +104,8 @@ function inspection(entry: AuditEntry) {
   const passed = items.filter(([, ok]) => ok).map(([item]) => w.checklist[item] ?? item);
   return (
     <>
+      {late && <span class="made">{w.history.madeReceived(dateTime(made), dateTime(received))}</span>}
+      {where && <span class="muted">{w.history.madeWhere(where[1], where[0])}</span>}
       {failed.length > 0 && (
         <span class="failed">
           {w.history.failed}: {failed.join('; ')}

@@ -23,6 +23,18 @@ export function failedItems(v: Vehicle): string[] {
 /** A failed item in words with its defect note, if it has one ("Brakes: front pads worn"). */
 export const withNote = (item: string, note: string | undefined) => (note ? `${item}: ${note}` : item);
 
+/** Where the phone is, as a GeoJSON point; undefined when it cannot say (refused, no fix within 10 s). */
+function position(): Promise<{ type: 'Point'; coordinates: [number, number] } | undefined> {
+  return new Promise((resolve) => {
+    if (!('geolocation' in navigator)) return resolve(undefined);
+    navigator.geolocation.getCurrentPosition(
+      (p) => resolve({ type: 'Point', coordinates: [p.coords.longitude, p.coords.latitude] }),
+      () => resolve(undefined),
+      { timeout: 10_000, maximumAge: 60_000 },
+    );
+  });
+}
+
 /** The checklist and notes as the form holds them. */
 function typed(data: FormData): Checklist {
   return {
@@ -152,6 +164,12 @@ function Checklist({
       problem={problem}
       action={async (data) => {
         const entry = typed(data);
+        // One key for this inspection, sent now and with every later try from the outbox (offline/store.ts).
+        const idempotencyKey = crypto.randomUUID();
+        // When it is made: sent with it now, or later from the outbox (the service keeps it beside when it arrived).
+        const madeAt = new Date().toISOString();
+        // Where, only when the inspector ticked it (and the phone's permission prompt allowed it).
+        const madeWhere = data.has('where') ? await position() : undefined;
         const keepOnPhone = async () => {
           if (v.__v === undefined) throw new Error(`The record ${v._id} came without its revision (__v)`);
           await keepWaiting({
@@ -160,7 +178,9 @@ function Checklist({
             plate: v.registrationNumber ?? v._id,
             personId,
             revision: v.__v,
-            madeAt: new Date().toISOString(),
+            madeAt,
+            ...(madeWhere && { madeWhere }),
+            idempotencyKey,
             state: 'waiting',
           });
           await dropDraft(v._id);
@@ -172,9 +192,11 @@ function Checklist({
         try {
           saved = await must(
             api.POST('/vehicles/{id}/inspect', {
-              ...seen(v),
+              params: { ...seen(v).params, header: { ...seen(v).params.header, 'Idempotency-Key': idempotencyKey } },
               body: {
                 inspectionChecklist: entry.checklist as Record<InspectionItem, boolean>,
+                madeAt,
+                ...(madeWhere && { madeWhere }),
                 ...(Object.keys(entry.defects).length > 0 ? { defects: entry.defects } : {}),
               },
             }),
@@ -230,6 +252,10 @@ function Checklist({
           </details>
         )}
       </div>
+      <label class="check where">
+        <input type="checkbox" name="where" />
+        {w.vehicle.sayWhere}
+      </label>
     </ActionForm>
   );
 }

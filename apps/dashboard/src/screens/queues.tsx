@@ -3,6 +3,8 @@ import { words as w } from '../i18n';
 import { colourName } from '../colours';
 import { go } from '../router';
 import { day, Loading, ProblemMessage, Title, useLoad } from '../ui';
+import { onOutboxSent } from '../offline/store';
+import { useEffect } from 'preact/hooks';
 
 const PAGE_SIZE = 20;
 type QueueName = 'inspection' | 'approval' | 'failed' | 'drivers';
@@ -40,6 +42,15 @@ export function Queues(props: { queue?: string; query: URLSearchParams }) {
   const pageNumber = Number(props.query.get('page') ?? '1') || 1;
   const counts = useLoad(() => Promise.all(QUEUES.map((q) => load(q).then((p) => p.total ?? 0))), []);
   const list = useLoad(() => load(queue, after, search), [queue, after, search]);
+  // The outbox sent inspections while these loaded: both read again, so the counts never contradict the list.
+  useEffect(
+    () =>
+      onOutboxSent(() => {
+        counts.reload();
+        list.reload();
+      }),
+    [],
+  );
 
   return (
     <>

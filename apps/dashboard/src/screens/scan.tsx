@@ -92,15 +92,18 @@ async function checkToken(token: string): Promise<Outcome> {
 /** The verdict: the service's when it answered (it knows withdrawals and expiry), else this device's. */
 function Verdict({ outcome }: { outcome: Outcome }) {
   const { local, now } = outcome;
-  const state = now?.state ?? (local.genuine ? 'genuine' : 'not_genuine');
-  const reason = now ? now.reason : local.genuine ? undefined : local.reason;
+  // Offline, a key the phone does not hold may be one made after its keys were fetched: that is not "not genuine".
+  const why = local.genuine === true ? undefined : local.reason;
+  const unknowable = why === 'no_keys' || why === 'unknown_key';
+  const state = now?.state ?? (local.genuine ? 'genuine' : unknowable ? 'cannot_check' : 'not_genuine');
+  const reason = now ? now.reason : why === 'unknown_key' ? 'key_not_kept' : why;
   const expired = (now?.expiredDocuments ?? []).map((d) => w.scan.documents[d] ?? d).join(', ');
   const explanation =
     state === 'genuine'
       ? w.scan.explain.offline
       : state === 'expired'
         ? w.scan.explain.expired(expired)
-        : w.scan.explain[state as 'valid' | 'withdrawn' | 'not_genuine'];
+        : w.scan.explain[state as 'valid' | 'withdrawn' | 'not_genuine' | 'cannot_check'];
   const plate = now?.vehicle?.registrationNumber ?? (local.genuine ? local.plate : undefined);
   const v = now?.state === 'valid' || now?.state === 'expired' ? now.vehicle : undefined;
   return (
@@ -108,7 +111,7 @@ function Verdict({ outcome }: { outcome: Outcome }) {
       <h2 id="verdict-title">{w.scan.states[state]}</h2>
       <p>{explanation}</p>
       {reason && <p>{w.scan.reasons[reason] ?? reason}</p>}
-      {plate && state !== 'not_genuine' && (
+      {plate && state !== 'not_genuine' && state !== 'cannot_check' && (
         <dl class="facts">
           <dt>{w.scan.plate}</dt>
           <dd class="plate">{plate}</dd>
@@ -155,7 +158,8 @@ function Verdict({ outcome }: { outcome: Outcome }) {
       )}
       <p class="small">
         {local.genuine && `${w.scan.printed(day(local.issuedAt))}. `}
-        {w.scan.signedOnDevice} {outcome.keysFetchedAt && w.scan.keysFrom(dateTime(outcome.keysFetchedAt))}{' '}
+        {why !== 'no_keys' && w.scan.signedOnDevice}{' '}
+        {outcome.keysFetchedAt && w.scan.keysFrom(dateTime(outcome.keysFetchedAt))}{' '}
         {now ? w.scan.fromServer(dateTime(now.checkedAt)) : w.scan.noSignal}
       </p>
     </section>
@@ -176,7 +180,8 @@ const STYLE = `
 .verdict.genuine{background:#1d4f91;color:#fff}
 .verdict.expired{background:#ffd166;color:#1a1300}
 .verdict.withdrawn{background:#a61b1b;color:#fff}
-.verdict.not_genuine{background:#111;color:#fff}`;
+.verdict.not_genuine{background:#111;color:#fff}
+.verdict.cannot_check{background:#4a4a4a;color:#fff}`;
 
 export function ScanScreen() {
   const [camera, setCamera] = useState(false);

@@ -64,6 +64,11 @@ export const ERROR_KINDS = {
   CANNOT_DISABLE_SELF: 'rule',
   CORRECTION_NOT_ALLOWED: 'rule',
   DRIVER_ACTIVATION_KEY_INVALID: 'rule',
+  // An Idempotency-Key sent again with another body or to another route: a different request under a used key.
+  IDEMPOTENCY_KEY_REUSED: 'rule',
+  // An inspection's madeAt outside what the service accepts: ahead of its clock, or older than its bound.
+  INSPECTION_MADE_IN_FUTURE: 'rule',
+  INSPECTION_MADE_TOO_LONG_AGO: 'rule',
   DRIVER_ACTIVATION_KEY_EXPIRED: 'rule',
   DRIVER_ACTIVATION_TOO_SOON: 'rule',
   DRIVER_BUSY: 'rule',

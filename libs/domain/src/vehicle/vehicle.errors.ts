@@ -9,6 +9,18 @@ export const VehicleErrors = {
       'VEHICLE_INSPECTION_FAILED',
       `The last inspection failed on: ${items.join(', ')}; re-inspect once fixed`,
     ),
+  madeInFuture: () =>
+    new DomainError(
+      'INSPECTION_MADE_IN_FUTURE',
+      "madeAt is in the future: check the device's clock (a few minutes ahead are allowed)",
+      'madeAt',
+    ),
+  madeTooLongAgo: (hours: number) =>
+    new DomainError(
+      'INSPECTION_MADE_TOO_LONG_AGO',
+      `madeAt is more than ${hours} hours ago: an inspection kept that long must be made again`,
+      'madeAt',
+    ),
   alreadyApproved: () => new DomainError('VEHICLE_ALREADY_APPROVED', 'The vehicle is already approved'),
   approverIsInspector: () =>
     new DomainError(

@@ -11,7 +11,7 @@ import {
   UNION,
   vehicleInput,
 } from '../testing/fixtures';
-import { assertVehicleConsistent, Vehicle } from './vehicle';
+import { assertVehicleConsistent, INSPECTION_CLOCK_SKEW_MS, Vehicle } from './vehicle';
 
 const codeOf = (fn: () => unknown): string => {
   try {
@@ -161,6 +161,45 @@ describe('Vehicle inspection', () => {
     const v = Vehicle.register(vehicleInput(), ports().ids, T0);
     expect(() => v.inspect(checklist, INSPECTOR, days(1))).toThrow(message);
     expect(v.inspected).toBe(false);
+  });
+
+  it('records when an inspection was made and when it was received, and refuses a time too far ahead or too old', () => {
+    const v = Vehicle.register(vehicleInput(), ports().ids, T0);
+    const received = days(2);
+    const earliest = days(1);
+    const tooFarAhead = new Date(received.getTime() + INSPECTION_CLOCK_SKEW_MS + 1);
+    expect(() =>
+      v.inspect(allPassed(), INSPECTOR, received, undefined, { at: tooFarAhead, earliest, maxAgeHours: 24 }),
+    ).toThrow(expect.objectContaining({ code: 'INSPECTION_MADE_IN_FUTURE' }));
+    expect(() =>
+      v.inspect(allPassed(), INSPECTOR, received, undefined, { at: days(0.5), earliest, maxAgeHours: 24 }),
+    ).toThrow(
+      expect.objectContaining({ code: 'INSPECTION_MADE_TOO_LONG_AGO', message: expect.stringContaining('24 hours') }),
+    );
+    expect(v.inspected).toBe(false);
+    v.inspect(allPassed(), INSPECTOR, received, undefined, { at: days(1.5), earliest, maxAgeHours: 24 });
+    expect([v.toState().dateInspected, v.toState().inspectionReceivedAt]).toEqual([days(1.5), received]);
+    v.inspect(allPassed(), INSPECTOR, days(3));
+    expect([v.toState().dateInspected, v.toState().inspectionReceivedAt]).toEqual([days(3), days(3)]);
+  });
+
+  it('keeps where an inspection was made when sent, drops it with the next inspection, and refuses a non-place', () => {
+    const v = Vehicle.register(vehicleInput(), ports().ids, T0);
+    const bounds = { earliest: days(0), maxAgeHours: 72 };
+    v.inspect(allPassed(), INSPECTOR, days(1), undefined, {
+      ...bounds,
+      where: { type: 'Point', coordinates: [-1.62, 6.69] },
+    });
+    expect(v.toState().inspectionLocation).toEqual({ type: 'Point', coordinates: [-1.62, 6.69] });
+    expect(v.toState().dateInspected).toEqual(days(1));
+    expect(() =>
+      v.inspect(allPassed(), INSPECTOR, days(2), undefined, {
+        ...bounds,
+        where: { type: 'Point', coordinates: [0, 91] },
+      }),
+    ).toThrow(expect.objectContaining({ code: 'INVALID_LOCATION', field: 'madeWhere' }));
+    v.inspect(allPassed(), INSPECTOR, days(2));
+    expect(v.toState().inspectionLocation).toBeUndefined();
   });
 
   it('keeps a defect note on each failed item, and refuses a note on a passed or unknown item', () => {

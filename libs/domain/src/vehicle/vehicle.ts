@@ -1,6 +1,7 @@
 import { assertObjectId, type IdGenerator } from '../shared/id-generator';
 import type { DomainEvent } from '../shared/events';
 import { requireText } from '../shared/contact';
+import { parseGeoPoint, type GeoPoint } from '../shared/geo-point';
 import {
   failedInspectionItems,
   parseInspectionChecklist,
@@ -27,6 +28,9 @@ import { renewedExpiry } from '../shared/renewal';
 import { changedFields, correctionNotAllowed, definedOnly } from '../shared/correction';
 
 /** What a vehicle is registered with. Everything but the owner is optional at registration. */
+/** How far ahead of the service's clock an inspector's device may say an inspection was made (its clock's drift). */
+export const INSPECTION_CLOCK_SKEW_MS = 5 * 60_000;
+
 export interface VehicleRegistration {
   ownerId: string;
   color?: string;
@@ -74,7 +78,12 @@ export interface VehicleState {
   /** The inspector's notes on failed items of the last inspection (absent: none). */
   readonly inspectionDefects?: InspectionDefects;
   readonly inspectedBy?: string;
+  /** When the last inspection was made (the inspector's device, when it said; else when it was received). */
   readonly dateInspected?: Date;
+  /** When the service received the last inspection (later than dateInspected when it waited on a phone). */
+  readonly inspectionReceivedAt?: Date;
+  /** Where the last inspection was made, when the inspector's phone sent it (they allowed it); absent: not sent. */
+  readonly inspectionLocation?: GeoPoint;
   readonly approvedBy?: string;
   readonly dateApproved?: Date;
   /** Absent: never linked. null: linked once, then unlinked. */
@@ -253,10 +262,25 @@ export class Vehicle {
    * Records an inspection. A failed item is recorded, not refused. If an approved vehicle fails a re-inspection its
    * approval is withdrawn (and its driver unlinked, since only approved vehicles carry drivers).
    */
-  inspect(rawChecklist: unknown, inspectorId: string, at: Date, rawDefects?: unknown): void {
+  /**
+   * Records an inspection received at `at`. `made` is when the inspector's device says it was made (a phone that kept
+   * it without a signal sends it later): a little ahead of `at` is a device's clock (INSPECTION_CLOCK_SKEW_MS), more is
+   * refused, and so is a time before `made.earliest` (the bound the service sets).
+   */
+  inspect(
+    rawChecklist: unknown,
+    inspectorId: string,
+    at: Date,
+    rawDefects?: unknown,
+    made?: { at?: Date; where?: unknown; earliest: Date; maxAgeHours: number },
+  ): void {
     const checklist = parseInspectionChecklist(rawChecklist);
     const defects = parseInspectionDefects(rawDefects, checklist);
     assertObjectId(inspectorId, 'inspectedBy');
+    const madeAt = made?.at ?? at;
+    if (madeAt.getTime() > at.getTime() + INSPECTION_CLOCK_SKEW_MS) throw VehicleErrors.madeInFuture();
+    if (made && madeAt < made.earliest) throw VehicleErrors.madeTooLongAgo(made.maxAgeHours);
+    const where = made?.where === undefined ? undefined : parseGeoPoint(made.where, 'madeWhere');
     const failed = failedInspectionItems(checklist);
     this.state.inspected = true;
     this.state.inspectionChecklist = checklist;
@@ -264,7 +288,11 @@ export class Vehicle {
     if (Object.keys(defects).length > 0) this.state.inspectionDefects = defects;
     else delete this.state.inspectionDefects;
     this.state.inspectedBy = inspectorId;
-    this.state.dateInspected = at;
+    this.state.dateInspected = madeAt;
+    this.state.inspectionReceivedAt = at;
+    // The place belongs to this inspection: an earlier one's goes with it.
+    if (where) this.state.inspectionLocation = where;
+    else delete this.state.inspectionLocation;
     this.state.updatedAt = at;
     this.record('VehicleInspected', at, { failedItems: failed });
     if (this.state.approved && failed.length > 0) {

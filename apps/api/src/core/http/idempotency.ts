@@ -1,0 +1,126 @@
+import {
+  applyDecorators,
+  Inject,
+  Injectable,
+  UseInterceptors,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { ApiHeader } from '@nestjs/swagger';
+import { DomainError, type Clock } from '@transport/domain';
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { from, mergeMap, of, type Observable } from 'rxjs';
+import type { AppConfig } from '../../config';
+import type { AuthenticatedRequest } from '../auth/auth.decorators';
+import type { EventLog, IdempotencyRecords, JobWorkers } from '../ports';
+import { APP_CONFIG, CLOCK, EVENT_LOG, IDEMPOTENCY_RECORDS, JOB_WORKERS } from '../tokens';
+
+// Idempotency keys (issue 43): a phone that lost the answer to a state change it queued sends it again with the key it
+// made once; the service answers what it answered the first time instead of applying it again (a second inspection) or
+// refusing it as a conflict with itself (the first one moved the revision its If-Match names). As payment APIs do.
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+export const IDEMPOTENCY_KEY_HEADER = {
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    'A key the client makes once per state change (a UUID, say; 1 to 255 visible ASCII characters) and sends again with every retry of it. ' +
+    'A retry with the same key and the same body gets the first answer again (status and body, with `Idempotent-Replayed: true`), without the change being applied again. ' +
+    'The same key with another body or on another route is a 422 IDEMPOTENCY_KEY_REUSED. Keys are per caller (another caller with the same key is a new request) ' +
+    'and are kept IDEMPOTENCY_KEY_HOURS (168 by default), then forgotten: a request with an expired key is a new one. Only accepted changes are kept: a refused one is evaluated anew when retried.',
+};
+
+const hashOf = (body: unknown) =>
+  createHash('sha256')
+    .update(JSON.stringify(body ?? null))
+    .digest('hex');
+
+/** Answers a replayed state change (same caller, key and body) with its first answer; keeps the first answer. */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    @Inject(IDEMPOTENCY_RECORDS) private readonly records: IdempotencyRecords,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest & FastifyRequest>();
+    const header = request.headers['idempotency-key'];
+    if (header === undefined || !request.principal) return next.handle();
+    const key = Array.isArray(header) ? header.join(',') : header;
+    if (!KEY.test(key))
+      throw new DomainError(
+        'INVALID_VALUE',
+        'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID, say)',
+        'Idempotency-Key',
+      );
+    const principal = request.principal;
+    const actorId = `${principal.role}:${principal.principalId}`;
+    const route = `${request.method} ${request.url.split('?')[0]}`;
+    const bodyHash = hashOf(request.body);
+    const status =
+      (Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined) ??
+      (request.method === 'POST' ? 201 : 200);
+    return from(this.records.find(actorId, key, this.clock.now())).pipe(
+      mergeMap((kept) => {
+        if (kept) {
+          if (kept.route !== route || kept.bodyHash !== bodyHash)
+            throw new DomainError(
+              'IDEMPOTENCY_KEY_REUSED',
+              `This Idempotency-Key was used for another request (${kept.route}, another body): make a new key for a new change`,
+              'Idempotency-Key',
+            );
+          context.switchToHttp().getResponse<FastifyReply>().header('Idempotent-Replayed', 'true');
+          return of(kept.body);
+        }
+        return next.handle().pipe(
+          mergeMap(async (body: unknown) => {
+            const at = this.clock.now();
+            const expiresAt = new Date(at.getTime() + this.config.idempotencyKeyHours * 3_600_000);
+            await this.records.keep({ actorId, key, route, bodyHash, status, body, createdAt: at, expiresAt });
+            return body;
+          }),
+        );
+      }),
+    );
+  }
+}
+
+/** The route takes an Idempotency-Key (documented in the OpenAPI document). */
+export const Idempotent = () =>
+  applyDecorators(UseInterceptors(IdempotencyInterceptor), ApiHeader(IDEMPOTENCY_KEY_HEADER));
+
+/** The queue of the purge of expired idempotency keys (hourly, once across all instances). */
+export const IDEMPOTENCY_PURGE_QUEUE = 'idempotency-purge';
+
+/** Deletes the expired idempotency keys every hour (pg-boss cron: one instance runs it). */
+@Injectable()
+export class IdempotencyPurge implements OnApplicationBootstrap {
+  constructor(
+    @Inject(IDEMPOTENCY_RECORDS) private readonly records: IdempotencyRecords,
+    @Inject(JOB_WORKERS) private readonly workers: JobWorkers,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(EVENT_LOG) private readonly events: EventLog,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.workers.start([
+      {
+        name: IDEMPOTENCY_PURGE_QUEUE,
+        concurrency: 1,
+        cron: '17 * * * *',
+        options: { policy: 'stately', retryLimit: 2, retryDelay: 60, expireInSeconds: 900 },
+        handle: async () => {
+          const purged = await this.records.purge(this.clock.now());
+          if (purged > 0) this.events.info('idempotency.purged', { purged });
+        },
+      },
+    ]);
+  }
+}

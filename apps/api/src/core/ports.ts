@@ -350,4 +350,6 @@ export interface Authenticator {
 export interface DatabaseHealth {
   readonly kind: string;
   ping(): Promise<void>;
+  /** The migrations this release needs that the database has not applied. */
+  pendingMigrations(): Promise<string[]>;
 }

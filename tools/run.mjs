@@ -290,13 +290,16 @@ function test() {
   process.exit(status !== 0 ? status : failed > 0 ? 1 : 0);
 }
 
-/** Operator commands (API keys): `npm run keys -- create --role admin --principal <id>`. */
-function keys() {
+/**
+ * Operator commands of the API's CLI (apps/api/src/cli.ts): `npm run keys -- create --role admin --principal <id>`,
+ * `npm run migrations -- status|rolled-back <name>|retry <name>`.
+ */
+function operatorCommand(group) {
   ensureInstalled();
   nx(['build', 'api', '--outputStyle=static'], { NX_VERBOSE_LOGGING: 'false' });
   const result = spawnSync(
     process.execPath,
-    [join(root, 'dist', 'apps', 'api', 'cli.js'), 'keys', ...process.argv.slice(3)],
+    [join(root, 'dist', 'apps', 'api', 'cli.js'), group, ...process.argv.slice(3)],
     {
       cwd: root,
       stdio: 'inherit',
@@ -364,10 +367,20 @@ function importExport() {
   process.exit(result.status ?? 1);
 }
 
-const commands = { start, dev, test, keys, bench, bundle, openapi, import: importExport };
+const commands = {
+  start,
+  dev,
+  test,
+  keys: () => operatorCommand('keys'),
+  migrations: () => operatorCommand('migrations'),
+  bench,
+  bundle,
+  openapi,
+  import: importExport,
+};
 const command = commands[process.argv[2]];
 if (!command) {
-  console.error('usage: node tools/run.mjs start|dev|test|keys|bench|bundle|openapi|import');
+  console.error(`usage: node tools/run.mjs ${Object.keys(commands).join('|')}`);
   process.exit(2);
 }
 ensureNode();

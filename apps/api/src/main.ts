@@ -28,6 +28,12 @@ async function main(): Promise<void> {
   const where =
     running.database.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'PostgreSQL at DATABASE_URL';
   logger.log(`Database ready: ${where}`);
+  const pending = await running.database.pendingMigrations();
+  if (pending.length > 0)
+    logger.warn(
+      `${pending.length} migration(s) of this release not applied (${pending.join(', ')}): /health/ready answers 503 ` +
+        'until they are (prisma migrate deploy, or the migration Job: docs/operations.md#migrations)',
+    );
 
   const clock = new SystemClock();
   const ids = new ObjectIdGenerator(clock, new CryptoRandomSource());

@@ -133,14 +133,6 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
       current = names.length === 0;
       return names;
     };
-    if (!config.migrateOnStart) {
-      const names = await pending();
-      if (names.length > 0)
-        logger.warn(
-          `${names.length} migration(s) of this release not applied (${names.join(', ')}), and MIGRATE_ON_START=false: ` +
-            'readiness answers 503 until they are (prisma migrate deploy, or the migration Job: docs/operations.md)',
-        );
-    }
     return {
       pendingMigrations: pending,
       kind: embedded ? 'embedded' : 'postgresql',

@@ -82,6 +82,12 @@ export async function migrateDeploy(appRoot: string, databaseUrl: string): Promi
     child.on('close', resolvePromise);
   });
   if (code !== 0) {
-    throw new Error(`prisma migrate deploy failed (exit ${code}):\n${output.join('')}`);
+    // Prisma's own advice (`migrate resolve`) needs its native engine, which is never downloaded here: name ours.
+    throw new Error(
+      `prisma migrate deploy failed (exit ${code}):\n${output.join('')}\n` +
+        'Next: `npm run migrations -- status` (or `node cli.js migrations status` in the runtime bundle) names the ' +
+        'failed migration and why; remove the cause, then `npm run migrations -- retry <migration>`. ' +
+        'docs/operations.md, "When a migration fails".',
+    );
   }
 }

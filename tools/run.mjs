@@ -367,6 +367,21 @@ function importExport() {
   process.exit(result.status ?? 1);
 }
 
+/**
+ * `npm run prisma -- <args>` and `npm run nx -- <args>`: the tools on the project's Node (`npx prisma` and `npx nx` run
+ * on whatever Node is first on PATH, with npm's devEngines warning on every call). No install step: they are the
+ * tools of an installed tree.
+ */
+function tool(script) {
+  return () => {
+    const result = spawnSync(process.execPath, [script(), ...process.argv.slice(3)], {
+      cwd: process.env.INIT_CWD ?? process.cwd(),
+      stdio: 'inherit',
+    });
+    process.exit(result.status ?? 1);
+  };
+}
+
 const commands = {
   start,
   dev,
@@ -377,6 +392,8 @@ const commands = {
   bundle,
   openapi,
   import: importExport,
+  prisma: tool(() => join(root, 'node_modules', 'prisma', 'build', 'index.js')),
+  nx: tool(nxCli),
 };
 const command = commands[process.argv[2]];
 if (!command) {
@@ -384,5 +401,5 @@ if (!command) {
   process.exit(2);
 }
 ensureNode();
-say(`Node ${process.version}`);
+if (!['prisma', 'nx'].includes(process.argv[2])) say(`Node ${process.version}`);
 command();

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const WORKSPACE_ROOT = resolve(__dirname, '../../..');
@@ -76,4 +77,28 @@ describe("a contributor's tools", () => {
       expect(read(`${project}/build.mjs`)).toContain("import { build } from 'esbuild';");
     }
   });
+
+  // Issue 45, item 3: `npx prisma` and `npx nx` ran on the system Node (with the devEngines warning on every call);
+  // `npm run prisma -- ...` and `npm run nx -- ...` go through tools/run.mjs, which runs them on the project's Node.
+  it.each([['nx', ['--version'], /Local:\s*v\d+/]])(
+    'npm run %s runs the tool on the Node of .nvmrc, even from an older system Node',
+    (tool, args, shows) => {
+      const systemNode = ['/usr/bin/node', '/usr/local/bin/node'].find((path) => existsSync(path)) ?? process.execPath;
+      const result = spawnSync(systemNode, [join(WORKSPACE_ROOT, 'tools', 'run.mjs'), tool, ...args], {
+        cwd: WORKSPACE_ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '', PATH: '/usr/bin:/bin' },
+        timeout: 120_000,
+      });
+      expect(result.stderr).not.toMatch(/EBADDEVENGINES|Unsupported engine/);
+      expect({ status: result.status, stderr: result.status === 0 ? '' : result.stderr }).toEqual({
+        status: 0,
+        stderr: '',
+      });
+      expect(result.stdout).toMatch(shows);
+      // npm run prisma goes the same way (tool() in run.mjs); its offline commands need a database or the schema.
+      for (const script of ['nx', 'prisma'])
+        expect(JSON.parse(read('package.json')).scripts[script]).toBe(`node tools/run.mjs ${script}`);
+    },
+  );
 });

@@ -101,4 +101,19 @@ describe("a contributor's tools", () => {
         expect(JSON.parse(read('package.json')).scripts[script]).toBe(`node tools/run.mjs ${script}`);
     },
   );
+
+  // Issue 45, item 3: an npm that enforces allowScripts runs only the install scripts package.json allows. Every
+  // package of the lock with one is decided; only those the project needs are allowed. By name: the lock records no
+  // `resolved` URLs, and npm matches a pinned `pkg@1.2.3` entry only against one (approve-scripts' own warning).
+  it('decides every install script of the lock in allowScripts, allowing only esbuild, Nx and Prisma', () => {
+    const lock = json('package-lock.json').packages as Record<string, { version: string; hasInstallScript?: boolean }>;
+    const withScripts = Object.entries(lock)
+      .filter(([path, entry]) => path.startsWith('node_modules/') && entry.hasInstallScript)
+      .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length))
+      .sort();
+    const allowScripts = json('package.json').allowScripts as Record<string, boolean>;
+    expect(Object.keys(allowScripts).sort()).toEqual(withScripts);
+    const allowed = Object.keys(allowScripts).filter((key) => allowScripts[key]);
+    expect(allowed.sort()).toEqual(['@prisma/client', 'esbuild', 'nx', 'prisma']);
+  });
 });

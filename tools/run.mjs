@@ -15,6 +15,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -137,11 +138,47 @@ function serviceEnvironments() {
   return { api, simulator: { ...process.env, SIMULATOR_PORT: port } };
 }
 
-function start() {
+/** Whether `port` can be listened on at `host` now (false: another process holds it). */
+function portFree(host, port) {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * Two copies on one machine (two checkouts, or one started twice): every port the start would listen on is checked
+ * first, and a taken one stops it at once, naming the setting that moves it. Without this the simulator crashed on
+ * its port while the API went on with PAYMENT_PROVIDER_URL pointing at whoever held it (another checkout's simulator:
+ * payments sent to a stranger), and the API's own clash showed half a minute later, after the database had opened.
+ */
+async function ensurePortsFree({ api, simulator }) {
+  const wanted = [['PORT', api.HOST || '127.0.0.1', api.PORT || '3000']];
+  if ((api.METRICS_PORT ?? '').trim().toLowerCase() !== 'off')
+    wanted.push(['METRICS_PORT', api.METRICS_HOST || '127.0.0.1', api.METRICS_PORT || '9464']);
+  if (simulator) wanted.push(['SIMULATOR_PORT', simulator.SIMULATOR_HOST || '127.0.0.1', simulator.SIMULATOR_PORT]);
+  let clashes = 0;
+  for (const [setting, host, value] of wanted) {
+    const port = Number(value);
+    // Port 0 (any free port) cannot clash; a malformed value is the service's own configuration error to report.
+    if (!Number.isInteger(port) || port <= 0 || port > 65535 || (await portFree(host, port))) continue;
+    clashes += 1;
+    say(
+      `${setting}=${port}: port ${port} on ${host} is already in use (another copy of this service, or another ` +
+        `program); set ${setting} to a free port, e.g. ${setting}=${port + 1} npm ${process.argv[2] === 'start' ? 'start' : 'run dev'}`,
+      'error',
+    );
+  }
+  if (clashes > 0) process.exit(1);
+}
+
+async function start() {
+  const environments = serviceEnvironments();
+  await ensurePortsFree(environments);
   ensureInstalled();
   say('building the API, the dashboard and the provider simulator');
   nx(['run-many', '-t', 'build', '-p', 'api', 'dashboard', 'provider-simulator', '--outputStyle=static']);
-  const environments = serviceEnvironments();
   const children = [];
   if (environments.simulator) {
     children.push(
@@ -158,6 +195,16 @@ function start() {
     env: environments.api,
   });
   children.push(api);
+  // The API never runs on without the provider it was pointed at (a simulator that failed to start, or died).
+  const simulator = environments.simulator ? children[0] : undefined;
+  simulator?.on('exit', (code, signal) => {
+    if (api.exitCode !== null || signal) return;
+    say(
+      `the provider simulator exited (code ${code}); stopping the API, whose PAYMENT_PROVIDER_URL points at it`,
+      'error',
+    );
+    api.kill('SIGTERM');
+  });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => children.forEach((c) => c.kill(signal)));
   api.on('exit', (code, signal) => {
     children.forEach((c) => c.kill('SIGTERM'));
@@ -170,9 +217,11 @@ function start() {
  * Ctrl-C (or SIGTERM) stops the watchers and the processes, then this one.
  */
 async function dev() {
+  const environments = serviceEnvironments();
+  await ensurePortsFree(environments);
   ensureInstalled();
   const { dev: watch } = await import('./dev.mjs');
-  const running = await watch({ ...serviceEnvironments(), nodeFlags: SERVICE_NODE_FLAGS });
+  const running = await watch({ ...environments, nodeFlags: SERVICE_NODE_FLAGS });
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'])
     process.on(signal, () => {
@@ -241,13 +290,16 @@ function test() {
   process.exit(status !== 0 ? status : failed > 0 ? 1 : 0);
 }
 
-/** Operator commands (API keys): `npm run keys -- create --role admin --principal <id>`. */
-function keys() {
+/**
+ * Operator commands of the API's CLI (apps/api/src/cli.ts): `npm run keys -- create --role admin --principal <id>`,
+ * `npm run migrations -- status|rolled-back <name>|retry <name>`.
+ */
+function operatorCommand(group) {
   ensureInstalled();
   nx(['build', 'api', '--outputStyle=static'], { NX_VERBOSE_LOGGING: 'false' });
   const result = spawnSync(
     process.execPath,
-    [join(root, 'dist', 'apps', 'api', 'cli.js'), 'keys', ...process.argv.slice(3)],
+    [join(root, 'dist', 'apps', 'api', 'cli.js'), group, ...process.argv.slice(3)],
     {
       cwd: root,
       stdio: 'inherit',
@@ -315,12 +367,39 @@ function importExport() {
   process.exit(result.status ?? 1);
 }
 
-const commands = { start, dev, test, keys, bench, bundle, openapi, import: importExport };
+/**
+ * `npm run prisma -- <args>` and `npm run nx -- <args>`: the tools on the project's Node (`npx prisma` and `npx nx` run
+ * on whatever Node is first on PATH, with npm's devEngines warning on every call). No install step: they are the
+ * tools of an installed tree.
+ */
+function tool(script) {
+  return () => {
+    const result = spawnSync(process.execPath, [script(), ...process.argv.slice(3)], {
+      cwd: process.env.INIT_CWD ?? process.cwd(),
+      stdio: 'inherit',
+    });
+    process.exit(result.status ?? 1);
+  };
+}
+
+const commands = {
+  start,
+  dev,
+  test,
+  keys: () => operatorCommand('keys'),
+  migrations: () => operatorCommand('migrations'),
+  bench,
+  bundle,
+  openapi,
+  import: importExport,
+  prisma: tool(() => join(root, 'node_modules', 'prisma', 'build', 'index.js')),
+  nx: tool(nxCli),
+};
 const command = commands[process.argv[2]];
 if (!command) {
-  console.error('usage: node tools/run.mjs start|dev|test|keys|bench|bundle|openapi|import');
+  console.error(`usage: node tools/run.mjs ${Object.keys(commands).join('|')}`);
   process.exit(2);
 }
 ensureNode();
-say(`Node ${process.version}`);
+if (!['prisma', 'nx'].includes(process.argv[2])) say(`Node ${process.version}`);
 command();

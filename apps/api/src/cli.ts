@@ -2,6 +2,7 @@
 import './core/platform/compile-cache';
 import { embeddedServerCommand } from './cli/embedded-server-command';
 import { keysCommand } from './cli/keys-command';
+import { migrationsCommand } from './cli/migrations-command';
 import { seedCommand } from './cli/seed-command';
 import { loadConfig } from './config';
 import { describeApi } from './app';
@@ -12,6 +13,8 @@ async function main(): Promise<number> {
   const [group, ...args] = process.argv.slice(2);
   const out = (line: string) => process.stdout.write(line + '\n');
   if (group === 'keys') return keysCommand(args, loadConfig(), out);
+  // After a failed migration: status, rolled-back, retry (docs/operations.md, "When a migration fails").
+  if (group === 'migrations') return migrationsCommand(args, loadConfig(), out);
   // --embedded (from prisma.config under `prisma db seed` with no DATABASE_URL): the placeholder URL the Prisma CLI
   // was given is not a database; the embedded one in DATA_DIR is.
   if (group === 'seed-demo')
@@ -27,7 +30,8 @@ async function main(): Promise<number> {
     return 0;
   }
   process.stderr.write(
-    'usage: cli keys <create|revoke|list> ... | cli seed-demo [--embedded] | cli openapi | cli embedded-server\n',
+    'usage: cli keys <create|revoke|list> ... | cli migrations <status|rolled-back|retry> ... | cli seed-demo ' +
+      '[--embedded] | cli openapi | cli embedded-server\n',
   );
   return 2;
 }

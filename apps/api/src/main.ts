@@ -10,6 +10,7 @@ import { seedDemo } from './persistence/demo-seed';
 import { SECRET_HASHER } from './core/tokens';
 import { ensureAdminKey } from './persistence/admin-key';
 import { Lifecycle } from './core/health.tokens';
+import { assertPortsFree } from './core/platform/ports';
 import { createRootLogger } from './core/observability/logging';
 import pino from 'pino';
 
@@ -17,10 +18,22 @@ async function main(): Promise<void> {
   const logger = new Logger('main');
   const config = loadConfig();
   const started = Date.now();
+  await assertPortsFree([
+    { setting: 'PORT', host: config.host, port: config.port },
+    ...(config.metrics.port === undefined
+      ? []
+      : [{ setting: 'METRICS_PORT', host: config.metrics.host, port: config.metrics.port }]),
+  ]);
   const running = await createApp(config);
   const where =
     running.database.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'PostgreSQL at DATABASE_URL';
   logger.log(`Database ready: ${where}`);
+  const pending = await running.database.pendingMigrations();
+  if (pending.length > 0)
+    logger.warn(
+      `${pending.length} migration(s) of this release not applied (${pending.join(', ')}): /health/ready answers 503 ` +
+        'until they are (prisma migrate deploy, or the migration Job: docs/operations.md#migrations)',
+    );
 
   const clock = new SystemClock();
   const ids = new ObjectIdGenerator(clock, new CryptoRandomSource());

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import request from 'supertest';
 import type { RunningApp } from '../src/app';
@@ -57,6 +59,11 @@ describeOnEachTier('workspace foundation', (tier) => {
   });
 
   it('applies the migrations on start, answers /health with 200 and lists the demo vehicles', async () => {
+    // The checkout's own demo credentials (npm start's, read by the dashboard's tests) are never rewritten by a test:
+    // each writes under its own scratch folder (issue 45, item 11).
+    const checkoutCredentials = join(WORKSPACE_ROOT, '.data', 'demo-credentials.json');
+    const before = existsSync(checkoutCredentials) ? statSync(checkoutCredentials).mtimeMs : undefined;
+    expect(store.config().dataDir.startsWith(WORKSPACE_ROOT)).toBe(false);
     running = await startTestApp(store.config());
     const clock = new FixedClock('2026-11-01T10:00:00Z');
     const seeded = await seedDemo(
@@ -70,6 +77,7 @@ describeOnEachTier('workspace foundation', (tier) => {
       store.config().dataDir,
     );
     expect(seeded.seeded).toBe(true);
+    expect(existsSync(checkoutCredentials) ? statSync(checkoutCredentials).mtimeMs : undefined).toBe(before);
     expect(running.database.kind).toBe(tier);
     // The demo driver's activation key, printed at start, is still valid then (keys work for 24 hours).
     const pending = await running.database.prisma.driver.findUniqueOrThrow({

@@ -1,10 +1,11 @@
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import type { RunningApp } from '../src/app';
 import { startService } from './support/service-process';
 import { describeOnPostgres } from './support/postgres-only';
 import { createScratchDatabase } from './support/postgres-tier';
-import { openTierStore, startTestApp, WORKSPACE_ROOT, type TierStore } from './support/test-app';
+import { describeOnEachTier, openTierStore, startTestApp, WORKSPACE_ROOT, type TierStore } from './support/test-app';
 
 describe('liveness and readiness [embedded]', () => {
   let store: TierStore;
@@ -32,6 +33,66 @@ describe('liveness and readiness [embedded]', () => {
     expect((await http().get('/health/live').expect(200)).body.status).toBe('ok');
     const down = (await http().get('/health/ready').expect(503)).body;
     expect(down).toMatchObject({ status: 'error', error: { database: { status: 'down' } } });
+  });
+});
+
+// MIGRATE_ON_START=false (the Kubernetes pods): a release whose migrations were not applied must not take traffic on the
+// old schema in silence (issue 45, item 9). The database is put one migration behind the code by removing the newest
+// migration's record, as if the migration Job had not run.
+describeOnEachTier('readiness while the schema is behind the code', (tier) => {
+  let store: TierStore;
+  let running: RunningApp | undefined;
+  const newest = readdirSync(join(WORKSPACE_ROOT, 'prisma', 'migrations'), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort()
+    .at(-1)!;
+
+  beforeAll(async () => {
+    store = await openTierStore(tier);
+  });
+  afterAll(async () => {
+    await running?.close();
+    await store?.dispose();
+  });
+
+  it('answers 503 naming the unapplied migration and how to apply it, then 200 once it is applied', async () => {
+    const config = store.config({ migrateOnStart: false });
+    const first = await startTestApp(config);
+    const { rows } = await first.database.pool.query(
+      'DELETE FROM _prisma_migrations WHERE migration_name = $1 RETURNING *',
+      [newest],
+    );
+    await first.close();
+    expect(rows).toHaveLength(1);
+
+    running = await startTestApp(config);
+    const http = () => request(running!.app.getHttpServer());
+    const behind = (await http().get('/health/ready').expect(503)).body;
+    expect(behind).toMatchObject({ status: 'error', error: { schema: { status: 'down' } } });
+    expect(behind.error.schema.message).toContain(newest);
+    expect(behind.error.schema.message).toContain('prisma migrate deploy');
+    expect(behind.error.schema.pending).toEqual([newest]);
+    // Liveness is not readiness: the process is fine, it only must not get traffic.
+    await http().get('/health/live').expect(200);
+
+    const row = rows[0];
+    await running.database.pool.query(
+      `INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, logs, rolled_back_at, started_at,
+         applied_steps_count) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        row.id,
+        row.checksum,
+        row.finished_at,
+        row.migration_name,
+        row.logs,
+        row.rolled_back_at,
+        row.started_at,
+        row.applied_steps_count,
+      ],
+    );
+    const ready = (await http().get('/health/ready').expect(200)).body;
+    expect(ready.details.schema).toEqual({ status: 'up' });
   });
 });
 

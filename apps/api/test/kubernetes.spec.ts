@@ -39,9 +39,9 @@ describeWithPrograms('the Kubernetes manifests', { kubectl: findProgram('kubectl
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout.trim().split('\n')).toEqual([
-      expect.stringMatching(/overlays\/staging: 8 objects valid/),
+      expect.stringMatching(/overlays\/staging: 10 objects valid/),
       expect.stringMatching(/overlays\/staging\/migrate: 1 objects valid \(Job\/transport-migrate\)/),
-      expect.stringMatching(/overlays\/production: 8 objects valid/),
+      expect.stringMatching(/overlays\/production: 10 objects valid/),
       expect.stringMatching(/overlays\/production\/migrate: 1 objects valid \(Job\/transport-migrate\)/),
     ]);
   });
@@ -52,10 +52,10 @@ describeWithPrograms('the Kubernetes manifests', { kubectl: findProgram('kubectl
       cpSync(KUBERNETES, copy, { recursive: true });
       const deployment = join(copy, 'base', 'api-deployment.yaml');
       const original = readFileSync(deployment, 'utf8');
-      writeFileSync(deployment, original.replace('replicas: 2', 'replicas: two'));
+      writeFileSync(deployment, original.replace('revisionHistoryLimit: 5', 'revisionHistoryLimit: five'));
       const wrongType = validate(join(copy, 'overlays', 'production'));
       expect(wrongType.status).toBe(1);
-      expect(wrongType.stderr).toContain('Deployment/transport-api: data/spec/replicas must be integer');
+      expect(wrongType.stderr).toContain('Deployment/transport-api: data/spec/revisionHistoryLimit must be integer');
       writeFileSync(
         deployment,
         original.replace('path: /health/ready\n              port: http', 'path: /health/ready'),
@@ -142,6 +142,69 @@ describeWithPrograms('the Kubernetes manifests', { kubectl: findProgram('kubectl
           { configMapRef: { name: config.metadata.name } },
           { secretRef: { name: 'transport-secrets' } },
         ]);
+    });
+
+    // Read as an SRE would (issue 45, item 10).
+    it('lets only the monitoring namespace reach the metrics port, which has no key', () => {
+      const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+      for (const d of [api, worker]) {
+        const labels = d.spec.template.metadata.labels;
+        const policy = policies.find((p) =>
+          Object.entries(p.spec.podSelector.matchLabels).every(([k, v]) => labels[k] === v),
+        );
+        expect(policy).toBeDefined();
+        expect(policy.spec.policyTypes).toEqual(['Ingress']);
+        // Every rule that opens the metrics port opens it to the monitoring namespace only.
+        const rules = policy.spec.ingress as Manifest[];
+        const metricsRules = rules.filter((r) => r.ports?.some((p: Manifest) => p.port === 'metrics'));
+        expect(metricsRules.length).toBeGreaterThan(0);
+        for (const rule of metricsRules)
+          expect(rule.from).toEqual([
+            { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
+          ]);
+        // No rule without ports (which would open every port, the metrics one included).
+        for (const rule of rules) expect(rule.ports?.length).toBeGreaterThan(0);
+      }
+      const apiRules = policies.find((p) => p.metadata.name.startsWith('transport-api')).spec.ingress as Manifest[];
+      expect(apiRules).toContainEqual({ ports: [{ port: 'http', protocol: 'TCP' }] });
+    });
+
+    it('leaves the API replica count to its autoscaler, so an apply never scales it down', () => {
+      expect(api.spec.replicas).toBeUndefined();
+    });
+
+    it('lets a node drain evict an API pod even at the autoscaler minimum', () => {
+      const hpa = find(objects, 'HorizontalPodAutoscaler', 'transport-api');
+      const pdb = find(objects, 'PodDisruptionBudget', 'transport-api');
+      const evictable =
+        pdb.spec.maxUnavailable !== undefined ? pdb.spec.maxUnavailable : hpa.spec.minReplicas - pdb.spec.minAvailable;
+      expect(evictable).toBeGreaterThanOrEqual(1);
+      const workerPdb = find(objects, 'PodDisruptionBudget', 'transport-worker');
+      expect(workerPdb.spec.maxUnavailable).toBeGreaterThanOrEqual(1);
+    });
+
+    it('spreads the API and worker pods across nodes and zones', () => {
+      for (const d of [api, worker]) {
+        const spread = d.spec.template.spec.topologySpreadConstraints as Manifest[];
+        const component = d.spec.template.metadata.labels['app.kubernetes.io/component'];
+        expect(spread.map((c) => c.topologyKey).sort()).toEqual([
+          'kubernetes.io/hostname',
+          'topology.kubernetes.io/zone',
+        ]);
+        for (const c of spread) {
+          expect(c.maxSkew).toBe(1);
+          expect(c.labelSelector.matchLabels['app.kubernetes.io/component']).toBe(component);
+        }
+      }
+    });
+
+    it('names the release image tag in one place, which the migration Job and the pods both take', () => {
+      const folder = join(KUBERNETES, 'overlays', environment);
+      const files = readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.yaml'));
+      const naming = files.filter((f) => /newTag:/.test(readFileSync(join(folder, f), 'utf8')));
+      expect(naming).toHaveLength(1);
+      expect(container(job).image).toBe(container(api).image);
+      expect(container(job).image).not.toMatch(/:latest$/);
     });
 
     it('holds settings a production start accepts, once the Secret gives the rest', () => {

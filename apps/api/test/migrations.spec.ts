@@ -10,6 +10,19 @@ const MIGRATIONS = join(WORKSPACE_ROOT, 'prisma', 'migrations');
 const PAYMENT_IDENTITY = '20261123110000_payment_intent_identity_limits';
 const JURISDICTION = '20261123140000_assembly_jurisdiction';
 
+// Prisma orders migrations by folder name: two with one timestamp run in the order of the rest of their names. The one
+// pair that shares a timestamp is applied on existing databases under those names and stays (docs/development.md,
+// "Two migrations share a timestamp"); any other would be a new mistake.
+describe('migration folder names', () => {
+  it('give every migration its own timestamp, but for the one known pair', () => {
+    const stamps = new Map<string, string[]>();
+    for (const name of readdirSync(MIGRATIONS).filter((m) => !m.endsWith('.toml')))
+      stamps.set(name.slice(0, 14), [...(stamps.get(name.slice(0, 14)) ?? []), name]);
+    const shared = [...stamps.values()].filter((names) => names.length > 1);
+    expect(shared).toEqual([['20261126010000_document_reminders', '20261126010000_registry_search']]);
+  });
+});
+
 // A migration that changes what existing rows mean is tested on existing rows: here, transactions stored before
 // payments had a platform-unique ClientReference.
 describeOnPostgres('migrations carry existing data over', () => {

@@ -178,3 +178,18 @@ describe('OpenAPI document', () => {
     }
   });
 });
+
+// Issue 45, item 3: the two list shapes of the original service (a bare array of vehicles, `{ status, payload }` of
+// drivers) were said nowhere; each list's description says its shape, and the committed document types it.
+describe('the two list shapes, in the committed OpenAPI document', () => {
+  const document = JSON.parse(readFileSync(join(WORKSPACE_ROOT, 'apps', 'api', 'openapi.json'), 'utf8'));
+  const list = (path: string) => document.paths[path].get;
+  it('describes the vehicle list as a bare array and the driver list as { status, payload }', () => {
+    expect(list('/vehicles/all').description).toMatch(/^The body is a bare JSON array of vehicles/);
+    expect(list('/drivers/all').description).toMatch(/^The body is `\{ "status": 200, "payload": \[drivers\] \}`/);
+    for (const path of ['/vehicles/all', '/drivers/all'])
+      expect(list(path).description).toContain('docs/api.md, "Two list shapes"');
+    expect(JSON.stringify(list('/vehicles/all').responses['200'])).toContain('"type":"array"');
+    expect(JSON.stringify(list('/drivers/all').responses['200'])).toContain('payload');
+  });
+});

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const WORKSPACE_ROOT = resolve(__dirname, '../../..');
@@ -75,5 +76,44 @@ describe("a contributor's tools", () => {
       expect([project, build.options.command]).toEqual([project, `node ${project}/build.mjs`]);
       expect(read(`${project}/build.mjs`)).toContain("import { build } from 'esbuild';");
     }
+  });
+
+  // Issue 45, item 3: `npx prisma` and `npx nx` ran on the system Node (with the devEngines warning on every call);
+  // `npm run prisma -- ...` and `npm run nx -- ...` go through tools/run.mjs, which runs them on the project's Node.
+  it.each([['nx', ['--version'], /Local:\s*v\d+/]])(
+    'npm run %s runs the tool on the Node of .nvmrc, even from an older system Node',
+    (tool, args, shows) => {
+      const systemNode = ['/usr/bin/node', '/usr/local/bin/node'].find((path) => existsSync(path)) ?? process.execPath;
+      const result = spawnSync(systemNode, [join(WORKSPACE_ROOT, 'tools', 'run.mjs'), tool, ...args], {
+        cwd: WORKSPACE_ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '', PATH: '/usr/bin:/bin' },
+        timeout: 120_000,
+      });
+      expect(result.stderr).not.toMatch(/EBADDEVENGINES|Unsupported engine/);
+      expect({ status: result.status, stderr: result.status === 0 ? '' : result.stderr }).toEqual({
+        status: 0,
+        stderr: '',
+      });
+      expect(result.stdout).toMatch(shows);
+      // npm run prisma goes the same way (tool() in run.mjs); its offline commands need a database or the schema.
+      for (const script of ['nx', 'prisma'])
+        expect(JSON.parse(read('package.json')).scripts[script]).toBe(`node tools/run.mjs ${script}`);
+    },
+  );
+
+  // Issue 45, item 3: an npm that enforces allowScripts runs only the install scripts package.json allows. Every
+  // package of the lock with one is decided; only those the project needs are allowed. By name: the lock records no
+  // `resolved` URLs, and npm matches a pinned `pkg@1.2.3` entry only against one (approve-scripts' own warning).
+  it('decides every install script of the lock in allowScripts, allowing only esbuild, Nx and Prisma', () => {
+    const lock = json('package-lock.json').packages as Record<string, { version: string; hasInstallScript?: boolean }>;
+    const withScripts = Object.entries(lock)
+      .filter(([path, entry]) => path.startsWith('node_modules/') && entry.hasInstallScript)
+      .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length))
+      .sort();
+    const allowScripts = json('package.json').allowScripts as Record<string, boolean>;
+    expect(Object.keys(allowScripts).sort()).toEqual(withScripts);
+    const allowed = Object.keys(allowScripts).filter((key) => allowScripts[key]);
+    expect(allowed.sort()).toEqual(['@prisma/client', 'esbuild', 'nx', 'prisma']);
   });
 });

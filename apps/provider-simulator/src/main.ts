@@ -34,8 +34,13 @@ startProviderSimulator({
     for (const signal of ['SIGINT', 'SIGTERM'] as const)
       process.on(signal, () => void simulator.close().then(() => process.exit(0)));
   },
-  (error: Error) => {
-    logger.fatal({ err: error }, `failed to start: ${error.message}`);
+  (error: NodeJS.ErrnoException) => {
+    // Another copy's simulator on the port: say which setting moves this one.
+    const hint =
+      error.code === 'EADDRINUSE'
+        ? `: port ${env.SIMULATOR_PORT ?? 3100} is already in use (another copy of this service, or another program); set SIMULATOR_PORT to a free port`
+        : '';
+    logger.fatal({ err: error }, `failed to start: ${error.message}${hint}`);
     process.exit(1);
   },
 );

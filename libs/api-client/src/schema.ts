@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness: this instance should get traffic
-         * @description The database answers a real query within HEALTH_TIMEOUT_MS, the job workers are started, and the instance is not draining: after SIGTERM it answers 503 for SHUTDOWN_DELAY_MS while it still serves requests, then closes.
+         * @description The database answers a real query within HEALTH_TIMEOUT_MS, has applied every migration of this release (`schema`: 503 naming the pending ones while it has not, as when MIGRATE_ON_START=false and the migration Job has not run), the job workers are started, and the instance is not draining: after SIGTERM it answers 503 for SHUTDOWN_DELAY_MS while it still serves requests, then closes.
          */
         get: operations["healthReady"];
         put?: never;
@@ -73,7 +73,7 @@ export interface paths {
         };
         /**
          * List vehicles (operation 1)
-         * @description Open to anonymous callers, as documented. What each caller sees is its view (docs/api.md, "Who sees what"): anonymous callers and merchants get what a passenger checks (`_id`, `registrationNumber`, `make`, `model`, `color`, `type`, `capacity`, `inspected`, `approved`, `station`, `transportUnion`); platform keys also the documents, dates and the linked driver, never the owner or staff ids; admin and assembly keys every field. The `ownerID` and `driver` filters need an API key (401 without); `station` and `transportUnion` (what a vehicle is linked to, in every view) do not; `expiring` (documents ending within so many days) needs a key whose view shows the documents (401 without a key, 403 for a merchant). Filters combine. Newest first (createdAt, then _id) unless `sort` says otherwise (oldest first, or by plate either way): the whole list is in that order, page after page. Without filters, every vehicle, inspected or not, up to `limit`. When more exist, a `Link: <...>; rel="next"` header gives the next page (an `after` cursor of that order); the body stays a plain array.
+         * @description The body is a bare JSON array of vehicles (the original service's shape, kept for its clients); the driver list answers `{ status, payload }` instead (docs/api.md, "Two list shapes"). Open to anonymous callers, as documented. What each caller sees is its view (docs/api.md, "Who sees what"): anonymous callers and merchants get what a passenger checks (`_id`, `registrationNumber`, `make`, `model`, `color`, `type`, `capacity`, `inspected`, `approved`, `station`, `transportUnion`); platform keys also the documents, dates and the linked driver, never the owner or staff ids; admin and assembly keys every field. The `ownerID` and `driver` filters need an API key (401 without); `station` and `transportUnion` (what a vehicle is linked to, in every view) do not; `expiring` (documents ending within so many days) needs a key whose view shows the documents (401 without a key, 403 for a merchant). Filters combine. Newest first (createdAt, then _id) unless `sort` says otherwise (oldest first, or by plate either way): the whole list is in that order, page after page. Without filters, every vehicle, inspected or not, up to `limit`. When more exist, a `Link: <...>; rel="next"` header gives the next page (an `after` cursor of that order); the body stays a plain array.
          */
         get: operations["vehiclesList"];
         put?: never;
@@ -454,7 +454,7 @@ export interface paths {
         };
         /**
          * List drivers (operation 5)
-         * @description Open to anonymous callers, as documented. Assembly keys list their own assembly's drivers only; other callers list every driver. What each caller sees is its view (docs/api.md, "Who sees what"): anonymous callers and merchants get `_id`, `name`, `approved` and `rating` only; platform keys add contact, wallet, licence class and expiry, online/busy and dates, never identity documents, licence numbers or the owner; admin and assembly keys get every field, the owner embedded. The `email` filter needs an admin, assembly or platform key (401 without a key, 403 for a merchant); so does `expiring` (licences ending within so many days); `state` (approved, revoked, awaiting approval) needs an admin or assembly key. Filters combine. The activation key never appears here. Newest first unless `sort` says otherwise (oldest first, or by name either way): the whole list is in that order, page after page; `limit` (default 50, at most 500) and an `after` cursor of that order with a `Link` header.
+         * @description The body is `{ "status": 200, "payload": [drivers] }` (the original service's shape, kept for its clients), where the vehicle list answers a bare array (docs/api.md, "Two list shapes"). Open to anonymous callers, as documented. Assembly keys list their own assembly's drivers only; other callers list every driver. What each caller sees is its view (docs/api.md, "Who sees what"): anonymous callers and merchants get `_id`, `name`, `approved` and `rating` only; platform keys add contact, wallet, licence class and expiry, online/busy and dates, never identity documents, licence numbers or the owner; admin and assembly keys get every field, the owner embedded. The `email` filter needs an admin, assembly or platform key (401 without a key, 403 for a merchant); so does `expiring` (licences ending within so many days); `state` (approved, revoked, awaiting approval) needs an admin or assembly key. Filters combine. The activation key never appears here. Newest first unless `sort` says otherwise (oldest first, or by name either way): the whole list is in that order, page after page; `limit` (default 50, at most 500) and an `after` cursor of that order with a `Link` header.
          */
         get: operations["driversList"];
         put?: never;
@@ -3417,7 +3417,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{ "status": "ok", "details": { "database", "jobs", "accepting" } }`. */
+            /** @description `{ "status": "ok", "details": { "database", "schema", "jobs", "accepting" } }`. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

@@ -295,7 +295,14 @@ export async function startProviderSimulator(options: SimulatorOptions = {}): Pr
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+  // A taken port rejects (the caller says which setting moves it) instead of crashing on an unhandled 'error' event.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const address = server.address() as AddressInfo;
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${address.port}`,

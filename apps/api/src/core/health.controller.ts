@@ -97,10 +97,10 @@ export class HealthController {
   @ApiOperation({
     summary: 'Readiness: this instance should get traffic',
     description:
-      'The database answers a real query within HEALTH_TIMEOUT_MS, the job workers are started, and the instance is not draining: after SIGTERM it answers 503 for SHUTDOWN_DELAY_MS while it still serves requests, then closes.',
+      'The database answers a real query within HEALTH_TIMEOUT_MS, has applied every migration of this release (`schema`: 503 naming the pending ones while it has not, as when MIGRATE_ON_START=false and the migration Job has not run), the job workers are started, and the instance is not draining: after SIGTERM it answers 503 for SHUTDOWN_DELAY_MS while it still serves requests, then closes.',
   })
   @ApiOkResponse({
-    description: '`{ "status": "ok", "details": { "database", "jobs", "accepting" } }`.',
+    description: '`{ "status": "ok", "details": { "database", "schema", "jobs", "accepting" } }`.',
     schema: TERMINUS_BODY,
   })
   @ApiServiceUnavailableResponse({
@@ -120,6 +120,23 @@ export class HealthController {
           return database.up({ kind: this.database.kind });
         } catch (error) {
           return database.down({ kind: this.database.kind, message: (error as Error).message.split('\n')[0] });
+        }
+      },
+      async () => {
+        // MIGRATE_ON_START=false (Kubernetes): a release whose migrations were not applied must not take traffic on the
+        // old schema. Once they are (the Job, `prisma migrate deploy`) it turns ready by itself.
+        const schema = this.indicators.check('schema');
+        try {
+          const pending = await withTimeout(this.database.pendingMigrations(), this.timeoutMs);
+          if (pending.length === 0) return schema.up();
+          return schema.down({
+            pending,
+            message:
+              `the database lacks ${pending.length} migration(s) of this release (${pending.join(', ')}): apply ` +
+              'them with `prisma migrate deploy` (the migration Job on Kubernetes), docs/operations.md#migrations',
+          });
+        } catch (error) {
+          return schema.down({ message: (error as Error).message.split('\n')[0] });
         }
       },
       async () => {

@@ -388,6 +388,8 @@ export interface Authenticator {
 export interface DatabaseHealth {
   readonly kind: string;
   ping(): Promise<void>;
+  /** The migrations this release needs that the database has not applied. */
+  pendingMigrations(): Promise<string[]>;
 }
 
 /** The answer a state change gave, kept under the Idempotency-Key its caller sent (core/http/idempotency.ts). */

@@ -83,6 +83,7 @@ export class DriversController {
   @ApiOperation({
     summary: 'List drivers (operation 5)',
     description:
+      'The body is `{ "status": 200, "payload": [drivers] }` (the original service\'s shape, kept for its clients), where the vehicle list answers a bare array (docs/api.md, "Two list shapes"). ' +
       'Open to anonymous callers, as documented. Assembly keys list their own assembly\'s drivers only; other callers list every driver. What each caller sees is its view (docs/api.md, "Who sees what"): anonymous callers and merchants get `_id`, `name`, `approved` and `rating` only; ' +
       'platform keys add contact, wallet, licence class and expiry, online/busy and dates, never identity documents, licence numbers or the owner; admin and assembly keys get every field, the owner embedded. ' +
       'The `email` filter needs an admin, assembly or platform key (401 without a key, 403 for a merchant); so does `expiring` (licences ending within so many days); ' +

@@ -90,3 +90,38 @@ describe('CallbackUrlPolicy', () => {
     expect(isGlobalUnicast('2002:a00:1::')).toBe(false);
   });
 });
+
+// Issue 45, item 3: a local receiver refused said "must use https", when the rule that refused it is the allow-list
+// (and https would not have helped): the message names that rule and the entry that allows the receiver.
+describe('what a refused callBackUrl says', () => {
+  const strict = new CallbackUrlPolicy(false, new Set());
+  const message = (url: string) => {
+    try {
+      strict.check(url);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error(`${url} was accepted`);
+  };
+
+  it.each([
+    ['http://127.0.0.1:4000/cb', '127.0.0.1:4000'],
+    ['https://localhost/cb', 'localhost'],
+    ['http://[::1]:8080/cb', '[::1]:8080'],
+    ['http://10.0.0.5/cb', '10.0.0.5:80'],
+  ])('refuses a local receiver %s for its address, naming the allow-list entry %s', (url, entry) => {
+    const said = message(url);
+    expect(said).not.toContain('must use https');
+    expect(said).toContain('loopback, private');
+    expect(said).toContain(`CALLBACK_URL_ALLOWLIST=${entry}`);
+    expect(said).toContain('NODE_ENV=development');
+    // The entry it names does allow the receiver.
+    expect(() => new CallbackUrlPolicy(false, new Set([entry])).check(url)).not.toThrow();
+  });
+
+  it('refuses plain http to a public host for the lack of TLS, naming the allow-list too', () => {
+    const said = message('http://merchant.example.com/cb');
+    expect(said).toContain('must use https');
+    expect(said).toContain('CALLBACK_URL_ALLOWLIST=merchant.example.com:80');
+  });
+});

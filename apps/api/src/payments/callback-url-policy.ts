@@ -66,15 +66,31 @@ export class CallbackUrlPolicy {
     if (url.username || url.password) throw refuse('callBackUrl must not carry credentials');
     const host = hostOf(url);
     if (this.allowPrivate || isAllowlisted(this.allowlist, url)) return;
-    // Notifications carry payment data and a signature worth replaying: only over TLS, outside development.
-    if (url.protocol !== 'https:') throw refuse('callBackUrl must use https');
-    if (!WEB_PORTS.has(url.port)) throw refuse('callBackUrl must use the standard port (443)');
+    // Each refusal names the rule that refused, and how to allow the receiver (a local one was told "must use https",
+    // which would not have let it through).
+    const allow =
+      `; to allow this receiver, add it to the allow-list (CALLBACK_URL_ALLOWLIST=${allowlistEntry(url)}, ` +
+      'comma-separated host:port entries)';
     const internalName =
       host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal');
     if (internalName || (ipaddr.isValid(host) && !isGlobalUnicast(host))) {
-      throw refuse('callBackUrl must not point at a loopback, private, link-local or reserved address');
+      throw refuse(
+        `callBackUrl must not point at a loopback, private, link-local or reserved address (${host}) outside ` +
+          `development${allow}, or run with NODE_ENV=development for local receivers`,
+      );
     }
+    // Notifications carry payment data and a signature worth replaying: only over TLS, outside development.
+    if (url.protocol !== 'https:') throw refuse(`callBackUrl must use https outside development${allow}`);
+    if (!WEB_PORTS.has(url.port))
+      throw refuse(`callBackUrl must use the standard port (443) outside development${allow}`);
   }
+}
+
+/** The CALLBACK_URL_ALLOWLIST entry that allows this URL's host and port (a bare host means https's 443). */
+function allowlistEntry(url: URL): string {
+  const host = url.hostname.toLowerCase();
+  const port = url.port || (url.protocol === 'https:' ? '' : '80');
+  return port ? `${host}:${port}` : host;
 }
 
 /** The host of a URL as DNS and the allowlist see it: lower-case, IPv6 without brackets. */

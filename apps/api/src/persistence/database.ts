@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { AppConfig } from '../config';
 import { PrismaClient } from '../generated/prisma/client';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
-import { migrateDeploy, migrationsApplied } from './migrate';
+import { committedMigrations, migrateDeploy, migrationsApplied, pendingMigrations } from './migrate';
 import { KeyChangeListener } from './key-changes';
 import { runOutsideTransactionsOn } from './prisma-executor';
 import { settingsClient, type SettingsMode } from './session-settings';
@@ -40,6 +40,8 @@ export interface Database {
   readonly keyChanges?: KeyChangeListener;
   /** A real query: resolves when the database answers. */
   ping(): Promise<void>;
+  /** The migrations of this release the database has not applied (readiness fails while there are any). */
+  pendingMigrations(): Promise<string[]>;
   /** With a replica: how far its replay is behind, in seconds (0 when it has replayed all it received). */
   replicaLagSeconds?(): Promise<number>;
   close(): Promise<void>;
@@ -102,6 +104,7 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
         );
       await migrateDeploy(config.appRoot, direct);
     }
+    const committed = await committedMigrations(config.appRoot);
     const settings: SettingsMode | undefined = embedded ? undefined : pooled ? 'transaction' : 'session';
     if (settings === 'transaction')
       logger.log('DATABASE_URL goes through a pooler: each statement runs in a transaction with SET LOCAL settings');
@@ -122,7 +125,16 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
       opened.push({ end: () => replica.$disconnect() });
       lists = replica;
     }
+    // Once the schema has caught up it stays so (an applied migration is never unapplied): no query per probe then.
+    let current = false;
+    const pending = async (): Promise<string[]> => {
+      if (current) return [];
+      const names = await pendingMigrations(committed, pool);
+      current = names.length === 0;
+      return names;
+    };
     return {
+      pendingMigrations: pending,
       kind: embedded ? 'embedded' : 'postgresql',
       url,
       prisma,

@@ -27,6 +27,34 @@ export async function migrationsApplied(appRoot: string, databaseUrl: string): P
   }
 }
 
+/** The migrations this release ships (the folders of `prisma/migrations`), in order. */
+export async function committedMigrations(appRoot: string): Promise<string[]> {
+  const folder = join(appRoot, 'prisma', 'migrations');
+  return (await readdir(folder, { withFileTypes: true }))
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+}
+
+/**
+ * The committed migrations the database has not applied (none recorded as finished and not rolled back): the schema is
+ * behind the code. Migrations the database has and the code does not are fine (the previous release running after the
+ * next one's migration: expand, then contract, docs/operations.md).
+ */
+export async function pendingMigrations(committed: string[], db: Pick<pg.Pool, 'query'>): Promise<string[]> {
+  const { rows } = await db
+    .query<{ migration_name: string }>(
+      `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    )
+    .catch((error: { code?: string }) => {
+      // No table yet: nothing was ever applied.
+      if (error.code === '42P01') return { rows: [] };
+      throw error;
+    });
+  const done = new Set(rows.map((r) => r.migration_name));
+  return committed.filter((name) => !done.has(name));
+}
+
 /**
  * Applies the committed migrations with the Prisma CLI (`prisma migrate deploy`), exactly as an operator would.
  * Asynchronous on purpose: when the embedded database is served from this process, a synchronous child would block
@@ -54,6 +82,12 @@ export async function migrateDeploy(appRoot: string, databaseUrl: string): Promi
     child.on('close', resolvePromise);
   });
   if (code !== 0) {
-    throw new Error(`prisma migrate deploy failed (exit ${code}):\n${output.join('')}`);
+    // Prisma's own advice (`migrate resolve`) needs its native engine, which is never downloaded here: name ours.
+    throw new Error(
+      `prisma migrate deploy failed (exit ${code}):\n${output.join('')}\n` +
+        'Next: `npm run migrations -- status` (or `node cli.js migrations status` in the runtime bundle) names the ' +
+        'failed migration and why; remove the cause, then `npm run migrations -- retry <migration>`. ' +
+        'docs/operations.md, "When a migration fails".',
+    );
   }
 }

@@ -69,6 +69,7 @@ export class VehiclesController {
   @ApiOperation({
     summary: 'List vehicles (operation 1)',
     description:
+      'The body is a bare JSON array of vehicles (the original service\'s shape, kept for its clients); the driver list answers `{ status, payload }` instead (docs/api.md, "Two list shapes"). ' +
       'Open to anonymous callers, as documented. What each caller sees is its view (docs/api.md, "Who sees what"): anonymous callers and merchants get what a passenger checks ' +
       '(`_id`, `registrationNumber`, `make`, `model`, `color`, `type`, `capacity`, `inspected`, `approved`, `station`, `transportUnion`); platform keys also the documents, dates and the linked driver, never the owner or staff ids; admin and assembly keys every field. ' +
       'The `ownerID` and `driver` filters need an API key (401 without); `station` and `transportUnion` (what a vehicle is linked to, in every view) do not; ' +

@@ -44,10 +44,16 @@ export async function openTierStore(tier: Tier): Promise<TierStore> {
   };
   if (tier === 'postgresql') {
     const database = await createScratchDatabase('test', migratedPostgresTemplate());
+    // A data directory of its own too (demo credentials, a made signing key): the default is the checkout's `.data`,
+    // whose demo-credentials.json `npm start` and the dashboard's tests read, and tests running at once rewrote it.
+    const dataDir = await mkdtemp(join(tmpdir(), 'transport-data-'));
     return {
       tier,
-      config: (overrides = {}) => ({ ...base, databaseUrl: database.url, databasePoolSize: 4, ...overrides }),
-      dispose: () => database.drop(),
+      config: (overrides = {}) => ({ ...base, databaseUrl: database.url, dataDir, databasePoolSize: 4, ...overrides }),
+      dispose: async () => {
+        await database.drop();
+        await rm(dataDir, { recursive: true, force: true });
+      },
     };
   }
   const dataDir = await mkdtemp(join(tmpdir(), 'transport-embedded-'));

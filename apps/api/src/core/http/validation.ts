@@ -5,7 +5,13 @@ import type { ProblemField } from './problem';
 function flatten(errors: ValidationError[], parent = ''): ProblemField[] {
   return errors.flatMap((e) => {
     const field = parent ? `${parent}.${e.property}` : e.property;
-    const own = Object.values(e.constraints ?? {}).map((message) => ({ field, message }));
+    const messages = Object.values(e.constraints ?? {});
+    // A missing value broke every constraint of its field ("must be at most 100 characters", "must be a string"),
+    // which sent a newcomer to fix the wrong thing: it is reported once, as required (with the field's own wording
+    // when it has one, such as the search's "query is required: ...").
+    if ((e.value === undefined || e.value === null) && messages.length > 0 && !e.children?.length)
+      return [{ field, message: messages.find((m) => /\bis required\b/.test(m)) ?? `${field} is required` }];
+    const own = messages.map((message) => ({ field, message }));
     return [...own, ...flatten(e.children ?? [], field)];
   });
 }
@@ -21,7 +27,8 @@ export function validationPipe(): ValidationPipe {
     forbidUnknownValues: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
-    validationError: { target: false, value: false },
+    // The value is read (was it sent at all?) but never answered back.
+    validationError: { target: false, value: true },
     exceptionFactory: (errors) => {
       const fields = flatten(errors);
       const detail =

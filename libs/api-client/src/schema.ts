@@ -529,7 +529,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a driver at the assembly dashboard (approvedBy is the caller; assembly approvers only, else 403)
-         * @description All four checks must be true and the licence valid: otherwise 422 (DRIVER_CHECKLIST_FAILED, DRIVER_LICENSE_EXPIRED). Approving twice, or losing a race, is 409.
+         * @description All four checks must be true and the licence valid: otherwise 422 (DRIVER_CHECKLIST_FAILED, DRIVER_LICENSE_EXPIRED). Whoever set the driver's current phone or email (correcting it, or registering the driver for them) may not approve the driver: 422 DRIVER_APPROVER_SET_CONTACT (separation of duties). Approving twice, or losing a race, is 409.
          */
         post: operations["driversApprove"];
         delete?: never;
@@ -626,7 +626,7 @@ export interface paths {
         put?: never;
         /**
          * Send a new activation key to the driver's phone
-         * @description The new key (valid ACTIVATION_KEY_HOURS, lifting any delay) goes to the driver's phone by SMS (SMS_GATEWAY_URL; without one, the local `outbox_messages` table). It never appears in any response: staff cannot activate a driver themselves. A duty of assembly approvers (and admins): other assembly roles get 403 DUTY_NOT_ALLOWED. Correcting the phone number of a driver who has not activated voids the current key, so a key sent to the old number cannot activate the account: send a new one here. 502 MESSAGE_NOT_SENT when the gateway refuses it; the call may be repeated.
+         * @description The new key (valid ACTIVATION_KEY_HOURS, lifting any delay) goes to the driver's phone by SMS (SMS_GATEWAY_URL; without one, the local `outbox_messages` table). It never appears in any response: staff cannot activate a driver themselves. A duty of assembly approvers (and admins): other assembly roles get 403 DUTY_NOT_ALLOWED. Correcting the phone number of a driver who has not activated voids the current key, so a key sent to the old number cannot activate the account: send a new one here. Whoever set the current number (by correcting it, or registering the driver for them) may not send the key to it: 422 DRIVER_KEY_SENDER_SET_PHONE, another approver sends it (separation of duties). 502 MESSAGE_NOT_SENT when the gateway refuses it; the call may be repeated.
          */
         post: operations["driversReissue"];
         delete?: never;
@@ -6976,6 +6976,16 @@ export interface operations {
             };
             /** @description The body is not application/json. */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

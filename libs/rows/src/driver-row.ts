@@ -24,6 +24,8 @@ export function driverRow(s: DriverState) {
     revocationReason: s.revocation?.reason ?? null,
     revokedBy: s.revocation?.revokedBy ?? null,
     dateRevoked: s.revocation?.dateRevoked ?? null,
+    phoneSetBy: s.phoneSetBy ?? null,
+    emailSetBy: s.emailSetBy ?? null,
     activationKeyHash: s.activationKeyHash,
     activationAttempts: s.activationAttempts,
     activationKeyExpiresAt: s.activationKeyExpiresAt,

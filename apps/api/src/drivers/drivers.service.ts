@@ -138,7 +138,7 @@ export class DriversService {
     const { driver, activationKey } = await this.uow.run(async (context) => {
       const assemblyId = await placeNew(context, actor, input.assemblyId);
       const registered = Driver.register(
-        { ...input, assemblyId },
+        { ...input, assemblyId, ...(actor.role !== 'anonymous' && { registeredBy: actor.id }) },
         { ids: this.ids, random: this.random, hasher: this.hasher },
         this.clock.now(),
         this.policy,
@@ -201,7 +201,7 @@ export class DriversService {
       { ...this.spec(id, actor, expectedVersion, 'DriverCorrected'), expectedVersion },
       changes,
       CORRECTABLE_DRIVER_FIELDS,
-      (d, at) => d.correct(changes, at),
+      (d, at) => d.correct(changes, actor.id, at),
     );
     return this.respond(saved, actor);
   }
@@ -252,7 +252,7 @@ export class DriversService {
   async reissueActivationKey(id: string, actor: Actor): Promise<DriverResponse> {
     await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'reissueActivationKey');
     const { saved, result } = await this.change(id, actor, undefined, 'DriverActivationKeyReissued', (d, at) =>
-      d.reissueActivationKey({ random: this.random, hasher: this.hasher }, at, this.policy),
+      d.reissueActivationKey({ random: this.random, hasher: this.hasher }, actor.id, at, this.policy),
     );
     await this.messages.send(this.activationMessage(saved.toState().phone, result));
     return this.respond(saved, actor);

@@ -26,6 +26,7 @@ export function driverRow(s: DriverState) {
     dateRevoked: s.revocation?.dateRevoked ?? null,
     phoneSetBy: s.phoneSetBy ?? null,
     emailSetBy: s.emailSetBy ?? null,
+    registeredBy: s.registeredBy ?? null,
     activationKeyHash: s.activationKeyHash,
     activationAttempts: s.activationAttempts,
     activationKeyExpiresAt: s.activationKeyExpiresAt,

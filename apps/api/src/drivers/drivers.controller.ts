@@ -332,7 +332,7 @@ export class DriversController {
       "The new key (valid ACTIVATION_KEY_HOURS, lifting any delay) goes to the driver's phone by SMS (SMS_GATEWAY_URL; without one, the local `outbox_messages` table). " +
       'It never appears in any response: staff cannot activate a driver themselves. A duty of assembly approvers (and admins): other assembly roles get 403 DUTY_NOT_ALLOWED. ' +
       'Correcting the phone number of a driver who has not activated voids the current key, so a key sent to the old number cannot activate the account: send a new one here. ' +
-      'Whoever set the current number (by correcting it, or registering the driver for them) may not send the key to it: 422 DRIVER_KEY_SENDER_SET_PHONE, another approver sends it (separation of duties). ' +
+      'Whoever corrected the number to the current one may not send the key to it: 422 DRIVER_KEY_SENDER_SET_PHONE, another approver sends it (separation of duties). ' +
       '502 MESSAGE_NOT_SENT when the gateway refuses it; the call may be repeated.',
   })
   @View('driver')

@@ -27,7 +27,7 @@ export const DriverErrors = {
   approverSetContact: () =>
     new DomainError(
       'DRIVER_APPROVER_SET_CONTACT',
-      "You set this driver's phone or email: another approver must approve the driver (separation of duties)",
+      'You registered this driver or set their phone or email: another approver must approve the driver (separation of duties)',
     ),
   keySenderSetPhone: () =>
     new DomainError(

@@ -49,7 +49,8 @@ export interface DriverRegistration {
   assemblyId?: string;
   /**
    * Who typed the contact details in, when staff registered the driver (absent: the driver did): they may not approve
-   * the driver, as whoever corrects the contact may not (see `phoneSetBy`).
+   * the driver, as whoever corrects the contact may not (see `phoneSetBy`). They sent the first key to the number
+   * they typed, so sending another is no new power and stays theirs.
    */
   registeredBy?: string;
 }
@@ -125,6 +126,8 @@ export interface DriverState {
    */
   readonly phoneSetBy?: string;
   readonly emailSetBy?: string;
+  /** The staff member who registered the driver, contact details and all (absent: the driver): may not approve it. */
+  readonly registeredBy?: string;
   readonly ratingTotal: number;
   readonly ratingCount: number;
   readonly version: number;
@@ -220,10 +223,7 @@ export class Driver {
     if (input.ownerId !== undefined) state.ownerId = assertObjectId(input.ownerId, 'ownerID');
     if (input.walletAccount !== undefined) state.walletAccount = requireText(input.walletAccount, 'walletAccount', 40);
     if (input.assemblyId !== undefined) state.assemblyId = assertObjectId(input.assemblyId, 'assembly');
-    if (input.registeredBy !== undefined) {
-      state.phoneSetBy = assertObjectId(input.registeredBy, 'registeredBy');
-      state.emailSetBy = state.phoneSetBy;
-    }
+    if (input.registeredBy !== undefined) state.registeredBy = assertObjectId(input.registeredBy, 'registeredBy');
     const driver = new Driver(state);
     driver.record('DriverRegistered', at);
     return { driver, activationKey };
@@ -343,7 +343,7 @@ export class Driver {
     assertObjectId(approverId, 'approvedBy');
     const s = this.state;
     if (s.approved) throw DriverErrors.alreadyApproved();
-    if (s.phoneSetBy === approverId || s.emailSetBy === approverId) throw DriverErrors.approverSetContact();
+    if ([s.registeredBy, s.phoneSetBy, s.emailSetBy].includes(approverId)) throw DriverErrors.approverSetContact();
     const failed = failedApprovalItems(checklist);
     if (failed.length > 0) throw DriverErrors.checklistFailed(failed);
     if (s.licenseExpiry <= at) throw DriverErrors.licenseExpired();

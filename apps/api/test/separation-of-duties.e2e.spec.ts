@@ -112,3 +112,120 @@ describeOnEachTier('separation of duties: a driver on the road takes two people'
     await approve(id, kofi.key).expect(200);
   });
 });
+
+describeOnEachTier('separation of duties: staff who may approve take a second person to create', (tier) => {
+  const { running, fixture: f, http } = appOnTier(tier, { fixture: true });
+  const PASSWORD = 'two-admins-sign-for-this';
+
+  const addUser = (key: string, fields: { name: string; email: string; phone: string; role: string }) =>
+    http()
+      .post('/assembly/users/add')
+      .set('Authorization', key)
+      .send({ assembly: f.ids.assembly, ...fields });
+  const keyFor = async (principal: string) =>
+    (
+      await http()
+        .post('/admin/keys')
+        .set('Authorization', f.keys.admin)
+        .send({ role: 'assembly', principal })
+        .expect(201)
+    ).body.key as string;
+  const confirm = (id: string, key: string) => http().post(`/assembly/users/${id}/confirm`).set('Authorization', key);
+  async function setPassword(id: string, phone: string) {
+    await http().post('/auth/invitations').set('Authorization', f.keys.admin).send({ user: id }).expect(202);
+    const message = await running.database.prisma.outboxMessage.findFirst({
+      where: { to: phone },
+      orderBy: { id: 'desc' },
+    });
+    const token = /token=([A-Za-z0-9_-]{43})/.exec(message?.text ?? '')?.[1];
+    await http().post('/auth/password').send({ token, password: PASSWORD }).expect(204);
+  }
+
+  it('makes an approver an assembly admin creates wait until another admin confirms it; an inspector acts at once', async () => {
+    // The first admin of an assembly is made by the national admin, and acts at once.
+    const efua = (
+      await addUser(f.keys.admin, {
+        name: 'Efua',
+        email: 'efua@ama.gov.gh',
+        phone: '0244000701',
+        role: 'admin',
+      }).expect(201)
+    ).body;
+    expect(efua.awaitingConfirmation).toBe(false);
+    const efuaKey = await keyFor(efua._id);
+
+    // Efua makes an approver and an admin with phone numbers of her own: neither can act yet.
+    const yaw = (
+      await addUser(efuaKey, { name: 'Yaw', email: 'yaw@ama.gov.gh', phone: '0244000702', role: 'approver' }).expect(
+        201,
+      )
+    ).body;
+    const ama = (
+      await addUser(efuaKey, { name: 'Ama', email: 'ama@ama.gov.gh', phone: '0244000703', role: 'admin' }).expect(201)
+    ).body;
+    expect([yaw.awaitingConfirmation, ama.awaitingConfirmation]).toEqual([true, true]);
+    const yawKey = await keyFor(yaw._id);
+    await http().get('/assembly/users').set('Authorization', yawKey).expect(401);
+    await http()
+      .get('/assembly/users')
+      .set('Authorization', await keyFor(ama._id))
+      .expect(401);
+    await setPassword(yaw._id, '+233244000702');
+    const refused = await http()
+      .post('/auth/sign-in')
+      .send({ email: 'yaw@ama.gov.gh', password: PASSWORD })
+      .expect(403);
+    expect(refused.body.code).toBe('ACCOUNT_NOT_CONFIRMED');
+
+    // Nobody confirms their own making, nor an approver (not their duty).
+    expect((await confirm(yaw._id, efuaKey).expect(422)).body.code).toBe('ASSEMBLY_USER_CONFIRMER_IS_CREATOR');
+    expect((await confirm(yaw._id, f.keys.assembly).expect(403)).body.code).toBe('DUTY_NOT_ALLOWED');
+    expect(
+      (await running.database.prisma.assemblyUser.findUniqueOrThrow({ where: { id: yaw._id } })).awaitingConfirmation,
+    ).toBe(true);
+
+    // A second admin (made by the national admin) confirms; then the approver acts.
+    const kwame = (
+      await addUser(f.keys.admin, {
+        name: 'Kwame',
+        email: 'kwame@ama.gov.gh',
+        phone: '0244000704',
+        role: 'admin',
+      }).expect(201)
+    ).body;
+    const confirmed = await confirm(yaw._id, await keyFor(kwame._id)).expect(200);
+    expect(confirmed.body.awaitingConfirmation).toBe(false);
+    await http().get('/assembly/users').set('Authorization', yawKey).expect(200);
+    await http().post('/auth/sign-in').send({ email: 'yaw@ama.gov.gh', password: PASSWORD }).expect(200);
+    // The national admin confirms too; again changes nothing.
+    expect((await confirm(ama._id, f.keys.admin).expect(200)).body.awaitingConfirmation).toBe(false);
+    await confirm(ama._id, efuaKey).expect(200);
+
+    // An inspector approves nothing: made by an assembly admin, it acts at once.
+    const kojo = (
+      await addUser(efuaKey, { name: 'Kojo', email: 'kojo@ama.gov.gh', phone: '0244000705', role: 'inspector' }).expect(
+        201,
+      )
+    ).body;
+    expect(kojo.awaitingConfirmation).toBe(false);
+    await http()
+      .get('/assembly/users')
+      .set('Authorization', await keyFor(kojo._id))
+      .expect(200);
+
+    // The audit log shows who made and who confirmed each account.
+    const entries = await http()
+      .get(`/audit/entries?entity=assemblyUser&limit=500`)
+      .set('Authorization', f.keys.admin)
+      .expect(200);
+    const about = (id: string) =>
+      (entries.body as Array<{ entityId: string; action: string; actor: { id: string } }>)
+        .filter((e) => e.entityId === id && /Created|Confirmed/.test(e.action))
+        .map((e) => [e.action, e.actor.id])
+        .reverse();
+    expect(about(yaw._id)).toEqual([
+      ['assemblyUserCreated', efua._id],
+      ['AssemblyUserConfirmed', kwame._id],
+    ]);
+  });
+});

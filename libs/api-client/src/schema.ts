@@ -626,7 +626,7 @@ export interface paths {
         put?: never;
         /**
          * Send a new activation key to the driver's phone
-         * @description The new key (valid ACTIVATION_KEY_HOURS, lifting any delay) goes to the driver's phone by SMS (SMS_GATEWAY_URL; without one, the local `outbox_messages` table). It never appears in any response: staff cannot activate a driver themselves. A duty of assembly approvers (and admins): other assembly roles get 403 DUTY_NOT_ALLOWED. Correcting the phone number of a driver who has not activated voids the current key, so a key sent to the old number cannot activate the account: send a new one here. Whoever set the current number (by correcting it, or registering the driver for them) may not send the key to it: 422 DRIVER_KEY_SENDER_SET_PHONE, another approver sends it (separation of duties). 502 MESSAGE_NOT_SENT when the gateway refuses it; the call may be repeated.
+         * @description The new key (valid ACTIVATION_KEY_HOURS, lifting any delay) goes to the driver's phone by SMS (SMS_GATEWAY_URL; without one, the local `outbox_messages` table). It never appears in any response: staff cannot activate a driver themselves. A duty of assembly approvers (and admins): other assembly roles get 403 DUTY_NOT_ALLOWED. Correcting the phone number of a driver who has not activated voids the current key, so a key sent to the old number cannot activate the account: send a new one here. Whoever corrected the number to the current one may not send the key to it: 422 DRIVER_KEY_SENDER_SET_PHONE, another approver sends it (separation of duties). 502 MESSAGE_NOT_SENT when the gateway refuses it; the call may be repeated.
          */
         post: operations["driversReissue"];
         delete?: never;
@@ -902,7 +902,7 @@ export interface paths {
         put?: never;
         /**
          * Add an assembly user (admins anywhere; assembly admins in their own assembly, else 403 DUTY_NOT_ALLOWED)
-         * @description Admins add users to any assembly; assembly users to their own assembly only (422 OTHER_ASSEMBLY otherwise). A person has one account: an email or phone number another assembly user already holds is 409 (ASSEMBLY_USER_EMAIL_TAKEN, ASSEMBLY_USER_PHONE_TAKEN). Audited (assemblyUserCreated) with who created it.
+         * @description Admins add users to any assembly; assembly users to their own assembly only (422 OTHER_ASSEMBLY otherwise). An approver or admin an assembly admin adds awaits confirmation by a second person (POST /assembly/users/{id}/confirm) before it can act; the national admin's are confirmed at once (so the first admin of an assembly is made by the national admin). A person has one account: an email or phone number another assembly user already holds is 409 (ASSEMBLY_USER_EMAIL_TAKEN, ASSEMBLY_USER_PHONE_TAKEN). Audited (assemblyUserCreated) with who created it.
          */
         post: operations["assemblyAddUser"];
         delete?: never;
@@ -965,6 +965,26 @@ export interface paths {
          * @description Sign-in works again and the API keys not revoked meanwhile work again; ended sessions and voided links stay ended. Who may: as for `disable`. Audited (AssemblyUserEnabled).
          */
         post: operations["assemblyEnableUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assembly/users/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm an approver or admin an assembly admin created (a second person)
+         * @description An approver or admin created by an assembly admin awaits confirmation (`awaitingConfirmation: true`): no sign-in (403 ACCOUNT_NOT_CONFIRMED), session or API key works until then. The national admin confirms any; an assembly admin (duty confirmAssemblyUsers, else 403 DUTY_NOT_ALLOWED) their own assembly's (another's is 404), never one they created themselves (422 ASSEMBLY_USER_CONFIRMER_IS_CREATOR). Confirming an account that awaits nothing changes nothing. Audited (AssemblyUserConfirmed) with the actor.
+         */
+        post: operations["assemblyConfirmUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2665,6 +2685,8 @@ export interface components {
              * @example 2026-11-22T08:30:00.000Z
              */
             disabledAt: string | null;
+            /** @description Made by an assembly admin as an approver or admin, and not yet confirmed by a second person (the national admin or another assembly admin: POST /assembly/users/{id}/confirm): no sign-in, session or key works until then. */
+            awaitingConfirmation: boolean;
         };
         AddAssemblyBody: {
             /** @example Kumasi Metropolitan Assembly */
@@ -9032,6 +9054,124 @@ export interface operations {
             };
             /** @description The body is not application/json. */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    assemblyConfirmUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssemblyUserResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -183,6 +183,8 @@ export interface PersonRecord {
   passwordHash?: string;
   /** Off-boarded: no sign-in and no session until enabled again. */
   disabled: boolean;
+  /** Made by an assembly admin with a role that may approve, not yet confirmed by a second person: no sign-in. */
+  awaitingConfirmation: boolean;
 }
 
 /** A one-time link to set a password (only its token's hash is kept). */

@@ -42,6 +42,7 @@ function person(id: string, role: string, email: string) {
     assemblyId: STAFF_ASSEMBLY,
     assemblyName: 'AMA',
     disabled: false,
+    awaitingConfirmation: false,
   };
 }
 

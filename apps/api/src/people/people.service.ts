@@ -224,6 +224,13 @@ export class PeopleService implements OnApplicationShutdown, Authenticator {
       this.events.warn('sign_in_refused_disabled', { user: person.id });
       throw new AppError('ACCOUNT_DISABLED', "This account is disabled; ask your assembly's admin");
     }
+    if (person.awaitingConfirmation) {
+      this.events.warn('sign_in_refused_unconfirmed', { user: person.id });
+      throw new AppError(
+        'ACCOUNT_NOT_CONFIRMED',
+        'This account waits for a second admin (another assembly admin, or the national admin) to confirm it',
+      );
+    }
     const now = this.clock.now();
     const token = randomToken();
     const session = {

@@ -272,7 +272,14 @@ export class InMemoryPeople implements PeopleDirectory {
   async findSession(id: string, at: Date, idleSince: Date) {
     const session = this.sessions.get(id);
     const person = session && (this.people.get(session.userId) as PersonRecord);
-    if (!session || session.expiresAt <= at || session.lastSeenAt <= idleSince || person?.disabled) return undefined;
+    if (
+      !session ||
+      session.expiresAt <= at ||
+      session.lastSeenAt <= idleSince ||
+      person?.disabled ||
+      person?.awaitingConfirmation
+    )
+      return undefined;
     return { session: { ...session }, person: person as PersonRecord };
   }
   async touchSession(id: string, at: Date) {

@@ -111,6 +111,12 @@ export function rateLimitRules(config: AppConfig): Record<string, RateLimitRule>
       seconds: 60 * 60,
       message: 'Too many password links asked for this account',
     },
+    // The account's own person (a session of theirs, or an address they signed in from): a budget strangers never use.
+    'password-link-proven': {
+      points: 5,
+      seconds: 60 * 60,
+      message: 'Too many password links asked for your account',
+    },
     'callback-stray-address': {
       points: config.payments.strayCallbacksPerAddressPerHour,
       seconds: 3600,

@@ -1328,7 +1328,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a link to set a new password
-         * @description When the email is an assembly user's, a link working for PASSWORD_RESET_MINUTES is sent to their phone. The answer is 202 either way; at most five links per account an hour, and the sign-in limit per address (429).
+         * @description When the email is an assembly user's, a link working for PASSWORD_RESET_MINUTES is sent to their phone. The answer is 202 either way; at most five links per account an hour, and the sign-in limit per address (429). The account's own person, proved by a live session cookie of theirs or by asking from an address the account was signed in to from (in the last 90 days), has five links an hour of their own, which strangers' requests never use up.
          */
         post: operations["peopleRequestReset"];
         delete?: never;

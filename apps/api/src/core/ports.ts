@@ -254,6 +254,10 @@ export interface PeopleDirectory {
   deleteEndedSessions(at: Date, idleSince: Date): Promise<number>;
   /** Ends every session of a user and voids their unused password links (off-boarding). */
   endAllOf(userId: string, at: Date): Promise<void>;
+  /** Remembers that an account was signed in to from an address (`key`: a keyed hash of both). */
+  rememberSignIn(key: string, at: Date): Promise<void>;
+  /** Whether the account was signed in to from that address since `since`. */
+  signedInFrom(key: string, since: Date): Promise<boolean>;
 }
 
 /** A record whose reminders are about: the vehicle (its owner is reminded) or the driver. */

@@ -150,6 +150,19 @@ export class PrismaPeopleDirectory implements PeopleDirectory {
     return { session, person: toPerson(user) };
   }
 
+  async rememberSignIn(key: string, at: Date): Promise<void> {
+    await this.prisma.personKnownAddress.upsert({
+      where: { key },
+      create: { key, lastSignedInAt: at },
+      update: { lastSignedInAt: at },
+    });
+  }
+
+  async signedInFrom(key: string, since: Date): Promise<boolean> {
+    const row = await this.prisma.personKnownAddress.findUnique({ where: { key } });
+    return row !== null && row.lastSignedInAt > since;
+  }
+
   async touchSession(id: string, at: Date): Promise<void> {
     await this.prisma.personSession.updateMany({ where: { id }, data: { lastSeenAt: at } });
   }

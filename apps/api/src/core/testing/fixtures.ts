@@ -282,6 +282,13 @@ export class InMemoryPeople implements PeopleDirectory {
       return undefined;
     return { session: { ...session }, person: person as PersonRecord };
   }
+  readonly knownAddresses = new Map<string, Date>();
+  async rememberSignIn(key: string, at: Date) {
+    this.knownAddresses.set(key, at);
+  }
+  async signedInFrom(key: string, since: Date) {
+    return (this.knownAddresses.get(key) ?? since) > since;
+  }
   async touchSession(id: string, at: Date) {
     const session = this.sessions.get(id);
     if (session) session.lastSeenAt = at;

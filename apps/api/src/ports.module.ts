@@ -101,6 +101,11 @@ export function rateLimitRules(config: AppConfig): Record<string, RateLimitRule>
       seconds: 15 * 60,
       message: 'Too many failed sign-ins for this account from this address',
     },
+    'sign-in-account-all-addresses': {
+      points: config.people.signInPerAccountAllAddresses,
+      seconds: 15 * 60,
+      message: 'Too many sign-ins for this account from addresses it has not signed in from',
+    },
     'sign-in-address': {
       points: config.people.signInPerAddress,
       seconds: 15 * 60,

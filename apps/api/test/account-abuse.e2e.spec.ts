@@ -78,3 +78,35 @@ describeOnEachTier('account abuse: password resets', (tier) => {
     expect(await texts()).toBe(before + 7);
   });
 });
+
+describeOnEachTier('account abuse: wrong passwords for one account from many addresses', (tier) => {
+  const ACROSS_ADDRESSES = 6;
+  const {
+    running,
+    fixture: f,
+    http,
+  } = appOnTier(tier, {
+    fixture: true,
+    config: (c) => ({ ...c, trustProxy: 1, people: { ...c.people, signInPerAccountAllAddresses: ACROSS_ADDRESSES } }),
+  });
+
+  beforeAll(() => givePassword(running, f, http));
+
+  const signIn = (from: string, password: string) =>
+    http().post('/auth/sign-in').set('X-Forwarded-For', from).send({ email: ABENA, password });
+
+  it('stops guesses at one account spread over many addresses, except from addresses the account signed in from', async () => {
+    // Abena signs in from her office: that address is known for her account from now on.
+    await signIn('203.0.113.50', PASSWORD).expect(200);
+    // A botnet guesses her password, one try from each address (each address's own counts never fill). Her first
+    // sign-in from the office, then a new address, counted as one of the account's attempts.
+    for (let i = 1; i < ACROSS_ADDRESSES; i++)
+      expect((await signIn(`198.51.100.${i}`, `guess-number-${i}`)).status).toBe(401);
+    const stopped = await signIn('198.51.100.200', 'guess-number-200').expect(429);
+    expect(stopped.body.detail).toMatch(/^Too many sign-ins for this account from addresses it has not signed in from/);
+    // Even the right password from a new address waits (the price, documented): she is not locked out where she
+    // signed in before.
+    await signIn('198.51.100.201', PASSWORD).expect(429);
+    await signIn('203.0.113.50', PASSWORD).expect(200);
+  });
+});

@@ -1248,7 +1248,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with an email and password (assembly staff)
-         * @description Sets the session cookie (`__Host-tp_session`: http-only, SameSite=Strict, Secure, path /, no Domain; plain `tp_session` without Secure when COOKIE_SECURE=false, for http in development) and answers the person and the CSRF token. A wrong email and a wrong password get the same 401 `INVALID_CREDENTIALS`. Attempts are limited per account and address and per address (429 `RATE_LIMITED`). The session ends after SESSION_IDLE_MINUTES without a request, or SESSION_MAX_HOURS after sign-in.
+         * @description Sets the session cookie (`__Host-tp_session`: http-only, SameSite=Strict, Secure, path /, no Domain; plain `tp_session` without Secure when COOKIE_SECURE=false, for http in development) and answers the person and the CSRF token. A wrong email and a wrong password get the same 401 `INVALID_CREDENTIALS`. Attempts are limited per account and address, per address, and per account from all the addresses it has not signed in from in 90 days together (429 `RATE_LIMITED`). The session ends after SESSION_IDLE_MINUTES without a request, or SESSION_MAX_HOURS after sign-in.
          */
         post: operations["peopleSignIn"];
         delete?: never;

@@ -249,6 +249,12 @@ export class PeopleService implements OnApplicationShutdown, Authenticator {
     const account = `${normalised}|${address}`;
     await this.limits.consume('sign-in-address', address);
     await this.limits.consume('sign-in-account', account);
+    // Attempts at one account from all the addresses it was never signed in from, counted before the check as the
+    // others are: guesses spread over a botnet stop there, while the addresses its person signed in from are never
+    // refused by that count (the same lookup is made for every email, known or not).
+    const knownAddress = this.knownAddressKey(normalised, address);
+    const known = await this.people.signedInFrom(knownAddress, new Date(this.clock.now().getTime() - KNOWN_ADDRESS_MS));
+    if (!known) await this.limits.consume('sign-in-account-all-addresses', normalised);
     const person = await this.people.findByEmail(normalised);
     const ok = await verifyPassword(password, person?.passwordHash ?? UNUSABLE_HASH);
     if (!person || !person.passwordHash || !ok) {
@@ -256,7 +262,7 @@ export class PeopleService implements OnApplicationShutdown, Authenticator {
       throw new AppError('INVALID_CREDENTIALS', 'The email or password is not right');
     }
     await this.limits.reset('sign-in-account', account);
-    await this.people.rememberSignIn(this.knownAddressKey(normalised, address), this.clock.now());
+    await this.people.rememberSignIn(knownAddress, this.clock.now());
     // Said only to whoever knows the password: anyone else learns nothing about the account.
     if (person.disabled) {
       this.events.warn('sign_in_refused_disabled', { user: person.id });

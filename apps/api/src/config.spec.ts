@@ -229,3 +229,15 @@ describe('INSPECTION_MADE_MAX_AGE_HOURS', () => {
       );
   });
 });
+
+describe('the sign-in limits', () => {
+  it('count attempts per account across the addresses it never signed in from, 30 per 15 minutes unless told', () => {
+    expect(loadConfig({}).people.signInPerAccountAllAddresses).toBe(30);
+    expect(loadConfig({ SIGN_IN_LIMIT_PER_ACCOUNT_ALL_ADDRESSES: '200' }).people.signInPerAccountAllAddresses).toBe(
+      200,
+    );
+    expect(() => loadConfig({ SIGN_IN_LIMIT_PER_ACCOUNT_ALL_ADDRESSES: '0' })).toThrow(
+      /SIGN_IN_LIMIT_PER_ACCOUNT_ALL_ADDRESSES/,
+    );
+  });
+});

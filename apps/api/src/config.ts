@@ -184,6 +184,11 @@ export interface PeopleConfig {
   /** Failed sign-ins per account and address, and all sign-in attempts per address, each per 15 minutes. */
   signInPerAccount: number;
   signInPerAddress: number;
+  /**
+   * Sign-in attempts per account from all addresses together, per 15 minutes, counted and enforced only for addresses
+   * the account has not signed in from (so guesses spread over many addresses cannot lock its person out).
+   */
+  signInPerAccountAllAddresses: number;
   /** The session cookie's Secure attribute (COOKIE_SECURE; browsers treat http://localhost as secure). */
   cookieSecure: boolean;
 }
@@ -384,6 +389,7 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
       resetMinutes: int(env, 'PASSWORD_RESET_MINUTES', 60, 5, 24 * 60),
       signInPerAccount: int(env, 'SIGN_IN_LIMIT_PER_ACCOUNT', 10, 1, 10_000),
       signInPerAddress: int(env, 'SIGN_IN_LIMIT_PER_ADDRESS', 50, 1, 100_000),
+      signInPerAccountAllAddresses: int(env, 'SIGN_IN_LIMIT_PER_ACCOUNT_ALL_ADDRESSES', 30, 1, 100_000),
       cookieSecure: bool(env, 'COOKIE_SECURE', true),
     },
     reminders: {

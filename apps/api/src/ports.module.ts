@@ -107,6 +107,11 @@ export function rateLimitRules(config: AppConfig): Record<string, RateLimitRule>
       seconds: 15 * 60,
       message: 'Too many failed sign-ins for this account from this address',
     },
+    'sign-in-account-all-addresses': {
+      points: config.people.signInPerAccountAllAddresses,
+      seconds: 15 * 60,
+      message: 'Too many sign-ins for this account from addresses it has not signed in from',
+    },
     'sign-in-address': {
       points: config.people.signInPerAddress,
       seconds: 15 * 60,
@@ -116,6 +121,12 @@ export function rateLimitRules(config: AppConfig): Record<string, RateLimitRule>
       points: 5,
       seconds: 60 * 60,
       message: 'Too many password links asked for this account',
+    },
+    // The account's own person (a session of theirs, or an address they signed in from): a budget strangers never use.
+    'password-link-proven': {
+      points: 5,
+      seconds: 60 * 60,
+      message: 'Too many password links asked for your account',
     },
     'callback-stray-address': {
       points: config.payments.strayCallbacksPerAddressPerHour,

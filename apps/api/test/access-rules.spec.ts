@@ -62,6 +62,7 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['GET', '/assembly/users/:id', 'admin assembly'],
   ['POST', '/assembly/users/:id/disable', 'admin assembly'],
   ['POST', '/assembly/users/:id/enable', 'admin assembly'],
+  ['POST', '/assembly/users/:id/confirm', 'admin assembly'],
   ['GET', '/assembly/:id', 'admin assembly merchant platform'],
   ['POST', '/stations/add', 'admin'],
   ['GET', '/stations/all', 'admin assembly merchant platform'],

@@ -379,7 +379,19 @@ describeOnEachTier('the interface operations', (tier) => {
       const own = await http().get('/assembly/users').set('Authorization', f.keys.assembly).expect(200);
       expect(own.body.map((u: { _id: string }) => u._id)).toEqual([f.ids.assemblyUser]);
       expect(Object.keys(own.body[0]).sort()).toEqual(
-        ['_id', 'assembly', 'name', 'email', 'phone', 'role', 'disabledAt', 'createdAt', 'updatedAt', '__v'].sort(),
+        [
+          '_id',
+          'assembly',
+          'name',
+          'email',
+          'phone',
+          'role',
+          'disabledAt',
+          'awaitingConfirmation',
+          'createdAt',
+          'updatedAt',
+          '__v',
+        ].sort(),
       );
       await http().get('/assembly/users').set('Authorization', f.keys.merchantA).expect(403);
     });

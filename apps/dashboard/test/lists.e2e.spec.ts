@@ -52,10 +52,11 @@ describe.each(SIZES)('the vehicles and drivers lists at $name size', (size) => {
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: join(SHOTS, `${size.name}-${screen}.png`), fullPage: size.name === 'desktop' });
   };
-  const api = async (path: string, body?: unknown) => {
+  /** As the demo's approver; `as: 'admin'` as the national admin (who registers the drivers the approver approves). */
+  const api = async (path: string, body?: unknown, as: 'assembly' | 'admin' = 'assembly') => {
     const answer = await fetch(new URL(path, running.url), {
       method: body === undefined ? 'GET' : 'POST',
-      headers: { Authorization: running.keys.assembly, 'Content-Type': 'application/json' },
+      headers: { Authorization: running.keys[as], 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     expect(answer.status).toBeLessThan(300);
@@ -69,20 +70,28 @@ describe.each(SIZES)('the vehicles and drivers lists at $name size', (size) => {
     for (let i = 0; i < 21; i++)
       await api('/vehicles/add', { ownerID: owner._id, registrationNumber: `GP ${5000 + i}-26`, make: 'Toyota' });
     const drivers: string[] = [];
+    // Registered by the national admin into the approver's assembly: whoever types a driver's contact in may not
+    // approve the driver (separation of duties), and the approver approves one of them below.
+    const [{ assembly }] = (await api('/assembly/users?limit=1')) as unknown as Array<{ assembly: string }>;
     for (let n = 1; n <= 20; n++) {
-      const registered = await api('/drivers/add', {
-        name: yaa(n),
-        phone: `02440${String(n).padStart(5, '0')}`,
-        email: `yaa${n}@example.com`,
-        license: `DL-Y${n}`,
-        licenseClass: 'B',
-        licenseIssueDate: isoDay(-700),
-        // Number 3's licence ends in five days; number 4's ended yesterday.
-        licenseExpiry: n === 3 ? isoDay(5) : n === 4 ? isoDay(-1) : isoDay(700),
-        idType: 'ghana_card',
-        idNumber: `GHA-Y${n}`,
-        gender: 'female',
-      });
+      const registered = await api(
+        '/drivers/add',
+        {
+          name: yaa(n),
+          phone: `02440${String(n).padStart(5, '0')}`,
+          email: `yaa${n}@example.com`,
+          license: `DL-Y${n}`,
+          licenseClass: 'B',
+          licenseIssueDate: isoDay(-700),
+          // Number 3's licence ends in five days; number 4's ended yesterday.
+          licenseExpiry: n === 3 ? isoDay(5) : n === 4 ? isoDay(-1) : isoDay(700),
+          idType: 'ghana_card',
+          idNumber: `GHA-Y${n}`,
+          gender: 'female',
+          assembly,
+        },
+        'admin',
+      );
       drivers.push(registered.payload?._id ?? '');
     }
     await api(`/drivers/${drivers[4]}/approve`, {

@@ -190,6 +190,19 @@ describe.each(SIZES)(
       await page.getByRole('button', { name: 'Send the password link to Kojo Mensah' }).click();
       await hasText(page.getByRole('status'), "A link to set a password is on its way to Kojo Mensah's phone.");
       expect(await lastText('+233244000444')).toMatch(/token=/);
+
+      // An approver she adds waits for a second admin: she cannot confirm her own making; the national admin does.
+      await page.getByLabel('Name', { exact: true }).fill('Ama Owusu');
+      await page.getByLabel('Email address', { exact: true }).fill('ama.owusu@ama.gov.gh');
+      await page.getByLabel('Phone', { exact: true }).fill('0244000555');
+      await page.getByLabel('Role').selectOption({ label: 'Approver' });
+      await page.getByRole('button', { name: 'Add them' }).click();
+      const ama = page.locator('.cards > li', { hasText: 'Ama Owusu' });
+      await hasText(ama, 'Awaiting confirmation by a second admin');
+      await page.getByRole('button', { name: 'Confirm Ama Owusu' }).click();
+      await hasText(page.getByRole('alert'), 'confirmed by someone other than the admin who created it');
+      const [{ id }] = await running.query(`SELECT id FROM assembly_users WHERE email = 'ama.owusu@ama.gov.gh'`);
+      expect((await api(`/assembly/users/${String(id)}/confirm`, {})).status).toBe(200);
       await expectAccessible(page, 'staff');
       await shot('staff');
     });

@@ -213,6 +213,8 @@ export interface PersonRecord {
   passwordHash?: string;
   /** Off-boarded: no sign-in and no session until enabled again. */
   disabled: boolean;
+  /** Made by an assembly admin with a role that may approve, not yet confirmed by a second person: no sign-in. */
+  awaitingConfirmation: boolean;
 }
 
 /** A one-time link to set a password (only its token's hash is kept). */
@@ -282,6 +284,10 @@ export interface PeopleDirectory {
   deleteEndedSessions(at: Date, idleSince: Date): Promise<number>;
   /** Ends every session of a user and voids their unused password links (off-boarding). */
   endAllOf(userId: string, at: Date): Promise<void>;
+  /** Remembers that an account was signed in to from an address (`key`: a keyed hash of both). */
+  rememberSignIn(key: string, at: Date): Promise<void>;
+  /** Whether the account was signed in to from that address since `since`. */
+  signedInFrom(key: string, since: Date): Promise<boolean>;
 }
 
 /** A record whose reminders are about: the vehicle (its owner is reminded) or the driver. */

@@ -220,7 +220,9 @@ export class DriversController {
   @ApiOperation({
     summary: 'Approve a driver at the assembly dashboard (approvedBy is the caller; assembly approvers only, else 403)',
     description:
-      'All four checks must be true and the licence valid: otherwise 422 (DRIVER_CHECKLIST_FAILED, DRIVER_LICENSE_EXPIRED). Approving twice, or losing a race, is 409.',
+      'All four checks must be true and the licence valid: otherwise 422 (DRIVER_CHECKLIST_FAILED, DRIVER_LICENSE_EXPIRED). ' +
+      "Whoever set the driver's current phone or email (correcting it, or registering the driver for them) may not approve the driver: 422 DRIVER_APPROVER_SET_CONTACT (separation of duties). " +
+      'Approving twice, or losing a race, is 409.',
   })
   @ApiBody({ type: ApproveDriverBody })
   @View('driver')
@@ -335,13 +337,14 @@ export class DriversController {
       "The new key (valid ACTIVATION_KEY_HOURS, lifting any delay) goes to the driver's phone by SMS (SMS_GATEWAY_URL; without one, the local `outbox_messages` table). " +
       'It never appears in any response: staff cannot activate a driver themselves. A duty of assembly approvers (and admins): other assembly roles get 403 DUTY_NOT_ALLOWED. ' +
       'Correcting the phone number of a driver who has not activated voids the current key, so a key sent to the old number cannot activate the account: send a new one here. ' +
+      'Whoever corrected the number to the current one may not send the key to it: 422 DRIVER_KEY_SENDER_SET_PHONE, another approver sends it (separation of duties). ' +
       '502 MESSAGE_NOT_SENT when the gateway refuses it; the call may be repeated. ' +
       'In the quiet hours (REMINDER_QUIET_HOURS) nothing changes now: the new key is made and sent when they end. One activation key per number in ACTIVATION_SMS_WINDOW_MINUTES: before that, 429 with Retry-After (the current key keeps working). ' +
       'Past SMS_BUDGET_PER_HOUR, 503 SMS_BUDGET_EXHAUSTED with Retry-After. A stored number outside PHONE_COUNTRY_CODES is 400 PHONE_NOT_ALLOWED (correct it first).',
   })
   @View('driver')
   @ApiOkResponse({ type: DriverResponse })
-  @ApiProblems(400, 401, 403, 404, 409, 429, 502, 503)
+  @ApiProblems(400, 401, 403, 404, 409, 422, 429, 502, 503)
   reissue(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<DriverResponse> {
     return this.drivers.reissueActivationKey(id, actorOf(principal));
   }

@@ -257,7 +257,7 @@ describe('DriversService on fakes', () => {
   it('voids an unused key when the phone is corrected; an approver sends a new one to the new number', async () => {
     const s = setup();
     const driver = await register(s, driverInput(), INSPECTOR);
-    const corrected = await s.drivers.correct(driver._id, { phone: '0207778888' }, APPROVER, 0);
+    const corrected = await s.drivers.correct(driver._id, { phone: '0207778888' }, INSPECTOR, 0);
     await expect(s.drivers.activate(driver._id, driver.activationKey, INSPECTOR, '203.0.113.7')).rejects.toMatchObject({
       code: 'DRIVER_ACTIVATION_KEY_EXPIRED',
     });
@@ -270,6 +270,18 @@ describe('DriversService on fakes', () => {
     expect(message?.to).toBe(corrected.phone);
     const key = /(\d{6})/.exec(message?.text ?? '')?.[1] ?? '';
     expect(await s.drivers.activate(driver._id, key, INSPECTOR, '203.0.113.7')).toMatchObject({ verified: true });
+  });
+
+  it('refuses the approver who set the phone the key to it, writing nothing (separation of duties)', async () => {
+    const s = setup();
+    const driver = await register(s, driverInput(), INSPECTOR);
+    await s.drivers.correct(driver._id, { phone: '0207778888' }, APPROVER, 0);
+    const entries = auditOf(s, driver._id).length;
+    const sent = s.messages.sent.length;
+    await expect(s.drivers.reissueActivationKey(driver._id, APPROVER)).rejects.toMatchObject({
+      code: 'DRIVER_KEY_SENDER_SET_PHONE',
+    });
+    expect([auditOf(s, driver._id).length, s.messages.sent.length]).toEqual([entries, sent]);
   });
 
   it("does not delay the driver's own phone for a stranger's wrong keys", async () => {

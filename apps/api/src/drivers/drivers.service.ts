@@ -148,7 +148,7 @@ export class DriversService {
     const { driver, activationKey } = await this.uow.run(async (context) => {
       const assemblyId = await placeNew(context, actor, input.assemblyId);
       const registered = Driver.register(
-        { ...input, assemblyId },
+        { ...input, assemblyId, ...(actor.role !== 'anonymous' && { registeredBy: actor.id }) },
         { ids: this.ids, random: this.random, hasher: this.hasher },
         this.clock.now(),
         this.policy,
@@ -213,7 +213,7 @@ export class DriversService {
       { ...this.spec(id, actor, expectedVersion, 'DriverCorrected'), expectedVersion },
       changes,
       CORRECTABLE_DRIVER_FIELDS,
-      (d, at) => d.correct(changes, at),
+      (d, at) => d.correct(changes, actor.id, at),
     );
     return this.respond(saved, actor);
   }
@@ -304,7 +304,7 @@ export class DriversService {
   /** Replaces the key and sends it, counted in the number's window (a refusal there is a 429: nothing sent). */
   private async reissue(id: string, actor: Actor): Promise<Driver> {
     const { saved, result } = await this.change(id, actor, undefined, 'DriverActivationKeyReissued', (d, at) =>
-      d.reissueActivationKey({ random: this.random, hasher: this.hasher }, at, this.policy),
+      d.reissueActivationKey({ random: this.random, hasher: this.hasher }, actor.id, at, this.policy),
     );
     await this.texts.send(saved.toState().phone, result);
     return saved;

@@ -25,6 +25,7 @@ import {
   SignInBody,
   toSessionResponse,
 } from './people.dto';
+import { parse as parseCookies } from 'cookie';
 import { sessionCookieName } from '../core/auth/session-cookie';
 import { PeopleService } from './people.service';
 import { clearCookie, setCookie } from '../core/http/cookies';
@@ -52,7 +53,7 @@ export class PeopleController {
     summary: 'Sign in with an email and password (assembly staff)',
     description:
       'Sets the session cookie (`__Host-tp_session`: http-only, SameSite=Strict, Secure, path /, no Domain; plain `tp_session` without Secure when COOKIE_SECURE=false, for http in development) and answers the person and the CSRF token. ' +
-      'A wrong email and a wrong password get the same 401 `INVALID_CREDENTIALS`. Attempts are limited per account and address and per address (429 `RATE_LIMITED`). ' +
+      'A wrong email and a wrong password get the same 401 `INVALID_CREDENTIALS`. Attempts are limited per account and address, per address, and per account from all the addresses it has not signed in from in 90 days together (429 `RATE_LIMITED`). ' +
       'The session ends after SESSION_IDLE_MINUTES without a request, or SESSION_MAX_HOURS after sign-in.',
   })
   @ApiBody({ type: SignInBody })
@@ -136,7 +137,8 @@ export class PeopleController {
   @ApiOperation({
     summary: 'Ask for a link to set a new password',
     description:
-      "When the email is an assembly user's, a link working for PASSWORD_RESET_MINUTES is sent to their phone. The answer is 202 either way; at most five links per account an hour, and the sign-in limit per address (429).",
+      "When the email is an assembly user's, a link working for PASSWORD_RESET_MINUTES is sent to their phone. The answer is 202 either way; at most five links per account an hour, and the sign-in limit per address (429). " +
+      "The account's own person, proved by a live session cookie of theirs or by asking from an address the account was signed in to from (in the last 90 days), has five links an hour of their own, which strangers' requests never use up.",
   })
   @ApiBody({ type: PasswordResetBody })
   @ApiAcceptedResponse({
@@ -145,8 +147,10 @@ export class PeopleController {
   })
   @ApiProblems(400, 413, 415, 429)
   async requestReset(@Body() body: PasswordResetBody, @Req() req: FastifyRequest): Promise<void> {
-    await this.people.limitAddress(addressOf(req));
-    await this.people.requestReset(body.email);
+    // The session cookie, when sent, may prove the asker (the route is open: an ended one just proves nothing).
+    const name = sessionCookieName(this.config.people.cookieSecure);
+    const session = req.headers.cookie ? parseCookies(req.headers.cookie)[name] : undefined;
+    await this.people.requestReset(body.email, addressOf(req), session);
   }
 
   @Post('password')

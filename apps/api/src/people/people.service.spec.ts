@@ -24,7 +24,7 @@ function setup(env: Record<string, string> = {}) {
     .add(person('65a0000000000000000000a9', 'admin', 'efua@ama.gov.gh'))
     .add({ ...person('65a0000000000000000000b1', 'inspector', 'kweku@tma.gov.gh'), assemblyId: OTHER_ASSEMBLY });
   const messages = new RecordingMessages();
-  const limits = new CountingRateLimits({ 'sign-in-account': 3 });
+  const limits = new CountingRateLimits({ 'sign-in-account': 3, 'password-link': 5 });
   const clock = new FixedClock(T0);
   const config = loadConfig({ PUBLIC_BASE_URL: 'https://transport.example.com', ...env });
   const service = peopleOnFakes({ people, messages, limits, config, clock });
@@ -42,6 +42,7 @@ function person(id: string, role: string, email: string) {
     assemblyId: STAFF_ASSEMBLY,
     assemblyName: 'AMA',
     disabled: false,
+    awaitingConfirmation: false,
   };
 }
 
@@ -85,20 +86,43 @@ describe('PeopleService on fakes', () => {
 
   it('sends a reset link only to a known account, and refuses a weak password without using the link', async () => {
     const s = setup();
-    await s.service.requestReset('nobody@ama.gov.gh');
+    await s.service.requestReset('nobody@ama.gov.gh', '198.51.100.9');
     await s.service.settled();
     expect(s.messages.sent).toEqual([]);
-    await s.service.requestReset('Kofi@AMA.gov.gh');
+    await s.service.requestReset('Kofi@AMA.gov.gh', '198.51.100.9');
     await s.service.settled();
     expect(s.messages.sent[0].text).toContain('set a new password within 60 minutes');
     await expect(s.service.setPassword(s.token(), 'kofi-kofi-kofi')).rejects.toMatchObject({ code: 'WEAK_PASSWORD' });
     await expect(s.service.setPassword(s.token(), 'x'.repeat(801))).rejects.toMatchObject({ code: 'WEAK_PASSWORD' });
     await s.service.setPassword(s.token(), 'a-long-walk-to-tema');
     // A link past its time sets nothing.
-    await s.service.requestReset('kofi@ama.gov.gh');
+    await s.service.requestReset('kofi@ama.gov.gh', '198.51.100.9');
     await s.service.settled();
     s.clock.advance(61 * MINUTE);
     await expect(s.service.setPassword(s.token(), 'another-long-walk')).rejects.toMatchObject({ code: 'LINK_EXPIRED' });
+  });
+
+  it("never refuses the account's own person their reset: a session or a known address has its own budget", async () => {
+    const s = setup();
+    s.people.people.get(APPROVER.id)!.passwordHash = await hashPassword('a-long-walk-to-tema');
+    const session = await s.service.signIn('kofi@ama.gov.gh', 'a-long-walk-to-tema', '203.0.113.7');
+    for (let i = 0; i < 5; i++) await s.service.requestReset('kofi@ama.gov.gh', `198.51.100.${i}`);
+    await expect(s.service.requestReset('kofi@ama.gov.gh', '198.51.100.9')).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
+    await s.service.requestReset('kofi@ama.gov.gh', '203.0.113.7');
+    await s.service.requestReset('kofi@ama.gov.gh', '192.0.2.1', session.token);
+    // Another account's session, or one that ended, proves nothing.
+    await expect(s.service.requestReset('kofi@ama.gov.gh', '192.0.2.2', 'x'.repeat(43))).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
+    // The address is known for 90 days after the last sign-in from it.
+    s.clock.advance(91 * 24 * 60 * MINUTE);
+    await expect(s.service.requestReset('kofi@ama.gov.gh', '203.0.113.7')).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
+    await s.service.settled();
+    expect(s.messages.sent).toHaveLength(7);
   });
 
   it('answers a reset request for a known and an unknown email after the same work, before the account is looked up', async () => {
@@ -111,11 +135,11 @@ describe('PeopleService on fakes', () => {
     const send = s.messages.send.bind(s.messages);
     s.messages.send = (message) => (calls.push('send the text'), send(message));
 
-    await s.service.requestReset('nobody@ama.gov.gh');
+    await s.service.requestReset('nobody@ama.gov.gh', '198.51.100.9');
     const unknown = calls.splice(0);
-    await s.service.requestReset('kofi@ama.gov.gh');
+    await s.service.requestReset('kofi@ama.gov.gh', '198.51.100.9');
     const known = calls.splice(0);
-    expect(known).toEqual(['count password-link']);
+    expect(known).toEqual(['count sign-in-address', 'count password-link']);
     expect(unknown).toEqual(known);
 
     // Afterwards: the known account gets its link.
@@ -131,7 +155,7 @@ describe('PeopleService on fakes', () => {
       events: { ...quietEvents, error: (event) => errors.push(event) },
     });
     s.messages.fail = true;
-    await expect(logged.requestReset('kofi@ama.gov.gh')).resolves.toBeUndefined();
+    await expect(logged.requestReset('kofi@ama.gov.gh', '198.51.100.9')).resolves.toBeUndefined();
     await logged.onApplicationShutdown();
     expect(errors).toEqual(['password_reset_not_sent']);
   });
@@ -223,7 +247,7 @@ describe('PeopleService on fakes', () => {
     s.people.people.get(APPROVER.id)!.passwordHash = await hashPassword('a-long-walk-to-tema');
     const here = await s.service.signIn('kofi@ama.gov.gh', 'a-long-walk-to-tema', '203.0.113.7');
     const elsewhere = await s.service.signIn('kofi@ama.gov.gh', 'a-long-walk-to-tema', '198.51.100.4');
-    await s.service.requestReset('kofi@ama.gov.gh');
+    await s.service.requestReset('kofi@ama.gov.gh', '198.51.100.9');
     await s.service.settled();
     const link = s.token();
     s.clock.advance(5 * MINUTE);

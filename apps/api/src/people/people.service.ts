@@ -7,6 +7,7 @@ import {
   type AssemblyRole,
   type Clock,
   type IdGenerator,
+  type SecretHasher,
 } from '@transport/domain';
 import type { AppConfig } from '../config';
 import { AppError } from '../core/errors';
@@ -22,9 +23,20 @@ import type {
   PersonSessionRecord,
   RateLimits,
 } from '../core/ports';
-import { APP_CONFIG, CLOCK, EVENT_LOG, ID_GENERATOR, MESSAGE_SENDER, PEOPLE, RATE_LIMITS } from '../core/tokens';
+import {
+  APP_CONFIG,
+  CLOCK,
+  EVENT_LOG,
+  ID_GENERATOR,
+  MESSAGE_SENDER,
+  PEOPLE,
+  RATE_LIMITS,
+  SECRET_HASHER,
+} from '../core/tokens';
 
 const MINUTE = 60_000;
+/** An address an account was signed in to from proves a reset's asker this long after the last sign-in. */
+const KNOWN_ADDRESS_MS = 90 * 24 * 60 * MINUTE;
 /** A session's last activity is written at most this often (not on every request). */
 const TOUCH_EVERY_MS = MINUTE;
 
@@ -78,6 +90,7 @@ export class PeopleService implements OnApplicationShutdown, Authenticator {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(EVENT_LOG) private readonly events: EventLog,
+    @Inject(SECRET_HASHER) private readonly hasher: SecretHasher,
   ) {}
 
   /**
@@ -105,16 +118,40 @@ export class PeopleService implements OnApplicationShutdown, Authenticator {
 
   /**
    * Sends a reset link to the account's phone, when the email is an assembly user's. The answer is the same either
-   * way (nobody learns who has an account here); at most five links per account an hour.
+   * way (nobody learns who has an account here).
    *
-   * The request itself does the same work for every email (it counts the limit) and is answered before anything
-   * about the account is read: the lookup, the link and the text message happen afterwards, so neither the answer's
-   * time nor a gateway failure tells a known email from an unknown one.
+   * Counted per address (with sign-ins) and per account, at most five links an hour: unless the asker proves to be the
+   * account's person, by a live session of theirs (`sessionToken`) or by asking from an address the account was signed
+   * in to from (in the last 90 days). They have a budget of their own, so strangers using up the account's never
+   * refuse them their own reset.
+   *
+   * The request itself does the same work for every email (one lookup of the email and address, the counts) and is
+   * answered before the account is read: the lookup, the link and the text message happen afterwards, so neither the
+   * answer's time nor a gateway failure tells a known email from an unknown one.
    */
-  async requestReset(email: string): Promise<void> {
+  async requestReset(email: string, address: string, sessionToken?: string): Promise<void> {
     const normalised = email.trim().toLowerCase();
-    await this.limits.consume('password-link', normalised);
+    if (await this.provesAccount(normalised, address, sessionToken)) {
+      await this.limits.consume('password-link-proven', normalised);
+    } else {
+      await this.limitAddress(address);
+      await this.limits.consume('password-link', normalised);
+    }
     this.afterAnswer(() => this.sendReset(normalised));
+  }
+
+  /** A live session of the account's person, or an address the account was signed in to from. */
+  private async provesAccount(email: string, address: string, sessionToken?: string): Promise<boolean> {
+    const now = this.clock.now();
+    if (sessionToken && sessionToken.length >= 20 && sessionToken.length <= 100) {
+      const found = await this.people.findSession(sha256Hex(sessionToken), now, this.idleSince(now));
+      if (found?.person.email === email) return true;
+    }
+    return this.people.signedInFrom(this.knownAddressKey(email, address), new Date(now.getTime() - KNOWN_ADDRESS_MS));
+  }
+
+  private knownAddressKey(email: string, address: string): string {
+    return this.hasher.hash(`signed-in:${email}|${address}`);
   }
 
   /** Waits for the reset links still being sent (the shutdown, so none is cut off midway; and tests). */
@@ -212,6 +249,12 @@ export class PeopleService implements OnApplicationShutdown, Authenticator {
     const account = `${normalised}|${address}`;
     await this.limits.consume('sign-in-address', address);
     await this.limits.consume('sign-in-account', account);
+    // Attempts at one account from all the addresses it was never signed in from, counted before the check as the
+    // others are: guesses spread over a botnet stop there, while the addresses its person signed in from are never
+    // refused by that count (the same lookup is made for every email, known or not).
+    const knownAddress = this.knownAddressKey(normalised, address);
+    const known = await this.people.signedInFrom(knownAddress, new Date(this.clock.now().getTime() - KNOWN_ADDRESS_MS));
+    if (!known) await this.limits.consume('sign-in-account-all-addresses', normalised);
     const person = await this.people.findByEmail(normalised);
     const ok = await verifyPassword(password, person?.passwordHash ?? UNUSABLE_HASH);
     if (!person || !person.passwordHash || !ok) {
@@ -219,10 +262,18 @@ export class PeopleService implements OnApplicationShutdown, Authenticator {
       throw new AppError('INVALID_CREDENTIALS', 'The email or password is not right');
     }
     await this.limits.reset('sign-in-account', account);
+    await this.people.rememberSignIn(knownAddress, this.clock.now());
     // Said only to whoever knows the password: anyone else learns nothing about the account.
     if (person.disabled) {
       this.events.warn('sign_in_refused_disabled', { user: person.id });
       throw new AppError('ACCOUNT_DISABLED', "This account is disabled; ask your assembly's admin");
+    }
+    if (person.awaitingConfirmation) {
+      this.events.warn('sign_in_refused_unconfirmed', { user: person.id });
+      throw new AppError(
+        'ACCOUNT_NOT_CONFIRMED',
+        'This account waits for a second admin (another assembly admin, or the national admin) to confirm it',
+      );
     }
     const now = this.clock.now();
     const token = randomToken();

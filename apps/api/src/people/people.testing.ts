@@ -1,5 +1,6 @@
 import type { Clock, IdGenerator } from '@transport/domain';
-import { SequentialIdGenerator } from '@transport/domain/testing';
+import type { SecretHasher } from '@transport/domain';
+import { PlainTextHasher, SequentialIdGenerator } from '@transport/domain/testing';
 import type { AppConfig } from '../config';
 import type { EventLog, MessageSender, PeopleDirectory, RateLimits } from '../core/ports';
 import { PeopleService } from './people.service';
@@ -16,6 +17,7 @@ export function peopleOnFakes(p: {
   clock: Clock;
   ids?: IdGenerator;
   events?: EventLog;
+  hasher?: SecretHasher;
 }): PeopleService {
   return new PeopleService(
     p.people,
@@ -25,5 +27,6 @@ export function peopleOnFakes(p: {
     p.clock,
     p.ids ?? new SequentialIdGenerator(),
     p.events ?? quietEvents,
+    p.hasher ?? new PlainTextHasher(),
   );
 }

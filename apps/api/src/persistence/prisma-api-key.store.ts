@@ -102,6 +102,7 @@ export class ApiKeyStore {
         'api_keys.lastUsedAt',
         'assembly_users.assemblyId',
         'assembly_users.disabledAt',
+        'assembly_users.awaitingConfirmation',
       ])
       .where('api_keys.keyHash', '=', hash)
       .executeTakeFirst();
@@ -124,8 +125,8 @@ export class ApiKeyStore {
     }
     const principal: Principal = { keyId: row.id, role: row.role as Role, principalId: row.principalId };
     if (principal.role === 'assembly') {
-      // A removed or disabled (off-boarded) user's keys authenticate nobody.
-      if (row.assemblyId === null || row.disabledAt !== null) return undefined;
+      // A removed or disabled (off-boarded) user's keys authenticate nobody, nor those of one awaiting confirmation.
+      if (row.assemblyId === null || row.disabledAt !== null || row.awaitingConfirmation === true) return undefined;
       principal.assemblyId = row.assemblyId;
     }
     return { principal, expiresAt: row.expiresAt };

@@ -62,6 +62,9 @@ export function toDomain(row: DriverRow): Driver {
       s.revocation = { reason: row.revocationReason, revokedBy: row.revokedBy, dateRevoked: row.dateRevoked };
     }
     if (row.dateActivated !== null) s.dateActivated = row.dateActivated;
+    if (row.phoneSetBy !== null) s.phoneSetBy = row.phoneSetBy;
+    if (row.emailSetBy !== null) s.emailSetBy = row.emailSetBy;
+    if (row.registeredBy !== null) s.registeredBy = row.registeredBy;
     if (row.ownerId !== null) s.ownerId = row.ownerId;
     if (row.walletAccount !== null) s.walletAccount = row.walletAccount;
     if (row.assemblyId !== null) s.assemblyId = row.assemblyId;

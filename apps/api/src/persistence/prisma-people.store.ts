@@ -11,6 +11,7 @@ const PERSON = {
   phone: true,
   role: true,
   disabledAt: true,
+  awaitingConfirmation: true,
   assembly: { select: { name: true } },
   credential: { select: { passwordHash: true } },
 } as const;
@@ -23,6 +24,7 @@ interface PersonRow {
   phone: string;
   role: string;
   disabledAt: Date | null;
+  awaitingConfirmation: boolean;
   assembly: { name: string };
   credential: { passwordHash: string } | null;
 }
@@ -142,8 +144,23 @@ export class PrismaPeopleDirectory implements PeopleDirectory {
     const row = await this.prisma.personSession.findUnique({ where: { id }, include: { user: { select: PERSON } } });
     // A disabled user's sessions are deleted when they are disabled; refused here too, whatever is left.
     if (!row || row.expiresAt <= at || row.lastSeenAt <= idleSince || row.user.disabledAt !== null) return undefined;
+    // An account awaiting confirmation cannot sign in; refused here too, whatever is left.
+    if (row.user.awaitingConfirmation) return undefined;
     const { user, ...session } = row;
     return { session, person: toPerson(user) };
+  }
+
+  async rememberSignIn(key: string, at: Date): Promise<void> {
+    await this.prisma.personKnownAddress.upsert({
+      where: { key },
+      create: { key, lastSignedInAt: at },
+      update: { lastSignedInAt: at },
+    });
+  }
+
+  async signedInFrom(key: string, since: Date): Promise<boolean> {
+    const row = await this.prisma.personKnownAddress.findUnique({ where: { key } });
+    return row !== null && row.lastSignedInAt > since;
   }
 
   async touchSession(id: string, at: Date): Promise<void> {

@@ -67,6 +67,9 @@ export const assemblyUserToDomain = (row: AssemblyUserRow): AssemblyUser =>
       phone: row.phone,
       role: oneOf(ASSEMBLY_ROLES, row.role, 'role'),
       ...(row.disabledAt !== null && { disabledAt: row.disabledAt }),
+      ...(row.createdBy !== null && { createdBy: row.createdBy }),
+      ...(row.awaitingConfirmation && { awaitingConfirmation: true }),
+      ...(row.confirmedBy !== null && { confirmedBy: row.confirmedBy }),
       version: row.version,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
@@ -185,7 +188,12 @@ export class PrismaAssemblyUserRepository implements AssemblyUserRepository {
     const { id, createdAt: _c, version, ...state } = user.toState();
     const { count } = await this.db.assemblyUser.updateMany({
       where: { id, version },
-      data: { ...state, disabledAt: state.disabledAt ?? null, version: version + 1 },
+      data: {
+        ...state,
+        disabledAt: state.disabledAt ?? null,
+        awaitingConfirmation: state.awaitingConfirmation ?? false,
+        version: version + 1,
+      },
     });
     await assertOneUpdated(count, 'assembly user', id, () =>
       this.db.assemblyUser.findUnique({ where: { id }, select: { id: true } }),

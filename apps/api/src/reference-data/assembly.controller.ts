@@ -117,6 +117,7 @@ export class AssemblyController {
     summary: 'Add an assembly user (admins anywhere; assembly admins in their own assembly, else 403 DUTY_NOT_ALLOWED)',
     description:
       'Admins add users to any assembly; assembly users to their own assembly only (422 OTHER_ASSEMBLY otherwise). ' +
+      "An approver or admin an assembly admin adds awaits confirmation by a second person (POST /assembly/users/{id}/confirm) before it can act; the national admin's are confirmed at once (so the first admin of an assembly is made by the national admin). " +
       'A person has one account: an email or phone number another assembly user already holds is 409 ' +
       '(ASSEMBLY_USER_EMAIL_TAKEN, ASSEMBLY_USER_PHONE_TAKEN). Audited (assemblyUserCreated) with who created it.',
   })
@@ -170,6 +171,22 @@ export class AssemblyController {
   @ApiProblems(400, 401, 403, 404)
   enableUser(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() p: Principal): Promise<AssemblyUserResponse> {
     return this.reference.enableAssemblyUser(id, actorOf(p));
+  }
+
+  @Post('users/:id/confirm')
+  @HttpCode(200)
+  @Roles('admin', 'assembly')
+  @ApiOperation({
+    summary: 'Confirm an approver or admin an assembly admin created (a second person)',
+    description:
+      'An approver or admin created by an assembly admin awaits confirmation (`awaitingConfirmation: true`): no sign-in (403 ACCOUNT_NOT_CONFIRMED), session or API key works until then. ' +
+      "The national admin confirms any; an assembly admin (duty confirmAssemblyUsers, else 403 DUTY_NOT_ALLOWED) their own assembly's (another's is 404), never one they created themselves (422 ASSEMBLY_USER_CONFIRMER_IS_CREATOR). " +
+      'Confirming an account that awaits nothing changes nothing. Audited (AssemblyUserConfirmed) with the actor.',
+  })
+  @ApiOkResponse({ type: AssemblyUserResponse })
+  @ApiProblems(400, 401, 403, 404, 422)
+  confirmUser(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() p: Principal): Promise<AssemblyUserResponse> {
+    return this.reference.confirmAssemblyUser(id, actorOf(p));
   }
 
   @Get(':id')

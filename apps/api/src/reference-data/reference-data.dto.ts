@@ -137,6 +137,11 @@ export class AssemblyUserResponse extends RecordResponse {
     description: 'When the user was disabled (off-boarded): no sign-in, session or key works. Null: enabled.',
   })
   disabledAt!: string | null;
+  @ApiProperty({
+    description:
+      'Made by an assembly admin as an approver or admin, and not yet confirmed by a second person (the national admin or another assembly admin: POST /assembly/users/{id}/confirm): no sign-in, session or key works until then.',
+  })
+  awaitingConfirmation!: boolean;
 }
 
 /** A station as embedded in a vehicle. */
@@ -205,6 +210,7 @@ export function toAssemblyUserResponse(u: AssemblyUserState): AssemblyUserRespon
     phone: u.phone,
     role: u.role,
     disabledAt: u.disabledAt?.toISOString() ?? null,
+    awaitingConfirmation: u.awaitingConfirmation === true,
     ...versions(u),
   };
 }

@@ -13,6 +13,7 @@ import {
   type Actor,
   type Clock,
   type DataStores,
+  type Duty,
   type IdGenerator,
   type Page,
   type PageRequest,
@@ -140,7 +141,8 @@ export class ReferenceDataService {
     // Staff get their password links by SMS.
     textablePhone(input.phone, this.texting.countryCodes);
     const user = await this.create('assemblyUser', actor, async (c, at) => {
-      const created = AssemblyUser.create(input, this.ids, at);
+      // Made by an assembly admin, an approver or admin waits for a second person's confirmation (the domain's rule).
+      const created = AssemblyUser.create(input, this.ids, at, actor.role === 'assembly' ? actor.id : undefined);
       if (!(await c.assemblies.findById(created.assemblyId)))
         throw ReferenceErrors.missing('assembly', input.assemblyId);
       if (actor.role === 'assembly') {
@@ -180,13 +182,29 @@ export class ReferenceDataService {
     return toAssemblyUserResponse(saved.toState());
   }
 
+  /**
+   * A second person lets an approver or admin that an assembly admin created act: the national admin, or an assembly
+   * admin of the same assembly (duty confirmAssemblyUsers) who did not create it. Confirming twice changes nothing.
+   */
+  async confirmAssemblyUser(id: string, actor: Actor): Promise<AssemblyUserResponse> {
+    const saved = await this.changeUser(
+      id,
+      actor,
+      'AssemblyUserConfirmed',
+      (u, at) => void u.confirm(actor.id, at),
+      'confirmAssemblyUsers',
+    );
+    return toAssemblyUserResponse(saved.toState());
+  }
+
   private async changeUser(
     id: string,
     actor: Actor,
     action: string,
     transition: (user: AssemblyUser, at: Date) => void,
+    duty: Duty = 'manageAssemblyUsers',
   ): Promise<AssemblyUser> {
-    await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'manageAssemblyUsers');
+    await assertAssemblyDuty(this.stores.assemblyUsers, actor, duty);
     const { saved } = await changeAggregate(
       { uow: this.uow, clock: this.clock },
       {

@@ -7,7 +7,8 @@ const ROLES = ['inspector', 'approver', 'admin'] as const;
 
 /**
  * An assembly admin's staff list (their own assembly, as the API scopes it): add a person, send them the link to set
- * their password, disable one who left and enable them again. The admin cannot disable themselves.
+ * their password, disable one who left and enable them again, and confirm an approver or admin another admin added
+ * (a second person: the API refuses the admin who added them). The admin cannot disable themselves.
  */
 export function Staff({ me, assembly }: { me: string; assembly: string }) {
   const users = useLoad(() => must(api.GET('/assembly/users', { params: { query: { limit: 100 } } })), []);
@@ -38,11 +39,22 @@ export function Staff({ me, assembly }: { me: string; assembly: string }) {
                 <span>
                   {w.roles[u.role] ?? u.role} · {u.email} · {u.phone}
                 </span>
-                <span class={u.disabledAt ? 'failed' : 'muted'}>
-                  {u.disabledAt ? w.staff.disabled : w.staff.active}
+                <span class={u.disabledAt || u.awaitingConfirmation ? 'failed' : 'muted'}>
+                  {u.disabledAt ? w.staff.disabled : u.awaitingConfirmation ? w.staff.awaiting : w.staff.active}
                 </span>
                 {u._id !== me && (
                   <span class="row">
+                    {u.awaitingConfirmation && (
+                      <button
+                        type="button"
+                        aria-label={w.staff.confirmWho(u.name)}
+                        onClick={act(w.staff.confirmed(u.name), () =>
+                          must(api.POST('/assembly/users/{id}/confirm', { params: { path: { id: u._id } } })),
+                        )}
+                      >
+                        {w.staff.confirm}
+                      </button>
+                    )}
                     {!u.disabledAt && (
                       <button
                         type="button"

@@ -1,10 +1,18 @@
 import { normalizeEmail, normalizePhone, requireText } from '../shared/contact';
+import { DomainError } from '../shared/domain-error';
 import { assertObjectId, type IdGenerator } from '../shared/id-generator';
 import { oneOf } from '../shared/identity';
 
 /** What an assembly user does at the dashboard: inspectors inspect vehicles, approvers approve, admins manage users. */
 export const ASSEMBLY_ROLES = ['inspector', 'approver', 'admin'] as const;
 export type AssemblyRole = (typeof ASSEMBLY_ROLES)[number];
+
+/**
+ * The roles that may approve, or make those who may: an account of theirs that an assembly admin creates waits for a
+ * second person's confirmation before it can act, so one admin cannot make approvers of themselves under other phone
+ * numbers. An inspector needs none: an inspector approves nothing.
+ */
+export const ROLES_NEEDING_CONFIRMATION: readonly AssemblyRole[] = ['approver', 'admin'];
 
 export interface AssemblyUserState {
   readonly id: string;
@@ -15,6 +23,12 @@ export interface AssemblyUserState {
   readonly role: AssemblyRole;
   /** Off-boarded: no sign-in, no session, no key works until an admin enables the user again. Absent: enabled. */
   readonly disabledAt?: Date;
+  /** The assembly user (an assembly admin) who created the account; absent: the national admin (or the seed, an import). */
+  readonly createdBy?: string;
+  /** Made by an assembly admin with a role that may approve: no sign-in, session or key works until confirmed. */
+  readonly awaitingConfirmation?: boolean;
+  /** Who confirmed it: the national admin, or an assembly admin other than its creator. */
+  readonly confirmedBy?: string;
   readonly version: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
@@ -23,18 +37,27 @@ export interface AssemblyUserState {
 export class AssemblyUser {
   private constructor(private state: AssemblyUserState) {}
 
+  /**
+   * `createdBy`: the assembly admin creating the account (absent: the national admin). An approver or admin created by
+   * an assembly admin awaits confirmation by someone else (`confirm`).
+   */
   static create(
     input: { assemblyId: string; name: string; email: string; phone: string; role: string },
     ids: IdGenerator,
     at: Date,
+    createdBy?: string,
   ): AssemblyUser {
+    const role = oneOf(ASSEMBLY_ROLES, input.role, 'role');
+    const byAssembly = createdBy !== undefined && { createdBy: assertObjectId(createdBy, 'createdBy') };
     return new AssemblyUser({
+      ...byAssembly,
+      ...(byAssembly && ROLES_NEEDING_CONFIRMATION.includes(role) && { awaitingConfirmation: true }),
       id: ids.next(),
       assemblyId: assertObjectId(input.assemblyId, 'assembly'),
       name: requireText(input.name, 'name', 120),
       email: normalizeEmail(input.email),
       phone: normalizePhone(input.phone),
-      role: oneOf(ASSEMBLY_ROLES, input.role, 'role'),
+      role,
       version: 0,
       createdAt: at,
       updatedAt: at,
@@ -56,6 +79,27 @@ export class AssemblyUser {
   }
   get disabled(): boolean {
     return this.state.disabledAt !== undefined;
+  }
+  get awaitingConfirmation(): boolean {
+    return this.state.awaitingConfirmation === true;
+  }
+
+  /**
+   * A second person lets an account awaiting confirmation act: never its creator, nor the account itself
+   * (ASSEMBLY_USER_CONFIRMER_IS_CREATOR). An account that awaits nothing is left as it is (returns false).
+   */
+  confirm(by: string, at: Date): boolean {
+    assertObjectId(by, 'confirmedBy');
+    if (!this.awaitingConfirmation) return false;
+    if (by === this.state.createdBy || by === this.state.id)
+      throw new DomainError(
+        'ASSEMBLY_USER_CONFIRMER_IS_CREATOR',
+        'An account that may approve is confirmed by someone other than the admin who created it: the national admin or another assembly admin',
+        'id',
+      );
+    const { awaitingConfirmation: _done, ...rest } = this.state;
+    this.state = { ...rest, confirmedBy: by, updatedAt: at };
+    return true;
   }
 
   /** Off-boards the user (a second time changes nothing: the first instant stays). */

@@ -29,5 +29,8 @@ describe('assembly duties', () => {
     expect(refusal('admin', 'approveDriver')?.message).toMatch(/this user is an assembly admin$/);
     expect(refusal('inspector', 'manageAssemblyUsers')?.code).toBe('DUTY_NOT_ALLOWED');
     expect(refusal('admin', 'manageAssemblyUsers')).toBeUndefined();
+    expect(refusal('approver', 'confirmAssemblyUsers')?.message).toBe(
+      "Confirming an assembly's new approvers and admins is the duty of an assembly admin; this user is an approver",
+    );
   });
 });

@@ -17,6 +17,8 @@ export const DUTIES = {
   renewDocuments: ['inspector', 'approver'],
   correctRecords: ['inspector', 'approver'],
   manageAssemblyUsers: ['admin'],
+  // An approver or admin an assembly admin creates acts only once another admin (or the national admin) confirms it.
+  confirmAssemblyUsers: ['admin'],
 } as const satisfies Record<string, readonly AssemblyRole[]>;
 export type Duty = keyof typeof DUTIES;
 
@@ -29,6 +31,7 @@ const WORDS: Record<Duty, string> = {
   renewDocuments: 'recording a renewed document',
   correctRecords: 'correcting a record',
   manageAssemblyUsers: "managing an assembly's users",
+  confirmAssemblyUsers: "confirming an assembly's new approvers and admins",
 };
 
 /** Refuses (DUTY_NOT_ALLOWED, 403) an assembly user whose role does not carry this duty. */

@@ -46,6 +46,40 @@ describe('reference data', () => {
     ).toThrow(/role/);
   });
 
+  it('makes an approver or admin an assembly admin creates wait for a second person; an inspector, and the national admin, not', () => {
+    const CREATOR = '65a000000000000000000011';
+    const SECOND = '65a000000000000000000012';
+    const make = (role: string, createdBy?: string) =>
+      AssemblyUser.create(
+        { assemblyId: ID, name: 'Yaw', email: `${role}@ama.gov.gh`, phone: '0244000222', role },
+        ports().ids,
+        T0,
+        createdBy,
+      );
+    expect(make('approver', CREATOR).toState()).toMatchObject({ awaitingConfirmation: true, createdBy: CREATOR });
+    expect(make('admin', CREATOR).awaitingConfirmation).toBe(true);
+    expect(make('inspector', CREATOR).toState()).toEqual(expect.objectContaining({ createdBy: CREATOR }));
+    expect(make('inspector', CREATOR).awaitingConfirmation).toBe(false);
+    expect(make('approver').toState()).not.toHaveProperty('createdBy');
+    expect(make('approver').awaitingConfirmation).toBe(false);
+    expect(() => make('approver', 'someone')).toThrow(/createdBy/);
+
+    const approver = make('approver', CREATOR);
+    const later = new Date(T0.getTime() + 60_000);
+    for (const by of [CREATOR, approver.id])
+      expect(() => approver.confirm(by, later)).toThrow(
+        expect.objectContaining({ code: 'ASSEMBLY_USER_CONFIRMER_IS_CREATOR', kind: 'rule' }),
+      );
+    expect(approver.awaitingConfirmation).toBe(true);
+    expect(() => approver.confirm('nobody', later)).toThrow(/confirmedBy/);
+    expect(approver.confirm(SECOND, later)).toBe(true);
+    expect(approver.toState()).toMatchObject({ confirmedBy: SECOND, updatedAt: later });
+    expect(approver.toState()).not.toHaveProperty('awaitingConfirmation');
+    // Confirming again, or an account that never awaited it, changes nothing.
+    expect(approver.confirm(CREATOR, new Date(later.getTime() + 1))).toBe(false);
+    expect(approver.toState().updatedAt).toEqual(later);
+  });
+
   it('disables and enables an assembly user, each a no-op when already so', () => {
     const u = AssemblyUser.create(
       { assemblyId: ID, name: 'Abena', email: 'abena@ama.gov.gh', phone: '0244000111', role: 'admin' },

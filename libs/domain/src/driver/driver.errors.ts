@@ -24,6 +24,16 @@ export const DriverErrors = {
       `ownerID ${ownerId} names no vehicle owner of the driver's assembly; find owners with GET /vehicles/owner/search`,
       'ownerID',
     ),
+  approverSetContact: () =>
+    new DomainError(
+      'DRIVER_APPROVER_SET_CONTACT',
+      'You registered this driver or set their phone or email: another approver must approve the driver (separation of duties)',
+    ),
+  keySenderSetPhone: () =>
+    new DomainError(
+      'DRIVER_KEY_SENDER_SET_PHONE',
+      "You set this driver's phone number: another approver must send the activation key to it (separation of duties)",
+    ),
   alreadyApproved: () => new DomainError('DRIVER_ALREADY_APPROVED', 'The driver is already approved'),
   checklistFailed: (items: ApprovalItem[]) =>
     new DomainError('DRIVER_CHECKLIST_FAILED', `Approval needs every check passed; failed: ${items.join(', ')}`),

@@ -1,7 +1,7 @@
 import { DomainError } from '../shared/domain-error';
 import { SeededRandomSource } from '../shared/random-source';
 import { PlainTextHasher } from '../testing/fakes';
-import { APPROVER, days, driverInput, OWNER, passedDriverChecklist, ports, T0 } from '../testing/fixtures';
+import { APPROVER, days, INSPECTOR, driverInput, OWNER, passedDriverChecklist, ports, T0 } from '../testing/fixtures';
 import { newActivationKey } from './activation-key';
 import { failedApprovalItems } from './approval-checklist';
 import { assertOwnerOfDriverAssembly, Driver } from './driver';
@@ -83,7 +83,7 @@ describe('Driver activation', () => {
     const { driver, activationKey } = registered();
     expect(driver.toState().activationKeyExpiresAt).toEqual(days(1));
     expect(codeOf(() => driver.activate(activationKey, days(1), hasher, PHONE))).toBe('DRIVER_ACTIVATION_KEY_EXPIRED');
-    const key = driver.reissueActivationKey({ random: new SeededRandomSource(9), hasher }, days(2));
+    const key = driver.reissueActivationKey({ random: new SeededRandomSource(9), hasher }, INSPECTOR, days(2));
     expect(driver.toState().activationKeyExpiresAt).toEqual(days(3));
     expect(driver.activate(key, days(2), hasher, PHONE)).toEqual({ activated: true });
   });
@@ -131,14 +131,14 @@ describe('Driver activation', () => {
   it('lifts every delay when a key is reissued', () => {
     const { driver } = registered();
     driver.activate('99999x', soon, hasher, PHONE);
-    const key = driver.reissueActivationKey({ random: new SeededRandomSource(9), hasher }, soon);
+    const key = driver.reissueActivationKey({ random: new SeededRandomSource(9), hasher }, INSPECTOR, soon);
     expect(driver.activationWaitSeconds(PHONE, soon)).toBe(0);
     expect(driver.activate(key, soon, hasher, PHONE)).toEqual({ activated: true });
   });
 
   it('voids the key when the phone number is corrected before activation; a reissued key works', () => {
     const { driver, activationKey } = registered();
-    expect(driver.correct({ phone: '+233244000111' }, soon)).toEqual(['phone']);
+    expect(driver.correct({ phone: '+233244000111' }, INSPECTOR, soon)).toEqual(['phone']);
     expect(driver.pullEvents().map((e) => e.type)).toEqual([
       'DriverRegistered',
       'DriverCorrected',
@@ -147,7 +147,7 @@ describe('Driver activation', () => {
     expect(codeOf(() => driver.activate(activationKey, soon, hasher, PHONE))).toBe('DRIVER_ACTIVATION_KEY_EXPIRED');
     // Already void, or activated: nothing more to void.
     expect(driver.voidActivationKey(soon)).toBe(false);
-    const key = driver.reissueActivationKey({ random: new SeededRandomSource(9), hasher }, soon);
+    const key = driver.reissueActivationKey({ random: new SeededRandomSource(9), hasher }, APPROVER, soon);
     expect(driver.activate(key, soon, hasher, PHONE)).toEqual({ activated: true });
     expect(driver.voidActivationKey(days(1))).toBe(false);
   });
@@ -160,9 +160,9 @@ describe('Driver activation', () => {
   it('refuses activating or reissuing for an activated driver', () => {
     const driver = working();
     expect(codeOf(() => driver.activate('000000', days(3), hasher, PHONE))).toBe('DRIVER_ALREADY_ACTIVATED');
-    expect(codeOf(() => driver.reissueActivationKey({ random: new SeededRandomSource(1), hasher }, days(3)))).toBe(
-      'DRIVER_ALREADY_ACTIVATED',
-    );
+    expect(
+      codeOf(() => driver.reissueActivationKey({ random: new SeededRandomSource(1), hasher }, INSPECTOR, days(3))),
+    ).toBe('DRIVER_ALREADY_ACTIVATED');
   });
 
   it('draws keys uniformly, redrawing values that would bias the result', () => {
@@ -297,12 +297,17 @@ describe('Driver corrections', () => {
     const driver = working();
     driver.pullEvents();
     expect(
-      driver.correct({ name: 'Kojo Antwi', phone: '+233244555666', email: 'KOJO.ANTWI@example.com' }, days(3)),
+      driver.correct(
+        { name: 'Kojo Antwi', phone: '+233244555666', email: 'KOJO.ANTWI@example.com' },
+        INSPECTOR,
+        days(3),
+      ),
     ).toEqual([]);
     expect(driver.pullEvents()).toEqual([]);
     expect(
       driver.correct(
         { name: 'Kojo A. Antwi', walletAccount: '233244000111', gender: 'male', email: undefined },
+        INSPECTOR,
         days(3),
       ),
     ).toEqual(['name', 'walletAccount']);
@@ -316,7 +321,7 @@ describe('Driver corrections', () => {
     const driver = working();
     driver.goOnline(days(3));
     driver.pullEvents();
-    expect(driver.correct({ license: 'DL-0009-2020', licenseClass: 'C' }, days(4))).toEqual([
+    expect(driver.correct({ license: 'DL-0009-2020', licenseClass: 'C' }, INSPECTOR, days(4))).toEqual([
       'license',
       'licenseClass',
     ]);
@@ -324,19 +329,75 @@ describe('Driver corrections', () => {
     expect(driver.toState().approvedBy).toBeUndefined();
     expect(driver.pullEvents().map((e) => e.type)).toEqual(['DriverCorrected', 'DriverApprovalWithdrawn']);
     // Unapproved, a licence correction is just that.
-    expect(driver.correct({ licenseIssueDate: days(-700) }, days(5))).toEqual(['licenseIssueDate']);
+    expect(driver.correct({ licenseIssueDate: days(-700) }, INSPECTOR, days(5))).toEqual(['licenseIssueDate']);
     expect(driver.pullEvents().map((e) => e.type)).toEqual(['DriverCorrected']);
   });
 
   it('refuses the identity document once approved, and dates that break the licence rule', () => {
     const { driver } = registered();
-    expect(driver.correct({ idNumber: 'GHA-700000009-9' }, days(1))).toEqual(['idNumber']);
-    expect(codeOf(() => driver.correct({ licenseIssueDate: days(2) }, days(1)))).toBe('INVALID_DATES');
-    expect(codeOf(() => driver.correct({ licenseIssueDate: days(500) }, days(600)))).toBe('INVALID_DATES');
-    expect(codeOf(() => driver.correct({ licenseClass: 'Z' }, days(1)))).toBe('INVALID_VALUE');
+    expect(driver.correct({ idNumber: 'GHA-700000009-9' }, INSPECTOR, days(1))).toEqual(['idNumber']);
+    expect(codeOf(() => driver.correct({ licenseIssueDate: days(2) }, INSPECTOR, days(1)))).toBe('INVALID_DATES');
+    expect(codeOf(() => driver.correct({ licenseIssueDate: days(500) }, INSPECTOR, days(600)))).toBe('INVALID_DATES');
+    expect(codeOf(() => driver.correct({ licenseClass: 'Z' }, INSPECTOR, days(1)))).toBe('INVALID_VALUE');
     const approved = working();
-    expect(codeOf(() => approved.correct({ idType: 'passport' }, days(3)))).toBe('CORRECTION_NOT_ALLOWED');
+    expect(codeOf(() => approved.correct({ idType: 'passport' }, INSPECTOR, days(3)))).toBe('CORRECTION_NOT_ALLOWED');
     expect(approved.toState().approved).toBe(true);
+  });
+});
+
+describe('Driver contact set by staff (separation of duties)', () => {
+  const SECOND_APPROVER = '65a000000000000000000009';
+  const keyPorts = { random: new SeededRandomSource(9), hasher };
+
+  it('refuses the approver who corrected the phone of a pending driver the key to it and the approval', () => {
+    const { driver } = registered();
+    expect(driver.toState().phoneSetBy).toBeUndefined();
+    expect(driver.correct({ phone: '+233244000111' }, APPROVER, soon)).toEqual(['phone']);
+    expect(driver.toState()).toMatchObject({ phoneSetBy: APPROVER });
+    expect(driver.toState().emailSetBy).toBeUndefined();
+    const before = driver.toState();
+    expect(codeOf(() => driver.reissueActivationKey(keyPorts, APPROVER, soon))).toBe('DRIVER_KEY_SENDER_SET_PHONE');
+    expect(driver.toState()).toEqual(before);
+    // Another person vouches for the number by sending the key; the driver activates; still not the one who set it.
+    const key = driver.reissueActivationKey(keyPorts, SECOND_APPROVER, soon);
+    expect(driver.activate(key, soon, hasher, PHONE)).toEqual({ activated: true });
+    expect(codeOf(() => driver.approve(passedDriverChecklist, APPROVER, days(2)))).toBe('DRIVER_APPROVER_SET_CONTACT');
+    expect(driver.approved).toBe(false);
+    driver.approve(passedDriverChecklist, SECOND_APPROVER, days(2));
+    expect(driver.toState()).toMatchObject({ approved: true, approvedBy: SECOND_APPROVER, phoneSetBy: APPROVER });
+  });
+
+  it('refuses the approval to whoever set the email, and to staff who registered the driver', () => {
+    const { driver, activationKey } = registered();
+    driver.correct({ email: 'kojo.a@example.com' }, APPROVER, soon);
+    expect(driver.toState()).toMatchObject({ emailSetBy: APPROVER });
+    expect(driver.toState().phoneSetBy).toBeUndefined();
+    // The email is not where the key goes: its corrector may still send the key.
+    expect(driver.reissueActivationKey(keyPorts, APPROVER, soon)).toMatch(/^\d{6}$/);
+    driver.activate(activationKey, soon, hasher, PHONE);
+    expect(codeOf(() => driver.approve(passedDriverChecklist, APPROVER, days(2)))).toBe('DRIVER_APPROVER_SET_CONTACT');
+
+    // Staff who registered a driver sent the first key to the number they typed: another is theirs to send; the
+    // approval is not.
+    const byStaff = Driver.register(driverInput({ registeredBy: APPROVER }), ports(), T0).driver;
+    expect(byStaff.toState()).toMatchObject({ registeredBy: APPROVER });
+    const again = byStaff.reissueActivationKey(keyPorts, APPROVER, soon);
+    byStaff.activate(again, soon, hasher, PHONE);
+    expect(codeOf(() => byStaff.approve(passedDriverChecklist, APPROVER, days(2)))).toBe('DRIVER_APPROVER_SET_CONTACT');
+    expect(codeOf(() => Driver.register(driverInput({ registeredBy: 'nobody' }), ports(), T0))).toBe('INVALID_ID');
+  });
+
+  it('lets the approver act once someone else has set the current number, and names who corrected', () => {
+    const { driver } = registered();
+    driver.correct({ phone: '+233244000111' }, APPROVER, soon);
+    driver.correct({ phone: '+233244000222' }, SECOND_APPROVER, soon);
+    expect(driver.toState().phoneSetBy).toBe(SECOND_APPROVER);
+    expect(driver.reissueActivationKey(keyPorts, APPROVER, soon)).toMatch(/^\d{6}$/);
+    // A correction that changes nothing sets nobody; a corrector that is not an id is refused before any change.
+    driver.correct({ phone: '+233244000222' }, APPROVER, soon);
+    expect(driver.toState().phoneSetBy).toBe(SECOND_APPROVER);
+    expect(codeOf(() => driver.correct({ phone: '+233244000333' }, 'someone', soon))).toBe('INVALID_ID');
+    expect(driver.toState().phone).toBe('+233244000222');
   });
 });
 

@@ -47,6 +47,12 @@ export interface DriverRegistration {
   walletAccount?: string;
   /** The assembly it belongs to (the self-registering driver's choice, or the registering staff's); absent: unassigned. */
   assemblyId?: string;
+  /**
+   * Who typed the contact details in, when staff registered the driver (absent: the driver did): they may not approve
+   * the driver, as whoever corrects the contact may not (see `phoneSetBy`). They sent the first key to the number
+   * they typed, so sending another is no new power and stays theirs.
+   */
+  registeredBy?: string;
 }
 
 /**
@@ -112,6 +118,16 @@ export interface DriverState {
   readonly walletAccount?: string;
   /** Absent: unassigned (visible nationwide only). */
   readonly assemblyId?: string;
+  /**
+   * The staff member who set the driver's current phone number, and its current email (registering the driver for
+   * them, or correcting it); absent: the driver's own. Neither may approve the driver, and the one who set the phone
+   * may not send an activation key to it: an approver who puts their own number on a driver must not be the one who
+   * activates and approves it (four eyes).
+   */
+  readonly phoneSetBy?: string;
+  readonly emailSetBy?: string;
+  /** The staff member who registered the driver, contact details and all (absent: the driver): may not approve it. */
+  readonly registeredBy?: string;
   readonly ratingTotal: number;
   readonly ratingCount: number;
   readonly version: number;
@@ -207,6 +223,7 @@ export class Driver {
     if (input.ownerId !== undefined) state.ownerId = assertObjectId(input.ownerId, 'ownerID');
     if (input.walletAccount !== undefined) state.walletAccount = requireText(input.walletAccount, 'walletAccount', 40);
     if (input.assemblyId !== undefined) state.assemblyId = assertObjectId(input.assemblyId, 'assembly');
+    if (input.registeredBy !== undefined) state.registeredBy = assertObjectId(input.registeredBy, 'registeredBy');
     const driver = new Driver(state);
     driver.record('DriverRegistered', at);
     return { driver, activationKey };
@@ -298,13 +315,19 @@ export class Driver {
     return true;
   }
 
-  /** A new key replaces the old one, with a new lifetime and no delay. Returned once; only its hash is kept. */
+  /**
+   * A new key replaces the old one, with a new lifetime and no delay. Returned once; only its hash is kept. Whoever
+   * sends it vouches for the phone number it goes to, so the staff member who set that number may not send it
+   * (DRIVER_KEY_SENDER_SET_PHONE): a second person confirms a number typed in by staff.
+   */
   reissueActivationKey(
     ports: Pick<DriverPorts, 'random' | 'hasher'>,
+    by: string,
     at: Date,
     policy: ActivationPolicy = DEFAULT_ACTIVATION_POLICY,
   ): string {
     if (this.state.verified) throw DriverErrors.alreadyActivated();
+    if (this.state.phoneSetBy === by) throw DriverErrors.keySenderSetPhone();
     const key = newActivationKey(ports.random);
     this.state.activationKeyHash = ports.hasher.hash(key);
     this.state.activationAttempts = 0;
@@ -320,6 +343,7 @@ export class Driver {
     assertObjectId(approverId, 'approvedBy');
     const s = this.state;
     if (s.approved) throw DriverErrors.alreadyApproved();
+    if ([s.registeredBy, s.phoneSetBy, s.emailSetBy].includes(approverId)) throw DriverErrors.approverSetContact();
     const failed = failedApprovalItems(checklist);
     if (failed.length > 0) throw DriverErrors.checklistFailed(failed);
     if (s.licenseExpiry <= at) throw DriverErrors.licenseExpired();
@@ -332,9 +356,13 @@ export class Driver {
     this.record('DriverApproved', at, { approvedBy: approverId });
   }
 
-  /** Corrects fields (see CORRECTABLE_DRIVER_FIELDS for the rule per field); returns those that changed. */
-  correct(changes: DriverCorrection, at: Date): CorrectableDriverField[] {
+  /**
+   * Corrects fields (see CORRECTABLE_DRIVER_FIELDS for the rule per field) as the staff member `by`; returns those
+   * that changed. A changed phone makes `by` the driver's `phoneSetBy`, a changed email its `emailSetBy`.
+   */
+  correct(changes: DriverCorrection, by: string, at: Date): CorrectableDriverField[] {
     const s = this.state;
+    assertObjectId(by, 'correctedBy');
     const sent = definedOnly(changes);
     const checked: Partial<Record<CorrectableDriverField, unknown>> = {
       ...(sent.name !== undefined && { name: requireText(sent.name, 'name', 120) }),
@@ -362,6 +390,8 @@ export class Driver {
     const withdraw =
       s.approved && changed.some((f) => f === 'license' || f === 'licenseClass' || f === 'licenseIssueDate');
     for (const field of changed) (s as Record<string, unknown>)[field] = checked[field];
+    if (changed.includes('phone')) s.phoneSetBy = by;
+    if (changed.includes('email')) s.emailSetBy = by;
     s.updatedAt = at;
     this.record('DriverCorrected', at, { fields: changed });
     if (changed.includes('phone')) this.voidActivationKey(at);

@@ -106,6 +106,9 @@ export const ERROR_KINDS = {
   VEHICLE_ROADWORTHY_EXPIRED: 'rule',
   VEHICLE_ROADWORTHY_MISSING: 'rule',
   VEHICLE_APPROVER_IS_INSPECTOR: 'rule',
+  DRIVER_APPROVER_SET_CONTACT: 'rule',
+  ASSEMBLY_USER_CONFIRMER_IS_CREATOR: 'rule',
+  DRIVER_KEY_SENDER_SET_PHONE: 'rule',
 
   // The actor's duties do not include this (403).
   DUTY_NOT_ALLOWED: 'forbidden',

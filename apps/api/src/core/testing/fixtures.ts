@@ -272,8 +272,22 @@ export class InMemoryPeople implements PeopleDirectory {
   async findSession(id: string, at: Date, idleSince: Date) {
     const session = this.sessions.get(id);
     const person = session && (this.people.get(session.userId) as PersonRecord);
-    if (!session || session.expiresAt <= at || session.lastSeenAt <= idleSince || person?.disabled) return undefined;
+    if (
+      !session ||
+      session.expiresAt <= at ||
+      session.lastSeenAt <= idleSince ||
+      person?.disabled ||
+      person?.awaitingConfirmation
+    )
+      return undefined;
     return { session: { ...session }, person: person as PersonRecord };
+  }
+  readonly knownAddresses = new Map<string, Date>();
+  async rememberSignIn(key: string, at: Date) {
+    this.knownAddresses.set(key, at);
+  }
+  async signedInFrom(key: string, since: Date) {
+    return (this.knownAddresses.get(key) ?? since) > since;
   }
   async touchSession(id: string, at: Date) {
     const session = this.sessions.get(id);

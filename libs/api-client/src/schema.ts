@@ -533,7 +533,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a driver at the assembly dashboard (approvedBy is the caller; assembly approvers only, else 403)
-         * @description All four checks must be true and the licence valid: otherwise 422 (DRIVER_CHECKLIST_FAILED, DRIVER_LICENSE_EXPIRED). Approving twice, or losing a race, is 409.
+         * @description All four checks must be true and the licence valid: otherwise 422 (DRIVER_CHECKLIST_FAILED, DRIVER_LICENSE_EXPIRED). Whoever set the driver's current phone or email (correcting it, or registering the driver for them) may not approve the driver: 422 DRIVER_APPROVER_SET_CONTACT (separation of duties). Approving twice, or losing a race, is 409.
          */
         post: operations["driversApprove"];
         delete?: never;
@@ -630,7 +630,7 @@ export interface paths {
         put?: never;
         /**
          * Send a new activation key to the driver's phone
-         * @description The new key (valid ACTIVATION_KEY_HOURS, lifting any delay) goes to the driver's phone by SMS (SMS_GATEWAY_URL; without one, the local `outbox_messages` table). It never appears in any response: staff cannot activate a driver themselves. A duty of assembly approvers (and admins): other assembly roles get 403 DUTY_NOT_ALLOWED. Correcting the phone number of a driver who has not activated voids the current key, so a key sent to the old number cannot activate the account: send a new one here. 502 MESSAGE_NOT_SENT when the gateway refuses it; the call may be repeated. In the quiet hours (REMINDER_QUIET_HOURS) nothing changes now: the new key is made and sent when they end. One activation key per number in ACTIVATION_SMS_WINDOW_MINUTES: before that, 429 with Retry-After (the current key keeps working). Past SMS_BUDGET_PER_HOUR, 503 SMS_BUDGET_EXHAUSTED with Retry-After. A stored number outside PHONE_COUNTRY_CODES is 400 PHONE_NOT_ALLOWED (correct it first).
+         * @description The new key (valid ACTIVATION_KEY_HOURS, lifting any delay) goes to the driver's phone by SMS (SMS_GATEWAY_URL; without one, the local `outbox_messages` table). It never appears in any response: staff cannot activate a driver themselves. A duty of assembly approvers (and admins): other assembly roles get 403 DUTY_NOT_ALLOWED. Correcting the phone number of a driver who has not activated voids the current key, so a key sent to the old number cannot activate the account: send a new one here. Whoever corrected the number to the current one may not send the key to it: 422 DRIVER_KEY_SENDER_SET_PHONE, another approver sends it (separation of duties). 502 MESSAGE_NOT_SENT when the gateway refuses it; the call may be repeated. In the quiet hours (REMINDER_QUIET_HOURS) nothing changes now: the new key is made and sent when they end. One activation key per number in ACTIVATION_SMS_WINDOW_MINUTES: before that, 429 with Retry-After (the current key keeps working). Past SMS_BUDGET_PER_HOUR, 503 SMS_BUDGET_EXHAUSTED with Retry-After. A stored number outside PHONE_COUNTRY_CODES is 400 PHONE_NOT_ALLOWED (correct it first).
          */
         post: operations["driversReissue"];
         delete?: never;
@@ -906,7 +906,7 @@ export interface paths {
         put?: never;
         /**
          * Add an assembly user (admins anywhere; assembly admins in their own assembly, else 403 DUTY_NOT_ALLOWED)
-         * @description Admins add users to any assembly; assembly users to their own assembly only (422 OTHER_ASSEMBLY otherwise). A person has one account: an email or phone number another assembly user already holds is 409 (ASSEMBLY_USER_EMAIL_TAKEN, ASSEMBLY_USER_PHONE_TAKEN). Audited (assemblyUserCreated) with who created it.
+         * @description Admins add users to any assembly; assembly users to their own assembly only (422 OTHER_ASSEMBLY otherwise). An approver or admin an assembly admin adds awaits confirmation by a second person (POST /assembly/users/{id}/confirm) before it can act; the national admin's are confirmed at once (so the first admin of an assembly is made by the national admin). A person has one account: an email or phone number another assembly user already holds is 409 (ASSEMBLY_USER_EMAIL_TAKEN, ASSEMBLY_USER_PHONE_TAKEN). Audited (assemblyUserCreated) with who created it.
          */
         post: operations["assemblyAddUser"];
         delete?: never;
@@ -969,6 +969,26 @@ export interface paths {
          * @description Sign-in works again and the API keys not revoked meanwhile work again; ended sessions and voided links stay ended. Who may: as for `disable`. Audited (AssemblyUserEnabled).
          */
         post: operations["assemblyEnableUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assembly/users/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm an approver or admin an assembly admin created (a second person)
+         * @description An approver or admin created by an assembly admin awaits confirmation (`awaitingConfirmation: true`): no sign-in (403 ACCOUNT_NOT_CONFIRMED), session or API key works until then. The national admin confirms any; an assembly admin (duty confirmAssemblyUsers, else 403 DUTY_NOT_ALLOWED) their own assembly's (another's is 404), never one they created themselves (422 ASSEMBLY_USER_CONFIRMER_IS_CREATOR). Confirming an account that awaits nothing changes nothing. Audited (AssemblyUserConfirmed) with the actor.
+         */
+        post: operations["assemblyConfirmUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1232,7 +1252,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with an email and password (assembly staff)
-         * @description Sets the session cookie (`__Host-tp_session`: http-only, SameSite=Strict, Secure, path /, no Domain; plain `tp_session` without Secure when COOKIE_SECURE=false, for http in development) and answers the person and the CSRF token. A wrong email and a wrong password get the same 401 `INVALID_CREDENTIALS`. Attempts are limited per account and address and per address (429 `RATE_LIMITED`). The session ends after SESSION_IDLE_MINUTES without a request, or SESSION_MAX_HOURS after sign-in.
+         * @description Sets the session cookie (`__Host-tp_session`: http-only, SameSite=Strict, Secure, path /, no Domain; plain `tp_session` without Secure when COOKIE_SECURE=false, for http in development) and answers the person and the CSRF token. A wrong email and a wrong password get the same 401 `INVALID_CREDENTIALS`. Attempts are limited per account and address, per address, and per account from all the addresses it has not signed in from in 90 days together (429 `RATE_LIMITED`). The session ends after SESSION_IDLE_MINUTES without a request, or SESSION_MAX_HOURS after sign-in.
          */
         post: operations["peopleSignIn"];
         delete?: never;
@@ -1312,7 +1332,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a link to set a new password
-         * @description When the email is an assembly user's, a link working for PASSWORD_RESET_MINUTES is sent to their phone. The answer is 202 either way; at most five links per account an hour, and the sign-in limit per address (429).
+         * @description When the email is an assembly user's, a link working for PASSWORD_RESET_MINUTES is sent to their phone. The answer is 202 either way; at most five links per account an hour, and the sign-in limit per address (429). The account's own person, proved by a live session cookie of theirs or by asking from an address the account was signed in to from (in the last 90 days), has five links an hour of their own, which strangers' requests never use up.
          */
         post: operations["peopleRequestReset"];
         delete?: never;
@@ -2686,6 +2706,8 @@ export interface components {
              * @example 2026-11-22T08:30:00.000Z
              */
             disabledAt: string | null;
+            /** @description Made by an assembly admin as an approver or admin, and not yet confirmed by a second person (the national admin or another assembly admin: POST /assembly/users/{id}/confirm): no sign-in, session or key works until then. */
+            awaitingConfirmation: boolean;
         };
         AddAssemblyBody: {
             /** @example Kumasi Metropolitan Assembly */
@@ -7139,6 +7161,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description Too many requests (`RATE_LIMITED`, with a Retry-After header in seconds), or too many callbacks kept for one transaction (`TOO_MANY_CALLBACKS`). */
             429: {
                 headers: {
@@ -9177,6 +9209,124 @@ export interface operations {
             };
             /** @description The body is not application/json. */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    assemblyConfirmUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssemblyUserResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

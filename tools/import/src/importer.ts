@@ -1,23 +1,16 @@
 import { once } from 'node:events';
-import { createWriteStream, readdirSync, statSync, type WriteStream } from 'node:fs';
-import { basename, join } from 'node:path';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import pg from 'pg';
-import {
-  COLLECTIONS,
-  collectionOfFile,
-  mappableFields,
-  type Collection,
-  type Mapped,
-  type Row,
-  type Table,
-} from './collections';
+import { COLLECTIONS, mappableFields, type Collection, type Mapped, type Row, type Table } from './collections';
+import { inputFiles, type SkippedFile } from './input-files';
 import { readRecords } from './reader';
 import { refusalOf, type Doc, type RefusalCode } from './records';
+import { COLLECTION_OF_TABLE, detailOf, readHint, type RefusalDetail } from './refusal-detail';
 import { MAX_DISTINCT_PER_FIELD, ValueReader, ValueRefusal, type Unplaced, type ValueMap } from './value-reader';
 
 export interface ImportOptions {
   databaseUrl: string;
-  /** Files, or folders whose `.json`, `.jsonl` and `.ndjson` files are read. */
+  /** Files, or folders read whole: mongoexport files, mongodump folders and archives (see input-files.ts). */
   inputs: readonly string[];
   /** Where the report (JSON lines) is written. */
   reportPath: string;
@@ -49,9 +42,15 @@ export interface Progress {
 export interface CollectionSummary {
   read: number;
   imported: number;
+  /** Of the imported, those with a value changed to the domain's (by the normaliser or the mapping). */
+  importedWithChanges: number;
+  /** Records already here (same id): left as they are. */
   unchanged: number;
+  /** Records left out for what they point at: a record refused, or neither in the export nor here. */
   skipped: number;
-  /** Skipped records by reason code. */
+  /** Records left out for what they hold: unreadable, refused by the domain or the mapping, a value taken. */
+  refused: number;
+  /** Skipped and refused records by reason code. */
   reasons: Partial<Record<RefusalCode, number>>;
   /** Fields of the original that nothing here maps, with how many records had each. */
   unknownFields: Record<string, number>;
@@ -61,61 +60,29 @@ export interface CollectionSummary {
   folded: Record<string, number>;
 }
 
-/** A file of the input that was not read, and why. */
-export interface SkippedFile {
+export type { SkippedFile } from './input-files';
+
+/** A file read, the collection it was taken as, and how the name or the records told. */
+export interface FileTaken {
   file: string;
-  reason: string;
+  collection: string;
+  by: string;
+  read: number;
 }
 
 export interface ImportSummary {
   dryRun: boolean;
   collections: Record<string, CollectionSummary>;
+  /** Files read, each with the collection it was taken as and why. */
+  files: FileTaken[];
   /** Files that name no collection (other collections of the same database, ...): listed, not read. */
   skippedFiles: SkippedFile[];
   /** Each distinct value (folded spelling) no rule or mapping placed, per field, with a count and an example id. */
   unplaced: Unplaced[];
   seconds: number;
-}
-
-/** A file of the export and the collection its name says it holds. */
-export interface InputFile {
-  path: string;
-  collection: Collection;
-  bytes: number;
-}
-
-const EXTENSIONS = /\.(json|jsonl|ndjson)$/i;
-
-/**
- * The files to read, in the order references need, and those not read with why: a folder's other files, and files
- * whose name names no collection here (an export of the whole database holds `sessions`, `merchants`, ...). With
- * `strict`, a JSON file naming no collection refuses the import instead.
- */
-export function inputFiles(inputs: readonly string[], strict = false): { files: InputFile[]; skipped: SkippedFile[] } {
-  const skipped: SkippedFile[] = [];
-  const paths = inputs.flatMap((input) => {
-    if (!statSync(input).isDirectory()) return [input];
-    const names = readdirSync(input)
-      .filter((name) => !name.startsWith('.'))
-      .sort();
-    for (const name of names.filter((n) => !EXTENSIONS.test(n)))
-      skipped.push({ file: join(input, name), reason: 'not an export file (.json, .jsonl or .ndjson)' });
-    return names.filter((name) => EXTENSIONS.test(name)).map((name) => join(input, name));
-  });
-  const expected = `expected one of ${COLLECTIONS.map((c) => c.name).join(', ')} (as mongoexport names them, e.g. vehicles.json)`;
-  const files: InputFile[] = [];
-  for (const path of paths) {
-    if (/\.metadata\.json$/i.test(path)) {
-      skipped.push({ file: path, reason: "mongodump's collection metadata (indexes), not records" });
-      continue;
-    }
-    const collection = collectionOfFile(basename(path));
-    if (collection) files.push({ path, collection, bytes: statSync(path).size });
-    else if (strict) throw new Error(`${path}: the file name names no collection; ${expected} (--strict)`);
-    else skipped.push({ file: path, reason: 'names no collection imported here' });
-  }
-  files.sort((a, b) => COLLECTIONS.indexOf(a.collection) - COLLECTIONS.indexOf(b.collection));
-  return { files, skipped };
+  /** Records read over the run's time, and the importer's largest resident memory (MB) by the end. */
+  recordsPerSecond: number;
+  peakMemoryMb: number;
 }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -129,6 +96,25 @@ interface Pending {
 /** A record that mapped and passed the domain: it waits in a batch for its references and its write. */
 interface Ready extends Pending {
   mapped: Mapped;
+  /** A value of it was changed to the domain's (normaliser or mapping). */
+  changed: boolean;
+}
+
+type Skip = (p: Pending, code: RefusalCode, reason: string, detail?: RefusalDetail) => void;
+
+/** Refused records by collection and id, with where they were read: a reference to one names it. */
+const MAX_REFUSED_KEPT = 100_000;
+class Refused {
+  private readonly byCollection = new Map<string, Map<string, string>>();
+  add(collection: string, id: string | undefined, where: string): void {
+    if (!id) return;
+    const ids = this.byCollection.get(collection) ?? new Map<string, string>();
+    this.byCollection.set(collection, ids);
+    if (ids.size < MAX_REFUSED_KEPT) ids.set(id, where);
+  }
+  where(collection: string, id: string): string | undefined {
+    return this.byCollection.get(collection)?.get(id);
+  }
 }
 
 class Report {
@@ -150,19 +136,31 @@ class Report {
   }
 }
 
-/** The database side of an import: reference checks and idempotent, all-or-nothing batch writes. */
+/**
+ * The database side of an import: reference checks and idempotent, all-or-nothing batch writes. A dry run writes
+ * the same batches the same way, in one transaction rolled back at its end (each batch a savepoint): so it finds what
+ * the import finds, the database's refusals (a plate another record holds) included, and leaves nothing behind.
+ */
 class Target {
   private columns = new Map<string, Set<string>>();
-  /** Dry run: ids this run would have written, for references between collections. */
-  private readonly wouldWrite = new Map<Table, Set<string>>();
+  /** Dry run: the one connection, inside the transaction that is rolled back at the end. */
+  private held?: pg.PoolClient;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly dryRun: boolean,
   ) {}
 
+  private query<T extends pg.QueryResultRow>(sql: string, values?: unknown[]) {
+    return (this.held ?? this.pool).query<T>(sql, values);
+  }
+
   async open(): Promise<void> {
-    const { rows } = await this.pool.query<{ table_name: string; column_name: string }>(
+    if (this.dryRun) {
+      this.held = await this.pool.connect();
+      await this.held.query('BEGIN');
+    }
+    const { rows } = await this.query<{ table_name: string; column_name: string }>(
       `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()`,
     );
     for (const row of rows) {
@@ -174,34 +172,41 @@ class Target {
       throw new Error('the database has no tables: apply the migrations first (npx prisma migrate deploy)');
   }
 
-  /** Of the given ids of a table, those that exist (or, in a dry run, that this run would have written). */
+  /** Ends a dry run's transaction, undoing everything it wrote. */
+  async close(): Promise<void> {
+    if (!this.held) return;
+    await this.held.query('ROLLBACK').catch(() => undefined);
+    this.held.release();
+    this.held = undefined;
+  }
+
+  /** Of the given ids of a table, those that exist (in a dry run, written by this run's transaction too). */
   async existing(table: Table, ids: readonly string[]): Promise<Set<string>> {
-    const { rows } = await this.pool.query<{ id: string }>(
-      `SELECT id FROM ${quote(table)} WHERE id = ANY($1::bpchar[])`,
-      [ids],
+    const { rows } = await this.query<{ id: string }>(`SELECT id FROM ${quote(table)} WHERE id = ANY($1::bpchar[])`, [
+      ids,
+    ]);
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** The id of the record of a table whose column holds a value (the one a duplicate collides with), if any. */
+  async holder(table: Table, column: string, value: string): Promise<string | undefined> {
+    const known = this.columns.get(table);
+    if (!known?.has(column)) return undefined;
+    const { rows } = await this.query<{ id: string }>(
+      `SELECT id FROM ${quote(table)} WHERE ${quote(column)}::text = $1 LIMIT 1`,
+      [value],
     );
-    const found = new Set(rows.map((r) => r.id));
-    for (const id of ids) if (this.wouldWrite.get(table)?.has(id)) found.add(id);
-    return found;
+    return rows[0]?.id;
   }
 
   /** The records' rows, written in one transaction; the ids actually inserted (an id already present is left). */
   async write(records: readonly Mapped[]): Promise<Set<string>> {
-    if (this.dryRun) {
-      const table = records[0].rows[0].table;
-      const present = await this.existing(
-        table,
-        records.map((r) => r.id),
-      );
-      const set = this.wouldWrite.get(table) ?? new Set<string>();
-      this.wouldWrite.set(table, set);
-      const fresh = records.filter((r) => !present.has(r.id)).map((r) => r.id);
-      for (const id of fresh) set.add(id);
-      return new Set(fresh);
-    }
-    const client = await this.pool.connect();
+    const client = this.held ?? (await this.pool.connect());
+    const [begin, commit, rollback] = this.held
+      ? ['SAVEPOINT batch', 'RELEASE SAVEPOINT batch', 'ROLLBACK TO SAVEPOINT batch; RELEASE SAVEPOINT batch']
+      : ['BEGIN', 'COMMIT', 'ROLLBACK'];
     try {
-      await client.query('BEGIN');
+      await client.query(begin);
       const inserted = await this.insert(
         client,
         records.map((r) => r.rows[0]),
@@ -211,13 +216,13 @@ class Target {
       const byTable = new Map<Table, Row[]>();
       for (const row of dependents) byTable.set(row.table, [...(byTable.get(row.table) ?? []), row]);
       for (const rows of byTable.values()) await this.insert(client, rows);
-      await client.query('COMMIT');
+      await client.query(commit);
       return inserted;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await client.query(rollback).catch(() => undefined);
       throw error;
     } finally {
-      client.release();
+      if (!this.held) client.release();
     }
   }
 
@@ -239,10 +244,19 @@ class Target {
 }
 
 /** The words and code of a database refusal of one record (a unique value taken by another record, ...). */
-function databaseRefusal(error: unknown): { code: RefusalCode; reason: string } {
+function databaseRefusal(error: unknown): { code: RefusalCode; reason: string; column?: string; value?: string } {
   const e = error as { code?: string; constraint?: string; detail?: string; message?: string };
-  if (e.code === '23505')
-    return { code: 'DUPLICATE_VALUE', reason: `another record already has this value (${e.constraint}): ${e.detail}` };
+  if (e.code === '23505') {
+    // PostgreSQL's words: Key ("registrationNumber")=(GR 1001-24) already exists.
+    const key = /^Key \((.+?)\)=\((.*)\) already exists/.exec(e.detail ?? '');
+    const column = key && /^"?[A-Za-z_][A-Za-z0-9_]*"?$/.test(key[1]) ? key[1].replace(/"/g, '') : undefined;
+    return {
+      code: 'DUPLICATE_VALUE',
+      reason: `another record already has this value (${e.constraint}): ${e.detail}`,
+      column,
+      value: key?.[2],
+    };
+  }
   if (e.code === '23503') return { code: 'REFERENCE_MISSING', reason: `${e.detail ?? e.message}` };
   if (typeof e.code === 'string' && /^2[23]/.test(e.code))
     return { code: 'DATABASE_REFUSED', reason: `${e.message} (${e.code})` };
@@ -252,8 +266,10 @@ function databaseRefusal(error: unknown): { code: RefusalCode; reason: string } 
 const emptySummary = (): CollectionSummary => ({
   read: 0,
   imported: 0,
+  importedWithChanges: 0,
   unchanged: 0,
   skipped: 0,
+  refused: 0,
   reasons: {},
   unknownFields: {},
   notCarried: {},
@@ -268,7 +284,7 @@ const emptySummary = (): CollectionSummary => ({
  */
 export async function runImport(options: ImportOptions): Promise<ImportSummary> {
   const started = Date.now();
-  const { files, skipped: skippedFiles } = inputFiles(options.inputs, options.strict === true);
+  const { files, skipped: skippedFiles } = await inputFiles(options.inputs, options.strict === true);
   const values = new ValueReader(options.valueMap, mappableFields());
   const bytesTotal = files.reduce((sum, f) => sum + f.bytes, 0);
   const batchSize = options.batchSize ?? 500;
@@ -276,10 +292,14 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const summary: ImportSummary = {
     dryRun: options.dryRun === true,
     collections: {},
+    files: [],
     skippedFiles,
     unplaced: [],
     seconds: 0,
+    recordsPerSecond: 0,
+    peakMemoryMb: 0,
   };
+  const refused = new Refused();
   for (const c of COLLECTIONS) if (files.some((f) => f.collection === c)) summary.collections[c.name] = emptySummary();
   const examples = new Map<string, string>();
   const report = new Report(options.reportPath);
@@ -292,30 +312,46 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     for (const file of files) {
       const collection = file.collection;
       const counts = summary.collections[collection.name];
-      const skip = (p: Pending, code: RefusalCode, reason: string) => {
-        counts.skipped += 1;
+      const taken: FileTaken = { file: file.name, collection: collection.name, by: file.by, read: 0 };
+      summary.files.push(taken);
+      report.line({ file: file.name, takenAs: collection.name, by: file.by });
+      const skip: Skip = (p, code, reason, detail = {}) => {
+        if (code === 'REFERENCE_MISSING') counts.skipped += 1;
+        else {
+          counts.refused += 1;
+          refused.add(collection.name, p.id, `${file.name} ${p.position} (${code})`);
+        }
         counts.reasons[code] = (counts.reasons[code] ?? 0) + 1;
-        report.line({ collection: collection.name, file: file.path, position: p.position, id: p.id, code, reason });
+        report.line({
+          collection: collection.name,
+          file: file.name,
+          position: p.position,
+          id: p.id,
+          code,
+          reason,
+          ...detail,
+        });
       };
       const flush = async (batch: Ready[]) => {
-        await writeBatch(target, batch, counts, skip);
+        await writeBatch(target, batch, counts, skip, refused);
         options.onProgress?.({
           collection: collection.name,
-          file: file.path,
-          bytesRead: bytesDone + stream.bytesRead,
+          file: file.name,
+          bytesRead: bytesDone + Math.min(reading.bytesRead(), file.bytes),
           bytesTotal,
           records,
           startedAt: started,
         });
       };
-      const { stream, records: items } = await readRecords(file.path);
+      const reading = await readRecords(file.source);
       let batch: Ready[] = [];
-      for await (const item of items) {
+      for await (const item of reading.records) {
         counts.read += 1;
+        taken.read += 1;
         records += 1;
         if (records % 1000 === 0) await report.caughtUp();
         if ('error' in item) {
-          skip({ position: item.position }, item.code, item.error);
+          skip({ position: item.position }, item.code, item.error, { hint: readHint(item.code) });
           continue;
         }
         const pending = mapRecord(collection, item.doc, item.position, mapOptions, values, counts, examples, skip);
@@ -363,9 +399,12 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
         report.line({ collection: name, notCarried: field, records: n, why: why[field] });
     }
     summary.seconds = (Date.now() - started) / 1000;
+    summary.recordsPerSecond = Math.round(records / Math.max(summary.seconds, 0.001));
+    summary.peakMemoryMb = Math.round(process.resourceUsage().maxRSS / 1024);
     report.line({ summary });
     return summary;
   } finally {
+    await target.close();
     await report.close();
     await pool.end();
   }
@@ -379,7 +418,7 @@ function mapRecord(
   values: ValueReader,
   counts: CollectionSummary,
   examples: Map<string, string>,
-  skip: (p: Pending, code: RefusalCode, reason: string) => void,
+  skip: Skip,
 ): Ready | undefined {
   const id = typeof doc._id === 'string' ? doc._id : undefined;
   const unknown = (field: string) => {
@@ -403,15 +442,15 @@ function mapRecord(
   try {
     const folded: Record<string, { original: string; normalised: string }> = {};
     const read = collection.values ? values.read(collection.name, doc, collection.values, id, folded) : doc;
-    return { position, id, mapped: collection.map(read, options, folded) };
+    return { position, id, mapped: collection.map(read, options, folded), changed: Object.keys(folded).length > 0 };
   } catch (error) {
     if (error instanceof ValueRefusal) {
-      skip({ position, id }, 'INVALID_VALUE', error.message);
+      skip({ position, id }, 'INVALID_VALUE', error.message, detailOf(error, 'INVALID_VALUE', collection.name, doc));
       return undefined;
     }
     const refusal = refusalOf(error);
     if (!refusal) throw error;
-    skip({ position, id }, refusal.code, refusal.message);
+    skip({ position, id }, refusal.code, refusal.message, detailOf(error, refusal.code, collection.name, doc));
     return undefined;
   }
 }
@@ -420,7 +459,8 @@ async function writeBatch(
   target: Target,
   batch: readonly Ready[],
   counts: CollectionSummary,
-  skip: (p: Pending, code: RefusalCode, reason: string) => void,
+  skip: Skip,
+  refused: Refused,
 ): Promise<void> {
   if (batch.length === 0) return;
   // References: every record pointed at must be here already (imported earlier in this run, or before).
@@ -432,21 +472,40 @@ async function writeBatch(
   const ready: Ready[] = [];
   for (const p of batch) {
     const missing = p.mapped.references.find((r) => !found.get(r.table)?.has(r.id));
-    if (missing)
-      skip(
-        p,
-        'REFERENCE_MISSING',
-        missing.table === 'merchants'
-          ? `merchant ${missing.id} is not a merchant here: map it with --merchant ${missing.id}=<merchant id here>`
-          : `${missing.field} ${missing.id} names no ${missing.table} record (not in the export, skipped, or not here)`,
-      );
-    else ready.push(p);
+    if (!missing) {
+      ready.push(p);
+      continue;
+    }
+    const pointed = COLLECTION_OF_TABLE[missing.table];
+    const where = refused.where(pointed, missing.id);
+    skip(
+      p,
+      'REFERENCE_MISSING',
+      missing.table === 'merchants'
+        ? `merchant ${missing.id} is not a merchant here`
+        : where
+          ? `${missing.field} ${missing.id} names a ${pointed} record this import refused (${where})`
+          : `${missing.field} ${missing.id} names no ${pointed} record: neither in the export nor here`,
+      {
+        field: missing.field,
+        value: missing.id,
+        hint:
+          missing.table === 'merchants'
+            ? `map it with --merchant ${missing.id}=<merchant id here>`
+            : where
+              ? `correct the ${pointed} record at ${where} and run the import again: this record follows it`
+              : `add the ${pointed} export to the import (or import it first), then run the import again`,
+      },
+    );
   }
   if (ready.length === 0) return;
   const count = (inserted: Set<string>, written: readonly Ready[]) => {
     for (const p of written) {
-      if (inserted.has(p.mapped.id)) counts.imported += 1;
-      else counts.unchanged += 1;
+      if (!inserted.has(p.mapped.id)) counts.unchanged += 1;
+      else {
+        counts.imported += 1;
+        if (p.changed) counts.importedWithChanges += 1;
+      }
     }
   };
   try {
@@ -459,7 +518,19 @@ async function writeBatch(
         count(await target.write([p.mapped]), [p]);
       } catch (single) {
         const refusal = databaseRefusal(single);
-        skip(p, refusal.code, refusal.reason);
+        const table = p.mapped.rows[0].table;
+        const holder =
+          refusal.column !== undefined && refusal.value !== undefined
+            ? await target.holder(table, refusal.column, refusal.value)
+            : undefined;
+        skip(p, refusal.code, refusal.reason, {
+          field: refusal.column,
+          value: refusal.value,
+          hint: holder
+            ? `record ${holder} already holds this ${refusal.column}: correct one of the two in the original and ` +
+              'export again (the one here is kept)'
+            : 'correct the record in the original and export again',
+        });
       }
     }
   }

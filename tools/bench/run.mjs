@@ -389,7 +389,9 @@ async function exportScale(scale, days) {
 
 /**
  * `--import <trips>`: the importer (tools/import) on a sample export of the original service with that many trips
- * (the other collections at 1% of the 100,000-record sample), into a fresh database, its resident memory sampled.
+ * (the other collections at 1% of the 100,000-record sample), into a fresh database, its resident memory sampled;
+ * then the same export with the trips as one JSON array, on one line, as `mongoexport --jsonArray` writes it, and
+ * the ratio of the two times (the array must read as fast as lines).
  */
 async function importRun(trips) {
   const built = spawnSync(process.execPath, [join(root, 'tools', 'import', 'build.mjs')], {
@@ -405,6 +407,46 @@ async function importRun(trips) {
     });
     if (sample.status !== 0) throw new Error(`sample failed:\n${sample.stdout}${sample.stderr}`);
   }
+  const arrayFolder = `${folder}-array`;
+  if (!existsSync(join(arrayFolder, 'trips.json'))) {
+    mkdirSync(arrayFolder, { recursive: true });
+    for (const file of readdirSync(folder))
+      if (file !== 'trips.json') writeFileSync(join(arrayFolder, file), readFileSync(join(folder, file)));
+    await jsonArrayOf(join(folder, 'trips.json'), join(arrayFolder, 'trips.json'));
+  }
+  const lines = await importOnce(cli, folder, trips, 'JSON lines');
+  const array = await importOnce(cli, arrayFolder, trips, 'one JSON array (--jsonArray)');
+  const ratio = array.seconds / lines.seconds;
+  console.log(
+    `[bench] the trips as one JSON array took ${ratio.toFixed(2)}x the time of JSON lines ` +
+      `(${array.seconds.toFixed(1)} s / ${lines.seconds.toFixed(1)} s, same records, same run)`,
+  );
+  return { ...lines, jsonArray: array, arrayToLinesTime: Number(ratio.toFixed(3)) };
+}
+
+/** The JSON lines of `from` as one JSON array on one line in `to`, streamed. */
+async function jsonArrayOf(from, to) {
+  const { createReadStream, createWriteStream } = await import('node:fs');
+  const { createInterface } = await import('node:readline');
+  const { once } = await import('node:events');
+  const out = createWriteStream(to);
+  const write = async (text) => {
+    if (!out.write(text)) await once(out, 'drain');
+  };
+  await write('[');
+  let first = true;
+  for await (const line of createInterface({ input: createReadStream(from), crlfDelay: Infinity })) {
+    if (line.trim() === '') continue;
+    await write(first ? line : `,${line}`);
+    first = false;
+  }
+  await write(']');
+  out.end();
+  await once(out, 'finish');
+}
+
+/** One import of a folder into a fresh database, its time, records and resident memory (sampled). */
+async function importOnce(cli, folder, trips, form) {
   const megabytes = Math.round(
     readdirSync(folder).reduce((sum, f) => sum + statSync(join(folder, f)).size, 0) / 2 ** 20,
   );
@@ -446,6 +488,7 @@ async function importRun(trips) {
   const imported = Object.values(summary.collections).reduce((n, c) => n + c.imported, 0);
   const out = {
     trips,
+    form,
     exportMb: megabytes,
     imported,
     seconds,
@@ -453,8 +496,8 @@ async function importRun(trips) {
     rssPeakMb: Math.round(peak),
   };
   console.log(
-    `[bench] import of a ${megabytes} MB export (${trips} trips): ${imported} records in ${seconds.toFixed(1)} s ` +
-      `(${out.recordsPerSecond} records/s); importer RSS at most ${out.rssPeakMb} MB`,
+    `[bench] import of a ${megabytes} MB export (${trips} trips, ${form}): ${imported} records in ` +
+      `${seconds.toFixed(1)} s (${out.recordsPerSecond} records/s); importer RSS at most ${out.rssPeakMb} MB`,
   );
   return out;
 }

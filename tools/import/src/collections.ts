@@ -120,7 +120,7 @@ export interface Collection {
   map(doc: Doc, options: MapOptions, folded: Readonly<Record<string, OriginalValue>>): Mapped;
 }
 
-// mongoose-delete's fields: a record with `deleted: true` is not imported (README, soft-deleted records).
+// mongoose-delete's fields: a record with `deleted: true` is not imported (docs/importing.md, soft-deleted records).
 const META = ['_id', 'createdAt', 'updatedAt', '__v', 'deleted', 'deletedAt', 'deletedBy'];
 export const META_TYPES: Readonly<Record<string, FieldType>> = {
   createdAt: 'date',

@@ -1,10 +1,8 @@
 import { once } from 'node:events';
-import { createWriteStream, readdirSync, statSync, type WriteStream } from 'node:fs';
-import { basename, join } from 'node:path';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import pg from 'pg';
 import {
   COLLECTIONS,
-  collectionOfFile,
   mappableFields,
   META_TYPES,
   type Collection,
@@ -14,13 +12,15 @@ import {
 } from './collections';
 import { FieldMap } from './field-map';
 import { castRecord, CastTally, type DateOrder, type DateRead } from './caster';
+import { inputFiles, type SkippedFile } from './input-files';
 import { readRecords } from './reader';
 import { refusalOf, type Doc, type RefusalCode } from './records';
+import { COLLECTION_OF_TABLE, detailOf, readHint, type RefusalDetail } from './refusal-detail';
 import { MAX_DISTINCT_PER_FIELD, ValueReader, ValueRefusal, type Unplaced, type ValueMap } from './value-reader';
 
 export interface ImportOptions {
   databaseUrl: string;
-  /** Files, or folders whose `.json`, `.jsonl` and `.ndjson` files are read. */
+  /** Files, or folders read whole: mongoexport files, mongodump folders and archives (see input-files.ts). */
   inputs: readonly string[];
   /** Where the report (JSON lines) is written. */
   reportPath: string;
@@ -56,11 +56,20 @@ export interface Progress {
 export interface CollectionSummary {
   read: number;
   imported: number;
+  /** Of the imported, those with a value changed to the domain's (by the normaliser or the mapping). */
+  importedWithChanges: number;
+  /** Records already here (same id): left as they are. */
   unchanged: number;
   /** Records here (from an older copy earlier in the export, or an earlier import) replaced by a newer copy. */
   replaced: number;
+  /**
+   * Records left out for what they point at (a record refused, or neither in the export nor here), and records left
+   * out on purpose: an older copy of a record imported (SUPERSEDED), a record deleted in the original (DELETED).
+   */
   skipped: number;
-  /** Skipped records by reason code. */
+  /** Records left out for what they hold: unreadable, refused by the domain or the mapping, a value taken. */
+  refused: number;
+  /** Skipped and refused records by reason code. */
   reasons: Partial<Record<RefusalCode, number>>;
   /** Fields of the original that nothing here maps, with how many records had each. */
   unknownFields: Record<string, number>;
@@ -72,61 +81,29 @@ export interface CollectionSummary {
   cast: Record<string, number>;
 }
 
-/** A file of the input that was not read, and why. */
-export interface SkippedFile {
+export type { SkippedFile } from './input-files';
+
+/** A file read, the collection it was taken as, and how the name or the records told. */
+export interface FileTaken {
   file: string;
-  reason: string;
+  collection: string;
+  by: string;
+  read: number;
 }
 
 export interface ImportSummary {
   dryRun: boolean;
   collections: Record<string, CollectionSummary>;
+  /** Files read, each with the collection it was taken as and why. */
+  files: FileTaken[];
   /** Files that name no collection (other collections of the same database, ...): listed, not read. */
   skippedFiles: SkippedFile[];
   /** Each distinct value (folded spelling) no rule or mapping placed, per field, with a count and an example id. */
   unplaced: Unplaced[];
   seconds: number;
-}
-
-/** A file of the export and the collection its name says it holds. */
-export interface InputFile {
-  path: string;
-  collection: Collection;
-  bytes: number;
-}
-
-const EXTENSIONS = /\.(json|jsonl|ndjson)$/i;
-
-/**
- * The files to read, in the order references need, and those not read with why: a folder's other files, and files
- * whose name names no collection here (an export of the whole database holds `sessions`, `merchants`, ...). With
- * `strict`, a JSON file naming no collection refuses the import instead.
- */
-export function inputFiles(inputs: readonly string[], strict = false): { files: InputFile[]; skipped: SkippedFile[] } {
-  const skipped: SkippedFile[] = [];
-  const paths = inputs.flatMap((input) => {
-    if (!statSync(input).isDirectory()) return [input];
-    const names = readdirSync(input)
-      .filter((name) => !name.startsWith('.'))
-      .sort();
-    for (const name of names.filter((n) => !EXTENSIONS.test(n)))
-      skipped.push({ file: join(input, name), reason: 'not an export file (.json, .jsonl or .ndjson)' });
-    return names.filter((name) => EXTENSIONS.test(name)).map((name) => join(input, name));
-  });
-  const expected = `expected one of ${COLLECTIONS.map((c) => c.name).join(', ')} (as mongoexport names them, e.g. vehicles.json)`;
-  const files: InputFile[] = [];
-  for (const path of paths) {
-    if (/\.metadata\.json$/i.test(path)) {
-      skipped.push({ file: path, reason: "mongodump's collection metadata (indexes), not records" });
-      continue;
-    }
-    const collection = collectionOfFile(basename(path));
-    if (collection) files.push({ path, collection, bytes: statSync(path).size });
-    else if (strict) throw new Error(`${path}: the file name names no collection; ${expected} (--strict)`);
-    else skipped.push({ file: path, reason: 'names no collection imported here' });
-  }
-  files.sort((a, b) => COLLECTIONS.indexOf(a.collection) - COLLECTIONS.indexOf(b.collection));
-  return { files, skipped };
+  /** Records read over the run's time, and the importer's largest resident memory (MB) by the end. */
+  recordsPerSecond: number;
+  peakMemoryMb: number;
 }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -140,6 +117,28 @@ interface Pending {
 /** A record that mapped and passed the domain: it waits in a batch for its references and its write. */
 interface Ready extends Pending {
   mapped: Mapped;
+  /** A value of it was changed to the domain's (normaliser or mapping). */
+  changed: boolean;
+}
+
+/** Reasons a record is skipped rather than refused: nothing in the record itself to correct. */
+const LEFT_OUT: ReadonlySet<RefusalCode> = new Set<RefusalCode>(['REFERENCE_MISSING', 'SUPERSEDED', 'DELETED']);
+
+type Skip = (p: Pending, code: RefusalCode, reason: string, detail?: RefusalDetail) => void;
+
+/** Refused records by collection and id, with where they were read: a reference to one names it. */
+const MAX_REFUSED_KEPT = 100_000;
+class Refused {
+  private readonly byCollection = new Map<string, Map<string, string>>();
+  add(collection: string, id: string | undefined, where: string): void {
+    if (!id) return;
+    const ids = this.byCollection.get(collection) ?? new Map<string, string>();
+    this.byCollection.set(collection, ids);
+    if (ids.size < MAX_REFUSED_KEPT) ids.set(id, where);
+  }
+  where(collection: string, id: string): string | undefined {
+    return this.byCollection.get(collection)?.get(id);
+  }
 }
 
 class Report {
@@ -186,19 +185,32 @@ interface Written {
   older: Map<string, Revision>;
 }
 
-/** The database side of an import: reference checks and idempotent, all-or-nothing batch writes. */
+/**
+ * The database side of an import: reference checks and idempotent, all-or-nothing batch writes. A dry run writes
+ * the same batches the same way, in one transaction rolled back at its end (each batch a savepoint): so it finds what
+ * the import finds, the database's refusals (a plate another record holds) and copies of one record included, and
+ * leaves nothing behind.
+ */
 class Target {
   private columns = new Map<string, Set<string>>();
-  /** Dry run: ids this run would have written, with their revisions, for references and copies of one record. */
-  private readonly wouldWrite = new Map<Table, Map<string, Revision>>();
+  /** Dry run: the one connection, inside the transaction that is rolled back at the end. */
+  private held?: pg.PoolClient;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly dryRun: boolean,
   ) {}
 
+  private query<T extends pg.QueryResultRow>(sql: string, values?: unknown[]) {
+    return (this.held ?? this.pool).query<T>(sql, values);
+  }
+
   async open(): Promise<void> {
-    const { rows } = await this.pool.query<{ table_name: string; column_name: string }>(
+    if (this.dryRun) {
+      this.held = await this.pool.connect();
+      await this.held.query('BEGIN');
+    }
+    const { rows } = await this.query<{ table_name: string; column_name: string }>(
       `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()`,
     );
     for (const row of rows) {
@@ -210,52 +222,45 @@ class Target {
       throw new Error('the database has no tables: apply the migrations first (npx prisma migrate deploy)');
   }
 
-  /** Of the given ids of a table, those that exist (or, in a dry run, that this run would have written). */
-  async existing(table: Table, ids: readonly string[]): Promise<Set<string>> {
-    return new Set((await this.revisions(table, ids)).keys());
+  /** Ends a dry run's transaction, undoing everything it wrote. */
+  async close(): Promise<void> {
+    if (!this.held) return;
+    await this.held.query('ROLLBACK').catch(() => undefined);
+    this.held.release();
+    this.held = undefined;
   }
 
-  /** The revision of each of the given ids that exists here (or that this dry run would have written). */
-  private async revisions(table: Table, ids: readonly string[]): Promise<Map<string, Revision>> {
-    const { rows } = await this.pool.query<{ id: string; updatedAt: Date; version: number }>(
-      `SELECT id, "updatedAt", version FROM ${quote(table)} WHERE id = ANY($1::bpchar[])`,
-      [ids],
+  /** Of the given ids of a table, those that exist (in a dry run, written by this run's transaction too). */
+  async existing(table: Table, ids: readonly string[]): Promise<Set<string>> {
+    const { rows } = await this.query<{ id: string }>(`SELECT id FROM ${quote(table)} WHERE id = ANY($1::bpchar[])`, [
+      ids,
+    ]);
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** The id of the record of a table whose column holds a value (the one a duplicate collides with), if any. */
+  async holder(table: Table, column: string, value: string): Promise<string | undefined> {
+    const known = this.columns.get(table);
+    if (!known?.has(column)) return undefined;
+    const { rows } = await this.query<{ id: string }>(
+      `SELECT id FROM ${quote(table)} WHERE ${quote(column)}::text = $1 LIMIT 1`,
+      [value],
     );
-    const found = new Map(rows.map((r) => [r.id, { updatedAt: r.updatedAt, version: r.version }]));
-    for (const id of ids) {
-      const planned = this.wouldWrite.get(table)?.get(id);
-      if (planned && (!found.has(id) || newer(planned, found.get(id)!) > 0)) found.set(id, planned);
-    }
-    return found;
+    return rows[0]?.id;
   }
 
   /**
-   * The records' rows, written in one transaction: an id not here is inserted; a copy newer (`updatedAt`, then
-   * `__v`) than the one here replaces it, its dependent rows with it; a copy as new or older is left.
+   * The records' rows, written in one transaction (a dry run: one savepoint): an id not here is inserted; a copy newer
+   * (`updatedAt`, then `__v`) than the one here replaces it, its dependent rows with it; a copy as new or older is left.
    */
   async write(records: readonly Mapped[]): Promise<Written> {
     const table = records[0].rows[0].table;
-    if (this.dryRun) {
-      const here = await this.revisions(
-        table,
-        records.map((r) => r.id),
-      );
-      const planned = this.wouldWrite.get(table) ?? new Map<string, Revision>();
-      this.wouldWrite.set(table, planned);
-      const written: Written = { inserted: new Set(), replaced: new Map(), older: new Map() };
-      for (const r of records) {
-        const copy = revisionOf(r);
-        const existing = here.get(r.id);
-        if (!existing) written.inserted.add(r.id);
-        else if (newer(copy, existing) > 0) written.replaced.set(r.id, existing);
-        else if (newer(copy, existing) < 0) written.older.set(r.id, existing);
-        if (!existing || newer(copy, existing) > 0) planned.set(r.id, copy);
-      }
-      return written;
-    }
-    const client = await this.pool.connect();
+    const client = this.held ?? (await this.pool.connect());
+    const [begin, commit, rollback] = this.held
+      ? ['SAVEPOINT batch', 'RELEASE SAVEPOINT batch', 'ROLLBACK TO SAVEPOINT batch; RELEASE SAVEPOINT batch']
+      : ['BEGIN', 'COMMIT', 'ROLLBACK'];
     try {
-      await client.query('BEGIN');
+      await client.query(begin);
       const inserted = await this.insert(
         client,
         records.map((r) => r.rows[0]),
@@ -285,25 +290,14 @@ class Target {
       const byTable = new Map<Table, Row[]>();
       for (const row of dependents) byTable.set(row.table, [...(byTable.get(row.table) ?? []), row]);
       for (const rows of byTable.values()) await this.insert(client, rows, true);
-      await client.query('COMMIT');
+      await client.query(commit);
       return written;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await client.query(rollback).catch(() => undefined);
       throw error;
     } finally {
-      client.release();
+      if (!this.held) client.release();
     }
-  }
-
-  /** The id of the record holding the one-column unique value a refusal names (`Key (col)=(value) already exists`). */
-  async holder(table: Table, error: unknown): Promise<string | undefined> {
-    const key = /^Key \("?([^",]+?)"?\)=\((.*)\) already exists\.?$/.exec((error as { detail?: string }).detail ?? '');
-    if (!key || !this.columns.get(table)?.has(key[1])) return undefined;
-    const { rows } = await this.pool.query<{ id: string }>(
-      `SELECT id FROM ${quote(table)} WHERE ${quote(key[1])} = $1 LIMIT 1`,
-      [key[2]],
-    );
-    return rows[0]?.id;
   }
 
   private names(rows: readonly Row[]): string[] {
@@ -345,10 +339,19 @@ class Target {
 }
 
 /** The words and code of a database refusal of one record (a unique value taken by another record, ...). */
-function databaseRefusal(error: unknown): { code: RefusalCode; reason: string } {
+function databaseRefusal(error: unknown): { code: RefusalCode; reason: string; column?: string; value?: string } {
   const e = error as { code?: string; constraint?: string; detail?: string; message?: string };
-  if (e.code === '23505')
-    return { code: 'DUPLICATE_VALUE', reason: `another record already has this value (${e.constraint}): ${e.detail}` };
+  if (e.code === '23505') {
+    // PostgreSQL's words: Key ("registrationNumber")=(GR 1001-24) already exists.
+    const key = /^Key \((.+?)\)=\((.*)\) already exists/.exec(e.detail ?? '');
+    const column = key && /^"?[A-Za-z_][A-Za-z0-9_]*"?$/.test(key[1]) ? key[1].replace(/"/g, '') : undefined;
+    return {
+      code: 'DUPLICATE_VALUE',
+      reason: `another record already has this value (${e.constraint}): ${e.detail}`,
+      column,
+      value: key?.[2],
+    };
+  }
   if (e.code === '23503') return { code: 'REFERENCE_MISSING', reason: `${e.detail ?? e.message}` };
   if (typeof e.code === 'string' && /^2[23]/.test(e.code))
     return { code: 'DATABASE_REFUSED', reason: `${e.message} (${e.code})` };
@@ -358,9 +361,11 @@ function databaseRefusal(error: unknown): { code: RefusalCode; reason: string } 
 const emptySummary = (): CollectionSummary => ({
   read: 0,
   imported: 0,
+  importedWithChanges: 0,
   unchanged: 0,
   replaced: 0,
   skipped: 0,
+  refused: 0,
   reasons: {},
   unknownFields: {},
   notCarried: {},
@@ -376,7 +381,7 @@ const emptySummary = (): CollectionSummary => ({
  */
 export async function runImport(options: ImportOptions): Promise<ImportSummary> {
   const started = Date.now();
-  const { files, skipped: skippedFiles } = inputFiles(options.inputs, options.strict === true);
+  const { files, skipped: skippedFiles } = await inputFiles(options.inputs, options.strict === true);
   const values = new ValueReader(options.valueMap, mappableFields());
   const fields = new FieldMap(COLLECTIONS, options.fieldMap);
   const bytesTotal = files.reduce((sum, f) => sum + f.bytes, 0);
@@ -385,10 +390,14 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const summary: ImportSummary = {
     dryRun: options.dryRun === true,
     collections: {},
+    files: [],
     skippedFiles,
     unplaced: [],
     seconds: 0,
+    recordsPerSecond: 0,
+    peakMemoryMb: 0,
   };
+  const refused = new Refused();
   for (const c of COLLECTIONS) if (files.some((f) => f.collection === c)) summary.collections[c.name] = emptySummary();
   const examples = new Map<string, string>();
   const casts = new CastTally();
@@ -402,32 +411,49 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     for (const file of files) {
       const collection = file.collection;
       const counts = summary.collections[collection.name];
-      const skip = (p: Pending, code: RefusalCode, reason: string) => {
-        counts.skipped += 1;
+      const taken: FileTaken = { file: file.name, collection: collection.name, by: file.by, read: 0 };
+      summary.files.push(taken);
+      report.line({ file: file.name, takenAs: collection.name, by: file.by });
+      const skip: Skip = (p, code, reason, detail = {}) => {
+        // Left out for what it points at, or on purpose (an older copy, a record deleted in the original): skipped.
+        if (LEFT_OUT.has(code)) counts.skipped += 1;
+        else {
+          counts.refused += 1;
+          refused.add(collection.name, p.id, `${file.name} ${p.position} (${code})`);
+        }
         counts.reasons[code] = (counts.reasons[code] ?? 0) + 1;
-        report.line({ collection: collection.name, file: file.path, position: p.position, id: p.id, code, reason });
+        report.line({
+          collection: collection.name,
+          file: file.name,
+          position: p.position,
+          id: p.id,
+          code,
+          reason,
+          ...detail,
+        });
       };
       const flush = async (batch: Ready[]) => {
-        await writeBatch(target, batch, counts, skip, (p, entry) =>
-          report.line({ collection: collection.name, file: file.path, position: p.position, id: p.id, ...entry }),
+        await writeBatch(target, batch, counts, skip, refused, (p, entry) =>
+          report.line({ collection: collection.name, file: file.name, position: p.position, id: p.id, ...entry }),
         );
         options.onProgress?.({
           collection: collection.name,
-          file: file.path,
-          bytesRead: bytesDone + stream.bytesRead,
+          file: file.name,
+          bytesRead: bytesDone + Math.min(reading.bytesRead(), file.bytes),
           bytesTotal,
           records,
           startedAt: started,
         });
       };
-      const { stream, records: items } = await readRecords(file.path);
+      const reading = await readRecords(file.source);
       let batch: Ready[] = [];
-      for await (const item of items) {
+      for await (const item of reading.records) {
         counts.read += 1;
+        taken.read += 1;
         records += 1;
         if (records % 1000 === 0) await report.caughtUp();
         if ('error' in item) {
-          skip({ position: item.position }, item.code, item.error);
+          skip({ position: item.position }, item.code, item.error, { hint: readHint(item.code) });
           continue;
         }
         const reading: Reading = {
@@ -437,7 +463,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
           dateRead: (id, d) =>
             report.line({
               collection: collection.name,
-              file: file.path,
+              file: file.name,
               position: item.position,
               id,
               field: d.field,
@@ -515,9 +541,12 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
         report.line({ collection: name, notCarried: field, records: n, why: why[field] });
     }
     summary.seconds = (Date.now() - started) / 1000;
+    summary.recordsPerSecond = Math.round(records / Math.max(summary.seconds, 0.001));
+    summary.peakMemoryMb = Math.round(process.resourceUsage().maxRSS / 1024);
     report.line({ summary });
     return summary;
   } finally {
+    await target.close();
     await report.close();
     await pool.end();
   }
@@ -538,7 +567,7 @@ function mapRecord(
   values: ValueReader,
   counts: CollectionSummary,
   examples: Map<string, string>,
-  skip: (p: Pending, code: RefusalCode, reason: string) => void,
+  skip: Skip,
   reading: Reading,
 ): Ready | undefined {
   const id = typeof doc._id === 'string' ? doc._id : undefined;
@@ -569,7 +598,7 @@ function mapRecord(
       (c) => reading.casts.add(collection.name, c, id),
     );
     // mongoose-delete's soft delete: the original answered as if the record were gone. There is no deleted state
-    // here (README: soft-deleted records), so it is not imported, and never holds a plate a live record needs.
+    // here (docs/importing.md: soft-deleted records), so it is not imported, and never holds a plate a live record needs.
     if (typed.deleted === true) {
       const at = typed.deletedAt instanceof Date ? `at ${typed.deletedAt.toISOString()}` : 'with no deletedAt';
       skip({ position, id }, 'DELETED', `deleted in the original (deleted: true, ${at}): not imported`);
@@ -577,15 +606,15 @@ function mapRecord(
     }
     const folded: Record<string, { original: string; normalised: string }> = {};
     const read = collection.values ? values.read(collection.name, typed, collection.values, id, folded) : typed;
-    return { position, id, mapped: collection.map(read, options, folded) };
+    return { position, id, mapped: collection.map(read, options, folded), changed: Object.keys(folded).length > 0 };
   } catch (error) {
     if (error instanceof ValueRefusal) {
-      skip({ position, id }, 'INVALID_VALUE', error.message);
+      skip({ position, id }, 'INVALID_VALUE', error.message, detailOf(error, 'INVALID_VALUE', collection.name, doc));
       return undefined;
     }
     const refusal = refusalOf(error);
     if (!refusal) throw error;
-    skip({ position, id }, refusal.code, refusal.message);
+    skip({ position, id }, refusal.code, refusal.message, detailOf(error, refusal.code, collection.name, doc));
     return undefined;
   }
 }
@@ -608,7 +637,8 @@ async function writeBatch(
   target: Target,
   batch: readonly Ready[],
   counts: CollectionSummary,
-  skip: (p: Pending, code: RefusalCode, reason: string) => void,
+  skip: Skip,
+  refused: Refused,
   line: (p: Pending, entry: object) => void,
 ): Promise<void> {
   if (batch.length === 0) return;
@@ -630,15 +660,7 @@ async function writeBatch(
   for (const p of copies) {
     const missing = p.mapped.references.filter((r) => !found.get(r.table)?.has(r.id));
     const required = missing.find((r) => r.unlink === undefined);
-    if (required)
-      skip(
-        p,
-        'REFERENCE_MISSING',
-        required.table === 'merchants'
-          ? `merchant ${required.id} is not a merchant here: map it with --merchant ${required.id}=<merchant id here>`
-          : `${required.field} ${required.id} names no ${required.table} record (not in the export, skipped, or not here)`,
-      );
-    else {
+    if (!required) {
       // A link the record can live without, to a record deleted in the original (or skipped): imported unlinked.
       for (const r of missing) {
         p.mapped.rows[0].values[r.unlink!] = null;
@@ -649,14 +671,38 @@ async function writeBatch(
         });
       }
       ready.push(p);
+      continue;
     }
+    const pointed = COLLECTION_OF_TABLE[required.table];
+    const where = refused.where(pointed, required.id);
+    skip(
+      p,
+      'REFERENCE_MISSING',
+      required.table === 'merchants'
+        ? `merchant ${required.id} is not a merchant here`
+        : where
+          ? `${required.field} ${required.id} names a ${pointed} record this import refused (${where})`
+          : `${required.field} ${required.id} names no ${pointed} record: neither in the export (or skipped there) nor here`,
+      {
+        field: required.field,
+        value: required.id,
+        hint:
+          required.table === 'merchants'
+            ? `map it with --merchant ${required.id}=<merchant id here>`
+            : where
+              ? `correct the ${pointed} record at ${where} and run the import again: this record follows it`
+              : `add the ${pointed} export to the import (or import it first), then run the import again`,
+      },
+    );
   }
   if (ready.length === 0) return;
   const count = (written: Written, records: readonly Ready[]) => {
     for (const p of records) {
       const id = p.mapped.id;
-      if (written.inserted.has(id)) counts.imported += 1;
-      else if (written.replaced.has(id)) {
+      if (written.inserted.has(id)) {
+        counts.imported += 1;
+        if (p.changed) counts.importedWithChanges += 1;
+      } else if (written.replaced.has(id)) {
         counts.replaced += 1;
         line(p, {
           code: 'SUPERSEDED',
@@ -681,9 +727,19 @@ async function writeBatch(
         count(await target.write([p.mapped]), [p]);
       } catch (single) {
         const refusal = databaseRefusal(single);
+        const table = p.mapped.rows[0].table;
         const holder =
-          refusal.code === 'DUPLICATE_VALUE' ? await target.holder(p.mapped.rows[0].table, single) : undefined;
-        skip(p, refusal.code, holder ? `${refusal.reason}: held by ${holder}` : refusal.reason);
+          refusal.column !== undefined && refusal.value !== undefined
+            ? await target.holder(table, refusal.column, refusal.value)
+            : undefined;
+        skip(p, refusal.code, holder ? `${refusal.reason}: held by ${holder}` : refusal.reason, {
+          field: refusal.column,
+          value: refusal.value,
+          hint: holder
+            ? `record ${holder} already holds this ${refusal.column}: correct one of the two in the original and ` +
+              'export again (the one here is kept)'
+            : 'correct the record in the original and export again',
+        });
       }
     }
   }

@@ -4,9 +4,11 @@ import type { ImportSummary } from './importer';
 const counts = (c: Partial<ImportSummary['collections'][string]>) => ({
   read: 0,
   imported: 0,
+  importedWithChanges: 0,
   unchanged: 0,
   replaced: 0,
   skipped: 0,
+  refused: 0,
   reasons: {},
   unknownFields: {},
   notCarried: {},
@@ -31,20 +33,33 @@ describe('the importer’s terminal output', () => {
     expect(progressLine({ ...start, bytesRead: 0, bytesTotal: 0 }, 1000)).toContain('100.0%');
   });
 
-  it('sums up each collection, and says when nothing changed or nothing was written', () => {
+  it('sums up each collection (imported, with changes, already here, skipped, refused, by reason), each file taken, the speed and the memory', () => {
     const summary: ImportSummary = {
       dryRun: false,
       seconds: 1.25,
+      recordsPerSecond: 4,
+      peakMemoryMb: 97,
+      files: [{ file: 'export/vehicles-2023.json', collection: 'vehicles', by: 'by its name ("vehicles")', read: 5 }],
       skippedFiles: [],
       unplaced: [],
       collections: {
-        vehicles: counts({ read: 3, imported: 1, unchanged: 1, skipped: 1, reasons: { INVALID_VIN: 1 } }),
+        vehicles: counts({
+          read: 5,
+          imported: 1,
+          importedWithChanges: 1,
+          unchanged: 1,
+          skipped: 1,
+          refused: 2,
+          reasons: { INVALID_VIN: 2, REFERENCE_MISSING: 1 },
+        }),
       },
     };
     expect(summaryTable(summary).split('\n')).toEqual([
-      'collection  read  imported  unchanged  skipped  reasons',
-      'vehicles    3     1         1          1        INVALID_VIN 1',
+      'export/vehicles-2023.json read as vehicles by its name ("vehicles"): 5 records',
+      'collection  read  imported  with changes  already here  skipped  refused  reasons',
+      'vehicles    5     1         1             1             1        2        INVALID_VIN 2, REFERENCE_MISSING 1',
       '1 record imported in 1.3 s',
+      '4 records/s, peak memory 97 MB',
     ]);
     summary.collections.vehicles.imported = 0;
     expect(summaryTable(summary)).toContain('nothing changed: every record read is already here or skipped');
@@ -55,20 +70,24 @@ describe('the importer’s terminal output', () => {
     const summary: ImportSummary = {
       dryRun: true,
       seconds: 2,
+      recordsPerSecond: 10,
+      peakMemoryMb: 90,
+      files: [],
       skippedFiles: [{ file: 'export/merchants.json', reason: 'names no collection imported here' }],
       unplaced: [
         { field: 'drivers.idType', kind: 'idType', value: 'Votr Crd', records: 12, example: 'a'.repeat(24) },
         { field: 'vehicles.color', kind: 'color', value: 'Sky-ish', records: 1, example: 'b'.repeat(24) },
       ],
       collections: {
-        drivers: counts({ read: 20, imported: 8, skipped: 12, reasons: { INVALID_VALUE: 12 }, folded: { gender: 7 } }),
-        vehicles: counts({ read: 1, skipped: 1, reasons: { INVALID_VALUE: 1 }, folded: { color: 1, type: 2 } }),
+        drivers: counts({ read: 20, imported: 8, refused: 12, reasons: { INVALID_VALUE: 12 }, folded: { gender: 7 } }),
+        vehicles: counts({ read: 1, refused: 1, reasons: { INVALID_VALUE: 1 }, folded: { color: 1, type: 2 } }),
       },
     };
     expect(summaryTable(summary).split('\n').slice(3)).toEqual([
       "values folded to the domain's (see the report): drivers.gender 7, vehicles.color 1, vehicles.type 2",
       'skipped export/merchants.json: names no collection imported here',
       'dry run: nothing written (2.0 s)',
+      '10 records/s, peak memory 90 MB',
       '',
       'values not placed (2): map them with --map (--write-map writes a file to fill in)',
       'field           value       records  example id',

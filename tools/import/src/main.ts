@@ -1,15 +1,19 @@
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isObjectId } from '@transport/domain';
 import { DATE_ORDERS, type DateOrder } from './caster';
 import { openEmbeddedDatabase, type EmbeddedTarget } from './embedded';
 import { runImport, type ImportSummary, type Progress } from './importer';
-import { SAMPLE_100K, writeSample, type SampleSizes } from './sample';
+import { writeDumpArchive, writeDumpFolder } from './dump';
+import { documents, SAMPLE_100K, writeSample, type SampleSizes } from './sample';
 import { readValueMap, writeValueMap, type ValueMap } from './value-reader';
 
-const USAGE = `Imports the original service's mongoexport files (JSON lines or a JSON array, Extended JSON).
+const USAGE = `Imports the original service's mongoexport files (JSON lines or a JSON array, Extended JSON) and
+mongodump backups (a dump folder of .bson files, gzipped or not, or an --archive file, gzipped or not).
 
   npm run import -- [options] <file or folder>...
   npm run import -- sample <folder> [--scale 1] [--trips N]     writes a sample export in the original's shapes
+      [--format json|dump|archive] [--gzip]                   ... or the same records as mongodump writes them
 
 Options:
   --dry-run                 validate and report; write nothing
@@ -22,13 +26,14 @@ Options:
                             field -> original value -> value here); overrides and extends the normaliser;
                             its fields section renames fields: collection.oldName (or oldName) -> name here
   --write-map <file>        write the values no rule placed to this mapping file, to fill in (.yaml with notes)
-  --strict                  refuse a JSON file whose name names no collection (otherwise skipped, listed)
+  --summary <file>          the summary as JSON (default: beside the report, <report>.summary.json)
+  --strict                  refuse a JSON file that names no collection (otherwise skipped, listed)
   --date-order dmy|mdy      how dates written with slashes (05/03/2027) are read: day first (default) or
                             month first; each one read is in the report with the date stored
 
 Files are matched to collections by name (regions, assemblies, assemblyusers, transportunions, stations,
-vehicleowners, drivers, vehicles, trips, transactions) and imported in that order; other files are skipped and
-listed. See docs/importing.md.`;
+vehicleowners, drivers, vehicles, trips, transactions; parts such as trips-2023.json too) or by their records, and
+imported in that order; other files are skipped and listed. See docs/importing.md.`;
 
 /** A progress line: how far, how fast, how long to go (by bytes of the files read). */
 export function progressLine(p: Progress, now = Date.now()): string {
@@ -44,15 +49,24 @@ export function progressLine(p: Progress, now = Date.now()): string {
 }
 
 export function summaryTable(summary: ImportSummary): string {
-  const head = summary.dryRun
-    ? ['collection', 'read', 'would import', 'unchanged', 'skipped', 'reasons']
-    : ['collection', 'read', 'imported', 'unchanged', 'skipped', 'reasons'];
+  const head = [
+    'collection',
+    'read',
+    summary.dryRun ? 'would import' : 'imported',
+    'with changes',
+    'already here',
+    'skipped',
+    'refused',
+    'reasons',
+  ];
   const rows = Object.entries(summary.collections).map(([name, c]) => [
     name,
     String(c.read),
     String(c.imported),
+    String(c.importedWithChanges),
     String(c.unchanged),
     String(c.skipped),
+    String(c.refused),
     Object.entries(c.reasons)
       .map(([code, n]) => `${code} ${n}`)
       .join(', '),
@@ -74,6 +88,7 @@ export function summaryTable(summary: ImportSummary): string {
     Object.entries(c.folded).map(([field, n]) => `${name}.${field} ${n}`),
   );
   return [
+    ...summary.files.map((f) => `${f.file} read as ${f.collection} ${f.by}: ${f.read} records`),
     line(head),
     ...rows.map(line),
     ...(folded.length > 0 ? [`values folded to the domain's (see the report): ${folded.join(', ')}`] : []),
@@ -87,9 +102,13 @@ export function summaryTable(summary: ImportSummary): string {
       : changed === 0
         ? `nothing changed: every record read is already here or skipped (${summary.seconds.toFixed(1)} s)`
         : `${changed} record${changed === 1 ? '' : 's'} imported in ${summary.seconds.toFixed(1)} s`,
+    `${summary.recordsPerSecond.toLocaleString('en')} records/s, peak memory ${summary.peakMemoryMb} MB`,
     ...unplacedTable(summary),
   ].join('\n');
 }
+
+/** Where the summary's machine-readable copy goes by default: beside the report (`x.jsonl` -> `x.summary.json`). */
+export const summaryPathFor = (reportPath: string) => `${reportPath.replace(/\.jsonl?$/i, '')}.summary.json`;
 
 /** Each distinct value no rule or mapping placed, per field, with its count and an example id. */
 export function unplacedTable(summary: ImportSummary): string[] {
@@ -114,16 +133,37 @@ async function sample(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { scale: { type: 'string' }, trips: { type: 'string' } },
+    options: {
+      scale: { type: 'string' },
+      trips: { type: 'string' },
+      format: { type: 'string' },
+      gzip: { type: 'boolean' },
+    },
   });
-  if (positionals.length !== 1) throw new Error('sample takes one folder');
+  if (positionals.length !== 1) throw new Error('sample takes one folder (or, with --format archive, one file)');
+  const format = values.format ?? 'json';
+  if (!['json', 'dump', 'archive'].includes(format)) throw new Error('--format must be json, dump or archive');
+  if (values.gzip && format === 'json') throw new Error('--gzip is for --format dump or archive');
   const scale = Number(values.scale ?? 1);
   const sizes = Object.fromEntries(
     Object.entries(SAMPLE_100K).map(([k, v]) => [k, Math.max(1, Math.round(v * scale))]),
   ) as unknown as SampleSizes;
   if (values.trips !== undefined) sizes.trips = Number(values.trips);
-  const n = await writeSample(positionals[0], sizes);
-  console.log(`[import] sample export of ${n} records written to ${positionals[0]}`);
+  if (format === 'json') {
+    const n = await writeSample(positionals[0], sizes);
+    console.log(`[import] sample export of ${n} records written to ${positionals[0]}`);
+    return;
+  }
+  const collections = Object.fromEntries(
+    (Object.keys(sizes) as Array<keyof SampleSizes>).map((c) => [c, documents(c, sizes)]),
+  );
+  const options = { gzip: values.gzip === true };
+  if (format === 'dump') await writeDumpFolder(positionals[0], collections, options);
+  else await writeDumpArchive(positionals[0], collections, options);
+  const n = Object.values(sizes).reduce((sum: number, k: number) => sum + k, 0);
+  console.log(
+    `[import] sample of ${n} records written to ${positionals[0]} as mongodump ${format === 'dump' ? '--out' : '--archive'}${options.gzip ? ' --gzip' : ''} would`,
+  );
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -142,6 +182,7 @@ async function main(argv: string[]): Promise<number> {
       'database-url': { type: 'string' },
       map: { type: 'string' },
       'write-map': { type: 'string' },
+      summary: { type: 'string' },
       strict: { type: 'boolean' },
       'date-order': { type: 'string' },
       help: { type: 'boolean' },
@@ -170,8 +211,9 @@ async function main(argv: string[]): Promise<number> {
   const { fields: fieldMap, ...valueMap }: ValueMap = values.map === undefined ? {} : readValueMap(values.map);
   if (fieldMap !== undefined && (fieldMap === null || typeof fieldMap !== 'object' || Array.isArray(fieldMap)))
     throw new Error(`--map ${values.map}: fields must map an original field name to the name here`);
-  // On a terminal one line, rewritten; otherwise (a log, CI) a plain line every five seconds.
-  const tty = process.stderr.isTTY === true;
+  // On a terminal one line, rewritten on stdout; otherwise (a log, CI) a plain line on stderr every five seconds.
+  const tty = process.stdout.isTTY === true;
+  const progress = tty ? process.stdout : process.stderr;
   // The first line after a first interval: a rate and an ETA from the first small batch would mislead.
   let last = Date.now();
   // Opened after every argument is checked: a mistyped option must not wait for the embedded database to start.
@@ -201,20 +243,29 @@ async function main(argv: string[]): Promise<number> {
         const now = Date.now();
         if (now - last < (tty ? 200 : 5000)) return;
         last = now;
-        process.stderr.write(tty ? `\r${progressLine(p, now)}\x1b[K` : `${progressLine(p, now)}\n`);
+        progress.write(tty ? `\r${progressLine(p, now)}\x1b[K` : `${progressLine(p, now)}\n`);
       },
     });
   } finally {
     await embedded?.close();
   }
-  if (tty) process.stderr.write('\r\x1b[K');
+  if (tty) process.stdout.write('\r\x1b[K');
   console.log(summaryTable(summary));
   console.log(`[import] report: ${reportPath}`);
+  const summaryPath = values.summary ?? summaryPathFor(reportPath);
+  writeFileSync(summaryPath, `${JSON.stringify(summary, null, 2)}\n`);
+  console.log(`[import] summary (JSON): ${summaryPath}`);
   if (values['write-map'] !== undefined) {
     writeValueMap(values['write-map'], summary.unplaced, fieldMap ? { fields: fieldMap, ...valueMap } : valueMap);
     console.log(
       `[import] mapping file: ${values['write-map']} (${summary.unplaced.length} value${summary.unplaced.length === 1 ? '' : 's'} to fill in)`,
     );
+  }
+  const read = Object.values(summary.collections).reduce((n, c) => n + c.read, 0);
+  if (read === 0) {
+    const files = summary.files.map((f) => f.file).join(', ');
+    console.error(`[import] nothing to import: no records in ${files}; every file taken is empty`);
+    return 1;
   }
   return 0;
 }

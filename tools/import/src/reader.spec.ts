@@ -131,3 +131,115 @@ describe('readRecords on hostile input', () => {
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
   });
 });
+
+/** The same records as a file some tool wrote: its bytes, as given. */
+async function readBytes(bytes: Buffer, name = 'vehicles.json'): Promise<ReadItem[]> {
+  const folder = mkdtempSync(join(tmpdir(), 'reader-'));
+  try {
+    const path = join(folder, name);
+    writeFileSync(path, bytes);
+    const out: ReadItem[] = [];
+    for await (const item of (await readRecords(path)).records) out.push(item);
+    return out;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+describe('readRecords on files saved by Windows tools', () => {
+  const lines = [JSON.stringify(canonical), JSON.stringify({ _id: { $oid: 'f'.repeat(24) }, name: 'Kòfí' })];
+  const expected = [
+    { doc: plain, position: 'line 1' },
+    { doc: { _id: 'f'.repeat(24), name: 'Kòfí' }, position: 'line 2' },
+  ];
+  const utf16be = (text: string) => Buffer.from(text, 'utf16le').swap16();
+
+  it('reads JSON lines with a UTF-8 byte-order mark and CRLF line ends like any other, the first record too', async () => {
+    expect(await readBytes(Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`))).toEqual(expected);
+  });
+
+  it('reads UTF-16 with its byte-order mark (PowerShell, Notepad "Unicode"), little- or big-endian', async () => {
+    const text = `\uFEFF${lines.join('\r\n')}\r\n`;
+    expect(await readBytes(Buffer.from(text, 'utf16le'))).toEqual(expected);
+    expect(await readBytes(utf16be(text))).toEqual(expected);
+  });
+
+  it('reads a JSON array with a byte-order mark', async () => {
+    const items = await readBytes(Buffer.from(`\uFEFF[\r\n${lines.join(',\r\n')}\r\n]\r\n`));
+    expect(items.map((i) => ('doc' in i ? i.doc._id : i.error))).toEqual(['5f1d7f3b2c9e4a0017a1b2c3', 'f'.repeat(24)]);
+  });
+});
+
+describe('readRecords on an export cut short', () => {
+  const whole = (c: string) => `{"_id": {"$oid": "${c.repeat(24)}"}, "name": "x"}`;
+
+  it('says the export was cut short at the line where a JSON-lines file ends mid-record', async () => {
+    const items = await readBytes(Buffer.from(`${whole('a')}\n${whole('b')}\n{"_id": {"$oid": "ccc`));
+    expect(items.at(-1)).toEqual({
+      error:
+        'the export was cut short at line 3: the file ends inside a record (export the collection again, or remove the partial last line to import the rest)',
+      code: 'CUT_SHORT',
+      position: 'line 3',
+    });
+    expect(items).toHaveLength(3);
+  });
+
+  it('still reads a last line without its line end when it is whole', async () => {
+    const items = await readBytes(Buffer.from(`${whole('a')}\n${whole('b')}`));
+    expect(items.map((i) => ('doc' in i ? i.doc._id : i.error))).toEqual(['a'.repeat(24), 'b'.repeat(24)]);
+  });
+
+  it('says the export was cut short at the line where a JSON array ends mid-element, after its whole elements', async () => {
+    const items = await readBytes(Buffer.from(`[\n${whole('a')},\n${whole('b')},\n{"_id": {"$o`));
+    expect(items.map((i) => ('doc' in i ? i.doc._id : `${i.code}: ${i.error}`))).toEqual([
+      'a'.repeat(24),
+      'b'.repeat(24),
+      'CUT_SHORT: the export was cut short at line 4: the file ends inside element 3 of the array (export the collection again)',
+    ]);
+  });
+
+  it('reads bare NaN and Infinity (Python json_util) in JSON lines and in a JSON array alike', async () => {
+    const bare = (c: string) =>
+      `{"_id": {"$oid": "${c.repeat(24)}"}, "rating": NaN, "note": "NaN, kept", "t": -Infinity}`;
+    const asLines = await readBytes(Buffer.from(`${bare('a')}\r\n${bare('b')}\r\n`));
+    const asArray = await readBytes(Buffer.from(`[${bare('a')},\n${bare('b')}]`));
+    for (const items of [asLines, asArray]) {
+      expect(items.map((i) => ('doc' in i ? [i.doc._id, i.doc.rating, i.doc.note, i.doc.t] : i.error))).toEqual([
+        ['a'.repeat(24), NaN, 'NaN, kept', -Infinity],
+        ['b'.repeat(24), NaN, 'NaN, kept', -Infinity],
+      ]);
+    }
+  });
+
+  it('still says the export was cut short when the partial last line holds a bare NaN', async () => {
+    const items = await readBytes(
+      Buffer.from(`${whole('a')}\n{"_id": {"$oid": "${'b'.repeat(24)}"}, "rating": NaN, "na`),
+    );
+    expect(items.map((i) => ('doc' in i ? i.doc._id : `${i.code} ${i.position}`))).toEqual([
+      'a'.repeat(24),
+      'CUT_SHORT line 2',
+    ]);
+  });
+
+  it('reads mongoexport --jsonArray as it writes it, on one line, with strings holding brackets and quotes', async () => {
+    const tricky = { _id: { $oid: 'd'.repeat(24) }, note: 'a "quoted" ], {brace} \\ and, comma' };
+    const items = await readBytes(
+      Buffer.from(`[${whole('a')},${JSON.stringify(tricky)},{"_id":{"$oid":"${'e'.repeat(24)}"}}]`),
+    );
+    expect(items).toEqual([
+      { doc: { _id: 'a'.repeat(24), name: 'x' }, position: 'element 1' },
+      { doc: { _id: 'd'.repeat(24), note: tricky.note }, position: 'element 2' },
+      { doc: { _id: 'e'.repeat(24) }, position: 'element 3' },
+    ]);
+  });
+
+  it('reports an element that is not a JSON object, and text after the array, by position', async () => {
+    const items = await readBytes(Buffer.from(`[${whole('a')}, 7, ${whole('b')}]\nmore`));
+    expect(items.map((i) => ('doc' in i ? i.doc._id : `${i.position}: ${i.code}`))).toEqual([
+      'a'.repeat(24),
+      'element 2: UNREADABLE',
+      'b'.repeat(24),
+      'line 2: UNREADABLE',
+    ]);
+  });
+});

@@ -59,7 +59,10 @@ const ANSWERS: Record<string, Record<string, string>> = {
 };
 
 interface Summary {
-  collections: Record<string, { read: number; imported: number; skipped: number; folded: Record<string, number> }>;
+  collections: Record<
+    string,
+    { read: number; imported: number; skipped: number; refused: number; folded: Record<string, number> }
+  >;
   skippedFiles: { file: string; reason: string }[];
   unplaced: { field: string; value: string; records: number; example: string }[];
 }
@@ -131,7 +134,7 @@ describe('importing an export whose values people typed', () => {
       }),
     );
     // Only the records with such a value are refused; the people's spellings the normaliser knows pass.
-    expect(summary.collections.vehicleowners).toMatchObject({ read: SIZES.vehicleowners + 2, skipped: 2 });
+    expect(summary.collections.vehicleowners).toMatchObject({ read: SIZES.vehicleowners + 2, refused: 2 });
     expect(summary.collections.drivers.folded).toMatchObject({
       gender: expect.any(Number),
       idType: expect.any(Number),
@@ -161,7 +164,7 @@ describe('importing an export whose values people typed', () => {
     expect(out).not.toContain('values not placed');
     expect(summaryOf(dry).unplaced).toEqual([]);
     for (const [collection, c] of Object.entries(summaryOf(dry).collections))
-      expect([collection, c.skipped]).toEqual([collection, 0]);
+      expect([collection, c.skipped, c.refused]).toEqual([collection, 0, 0]);
 
     const report = join(work, 'import.jsonl');
     runImport(args('--report', report, '--map', file), url);

@@ -182,7 +182,15 @@ describeOnEachTier('driver registration and activation', (tier) => {
     const refused = await http().post(`/drivers/${id}/activation-key`).set('Authorization', f.keys.otherAssembly);
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('DUTY_NOT_ALLOWED');
-    await http().post(`/drivers/${id}/activation-key`).set('Authorization', f.keys.admin).expect(200);
+    // Whoever corrected the number may not send the key to it (separation of duties): another approver does.
+    const own = await http().post(`/drivers/${id}/activation-key`).set('Authorization', f.keys.admin).expect(422);
+    expect(own.body.code).toBe('DRIVER_KEY_SENDER_SET_PHONE');
+    const secondAdmin = await http()
+      .post('/admin/keys')
+      .set('Authorization', f.keys.admin)
+      .send({ role: 'admin', principal: '65a0000000000000000000d1', label: 'second admin' })
+      .expect(201);
+    await http().post(`/drivers/${id}/activation-key`).set('Authorization', secondAdmin.body.key).expect(200);
     const newKey = keyIn(await lastMessageTo(corrected.body.phone));
     expect(newKey).not.toBe(oldKey);
     await anonymous('198.51.100.61').post(`/drivers/${id}/activate`).send({ activationKey: newKey }).expect(200);

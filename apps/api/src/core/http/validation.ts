@@ -9,7 +9,9 @@ function flatten(errors: ValidationError[], parent = ''): ProblemField[] {
     // A missing value broke every constraint of its field ("must be at most 100 characters", "must be a string"),
     // which sent a newcomer to fix the wrong thing: it is reported once, as required (with the field's own wording
     // when it has one, such as the search's "query is required: ...").
-    if ((e.value === undefined || e.value === null) && messages.length > 0 && !e.children?.length)
+    // A property that may not be sent at all ("should not exist") says so, whatever its value.
+    const forbidden = e.constraints !== undefined && 'whitelistValidation' in e.constraints;
+    if ((e.value === undefined || e.value === null) && messages.length > 0 && !e.children?.length && !forbidden)
       return [{ field, message: messages.find((m) => /\bis required\b/.test(m)) ?? `${field} is required` }];
     const own = messages.map((message) => ({ field, message }));
     return [...own, ...flatten(e.children ?? [], field)];

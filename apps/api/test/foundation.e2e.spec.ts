@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { HmacSecretHasher } from '@transport/domain/node';
 import pg from 'pg';
 import request from 'supertest';
 import type { RunningApp } from '../src/app';
@@ -7,7 +8,7 @@ import { FixedClock, SeededRandomSource } from '@transport/domain/testing';
 import { ObjectIdGenerator } from '@transport/domain';
 import { postgresAdminUrl } from './support/postgres-tier';
 import { ensureAdminKey } from '../src/persistence/admin-key';
-import { hashApiKey, HmacSecretHasher } from '../src/core/platform/secrets';
+import { hashApiKey } from '../src/core/platform/secrets';
 import {
   describeOnEachTier,
   openTierStore,

@@ -1,7 +1,7 @@
 // Builds @transport/domain as a standalone package in dist/libs/domain, ready for `npm pack`/`npm publish` (the release
 // command, tools/release-domain.mjs) or a `file:` dependency. Three entry points: the domain (index), its test doubles
-// (testing) and the repository contract suite that a new persistence adapter runs to prove itself (contracts).
-//   index.mjs, testing.mjs, contracts.mjs   ES modules (esbuild); shared code in chunk-<hash>.mjs, so within a format
+// (testing), the production ports for Node (node) and the repository contract suite that a new persistence adapter runs to prove itself (contracts).
+//   index.mjs, node.mjs, testing.mjs, ...  ES modules (esbuild); shared code in chunk-<hash>.mjs, so within a format
 //                                          a class is one class whichever entry reaches it (instanceof DomainError
 //                                          holds across entries)
 //   index.js, testing.js, contracts.js      CommonJS: the same files converted one by one (chunk-<hash>.js)
@@ -20,7 +20,12 @@ import { promisify } from 'node:util';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const out = join(root, 'dist', 'libs', 'domain');
-const entries = { index: 'src/index.ts', testing: 'src/testing/index.ts', contracts: 'test/contracts/index.ts' };
+const entries = {
+  index: 'src/index.ts',
+  node: 'src/node/index.ts',
+  testing: 'src/testing/index.ts',
+  contracts: 'test/contracts/index.ts',
+};
 rmSync(out, { recursive: true, force: true });
 
 // The declarations, from the same tsconfig (tsconfig.build.json), while esbuild writes the JavaScript.
@@ -31,7 +36,15 @@ const declarations = promisify(execFile)(process.execPath, [tsc, '-p', join(here
   throw new Error(`tsc failed:\n${error.stdout}${error.stderr}`);
 });
 
-const common = { bundle: true, target: 'es2022', logLevel: 'warning', outdir: out, packages: 'external' };
+// Node's built-ins stay imports (the node entry's crypto); nothing else is external but packages (there are none).
+const common = {
+  bundle: true,
+  target: 'es2022',
+  logLevel: 'warning',
+  outdir: out,
+  packages: 'external',
+  external: ['node:*'],
+};
 await build({
   ...common,
   entryPoints: Object.fromEntries(Object.entries(entries).map(([name, path]) => [name, join(here, path)])),

@@ -1,11 +1,10 @@
 // First: every module loaded after it is read from Node's compile cache (core/platform/compile-cache.ts).
 import './core/platform/compile-cache';
+import { CryptoRandomSource, SystemClock } from '@transport/domain/node';
 import { Logger } from '@nestjs/common';
 import { ObjectIdGenerator, type SecretHasher } from '@transport/domain';
 import { createApp, DASHBOARD_PATH, DOCS_PATH } from './app';
 import { loadConfig } from './config';
-import { CryptoRandomSource } from './core/platform/crypto-random-source';
-import { SystemClock } from './core/platform/system-clock';
 import { seedDemo } from './persistence/demo-seed';
 import { SECRET_HASHER } from './core/tokens';
 import { ensureAdminKey } from './persistence/admin-key';

@@ -1,4 +1,5 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { CryptoRandomSource, HmacSecretHasher, SystemClock } from '@transport/domain/node';
 import { ObjectIdGenerator, type Clock } from '@transport/domain';
 import type { AppConfig } from './config';
 import { CallbackUrlPolicy } from './payments/callback-url-policy';
@@ -27,14 +28,12 @@ import { PostgresRateLimits } from './persistence/postgres-rate-limits';
 import { OutboxMessageSender } from './persistence/outbox-message-sender';
 import { HubtelSmsSender } from './core/platform/hubtel-sms-sender';
 import { GuardedMessageSender } from './core/platform/guarded-message-sender';
-import { CryptoRandomSource } from './core/platform/crypto-random-source';
 import { MeteredEventLog } from './core/observability/event-log';
 import { Metrics, type DatabaseProbes } from './core/observability/metrics';
 import { withTimeout } from './core/platform/with-timeout';
-import { HmacSecretHasher, randomToken } from './core/platform/secrets';
+import { randomToken } from './core/platform/secrets';
 import { Ed25519CertificateSigner } from './core/platform/certificate-signer';
 import { newCertificateKey } from './core/platform/server-secrets';
-import { SystemClock } from './core/platform/system-clock';
 import {
   API_KEY_AUTHENTICATOR,
   API_KEYS,

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { HmacSecretHasher } from '@transport/domain/node';
 import pg from 'pg';
 import request from 'supertest';
 import type { RunningApp } from '../src/app';
@@ -9,7 +10,7 @@ import { FixedClock, SeededRandomSource } from '@transport/domain/testing';
 import { ObjectIdGenerator } from '@transport/domain';
 import { postgresAdminUrl } from './support/postgres-tier';
 import { ensureAdminKey } from '../src/persistence/admin-key';
-import { hashApiKey, HmacSecretHasher } from '../src/core/platform/secrets';
+import { hashApiKey } from '../src/core/platform/secrets';
 import {
   describeOnEachTier,
   openTierStore,

@@ -1,4 +1,4 @@
-import { FixedClock } from '@transport/domain';
+import { FixedClock } from '@transport/domain/testing';
 import request from 'supertest';
 import { createApp, type RunningApp } from '../src/app';
 import type { AppConfig } from '../src/config';

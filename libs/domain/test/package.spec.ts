@@ -33,7 +33,7 @@ describe('@transport/domain as a package', () => {
     expect(pkg.name).toBe('@transport/domain');
     expect(pkg.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(pkg.dependencies ?? {}).toEqual({});
-    for (const entry of ['.', './testing', './contracts']) {
+    for (const entry of ['.', './node', './testing', './contracts']) {
       for (const format of ['import', 'require']) {
         expect(existsSync(join(dist, pkg.exports[entry][format].default))).toBe(true);
         expect(existsSync(join(dist, pkg.exports[entry][format].types))).toBe(true);

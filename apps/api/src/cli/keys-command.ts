@@ -1,12 +1,11 @@
 import { ObjectIdGenerator, type Actor } from '@transport/domain';
+import { CryptoRandomSource, SystemClock } from '@transport/domain/node';
 import { AdminService } from '../admin/admin.service';
 import type { AppConfig } from '../config';
 import { openDatabase, type Database } from '../persistence/database';
 import { PrismaApiKeyRegistry, PrismaAuditTrail, PrismaMerchantRegistry } from '../persistence/prisma-admin-stores';
 import { prismaStores } from '../persistence/prisma-unit-of-work';
 import { findRunningEmbeddedPostgres } from '../persistence/embedded-postgres';
-import { CryptoRandomSource } from '../core/platform/crypto-random-source';
-import { SystemClock } from '../core/platform/system-clock';
 
 /** Who the audit log names for keys issued or revoked with `npm run keys`: an operator at the server's shell. */
 const OPERATOR: Actor = { role: 'system', id: 'keys-cli' };

@@ -1,8 +1,6 @@
 import { ObjectIdGenerator } from '@transport/domain';
+import { CryptoRandomSource, HmacSecretHasher, SystemClock } from '@transport/domain/node';
 import type { AppConfig } from '../config';
-import { CryptoRandomSource } from '../core/platform/crypto-random-source';
-import { SystemClock } from '../core/platform/system-clock';
-import { HmacSecretHasher } from '../core/platform/secrets';
 import { withActivationSecrets } from '../core/platform/server-secrets';
 import { openDatabase } from '../persistence/database';
 import { seedDemo } from '../persistence/demo-seed';

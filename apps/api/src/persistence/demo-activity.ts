@@ -118,6 +118,7 @@ export async function seedPayments({ db, ids, now, at }: DemoContext, tx: Prisma
       },
     }),
     at(-2),
+    true, // the demo's paid payment, as if the provider had signed its callback
   );
   const waiting = requested('TRIP-TKT-0003', 1500, now);
   for (const t of [paid, waiting]) await db.transactions.add(t);

@@ -328,6 +328,7 @@ export async function loadApiFixture(database: Pick<Database, 'prisma'>): Promis
       },
     }),
     minutes(301),
+    true, // a signed callback: the fixture's payment is paid
   );
   await repos.transactions.add(paid);
   await repos.transactions.add(payment(merchantA, 'REF-PENDING'));

@@ -1,5 +1,5 @@
 import { DomainError } from '../shared/domain-error';
-import { SeededRandomSource } from '../shared/random-source';
+import { SeededRandomSource } from '../testing/fakes';
 import { PlainTextHasher } from '../testing/fakes';
 import { APPROVER, days, INSPECTOR, driverInput, OWNER, passedDriverChecklist, ports, T0 } from '../testing/fixtures';
 import { newActivationKey } from './activation-key';

@@ -1,7 +1,6 @@
-import { FixedClock } from './clock';
+import { FixedClock, SeededRandomSource } from '../testing/fakes';
 import { DomainError } from './domain-error';
 import { assertObjectId, isObjectId, OBJECT_ID_PATTERN, ObjectIdGenerator, objectIdTime } from './id-generator';
-import { SeededRandomSource } from './random-source';
 
 describe('ObjectIdGenerator', () => {
   it('makes 24-character lowercase hex ids that encode the creation second', () => {

@@ -1,8 +1,7 @@
 // The fixtures every test shares, the domain's and the apps': times, ids of the actors, the ports, valid inputs.
 
 import { DomainError } from '../shared/domain-error';
-import { FixedClock } from '../shared/clock';
-import { SeededRandomSource } from '../shared/random-source';
+import { FixedClock, SeededRandomSource } from './fakes';
 import { PlainTextHasher, SequentialIdGenerator } from './fakes';
 import type { VehicleRegistration } from '../vehicle/vehicle';
 import type { DriverRegistration } from '../driver/driver';

@@ -1,8 +1,6 @@
 // Test helpers for other teams' tests and ours: deterministic ports and in-memory repositories that keep the same
 // contract as the database adapters.
-export { FixedClock } from '../shared/clock';
-export { SeededRandomSource } from '../shared/random-source';
-export { PlainTextHasher, SequentialIdGenerator } from './fakes';
+export { FixedClock, PlainTextHasher, SeededRandomSource, SequentialIdGenerator } from './fakes';
 export { InMemoryCollection, newestFirst, type UniqueKey } from './in-memory-collection';
 export * from './in-memory-repositories';
 export * from './in-memory-unit-of-work';

@@ -17,6 +17,7 @@ import {
   Transaction,
   TRANSACTION_STATUSES,
   UNPAID_IS_FINAL_AFTER_MS,
+  type ApplyOutcome,
   type PaymentRequestInput,
 } from './transaction';
 
@@ -122,7 +123,7 @@ describe('Transaction request', () => {
 
   it('keeps an answer that arrives after a callback settled it, changing nothing else', () => {
     const tx = Transaction.intend(input(), ports().ids, T0);
-    tx.applyCallback(callback('0000'), days(1));
+    tx.applyCallback(callback('0000'), days(1), true);
     expect(tx.applyRequestAnswer(requestInfo(), days(2))).toEqual({ result: 'accepted' });
     expect(tx.toState()).toMatchObject({ status: 'success', requestInfo: requestInfo() });
   });
@@ -210,7 +211,7 @@ describe('Values moved from the original service', () => {
       'Pending',
       'direct',
     ]);
-    imported.applyCallback(callback('0000'), days(1));
+    imported.applyCallback(callback('0000'), days(1), true);
     const settled = imported.toState();
     expect(settled.originalValues?.requestType?.original).toBe('direct');
     expect([answeredValue(settled, 'status'), answeredValue(settled, 'requestType')]).toEqual(['success', 'direct']);
@@ -222,7 +223,7 @@ describe('Values moved from the original service', () => {
 describe('Transaction callbacks', () => {
   it('moves pending to success on 0000 with matching amount and reference, storing callBackInfo and time', () => {
     const tx = pending();
-    expect(tx.applyCallback(callback('0000'), days(1))).toEqual({ result: 'applied', status: 'success' });
+    expect(tx.applyCallback(callback('0000'), days(1), true)).toEqual({ result: 'applied', status: 'success' });
     expect(tx.toState()).toMatchObject({
       status: 'success',
       callBackInfo: callback('0000'),
@@ -233,22 +234,22 @@ describe('Transaction callbacks', () => {
 
   it('moves pending to failed on any other final code', () => {
     const tx = pending();
-    expect(tx.applyCallback(callback('2001'), days(1))).toEqual({ result: 'applied', status: 'failed' });
+    expect(tx.applyCallback(callback('2001'), days(1), true)).toEqual({ result: 'applied', status: 'failed' });
   });
 
   it('treats a repeated final callback as a duplicate that changes nothing, not even updatedAt', () => {
     const tx = pending();
-    tx.applyCallback(callback('0000'), days(1));
+    tx.applyCallback(callback('0000'), days(1), true);
     const before = tx.toState();
-    expect(tx.applyCallback(callback('0000'), days(2))).toEqual({ result: 'duplicate' });
-    expect(tx.applyCallback(callback('0005'), days(2))).toEqual({ result: 'duplicate' });
+    expect(tx.applyCallback(callback('0000'), days(2), true)).toEqual({ result: 'duplicate' });
+    expect(tx.applyCallback(callback('0005'), days(2), true)).toEqual({ result: 'duplicate' });
     expect(tx.toState()).toEqual(before);
   });
 
   it('records a conflicting final callback as an anomaly and keeps the status', () => {
     const tx = pending();
-    tx.applyCallback(callback('0000'), days(1));
-    expect(tx.applyCallback(callback('2001'), days(2))).toEqual({
+    tx.applyCallback(callback('0000'), days(1), true);
+    expect(tx.applyCallback(callback('2001'), days(2), true)).toEqual({
       result: 'anomaly',
       reason: 'conflicting_final_state',
     });
@@ -260,20 +261,29 @@ describe('Transaction callbacks', () => {
 
   it('does not move to success on a wrong amount or reference; flags it for a status check', () => {
     const tx = pending();
-    expect(tx.applyCallback(callback('0000', { Amount: 1 }), days(1))).toEqual({
+    expect(tx.applyCallback(callback('0000', { Amount: 1 }), days(1), true)).toEqual({
       result: 'anomaly',
       reason: 'amount_mismatch',
     });
-    expect(tx.applyCallback(callback('0000', { ClientReference: 'OTHER' }), days(1))).toEqual({
+    expect(tx.applyCallback(callback('0000', { ClientReference: 'OTHER' }), days(1), true)).toEqual({
       result: 'anomaly',
       reason: 'reference_mismatch',
     });
     // The merchant's own reference is not the provider's: a callback naming it is someone else's payment.
-    expect(tx.applyCallback(callback('0000', { ClientReference: 'TRIP-0001' }), days(1)).result).toBe('anomaly');
-    expect(tx.applyCallback(callback('0000', { TransactionId: 'other-provider-id' }), days(1))).toEqual({
+    expect(tx.applyCallback(callback('0000', { ClientReference: 'TRIP-0001' }), days(1), true).result).toBe('anomaly');
+    expect(tx.applyCallback(callback('0000', { TransactionId: 'other-provider-id' }), days(1), true)).toEqual({
       result: 'anomaly',
       reason: 'provider_id_mismatch',
     });
+    expect(tx.toState()).toMatchObject({ status: 'pending', needsStatusCheck: true });
+    expect(tx.toState()).not.toHaveProperty('callBackInfo');
+  });
+
+  it("fails closed: a callback whose caller did not say it was authenticated is not the provider's word", () => {
+    const tx = pending();
+    // A JavaScript caller (or an old one) that leaves the argument out: confirmed first, as if unsigned.
+    const untold = tx.applyCallback as (payload: CallbackPayload, at: Date) => ApplyOutcome;
+    expect(untold.call(tx, callback('0000'), days(1))).toEqual({ result: 'deferred' });
     expect(tx.toState()).toMatchObject({ status: 'pending', needsStatusCheck: true });
     expect(tx.toState()).not.toHaveProperty('callBackInfo');
   });
@@ -329,18 +339,18 @@ describe('Transaction callbacks', () => {
   it('takes the provider id from the first authenticated callback when the request went unanswered', () => {
     const tx = Transaction.intend(input(), ports().ids, T0);
     tx.requestUnanswered(days(1), 'timeout');
-    expect(tx.applyCallback(callback('2001'), days(1))).toEqual({ result: 'applied', status: 'failed' });
+    expect(tx.applyCallback(callback('2001'), days(1), true)).toEqual({ result: 'applied', status: 'failed' });
     expect(tx.toState().providerTransactionId).toBe('t-1');
     const unnamed = Transaction.intend(input(), ports().ids, T0);
-    unnamed.applyCallback(callback('2001', { TransactionId: '' }), days(1));
+    unnamed.applyCallback(callback('2001', { TransactionId: '' }), days(1), true);
     expect(unnamed.toState()).not.toHaveProperty('providerTransactionId');
   });
 
   it('leaves 0005 pending and marks it for a status check, once', () => {
     const tx = pending();
-    expect(tx.applyCallback(callback('0005'), days(1))).toEqual({ result: 'deferred' });
+    expect(tx.applyCallback(callback('0005'), days(1), true)).toEqual({ result: 'deferred' });
     expect(tx.toState()).toMatchObject({ status: 'pending', needsStatusCheck: true });
-    expect(tx.applyCallback(callback('0005'), days(2))).toEqual({ result: 'duplicate' });
+    expect(tx.applyCallback(callback('0005'), days(2), true)).toEqual({ result: 'duplicate' });
     expect(tx.pullEvents().map((e) => e.type)).toEqual([
       'TransactionRequested',
       'TransactionProviderAnswered',
@@ -351,10 +361,10 @@ describe('Transaction callbacks', () => {
   it('keeps only the latest anomalies', () => {
     const tx = pending();
     for (let i = 0; i < MAX_ANOMALIES + 5; i++)
-      tx.applyCallback(callback('0000', { ClientReference: `X${i}` }), days(1));
+      tx.applyCallback(callback('0000', { ClientReference: `X${i}` }), days(1), true);
     expect(tx.toState().anomalies).toHaveLength(MAX_ANOMALIES);
     expect(tx.toState().anomalies[MAX_ANOMALIES - 1].detail).toContain(`X${MAX_ANOMALIES + 4}`);
-    tx.applyCallback(callback('0000', { ClientReference: 'Y'.repeat(100_000) }), days(1));
+    tx.applyCallback(callback('0000', { ClientReference: 'Y'.repeat(100_000) }), days(1), true);
     expect(tx.toState().anomalies.at(-1)?.detail).toHaveLength(MAX_ANOMALY_DETAIL);
   });
 });
@@ -433,15 +443,15 @@ describe('Transaction status checks', () => {
       result: 'anomaly',
       reason: 'conflicting_final_state',
     });
-    expect(tx.applyCallback(callback('2001'), days(2)).result).toBe('anomaly');
+    expect(tx.applyCallback(callback('2001'), days(2), true).result).toBe('anomaly');
   });
 
   it('restores from state without sharing the anomaly list', () => {
     const original = pending();
-    original.applyCallback(callback('0000', { ClientReference: 'X' }), days(1));
+    original.applyCallback(callback('0000', { ClientReference: 'X' }), days(1), true);
     const state = original.toState();
     const copy = Transaction.restore({ ...state, version: 4 });
-    copy.applyCallback(callback('0000', { ClientReference: 'Y' }), days(2));
+    copy.applyCallback(callback('0000', { ClientReference: 'Y' }), days(2), true);
     expect(state.anomalies).toHaveLength(1);
     expect([copy.version, typeof copy.id]).toEqual([4, 'string']);
   });
@@ -572,7 +582,7 @@ describe('provider response codes', () => {
   it('never finalises a pending transaction on a pending or undocumented callback code: the status API is asked', () => {
     for (const code of ['0001', '7777']) {
       const tx = pending();
-      expect(tx.applyCallback(callback(code), days(1))).toEqual({ result: 'deferred' });
+      expect(tx.applyCallback(callback(code), days(1), true)).toEqual({ result: 'deferred' });
       expect(tx.toState()).toMatchObject({ status: 'pending', needsStatusCheck: true });
     }
   });

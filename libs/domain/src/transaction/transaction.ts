@@ -308,7 +308,8 @@ export class Transaction {
   }
 
   /**
-   * A provider callback. `authenticated`: its signature was verified. An unauthenticated final state is not the
+   * A provider callback. `authenticated`: its signature was verified (required, and only `true` counts: a caller that
+   * does not say is not trusted, fail closed). An unauthenticated final state is not the
    * provider's word: it stays in the inbox (never callBackInfo) and the provider's status API is asked before anything
    * is final; `waiting` are the earlier such callbacks of this transaction, which decide whether this one repeats or
    * contradicts them.
@@ -316,7 +317,7 @@ export class Transaction {
   applyCallback(
     payload: CallbackPayload,
     at: Date,
-    authenticated = true,
+    authenticated: boolean,
     waiting: readonly CallbackToConfirm[] = [],
   ): ApplyOutcome {
     const s = this.state;
@@ -339,7 +340,7 @@ export class Transaction {
         at,
       );
     }
-    if (!authenticated) return this.awaitConfirmation(payload, verdict, at, waiting);
+    if (authenticated !== true) return this.awaitConfirmation(payload, verdict, at, waiting);
     if (given && !s.providerTransactionId) s.providerTransactionId = given;
     s.callBackInfo = payload;
     s.callBackTime = at;

@@ -211,11 +211,11 @@ export function driverTripTransactionContract(name: string, open: OpenBackend): 
           OrderId: 'o',
         },
       });
-      flagged.applyCallback(callback(flagged.id, '0005'), at(32));
+      flagged.applyCallback(callback(flagged.id, '0005'), at(32), true);
       await b.transactions.update(flagged);
       // The provider knows a payment by its platform-unique ClientReference, the transaction's id.
-      done.applyCallback(callback(done.id, '0000'), at(33));
-      done.applyCallback(callback(done.id, '2001'), at(34));
+      done.applyCallback(callback(done.id, '0000'), at(33), true);
+      done.applyCallback(callback(done.id, '2001'), at(34), true);
       const savedDone = await b.transactions.update(done);
       expect((await b.transactions.findById(done.id))!.toState()).toEqual(savedDone.toState());
       expect(savedDone.toState().anomalies).toHaveLength(1);

@@ -1,6 +1,6 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { RandomSource, SecretHasher } from '@transport/domain';
-import { CryptoRandomSource } from './crypto-random-source';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { RandomSource } from '@transport/domain';
+import { CryptoRandomSource } from '@transport/domain/node';
 
 // The one home of the app's secret handling: the SHA-256 it stores of high-entropy tokens, the constant-time
 // comparison of anything secret, and the random tokens it hands out.
@@ -37,39 +37,7 @@ export function hashApiKey(key: string): string {
   return sha256Hex(key);
 }
 
-/** The short id of a server secret that a hash names, so a hash made before a rotation finds its secret. */
-export const secretId = (secret: string): string => sha256Hex(secret).slice(0, 8);
-
-/**
- * The SecretHasher port for six-digit activation keys: HMAC-SHA256 keyed with a server secret (ACTIVATION_KEY_SECRETS)
- * that the database never holds. A slow KDF buys nothing for a key drawn from a million values (anyone with the hashes
- * tries them all either way) and cost the event loop 150 ms a registration (one address slowed every caller); without
- * the server secret, a copy of the database cannot tell any key. The attempt limits guard the online guessing.
- *
- * The first secret makes new hashes; every listed secret still verifies the hashes it made (`hmac$<secret id>$<hex>`),
- * so a secret is rotated by putting the new one first and dropping the old one once its keys have expired
- * (ACTIVATION_KEY_HOURS). Hashes of another scheme (the scrypt hashes of earlier releases) verify nothing.
- */
-export class HmacSecretHasher implements SecretHasher {
-  private readonly byId: Map<string, string>;
-
-  constructor(private readonly secrets: readonly string[]) {
-    if (secrets.length === 0) throw new Error('HmacSecretHasher needs at least one secret');
-    this.byId = new Map(secrets.map((secret) => [secretId(secret), secret]));
-  }
-
-  hash(key: string): string {
-    const secret = this.secrets[0];
-    return `hmac$${secretId(secret)}$${createHmac('sha256', secret).update(key, 'utf8').digest('hex')}`;
-  }
-
-  verify(key: string, stored: string): boolean {
-    const [scheme, id, digest] = stored.split('$');
-    const secret = scheme === 'hmac' && digest ? this.byId.get(id) : undefined;
-    if (!secret) return false;
-    return sameSecret(createHmac('sha256', secret).update(key, 'utf8').digest('hex'), digest);
-  }
-}
+// The activation-key hasher (HmacSecretHasher) is the library's: @transport/domain/node.
 
 /** A merchant's notification signing secret in the Standard Webhooks format: `whsec_` and 32 random bytes in base64. */
 export function newSigningSecret(): string {

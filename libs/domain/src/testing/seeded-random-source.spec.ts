@@ -1,4 +1,4 @@
-import { SeededRandomSource } from './random-source';
+import { SeededRandomSource } from './fakes';
 
 describe('SeededRandomSource', () => {
   it('repeats its sequence for the same seed and differs for another', () => {

@@ -1,4 +1,4 @@
-import { FixedClock } from './clock';
+import { FixedClock } from './fakes';
 
 describe('FixedClock', () => {
   it('returns copies, so callers cannot move time by mutating the result', () => {

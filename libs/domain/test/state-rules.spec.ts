@@ -166,12 +166,26 @@ const scenarios: Record<string, () => unknown> = {
     const { driver, activationKey } = registered();
     driver.activate(activationKey, days(2), ports().hasher, 'phone');
   },
-  'Driver | activated | reissueActivationKey': () => activated().reissueActivationKey(ports(), T0),
+  'Vehicle | inspection made ahead of the clock | inspect': () =>
+    vehicle().inspect(allPassed(), INSPECTOR, T0, undefined, { at: days(1), earliest: days(-3), maxAgeHours: 72 }),
+  'Vehicle | inspection made before the bound | inspect': () =>
+    vehicle().inspect(allPassed(), INSPECTOR, T0, undefined, { at: days(-4), earliest: days(-3), maxAgeHours: 72 }),
+  'Driver | activated | reissueActivationKey': () => activated().reissueActivationKey(ports(), APPROVER, T0),
+  'Driver | phone corrected by this approver | reissueActivationKey': () => {
+    const { driver } = registered();
+    driver.correct({ phone: '0207555444' }, APPROVER, T0);
+    return driver.reissueActivationKey(ports(), APPROVER, T0);
+  },
+  'Driver | contact set by this approver | approve': () => {
+    const driver = activated();
+    driver.correct({ email: 'corrected@example.com' }, APPROVER, T0);
+    return driver.approve(passedDriverChecklist, APPROVER, T0);
+  },
   'Driver | approved | approve': () => approvedDriver().approve(passedDriverChecklist, APPROVER, T0),
   'Driver | registered | approve': () =>
     registered().driver.approve({ ...passedDriverChecklist, validLicense: false }, APPROVER, T0),
   'Driver | licence expired | approve': () => activated().approve(passedDriverChecklist, APPROVER, days(401)),
-  'Driver | approved | correct (ID)': () => approvedDriver().correct({ idNumber: 'GHA-700000009-9' }, T0),
+  'Driver | approved | correct (ID)': () => approvedDriver().correct({ idNumber: 'GHA-700000009-9' }, APPROVER, T0),
   'Driver | not approved | revokeApproval': () => activated().revokeApproval('licence withdrawn', APPROVER, T0),
   'Driver | not approved | goOnline': () => activated().goOnline(T0),
   'Driver | approved, not activated | goOnline': () => approvedDriver(false).goOnline(T0),

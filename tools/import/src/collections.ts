@@ -87,6 +87,8 @@ export interface Mapped {
   id: string;
   rows: Row[];
   references: Reference[];
+  /** Values the rules for new records require that this record of the original lacks: kept without, each listed. */
+  without?: { field: string; reason: string }[];
 }
 
 export interface MapOptions {
@@ -265,11 +267,13 @@ const owners: Collection = {
   map(doc) {
     const m = meta(doc);
     const assemblyId = assemblyOf(doc);
-    const s = VehicleOwner.register(
+    // Agents registered some owners by phone only: kept without an e-mail, and listed (a new owner needs one).
+    const email = optionalText(doc, 'email');
+    const s = VehicleOwner.keepFromHistory(
       {
         name: text(doc, 'name'),
         phone: text(doc, 'phone'),
-        email: text(doc, 'email'),
+        ...(email !== undefined && { email }),
         idType: text(doc, 'idType'),
         idNumber: text(doc, 'idNumber'),
         ...(assemblyId !== undefined && { assemblyId }),
@@ -286,6 +290,11 @@ const owners: Collection = {
         },
       ],
       references: ref('assemblies', assemblyId, 'assembly', 'assemblyId'),
+      ...(email === undefined && {
+        without: [
+          { field: 'email', reason: 'no email in the original: imported without it (a new owner still needs one)' },
+        ],
+      }),
     };
   },
 };

@@ -92,8 +92,9 @@ describe('importing the values the original kept', () => {
     // With --batch 3 the first pair's copies fall in two batches (the older is written, then replaced), the second
     // pair's in one (the older never written): each record counted once, each older copy listed.
     const owners = summaryOf(report).collections.vehicleowners;
-    // (The fifth and sixth extra owners are other classes': a card number, a name and a phone as people wrote them.)
-    expect(owners).toMatchObject({ read: SIZES.vehicleowners + 6, imported: SIZES.vehicleowners + 4, replaced: 1 });
+    // (The fifth to seventh extra owners are other classes': a card number, a name and a phone as people wrote them,
+    // no e-mail.)
+    expect(owners).toMatchObject({ read: SIZES.vehicleowners + 7, imported: SIZES.vehicleowners + 5, replaced: 1 });
     expect(owners.reasons).toEqual({ SUPERSEDED: 1 });
   });
 
@@ -249,6 +250,21 @@ describe('importing the values the original kept', () => {
     expect(await one('SELECT "idNumber" FROM vehicle_owners WHERE id = $1', ID.cardSpelled)).toEqual({
       idNumber: CARD,
     });
+  });
+
+  it('keeps an owner registered by phone only without an e-mail, and lists it', async () => {
+    expect(await one('SELECT phone, email FROM vehicle_owners WHERE id = $1', ID.noEmail)).toEqual({
+      phone: expect.stringMatching(/^\+233/),
+      email: null,
+    });
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        collection: 'vehicleowners',
+        id: ID.noEmail,
+        without: 'email',
+        reason: 'no email in the original: imported without it (a new owner still needs one)',
+      }),
+    );
   });
 
   it('changes nothing when run again', async () => {

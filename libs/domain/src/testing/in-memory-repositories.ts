@@ -91,7 +91,7 @@ export class InMemoryVehicleOwnerRepository implements VehicleOwnerRepository {
     return this.store.page(
       (s) =>
         (s.name.toLowerCase().includes(needle) ||
-          s.email.includes(needle) ||
+          (s.email?.includes(needle) ?? false) ||
           phones.some((p) => s.phone.includes(p))) &&
         inAssembly(s, assemblyId),
       page,

@@ -269,12 +269,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Print an approved vehicle's certificate (an HTML page with a QR code; A6 sticker or A4 page)
-         * @description The plate, make, model, colour, type, union, station, assembly, approval date and document expiry dates, and a QR code holding `{PUBLIC_BASE_URL}/v/{token}`: a token signed with the first of CERTIFICATE_SIGNING_KEYS (Ed25519, a compact JWS with the key id in its header) naming the vehicle, its plate and its approval. Within the caller's jurisdiction (another assembly's vehicle is a 404). Only an approved vehicle has one: 422 VEHICLE_NOT_APPROVED. Every print is audited on the vehicle: CertificateIssued the first time under an approval, CertificateReprinted after. Withdrawing the approval (a failed re-inspection, a corrected plate) withdraws every certificate printed under it.
+         * View an approved vehicle's certificate before printing it (an HTML preview, without a QR code)
+         * @description The sheet as it would print now (the plate, make, model, colour, type, union, station, assembly, approval date and document expiry dates), with a box saying "Preview: not a certificate" where the QR code goes. Viewing is not printing: no token is signed, nothing is audited, and the next print is not made a reprint by it (HEAD the same). Print with POST /vehicles/{id}/certificate. Within the caller's jurisdiction (another assembly's vehicle is a 404). Only an approved vehicle has one: 422 VEHICLE_NOT_APPROVED.
          */
-        get: operations["certificatesPrint"];
+        get: operations["certificatesView"];
         put?: never;
-        post?: never;
+        /**
+         * Print an approved vehicle's certificate (an HTML page with a QR code; A6 sticker or A4 page)
+         * @description The explicit act of printing, and the only one that makes a certificate: no body; a dashboard session sends its X-CSRF-Token (403 CSRF_REJECTED without), as for every change. The plate, make, model, colour, type, union, station, assembly, approval date and document expiry dates, and a QR code holding `{PUBLIC_BASE_URL}/v/{token}`: a token signed with the first of CERTIFICATE_SIGNING_KEYS (Ed25519, a compact JWS with the key id in its header) naming the vehicle, its plate and its approval. Within the caller's jurisdiction (another assembly's vehicle is a 404). Only an approved vehicle has one: 422 VEHICLE_NOT_APPROVED. Every print is audited on the vehicle: CertificateIssued the first time under an approval, CertificateReprinted after (viewing, GET, is neither). Withdrawing the approval (a failed re-inspection, a corrected plate) withdraws every certificate printed under it.
+         */
+        post: operations["certificatesPrint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -310,7 +314,7 @@ export interface paths {
         };
         /**
          * Check a vehicle certificate (what its QR code opens): valid, expired, withdrawn or not genuine
-         * @description A phone-sized HTML page by default; the same answer as JSON with `Accept: application/json`. Always 200 with the verdict: `valid`, `expired` (naming the documents that ended: roadworthy, insurance, the linked driver's licence), `withdrawn` (the approval it names ended) or `not_genuine` (unreadable, an unknown or retired key, or a bad signature). With a genuine certificate: the vehicle's public fields and the linked driver's first name and rating; never a phone number, an ID number or the owner. Cacheable for CERTIFICATE_CHECK_CACHE_SECONDS (default 60); counted per client address (CERTIFICATE_CHECKS_PER_ADDRESS_PER_MINUTE, then 429).
+         * @description A phone-sized HTML page by default; the same answer as JSON with `Accept: application/json`. Always 200 with the verdict: `valid`, `expired` (naming the documents that ended: roadworthy, insurance, the linked driver's licence), `withdrawn` (the approval it names ended) or `not_genuine` (unreadable, an unknown or retired key, or a bad signature). With a genuine certificate: the vehicle's public fields as they are now (a station the vehicle left is not shown) and the linked driver's first name and rating while that driver is approved (a revoked driver is never shown: driver null, and their licence is not counted); never a phone number, an ID number or the owner. Cacheable for CERTIFICATE_CHECK_CACHE_SECONDS (default 60); counted per client address (CERTIFICATE_CHECKS_PER_ADDRESS_PER_MINUTE, then 429).
          */
         get: operations["certificatesCheck"];
         put?: never;
@@ -2062,7 +2066,7 @@ export interface components {
             /** @description valid and expired: the vehicle as the public sees it; withdrawn: the plate the certificate names only. */
             vehicle?: components["schemas"]["PublicVehicleResponse"];
             documents?: components["schemas"]["CertificateDocumentResponse"][];
-            /** @description valid and expired: the linked driver (first name and rating only), or null when none is linked. */
+            /** @description valid and expired: the linked driver while their approval stands (first name and rating only); null when none is linked or the linked driver is not approved (revoked): a withdrawn driver is never shown, and their licence is not among the documents. */
             driver?: components["schemas"]["CertificateDriverResponse"] | (never | null);
         };
         OwnerResponse: {
@@ -2090,8 +2094,11 @@ export interface components {
              * @example +233244123456
              */
             phone: string;
-            /** @example kofi.asante@example.com */
-            email: string;
+            /**
+             * @description Required for a new owner. Absent (never null) only on an owner imported from the original service, whose agents registered some owners by phone only; a correction may add it.
+             * @example kofi.asante@example.com
+             */
+            email?: string;
             /** @enum {string} */
             idType: "ghana_card" | "passport" | "voter_id" | "drivers_license" | "ssnit";
             /** @example GHA-712345678-9 */
@@ -4793,6 +4800,118 @@ export interface operations {
             };
         };
     };
+    certificatesView: {
+        parameters: {
+            query?: {
+                /** @description The paper: `a6`, a windscreen sticker; `a4`, a page for the owner. */
+                size?: "a6" | "a4";
+            };
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preview (print CSS sizes the page). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
     certificatesPrint: {
         parameters: {
             query?: {
@@ -4863,6 +4982,16 @@ export interface operations {
             };
             /** @description The body is larger than 100 kB. */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

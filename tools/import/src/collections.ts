@@ -11,7 +11,8 @@ import {
   oneOf,
   parseApprovalChecklist,
   parseGeoPoint,
-  parseInspectionChecklist,
+  parseRecordedInspectionChecklist,
+  unrecordedInspectionItems,
   PAYMENT_METHODS,
   Region,
   REQUEST_TYPES,
@@ -513,10 +514,14 @@ const vehicles: Collection = {
     ).toState();
     const inspected = flag(doc, 'inspected');
     const approved = flag(doc, 'approved');
-    const checklist = doc.inspectionChecklist == null ? undefined : parseInspectionChecklist(doc.inspectionChecklist);
+    // An older version of the original's checklist had fewer items: those are kept as not recorded (never a pass).
+    const checklist =
+      doc.inspectionChecklist == null ? undefined : parseRecordedInspectionChecklist(doc.inspectionChecklist);
+    const unrecorded = checklist ? unrecordedInspectionItems(checklist) : [];
     if (inspected && !checklist) refuse('INVALID_FIELD', 'an inspected vehicle needs its inspectionChecklist');
     const driverId = optionalId(doc, 'driver');
-    // The domain's invariants: approved implies inspected with every item passed; a linked driver implies approved.
+    // The domain's invariants: approved implies inspected with no item failed (an item an older checklist did not have
+    // is not recorded: the original approved it so); a linked driver implies approved.
     assertVehicleConsistent({ inspected, approved, inspectionChecklist: checklist, driverId });
     const stationId = optionalId(doc, 'station');
     const transportUnionId = optionalId(doc, 'transportUnion');
@@ -545,6 +550,16 @@ const vehicles: Collection = {
         ...ref('drivers', driverId, 'driver', 'driverId'),
         ...ref('assemblies', assemblyId, 'assembly', 'assemblyId'),
       ],
+      ...(unrecorded.length > 0 && {
+        without: [
+          {
+            field: unrecorded.map((item) => `inspectionChecklist.${item}`).join(', '),
+            reason:
+              'not on the original’s older checklist: kept as not recorded (never a pass; approval needs a new inspection)' +
+              (approved ? '; the vehicle is kept approved as the original had it' : ''),
+          },
+        ],
+      }),
     };
   },
 };

@@ -2,7 +2,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SAMPLE_MERCHANT } from '../src/sample';
-import { CARD, ID, PHONES, PLATE, RETRIED_REFERENCE, SIZES, writeHistoryExport } from './fixtures/history';
+import {
+  CARD,
+  ID,
+  NOT_ON_OLD_CHECKLIST,
+  OLD_CHECKLIST,
+  PHONES,
+  PLATE,
+  RETRIED_REFERENCE,
+  SIZES,
+  writeHistoryExport,
+} from './fixtures/history';
 import { admin, fingerprint, migratedDatabase, query, reportLines, runImport, spawnImport } from './support';
 
 // Issue 44: an export as the original's operators make it, whose values the original kept (dates typed day first,
@@ -265,6 +275,27 @@ describe('importing the values the original kept', () => {
         reason: 'no email in the original: imported without it (a new owner still needs one)',
       }),
     );
+  });
+
+  it('keeps a checklist of an older version with its missing items not recorded, and an approval as it was', async () => {
+    for (const [id, approved] of [
+      [ID.shortChecklist, false],
+      [ID.shortChecklistApproved, true],
+    ] as const) {
+      expect(await one('SELECT inspected, approved, "inspectionChecklist" FROM vehicles WHERE id = $1', id)).toEqual({
+        inspected: true,
+        approved,
+        inspectionChecklist: OLD_CHECKLIST,
+      });
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          collection: 'vehicles',
+          id,
+          without: NOT_ON_OLD_CHECKLIST.map((item) => `inspectionChecklist.${item}`).join(', '),
+          reason: expect.stringContaining(approved ? 'kept approved as the original had it' : 'never a pass'),
+        }),
+      );
+    }
   });
 
   it('changes nothing when run again', async () => {

@@ -1,8 +1,7 @@
 import {
   DuplicateErrors,
-  parseInspectionChecklist,
+  parseRecordedInspectionChecklist,
   parseInspectionDefects,
-  type InspectionChecklist,
   parseVehicleType,
   Vehicle,
   VEHICLE_SUMMARY_FIELDS,
@@ -54,13 +53,14 @@ export function toDomain(row: VehicleRow): Vehicle {
     set('vin', row.vin);
     set(
       'inspectionChecklist',
-      row.inspectionChecklist === null ? null : parseInspectionChecklist(row.inspectionChecklist),
+      // Items an older version of the original's checklist lacked are absent: not recorded (imported history).
+      row.inspectionChecklist === null ? null : parseRecordedInspectionChecklist(row.inspectionChecklist),
     );
     set(
       'inspectionDefects',
       row.inspectionDefects === null
         ? null
-        : parseInspectionDefects(row.inspectionDefects, s.inspectionChecklist ?? ({} as InspectionChecklist)),
+        : parseInspectionDefects(row.inspectionDefects, s.inspectionChecklist ?? {}),
     );
     set('inspectedBy', row.inspectedBy);
     set('dateInspected', row.dateInspected);

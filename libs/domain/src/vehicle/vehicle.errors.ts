@@ -9,6 +9,11 @@ export const VehicleErrors = {
       'VEHICLE_INSPECTION_FAILED',
       `The last inspection failed on: ${items.join(', ')}; re-inspect once fixed`,
     ),
+  inspectionIncomplete: (items: InspectionItem[]) =>
+    new DomainError(
+      'VEHICLE_INSPECTION_INCOMPLETE',
+      `The last inspection recorded no result for: ${items.join(', ')} (an older checklist); re-inspect before approval`,
+    ),
   alreadyApproved: () => new DomainError('VEHICLE_ALREADY_APPROVED', 'The vehicle is already approved'),
   approverIsInspector: () =>
     new DomainError(

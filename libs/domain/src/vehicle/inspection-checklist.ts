@@ -41,6 +41,15 @@ export function parseRecordedInspectionChecklist(raw: unknown): RecordedInspecti
   return parseChecklist(raw, recorded, 'inspectionChecklist');
 }
 
+/**
+ * The outcome of an inspection as the lists filter it: `failed` when an item failed, `passed` when every item passed,
+ * else `incomplete` (items not recorded, none failed: neither, and never a pass).
+ */
+export function inspectionOutcome(checklist: RecordedInspectionChecklist): 'passed' | 'failed' | 'incomplete' {
+  if (failedInspectionItems(checklist).length > 0) return 'failed';
+  return unrecordedInspectionItems(checklist).length > 0 ? 'incomplete' : 'passed';
+}
+
 /** The items a stored checklist holds no result for (none on a checklist recorded here). */
 export function unrecordedInspectionItems(checklist: RecordedInspectionChecklist): InspectionItem[] {
   return INSPECTION_ITEMS.filter((item) => checklist[item] === undefined);

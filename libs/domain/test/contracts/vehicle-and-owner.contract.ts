@@ -7,6 +7,7 @@ import {
   vehicleSummaryOf,
   type PageRequest,
   type VehicleListFilter,
+  Vehicle,
   VehicleOwner,
 } from '../../src';
 import { failureCode } from './support';
@@ -45,6 +46,28 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
       expect(await found('owner 9')).toEqual([o.id]);
       expect(await found('0244000009')).toEqual([o.id]);
       expect(await found('example.com')).toEqual([]);
+    });
+
+    it('stores a checklist of an older version as it is, and lists it neither as passed nor as failed', async () => {
+      const ids = idsFor(5);
+      const o = await b.owners.add(owner(ids, 1));
+      const { fireExtinguisher: _f, emergencySignals: _e, ...older } = allPassed();
+      const kept = Vehicle.restore({
+        ...vehicle(ids, o.id, 1).toState(),
+        inspected: true,
+        inspectionChecklist: older,
+        inspectedBy: USER,
+        dateInspected: at(200),
+      });
+      await b.vehicles.add(kept);
+      const passed = vehicle(ids, o.id, 2);
+      passed.inspect(allPassed(), USER, at(200));
+      await b.vehicles.add(passed);
+      expect((await b.vehicles.findById(kept.id))?.toState().inspectionChecklist).toEqual(older);
+      const listed = async (inspection: 'passed' | 'failed') =>
+        (await b.vehicles.list({ inspection }, { limit: 10 })).items.map((v) => v.id);
+      expect(await listed('passed')).toEqual([passed.id]);
+      expect(await listed('failed')).toEqual([]);
     });
 
     it('searches owners by part of name, email or phone in either spelling, case-insensitively', async () => {

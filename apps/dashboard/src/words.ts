@@ -171,6 +171,7 @@ export const en = {
     approved: 'Approved',
     notApproved: 'Not approved',
     failedItems: 'Failed items',
+    notRecordedItems: 'Not recorded (an older checklist: inspect again before approval)',
     failedInspection: 'Failed inspection',
     failedHelp: (items: string) =>
       `The last inspection failed on: ${items}. The vehicle can be approved once an inspection passes every item.`,

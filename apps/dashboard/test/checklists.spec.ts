@@ -2,6 +2,7 @@ import { APPROVAL_ITEMS, INSPECTION_ITEMS } from '@transport/domain';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { en } from '../src/words';
+import { notRecordedItems } from '../src/screens/checklist-items';
 
 // The vehicle inspection's ten items and the driver approval's four checks are the domain's (libs/domain): the
 // dashboard walks the domain's lists and words each item by its name there. No browser needed: the words are plain.
@@ -40,5 +41,21 @@ describe("the dashboard's checklists", () => {
         screen,
         expect.stringMatching(/^import \{[^}]*\b(INSPECTION|APPROVAL)_ITEMS\b[^}]*\} from '@transport\/domain';$/m),
       ]);
+  });
+});
+
+describe('a checklist of an older version (a vehicle imported from the original service)', () => {
+  it('words the items it holds no result for as not recorded, and none for a vehicle not inspected', () => {
+    const {
+      fireExtinguisher: _f,
+      emergencySignals: _e,
+      ...older
+    } = Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, item !== 'brakes']));
+    expect(notRecordedItems(older, en.checklist)).toEqual([
+      en.checklist.fireExtinguisher,
+      en.checklist.emergencySignals,
+    ]);
+    expect(notRecordedItems(Object.fromEntries(INSPECTION_ITEMS.map((i) => [i, true])), en.checklist)).toEqual([]);
+    expect(notRecordedItems(undefined, en.checklist)).toEqual([]);
   });
 });

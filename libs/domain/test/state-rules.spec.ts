@@ -166,6 +166,17 @@ const scenarios: Record<string, () => unknown> = {
     const { driver, activationKey } = registered();
     driver.activate(activationKey, days(2), ports().hasher, 'phone');
   },
+  'Vehicle | inspected on an older checklist | approve': () => {
+    const { fireExtinguisher: _f, ...older } = allPassed();
+    const v = Vehicle.restore({
+      ...vehicle().toState(),
+      inspected: true,
+      inspectionChecklist: older,
+      inspectedBy: INSPECTOR,
+      dateInspected: T0,
+    });
+    v.approve(APPROVER, days(1));
+  },
   'Vehicle | inspection made ahead of the clock | inspect': () =>
     vehicle().inspect(allPassed(), INSPECTOR, T0, undefined, { at: days(1), earliest: days(-3), maxAgeHours: 72 }),
   'Vehicle | inspection made before the bound | inspect': () =>

@@ -6,7 +6,7 @@ export function vehicleOwnerRow(s: VehicleOwnerState) {
     id: s.id,
     name: s.name,
     phone: s.phone,
-    email: s.email,
+    email: s.email ?? null,
     idType: s.idType,
     idNumber: s.idNumber,
     verified: s.verified,

@@ -11,7 +11,8 @@ import {
   oneOf,
   parseApprovalChecklist,
   parseGeoPoint,
-  parseInspectionChecklist,
+  parseRecordedInspectionChecklist,
+  unrecordedInspectionItems,
   PAYMENT_METHODS,
   Region,
   REQUEST_TYPES,
@@ -87,6 +88,8 @@ export interface Mapped {
   id: string;
   rows: Row[];
   references: Reference[];
+  /** Values the rules for new records require that this record of the original lacks: kept without, each listed. */
+  without?: { field: string; reason: string }[];
 }
 
 export interface MapOptions {
@@ -265,11 +268,13 @@ const owners: Collection = {
   map(doc) {
     const m = meta(doc);
     const assemblyId = assemblyOf(doc);
-    const s = VehicleOwner.register(
+    // Agents registered some owners by phone only: kept without an e-mail, and listed (a new owner needs one).
+    const email = optionalText(doc, 'email');
+    const s = VehicleOwner.keepFromHistory(
       {
         name: text(doc, 'name'),
         phone: text(doc, 'phone'),
-        email: text(doc, 'email'),
+        ...(email !== undefined && { email }),
         idType: text(doc, 'idType'),
         idNumber: text(doc, 'idNumber'),
         ...(assemblyId !== undefined && { assemblyId }),
@@ -286,6 +291,11 @@ const owners: Collection = {
         },
       ],
       references: ref('assemblies', assemblyId, 'assembly', 'assemblyId'),
+      ...(email === undefined && {
+        without: [
+          { field: 'email', reason: 'no email in the original: imported without it (a new owner still needs one)' },
+        ],
+      }),
     };
   },
 };
@@ -504,10 +514,14 @@ const vehicles: Collection = {
     ).toState();
     const inspected = flag(doc, 'inspected');
     const approved = flag(doc, 'approved');
-    const checklist = doc.inspectionChecklist == null ? undefined : parseInspectionChecklist(doc.inspectionChecklist);
+    // An older version of the original's checklist had fewer items: those are kept as not recorded (never a pass).
+    const checklist =
+      doc.inspectionChecklist == null ? undefined : parseRecordedInspectionChecklist(doc.inspectionChecklist);
+    const unrecorded = checklist ? unrecordedInspectionItems(checklist) : [];
     if (inspected && !checklist) refuse('INVALID_FIELD', 'an inspected vehicle needs its inspectionChecklist');
     const driverId = optionalId(doc, 'driver');
-    // The domain's invariants: approved implies inspected with every item passed; a linked driver implies approved.
+    // The domain's invariants: approved implies inspected with no item failed (an item an older checklist did not have
+    // is not recorded: the original approved it so); a linked driver implies approved.
     assertVehicleConsistent({ inspected, approved, inspectionChecklist: checklist, driverId });
     const stationId = optionalId(doc, 'station');
     const transportUnionId = optionalId(doc, 'transportUnion');
@@ -539,6 +553,16 @@ const vehicles: Collection = {
         ...ref('drivers', driverId, 'driver', 'driverId'),
         ...ref('assemblies', assemblyId, 'assembly', 'assemblyId'),
       ],
+      ...(unrecorded.length > 0 && {
+        without: [
+          {
+            field: unrecorded.map((item) => `inspectionChecklist.${item}`).join(', '),
+            reason:
+              'not on the original’s older checklist: kept as not recorded (never a pass; approval needs a new inspection)' +
+              (approved ? '; the vehicle is kept approved as the original had it' : ''),
+          },
+        ],
+      }),
     };
   },
 };

@@ -670,6 +670,8 @@ async function writeBatch(
           reason: `${r.field} ${r.id} names no ${r.table} record (deleted in the original, not in the export, or skipped): imported without the link`,
         });
       }
+      // A value the rules for new records require and the original's record lacks: imported without it.
+      for (const w of p.mapped.without ?? []) line(p, { without: w.field, reason: w.reason });
       ready.push(p);
       continue;
     }

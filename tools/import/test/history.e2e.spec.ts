@@ -2,7 +2,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SAMPLE_MERCHANT } from '../src/sample';
-import { CARD, ID, PHONES, PLATE, RETRIED_REFERENCE, SIZES, writeHistoryExport } from './fixtures/history';
+import {
+  CARD,
+  ID,
+  NOT_ON_OLD_CHECKLIST,
+  OLD_CHECKLIST,
+  PHONES,
+  PLATE,
+  RETRIED_REFERENCE,
+  SIZES,
+  writeHistoryExport,
+} from './fixtures/history';
 import { admin, fingerprint, migratedDatabase, query, reportLines, runImport, spawnImport } from './support';
 
 // Issue 44: an export as the original's operators make it, whose values the original kept (dates typed day first,
@@ -92,8 +102,9 @@ describe('importing the values the original kept', () => {
     // With --batch 3 the first pair's copies fall in two batches (the older is written, then replaced), the second
     // pair's in one (the older never written): each record counted once, each older copy listed.
     const owners = summaryOf(report).collections.vehicleowners;
-    // (The fifth and sixth extra owners are other classes': a card number, a name and a phone as people wrote them.)
-    expect(owners).toMatchObject({ read: SIZES.vehicleowners + 6, imported: SIZES.vehicleowners + 4, replaced: 1 });
+    // (The fifth to seventh extra owners are other classes': a card number, a name and a phone as people wrote them,
+    // no e-mail.)
+    expect(owners).toMatchObject({ read: SIZES.vehicleowners + 7, imported: SIZES.vehicleowners + 5, replaced: 1 });
     expect(owners.reasons).toEqual({ SUPERSEDED: 1 });
   });
 
@@ -249,6 +260,42 @@ describe('importing the values the original kept', () => {
     expect(await one('SELECT "idNumber" FROM vehicle_owners WHERE id = $1', ID.cardSpelled)).toEqual({
       idNumber: CARD,
     });
+  });
+
+  it('keeps an owner registered by phone only without an e-mail, and lists it', async () => {
+    expect(await one('SELECT phone, email FROM vehicle_owners WHERE id = $1', ID.noEmail)).toEqual({
+      phone: expect.stringMatching(/^\+233/),
+      email: null,
+    });
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        collection: 'vehicleowners',
+        id: ID.noEmail,
+        without: 'email',
+        reason: 'no email in the original: imported without it (a new owner still needs one)',
+      }),
+    );
+  });
+
+  it('keeps a checklist of an older version with its missing items not recorded, and an approval as it was', async () => {
+    for (const [id, approved] of [
+      [ID.shortChecklist, false],
+      [ID.shortChecklistApproved, true],
+    ] as const) {
+      expect(await one('SELECT inspected, approved, "inspectionChecklist" FROM vehicles WHERE id = $1', id)).toEqual({
+        inspected: true,
+        approved,
+        inspectionChecklist: OLD_CHECKLIST,
+      });
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          collection: 'vehicles',
+          id,
+          without: NOT_ON_OLD_CHECKLIST.map((item) => `inspectionChecklist.${item}`).join(', '),
+          reason: expect.stringContaining(approved ? 'kept approved as the original had it' : 'never a pass'),
+        }),
+      );
+    }
   });
 
   it('changes nothing when run again', async () => {

@@ -1,4 +1,4 @@
-import { ApiProperty, PartialType, PickType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { ID_TYPES, type VehicleOwnerState, CORRECTABLE_OWNER_FIELDS } from '@transport/domain';
 import { ID } from '../core/http/dto-support';
@@ -45,12 +45,16 @@ export class OwnerListQuery {
   @IdParam('Cursor: the `_id` of the last owner of the previous page.') after?: string;
 }
 
+const NO_EMAIL =
+  'Required for a new owner. Absent (never null) only on an owner imported from the original service, whose agents ' +
+  'registered some owners by phone only; a correction may add it.';
+
 /** Exactly the owner fields of the interface's driver listing (no record fields there). */
 export class EmbeddedOwnerResponse {
   @ApiProperty({ ...ID }) _id!: string;
   @ApiProperty({ example: 'Kofi Asante' }) name!: string;
   @ApiProperty({ example: '+233244123456', description: 'Canonical form +233XXXXXXXXX.' }) phone!: string;
-  @ApiProperty({ example: 'kofi.asante@example.com' }) email!: string;
+  @ApiPropertyOptional({ example: 'kofi.asante@example.com', description: NO_EMAIL }) email?: string;
   @ApiProperty({ enum: ID_TYPES }) idType!: string;
   @ApiProperty({ example: 'GHA-712345678-9' }) idNumber!: string;
   @ApiProperty() verified!: boolean;
@@ -60,7 +64,7 @@ export class EmbeddedOwnerResponse {
 export class OwnerResponse extends RecordResponse {
   @ApiProperty({ example: 'Kofi Asante' }) name!: string;
   @ApiProperty({ example: '+233244123456', description: 'Canonical form +233XXXXXXXXX.' }) phone!: string;
-  @ApiProperty({ example: 'kofi.asante@example.com' }) email!: string;
+  @ApiPropertyOptional({ example: 'kofi.asante@example.com', description: NO_EMAIL }) email?: string;
   @ApiProperty({ enum: ID_TYPES }) idType!: string;
   @ApiProperty({ example: 'GHA-712345678-9' }) idNumber!: string;
   @ApiProperty() verified!: boolean;
@@ -72,7 +76,7 @@ export function toEmbeddedOwner(o: VehicleOwnerState): EmbeddedOwnerResponse {
     _id: o.id,
     name: o.name,
     phone: o.phone,
-    email: o.email,
+    ...(o.email !== undefined && { email: o.email }),
     idType: o.idType,
     idNumber: o.idNumber,
     verified: o.verified,

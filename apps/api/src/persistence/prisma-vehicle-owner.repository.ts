@@ -20,7 +20,7 @@ export function toDomain(row: OwnerRow): VehicleOwner {
       id: row.id,
       name: row.name,
       phone: row.phone,
-      email: row.email,
+      ...(row.email !== null && { email: row.email }),
       idType: oneOf(ID_TYPES, row.idType, 'idType'),
       idNumber: row.idNumber,
       verified: row.verified,

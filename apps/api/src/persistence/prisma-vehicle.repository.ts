@@ -1,9 +1,9 @@
 import {
   parseGeoPoint,
   DuplicateErrors,
-  parseInspectionChecklist,
+  INSPECTION_ITEMS,
+  parseRecordedInspectionChecklist,
   parseInspectionDefects,
-  type InspectionChecklist,
   parseVehicleType,
   Vehicle,
   VEHICLE_SUMMARY_FIELDS,
@@ -55,13 +55,14 @@ export function toDomain(row: VehicleRow): Vehicle {
     set('vin', row.vin);
     set(
       'inspectionChecklist',
-      row.inspectionChecklist === null ? null : parseInspectionChecklist(row.inspectionChecklist),
+      // Items an older version of the original's checklist lacked are absent: not recorded (imported history).
+      row.inspectionChecklist === null ? null : parseRecordedInspectionChecklist(row.inspectionChecklist),
     );
     set(
       'inspectionDefects',
       row.inspectionDefects === null
         ? null
-        : parseInspectionDefects(row.inspectionDefects, s.inspectionChecklist ?? ({} as InspectionChecklist)),
+        : parseInspectionDefects(row.inspectionDefects, s.inspectionChecklist ?? {}),
     );
     set('inspectedBy', row.inspectedBy);
     set('dateInspected', row.dateInspected);
@@ -197,14 +198,17 @@ const certificatesEndingBy = (w: Parameters<Condition<'vehicles'>>[0], date: Dat
   w.or([w('roadWorthyExpiryDate', '<=', date), w('insuranceExpiryDate', '<=', date)]);
 
 /**
- * The outcome of a vehicle's last inspection, read from its stored checklist: failed when any item is `false`. The
- * checklist is only present on inspected vehicles, so an uninspected one is neither passed nor failed.
+ * The outcome of a vehicle's last inspection, read from its stored checklist: failed when any item is `false`, passed
+ * when every item is recorded and none failed (the domain's inspectionOutcome). The checklist is only present on
+ * inspected vehicles, so an uninspected one is neither; nor is an imported one whose older checklist lacks items.
  */
 const inspectionOutcome = (outcome: 'passed' | 'failed') => {
-  const anyFailed = sql<boolean>`exists (select 1 from jsonb_each(${sql.ref('inspectionChecklist')}) as item where item.value = 'false'::jsonb)`;
+  const checklist = sql.ref('inspectionChecklist');
+  const anyFailed = sql<boolean>`exists (select 1 from jsonb_each(${checklist}) as item where item.value = 'false'::jsonb)`;
+  const everyItem = sql<boolean>`jsonb_exists_all(${checklist}, ${sql.val([...INSPECTION_ITEMS])}::text[])`;
   return outcome === 'failed'
     ? sql<boolean>`(${sql.ref('inspected')} and ${anyFailed})`
-    : sql<boolean>`(${sql.ref('inspected')} and not ${anyFailed})`;
+    : sql<boolean>`(${sql.ref('inspected')} and not ${anyFailed} and ${everyItem})`;
 };
 
 const allVehicles = (db: Sql) => db.selectFrom('vehicles').selectAll();

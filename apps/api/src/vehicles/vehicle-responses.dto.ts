@@ -20,7 +20,7 @@ import {
   toStationResponse,
   toTransportUnionResponse,
 } from '../reference-data/reference-data.dto';
-import { InspectionChecklistResponse } from './inspection-checklist.dto';
+import { RecordedInspectionChecklistResponse } from './inspection-checklist.dto';
 
 // Responses of the /vehicles routes and their CSV exports, declared once: the OpenAPI document, the types and the
 // mapping from the domain's state.
@@ -45,7 +45,11 @@ export class VehicleResponse extends RecordResponse {
   @ApiPropertyOptional({ example: '1HGCM82633A004352' }) vin?: string;
   @ApiProperty() inspected!: boolean;
   @ApiProperty() approved!: boolean;
-  @ApiPropertyOptional({ type: InspectionChecklistResponse, description: 'Present on inspected vehicles.' })
+  @ApiPropertyOptional({
+    type: RecordedInspectionChecklistResponse,
+    description:
+      'Present on inspected vehicles. An item absent was not recorded (an imported vehicle inspected on an older checklist).',
+  })
   inspectionChecklist?: Record<string, boolean>;
   @ApiPropertyOptional({
     type: 'object',

@@ -261,7 +261,7 @@ export class VehiclesController {
       'Approve a vehicle (approvedBy is the caller; assembly approvers only, else 403 DUTY_NOT_ALLOWED; never its inspector, 422 VEHICLE_APPROVER_IS_INSPECTOR)',
     description:
       'Only an inspected vehicle with every item passed, a registration number, and roadworthy and insurance certificates valid now. Refusals are 422 with the domain code ' +
-      '(VEHICLE_NOT_INSPECTED, VEHICLE_INSPECTION_FAILED, VEHICLE_ROADWORTHY_EXPIRED, ...); approving an approved vehicle, or losing a race with another approval, is 409.',
+      '(VEHICLE_NOT_INSPECTED, VEHICLE_INSPECTION_FAILED, VEHICLE_INSPECTION_INCOMPLETE (an imported checklist of an older version with items not recorded: re-inspect), VEHICLE_ROADWORTHY_EXPIRED, ...); approving an approved vehicle, or losing a race with another approval, is 409.',
   })
   @View('vehicle')
   @ApiOkResponse({ type: VehicleResponse })

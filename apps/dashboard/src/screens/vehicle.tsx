@@ -15,6 +15,7 @@ import {
   type ProblemContext,
 } from '../ui';
 import { History } from './history';
+import { notRecordedItems } from './checklist-items';
 import { failedItems, InspectionForm, withNote } from './inspection';
 import { loadVehicle, WaitingBadge } from '../offline/outbox';
 import { colourHex, colourName, VEHICLE_COLOURS } from '../colours';
@@ -182,6 +183,7 @@ function Badges({ v }: { v: Vehicle }) {
 
 function Facts({ v }: { v: Vehicle }) {
   const failed = failedItems(v);
+  const notRecorded = notRecordedItems(v.inspectionChecklist, w.checklist);
   return (
     <section class="panel" aria-labelledby="details">
       <h2 id="details">{w.vehicle.details}</h2>
@@ -209,6 +211,12 @@ function Facts({ v }: { v: Vehicle }) {
                 .map((item) => withNote(w.checklist[item], v.inspectionDefects?.[item]))
                 .join('; ')}
             </dd>
+          </>
+        )}
+        {notRecorded.length > 0 && (
+          <>
+            <dt>{w.vehicle.notRecordedItems}</dt>
+            <dd>{notRecorded.join('; ')}</dd>
           </>
         )}
       </dl>

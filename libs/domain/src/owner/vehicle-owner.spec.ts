@@ -32,6 +32,16 @@ describe('VehicleOwner', () => {
     expect(o.toState().updatedAt).toEqual(days(1));
   });
 
+  it('keeps an owner from history without an e-mail (registered by phone only), and lets a correction add one', () => {
+    const { email: _none, ...byPhone } = input;
+    const o = VehicleOwner.keepFromHistory(byPhone, ports().ids, T0);
+    expect(o.toState()).not.toHaveProperty('email');
+    expect(o.toState()).toMatchObject({ phone: '+233244123456', idNumber: 'GHA-712345678-9' });
+    expect(VehicleOwner.keepFromHistory(input, ports().ids, T0).toState().email).toBe('kofi@example.com');
+    expect(o.correct({ email: 'Kofi@Example.com' }, days(1))).toEqual(['email']);
+    expect(o.toState().email).toBe('kofi@example.com');
+  });
+
   it('refuses an unknown id type', () => {
     expect(() => VehicleOwner.register({ ...input, idType: 'library' }, ports().ids, T0)).toThrow(/idType/);
   });

@@ -20,8 +20,11 @@ export interface VehicleOwnerState {
   readonly name: string;
   /** Canonical +233XXXXXXXXX form. */
   readonly phone: string;
-  /** Lower case. */
-  readonly email: string;
+  /**
+   * Lower case. Absent only on an owner kept from the original service's history, whose agents registered owners by
+   * phone only (`keepFromHistory`); a new owner always has one, and a correction may add it.
+   */
+  readonly email?: string;
   readonly idType: IdType;
   readonly idNumber: string;
   readonly verified: boolean;
@@ -42,11 +45,32 @@ export class VehicleOwner {
   private constructor(private state: VehicleOwnerState) {}
 
   static register(input: VehicleOwnerRegistration, ids: IdGenerator, at: Date): VehicleOwner {
+    return VehicleOwner.create(input, normalizeEmail(input.email), ids, at);
+  }
+
+  /**
+   * An owner from the original service's history (the importer): the checks of `register`, but the e-mail may be
+   * absent, as the original's agents registered owners by phone only. Never for a new registration.
+   */
+  static keepFromHistory(
+    input: Omit<VehicleOwnerRegistration, 'email'> & { email?: string },
+    ids: IdGenerator,
+    at: Date,
+  ): VehicleOwner {
+    return VehicleOwner.create(input, input.email === undefined ? undefined : normalizeEmail(input.email), ids, at);
+  }
+
+  private static create(
+    input: Omit<VehicleOwnerRegistration, 'email'>,
+    email: string | undefined,
+    ids: IdGenerator,
+    at: Date,
+  ): VehicleOwner {
     return new VehicleOwner({
       id: ids.next(),
       name: requireText(input.name, 'name', 120),
       phone: normalizePhone(input.phone),
-      email: normalizeEmail(input.email),
+      ...(email !== undefined && { email }),
       idType: oneOf(ID_TYPES, input.idType, 'idType'),
       idNumber: documentNumber(input.idNumber, 'idNumber'),
       verified: false,

@@ -48,6 +48,11 @@ describe('registry standings', () => {
       vehicleStanding({ approved: false, inspected: true, inspectionChecklist: { ...PASSED, brakes: false } }),
     ).toBe('inspection_failed');
     expect(vehicleStanding({ approved: true, inspected: true, inspectionChecklist: PASSED })).toBe('approved');
+    // A checklist of an older version (imported) with items not recorded: inspected again before approval.
+    const { brakes: _notRecorded, ...older } = PASSED;
+    expect(vehicleStanding({ approved: false, inspected: true, inspectionChecklist: older })).toBe(
+      'awaiting_inspection',
+    );
   });
 
   it('names where a driver and an owner stand', () => {

@@ -1,7 +1,7 @@
 import type { DriverState } from '../driver/driver';
 import type { VehicleOwnerState } from '../owner/vehicle-owner';
 import { phoneSearchForms } from '../shared/contact';
-import { failedInspectionItems } from '../vehicle/inspection-checklist';
+import { failedInspectionItems, unrecordedInspectionItems } from '../vehicle/inspection-checklist';
 import type { VehicleState } from '../vehicle/vehicle';
 
 /**
@@ -58,7 +58,9 @@ export function vehicleStanding(
 ): VehicleStanding {
   if (v.approved) return 'approved';
   if (!v.inspected || !v.inspectionChecklist) return 'awaiting_inspection';
-  return failedInspectionItems(v.inspectionChecklist).length > 0 ? 'inspection_failed' : 'awaiting_approval';
+  if (failedInspectionItems(v.inspectionChecklist).length > 0) return 'inspection_failed';
+  // A checklist of an older version (imported) with items not recorded needs a new inspection before approval.
+  return unrecordedInspectionItems(v.inspectionChecklist).length > 0 ? 'awaiting_inspection' : 'awaiting_approval';
 }
 
 export const DRIVER_STANDINGS = ['approved', 'revoked', 'awaiting_approval'] as const;

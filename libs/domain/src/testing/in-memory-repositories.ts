@@ -23,7 +23,7 @@ import type { TransportUnionRepository } from '../transport-union/transport-unio
 import { Trip, type TripState } from '../trip/trip';
 import type { TripRepository } from '../trip/trip.repository';
 import { Vehicle, type VehicleState } from '../vehicle/vehicle';
-import { failedInspectionItems } from '../vehicle/inspection-checklist';
+import { inspectionOutcome } from '../vehicle/inspection-checklist';
 import {
   vehicleSummaryOf,
   type VehicleListFilter,
@@ -48,8 +48,7 @@ export class InMemoryVehicleRepository implements VehicleRepository {
         (filter.inspected === undefined || s.inspected === filter.inspected) &&
         (filter.approved === undefined || s.approved === filter.approved) &&
         (filter.inspection === undefined ||
-          (s.inspectionChecklist !== undefined &&
-            failedInspectionItems(s.inspectionChecklist).length > 0 === (filter.inspection === 'failed'))) &&
+          (s.inspectionChecklist !== undefined && inspectionOutcome(s.inspectionChecklist) === filter.inspection)) &&
         (filter.registrationNumber === undefined || s.registrationNumber === filter.registrationNumber) &&
         (filter.driverId === undefined || s.driverId === filter.driverId) &&
         (filter.ownerId === undefined || s.ownerId === filter.ownerId) &&
@@ -91,7 +90,7 @@ export class InMemoryVehicleOwnerRepository implements VehicleOwnerRepository {
     return this.store.page(
       (s) =>
         (s.name.toLowerCase().includes(needle) ||
-          s.email.includes(needle) ||
+          (s.email?.includes(needle) ?? false) ||
           phones.some((p) => s.phone.includes(p))) &&
         inAssembly(s, assemblyId),
       page,

@@ -17,11 +17,42 @@ export const INSPECTION_ITEMS = [
 ] as const;
 
 export type InspectionItem = (typeof INSPECTION_ITEMS)[number];
+/** An inspection's result on every item: what an inspection here records. */
 export type InspectionChecklist = Readonly<Record<InspectionItem, boolean>>;
+/**
+ * A stored checklist: an item absent was not recorded (an inspection on an older, shorter version of the original
+ * service's checklist, kept by the importer). Not recorded is never a pass: approval needs every item recorded.
+ */
+export type RecordedInspectionChecklist = Readonly<Partial<Record<InspectionItem, boolean>>>;
 
 /** Exactly the ten items, each a boolean: a missing, extra or non-boolean item is refused, never guessed. */
 export function parseInspectionChecklist(raw: unknown): InspectionChecklist {
   return parseChecklist(raw, INSPECTION_ITEMS, 'inspectionChecklist');
+}
+
+/**
+ * A stored or imported checklist: today's items, each a boolean, some of which an older version of the checklist did
+ * not have (not recorded). An extra or non-boolean item is still refused, as is a checklist recording none.
+ */
+export function parseRecordedInspectionChecklist(raw: unknown): RecordedInspectionChecklist {
+  const given = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  const recorded = INSPECTION_ITEMS.filter((item) => item in given);
+  if (recorded.length === 0) return parseInspectionChecklist(raw);
+  return parseChecklist(raw, recorded, 'inspectionChecklist');
+}
+
+/**
+ * The outcome of an inspection as the lists filter it: `failed` when an item failed, `passed` when every item passed,
+ * else `incomplete` (items not recorded, none failed: neither, and never a pass).
+ */
+export function inspectionOutcome(checklist: RecordedInspectionChecklist): 'passed' | 'failed' | 'incomplete' {
+  if (failedInspectionItems(checklist).length > 0) return 'failed';
+  return unrecordedInspectionItems(checklist).length > 0 ? 'incomplete' : 'passed';
+}
+
+/** The items a stored checklist holds no result for (none on a checklist recorded here). */
+export function unrecordedInspectionItems(checklist: RecordedInspectionChecklist): InspectionItem[] {
+  return INSPECTION_ITEMS.filter((item) => checklist[item] === undefined);
 }
 
 /** A checklist on which every item passed: what approval needs (a fresh object each time). */
@@ -29,8 +60,9 @@ export function allPassed(): InspectionChecklist {
   return everyItemPassed(INSPECTION_ITEMS);
 }
 
-export function failedInspectionItems(checklist: InspectionChecklist): InspectionItem[] {
-  return INSPECTION_ITEMS.filter((item) => !checklist[item]);
+/** The items that failed (`false`); an item not recorded is neither failed nor passed (unrecordedInspectionItems). */
+export function failedInspectionItems(checklist: RecordedInspectionChecklist): InspectionItem[] {
+  return INSPECTION_ITEMS.filter((item) => checklist[item] === false);
 }
 
 /** An inspector's note on each failed item that has one (`{ brakes: 'Front pads worn through' }`). */
@@ -42,7 +74,7 @@ export const DEFECT_NOTE_MAX = 500;
  * characters) per failed item. A note on an item that passed, or on no inspection item, is refused: it would say a
  * defect the checklist does not record.
  */
-export function parseInspectionDefects(raw: unknown, checklist: InspectionChecklist): InspectionDefects {
+export function parseInspectionDefects(raw: unknown, checklist: RecordedInspectionChecklist): InspectionDefects {
   if (raw === undefined || raw === null) return {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     throw new DomainError('INVALID_VALUE', 'defects must be an object of notes by failed item', 'defects');

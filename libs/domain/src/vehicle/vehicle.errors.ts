@@ -21,6 +21,11 @@ export const VehicleErrors = {
       `madeAt is more than ${hours} hours ago: an inspection kept that long must be made again`,
       'madeAt',
     ),
+  inspectionIncomplete: (items: InspectionItem[]) =>
+    new DomainError(
+      'VEHICLE_INSPECTION_INCOMPLETE',
+      `The last inspection recorded no result for: ${items.join(', ')} (an older checklist); re-inspect before approval`,
+    ),
   alreadyApproved: () => new DomainError('VEHICLE_ALREADY_APPROVED', 'The vehicle is already approved'),
   approverIsInspector: () =>
     new DomainError(

@@ -12,6 +12,13 @@ import {
   vehicleInput,
 } from '../testing/fixtures';
 import { assertVehicleConsistent, INSPECTION_CLOCK_SKEW_MS, Vehicle } from './vehicle';
+import { parseRecordedInspectionChecklist, unrecordedInspectionItems } from './inspection-checklist';
+
+/** A checklist of an older version of the original's inspection (imported): two of today's items not on it. */
+const olderChecklist = () => {
+  const { fireExtinguisher: _f, emergencySignals: _e, ...rest } = allPassed();
+  return rest;
+};
 
 const codeOf = (fn: () => unknown): string => {
   try {
@@ -515,6 +522,47 @@ describe('Vehicle corrections', () => {
     ]);
     // Not approved any more: the VIN may be corrected now, before the approver looks again.
     expect(v.correct({ vin: '2HGCM82633A004352' }, days(6))).toEqual(['vin']);
+  });
+});
+
+describe('a checklist of an older version (imported history)', () => {
+  it('is read with the items it lacks not recorded, refusing an extra or non-boolean item and an empty one', () => {
+    const c = parseRecordedInspectionChecklist(olderChecklist());
+    expect(c).toEqual(olderChecklist());
+    expect(unrecordedInspectionItems(c)).toEqual(['fireExtinguisher', 'emergencySignals']);
+    expect(unrecordedInspectionItems(allPassed())).toEqual([]);
+    expect(parseRecordedInspectionChecklist(allPassed())).toEqual(allPassed());
+    for (const raw of [{ ...olderChecklist(), wipers: true }, { ...olderChecklist(), brakes: 'yes' }, {}, null, []])
+      expect(codeOf(() => parseRecordedInspectionChecklist(raw))).toBe('INVALID_CHECKLIST');
+  });
+
+  it('is never a pass: approval is refused, naming the items not recorded, until a new inspection', () => {
+    const v = Vehicle.restore({
+      ...Vehicle.register(vehicleInput(), ports().ids, T0).toState(),
+      inspected: true,
+      inspectionChecklist: olderChecklist(),
+      inspectedBy: INSPECTOR,
+      dateInspected: days(1),
+    });
+    const refused = (() => {
+      try {
+        v.approve(APPROVER, days(2));
+      } catch (error) {
+        return error as DomainError;
+      }
+    })();
+    expect(refused).toMatchObject({ code: 'VEHICLE_INSPECTION_INCOMPLETE' });
+    expect(refused?.message).toContain('fireExtinguisher, emergencySignals');
+    expect(v.approved).toBe(false);
+    v.inspect(allPassed(), INSPECTOR, days(3));
+    v.approve(APPROVER, days(4));
+    expect(v.approved).toBe(true);
+  });
+
+  it('keeps an approval the original gave: a stored approved vehicle whose checklist lacks items holds', () => {
+    expect(() =>
+      assertVehicleConsistent({ inspected: true, approved: true, inspectionChecklist: olderChecklist() }),
+    ).not.toThrow();
   });
 });
 

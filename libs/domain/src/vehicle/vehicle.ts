@@ -6,9 +6,10 @@ import {
   failedInspectionItems,
   parseInspectionChecklist,
   parseInspectionDefects,
-  type InspectionChecklist,
+  unrecordedInspectionItems,
   type InspectionDefects,
   type InspectionItem,
+  type RecordedInspectionChecklist,
 } from './inspection-checklist';
 import { boundedNumber, validDate } from '../shared/values';
 import {
@@ -74,7 +75,8 @@ export interface VehicleState {
   readonly vin?: string;
   readonly inspected: boolean;
   readonly approved: boolean;
-  readonly inspectionChecklist?: InspectionChecklist;
+  /** An item absent was not recorded (a checklist of an older version, imported): never a pass. */
+  readonly inspectionChecklist?: RecordedInspectionChecklist;
   /** The inspector's notes on failed items of the last inspection (absent: none). */
   readonly inspectionDefects?: InspectionDefects;
   readonly inspectedBy?: string;
@@ -313,6 +315,8 @@ export class Vehicle {
     if (s.inspectedBy === approverId) throw VehicleErrors.approverIsInspector();
     const failed = failedInspectionItems(s.inspectionChecklist);
     if (failed.length > 0) throw VehicleErrors.inspectionFailed(failed);
+    const unrecorded = unrecordedInspectionItems(s.inspectionChecklist);
+    if (unrecorded.length > 0) throw VehicleErrors.inspectionIncomplete(unrecorded);
     if (!s.registrationNumber) throw VehicleErrors.registrationNumberMissing();
     if (!s.roadWorthyExpiryDate) throw VehicleErrors.roadWorthyMissing();
     if (s.roadWorthyExpiryDate <= at) throw VehicleErrors.roadWorthyExpired();

@@ -7,6 +7,8 @@ import {
   vehicleSummaryOf,
   type PageRequest,
   type VehicleListFilter,
+  Vehicle,
+  VehicleOwner,
 } from '../../src';
 import { failureCode } from './support';
 
@@ -31,6 +33,41 @@ export function vehicleAndOwnerContract(name: string, open: OpenBackend): void {
       expect((await b.owners.findByIds([o.id, other.id, '65a0000000000000000000ff'])).map((x) => x.id).sort()).toEqual(
         [o.id, other.id].sort(),
       );
+    });
+
+    it('stores an owner kept from history without an e-mail, and finds it by name and phone only', async () => {
+      const ids = idsFor(4);
+      const { email: _none, ...byPhone } = owner(ids, 9).toState();
+      const o = VehicleOwner.keepFromHistory(byPhone, ids, at(9));
+      await b.owners.add(o);
+      expect((await b.owners.findById(o.id))?.toState()).toEqual(o.toState());
+      expect((await b.owners.findById(o.id))?.toState()).not.toHaveProperty('email');
+      const found = async (q: string) => (await b.owners.search(q, { limit: 10 })).items.map((x) => x.id);
+      expect(await found('owner 9')).toEqual([o.id]);
+      expect(await found('0244000009')).toEqual([o.id]);
+      expect(await found('example.com')).toEqual([]);
+    });
+
+    it('stores a checklist of an older version as it is, and lists it neither as passed nor as failed', async () => {
+      const ids = idsFor(5);
+      const o = await b.owners.add(owner(ids, 1));
+      const { fireExtinguisher: _f, emergencySignals: _e, ...older } = allPassed();
+      const kept = Vehicle.restore({
+        ...vehicle(ids, o.id, 1).toState(),
+        inspected: true,
+        inspectionChecklist: older,
+        inspectedBy: USER,
+        dateInspected: at(200),
+      });
+      await b.vehicles.add(kept);
+      const passed = vehicle(ids, o.id, 2);
+      passed.inspect(allPassed(), USER, at(200));
+      await b.vehicles.add(passed);
+      expect((await b.vehicles.findById(kept.id))?.toState().inspectionChecklist).toEqual(older);
+      const listed = async (inspection: 'passed' | 'failed') =>
+        (await b.vehicles.list({ inspection }, { limit: 10 })).items.map((v) => v.id);
+      expect(await listed('passed')).toEqual([passed.id]);
+      expect(await listed('failed')).toEqual([]);
     });
 
     it('searches owners by part of name, email or phone in either spelling, case-insensitively', async () => {

@@ -212,7 +212,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a vehicle (approvedBy is the caller; assembly approvers only, else 403 DUTY_NOT_ALLOWED; never its inspector, 422 VEHICLE_APPROVER_IS_INSPECTOR)
-         * @description Only an inspected vehicle with every item passed, a registration number, and roadworthy and insurance certificates valid now. Refusals are 422 with the domain code (VEHICLE_NOT_INSPECTED, VEHICLE_INSPECTION_FAILED, VEHICLE_ROADWORTHY_EXPIRED, ...); approving an approved vehicle, or losing a race with another approval, is 409.
+         * @description Only an inspected vehicle with every item passed, a registration number, and roadworthy and insurance certificates valid now. Refusals are 422 with the domain code (VEHICLE_NOT_INSPECTED, VEHICLE_INSPECTION_FAILED, VEHICLE_INSPECTION_INCOMPLETE (an imported checklist of an older version with items not recorded: re-inspect), VEHICLE_ROADWORTHY_EXPIRED, ...); approving an approved vehicle, or losing a race with another approval, is 409.
          */
         post: operations["vehiclesApprove"];
         delete?: never;
@@ -1628,17 +1628,27 @@ export interface components {
             /** @example GA-222-1010 */
             digitalAddress: string;
         };
-        InspectionChecklistResponse: {
-            spareTire: boolean;
-            headlights: boolean;
-            tailLights: boolean;
-            turnSignals: boolean;
-            brakeLights: boolean;
-            fireExtinguisher: boolean;
-            emergencySignals: boolean;
-            seatBelts: boolean;
-            brakes: boolean;
-            licensePlate: boolean;
+        RecordedInspectionChecklistResponse: {
+            /** @description Absent: not recorded (an older checklist, imported); never a pass. */
+            spareTire?: boolean;
+            /** @description Absent: not recorded (an older checklist, imported); never a pass. */
+            headlights?: boolean;
+            /** @description Absent: not recorded (an older checklist, imported); never a pass. */
+            tailLights?: boolean;
+            /** @description Absent: not recorded (an older checklist, imported); never a pass. */
+            turnSignals?: boolean;
+            /** @description Absent: not recorded (an older checklist, imported); never a pass. */
+            brakeLights?: boolean;
+            /** @description Absent: not recorded (an older checklist, imported); never a pass. */
+            fireExtinguisher?: boolean;
+            /** @description Absent: not recorded (an older checklist, imported); never a pass. */
+            emergencySignals?: boolean;
+            /** @description Absent: not recorded (an older checklist, imported); never a pass. */
+            seatBelts?: boolean;
+            /** @description Absent: not recorded (an older checklist, imported); never a pass. */
+            brakes?: boolean;
+            /** @description Absent: not recorded (an older checklist, imported); never a pass. */
+            licensePlate?: boolean;
         };
         TransportUnionResponse: {
             /** @example 65a1b2c3d4e5f60718293a4b */
@@ -1735,8 +1745,8 @@ export interface components {
             vin?: string;
             inspected: boolean;
             approved: boolean;
-            /** @description Present on inspected vehicles. */
-            inspectionChecklist?: components["schemas"]["InspectionChecklistResponse"];
+            /** @description Present on inspected vehicles. An item absent was not recorded (an imported vehicle inspected on an older checklist). */
+            inspectionChecklist?: components["schemas"]["RecordedInspectionChecklistResponse"];
             /**
              * @description The inspector's note on each failed item of the last inspection that has one; absent when none.
              * @example {
@@ -1878,6 +1888,18 @@ export interface components {
         ComplianceEntryResponse: {
             vehicle: components["schemas"]["VehicleResponse"];
             reasons: components["schemas"]["ComplianceReasonResponse"][];
+        };
+        InspectionChecklistResponse: {
+            spareTire: boolean;
+            headlights: boolean;
+            tailLights: boolean;
+            turnSignals: boolean;
+            brakeLights: boolean;
+            fireExtinguisher: boolean;
+            emergencySignals: boolean;
+            seatBelts: boolean;
+            brakes: boolean;
+            licensePlate: boolean;
         };
         PointBody: {
             /** @enum {string} */
@@ -2143,8 +2165,11 @@ export interface components {
              * @example +233244123456
              */
             phone: string;
-            /** @example kofi.asante@example.com */
-            email: string;
+            /**
+             * @description Required for a new owner. Absent (never null) only on an owner imported from the original service, whose agents registered some owners by phone only; a correction may add it.
+             * @example kofi.asante@example.com
+             */
+            email?: string;
             /** @enum {string} */
             idType: "ghana_card" | "passport" | "voter_id" | "drivers_license" | "ssnit";
             /** @example GHA-712345678-9 */

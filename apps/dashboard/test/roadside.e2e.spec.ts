@@ -43,7 +43,8 @@ describe('the dashboard tells the truth at the roadside (issue 43)', () => {
     const [vehicle] = (await (
       await asAssembly(`/vehicles/all?registrationNumber=${encodeURIComponent(plate)}`)
     ).json()) as Array<{ _id: string }>;
-    const printed = await (await asAssembly(`/vehicles/${vehicle._id}/certificate`)).text();
+    // Printing is the POST (a GET is a preview without a code to scan).
+    const printed = await (await asAssembly(`/vehicles/${vehicle._id}/certificate`, { method: 'POST' })).text();
     const link = /href="([^"]+\/v\/[^"]+)"/.exec(printed)?.[1];
     if (!link) throw new Error(`no check link in the certificate of ${plate}`);
     return new URL(new URL(link).pathname, url).toString();

@@ -99,16 +99,78 @@ describeOnEachTier('driver registration and activation', (tier) => {
       .expect(422);
   });
 
-  it('answers a taken e-mail with 409 before it looks at the owner, so owners cannot be walked with it', async () => {
+  /** What a registration's answer shows of itself: whether the e-mail was taken must not change any of it. */
+  const shapeOf = (res: { status: number; body: { payload?: object; activationKeySent?: unknown } }) => ({
+    status: res.status,
+    fields: Object.keys(res.body).sort(),
+    payload: Object.keys(res.body.payload ?? {}).sort(),
+    activationKeySent: res.body.activationKeySent,
+  });
+  /** Registers anonymously and activates with the key texted to the phone; the activation's answer. */
+  const registerAndActivate = async (body: Record<string, unknown>, from: string) => {
+    const res = await anonymous(from).post('/drivers/add').send(body).expect(201);
+    const key = keyIn(await lastMessageTo(res.body.payload.phone));
+    return {
+      id: res.body.payload._id as string,
+      activation: await anonymous(from).post(`/drivers/${res.body.payload._id}/activate`).send({ activationKey: key }),
+    };
+  };
+
+  it("registers an anonymous driver with a taken e-mail like any other; only the phone's owner learns it at activation", async () => {
     const taken = fresh();
-    await anonymous('198.51.100.30').post('/drivers/add').send(taken).expect(201);
-    for (const ownerID of [undefined, f.ids.owners[0], '65a0000000000000000000ff']) {
-      const res = await anonymous('198.51.100.31')
+    expect((await registerAndActivate(taken, '198.51.100.30')).activation.status).toBe(200);
+    const withFresh = await anonymous('198.51.100.31').post('/drivers/add').send(fresh());
+    const duplicate = { ...fresh({ assembly: f.ids.assembly }), email: String(taken.email).toUpperCase() };
+    const withTaken = await anonymous('198.51.100.32').post('/drivers/add').send(duplicate);
+    expect(shapeOf(withTaken)).toEqual(shapeOf(withFresh));
+    expect(shapeOf(withTaken)).toMatchObject({ status: 201, activationKeySent: true });
+    const id = withTaken.body.payload._id;
+    const listed = await http().get('/drivers/all?limit=100').expect(200);
+    expect(listed.body.payload.map((d: { _id: string }) => d._id)).toContain(id);
+    // An owner that does not exist is refused the same with a taken e-mail as with a fresh one: nothing to walk.
+    for (const email of [taken.email, undefined]) {
+      const res = await anonymous('198.51.100.33')
         .post('/drivers/add')
-        .send({ ...fresh({ assembly: f.ids.assembly }), email: taken.email, ...(ownerID && { ownerID }) });
-      expect(res.status).toBe(409);
-      expect(res.body.code).toBe('DRIVER_EMAIL_TAKEN');
+        .send({ ...fresh({ assembly: f.ids.assembly, ownerID: '65a0000000000000000000ff' }), ...(email && { email }) });
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 422, code: 'OWNER_NOT_FOUND' });
     }
+    const key = keyIn(await lastMessageTo(withTaken.body.payload.phone));
+    const refused = await anonymous('198.51.100.34').post(`/drivers/${id}/activate`).send({ activationKey: key });
+    expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 409, code: 'DRIVER_EMAIL_TAKEN' });
+    expect(refused.body.detail).toMatch(/register again with your own e-mail/);
+    const read = await http().get(`/drivers/${id}`).set('Authorization', f.keys.admin).expect(200);
+    expect(read.body.verified).toBe(false);
+    // Staff (authenticated, accountable) are still told at registration.
+    const byStaff = await http()
+      .post('/drivers/add')
+      .set('Authorization', f.keys.assembly)
+      .send({ ...fresh(), email: taken.email });
+    expect({ status: byStaff.status, code: byStaff.body.code }).toEqual({ status: 409, code: 'DRIVER_EMAIL_TAKEN' });
+  });
+
+  it('lets two pending registrations share an e-mail: the first activated holds it, the other is refused', async () => {
+    const email = fresh().email;
+    const first = await anonymous('198.51.100.35')
+      .post('/drivers/add')
+      .send({ ...fresh(), email })
+      .expect(201);
+    const second = await anonymous('198.51.100.36')
+      .post('/drivers/add')
+      .send({ ...fresh(), email })
+      .expect(201);
+    // Staff are refused an e-mail a pending driver holds too.
+    await http()
+      .post('/drivers/add')
+      .set('Authorization', f.keys.assembly)
+      .send({ ...fresh(), email })
+      .expect(409);
+    const activate = async (res: typeof first, from: string) =>
+      anonymous(from)
+        .post(`/drivers/${res.body.payload._id}/activate`)
+        .send({ activationKey: keyIn(await lastMessageTo(res.body.payload.phone)) });
+    expect((await activate(first, '198.51.100.37')).status).toBe(200);
+    const refused = await activate(second, '198.51.100.38');
+    expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 409, code: 'DRIVER_EMAIL_TAKEN' });
   });
 
   it("shows another assembly's owner embedded in a driver by its id only", async () => {

@@ -81,7 +81,7 @@ describeOnEachTier('workspace foundation', (tier) => {
     expect(existsSync(checkoutCredentials) ? statSync(checkoutCredentials).mtimeMs : undefined).toBe(before);
     expect(running.database.kind).toBe(tier);
     // The demo driver's activation key, printed at start, is still valid then (keys work for 24 hours).
-    const pending = await running.database.prisma.driver.findUniqueOrThrow({
+    const pending = await running.database.prisma.driver.findFirstOrThrow({
       where: { email: 'fiifi.mensah@example.com' },
     });
     expect(pending.activationKeyExpiresAt.getTime()).toBeGreaterThan(clock.now().getTime() + 20 * 3_600_000);

@@ -239,6 +239,22 @@ describe('importing the values the original kept', () => {
     );
   });
 
+  it("keeps a driver awaiting activation with an activated driver's e-mail, and refuses a second activated one", async () => {
+    expect(await one('SELECT email, verified FROM drivers WHERE id = $1', ID.emailTwicePending)).toEqual({
+      email: 'driver0@example.com',
+      verified: false,
+    });
+    expect(await one('SELECT id FROM drivers WHERE id = $1', ID.emailTwiceActivated)).toBeUndefined();
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        collection: 'drivers',
+        id: ID.emailTwiceActivated,
+        code: 'DUPLICATE_VALUE',
+        reason: expect.stringContaining(`held by ${ID.emailHolder}`),
+      }),
+    );
+  });
+
   it('keeps one record per plate and card number in their canonical form, naming both records of a clash', async () => {
     expect(await one('SELECT id FROM vehicles WHERE id = $1', ID.plateTwice)).toBeUndefined();
     expect(lines).toContainEqual(

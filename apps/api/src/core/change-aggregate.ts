@@ -107,7 +107,7 @@ export async function correctAggregate<A extends Aggregate>(
   spec: ChangeSpec<A> & { expectedVersion: number },
   changes: object,
   fields: readonly string[],
-  correct: (aggregate: A, at: Date) => unknown,
+  correct: (aggregate: A, at: Date, context: WorkContext) => unknown,
 ): Promise<A> {
   if (!Object.values(changes).some((v) => v !== undefined))
     throw new DomainError('INVALID_VALUE', `Send at least one of ${fields.join(', ')}`);
@@ -115,7 +115,7 @@ export async function correctAggregate<A extends Aggregate>(
   const { saved } = await changeAggregate(
     deps,
     { ...spec, auditChangedFieldsOnly: true },
-    (a, at) => void correct(a, at),
+    async (a, at, context) => void (await correct(a, at, context)),
   );
   return saved;
 }

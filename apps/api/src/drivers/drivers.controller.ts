@@ -147,7 +147,7 @@ export class DriversController {
       'A self-registering driver names the `assembly` that is to approve them (GET /assembly/all lists them); without one the driver waits unassigned until an admin places them. ' +
       'Without an API key, each client address may register REGISTRATION_LIMIT_PER_ADDRESS drivers an hour (default 20) and each phone number REGISTRATION_LIMIT_PER_PHONE a day (default 3): past either, 429 with Retry-After. ' +
       'An instance works on REGISTRATION_CONCURRENCY registrations without a key at once (default 2) with as many waiting, and admits at most REGISTRATION_RATE_PER_SECOND a second (default 5); past either, 429 with Retry-After: 1, answered a quarter second later. ' +
-      "An email already registered is a 409 (DRIVER_EMAIL_TAKEN), answered before the owner is looked at; an `ownerID` may name only an owner of the driver's own assembly: one that does not exist and one of another assembly are the same 422 (OWNER_NOT_FOUND). An assembly that does not exist is 422 ASSEMBLY_NOT_FOUND.",
+      "An email is unique among activated drivers only. A driver registering themselves (no API key) is registered whether or not another driver has the email, with the same answer either way, so the answer tells nobody whether an email is registered; the activation of a driver whose email an activated driver has is refused (409 DRIVER_EMAIL_TAKEN, see POST /drivers/{id}/activate). Staff and keyed callers get 409 DRIVER_EMAIL_TAKEN for an email another driver has, activated or awaiting activation, answered before the owner is looked at. An `ownerID` may name only an owner of the driver's own assembly: one that does not exist and one of another assembly are the same 422 (OWNER_NOT_FOUND). An assembly that does not exist is 422 ASSEMBLY_NOT_FOUND.",
   })
   @ApiBody({ type: AddDriverBody })
   @View('registeredDriver', 'payload')
@@ -196,7 +196,8 @@ export class DriversController {
     description:
       'No API key needed (the key is the credential); a caller that sends one, or a dashboard session, is authenticated as elsewhere: an unknown or revoked key or an ended session is 401, a session without its X-CSRF-Token 403 CSRF_REJECTED. A wrong key is 422 DRIVER_ACTIVATION_KEY_INVALID and delays the next try (1 s, doubling, at most ACTIVATION_MAX_DELAY_SECONDS, default 15 min): ' +
       'a try before then is a 429 with Retry-After that counts for nothing; nobody can lock a driver out for good. A key older than ACTIVATION_KEY_HOURS (default 24) is 422 DRIVER_ACTIVATION_KEY_EXPIRED: ask the assembly for a new one, sent to your phone. ' +
-      'Attempts are also limited per driver and per client address (429 with Retry-After), in PostgreSQL so every instance counts together; behind a proxy the address is found with TRUST_PROXY.',
+      'Attempts are also limited per driver and per client address (429 with Retry-After), in PostgreSQL so every instance counts together; behind a proxy the address is found with TRUST_PROXY. ' +
+      'With the right key, a driver whose email another, activated driver already has is not activated: 409 DRIVER_EMAIL_TAKEN (register again with your own email, or ask your assembly). Only whoever holds the phone and its key learns that; of two activations at once with one email, one wins and the other is this 409.',
   })
   @ApiBody({ type: ActivateBody })
   @View('registeredDriver')

@@ -91,13 +91,57 @@ describe('DriversService on fakes', () => {
     expect((await s.drivers.listSummaries({}, { limit: 10 }, OUTSIDER)).items).toEqual([]);
   });
 
-  it('refuses a second driver with the same email in any case (DRIVER_EMAIL_TAKEN)', async () => {
+  it('refuses staff a second driver with the same email in any case, activated or not (DRIVER_EMAIL_TAKEN)', async () => {
     const s = setup();
     await register(s, driverInput(), INSPECTOR);
     await expect(register(s, driverInput({ email: 'KOJO.ANTWI@example.com' }), INSPECTOR)).rejects.toMatchObject({
       code: 'DRIVER_EMAIL_TAKEN',
       kind: 'conflict',
     });
+  });
+
+  it("registers the driver's own second registration with a taken email; its activation is refused, nothing saved", async () => {
+    const s = setup();
+    const first = await register(s, driverInput(), ANONYMOUS_ACTOR);
+    const second = await register(
+      s,
+      driverInput({ email: 'KOJO.ANTWI@example.com', phone: '0201112222' }),
+      ANONYMOUS_ACTOR,
+    );
+    expect(second._id).not.toBe(first._id);
+    await s.drivers.activate(first._id, first.activationKey, ANONYMOUS_ACTOR, '203.0.113.7');
+    await expect(
+      s.drivers.activate(second._id, second.activationKey, ANONYMOUS_ACTOR, '203.0.113.8'),
+    ).rejects.toMatchObject({ code: 'DRIVER_EMAIL_TAKEN', message: expect.stringMatching(/your own e-mail/) });
+    expect((await s.drivers.get(second._id, ADMIN)).verified).toBe(false);
+    // A wrong key is still a wrong key: the e-mail is told to whoever holds the key only.
+    await expect(s.drivers.activate(second._id, '000000', ANONYMOUS_ACTOR, '203.0.113.9')).rejects.toMatchObject({
+      code: 'DRIVER_ACTIVATION_KEY_INVALID',
+    });
+  });
+
+  it('answers two activations at once with the same 409: the store refuses the second activated email', async () => {
+    const s = setup();
+    const first = await register(s, driverInput(), ANONYMOUS_ACTOR);
+    const second = await register(s, driverInput({ phone: '0201112222' }), ANONYMOUS_ACTOR);
+    await s.drivers.activate(first._id, first.activationKey, ANONYMOUS_ACTOR, '203.0.113.7');
+    // The other activation read the e-mail as free before the first was saved.
+    s.uow.repositories.drivers.findByEmail = async () => [];
+    await expect(
+      s.drivers.activate(second._id, second.activationKey, ANONYMOUS_ACTOR, '203.0.113.8'),
+    ).rejects.toMatchObject({ code: 'DRIVER_EMAIL_TAKEN', message: expect.stringMatching(/your own e-mail/) });
+  });
+
+  it('refuses staff an email correction to one another driver has, activated or awaiting activation', async () => {
+    const s = setup();
+    const pending = await register(s, driverInput({ email: 'pending@example.com' }), ANONYMOUS_ACTOR);
+    const other = await register(s, driverInput({ phone: '0201112222' }), INSPECTOR);
+    await expect(s.drivers.correct(other._id, { email: 'Pending@example.com' }, INSPECTOR, 0)).rejects.toMatchObject({
+      code: 'DRIVER_EMAIL_TAKEN',
+    });
+    expect((await s.drivers.correct(pending._id, { email: 'PENDING@example.com' }, INSPECTOR, 0)).email).toBe(
+      'pending@example.com',
+    );
   });
 
   it('saves a wrong key with its delay, refuses a try before it (429, not counted), and never locks the driver out', async () => {
@@ -219,14 +263,24 @@ describe('DriversService on fakes', () => {
     expect((await s.drivers.list({}, { limit: 10 }, ADMIN)).items).toEqual([]);
   });
 
-  it('answers a taken e-mail before it looks at the owner, whatever the owner', async () => {
+  it('answers staff a taken e-mail before it looks at the owner; the driver alike whether the e-mail is taken', async () => {
     const s = setup();
     await register(s, driverInput(), INSPECTOR);
     for (const ownerId of [undefined, '65a0000000000000000000ff']) {
       await expect(
-        s.drivers.register(driverInput({ ownerId, phone: '0201112222' }), ANONYMOUS_ACTOR, '198.51.100.1'),
+        s.drivers.register(driverInput({ ownerId, phone: '0201112222' }), INSPECTOR, '198.51.100.1'),
       ).rejects.toMatchObject({ code: 'DRIVER_EMAIL_TAKEN' });
     }
+    const own = async (email: string) =>
+      s.drivers
+        .register(
+          driverInput({ email, ownerId: '65a0000000000000000000ff', phone: '0201113333' }),
+          ANONYMOUS_ACTOR,
+          '198.51.100.2',
+        )
+        .catch((error: DomainError) => error.code);
+    expect(await own('kojo.antwi@example.com')).toBe('OWNER_NOT_FOUND');
+    expect(await own('fresh@example.com')).toBe('OWNER_NOT_FOUND');
   });
 
   it("shows an owner outside the reader's jurisdiction by its id only", async () => {

@@ -3,6 +3,7 @@ import {
   assertOwnerOfDriverAssembly,
   CORRECTABLE_DRIVER_FIELDS,
   Driver,
+  DomainError,
   DuplicateErrors,
   type DriverCorrection,
   assemblyScope,
@@ -135,8 +136,11 @@ export class DriversService {
    * driver, staff or anonymous, sees it; the answer says whether it was handed to the messaging service.
    *
    * Without an API key (the driver registering from the app) each client address and each phone number has its own
-   * limit. The answers do not let anyone walk owners or e-mails: a taken e-mail is refused before the owner is looked
-   * at, whatever the owner, and an owner that does not exist is refused exactly as one of another assembly is.
+   * limit. The answers do not let anyone walk owners or e-mails: the driver's own registration is answered the same
+   * whether another driver has the e-mail or not (the e-mail is unique among activated drivers only, and activation,
+   * which needs the phone and its key, refuses a taken one), and an owner that does not exist is refused exactly as one
+   * of another assembly is. Staff and keyed callers, who are accountable, are told at once that any other driver
+   * (activated or awaiting activation) has the e-mail, before the owner is looked at.
    */
   async register(input: DriverRegistration, actor: Actor, clientAddress: string): Promise<DriverRegistered> {
     const own = actor.role === 'anonymous';
@@ -154,7 +158,7 @@ export class DriversService {
         this.policy,
       );
       const state = registered.driver.toState();
-      if (await context.drivers.findByEmail(state.email)) throw DuplicateErrors.driverEmail();
+      if (!own && (await context.drivers.findByEmail(state.email)).length > 0) throw DuplicateErrors.driverEmail();
       if (state.ownerId)
         assertOwnerOfDriverAssembly(
           state.ownerId,
@@ -189,9 +193,21 @@ export class DriversService {
         retryAfter: wait,
       });
     }
-    const { saved, result } = await this.change(id, actor, undefined, 'DriverActivation', (d, at) =>
-      d.activate(key, at, this.hasher, from, this.policy),
-    );
+    const { saved, result } = await this.change(id, actor, undefined, 'DriverActivation', async (d, at, context) => {
+      const outcome = d.activate(key, at, this.hasher, from, this.policy);
+      // Only once the key is right: whoever holds the phone learns that the e-mail is taken, nobody else.
+      if (
+        outcome.activated &&
+        (await context.drivers.findByEmail(d.toState().email)).some((o) => o.verified && o.id !== id)
+      )
+        throw DuplicateErrors.activatedDriverEmail();
+      return outcome;
+    }).catch((error: unknown) => {
+      // Two activations at once: the partial unique index settles it, with the same answer.
+      throw error instanceof DomainError && error.code === 'DRIVER_EMAIL_TAKEN'
+        ? DuplicateErrors.activatedDriverEmail()
+        : error;
+    });
     if (!result.activated) throw result.error;
     return this.respond(saved, actor);
   }
@@ -213,7 +229,12 @@ export class DriversService {
       { ...this.spec(id, actor, expectedVersion, 'DriverCorrected'), expectedVersion },
       changes,
       CORRECTABLE_DRIVER_FIELDS,
-      (d, at) => d.correct(changes, actor.id, at),
+      async (d, at, context) => {
+        // As at a staff registration: refused while any other driver, activated or awaiting activation, has it.
+        if (changes.email !== undefined && (await context.drivers.findByEmail(changes.email)).some((o) => o.id !== id))
+          throw DuplicateErrors.driverEmail();
+        d.correct(changes, actor.id, at);
+      },
     );
     return this.respond(saved, actor);
   }

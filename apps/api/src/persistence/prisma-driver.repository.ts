@@ -88,7 +88,8 @@ function activationTriesOf(id: string, stored: unknown): Record<string, Activati
   );
 }
 
-const uniqueErrors = { email: DuplicateErrors.driverEmail };
+/** The partial unique index on the email of activated drivers (in the migration: Prisma cannot declare one). */
+const uniqueErrors = { drivers_email_verified_key: DuplicateErrors.driverEmail, email: DuplicateErrors.driverEmail };
 
 /** Writes and single-record reads through Prisma's models; lists through Kysely on the same client (`sqlOn`). */
 export class PrismaDriverRepository implements DriverRepository {
@@ -109,10 +110,15 @@ export class PrismaDriverRepository implements DriverRepository {
   async update(driver: Driver): Promise<Driver> {
     const s = driver.toState();
     const { id, createdAt: _c, ...data } = driverRow(s);
-    const { count } = await this.db.driver.updateMany({
-      where: { id, version: s.version },
-      data: { ...data, version: s.version + 1 },
-    });
+    let count: number;
+    try {
+      ({ count } = await this.db.driver.updateMany({
+        where: { id, version: s.version },
+        data: { ...data, version: s.version + 1 },
+      }));
+    } catch (error) {
+      translateUniqueViolation(error, uniqueErrors);
+    }
     await assertOneUpdated(count, 'driver', id, () =>
       this.db.driver.findUnique({ where: { id }, select: { id: true } }),
     );
@@ -124,10 +130,13 @@ export class PrismaDriverRepository implements DriverRepository {
     return row ? toDomain(row) : undefined;
   }
 
-  /** Emails are stored lower-cased, so the unique index answers case-insensitive lookups. */
-  async findByEmail(email: string): Promise<Driver | undefined> {
-    const row = await this.db.driver.findUnique({ where: { email: email.trim().toLowerCase() } });
-    return row ? toDomain(row) : undefined;
+  /** Emails are stored lower-cased, so the index on them answers case-insensitive lookups. */
+  async findByEmail(email: string): Promise<Driver[]> {
+    const rows = await this.db.driver.findMany({
+      where: { email: email.trim().toLowerCase() },
+      orderBy: [{ verified: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }],
+    });
+    return rows.map(toDomain);
   }
 
   async list(filter: DriverListFilter, page: PageRequest<DriverSortField>): Promise<Page<Driver>> {
@@ -159,7 +168,7 @@ export class PrismaDriverRepository implements DriverRepository {
   }
 }
 
-/** Emails are stored lower-cased, so the unique index answers case-insensitive lookups. */
+/** Emails are stored lower-cased, so the index on them answers case-insensitive lookups. */
 const matching =
   (filter: DriverListFilter): Condition<'drivers'> =>
   (w) => {

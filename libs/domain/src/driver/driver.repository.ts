@@ -41,15 +41,17 @@ export function driverSummaryOf(s: DriverState): DriverSummary {
 }
 
 /**
- * Port: where drivers are kept. Contract: email is unique case-insensitively (`DRIVER_EMAIL_TAKEN`, conflict, on
- * `add`); `update` is optimistic on `version` (`CONCURRENT_UPDATE`); lists are newest first or in the page's `order`,
- * keyset-paged.
+ * Port: where drivers are kept. Contract: emails are compared case-insensitively; an email is unique among activated
+ * (`verified`) drivers only (`DRIVER_EMAIL_TAKEN`, conflict, on the `add` or `update` that would make a second one),
+ * so drivers awaiting activation may share one with each other and with an activated driver; `update` is optimistic on
+ * `version` (`CONCURRENT_UPDATE`); lists are newest first or in the page's `order`, keyset-paged.
  */
 export interface DriverRepository {
   add(driver: Driver): Promise<Driver>;
   update(driver: Driver): Promise<Driver>;
   findById(id: string): Promise<Driver | undefined>;
-  findByEmail(email: string): Promise<Driver | undefined>;
+  /** Every driver with this email (any case): the activated one, if any, first; then the others, oldest first. */
+  findByEmail(email: string): Promise<Driver[]>;
   list(filter: DriverListFilter, page: PageRequest<DriverSortField>): Promise<Page<Driver>>;
   /** The same rows as `list` with the same filter and page, as summaries. */
   listSummaries(filter: DriverListFilter, page: PageRequest<DriverSortField>): Promise<Page<DriverSummary>>;

@@ -39,6 +39,13 @@ export const DuplicateErrors = {
       'registrationNumber',
     ),
   driverEmail: () => CommonErrors.duplicate('DRIVER_EMAIL_TAKEN', 'Another driver has this email', 'email'),
+  /** Told at activation only, to whoever holds the phone and its key. */
+  activatedDriverEmail: () =>
+    CommonErrors.duplicate(
+      'DRIVER_EMAIL_TAKEN',
+      'An activated driver already has this e-mail: register again with your own e-mail, or ask your assembly',
+      'email',
+    ),
   region: () => CommonErrors.duplicate('REGION_TAKEN', 'The country already has a region with this name', 'name'),
   assemblyUserEmail: () =>
     CommonErrors.duplicate('ASSEMBLY_USER_EMAIL_TAKEN', 'Another assembly user has this email', 'email'),

@@ -106,6 +106,12 @@ describe('emails, digital addresses, text', () => {
       kind: 'conflict',
       field: 'email',
     });
+    expect(DuplicateErrors.activatedDriverEmail()).toMatchObject({
+      code: 'DRIVER_EMAIL_TAKEN',
+      kind: 'conflict',
+      field: 'email',
+      message: expect.stringContaining('register again with your own e-mail'),
+    });
     expect(DuplicateErrors.assemblyUserPhone()).toMatchObject({
       code: 'ASSEMBLY_USER_PHONE_TAKEN',
       kind: 'conflict',

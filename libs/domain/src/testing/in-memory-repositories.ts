@@ -31,7 +31,7 @@ import {
   type VehicleSortField,
 } from '../vehicle/vehicle.repository';
 import { driverStanding } from '../registry/registry-search';
-import { InMemoryCollection } from './in-memory-collection';
+import { InMemoryCollection, newestFirst } from './in-memory-collection';
 import { DuplicateErrors } from '../shared/common.errors';
 
 export class InMemoryVehicleRepository implements VehicleRepository {
@@ -100,12 +100,17 @@ export class InMemoryVehicleOwnerRepository implements VehicleOwnerRepository {
 
 export class InMemoryDriverRepository implements DriverRepository {
   readonly store = new InMemoryCollection<Driver, DriverState>('driver', (d) => d.toState(), Driver.restore, [
-    { key: (s) => s.email.toLowerCase(), error: DuplicateErrors.driverEmail },
+    { key: (s) => (s.verified ? s.email.toLowerCase() : undefined), error: DuplicateErrors.driverEmail },
   ]);
   add = (d: Driver) => this.store.add(d);
   update = (d: Driver) => this.store.update(d);
   findById = (id: string) => this.store.findById(id);
-  findByEmail = async (email: string) => this.store.find((s) => s.email === email.trim().toLowerCase());
+  findByEmail = async (email: string) =>
+    this.store
+      .all()
+      .filter((s) => s.email === email.trim().toLowerCase())
+      .sort((a, b) => Number(b.verified) - Number(a.verified) || newestFirst(b, a))
+      .map((s) => Driver.restore(s));
 
   async list(filter: DriverListFilter, page: PageRequest<DriverSortField>): Promise<Page<Driver>> {
     const email = filter.email?.trim().toLowerCase();

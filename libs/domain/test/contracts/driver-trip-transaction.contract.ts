@@ -17,18 +17,35 @@ export function driverTripTransactionContract(name: string, open: OpenBackend): 
       const ids = idsFor(11);
       const { driver: d, activationKey } = driver(ids, 1);
       expect((await b.drivers.add(d)).toState()).toEqual(d.toState());
-      const loaded = (await b.drivers.findByEmail('DRIVER1@example.COM'))!;
-      expect(loaded.toState()).toEqual(d.toState());
+      const [loaded, ...others] = await b.drivers.findByEmail('DRIVER1@example.COM');
+      expect(others).toEqual([]);
+      expect(loaded!.toState()).toEqual(d.toState());
       expect(JSON.stringify(loaded.toState())).not.toContain(`"${activationKey}"`);
-      expect(await b.drivers.findByEmail('nobody@example.com')).toBeUndefined();
+      expect(await b.drivers.findByEmail('nobody@example.com')).toEqual([]);
       expect(await b.drivers.findById('65a0000000000000000000ff')).toBeUndefined();
     });
 
-    it('refuses a second driver with the same email, whatever its case', async () => {
+    it('keeps drivers awaiting activation with one email, but refuses a second activated one, whatever its case', async () => {
       const ids = idsFor(12);
-      await b.drivers.add(driver(ids, 1).driver);
-      const again = driver(ids, 1, at(9)).driver;
-      expect(await failureCode(b.drivers.add(again))).toBe('DRIVER_EMAIL_TAKEN');
+      const first = driver(ids, 1);
+      const second = driver(ids, 1, at(9));
+      await b.drivers.add(first.driver);
+      await b.drivers.add(second.driver);
+      const third = driver(ids, 1, at(10));
+      await b.drivers.add(third.driver);
+      const activated = (await b.drivers.findById(second.driver.id))!;
+      activated.activate(second.activationKey, at(10), hasher, 'contract');
+      await b.drivers.update(activated);
+      // The activated one first, then the others oldest first.
+      const found = await b.drivers.findByEmail('Driver1@Example.com');
+      expect(found.map((d) => d.id)).toEqual([second.driver.id, first.driver.id, third.driver.id]);
+      const late = (await b.drivers.findById(first.driver.id))!;
+      late.activate(first.activationKey, at(11), hasher, 'contract');
+      expect(await failureCode(b.drivers.update(late))).toBe('DRIVER_EMAIL_TAKEN');
+      expect((await b.drivers.findById(first.driver.id))!.verified).toBe(false);
+      const another = driver(ids, 1, at(12));
+      another.driver.activate(another.activationKey, at(12), hasher, 'contract');
+      expect(await failureCode(b.drivers.add(another.driver))).toBe('DRIVER_EMAIL_TAKEN');
     });
 
     it('keeps every state change of a driver across a save', async () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -66,6 +66,8 @@ describeOnEachTier('refusals: every one in the problem format', (tier) => {
     await writeFile(join(appRoot, 'dashboard', 'index.html'), '<title>Assembly dashboard</title>');
     await writeFile(join(appRoot, 'dashboard', 'main-ABCDEFGH.js'), 'console.log(1);');
     await writeFile(join(appRoot, 'package.json'), JSON.stringify({ secret: SECRET }));
+    // The migrations, which the service reads at start to tell whether the schema is behind the code (readiness).
+    await symlink(join(__dirname, '..', '..', '..', 'prisma'), join(appRoot, 'prisma'), 'dir');
     store = await openTierStore(tier);
     running = await startTestApp(store.config({ appRoot, migrateOnStart: false }));
     const server = running.app.getHttpServer();

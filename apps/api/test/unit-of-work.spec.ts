@@ -232,7 +232,7 @@ describeOnEachTier('use cases in one database transaction', (tier) => {
       /cannot be mapped: inspected and inspectionChecklist disagree/,
     );
     await database.prisma.$executeRawUnsafe(
-      `UPDATE vehicles SET "inspectionChecklist" = '{"brakes": true}'::jsonb WHERE id = '${vehicle.id}'`,
+      `UPDATE vehicles SET "inspectionChecklist" = '{"brakes": "yes"}'::jsonb WHERE id = '${vehicle.id}'`,
     );
     await expect(prismaRepositories(database.prisma).vehicles.findById(vehicle.id)).rejects.toThrow(
       /cannot be mapped: inspectionChecklist needs/,

@@ -83,6 +83,21 @@ describeOnEachTier('bad input', (tier) => {
     expect(JSON.stringify(res.body)).not.toMatch(/at \w+ \(|node_modules|Prisma/);
   }
 
+  it('refuses a null transport union on POST /vehicles/{id}/link with a 400 naming it, and changes nothing', async () => {
+    // Found by the fuzz tier (FUZZ_SEED=1876406949): null passed @IsOptional and reached the union lookup, a 500.
+    const path = `/vehicles/${f.ids.linkedVehicle}`;
+    const before = (await http().get(path).set('Authorization', f.keys.admin).expect(200)).body;
+    const res = await http()
+      .post(`${path}/link`)
+      .set('Authorization', f.keys.assembly)
+      .set('If-Match', String(before.__v))
+      .send({ transportUnion: null });
+    await expectRefused(res);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ field: 'transportUnion', message: expect.stringMatching(/cannot be null/) }]);
+    expect((await http().get(path).set('Authorization', f.keys.admin).expect(200)).body).toEqual(before);
+  });
+
   it('refuses every malformed body field of POST /vehicles/add and writes nothing', async () => {
     const before = await counts();
     const fields = Object.keys(validVehicle(f.ids.owners[0]));

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import {
   IsDate,
+  IsDefined,
   IsIn,
   IsInt,
   IsNumber,
@@ -234,7 +235,10 @@ export class LinkBody {
   @Matches(OBJECT_ID_PATTERN, idMessage)
   station?: string | null;
   @ApiPropertyOptional({ ...ID, description: 'A transport union to link.' })
-  @IsOptional()
+  // Not @IsOptional: that lets null through, and null reached the union lookup (a 500 the fuzz tier found). A vehicle
+  // keeps a union: null is refused, absent leaves it as it is.
+  @ValidateIf((_o, v) => v !== undefined)
+  @IsDefined({ message: 'transportUnion cannot be null: a vehicle keeps its union; send another one to change it' })
   @Matches(OBJECT_ID_PATTERN, idMessage)
   transportUnion?: string;
 }

@@ -12,7 +12,16 @@ function flatten(errors: ValidationError[], parent = ''): ProblemField[] {
     // A property that may not be sent at all ("should not exist") says so, whatever its value.
     const forbidden = e.constraints !== undefined && 'whitelistValidation' in e.constraints;
     if ((e.value === undefined || e.value === null) && messages.length > 0 && !e.children?.length && !forbidden)
-      return [{ field, message: messages.find((m) => /\bis required\b/.test(m)) ?? `${field} is required` }];
+      return [
+        {
+          field,
+          // A field that may be absent but not null says so in its own words (its isDefined message).
+          message:
+            (e.value === null ? e.constraints?.isDefined : undefined) ??
+            messages.find((m) => /\bis required\b/.test(m)) ??
+            `${field} is required`,
+        },
+      ];
     const own = messages.map((message) => ({ field, message }));
     return [...own, ...flatten(e.children ?? [], field)];
   });

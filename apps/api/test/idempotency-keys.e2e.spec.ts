@@ -75,6 +75,64 @@ describeOnEachTier('Idempotency-Key on the state changes a phone queues', (tier)
     vehicle = await current();
   });
 
+  it('answers two sends of one key that arrive together with one change: the second waits for the first', async () => {
+    // The phone gave up waiting on a slow signal and sent again while the first try was still being recorded.
+    vehicle = await current();
+    const before = await inspections();
+    const body = { inspectionChecklist: { ...PASSED, headlights: false }, defects: { headlights: 'left one out' } };
+    const answers = await Promise.all(
+      [0, 1, 2].map(() => inspect(fixture.keys.otherAssembly, 'phone-key-0005', body, vehicle.__v)),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'true')).toHaveLength(2);
+    expect(answers[1].body).toEqual(answers[0].body);
+    expect(answers[2].body).toEqual(answers[0].body);
+    expect(await inspections()).toBe(before + 1);
+    vehicle = await current();
+  });
+
+  it('forgets the key of a refused change, so a corrected retry under it is judged anew', async () => {
+    vehicle = await current();
+    const body = { inspectionChecklist: PASSED };
+    // A stale revision: refused (409), and nothing kept under the key.
+    await inspect(fixture.keys.otherAssembly, 'phone-key-0006', body, vehicle.__v - 1).expect(409);
+    expect(await running.database.prisma.idempotencyKey.count({ where: { key: 'phone-key-0006' } })).toBe(0);
+    await inspect(fixture.keys.otherAssembly, 'phone-key-0006', body, vehicle.__v).expect(200);
+    vehicle = await current();
+  });
+
+  it('answers 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After while a first try is still unfinished', async () => {
+    vehicle = await current();
+    const body = { inspectionChecklist: PASSED };
+    const hash = (await import('node:crypto')).createHash('sha256').update(JSON.stringify(body)).digest('hex');
+    const actor = await running.database.prisma.idempotencyKey.findFirstOrThrow({ where: { key: 'phone-key-0001' } });
+    // A try whose answer is not kept yet (the claim a first try makes before it records the change).
+    await running.database.prisma.idempotencyKey.create({
+      data: {
+        actorId: actor.actorId,
+        key: 'phone-key-0007',
+        route: `POST /vehicles/${vehicle._id}/inspect`,
+        bodyHash: hash,
+        status: null,
+        createdAt: new Date(),
+        expiresAt: new Date(Date.now() + 3_600_000),
+      },
+    });
+    const before = await inspections();
+    const res = await inspect(fixture.keys.otherAssembly, 'phone-key-0007', body, vehicle.__v).expect(409);
+    expect(res.body.code).toBe('IDEMPOTENCY_KEY_IN_PROGRESS');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await inspections()).toBe(before);
+    // A claim older than the lease was left by a try that died (a restart): the key is taken over, the change judged.
+    await running.database.prisma.idempotencyKey.updateMany({
+      where: { key: 'phone-key-0007' },
+      data: { createdAt: new Date(Date.now() - 10 * 60_000) },
+    });
+    await inspect(fixture.keys.otherAssembly, 'phone-key-0007', body, vehicle.__v).expect(200);
+    expect(await inspections()).toBe(before + 1);
+    vehicle = await current();
+  });
+
   it('refuses the same key with another body (422 IDEMPOTENCY_KEY_REUSED), writing nothing', async () => {
     const body = { inspectionChecklist: PASSED };
     await inspect(fixture.keys.otherAssembly, 'phone-key-0002', body, vehicle.__v).expect(200);
@@ -141,6 +199,6 @@ describeOnEachTier('Idempotency-Key on the state changes a phone queues', (tier)
     expect(purged).toBe(2);
     expect(
       (await running.database.prisma.idempotencyKey.findMany({ orderBy: { key: 'asc' } })).map((r) => r.key),
-    ).toEqual(['phone-key-0004', 'shared-key-0003']);
+    ).toEqual(['phone-key-0004', 'phone-key-0005', 'phone-key-0006', 'phone-key-0007', 'shared-key-0003']);
   });
 });

@@ -406,18 +406,31 @@ export interface IdempotentAnswer {
   route: string;
   /** SHA-256 (hex) of the request body as parsed. */
   bodyHash: string;
-  status: number;
+  /** Undefined while the key's first try is still being carried out (claimed, not yet answered). */
+  status?: number;
   body: unknown;
+  /** When the key was claimed. */
   createdAt: Date;
   expiresAt: Date;
 }
+
+/** A key claimed for a first try: who, which key, for which request, until when. */
+export type IdempotencyClaim = Omit<IdempotentAnswer, 'status' | 'body'>;
 
 /** Port: the kept answers of state changes sent with an Idempotency-Key, per actor. */
 export interface IdempotencyRecords {
   /** The actor's answer under the key, unless it has expired by `at`. */
   find(actorId: string, key: string, at: Date): Promise<IdempotentAnswer | undefined>;
-  /** Keeps an answer (replacing an expired one under the same key; a live one, kept meanwhile, stays). */
-  keep(answer: IdempotentAnswer): Promise<void>;
+  /**
+   * Claims the key for a first try, atomically (one claim wins however many tries arrive together). An expired
+   * record under the key, or a claim made before `staleBefore` and never answered (its try died), is replaced.
+   * Undefined when the claim is the caller's; otherwise the record that holds the key (answered or still claimed).
+   */
+  claim(claim: IdempotencyClaim, staleBefore: Date): Promise<IdempotentAnswer | undefined>;
+  /** Keeps the answer of the caller's claimed try. */
+  answer(actorId: string, key: string, status: number, body: unknown): Promise<void>;
+  /** Gives up the caller's claim (its try was refused or failed): the next try under the key is judged anew. */
+  release(actorId: string, key: string): Promise<void>;
   /** Deletes the answers expired by `at`; how many. */
   purge(at: Date): Promise<number>;
 }

@@ -58,8 +58,10 @@ async function sendEach(personId: string, sent: string[]): Promise<void> {
         },
       })
       .catch(() => undefined);
-    // No connection, or the session ended (401): it stays waiting for the next chance.
-    if (!answer || answer.response.status === 401) return;
+    // No connection, the session ended (401), or an earlier send of it is still being recorded (the service said so,
+    // 409 IDEMPOTENCY_KEY_IN_PROGRESS): it stays waiting for the next chance.
+    const inProgress = (answer?.error as { code?: string } | undefined)?.code === 'IDEMPOTENCY_KEY_IN_PROGRESS';
+    if (!answer || answer.response.status === 401 || inProgress) return;
     if (answer.response.ok) {
       await dropWaiting(entry.vehicleId);
       sent.push(entry.plate);

@@ -44,6 +44,8 @@ export const ERROR_KINDS = {
   ASSEMBLY_USER_PHONE_TAKEN: 'conflict',
   ASSEMBLY_USER_DISABLED: 'conflict',
   CONCURRENT_UPDATE: 'conflict',
+  // A retry under an Idempotency-Key whose first try is still being carried out: send it again later.
+  IDEMPOTENCY_KEY_IN_PROGRESS: 'conflict',
   DRIVER_ALREADY_ACTIVATED: 'conflict',
   DRIVER_ALREADY_APPROVED: 'conflict',
   DRIVER_EMAIL_TAKEN: 'conflict',

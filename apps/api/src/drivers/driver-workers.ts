@@ -5,6 +5,7 @@ import type { EventLog, JobWorkers, StaleRegistrations } from '../core/ports';
 import { APP_CONFIG, CLOCK, EVENT_LOG, JOB_WORKERS, STALE_REGISTRATIONS } from '../core/tokens';
 import { ACTIVATION_KEY_QUEUE } from './activation-texts';
 import { DriversService } from './drivers.service';
+import { scheduledJob } from '../core/scheduled-job';
 
 /** The scheduled deletion of registrations nobody activated (UNACTIVATED_PURGE_CRON). */
 export const STALE_REGISTRATIONS_QUEUE = 'drivers-stale-registrations';
@@ -35,13 +36,11 @@ export class DriverWorkers implements OnApplicationBootstrap, OnApplicationShutd
         options: { policy: 'stately', retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 300 },
         handle: async (data: { driverId: string }) => this.sendHeldKey(data.driverId),
       },
-      {
-        name: STALE_REGISTRATIONS_QUEUE,
-        concurrency: 1,
-        cron: this.config.messaging.purgeCron,
-        options: { policy: 'stately', retryLimit: 2, retryDelay: 60, expireInSeconds: 900 },
-        handle: async () => void (await this.deleteStaleRegistrations()),
-      },
+      scheduledJob(
+        STALE_REGISTRATIONS_QUEUE,
+        this.config.messaging.purgeCron,
+        async () => void (await this.deleteStaleRegistrations()),
+      ),
     ]);
   }
 

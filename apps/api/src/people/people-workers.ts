@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { JobWorkers } from '../core/ports';
 import { JOB_WORKERS } from '../core/tokens';
+import { scheduledJob } from '../core/scheduled-job';
 import { PeopleService } from './people.service';
 
 /** The queue of the scheduled deletion of ended dashboard sessions. */
@@ -19,14 +20,7 @@ export class PeopleWorkers implements OnApplicationBootstrap, OnApplicationShutd
 
   async onApplicationBootstrap(): Promise<void> {
     await this.workers.start([
-      {
-        name: SESSION_CLEANUP_QUEUE,
-        concurrency: 1,
-        cron: '7 * * * *',
-        // stately: at most one queued and one running cleanup, however many instances ask for one.
-        options: { policy: 'stately', retryLimit: 2, retryDelay: 60, expireInSeconds: 300 },
-        handle: async () => void (await this.people.deleteEndedSessions()),
-      },
+      scheduledJob(SESSION_CLEANUP_QUEUE, '7 * * * *', async () => void (await this.people.deleteEndedSessions()), 300),
     ]);
   }
 

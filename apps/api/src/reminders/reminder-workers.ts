@@ -3,6 +3,7 @@ import type { AppConfig } from '../config';
 import type { EventLog, JobWorkers } from '../core/ports';
 import { APP_CONFIG, EVENT_LOG, JOB_WORKERS } from '../core/tokens';
 import { REMINDER_QUEUES, RemindersService } from './reminders.service';
+import { scheduledJob } from '../core/scheduled-job';
 
 /**
  * The reminders' background work: a scan on a cron schedule (pg-boss runs it once across all instances; the unique
@@ -20,17 +21,10 @@ export class ReminderWorkers implements OnApplicationBootstrap, OnApplicationShu
   async onApplicationBootstrap(): Promise<void> {
     const c = this.config.reminders;
     await this.workers.start([
-      {
-        name: REMINDER_QUEUES.scan,
-        concurrency: 1,
-        cron: c.scanCron,
-        // stately: at most one queued and one running scan, however many instances ask for one.
-        options: { policy: 'stately', retryLimit: 2, retryDelay: 60, expireInSeconds: 900 },
-        handle: async () => {
-          const { claimed, released } = await this.reminders.scan();
-          if (claimed + released > 0) this.events.info('reminder.scan', { claimed, released });
-        },
-      },
+      scheduledJob(REMINDER_QUEUES.scan, c.scanCron, async () => {
+        const { claimed, released } = await this.reminders.scan();
+        if (claimed + released > 0) this.events.info('reminder.scan', { claimed, released });
+      }),
       {
         name: REMINDER_QUEUES.send,
         concurrency: 2,

@@ -19,6 +19,7 @@ import type { AppConfig } from '../../config';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
 import type { EventLog, IdempotencyRecords, IdempotentAnswer, JobWorkers } from '../ports';
 import { APP_CONFIG, CLOCK, EVENT_LOG, IDEMPOTENCY_RECORDS, JOB_WORKERS } from '../tokens';
+import { scheduledJob } from '../scheduled-job';
 
 // Idempotency keys (issue 43): a phone that lost the answer to a state change it queued sends it again with the key it
 // made once; the service answers what it answered the first time instead of applying it again (a second inspection) or
@@ -152,16 +153,10 @@ export class IdempotencyPurge implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     await this.workers.start([
-      {
-        name: IDEMPOTENCY_PURGE_QUEUE,
-        concurrency: 1,
-        cron: '17 * * * *',
-        options: { policy: 'stately', retryLimit: 2, retryDelay: 60, expireInSeconds: 900 },
-        handle: async () => {
-          const purged = await this.records.purge(this.clock.now());
-          if (purged > 0) this.events.info('idempotency.purged', { purged });
-        },
-      },
+      scheduledJob(IDEMPOTENCY_PURGE_QUEUE, '17 * * * *', async () => {
+        const purged = await this.records.purge(this.clock.now());
+        if (purged > 0) this.events.info('idempotency.purged', { purged });
+      }),
     ]);
   }
 }

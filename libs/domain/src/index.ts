@@ -53,6 +53,9 @@ export * from './transaction/reference-attempts';
 export * from './transaction/payment-provider';
 export * from './transaction/transaction';
 export * from './transaction/transaction.repository';
+export * from './enforcement/notice.errors';
+export * from './enforcement/offence-catalogue';
+export * from './enforcement/notice';
 export * from './registry/registry-search';
 export * from './repositories';
 

@@ -4,6 +4,9 @@ import {
   DomainError,
   Driver,
   DriverErrors,
+  Notice,
+  NoticeErrors,
+  OffenceCatalogue,
   geoPoint,
   parseCallbackPayload,
   Transaction,
@@ -33,7 +36,7 @@ const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
 const section = /^## State rules\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1] ?? '';
 const rows = section
   .split('\n')
-  .filter((line) => /^\|\s*(Vehicle|Driver|Trip|Transaction)\s*\|/.test(line))
+  .filter((line) => /^\|\s*(Vehicle|Driver|Trip|Transaction|Notice)\s*\|/.test(line))
   .map((line) => {
     const [aggregate, state, action, who, precondition, refused] = line
       .split('|')
@@ -135,6 +138,53 @@ const paid = (tx: Transaction, reference = tx.id, amount = 25.5) =>
     Data: { ClientReference: reference, Amount: amount },
   });
 
+const catalogue = OffenceCatalogue.publish(
+  '65a0000000000000000000a1',
+  [
+    {
+      code: 'TF-01',
+      description: 'No sticker',
+      bylaw: 's. 12',
+      fine: 20_000,
+      daysToPay: 14,
+      surcharge: 5_000,
+      daysToContest: 10,
+    },
+    {
+      code: 'TF-02',
+      description: 'Loading outside a station',
+      bylaw: 's. 15',
+      fine: 10_000,
+      daysToPay: 7,
+      surcharge: 0,
+    },
+  ],
+  undefined,
+  APPROVER,
+  T0,
+);
+const notice = (codes = ['TF-01']) =>
+  Notice.issue(
+    { catalogue, codes, vehicleId: '65a0000000000000000000b1', officerId: INSPECTOR, madeAt: T0 },
+    ports().ids,
+    T0,
+  );
+const paidNotice = () => {
+  const n = notice();
+  n.recordPayment(20_000, days(1));
+  return n;
+};
+const contestedNotice = () => {
+  const n = notice();
+  n.contest('The sticker was renewed', days(1));
+  return n;
+};
+const cancelledNotice = () => {
+  const n = notice();
+  n.cancel(APPROVER, 'Wrong plate', days(1));
+  return n;
+};
+
 // --- one scenario per row: the action tried in the row's state ---------------------------------------------------
 const scenarios: Record<string, () => unknown> = {
   'Vehicle | approved | approve': () => approvedVehicle().approve(APPROVER, days(1)),
@@ -207,6 +257,20 @@ const scenarios: Record<string, () => unknown> = {
   },
   'Driver | offline | setBusy': () => approvedDriver().setBusy(true, T0),
   'Trip | (new) | create': () => undefined, // four rows: see createScenarios
+  'Notice | (new) | issue': () => notice(['TF-09']),
+  'Notice | paid | assertPayable': () => paidNotice().assertPayable(),
+  'Notice | cancelled | assertPayable': () => cancelledNotice().assertPayable(),
+  'Notice | contested | assertPayable': () => contestedNotice().assertPayable(),
+  'Notice | issued, before its due time | markOverdue': () => notice().markOverdue(days(3)),
+  'Notice | issued, no offence contestable | contest': () => notice(['TF-02']).contest('Not me', days(1)),
+  'Notice | issued, past its days to contest | contest': () => notice().contest('Not me', days(11)),
+  'Notice | contested | contest': () => contestedNotice().contest('Again', days(2)),
+  'Notice | issued | decide': () => notice().decide({ outcome: 'upheld', by: APPROVER, reason: 'Seen' }, days(2)),
+  'Notice | contested | decide': () =>
+    contestedNotice().decide({ outcome: 'upheld', by: INSPECTOR, reason: 'Seen' }, days(2)),
+  'Notice | issued | cancel': () => notice().cancel(INSPECTOR, 'Mine', days(1)),
+  'Notice | paid | cancel': () => paidNotice().cancel(APPROVER, 'Late', days(2)),
+  'Notice | cancelled | cancel': () => cancelledNotice().cancel(APPROVER, 'Again', days(2)),
   'Trip | ended | end': () => ended().end({ finalDistance: 10, durationMinutes: 25 }, days(2)),
   'Trip | started | end': () => started().end({ finalDistance: 10, durationMinutes: 25, discount: 1_000_000 }, days(1)),
   'Trip | started | checkOut': () => started().checkOut(geoPoint(-0.2052, 5.5701), days(1)),
@@ -287,14 +351,17 @@ describe('the README state rules table', () => {
     expect(created.sort()).toEqual(Object.keys(createScenarios).sort());
   });
 
-  it("names every state-rule code of the vehicle's, driver's and trip's errors", () => {
+  it("names every state-rule code of the vehicle's, driver's, trip's and notice's errors", () => {
     // Each factory with what it takes: a list of items, or dates (wrongActivationKey), or a number.
     const make = (factory: unknown): DomainError => {
       const f = factory as (...a: unknown[]) => DomainError;
       return f.length === 2 ? f(T0, T0) : f([]);
     };
+    // The notice's take a code, a date or an amount: a date serves for each.
+    const notices = Object.values(NoticeErrors).map((f) => (f as (...a: unknown[]) => DomainError)(T0, 1));
     const codes = [VehicleErrors, DriverErrors, TripErrors]
       .flatMap((errors) => Object.values(errors).map(make))
+      .concat(notices)
       .filter((error) => error.kind !== 'validation' && error.code !== 'OWNER_NOT_FOUND')
       .map((error) => error.code)
       // Refused through the outcome of activate (it counts the try), not thrown: see the Driver example.

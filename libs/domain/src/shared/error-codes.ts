@@ -44,6 +44,8 @@ export const ERROR_KINDS = {
   ASSEMBLY_USER_PHONE_TAKEN: 'conflict',
   ASSEMBLY_USER_DISABLED: 'conflict',
   CONCURRENT_UPDATE: 'conflict',
+  NOTICE_ALREADY_PAID: 'conflict',
+  NOTICE_ALREADY_CONTESTED: 'conflict',
   // A retry under an Idempotency-Key whose first try is still being carried out: send it again later.
   IDEMPOTENCY_KEY_IN_PROGRESS: 'conflict',
   DRIVER_ALREADY_ACTIVATED: 'conflict',
@@ -64,6 +66,16 @@ export const ERROR_KINDS = {
   // Well-formed, but the state or a reference does not allow it (422).
   ASSEMBLY_NOT_FOUND: 'rule',
   CANNOT_DISABLE_SELF: 'rule',
+  // Spot-fine notices (issue 47): their state, and the separation of the officer from the decision.
+  NOTICE_CANCELLED: 'rule',
+  NOTICE_CONTESTED: 'rule',
+  NOTICE_NOT_CONTESTABLE: 'rule',
+  NOTICE_CONTEST_CLOSED: 'rule',
+  NOTICE_NOT_CONTESTED: 'rule',
+  NOTICE_DECIDER_IS_OFFICER: 'rule',
+  NOTICE_CANCEL_BY_OFFICER: 'rule',
+  NOTICE_NOT_OVERDUE: 'rule',
+  OFFENCE_NOT_FOUND: 'rule',
   CORRECTION_NOT_ALLOWED: 'rule',
   DRIVER_ACTIVATION_KEY_INVALID: 'rule',
   // An Idempotency-Key sent again with another body or to another route: a different request under a used key.

@@ -98,10 +98,10 @@ export async function certificatePage(
 @page{size:${a4 ? '210mm 297mm' : '105mm 148mm'};margin:${a4 ? '15mm' : '5mm'}}
 .sheet{max-width:${a4 ? '180mm' : '95mm'};margin:0 auto;padding:${a4 ? '10mm' : '3mm'};font-size:${a4 ? '13pt' : '8pt'}}
 @media screen{.sheet{border:1px solid #999;margin:1em auto}}
-@media print{.screen-only{display:none}}
+@media print{.screen-only{display:none}.sheet{padding:0}.sheet dl div{padding:${a4 ? '.25em' : '.12em'} 0}}
 .authority{margin:0;font-weight:600;text-transform:uppercase;letter-spacing:.05em}
-h1{margin:.2em 0;font-size:2.6em;letter-spacing:.04em;text-align:center;border:3px solid #111;padding:.1em}
-.qr{width:${a4 ? '90mm' : '48mm'};margin:.4em auto}
+h1{margin:.2em 0;font-size:${a4 ? '2.6em' : '2.3em'};letter-spacing:.04em;text-align:center;border:3px solid #111;padding:.1em}
+.qr{width:${a4 ? '80mm' : '38mm'};margin:.3em auto}
 .qr svg{display:block;width:100%;height:auto}
 .preview{display:flex;align-items:center;justify-content:center;aspect-ratio:1;border:3px dashed #111;text-align:center;font-weight:700;padding:.5em}
 .hint{text-align:center;margin:.2em 0 .6em}

@@ -302,7 +302,7 @@ function Links({ v, reload, problem }: Part) {
       ]),
     [v.driver],
   );
-  if (choices.error !== undefined) return <ProblemMessage error={choices.error} />;
+  if (choices.error !== undefined) return <ProblemMessage error={choices.error} retry={choices.reload} />;
   if (!choices.value) return <Loading />;
   const [drivers, stations, unions, linked] = choices.value;
   const current = (value: unknown) =>

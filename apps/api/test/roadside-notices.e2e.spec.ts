@@ -8,7 +8,7 @@ import { describeOnEachTier } from './support/test-app';
 // name, and an expired verdict says what a passenger should do and who issued the certificate. An invitation says which
 // e-mail the person signs in with.
 
-const FAILED_BRAKES = { ...allPassed(), brakes: false };
+const FAILED_BRAKES = { ...allPassed(), brakes: false, spareTire: false };
 
 describeOnEachTier('roadside notices and words (issue 43)', (tier) => {
   const { running, http, fixture: f } = appOnTier(tier, { fixture: true });
@@ -61,7 +61,7 @@ describeOnEachTier('roadside notices and words (issue 43)', (tier) => {
     const texts = (await textsTo(ama)).slice(before);
     expect(texts).toHaveLength(1);
     expect(texts[0]).toMatch(
-      /^Vehicle GR 1004-24 failed an inspection on \d+ \w+ \d{4} \(brakes\): its approval and its sticker are withdrawn\./,
+      /^Vehicle GR 1004-24 failed an inspection on \d+ \w+ \d{4} \(spare tyre, brakes\): its approval and its sticker are withdrawn\./,
     );
     // The phone's replay of the same inspection (its answer lost) is the first answer, not a second text.
     await inspect('GR 1004-24', FAILED_BRAKES, key);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { DataStores, VehicleState } from '@transport/domain';
+import type { DataStores, InspectionItem, VehicleState } from '@transport/domain';
 import type { AppConfig } from '../config';
 import type { EventLog, MessageSender } from '../core/ports';
 import { APP_CONFIG, EVENT_LOG, MESSAGE_SENDER, STORES } from '../core/tokens';
@@ -51,6 +51,20 @@ export class ApprovalWithdrawalNotices {
   }
 }
 
+/** The inspection's items as an owner reads them (every item has its words, or this does not compile). */
+const ITEM_WORDS: Record<InspectionItem, string> = {
+  spareTire: 'spare tyre',
+  headlights: 'headlights',
+  tailLights: 'tail lights',
+  turnSignals: 'turn signals',
+  brakeLights: 'brake lights',
+  fireExtinguisher: 'fire extinguisher',
+  emergencySignals: 'emergency signals',
+  seatBelts: 'seat belts',
+  brakes: 'brakes',
+  licensePlate: 'licence plates',
+};
+
 /** The notice's words: which vehicle, what failed, what it means, what to do. */
 export function withdrawalText(
   vehicle: Pick<VehicleState, 'registrationNumber' | 'id'>,
@@ -61,6 +75,6 @@ export function withdrawalText(
   const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone }).format(
     at,
   );
-  const items = failedItems.map((item) => item.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)).join(', ');
+  const items = failedItems.map((item) => ITEM_WORDS[item as InspectionItem] ?? item).join(', ');
   return `Vehicle ${vehicle.registrationNumber ?? vehicle.id} failed an inspection on ${day} (${items}): its approval and its sticker are withdrawn. Have it repaired and inspected again at your assembly to be approved again.`;
 }

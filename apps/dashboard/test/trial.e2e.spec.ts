@@ -476,4 +476,46 @@ describe('the roadside trial at phone size: warnings, a weak signal and the smal
     await signIn(page, 'esi.quaye@ama.gov.gh', PASSWORD_B);
     await hasText(outbox(page), '1 inspection needs you');
   });
+
+  it('keeps the inspections a phone queued before the outbox was keyed by person, and sends them', async () => {
+    // A phone whose dashboard kept an inspection in the earlier store (version 1: keyed by vehicle only) opens the new
+    // release: the entry moves to the store keyed by person and vehicle, and is sent at the inspector's sign-in.
+    const [{ id: personId }] = await running.query(`SELECT id FROM assembly_users WHERE email = $1`, [
+      running.demo.inspector,
+    ]);
+    const { _id, __v } = await idOf('GT 4404-21');
+    const entry = {
+      vehicleId: _id,
+      plate: 'GT 4404-21',
+      personId,
+      revision: __v,
+      madeAt: new Date().toISOString(),
+      checklist: { ...Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, true])), fireExtinguisher: false },
+      defects: {},
+      idempotencyKey: '0b6f3c52-5d0e-4b8e-9d53-2f7c8a1e4d10',
+      state: 'waiting',
+    };
+    const { context, page } = await phone();
+    await context.addInitScript((kept) => {
+      if (localStorage.getItem('trial.v1-made')) return;
+      localStorage.setItem('trial.v1-made', 'yes');
+      const open = indexedDB.open('dashboard-offline', 1);
+      open.onupgradeneeded = () => {
+        open.result.createObjectStore('outbox', { keyPath: 'vehicleId' }).put(kept);
+        open.result.createObjectStore('drafts', { keyPath: 'vehicleId' });
+        open.result.createObjectStore('copies', { keyPath: 'key' });
+      };
+      open.onsuccess = () => open.result.close();
+    }, entry);
+    await page.goto(url);
+    await signIn(page, running.demo.inspector, running.demo.password);
+    await eventually(
+      async () =>
+        ((await (await asAssembly(`/vehicles/${_id}`)).json()) as { inspectionChecklist?: Record<string, boolean> })
+          .inspectionChecklist?.fireExtinguisher === false,
+      'the inspection kept before the upgrade, sent',
+    );
+    await eventually(async () => (await outbox(page).textContent()) === '', 'an empty outbox');
+    expect(await page.evaluate(() => indexedDB.databases())).toEqual([{ name: 'dashboard-offline', version: 2 }]);
+  });
 });

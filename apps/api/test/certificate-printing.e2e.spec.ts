@@ -48,7 +48,7 @@ describeOnEachTier('printing a certificate is an explicit act; viewing one write
 
     const again = await http().post(path(id)).query({ size: 'a4' }).set('Authorization', f.keys.assembly).expect(200);
     expect(again.text).toContain('reprint');
-    expect(again.text).toContain('@page{size:A4');
+    expect(again.text).toContain('@page{size:210mm 297mm');
     expect(await certificateActions(id)).toEqual(['CertificateIssued', 'CertificateReprinted']);
   });
 

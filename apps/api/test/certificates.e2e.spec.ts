@@ -58,7 +58,7 @@ describeOnPostgres('vehicle certificates', () => {
       'GR 1000-24',
       'Toyota',
       'Corolla',
-      '#FFD700',
+      'Gold',
       'Kaneshie',
       'Accra Metropolitan Assembly',
       'Approved',
@@ -66,11 +66,11 @@ describeOnPostgres('vehicle certificates', () => {
       'Insurance until',
       'Driver&#39;s licence until',
       '<svg',
-      '@page{size:A6',
+      '@page{size:105mm 148mm',
     ])
       expect(res.text).toContain(text);
     const a4 = await print(f.ids.linkedVehicle).query({ size: 'a4' }).expect(200);
-    expect(a4.text).toContain('@page{size:A4');
+    expect(a4.text).toContain('@page{size:210mm 297mm');
   });
 
   it('audits the first print as issued and every later one as reprinted, and refuses what it cannot print', async () => {

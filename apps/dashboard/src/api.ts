@@ -10,7 +10,29 @@ export type AuditEntry = components['schemas']['AuditEntryResponse'];
 export type ComplianceEntry = components['schemas']['ComplianceEntryResponse'];
 export type AssemblyUser = components['schemas']['AssemblyUserResponse'];
 
-export const api = createApiClient({ baseUrl: location.origin });
+/**
+ * How long a request may wait for the service's answer to begin (its status and headers; a long body, once it flows,
+ * is not cut): a change, then it is treated as not sent (the inspection goes to the phone's outbox, with its
+ * idempotency key, so a change that did arrive is not made twice), and a read, then the screen says it failed and
+ * offers to try again. On a weak signal a request can otherwise hang for the browser's own limit (minutes).
+ */
+export const ANSWER_TIMEOUT_MS = { change: 12_000, read: 15_000 } as const;
+/** After this long without an answer a screen says the connection is slow (its progress shows at once). */
+export const SLOW_AFTER_MS = 4_000;
+
+/** fetch, abandoned when the answer has not begun within its time (an ApiProblem of status 0: no connection). */
+function patientFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const request = new Request(input, init);
+  const stop = new AbortController();
+  const wait =
+    request.method === 'GET' || request.method === 'HEAD' ? ANSWER_TIMEOUT_MS.read : ANSWER_TIMEOUT_MS.change;
+  const timer = setTimeout(() => stop.abort(new DOMException('No answer in time', 'TimeoutError')), wait);
+  // The request's own signal too, where the browser can combine two (AbortSignal.any: Chrome 116, Safari 17.4).
+  const signal = 'any' in AbortSignal ? AbortSignal.any([stop.signal, request.signal]) : stop.signal;
+  return fetch(request, { signal }).finally(() => clearTimeout(timer));
+}
+
+export const api = createApiClient({ baseUrl: location.origin, fetch: patientFetch as typeof fetch });
 
 let csrfToken: string | undefined;
 let onSessionEnded: () => void = () => undefined;

@@ -86,10 +86,11 @@ function App() {
         {route.path === '/forgot' ? (
           <Forgot />
         ) : route.path === '/set-password' ? (
-          <SetPassword token={route.query.get('token') ?? ''} />
+          <SetPassword token={route.query.get('token') ?? ''} email={route.query.get('email') ?? undefined} />
         ) : (
           <SignIn
             notice={notice}
+            email={route.path === '/sign-in' ? (route.query.get('email') ?? undefined) : undefined}
             signedIn={(s) => {
               dropPendingSignOut();
               setNotice(undefined);

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiProblem } from './api';
+import { ApiProblem, SLOW_AFTER_MS } from './api';
 import { words as w } from './i18n';
 
 /** A date as people here read it (day, month in words, year), in Ghana's time. */
@@ -36,7 +36,13 @@ export interface ProblemContext {
 }
 
 /** The words of a refusal: what happened in the person's words, and each field named as the form labels it. */
-export function ProblemMessage({ error, what, reload, labels = {} }: { error: unknown } & ProblemContext) {
+export function ProblemMessage({
+  error,
+  what,
+  reload,
+  labels = {},
+  retry,
+}: { error: unknown; retry?: () => void } & ProblemContext) {
   const problem = error instanceof ApiProblem ? error : undefined;
   const code = problem?.problem.code;
   const fields = problem?.problem.errors ?? [];
@@ -83,22 +89,50 @@ export function ProblemMessage({ error, what, reload, labels = {} }: { error: un
           {w.errors.reload(what ?? w.errors.record)}
         </button>
       )}
+      {problem?.status === 0 && retry && (
+        <button type="button" onClick={retry}>
+          {w.roadside.retry}
+        </button>
+      )}
     </div>
   );
 }
 
-export function Done({ children, tone = 'done' }: { children: ComponentChildren; tone?: 'done' | 'warn' }) {
+/** The tone of what an action did: done (green), warn (a recorded failure, red words), info (kept, not yet done). */
+export type Tone = 'done' | 'warn' | 'info';
+
+export function Done({
+  children,
+  tone = 'done',
+  focusRef,
+}: {
+  children: ComponentChildren;
+  tone?: Tone;
+  focusRef?: preact.Ref<HTMLParagraphElement>;
+}) {
   return (
-    <p class={`alert ${tone}`} role="status">
+    <p class={`alert ${tone}`} role="status" tabIndex={focusRef ? -1 : undefined} ref={focusRef}>
       {children}
     </p>
   );
 }
 
+/** True once `active` has lasted SLOW_AFTER_MS (the connection is slow: say so), false again when it ends. */
+export function useSlow(active: boolean): boolean {
+  const [slow, setSlow] = useState(false);
+  useEffect(() => {
+    setSlow(false);
+    if (!active) return;
+    const timer = setTimeout(() => setSlow(true), SLOW_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [active]);
+  return slow;
+}
+
 /** What an action did: success words, or words of a recorded outcome that is not a success (a failed inspection). */
 export interface Outcome {
   words: string;
-  tone?: 'done' | 'warn';
+  tone?: Tone;
   /** Where to go next (the record just made). */
   link?: { href: string; words: string };
 }
@@ -110,11 +144,23 @@ export interface Outcome {
  */
 export function useNotice(): { notice: preact.JSX.Element | null; announce: (outcome: Outcome) => void } {
   const [said, setSaid] = useState<(Outcome & { at: number }) | undefined>();
+  const ref = useRef<HTMLParagraphElement>(null);
+  const placed = useRef<number | undefined>(undefined);
+  // The form that did it may go away with the change (an approved vehicle has no approval form), taking the keyboard
+  // focus with it to the page's start: the focus then goes to these words, once per announcement.
+  useEffect(() => {
+    if (!said || placed.current === said.at) return;
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (lost && ref.current) {
+      ref.current.focus();
+      placed.current = said.at;
+    }
+  });
   return {
     notice: (
       <div aria-live="polite">
         {said && (
-          <Done key={said.at} tone={said.tone}>
+          <Done key={said.at} tone={said.tone} focusRef={ref}>
             {said.words}
           </Done>
         )}
@@ -145,6 +191,7 @@ export function ActionForm(props: {
   danger?: boolean;
 }) {
   const [state, setState] = useState<{ busy?: boolean; error?: unknown; done?: Outcome }>({});
+  const slow = useSlow(state.busy === true);
   // In flight: further submits are ignored. The button is marked aria-disabled, not disabled: a disabled button loses
   // the keyboard focus, which would then start again from the top of the page after every save.
   const busy = useRef(false);
@@ -177,6 +224,12 @@ export function ActionForm(props: {
         <button type="submit" class={props.danger ? 'danger' : 'primary'} aria-disabled={state.busy}>
           {props.submit}
         </button>
+        {/* Progress at once, in words: on a weak signal an answer can take many seconds. */}
+        {state.busy && (
+          <p class="progress" role="status">
+            {slow ? w.roadside.slowChange : w.roadside.sending}
+          </p>
+        )}
       </form>
       {state.error !== undefined && (
         <ProblemMessage
@@ -209,6 +262,7 @@ export function useLoad<T>(
   const [round, setRound] = useState(0);
   useEffect(() => {
     let live = true;
+    if (round > 0) setState((was) => (was.error === undefined ? was : {}));
     load().then(
       (value) => live && setState({ value }),
       (error: unknown) => live && setState({ error }),
@@ -245,20 +299,24 @@ export function Title({ children }: { children: ComponentChildren }) {
 }
 
 export function Loading() {
+  const slow = useSlow(true);
   return (
     <p class="loading" role="status">
-      {w.loading}
+      {slow ? w.roadside.slowRead : w.loading}
     </p>
   );
 }
 
 /** A screen whose record could not be shown (not found, not allowed, no connection): a heading, then why. */
-export function NotFound({ error, title }: { error: unknown; title?: string }) {
+export function NotFound({ error, title, retry }: { error: unknown; title?: string; retry?: () => void }) {
+  const noAnswer = error instanceof ApiProblem && error.status === 0;
   const missing = !(error instanceof ApiProblem) || error.status === 404;
   return (
     <>
-      <Title>{missing ? w.errors.notFoundTitle : (title ?? w.errors.title)}</Title>
-      <ProblemMessage error={error} />
+      <Title>
+        {noAnswer ? w.roadside.noAnswerTitle : missing ? w.errors.notFoundTitle : (title ?? w.errors.title)}
+      </Title>
+      <ProblemMessage error={error} retry={retry} />
       <p>
         <a href="#/">{w.errors.backToQueues}</a>
       </p>

@@ -6,12 +6,14 @@ import { enFind } from './find-words';
 import { enLists } from './list-words';
 import { enScan } from './scan-words';
 import { enOffline } from './offline/offline-words';
+import { enRoadside } from './roadside-words';
 
 export const en = {
   scan: enScan,
   find: enFind,
   lists: enLists,
   offline: enOffline,
+  roadside: enRoadside,
   locale: 'en-GB',
   appName: 'Assembly dashboard',
   skipToContent: 'Skip to content',
@@ -164,6 +166,8 @@ export const en = {
     capacity: 'Seats',
     makeYear: 'Year of manufacture',
     roadWorthy: 'Roadworthy certificate ends',
+    roadWorthyDocument: 'roadworthy certificate',
+    insuranceDocument: 'insurance',
     insurance: 'Insurance ends',
     status: 'Status',
     inspected: 'Inspected',

@@ -131,7 +131,7 @@ describe('vehicle certificates in a browser at phone size', () => {
       await heading(page, 1, 'GE 5505-20').waitFor();
       expect(await audited()).toEqual([...before, before.length === 0 ? 'CertificateIssued' : 'CertificateReprinted']);
       await expectAccessible(page, 'printed certificate');
-      expect(await page.content()).toContain('@page{size:A6 portrait');
+      expect(await page.content()).toContain('@page{size:105mm 148mm');
       // The QR code, drawn as a printer would (the page's own SVG on white), read back with jsQR.
       const side = 300;
       const pixels = await page.evaluate(async (side) => {

@@ -109,7 +109,7 @@ describe('the dashboard without a signal (issue 29, at the roadside)', () => {
     await page.getByText('Notes on failed items').click();
     await page.getByLabel('What is wrong: Brakes').fill('front pads worn');
     await page.getByRole('button', { name: 'Record the inspection' }).click();
-    await hasText(page.locator('.alert.warn[role=status]'), 'saved on this phone, waiting to send');
+    await hasText(page.locator('.alert.info[role=status]'), 'saved on this phone, waiting to send');
     await hasText(outbox(), '1 inspection waiting to send');
     await visible(page.locator('.waiting', { hasText: 'Inspection waiting to send' }));
     await expectAccessible(page, 'inspection waiting to send');
@@ -314,7 +314,7 @@ describe('the dashboard without a signal (issue 29, at the roadside)', () => {
     expect(changed.model).toBe('Coaster');
   });
 
-  it('deletes what is kept on the phone when signing out, after asking if something waits to be sent', async () => {
+  it("deletes the person's drafts and copies when signing out, keeping their queued inspection for their next sign-in", async () => {
     await inspectTask();
     await context.setOffline(true);
     await page.getByRole('button', { name: 'Record the inspection' }).click();
@@ -326,7 +326,7 @@ describe('the dashboard without a signal (issue 29, at the roadside)', () => {
     });
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
-    expect(asked).toContain('1 inspection is still waiting to send');
+    expect(asked).toContain('1 inspection of yours is still waiting to send. It stays on this phone');
     const kept = await page.evaluate(
       () =>
         new Promise<number[]>((resolve, reject) => {
@@ -339,7 +339,8 @@ describe('the dashboard without a signal (issue 29, at the roadside)', () => {
           };
         }),
     );
-    expect(kept).toEqual([0, 0, 0]);
+    // The inspection waits for its inspector's next sign-in here (offline/store.ts); nothing else of theirs is kept.
+    expect(kept).toEqual([1, 0, 0]);
     await context.setOffline(false);
     expect(problems).toEqual([]);
   });

@@ -172,7 +172,7 @@ describe('the dashboard tells the truth at the roadside (issue 43)', () => {
       await heading(page, 1, `Vehicle ${plate} · Record an inspection`).waitFor();
       await tickEveryItem(page);
       await page.getByRole('button', { name: 'Record the inspection' }).click();
-      await hasText(page.locator('.alert.warn[role=status]'), 'saved on this phone, waiting to send');
+      await hasText(page.locator('.alert.info[role=status]'), 'saved on this phone, waiting to send');
       expect(await inspections()).toBe(before + 1);
       // Sent again when the page opens with a signal: the service answers what it did the first time.
       await page.reload();

@@ -20,6 +20,7 @@ export * from './owner/vehicle-owner.repository';
 
 export * from './vehicle/inspection-checklist';
 export * from './vehicle/vehicle-fields';
+export * from './vehicle/colours';
 export * from './vehicle/certificate';
 export * from './vehicle/vehicle.errors';
 export * from './vehicle/vehicle';

@@ -1,5 +1,5 @@
 import { toString as qrCode } from 'qrcode';
-import type { CertificateDocument, CertificateDocumentStatus } from '@transport/domain';
+import { vehicleColour, type CertificateDocument, type CertificateDocumentStatus } from '@transport/domain';
 import type { CertificateCheck, CertificatePreview, PrintedCertificate, PublicVehicle } from './certificates.service';
 
 /** The paper a certificate is printed on: an A6 sticker (the windscreen) or an A4 page (the owner's file). */
@@ -30,10 +30,15 @@ function rows(entries: Array<[string, string | number | undefined]>): string {
     .join('');
 }
 
-/** The colour as a swatch beside its hex code (the record keeps a hex colour, validated as such). */
+/**
+ * The colour as a swatch beside its name, as people say it ("Gold", not "#FFD700"); a colour without a name in the
+ * domain's list is "Other colour" (its hex means nothing to a passenger), the swatch still showing it.
+ */
 const colourRow = (hex: string | undefined) =>
   hex
-    ? `<div><dt>Colour</dt><dd><span class="swatch" style="background:${html(hex)}"></span>${html(hex)}</dd></div>`
+    ? `<div><dt>Colour</dt><dd><span class="swatch" style="background:${html(hex)}"></span>${html(
+        vehicleColour(hex)?.name ?? 'Other colour',
+      )}</dd></div>`
     : '';
 
 /** A vehicle's public fields as rows: make, model, colour, type, seats, union, station, assembly. */
@@ -87,14 +92,16 @@ export async function certificatePage(
   const printed = c.kind === 'printed';
   const qr = printed ? await qrCode(c.url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }) : '';
   const a4 = size === 'a4';
+  // The paper's size in millimetres: Chromium ignores the A6 keyword (it knows A5, A4, A3, letter...) and falls back
+  // to the printer's default, Letter; a length it honours.
   const style = `
-@page{size:${a4 ? 'A4' : 'A6'} portrait;margin:${a4 ? '15mm' : '5mm'}}
+@page{size:${a4 ? '210mm 297mm' : '105mm 148mm'};margin:${a4 ? '15mm' : '5mm'}}
 .sheet{max-width:${a4 ? '180mm' : '95mm'};margin:0 auto;padding:${a4 ? '10mm' : '3mm'};font-size:${a4 ? '13pt' : '8pt'}}
 @media screen{.sheet{border:1px solid #999;margin:1em auto}}
-@media print{.screen-only{display:none}}
+@media print{.screen-only{display:none}.sheet{padding:0}.sheet dl div{padding:${a4 ? '.25em' : '.12em'} 0}}
 .authority{margin:0;font-weight:600;text-transform:uppercase;letter-spacing:.05em}
-h1{margin:.2em 0;font-size:2.6em;letter-spacing:.04em;text-align:center;border:3px solid #111;padding:.1em}
-.qr{width:${a4 ? '90mm' : '48mm'};margin:.4em auto}
+h1{margin:.2em 0;font-size:${a4 ? '2.6em' : '2.3em'};letter-spacing:.04em;text-align:center;border:3px solid #111;padding:.1em}
+.qr{width:${a4 ? '80mm' : '38mm'};margin:.3em auto}
 .qr svg{display:block;width:100%;height:auto}
 .preview{display:flex;align-items:center;justify-content:center;aspect-ratio:1;border:3px dashed #111;text-align:center;font-weight:700;padding:.5em}
 .hint{text-align:center;margin:.2em 0 .6em}
@@ -140,11 +147,15 @@ function explanation(check: CertificateCheck, timeZone: string): string {
       return `This vehicle is approved and its documents are current. Check that its plate reads <strong>${html(plate ?? '')}</strong>.`;
     case 'expired': {
       const ended = (check.documents ?? []).filter((d) => d.expired);
+      const issuer = check.issuer ? html(check.issuer) : 'the assembly that approved it';
+      // What a passenger can do about it, and who issued the certificate (who to tell), not only what lapsed.
       return `This vehicle is approved, but ${ended
         .map(
           (d) => `its ${html(DOCUMENT_NAMES[d.document].toLowerCase())} expired on ${html(day(d.expiresOn, timeZone))}`,
         )
-        .join(' and ')}.`;
+        .join(
+          ' and ',
+        )}.</p><p>Until it is renewed, do not rely on this certificate: choose another vehicle if you can. If you travel, note the plate, and tell ${issuer}, which issued this certificate, or the police.`;
     }
     case 'withdrawn':
       return check.reason === 'approved_again'
@@ -209,7 +220,7 @@ h2{font-size:1.1rem;margin:1.2rem 0 .3rem}
 ${sections}
 <p class="small">Checked ${html(moment(check.checkedAt, timeZone))}${
     check.certificate ? `. Certificate printed ${html(day(check.certificate.issuedAt, timeZone))}` : ''
-  }.</p>
+  }${check.issuer ? `, issued by ${html(check.issuer)}` : ''}.</p>
 </main>`;
   return page(`${verdict.title}: vehicle certificate check`, style, body);
 }

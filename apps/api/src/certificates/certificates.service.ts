@@ -76,6 +76,8 @@ export interface CertificateCheck {
   vehicle?: PublicVehicle;
   documents?: CertificateDocumentStatus[];
   driver?: { firstName: string; rating: number | null } | null;
+  /** The assembly that approved the vehicle (the certificate's issuer): named on the public page, not in the JSON. */
+  issuer?: string;
 }
 
 /**
@@ -188,9 +190,13 @@ export class CertificatesService {
         certificate,
         vehicle: { registrationNumber: claims.registrationNumber },
       };
+    const issuer = vehicle.assemblyId
+      ? (await this.stores.assemblies.findById(vehicle.assemblyId))?.toState().name
+      : undefined;
     return {
       state: verdict.state,
       checkedAt,
+      ...(issuer !== undefined && { issuer }),
       ...(verdict.state === 'expired' && { expiredDocuments: verdict.expiredDocuments }),
       certificate,
       vehicle: await this.publicVehicle(vehicle),

@@ -55,7 +55,7 @@ describe('PeopleService on fakes', () => {
       {
         to: '+233244000111',
         text: expect.stringContaining(
-          'AMA: you are invited to the assembly dashboard. Set your password within 72 hours: https://transport.example.com/dashboard/#/set-password?token=',
+          'AMA: you are invited to the assembly dashboard. You sign in with ama@ama.gov.gh. Set your password within 72 hours: https://transport.example.com/dashboard/#/set-password?token=',
         ),
       },
     ]);
@@ -91,7 +91,8 @@ describe('PeopleService on fakes', () => {
     expect(s.messages.sent).toEqual([]);
     await s.service.requestReset('Kofi@AMA.gov.gh', '198.51.100.9');
     await s.service.settled();
-    expect(s.messages.sent[0].text).toContain('set a new password within 60 minutes');
+    expect(s.messages.sent[0].text).toContain('kofi@ama.gov.gh: set a new password within 60 minutes');
+    expect(s.messages.sent[0].text).toMatch(/set-password\?token=[\w-]+&email=kofi%40ama\.gov\.gh/);
     await expect(s.service.setPassword(s.token(), 'kofi-kofi-kofi')).rejects.toMatchObject({ code: 'WEAK_PASSWORD' });
     await expect(s.service.setPassword(s.token(), 'x'.repeat(801))).rejects.toMatchObject({ code: 'WEAK_PASSWORD' });
     await s.service.setPassword(s.token(), 'a-long-walk-to-tema');

@@ -200,11 +200,13 @@ export class PeopleService implements OnApplicationShutdown, Authenticator {
       { actor },
     );
     // The token travels in the fragment: browsers never send it to a server, so it stays out of access logs.
-    const url = `${this.config.publicBaseUrl}/dashboard/#/set-password?token=${token}`;
+    // The e-mail the person signs in with goes with it (the set-password screen names it): staff invited by an admin
+    // do not always know which of their addresses the assembly registered.
+    const url = `${this.config.publicBaseUrl}/dashboard/#/set-password?token=${token}&email=${encodeURIComponent(person.email)}`;
     const text =
       purpose === 'invitation'
-        ? `${person.assemblyName}: you are invited to the assembly dashboard. Set your password within ${this.config.people.invitationHours} hours: ${url}`
-        : `${person.assemblyName} dashboard: set a new password within ${this.config.people.resetMinutes} minutes: ${url} (ignore this if you did not ask)`;
+        ? `${person.assemblyName}: you are invited to the assembly dashboard. You sign in with ${person.email}. Set your password within ${this.config.people.invitationHours} hours: ${url}`
+        : `${person.assemblyName} dashboard, ${person.email}: set a new password within ${this.config.people.resetMinutes} minutes: ${url} (ignore this if you did not ask)`;
     try {
       await this.messages.send({ to: person.phone, text });
     } catch (error) {

@@ -11,10 +11,11 @@ import { sqlOn, type PrismaExecutor, type Sql, type Tables } from './prisma-exec
 const TRIGRAM = 3;
 
 /**
- * The plate as its search key: letters and digits only. Written exactly as the expression index
- * vehicles_plate_key_trgm_idx is (migration 20261126010000_registry_search), or PostgreSQL would not use it.
+ * The plate as its search key (the domain's registrationSearchKey): letters and digits only, the letter O as the digit
+ * zero. Written exactly as the expression index vehicles_plate_key_trgm_idx is (migration
+ * 20261128110000_plate_key_o_as_zero), or PostgreSQL would not use it.
  */
-const PLATE_KEY = sql<string>`translate(${sql.ref('registrationNumber')}, ' -', '')`;
+const PLATE_KEY = sql<string>`translate(${sql.ref('registrationNumber')}, 'O -', '0')`;
 
 type Table = 'vehicles' | 'drivers' | 'vehicle_owners';
 type Where<T extends Table> = (w: ExpressionBuilder<Tables, T>) => Expression<SqlBool>;

@@ -28,6 +28,7 @@ import { placeNew, transferRecord } from '../core/auth/jurisdiction';
 import { changeAggregate, correctAggregate, type Transition } from '../core/change-aggregate';
 import { APP_CONFIG, CLOCK, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
 import type { AppConfig } from '../config';
+import { ApprovalWithdrawalNotices } from './approval-withdrawal-notices';
 
 /** INSPECTION_MADE_MAX_AGE_HOURS's default, for a service built without the app's configuration (its specs). */
 const MADE_MAX_AGE_HOURS = 72;
@@ -68,6 +69,7 @@ export class VehiclesService {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Optional() @Inject(APP_CONFIG) private readonly config?: Pick<AppConfig, 'inspectionMadeMaxAgeHours'>,
+    @Optional() private readonly notices?: ApprovalWithdrawalNotices,
   ) {}
 
   /** A page of vehicles in the request's order (newest first by default), with the stations and unions they link to. */
@@ -149,24 +151,34 @@ export class VehiclesService {
   ): Promise<VehicleResponse> {
     await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'inspectVehicle');
     const maxAgeHours = this.config?.inspectionMadeMaxAgeHours ?? MADE_MAX_AGE_HOURS;
-    return this.respond(
-      await this.change(id, actor, expectedVersion, 'VehicleInspected', (v, at) =>
-        v.inspect(
-          checklist,
-          actor.id,
-          at,
-          defects,
-          madeAt === undefined && madeWhere === undefined
-            ? undefined
-            : {
-                at: madeAt,
-                where: madeWhere,
-                earliest: new Date(at.getTime() - maxAgeHours * 3_600_000),
-                maxAgeHours,
-              },
-        ),
-      ),
-    );
+    let withdrawnAt: Date | undefined;
+    const saved = await this.change(id, actor, expectedVersion, 'VehicleInspected', (v, at) => {
+      const wasApproved = v.toState().approved;
+      v.inspect(
+        checklist,
+        actor.id,
+        at,
+        defects,
+        madeAt === undefined && madeWhere === undefined
+          ? undefined
+          : {
+              at: madeAt,
+              where: madeWhere,
+              earliest: new Date(at.getTime() - maxAgeHours * 3_600_000),
+              maxAgeHours,
+            },
+      );
+      if (wasApproved && !v.toState().approved) withdrawnAt = at;
+    });
+    // A failure withdrew the approval and its sticker: the owner is told (after the change is stored).
+    if (withdrawnAt) {
+      const state = saved.toState();
+      const failed = Object.entries(state.inspectionChecklist ?? {}).flatMap(([item, ok]) =>
+        ok === false ? [item] : [],
+      );
+      await this.notices?.notify(state, failed, withdrawnAt);
+    }
+    return this.respond(saved);
   }
 
   async approve(id: string, actor: Actor, expectedVersion?: number): Promise<VehicleResponse> {

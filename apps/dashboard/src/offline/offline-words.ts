@@ -21,5 +21,5 @@ export const enOffline = {
       : `Sent from this phone: the inspections of ${plates.join(', ')}.`,
   restored: 'The checklist you had started on this phone is filled in again.',
   signOutSure: (n: number) =>
-    `${n === 1 ? '1 inspection is' : `${n} inspections are`} still waiting to send. Signing out deletes ${n === 1 ? 'it' : 'them'} from this phone. Sign out anyway?`,
+    `${n === 1 ? '1 inspection of yours is' : `${n} inspections of yours are`} still waiting to send. ${n === 1 ? 'It stays' : 'They stay'} on this phone and ${n === 1 ? 'is' : 'are'} sent the next time you sign in on it (never under someone else's name). Sign out?`,
 };

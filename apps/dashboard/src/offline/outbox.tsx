@@ -63,7 +63,7 @@ async function sendEach(personId: string, sent: string[]): Promise<void> {
     const inProgress = (answer?.error as { code?: string } | undefined)?.code === 'IDEMPOTENCY_KEY_IN_PROGRESS';
     if (!answer || answer.response.status === 401 || inProgress) return;
     if (answer.response.ok) {
-      await dropWaiting(entry.vehicleId);
+      await dropWaiting(personId, entry.vehicleId);
       sent.push(entry.plate);
     } else if (answer.response.status === 409 || answer.response.status === 412)
       await keepWaiting({ ...entry, state: 'conflict' });
@@ -190,7 +190,7 @@ export function WaitingBadge({ vehicleId, personId }: { vehicleId: string; perso
   const mine = useOutbox(personId).find((e) => e.vehicleId === vehicleId);
   if (!mine) return null;
   return (
-    <p class={mine.state === 'waiting' ? 'alert warn waiting' : 'alert error waiting'}>
+    <p class={mine.state === 'waiting' ? 'alert info waiting' : 'alert error waiting'}>
       {mine.state === 'waiting' ? w.offline.waitingCount(1) : w.offline.needsYouCount(1)}
     </p>
   );

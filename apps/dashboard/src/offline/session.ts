@@ -1,9 +1,9 @@
 import { api, type Session } from '../api';
 import { words as w } from '../i18n';
-import { dropCopy, forgetEverything, keepCopy, outbox } from './store';
+import { dropCopy, forgetPerson, keepCopy, outbox } from './store';
 
 // The session's part in working offline: the shell's service worker, the session kept to open the dashboard offline,
-// and signing out, which deletes everything kept on the phone.
+// and signing out, which deletes what the person kept on the phone but the inspections waiting to be sent.
 
 /** Installs the service worker that keeps the app shell (sw.js beside index.html, scope: the dashboard's folder). */
 export function keepShell(): void {
@@ -18,13 +18,14 @@ export const rememberSession = (session: Session) =>
 export const forgetSession = () => void dropCopy('session').catch(() => undefined);
 
 /**
- * Before signing out: asks the person to confirm when inspections are still waiting to be sent (signing out deletes
- * them), then deletes everything kept on this phone. False when they chose to stay signed in.
+ * Before signing out: tells the person when their inspections are still waiting to be sent (they stay on this phone,
+ * sent at their next sign-in here, never under someone else's), and asks to confirm; then deletes the rest of what they
+ * kept. Other people's kept inspections are not touched. False when they chose to stay signed in.
  */
 export async function forgetOnSignOut(session: Session): Promise<boolean> {
   const waiting = (await outbox(session.person._id).catch(() => [])).length;
   if (waiting > 0 && !confirm(w.offline.signOutSure(waiting))) return false;
-  await forgetEverything().catch(() => undefined);
+  await forgetPerson(session.person._id).catch(() => undefined);
   return true;
 }
 

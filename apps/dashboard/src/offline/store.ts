@@ -3,8 +3,10 @@ import type { Session, Vehicle } from '../api';
 
 // What the dashboard keeps on the phone (IndexedDB) so an inspector can work without a signal: inspections waiting to
 // be sent (the outbox), checklists in progress (drafts), and the last copy of the session and of each vehicle seen
-// (to open them again offline). Everything is the signed-in person's, so signing out deletes it all; a session that
-// merely ends keeps it (each entry names its person, and only that person gets it back).
+// (to open them again offline). A phone may be shared by a station's inspectors: every entry is keyed by its person as
+// well as its vehicle (two people's inspections of one vehicle are two entries), and only that person gets it back.
+// Signing out deletes the person's drafts and copies; inspections waiting to be sent stay, everyone's, each sent when
+// its own person is signed in again (an inspection made at the roadside is official work, not a cache).
 
 /** A checklist as typed: each item's tick, and the note on each failed item. */
 export interface Checklist {
@@ -39,19 +41,36 @@ export interface Draft extends Checklist {
   personId: string;
 }
 
+/** An outbox or draft entry's key: its person, then its vehicle. */
+type PersonKey = [personId: string, vehicleId: string];
+
 interface OfflineDb extends DBSchema {
-  outbox: { key: string; value: Waiting };
-  drafts: { key: string; value: Draft };
+  outbox: { key: PersonKey; value: Waiting };
+  drafts: { key: PersonKey; value: Draft };
   copies: { key: string; value: { key: string; personId: string; value: Session | Vehicle } };
 }
 
 let opened: Promise<IDBPDatabase<OfflineDb>> | undefined;
 const db = () =>
-  (opened ??= openDB<OfflineDb>('dashboard-offline', 1, {
-    upgrade(store) {
-      store.createObjectStore('outbox', { keyPath: 'vehicleId' });
-      store.createObjectStore('drafts', { keyPath: 'vehicleId' });
-      store.createObjectStore('copies', { keyPath: 'key' });
+  (opened ??= openDB<OfflineDb>('dashboard-offline', 2, {
+    async upgrade(store, oldVersion, _newVersion, upgrade) {
+      if (oldVersion < 1) store.createObjectStore('copies', { keyPath: 'key' });
+      // Version 1 keyed the outbox and drafts by vehicle only (one person's entry replaced another's): kept entries
+      // move to stores keyed by person and vehicle.
+      const moved =
+        oldVersion === 1
+          ? {
+              outbox: (await upgrade.objectStore('outbox' as never).getAll()) as Waiting[],
+              drafts: (await upgrade.objectStore('drafts' as never).getAll()) as Draft[],
+            }
+          : { outbox: [], drafts: [] };
+      if (oldVersion === 1) {
+        store.deleteObjectStore('outbox');
+        store.deleteObjectStore('drafts');
+      }
+      const outbox = store.createObjectStore('outbox', { keyPath: ['personId', 'vehicleId'] });
+      const drafts = store.createObjectStore('drafts', { keyPath: ['personId', 'vehicleId'] });
+      await Promise.all([...moved.outbox.map((e) => outbox.put(e)), ...moved.drafts.map((e) => drafts.put(e))]);
     },
   }));
 
@@ -84,22 +103,21 @@ export async function keepWaiting(entry: Waiting): Promise<void> {
   changed();
 }
 
-export async function dropWaiting(vehicleId: string): Promise<void> {
-  await (await db()).delete('outbox', vehicleId);
+export async function dropWaiting(personId: string, vehicleId: string): Promise<void> {
+  await (await db()).delete('outbox', [personId, vehicleId]);
   changed();
 }
 
 export async function draft(vehicleId: string, personId: string): Promise<Draft | undefined> {
-  const kept = await (await db()).get('drafts', vehicleId);
-  return kept?.personId === personId ? kept : undefined;
+  return (await db()).get('drafts', [personId, vehicleId]);
 }
 
 export async function keepDraft(entry: Draft): Promise<void> {
   await (await db()).put('drafts', entry);
 }
 
-export async function dropDraft(vehicleId: string): Promise<void> {
-  await (await db()).delete('drafts', vehicleId);
+export async function dropDraft(personId: string, vehicleId: string): Promise<void> {
+  await (await db()).delete('drafts', [personId, vehicleId]);
 }
 
 /** Keeps the last copy of a record read online (the session, a vehicle), to open it again offline. */
@@ -118,9 +136,20 @@ export async function dropCopy(key: string): Promise<void> {
   await (await db()).delete('copies', key);
 }
 
-/** Signing out: nothing the person kept stays on the phone. */
-export async function forgetEverything(): Promise<void> {
-  const store = await db();
-  await Promise.all([store.clear('outbox'), store.clear('drafts'), store.clear('copies')]);
+/**
+ * Signing out: the person's drafts and the copies they read (the session, vehicles) leave the phone. Inspections
+ * waiting to be sent stay, theirs and other people's: each is sent when its person next signs in on this phone.
+ */
+export async function forgetPerson(personId: string): Promise<void> {
+  const tx = (await db()).transaction(['drafts', 'copies'], 'readwrite');
+  const drafts = await tx.objectStore('drafts').getAll();
+  const copies = await tx.objectStore('copies').getAll();
+  await Promise.all([
+    ...drafts
+      .filter((d) => d.personId === personId)
+      .map((d) => tx.objectStore('drafts').delete([personId, d.vehicleId])),
+    ...copies.filter((c) => c.personId === personId).map((c) => tx.objectStore('copies').delete(c.key)),
+    tx.done,
+  ]);
   changed();
 }

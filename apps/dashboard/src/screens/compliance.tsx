@@ -70,7 +70,7 @@ export function Compliance({ within }: { within: number }) {
         </div>
       </form>
       {download.error !== undefined && <ProblemMessage error={download.error} />}
-      {list.error !== undefined && <ProblemMessage error={list.error} />}
+      {list.error !== undefined && <ProblemMessage error={list.error} retry={list.reload} />}
       {list.value === undefined && list.error === undefined && <Loading />}
       {list.value && (
         <section aria-labelledby="compliance-list">

@@ -16,7 +16,7 @@ void SAME_CHECKS;
 export function DriverScreen({ id, session }: { id: string; session: Session }) {
   const driver = useLoad(() => must(api.GET('/drivers/{id}', { params: { path: { id } } })), [id]);
   const { notice, announce } = useNotice();
-  if (driver.error !== undefined) return <NotFound error={driver.error} />;
+  if (driver.error !== undefined) return <NotFound error={driver.error} retry={driver.reload} />;
   if (!driver.value) return <Loading />;
   const d = driver.value;
   const role = session.person.role;

@@ -32,7 +32,7 @@ export function History(props: { entity: 'vehicle' | 'driver'; id: string; me: s
   return (
     <section class="panel" aria-labelledby="history">
       <h2 id="history">{w.history.title}</h2>
-      {history.error !== undefined && <ProblemMessage error={history.error} />}
+      {history.error !== undefined && <ProblemMessage error={history.error} retry={history.reload} />}
       {history.value === undefined && history.error === undefined && <Loading />}
       {history.value?.length === 0 && <p class="empty">{w.history.empty}</p>}
       {history.value && history.value.length > 0 && (

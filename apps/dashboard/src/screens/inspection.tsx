@@ -83,7 +83,7 @@ export function InspectionForm(props: { v: Vehicle; reload: () => void; problem:
   return (
     <>
       {sent && !mine && <Done>{w.offline.sent}</Done>}
-      {mine?.state === 'waiting' && <p class="alert warn waiting">{w.offline.waiting(dateTime(mine.madeAt))}</p>}
+      {mine?.state === 'waiting' && <p class="alert info waiting">{w.offline.waiting(dateTime(mine.madeAt))}</p>}
       {mine && mine.state !== 'waiting' && (
         <section class="alert error" aria-labelledby="kept-problem">
           <h2 id="kept-problem" class="alert-title">
@@ -94,10 +94,11 @@ export function InspectionForm(props: { v: Vehicle; reload: () => void; problem:
           <p class="actions">
             <button
               type="button"
+              class="primary"
               onClick={async () => {
                 // Back into the form, against the vehicle as it is now: the inspector records it again, knowingly.
                 await keepDraft({ vehicleId: v._id, personId, checklist: mine.checklist, defects: mine.defects });
-                await dropWaiting(v._id);
+                await dropWaiting(personId, v._id);
                 setKept(undefined);
                 setRound((r) => r + 1);
               }}
@@ -108,7 +109,7 @@ export function InspectionForm(props: { v: Vehicle; reload: () => void; problem:
               type="button"
               class="danger"
               onClick={() => {
-                if (confirm(w.offline.discardSure)) void dropWaiting(v._id);
+                if (confirm(w.offline.discardSure)) void dropWaiting(personId, v._id);
               }}
             >
               {w.offline.discard}
@@ -116,8 +117,12 @@ export function InspectionForm(props: { v: Vehicle; reload: () => void; problem:
           </p>
         </section>
       )}
-      {/* Not keyed by the revision: the words of a save stay after the record reloads. */}
-      <Checklist key={round} {...props} kept={kept ?? undefined} forget={() => setKept(null)} />
+      {/* Not keyed by the revision: the words of a save stay after the record reloads. While a kept inspection needs the
+          inspector (a conflict, a refusal), the form stays away: its button would record the vehicle's earlier ticks,
+          not what was entered; "Review and record again" brings what was entered back into it. */}
+      {(!mine || mine.state === 'waiting') && (
+        <Checklist key={round} {...props} kept={kept ?? undefined} waiting={mine} forget={() => setKept(null)} />
+      )}
     </>
   );
 }
@@ -128,6 +133,7 @@ function Checklist({
   problem,
   personId,
   kept,
+  waiting,
   forget,
 }: {
   v: Vehicle;
@@ -135,6 +141,8 @@ function Checklist({
   problem: ProblemContext;
   personId: string;
   kept?: Draft;
+  /** The inspection kept on this phone, waiting to send: the form shows what it holds, not the vehicle's last ticks. */
+  waiting?: Checklist;
   /** The kept checklist is sent or waiting: the form no longer starts from it. */
   forget: () => void;
 }) {
@@ -153,7 +161,10 @@ function Checklist({
     const form = (event.currentTarget as HTMLElement).closest('form');
     if (form) void keepDraft({ vehicleId: v._id, personId, ...typed(new FormData(form)) }).catch(() => undefined);
   };
-  const ticked = (item: string) => kept?.checklist[item] ?? v.inspectionChecklist?.[item as InspectionItem] ?? false;
+  const ticked = (item: string) =>
+    waiting?.checklist[item] ?? kept?.checklist[item] ?? v.inspectionChecklist?.[item as InspectionItem] ?? false;
+  const note = (item: string) => waiting?.defects[item] ?? kept?.defects[item] ?? v.inspectionDefects?.[item] ?? '';
+  const plate = v.registrationNumber ?? v._id;
 
   return (
     <ActionForm
@@ -183,9 +194,16 @@ function Checklist({
             idempotencyKey,
             state: 'waiting',
           });
-          await dropDraft(v._id);
+          await dropDraft(personId, v._id);
           forget();
-          return { words: w.offline.keptOffline, tone: 'warn' as const };
+          // Kept, not failed: in the neutral tone of "waiting", not the red of an error or a failure.
+          const withdraws = v.approved && Object.values(entry.checklist).includes(false);
+          return {
+            words: withdraws
+              ? `${w.offline.keptOffline} ${w.roadside.withdrawnWhenSent(plate)}`
+              : w.offline.keptOffline,
+            tone: 'info' as const,
+          };
         };
         if (!navigator.onLine) return keepOnPhone();
         let saved: Vehicle;
@@ -205,10 +223,12 @@ function Checklist({
           if (error instanceof ApiProblem && error.status === 0) return keepOnPhone();
           throw error;
         }
-        await dropDraft(v._id).catch(() => undefined);
+        await dropDraft(personId, v._id).catch(() => undefined);
         forget();
         reload();
         const failedNow = failedItems(saved);
+        if (v.approved && !saved.approved)
+          return { words: w.roadside.withdrawn(plate, failedNow.join(', ')), tone: 'warn' };
         return failedNow.length > 0
           ? { words: w.vehicle.inspectionFailed(failedNow.join(', ')), tone: 'warn' }
           : { words: w.vehicle.inspectionSaved };
@@ -243,7 +263,7 @@ function Checklist({
                       name={`defect-${item}`}
                       maxLength={500}
                       autocomplete="off"
-                      defaultValue={kept?.defects[item] ?? v.inspectionDefects?.[item] ?? ''}
+                      defaultValue={note(item)}
                     />
                   </div>
                 ))}
@@ -252,6 +272,12 @@ function Checklist({
           </details>
         )}
       </div>
+      {/* Before saving: a failure on an approved vehicle withdraws its approval and its sticker. */}
+      {v.approved && unticked.length > 0 && (
+        <p class="alert warn" id="withdraw-warning">
+          {w.roadside.withdrawWarning(plate)}
+        </p>
+      )}
       <label class="check where">
         <input type="checkbox" name="where" />
         {w.vehicle.sayWhere}

@@ -214,7 +214,7 @@ export function WindowSelect({ label, value }: { label: string; value: number | 
  */
 export function ListPageView<T extends { _id: string }>(props: {
   address: ListAddress;
-  list: { value?: ListPage<T>; error?: unknown };
+  list: { value?: ListPage<T>; error?: unknown; reload?: () => void };
   id: string;
   count: (n: number) => string;
   empty: string;
@@ -226,7 +226,7 @@ export function ListPageView<T extends { _id: string }>(props: {
   const shown = list.value?.items ?? [];
   return (
     <>
-      {list.error !== undefined && <ProblemMessage error={list.error} />}
+      {list.error !== undefined && <ProblemMessage error={list.error} retry={list.reload} />}
       {list.value === undefined && list.error === undefined && <Loading />}
       {list.value && (
         <section aria-labelledby={props.id}>

@@ -93,7 +93,7 @@ export function Queues(props: { queue?: string; query: URLSearchParams }) {
             )}
           </div>
         </form>
-        {list.error !== undefined && <ProblemMessage error={list.error} />}
+        {list.error !== undefined && <ProblemMessage error={list.error} retry={list.reload} />}
         {list.value === undefined && list.error === undefined && <Loading />}
         {list.value && (
           <>

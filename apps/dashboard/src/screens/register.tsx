@@ -118,7 +118,7 @@ function OwnerForm() {
 
 function VehicleForm() {
   const owners = useLoad(() => page<Owner>(api.GET('/vehicles/owner/all', { params: { query: { limit: 100 } } })), []);
-  if (owners.error !== undefined) return <ProblemMessage error={owners.error} />;
+  if (owners.error !== undefined) return <ProblemMessage error={owners.error} retry={owners.reload} />;
   if (!owners.value) return <Loading />;
   return (
     <>

@@ -3,7 +3,7 @@ import { api, must, type Session } from '../api';
 import { words as w } from '../i18n';
 import { Done, ProblemMessage, Title } from '../ui';
 
-export function SignIn(props: { notice?: string; signedIn: (session: Session) => void }) {
+export function SignIn(props: { notice?: string; email?: string; signedIn: (session: Session) => void }) {
   const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
   return (
     <>
@@ -29,7 +29,7 @@ export function SignIn(props: { notice?: string; signedIn: (session: Session) =>
         }}
       >
         <label for="email">{w.signIn.email}</label>
-        <input id="email" name="email" type="email" autocomplete="username" required />
+        <input id="email" name="email" type="email" autocomplete="username" required defaultValue={props.email ?? ''} />
         <label for="password">{w.signIn.password}</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required />
         <button type="submit" class="primary" disabled={state.busy}>
@@ -79,11 +79,17 @@ export function Forgot() {
   );
 }
 
-export function SetPassword({ token }: { token: string }) {
+/**
+ * Choosing a password from an invitation or reset link. The link names the e-mail the person signs in with (the
+ * message says it too): shown here, given to the browser's password manager as the account's name, and filled in on the
+ * sign-in screen after.
+ */
+export function SetPassword({ token, email }: { token: string; email?: string }) {
   const [state, setState] = useState<{ busy?: boolean; error?: unknown; done?: boolean }>({});
   return (
     <>
       <Title>{w.setPassword.title}</Title>
+      {email && <p class="sign-in-as">{w.roadside.signInWith(email)}</p>}
       <p class="help">{w.setPassword.intro}</p>
       {!token ? (
         <ProblemMessage error={new Error(w.setPassword.noToken)} />
@@ -107,6 +113,7 @@ export function SetPassword({ token }: { token: string }) {
             }
           }}
         >
+          {email && <input type="hidden" name="username" autocomplete="username" value={email} />}
           <label for="password">{w.setPassword.password}</label>
           <input id="password" name="password" type="password" autocomplete="new-password" minLength={12} required />
           <label for="confirm">{w.setPassword.confirm}</label>
@@ -119,7 +126,8 @@ export function SetPassword({ token }: { token: string }) {
       {state.error !== undefined && <ProblemMessage error={state.error} />}
       {state.done && (
         <Done>
-          {w.setPassword.done} <a href="#/sign-in">{w.signIn.submit}</a>
+          {w.setPassword.done} {email && w.roadside.signInWith(email)}{' '}
+          <a href={email ? `#/sign-in?email=${encodeURIComponent(email)}` : '#/sign-in'}>{w.signIn.submit}</a>
         </Done>
       )}
     </>

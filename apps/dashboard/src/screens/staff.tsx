@@ -29,7 +29,7 @@ export function Staff({ me, assembly }: { me: string; assembly: string }) {
         <h2 id="staff">{w.staff.title}</h2>
         <div aria-live="polite">{said.words && <Done>{said.words}</Done>}</div>
         {said.error !== undefined && <ProblemMessage error={said.error} />}
-        {users.error !== undefined && <ProblemMessage error={users.error} />}
+        {users.error !== undefined && <ProblemMessage error={users.error} retry={users.reload} />}
         {!users.value && users.error === undefined && <Loading />}
         {users.value && (
           <ul class="cards">

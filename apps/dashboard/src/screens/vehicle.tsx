@@ -37,7 +37,8 @@ export function VehicleScreen(props: { id: string; session: Session; task?: stri
   const vehicle = useLoad(() => loadVehicle(id, session.person._id), [id]);
   const { notice, announce } = useNotice();
   const narrow = useNarrow();
-  if (vehicle.error !== undefined) return <NotFound error={vehicle.error} title={w.vehicle.title(id)} />;
+  if (vehicle.error !== undefined)
+    return <NotFound error={vehicle.error} title={w.vehicle.title(id)} retry={vehicle.reload} />;
   if (!vehicle.value) return <Loading />;
   const v = vehicle.value;
   const role = session.person.role;
@@ -133,7 +134,9 @@ export function VehicleScreen(props: { id: string; session: Session; task?: stri
       <>
         <Title>{`${title} · ${chosen.label}`}</Title>
         <p>
-          <a href={here}>{w.vehicle.back(v.registrationNumber ?? v._id)}</a>
+          <a class="back" href={here}>
+            {w.vehicle.back(v.registrationNumber ?? v._id)}
+          </a>
         </p>
         <Badges v={v} />
         {notice}
@@ -146,7 +149,7 @@ export function VehicleScreen(props: { id: string; session: Session; task?: stri
       {notice}
       <WaitingBadge vehicleId={id} personId={session.person._id} />
       <Facts v={v} />
-      {v.approved && <PrintCertificate id={id} problem={problem} />}
+      {v.approved && <PrintCertificate v={v} problem={problem} />}
       {narrow ? (
         <nav class="panel tasks" aria-labelledby="tasks">
           <h2 id="tasks">{w.vehicle.tasks}</h2>
@@ -299,7 +302,7 @@ function Links({ v, reload, problem }: Part) {
       ]),
     [v.driver],
   );
-  if (choices.error !== undefined) return <ProblemMessage error={choices.error} />;
+  if (choices.error !== undefined) return <ProblemMessage error={choices.error} retry={choices.reload} />;
   if (!choices.value) return <Loading />;
   const [drivers, stations, unions, linked] = choices.value;
   const current = (value: unknown) =>
@@ -379,20 +382,26 @@ function Choice(props: { name: string; label: string; current: string; empty: st
  * Printing the certificate: each press is a print the API audits (issued, then reprinted), sent with the session's CSRF
  * token; the sheet opens in a window of its own, with the browser's print dialog.
  */
-function PrintCertificate(props: { id: string; problem: ProblemContext }) {
+function PrintCertificate(props: { v: Vehicle; problem: ProblemContext }) {
+  const { v } = props;
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<unknown>();
+  const plate = v.registrationNumber ?? v._id;
+  const ended = endedDocuments(v, new Date());
   const print = (size: 'a6' | 'a4') => {
+    // A sticker for a vehicle whose roadworthy (or insurance) has ended says so when scanned: printed knowingly only.
+    if (ended && !confirm(w.roadside.printAnyway(plate, ended))) return;
     // Opened now, at the click: a window opened once the answer is in would be blocked as a pop-up.
     const sheet = window.open('', '_blank');
     setBusy(true);
     setRefusal(undefined);
-    printCertificate(props.id, size, sheet)
+    printCertificate(v._id, size, sheet)
       .catch((error: unknown) => setRefusal(error))
       .finally(() => setBusy(false));
   };
   return (
     <div>
+      {ended && <p class="alert warn">{w.roadside.documentsEnded(plate, ended)}</p>}
       <p>
         <button type="button" disabled={busy} onClick={() => print('a6')}>
           {w.scan.print}
@@ -410,4 +419,13 @@ function PrintCertificate(props: { id: string; problem: ProblemContext }) {
         ))}
     </div>
   );
+}
+
+/** The vehicle's documents that have ended by `now`, in words ("roadworthy certificate"), or undefined when none. */
+function endedDocuments(v: Vehicle, now: Date): string | undefined {
+  const ended = [
+    [v.roadWorthyExpiryDate, w.vehicle.roadWorthyDocument],
+    [v.insuranceExpiryDate, w.vehicle.insuranceDocument],
+  ].flatMap(([end, name]) => (end && new Date(end).getTime() <= now.getTime() ? [name as string] : []));
+  return ended.length > 0 ? ended.join(w.roadside.and) : undefined;
 }

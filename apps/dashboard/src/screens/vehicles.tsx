@@ -95,7 +95,7 @@ export function VehicleList({ query }: { query: URLSearchParams }) {
   return (
     <>
       <Title>{filters.owner ? w.find.vehicles.ownerTitle : w.find.vehicles.title}</Title>
-      {choices.error !== undefined && <ProblemMessage error={choices.error} />}
+      {choices.error !== undefined && <ProblemMessage error={choices.error} retry={choices.reload} />}
       {/* Shown once the stations and unions are known, so a filter chosen is never reset by their arrival. */}
       {choices.value && (
         <FilterForm

@@ -19,6 +19,12 @@ describe('registry search terms', () => {
     expect(stored).toContain(searchTerms('1001').key);
   });
 
+  it('reads the letter O as the digit zero, in the stored plate and in the query alike', () => {
+    expect(searchTerms('GR 1OO1-24').key).toBe(registrationSearchKey('GR 1001-24'));
+    expect(searchTerms('gr 1o01').key).toBe('GR1001');
+    expect(registrationSearchKey('GO 1234-20')).toBe(searchTerms('G0 1234').key + '20');
+  });
+
   it('reads a phone number in local or international form, and only when the query looks like one', () => {
     expect(searchTerms('0244 123 456').phones).toEqual(['0244123456', '+233244123456']);
     expect(searchTerms('+233 24412').phones).toEqual(['+23324412', '024412']);

@@ -27,9 +27,17 @@ export interface SearchTerms {
   readonly phones: readonly string[];
 }
 
-/** A plate's search key: "GR 1001-24", "gr1001 24" and "GR-1001-24" are all "GR100124". */
+/**
+ * A plate's search key: "GR 1001-24", "gr1001 24" and "GR-1001-24" are all "GR100124". The letter O reads as the digit
+ * zero ("GR 1OO1-24" is typed for "GR 1001-24" on a phone's keyboard, and the two look alike on a dirty plate): both
+ * the stored plate and the query are folded, so a plate that really has an O is still found. VINs, compared with the
+ * same key, never contain an O (ISO 3779).
+ */
 export function registrationSearchKey(raw: string): string {
-  return raw.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  return raw
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '')
+    .replace(/O/g, '0');
 }
 
 /** The letters and digits of a query (any script): what the minimum length counts. */

@@ -28,6 +28,8 @@ import {
   type SignedOut,
 } from './offline/session';
 import { currentKeys } from './certificate-check';
+import { expirePack, forgetPack, refreshPack } from './offline/pack';
+import { InspectByPlate, UnmatchedIndicator, UnmatchedList } from './offline/unmatched';
 
 /** The route: the part of the address after `#`, as a path and its query (the token of a password link, say). */
 function currentRoute(): { path: string; query: URLSearchParams } {
@@ -57,6 +59,8 @@ function App() {
     setSession(null);
     setNotice(w.signIn.ended);
     forgetSession();
+    // The work pack never outlives the session.
+    void forgetPack().catch(() => undefined);
   }, []);
   useSession(session ?? undefined, ended);
 
@@ -77,6 +81,15 @@ function App() {
   }, []);
   // The certificate keys reach the phone when the dashboard opens and at each sign-in (checked offline at the scan).
   useEffect(() => void currentKeys(), [session?.person._id]);
+  // An inspector's work pack is fetched (or its changed pages) when the dashboard opens, at sign-in and when the
+  // connection returns.
+  useEffect(() => {
+    if (!session) return;
+    const refresh = () => void refreshPack(session).catch(() => undefined);
+    refresh();
+    addEventListener('online', refresh);
+    return () => removeEventListener('online', refresh);
+  }, [session?.person._id]);
 
   if (session === undefined) return <Loading />;
 
@@ -130,7 +143,16 @@ function App() {
   else if (section === 'drivers' && id) screen = <DriverScreen key={`d${id}`} id={id} session={session} />;
   else if (section === 'vehicles') screen = <VehicleList query={route.query} />;
   else if (section === 'drivers') screen = <DriverList query={route.query} />;
-  else if (section === 'find') screen = <Find initial={route.query.get('q') ?? ''} />;
+  else if (section === 'find') screen = <Find initial={route.query.get('q') ?? ''} session={session} />;
+  else if (section === 'inspect-plate')
+    screen = (
+      <InspectByPlate
+        key={route.query.get('plate')}
+        personId={session.person._id}
+        plate={route.query.get('plate') ?? ''}
+      />
+    );
+  else if (section === 'unmatched') screen = <UnmatchedList personId={session.person._id} />;
   else if (section === 'register') screen = <Register key={route.path} kind={id} />;
   else if (section === 'account')
     screen = (
@@ -206,6 +228,7 @@ function App() {
           </button>
         </div>
         <OutboxIndicator session={session} />
+        <UnmatchedIndicator personId={session.person._id} />
       </header>
       <main id="main">{screen}</main>
       <SessionKeeper session={session} />
@@ -214,4 +237,7 @@ function App() {
 }
 
 keepShell();
+// A session that ended while the phone was offline (its idle or absolute end passed) takes the work pack with it,
+// before anything is shown.
+void expirePack().catch(() => undefined);
 render(<App />, document.getElementById('app') as HTMLElement);

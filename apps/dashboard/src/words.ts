@@ -6,12 +6,14 @@ import { enFind } from './find-words';
 import { enLists } from './list-words';
 import { enScan } from './scan-words';
 import { enOffline } from './offline/offline-words';
+import { enPack } from './offline/pack-words';
 
 export const en = {
   scan: enScan,
   find: enFind,
   lists: enLists,
   offline: enOffline,
+  pack: enPack,
   locale: 'en-GB',
   appName: 'Assembly dashboard',
   skipToContent: 'Skip to content',

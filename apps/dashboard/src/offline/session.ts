@@ -1,6 +1,8 @@
 import { api, type Session } from '../api';
 import { words as w } from '../i18n';
 import { dropCopy, forgetEverything, keepCopy, outbox } from './store';
+import { forgetPack } from './pack';
+import { forgetUnmatched, unmatched } from './unmatched';
 
 // The session's part in working offline: the shell's service worker, the session kept to open the dashboard offline,
 // and signing out, which deletes everything kept on the phone.
@@ -22,9 +24,12 @@ export const forgetSession = () => void dropCopy('session').catch(() => undefine
  * them), then deletes everything kept on this phone. False when they chose to stay signed in.
  */
 export async function forgetOnSignOut(session: Session): Promise<boolean> {
-  const waiting = (await outbox(session.person._id).catch(() => [])).length;
+  const waiting =
+    (await outbox(session.person._id).catch(() => [])).length +
+    (await unmatched(session.person._id).catch(() => [])).length;
   if (waiting > 0 && !confirm(w.offline.signOutSure(waiting))) return false;
   await forgetEverything().catch(() => undefined);
+  await Promise.all([forgetPack(), forgetUnmatched(session.person._id)]).catch(() => undefined);
   return true;
 }
 

@@ -122,6 +122,20 @@ describeOnEachTier("an inspector's work pack", (tier) => {
     });
   });
 
+  it('sends the pack gzip-encoded when the caller accepts it, and plain JSON otherwise (the same vehicles)', async () => {
+    const zipped = await pack(f.keys.otherAssembly).set('Accept-Encoding', 'gzip').expect(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['content-type']).toContain('application/json');
+    expect(zipped.headers.vary).toContain('Accept-Encoding');
+    const plain = await pack(f.keys.otherAssembly).set('Accept-Encoding', 'identity').expect(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(zipped.body).toEqual(plain.body);
+    await pack(f.keys.otherAssembly)
+      .set('Accept-Encoding', 'gzip')
+      .set('If-None-Match', zipped.headers.etag)
+      .expect(304);
+  });
+
   it('refuses a limit or cursor that is not one (400, problem+json), changing nothing', async () => {
     for (const query of ['?limit=0', '?limit=2001', '?limit=x', '?after=nope', '?other=1']) {
       const res = await pack(f.keys.otherAssembly, query).expect(400);

@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { useSession, type Session } from './api';
 import { words as w } from './i18n';
 import { Compliance, complianceWindow } from './screens/compliance';
@@ -17,6 +17,7 @@ import { go } from './router';
 import { SessionKeeper } from './session-keeper';
 import { Loading, NotFound } from './ui';
 import { loadSession, OutboxIndicator } from './offline/outbox';
+import { copy } from './offline/store';
 import {
   dropPendingSignOut,
   forgetOnSignOut,
@@ -50,10 +51,29 @@ function useRoute() {
 
 const OPEN_PATHS = ['/sign-in', '/forgot', '/set-password'];
 
+/** Whether someone was signed in on this phone when the dashboard was last open (no personal data: only that). */
+const SIGNED_IN = 'transport.signed-in';
+
+/** The session kept on this phone, unless its absolute end has passed (null: none). */
+async function keptSession(): Promise<Session | null> {
+  const kept = await copy<Session>('session').catch(() => undefined);
+  return kept && Date.parse(kept.value.endsAt) > Date.now() ? kept.value : null;
+}
+
 function App() {
   const route = useRoute();
-  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  // Nobody was signed in on this page when it was last open: the sign-in form at once, without waiting for the phone's
+  // storage (IndexedDB) or the service; a session either of them knows replaces it.
+  const [session, setSession] = useState<Session | null | undefined>(() =>
+    localStorage.getItem(SIGNED_IN) === null ? null : undefined,
+  );
+  useEffect(() => {
+    if (session) localStorage.setItem(SIGNED_IN, '1');
+    else if (session === null) localStorage.removeItem(SIGNED_IN);
+  }, [session]);
   const [notice, setNotice] = useState<string | undefined>();
+  /** A sign-in on this page: an answer about the session asked before it no longer counts. */
+  const signedInHere = useRef(false);
 
   const ended = useCallback(() => {
     setSession(null);
@@ -72,9 +92,34 @@ function App() {
     };
     const pending = sendPendingSignOut();
     if (pending) pending.then(signedOutOffline, () => setSession(null));
-    // Who is signed in (the cookie is http-only: only the API can tell).
-    // Offline, the session kept on this phone (offline/outbox.ts).
-    else loadSession().then(setSession, () => setSession(null));
+    else {
+      // The first screen never waits on the network (on lie-fi an answer can take many seconds): the session kept on
+      // this phone shows at once, or the sign-in form when none is kept; the service's answer then confirms or
+      // replaces it (the cookie is http-only: only the API can tell who is signed in). Offline, the kept one stays.
+      let shown: Session | null | undefined;
+      let answered = false;
+      keptSession().then((kept) => {
+        if (answered || signedInHere.current) return;
+        shown = kept;
+        setSession((now) => kept ?? (now === undefined ? null : now));
+      });
+      loadSession().then(
+        (current) => {
+          answered = true;
+          // Signed in while the answer was on its way: the answer (asked before) no longer says who is.
+          if (signedInHere.current) return;
+          // The kept session was shown, and the service says it has ended since.
+          if (shown && !current) setNotice(w.signIn.ended);
+          // Nobody is signed in: no work pack stays on the phone.
+          if (!current) void forgetPack().catch(() => undefined);
+          setSession(current);
+        },
+        () => {
+          answered = true;
+          if (!signedInHere.current) setSession((now) => now ?? null);
+        },
+      );
+    }
     const online = () => void sendPendingSignOut()?.then((r) => r === 'done' && setNotice(w.signIn.signedOutLater));
     addEventListener('online', online);
     return () => removeEventListener('online', online);
@@ -104,6 +149,7 @@ function App() {
           <SignIn
             notice={notice}
             signedIn={(s) => {
+              signedInHere.current = true;
               dropPendingSignOut();
               setNotice(undefined);
               setSession(s);
@@ -169,7 +215,7 @@ function App() {
     const within = complianceWindow(route.query);
     screen = <Compliance key={`c${within}`} within={within} />;
   } else if (section === '' || section === 'queue')
-    screen = <Queues queue={section === 'queue' ? id : undefined} query={route.query} />;
+    screen = <Queues queue={section === 'queue' ? id : undefined} query={route.query} session={session} />;
   else screen = <NotFound key={route.path} error={new Error(w.errors.noSuchPage)} />;
 
   return (

@@ -118,6 +118,15 @@ describe("an inspector's work pack, for vehicles never opened on the phone (issu
       await context.setOffline(true);
       // After a reload too: the pack is read back from the phone's storage, not from the page's memory.
       await page.reload();
+      // The inspection queue, as the pack holds it.
+      await page.goto(`${url}#/`);
+      await heading(page, 'Work queues').waitFor();
+      const queue = page.locator('section', {
+        has: page.getByRole('heading', { name: 'Awaiting inspection, from the work pack on this phone' }),
+      });
+      await visible(queue.getByRole('link', { name: 'GR 1001-24' }));
+      expect(await queue.getByRole('link', { name: 'GT 4404-21' }).count()).toBe(0);
+      await expectAccessible(page, 'the inspection queue from the work pack');
       await find(page, 'gn6606 19');
       await hasText(page.getByRole('status'), 'No connection: 1 vehicle found in the work pack');
       await expectAccessible(page, 'find offline in the work pack');

@@ -73,7 +73,7 @@ export interface paths {
         };
         /**
          * An inspector's work pack: their assembly's vehicles, for working without a signal
-         * @description Every vehicle of the caller’s assembly (never another’s), each reduced to what an inspection needs: `_id`, `__v` (for `If-Match`), the plate, make, model, colour, type, where it stands (`awaiting_inspection` is the inspection queue) and the items its last inspection failed. For assembly inspectors only (another role: 403 DUTY_NOT_ALLOWED). Oldest first, `limit` up to 2000 (the default) a page, the next page in the `Link` header. Each page has an `ETag`: sent back as `If-None-Match`, an unchanged page answers 304 without a body, so a refresh costs a round trip a page. About 100 bytes a vehicle as JSON (docs/dashboard.md, "The work pack").
+         * @description Every vehicle of the caller’s assembly (never another’s), each reduced to what an inspection needs: `_id`, `__v` (for `If-Match`), the plate, make, model, colour, type, where it stands (`awaiting_inspection` is the inspection queue) and the items its last inspection failed. For assembly inspectors only (another role: 403 DUTY_NOT_ALLOWED). Oldest first, `limit` up to 2000 (the default) a page, the next page in the `Link` header. Each page has an `ETag`: sent back as `If-None-Match`, an unchanged page answers 304 without a body, so a refresh costs a round trip a page. About 170 bytes a vehicle as JSON, gzip-encoded when the request accepts it (about 11 bytes a vehicle: docs/dashboard.md, "The work pack").
          */
         get: operations["workPackWorkPack"];
         put?: never;

@@ -41,6 +41,6 @@ export const enPack = {
   matchAgain: 'Match again',
   discard: 'Discard this inspection',
   discardSure: (plate: string) => `Discard the inspection of ${plate} kept on this phone? It has not been sent.`,
-  matched: (plate: string) => `The inspection of ${plate} is matched to its vehicle and waiting to send.`,
-  packGone: 'The work pack was deleted from this phone: your session has ended. Sign in with a signal to get it again.',
+  queueTitle: 'Awaiting inspection, from the work pack on this phone',
+  queueEmpty: 'No vehicle of the work pack is awaiting inspection.',
 };

@@ -9,10 +9,10 @@ import { api, type Session, type Vehicle } from '../api';
 //
 // It is personal data (plates of people's vehicles), so:
 // - it is encrypted at rest with AES-GCM under a key WebCrypto made non-extractable, kept in IndexedDB (the browser
-//   stores the key object; no script, this one included, can read its bytes). That protects a copy of the phone's
-//   storage files taken off the device (a backup, a forensic image of the disk, another profile reading the folder)
-//   when the key is held apart by the browser; it does not protect against a script running in the dashboard's own
-//   origin (it can ask the browser to decrypt), nor against someone holding the unlocked phone with the session open;
+//   stores the key object; no script, this one included, can read its bytes): plates never lie in clear in the
+//   browser's files. It does not protect against a script of this origin (it can ask the browser to decrypt), nor
+//   someone holding the unlocked phone with the session open, and Chromium writes the key object into the same
+//   IndexedDB files, so a full copy of them yields both (docs/dashboard.md, "The work pack", says so);
 // - it is deleted at sign-out, and it never outlives the session: each reading checks the latest moment the service
 //   can still hold the session (its absolute end, and its idle end counted from the last answer the service gave this
 //   phone), and deletes the pack once that has passed, also when that happened offline (checked at load).

@@ -4,7 +4,7 @@ import { api, ApiProblem, page, type Session } from '../api';
 import { words as w } from '../i18n';
 import { ProblemMessage, Title } from '../ui';
 import { searchPack, type PackVehicle } from '../offline/pack';
-import { PackAge } from '../offline/pack-age';
+import { PackAge } from '../offline/pack-views';
 
 export type SearchHit = components['schemas']['SearchHitResponse'];
 

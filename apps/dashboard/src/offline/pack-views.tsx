@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Session } from '../api';
 import { words as w } from '../i18n';
-import { onPackChange, packAge, refreshPack } from './pack';
+import { colourName } from '../colours';
+import { onPackChange, packAge, packVehicles, refreshPack, type PackVehicle } from './pack';
 
 /** How old the work pack on this phone is, and a way to update it now (an inspector's only). */
 export function PackAge({ session }: { session: Session }) {
@@ -45,5 +46,38 @@ export function PackAge({ session }: { session: Session }) {
       </p>
       <p aria-live="polite">{failed && <span class="alert warn">{w.pack.refreshFailed}</span>}</p>
     </div>
+  );
+}
+
+/** Without a signal, the inspection queue as the work pack holds it: the assembly's vehicles awaiting inspection. */
+export function PackQueue({ session }: { session: Session }) {
+  const personId = session.person._id;
+  const [vehicles, setVehicles] = useState<PackVehicle[] | undefined>();
+  useEffect(() => {
+    packVehicles(personId).then(
+      (all) => setVehicles(all.filter((v) => v.state === 'awaiting_inspection')),
+      () => setVehicles([]),
+    );
+  }, [personId]);
+  if (session.person.role !== 'inspector' || vehicles === undefined) return null;
+  return (
+    <section aria-labelledby="pack-queue">
+      <h3 id="pack-queue">{w.pack.queueTitle}</h3>
+      <PackAge session={session} />
+      {vehicles.length === 0 ? (
+        <p class="empty">{w.pack.queueEmpty}</p>
+      ) : (
+        <ul class="cards">
+          {vehicles.map((v) => (
+            <li key={v._id}>
+              <a href={`#/vehicles/${v._id}`} class="card-title">
+                {v.registrationNumber ?? v._id}
+              </a>
+              <span>{[v.make, v.model, v.color && colourName(v.color)].filter(Boolean).join(' · ')}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }

@@ -112,7 +112,12 @@ function App() {
           if (shown && !current) setNotice(w.signIn.ended);
           // Nobody is signed in: no work pack stays on the phone.
           if (!current) void forgetPack().catch(() => undefined);
-          setSession(current);
+          // The same session as the one shown: nothing to render again (a screen being worked on stays as it is).
+          setSession((now) =>
+            now && current && now.person._id === current.person._id && now.csrfToken === current.csrfToken
+              ? now
+              : current,
+          );
         },
         () => {
           answered = true;

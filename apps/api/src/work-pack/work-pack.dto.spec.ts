@@ -19,7 +19,7 @@ const REGIONS = ['GR', 'GW', 'GT', 'GE', 'GN', 'AS', 'WR', 'CR'];
 
 function vehicle(n: number): VehicleState {
   const [make, model] = MAKES[n % MAKES.length];
-  const checklist = allPassed();
+  const checklist: Record<string, boolean> = { ...allPassed() };
   const kind = n % 20;
   if (kind < 2) checklist[INSPECTION_ITEMS[n % INSPECTION_ITEMS.length]] = false;
   if (kind === 0) checklist[INSPECTION_ITEMS[(n + 3) % INSPECTION_ITEMS.length]] = false;

@@ -38,6 +38,7 @@ export const FEATURES = [
   'payments',
   'reminders',
   'search',
+  'work-pack',
 ];
 const simulatorBan = {
   group: ['@transport/provider-simulator'],

@@ -316,6 +316,15 @@ function bench() {
 }
 
 /**
+ * `npm run first-load [-- <dashboard URL> <runs>]`: how soon the dashboard is usable on a first load over slow and fast
+ * 3G with the CPU slowed 4x (tools/dashboard-first-load.mjs; a running `npm start` by default).
+ */
+function firstLoad() {
+  ensureInstalled();
+  process.exit(run(process.execPath, [join(root, 'tools', 'dashboard-first-load.mjs'), ...process.argv.slice(3)]));
+}
+
+/**
  * `npm run openapi`: writes the OpenAPI document (apps/api/openapi.json, from the code, no database needed) and the
  * TypeScript client's types generated from it by openapi-typescript (libs/api-client/src/schema.ts). The tests fail
  * while either differs from what the code gives, so a change of the API is committed with its contract.
@@ -389,6 +398,7 @@ const commands = {
   keys: () => operatorCommand('keys'),
   migrations: () => operatorCommand('migrations'),
   bench,
+  'first-load': firstLoad,
   bundle,
   openapi,
   import: importExport,

@@ -21,6 +21,7 @@ import { RemindersModule } from './reminders/reminders.module';
 import { SearchModule } from './search/search.module';
 import { TripsModule } from './trips/trips.module';
 import { VehiclesModule } from './vehicles/vehicles.module';
+import { WorkPackModule } from './work-pack/work-pack.module';
 
 import { IdempotencyPurge } from './core/http/idempotency';
 /**
@@ -35,6 +36,8 @@ export class AppModule {
       imports: [
         PortsModule.register(config, database, overrides),
         TerminusModule,
+        // Before VehiclesModule: /vehicles/work-pack is not a vehicle's :id.
+        WorkPackModule,
         VehiclesModule,
         CertificatesModule,
         OwnersModule,

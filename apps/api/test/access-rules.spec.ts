@@ -24,6 +24,7 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['POST', '/vehicles/:id/approve', 'assembly'],
   ['POST', '/vehicles/:id/link', 'admin assembly'],
   ['POST', '/vehicles/:id/transfer', 'admin'],
+  ['GET', '/vehicles/work-pack', 'assembly'],
   ['GET', '/vehicles/:id/certificate', 'admin assembly'],
   ['POST', '/vehicles/:id/certificate', 'admin assembly'],
   ['GET', '/.well-known/jwks.json', 'public'],

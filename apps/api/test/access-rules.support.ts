@@ -11,11 +11,13 @@ import { RemindersModule } from '../src/reminders/reminders.module';
 import { SearchModule } from '../src/search/search.module';
 import { TripsModule } from '../src/trips/trips.module';
 import { VehiclesModule } from '../src/vehicles/vehicles.module';
+import { WorkPackModule } from '../src/work-pack/work-pack.module';
 
 /** Every controller the app mounts: each feature module's, and the app module's own (health). */
 export function controllersOfApp(): Type[] {
   const features = [
     VehiclesModule,
+    WorkPackModule,
     CertificatesModule,
     OwnersModule,
     DriversModule,

@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { useSession, type Session } from './api';
 import { words as w } from './i18n';
 import { Compliance, complianceWindow } from './screens/compliance';
@@ -17,6 +17,7 @@ import { go } from './router';
 import { SessionKeeper } from './session-keeper';
 import { Loading, NotFound } from './ui';
 import { loadSession, OutboxIndicator } from './offline/outbox';
+import { copy } from './offline/store';
 import {
   dropPendingSignOut,
   forgetOnSignOut,
@@ -28,6 +29,8 @@ import {
   type SignedOut,
 } from './offline/session';
 import { currentKeys } from './certificate-check';
+import { expirePack, forgetPack, refreshPack } from './offline/pack';
+import { InspectByPlate, UnmatchedIndicator, UnmatchedList } from './offline/unmatched';
 
 /** The route: the part of the address after `#`, as a path and its query (the token of a password link, say). */
 function currentRoute(): { path: string; query: URLSearchParams } {
@@ -48,15 +51,36 @@ function useRoute() {
 
 const OPEN_PATHS = ['/sign-in', '/forgot', '/set-password'];
 
+/** Whether someone was signed in on this phone when the dashboard was last open (no personal data: only that). */
+const SIGNED_IN = 'transport.signed-in';
+
+/** The session kept on this phone, unless its absolute end has passed (null: none). */
+async function keptSession(): Promise<Session | null> {
+  const kept = await copy<Session>('session').catch(() => undefined);
+  return kept && Date.parse(kept.value.endsAt) > Date.now() ? kept.value : null;
+}
+
 function App() {
   const route = useRoute();
-  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  // Nobody was signed in on this page when it was last open: the sign-in form at once, without waiting for the phone's
+  // storage (IndexedDB) or the service; a session either of them knows replaces it.
+  const [session, setSession] = useState<Session | null | undefined>(() =>
+    localStorage.getItem(SIGNED_IN) === null ? null : undefined,
+  );
+  useEffect(() => {
+    if (session) localStorage.setItem(SIGNED_IN, '1');
+    else if (session === null) localStorage.removeItem(SIGNED_IN);
+  }, [session]);
   const [notice, setNotice] = useState<string | undefined>();
+  /** A sign-in on this page: an answer about the session asked before it no longer counts. */
+  const signedInHere = useRef(false);
 
   const ended = useCallback(() => {
     setSession(null);
     setNotice(w.signIn.ended);
     forgetSession();
+    // The work pack never outlives the session.
+    void forgetPack().catch(() => undefined);
   }, []);
   useSession(session ?? undefined, ended);
 
@@ -68,15 +92,54 @@ function App() {
     };
     const pending = sendPendingSignOut();
     if (pending) pending.then(signedOutOffline, () => setSession(null));
-    // Who is signed in (the cookie is http-only: only the API can tell).
-    // Offline, the session kept on this phone (offline/outbox.ts).
-    else loadSession().then(setSession, () => setSession(null));
+    else {
+      // The first screen never waits on the network (on lie-fi an answer can take many seconds): the session kept on
+      // this phone shows at once, or the sign-in form when none is kept; the service's answer then confirms or
+      // replaces it (the cookie is http-only: only the API can tell who is signed in). Offline, the kept one stays.
+      let shown: Session | null | undefined;
+      let answered = false;
+      keptSession().then((kept) => {
+        if (answered || signedInHere.current) return;
+        shown = kept;
+        setSession((now) => kept ?? (now === undefined ? null : now));
+      });
+      loadSession().then(
+        (current) => {
+          answered = true;
+          // Signed in while the answer was on its way: the answer (asked before) no longer says who is.
+          if (signedInHere.current) return;
+          // The kept session was shown, and the service says it has ended since.
+          if (shown && !current) setNotice(w.signIn.ended);
+          // Nobody is signed in: no work pack stays on the phone.
+          if (!current) void forgetPack().catch(() => undefined);
+          // The same session as the one shown: nothing to render again (a screen being worked on stays as it is).
+          setSession((now) =>
+            now && current && now.person._id === current.person._id && now.csrfToken === current.csrfToken
+              ? now
+              : current,
+          );
+        },
+        () => {
+          answered = true;
+          if (!signedInHere.current) setSession((now) => now ?? null);
+        },
+      );
+    }
     const online = () => void sendPendingSignOut()?.then((r) => r === 'done' && setNotice(w.signIn.signedOutLater));
     addEventListener('online', online);
     return () => removeEventListener('online', online);
   }, []);
   // The certificate keys reach the phone when the dashboard opens and at each sign-in (checked offline at the scan).
   useEffect(() => void currentKeys(), [session?.person._id]);
+  // An inspector's work pack is fetched (or its changed pages) when the dashboard opens, at sign-in and when the
+  // connection returns.
+  useEffect(() => {
+    if (!session) return;
+    const refresh = () => void refreshPack(session).catch(() => undefined);
+    refresh();
+    addEventListener('online', refresh);
+    return () => removeEventListener('online', refresh);
+  }, [session?.person._id]);
 
   if (session === undefined) return <Loading />;
 
@@ -92,6 +155,7 @@ function App() {
             notice={notice}
             email={route.path === '/sign-in' ? (route.query.get('email') ?? undefined) : undefined}
             signedIn={(s) => {
+              signedInHere.current = true;
               dropPendingSignOut();
               setNotice(undefined);
               setSession(s);
@@ -131,7 +195,16 @@ function App() {
   else if (section === 'drivers' && id) screen = <DriverScreen key={`d${id}`} id={id} session={session} />;
   else if (section === 'vehicles') screen = <VehicleList query={route.query} />;
   else if (section === 'drivers') screen = <DriverList query={route.query} />;
-  else if (section === 'find') screen = <Find initial={route.query.get('q') ?? ''} />;
+  else if (section === 'find') screen = <Find initial={route.query.get('q') ?? ''} session={session} />;
+  else if (section === 'inspect-plate')
+    screen = (
+      <InspectByPlate
+        key={route.query.get('plate')}
+        personId={session.person._id}
+        plate={route.query.get('plate') ?? ''}
+      />
+    );
+  else if (section === 'unmatched') screen = <UnmatchedList personId={session.person._id} />;
   else if (section === 'register') screen = <Register key={route.path} kind={id} />;
   else if (section === 'account')
     screen = (
@@ -148,7 +221,7 @@ function App() {
     const within = complianceWindow(route.query);
     screen = <Compliance key={`c${within}`} within={within} />;
   } else if (section === '' || section === 'queue')
-    screen = <Queues queue={section === 'queue' ? id : undefined} query={route.query} />;
+    screen = <Queues queue={section === 'queue' ? id : undefined} query={route.query} session={session} />;
   else screen = <NotFound key={route.path} error={new Error(w.errors.noSuchPage)} />;
 
   return (
@@ -207,6 +280,7 @@ function App() {
           </button>
         </div>
         <OutboxIndicator session={session} />
+        <UnmatchedIndicator personId={session.person._id} />
       </header>
       <main id="main">{screen}</main>
       <SessionKeeper session={session} />
@@ -215,4 +289,7 @@ function App() {
 }
 
 keepShell();
+// A session that ended while the phone was offline (its idle or absolute end passed) takes the work pack with it,
+// before anything is shown.
+void expirePack().catch(() => undefined);
 render(<App />, document.getElementById('app') as HTMLElement);

@@ -7,6 +7,7 @@ import { enLists } from './list-words';
 import { enScan } from './scan-words';
 import { enOffline } from './offline/offline-words';
 import { enRoadside } from './roadside-words';
+import { enPack } from './offline/pack-words';
 
 export const en = {
   scan: enScan,
@@ -14,6 +15,7 @@ export const en = {
   lists: enLists,
   offline: enOffline,
   roadside: enRoadside,
+  pack: enPack,
   locale: 'en-GB',
   appName: 'Assembly dashboard',
   skipToContent: 'Skip to content',

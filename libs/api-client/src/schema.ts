@@ -64,6 +64,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/vehicles/work-pack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An inspector's work pack: their assembly's vehicles, for working without a signal
+         * @description Every vehicle of the caller’s assembly (never another’s), each reduced to what an inspection needs: `_id`, `__v` (for `If-Match`), the plate, make, model, colour, type, where it stands (`awaiting_inspection` is the inspection queue) and the items its last inspection failed. For assembly inspectors only (another role: 403 DUTY_NOT_ALLOWED). Oldest first, `limit` up to 2000 (the default) a page, the next page in the `Link` header. Each page has an `ETag`: sent back as `If-None-Match`, an unchanged page answers 304 without a body, so a refresh costs a round trip a page. About 170 bytes a vehicle as JSON, gzip-encoded when the request accepts it (about 11 bytes a vehicle: docs/dashboard.md, "The work pack").
+         */
+        get: operations["workPackWorkPack"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/vehicles/all": {
         parameters: {
             query?: never;
@@ -1615,6 +1635,38 @@ export interface components {
             instance?: string;
             /** @description For validation failures: each field and what is wrong with it. */
             errors?: components["schemas"]["ProblemFieldDoc"][];
+        };
+        WorkPackVehicleResponse: {
+            /**
+             * @description The vehicle's `_id` (`POST /vehicles/{id}/inspect`).
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            _id: string;
+            /**
+             * @description The revision, sent back as `If-Match` with the inspection.
+             * @example 3
+             */
+            __v: number;
+            /** @example GR 1001-24 */
+            registrationNumber?: string;
+            /** @example Toyota */
+            make?: string;
+            /** @example Corolla */
+            model?: string;
+            /**
+             * @description As stored (a name or a hex colour).
+             * @example #FFFFFF
+             */
+            color?: string;
+            /** @example taxi */
+            type?: string;
+            /**
+             * @description Where it stands: awaiting_inspection (the inspection queue), inspection_failed, awaiting_approval, approved.
+             * @enum {string}
+             */
+            state: "approved" | "awaiting_approval" | "inspection_failed" | "awaiting_inspection";
+            /** @description The items its last inspection failed (absent: none failed, or never inspected). */
+            failed?: ("spareTire" | "headlights" | "tailLights" | "turnSignals" | "brakeLights" | "fireExtinguisher" | "emergencySignals" | "seatBelts" | "brakes" | "licensePlate")[];
         };
         StationResponse: {
             /** @example 65a1b2c3d4e5f60718293a4b */
@@ -3622,6 +3674,99 @@ export interface operations {
                             error?: string;
                         };
                     };
+                };
+            };
+        };
+    };
+    workPackWorkPack: {
+        parameters: {
+            query?: {
+                /** @description How many vehicles to return: an integer from 1 to 2000. */
+                limit?: number;
+                /** @description Cursor: the `_id` of the last vehicle of the previous page (follow the `Link` header). */
+                after?: string;
+            };
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON array of vehicles. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkPackVehicleResponse"][];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
         };

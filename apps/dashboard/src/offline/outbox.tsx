@@ -14,6 +14,7 @@ import {
   type Checklist,
   type Waiting,
 } from './store';
+import { packVehicle } from './pack';
 
 // Sending what was recorded without a signal, when the signal returns; and reading records again offline.
 
@@ -164,8 +165,12 @@ export async function loadVehicle(id: string, personId: string): Promise<Vehicle
     await keepCopy(`vehicle:${id}`, personId, vehicle).catch(() => undefined);
     return vehicle;
   } catch (error) {
-    const kept = error instanceof ApiProblem && error.status === 0 ? await copy<Vehicle>(`vehicle:${id}`) : undefined;
+    const offline = error instanceof ApiProblem && error.status === 0;
+    const kept = offline ? await copy<Vehicle>(`vehicle:${id}`) : undefined;
     if (kept && kept.personId === personId) return kept.value;
+    // Never opened on this phone: the work pack's copy (what an inspection needs).
+    const packed = offline ? await packVehicle(id, personId).catch(() => undefined) : undefined;
+    if (packed) return packed;
     throw error;
   }
 }

@@ -1,6 +1,8 @@
 import { api, type Session } from '../api';
 import { words as w } from '../i18n';
 import { dropCopy, forgetPerson, keepCopy, outbox } from './store';
+import { forgetPack } from './pack';
+import { unmatched } from './unmatched';
 
 // The session's part in working offline: the shell's service worker, the session kept to open the dashboard offline,
 // and signing out, which deletes what the person kept on the phone but the inspections waiting to be sent.
@@ -23,9 +25,12 @@ export const forgetSession = () => void dropCopy('session').catch(() => undefine
  * kept. Other people's kept inspections are not touched. False when they chose to stay signed in.
  */
 export async function forgetOnSignOut(session: Session): Promise<boolean> {
-  const waiting = (await outbox(session.person._id).catch(() => [])).length;
+  const waiting =
+    (await outbox(session.person._id).catch(() => [])).length +
+    (await unmatched(session.person._id).catch(() => [])).length;
   if (waiting > 0 && !confirm(w.offline.signOutSure(waiting))) return false;
-  await forgetPerson(session.person._id).catch(() => undefined);
+  // Their inspections waiting for a plate to match stay too, like those waiting to be sent; the work pack goes.
+  await Promise.all([forgetPerson(session.person._id), forgetPack()]).catch(() => undefined);
   return true;
 }
 

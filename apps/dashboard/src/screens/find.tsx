@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { components } from '@transport/api-client';
-import { api, page } from '../api';
+import { api, ApiProblem, page, type Session } from '../api';
 import { words as w } from '../i18n';
 import { ProblemMessage, Title } from '../ui';
+import { searchPack, type PackVehicle } from '../offline/pack';
+import { PackAge } from '../offline/pack-views';
 
 export type SearchHit = components['schemas']['SearchHitResponse'];
 
@@ -17,6 +19,8 @@ interface Found {
   hits: SearchHit[];
   total?: number;
   next?: string;
+  /** Found in the work pack on this phone: there was no connection. */
+  offline?: boolean;
 }
 
 /** Where a hit leads: a vehicle's or driver's record; an owner (who has no record page) to the list of their vehicles. */
@@ -29,11 +33,34 @@ function hitLink(hit: SearchHit): string {
 const search = (query: string, after?: string) =>
   page<SearchHit>(api.GET('/search', { params: { query: { query, limit: PAGE_SIZE, count: 'true', after } } }));
 
+/** A vehicle of the work pack as a hit (without a signal, only plates are searched, in the pack). */
+const packHit = (v: PackVehicle): SearchHit => ({
+  kind: 'vehicle',
+  _id: v._id,
+  label: v.registrationNumber ?? v._id,
+  detail: [v.make, v.model].filter(Boolean).join(' ') || undefined,
+  state: v.state,
+  assembly: null,
+  createdAt: '',
+});
+
+/** The registry's search; without a connection, the plates of the work pack kept on this phone. */
+async function searchOrPack(personId: string, query: string, after?: string): Promise<Found> {
+  try {
+    if (!navigator.onLine) throw new ApiProblem(0, {});
+    const answer = await search(query, after);
+    return { query, hits: answer.items, total: answer.total, next: answer.next };
+  } catch (problem) {
+    if (after || !(problem instanceof ApiProblem && problem.status === 0)) throw problem;
+    return { query, hits: (await searchPack(personId, query)).map(packHit), offline: true };
+  }
+}
+
 /**
  * One search box over the whole registry (vehicles, drivers, owners, in any state, within the person's assembly):
  * results as the person types, paged with "More results". What was typed stays in the address, so Back returns to it.
  */
-export function Find({ initial }: { initial: string }) {
+export function Find({ initial, session }: { initial: string; session: Session }) {
   const [typed, setTyped] = useState(initial);
   const [found, setFound] = useState<Found | undefined>();
   const [busy, setBusy] = useState(false);
@@ -45,15 +72,14 @@ export function Find({ initial }: { initial: string }) {
     const round = ++asked.current;
     setBusy(true);
     setError(undefined);
-    search(query, after).then(
+    searchOrPack(session.person._id, query, after).then(
       (answer) => {
         if (round !== asked.current) return;
         setBusy(false);
         setFound((was) => ({
-          query,
-          hits: after && was ? [...was.hits, ...answer.items] : answer.items,
+          ...answer,
+          hits: after && was ? [...was.hits, ...answer.hits] : answer.hits,
           total: answer.total ?? was?.total,
-          next: answer.next,
         }));
       },
       (problem: unknown) => {
@@ -104,17 +130,28 @@ export function Find({ initial }: { initial: string }) {
           />
         </div>
       </form>
+      <PackAge session={session} />
       <p class="muted" role="status">
         {busy
           ? w.find.searching
-          : found
+          : found?.offline
             ? found.hits.length === 0
-              ? w.find.none
-              : w.find.found(found.total ?? found.hits.length)
-            : typed.trim()
-              ? w.find.tooShort
-              : ''}
+              ? w.pack.offlineNone
+              : w.pack.offlineFound(found.hits.length)
+            : found
+              ? found.hits.length === 0
+                ? w.find.none
+                : w.find.found(found.total ?? found.hits.length)
+              : typed.trim()
+                ? w.find.tooShort
+                : ''}
       </p>
+      {found?.offline && <p class="help">{w.pack.offlineOnlyPlates}</p>}
+      {found?.offline && session.person.role === 'inspector' && (
+        <p>
+          <a href={`#/inspect-plate?plate=${encodeURIComponent(found.query)}`}>{w.pack.inspectUnknown(found.query)}</a>
+        </p>
+      )}
       {error !== undefined && <ProblemMessage error={error} />}
       {found && found.hits.length > 0 && (
         <ul class="cards hits">

@@ -1,9 +1,10 @@
-import { api, page, type Driver, type ListPage, type Vehicle } from '../api';
+import { api, ApiProblem, page, type Driver, type ListPage, type Session, type Vehicle } from '../api';
 import { words as w } from '../i18n';
 import { colourName } from '../colours';
 import { go } from '../router';
 import { day, Loading, ProblemMessage, Title, useLoad } from '../ui';
 import { onOutboxSent } from '../offline/store';
+import { PackQueue } from '../offline/pack-views';
 import { useEffect } from 'preact/hooks';
 
 const PAGE_SIZE = 20;
@@ -35,7 +36,7 @@ function href(queue: QueueName, params: Record<string, string | undefined>): str
   return `#/queue/${queue}${text ? `?${text}` : ''}`;
 }
 
-export function Queues(props: { queue?: string; query: URLSearchParams }) {
+export function Queues(props: { queue?: string; query: URLSearchParams; session: Session }) {
   const queue: QueueName = QUEUES.includes(props.queue as QueueName) ? (props.queue as QueueName) : 'inspection';
   const after = props.query.get('after') ?? undefined;
   const search = props.query.get('q') ?? undefined;
@@ -94,6 +95,10 @@ export function Queues(props: { queue?: string; query: URLSearchParams }) {
           </div>
         </form>
         {list.error !== undefined && <ProblemMessage error={list.error} retry={list.reload} />}
+        {/* Without a signal, an inspector still has the inspection queue: the work pack's. */}
+        {queue === 'inspection' && list.error instanceof ApiProblem && list.error.status === 0 && (
+          <PackQueue session={props.session} />
+        )}
         {list.value === undefined && list.error === undefined && <Loading />}
         {list.value && (
           <>

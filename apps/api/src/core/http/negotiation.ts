@@ -6,3 +6,8 @@ export function preferredType(request: FastifyRequest, types: string[]): string 
   const chosen = accepts(request.raw).type(types);
   return typeof chosen === 'string' ? chosen : undefined;
 }
+
+/** Whether the request's Accept-Encoding takes gzip (Express's req.acceptsEncodings). */
+export function acceptsGzip(request: FastifyRequest): boolean {
+  return accepts(request.raw).encoding(['gzip']) === 'gzip';
+}

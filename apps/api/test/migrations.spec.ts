@@ -8,6 +8,7 @@ import { WORKSPACE_ROOT } from './support/test-app';
 
 const MIGRATIONS = join(WORKSPACE_ROOT, 'prisma', 'migrations');
 const PAYMENT_IDENTITY = '20261123110000_payment_intent_identity_limits';
+const EXACT_MONEY = '20261128110500_exact_transaction_money';
 const JURISDICTION = '20261123140000_assembly_jurisdiction';
 
 // Prisma orders migrations by folder name: two with one timestamp run in the order of the rest of their names. The one
@@ -146,6 +147,34 @@ describeOnPostgres('migrations carry existing data over', () => {
         { id: 'bbbbbbbbbbbbbbbbbbbbbbb1', providerReference: 'SAME', providerTransactionId: 'p1' },
         { id: 'bbbbbbbbbbbbbbbbbbbbbbb2', providerReference: 'bbbbbbbbbbbbbbbbbbbbbbb2', providerTransactionId: null },
         { id: 'bbbbbbbbbbbbbbbbbbbbbbb3', providerReference: 'OWN', providerTransactionId: null },
+      ]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("converts a transaction's whole pesewas to exact cedis, and then keeps a third decimal and an unknown fee", async () => {
+    const { client, apply, close } = await migratedUpTo(EXACT_MONEY);
+    try {
+      const row = (id: string, amount: number, fees: number) =>
+        `('${id}', 'aaaaaaaaaaaaaaaaaaaaaaa1', ${amount}, ${fees}, 'success', 'mobile_money', 'd', 'R${id.slice(-1)}',
+          '${id}', 'https://x', '+233244000000', now())`;
+      await client.query(`
+        INSERT INTO merchants (id, name, "signingSecret", "updatedAt") VALUES ('aaaaaaaaaaaaaaaaaaaaaaa1', 'A', 's', now());
+        INSERT INTO transactions (id, "merchantId", amount, fees, status, "requestType", description, reference,
+                                  "providerReference", "callBackUrl", "customerPhone", "updatedAt") VALUES
+          ${row('bbbbbbbbbbbbbbbbbbbbbbb1', 2550, 5)}, ${row('bbbbbbbbbbbbbbbbbbbbbbb2', 2_000_000_000, 0)};`);
+      await apply(EXACT_MONEY);
+      await client.query(`
+        INSERT INTO transactions (id, "merchantId", amount, fees, status, "requestType", description, reference,
+                                  "providerReference", "callBackUrl", "customerPhone", "updatedAt") VALUES
+          ('bbbbbbbbbbbbbbbbbbbbbbb3', 'aaaaaaaaaaaaaaaaaaaaaaa1', 10.125, NULL, 'success', 'mobile_money', 'd', 'R3',
+           'bbbbbbbbbbbbbbbbbbbbbbb3', 'https://x', '+233244000000', now())`);
+      const { rows } = await client.query('SELECT id, amount::text, fees::text FROM transactions ORDER BY id');
+      expect(rows).toEqual([
+        { id: 'bbbbbbbbbbbbbbbbbbbbbbb1', amount: '25.500000', fees: '0.050000' },
+        { id: 'bbbbbbbbbbbbbbbbbbbbbbb2', amount: '20000000.000000', fees: '0.000000' },
+        { id: 'bbbbbbbbbbbbbbbbbbbbbbb3', amount: '10.125000', fees: null },
       ]);
     } finally {
       await close();

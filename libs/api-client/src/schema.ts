@@ -3160,7 +3160,7 @@ export interface components {
         };
         PaymentRequestBody: {
             /**
-             * @description Cedis, at most two decimals.
+             * @description Cedis, at most two decimals (a JSON number, not text); more decimals are refused, never rounded.
              * @example 25.5
              */
             amount: number;
@@ -3257,15 +3257,15 @@ export interface components {
              */
             __v: number;
             /**
-             * @description Cedis.
+             * @description Cedis. Kept exactly to six decimals and answered with every decimal it carries, never rounded: 25.5, or 10.125 and 0.195 (a 1.95% fee of 10.00) for a transaction imported from the original service. New payments have at most two.
              * @example 25.5
              */
             amount: number;
             /**
-             * @description Cedis.
+             * @description Cedis: the provider's charges. Kept exactly to six decimals and answered with every decimal it carries, never rounded: 25.5, or 10.125 and 0.195 (a 1.95% fee of 10.00) for a transaction imported from the original service. New payments have at most two. Absent when not known: an imported fee with more than six decimals is kept out rather than rounded (docs/importing.md).
              * @example 0.05
              */
-            fees: number;
+            fees?: number;
             /**
              * @description One of requesting, pending, success, failed. requesting: stored, the provider has not answered yet (or could not be reached; its status API is asked). pending: the provider accepted it; the final state follows. success and failed are final. A transaction imported from the original service answers the original's own spelling (say `Success`) until its state changes here.
              * @example success
@@ -12002,7 +12002,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A JSON array (one page; `Link` header for the next). With `Accept: text/csv` and an API key (401 without one): the whole filtered list (limit and after do not apply), streamed as transactions.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, reference, status, amount, description, requestType, customerName, customerPhone, customerEmail, createdAt, updatedAt, callBackTime, requestInfo.ResponseCode, requestInfo.Data.TransactionId, requestInfo.Data.Charges, callBackInfo.ResponseCode, callBackInfo.Data.TransactionId, callBackInfo.Data.ExternalTransactionId, callBackInfo.Data.AmountCharged. */
+            /** @description A JSON array (one page; `Link` header for the next). With `Accept: text/csv` and an API key (401 without one): the whole filtered list (limit and after do not apply), streamed as transactions.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, reference, status, amount, fees, description, requestType, customerName, customerPhone, customerEmail, createdAt, updatedAt, callBackTime, requestInfo.ResponseCode, requestInfo.Data.TransactionId, requestInfo.Data.Charges, callBackInfo.ResponseCode, callBackInfo.Data.TransactionId, callBackInfo.Data.ExternalTransactionId, callBackInfo.Data.AmountCharged. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

@@ -118,7 +118,7 @@ const payment = () => {
   const tx = Transaction.intend(
     {
       merchantId: '65a0000000000000000000f1',
-      amount: 2550,
+      amount: 25_500_000,
       description: 'Trip payment',
       reference: 'TRIP-0001',
       callBackUrl: 'https://merchant.example.com/cb',

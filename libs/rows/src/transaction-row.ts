@@ -1,16 +1,16 @@
-import type { TransactionState } from '@transport/domain';
+import { moneyText, type TransactionState } from '@transport/domain';
 import { toJson } from './json';
 
 /**
  * A payment transaction's `transactions` row. A JSON column that is `undefined` is left as it is on an update (and
- * NULL on an insert); `null` sets it to NULL.
+ * NULL on an insert); `null` sets it to NULL. Money is written as exact decimal text (numeric columns), never a float.
  */
 export function transactionRow(s: TransactionState) {
   return {
     id: s.id,
     merchantId: s.merchantId,
-    amount: s.amount,
-    fees: s.fees,
+    amount: moneyText(s.amount),
+    fees: s.fees === undefined ? null : moneyText(s.fees),
     status: s.status,
     requestType: s.requestType,
     description: s.description,

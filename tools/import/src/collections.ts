@@ -48,6 +48,7 @@ import {
   refuse,
   text,
 } from './records';
+import { exactMoney, optionalExactMoney } from './money';
 import type { FieldType } from './caster';
 import type { ValueKind } from './normaliser';
 
@@ -89,7 +90,7 @@ export interface Mapped {
   rows: Row[];
   references: Reference[];
   /** Values the rules for new records require that this record of the original lacks: kept without, each listed. */
-  without?: { field: string; reason: string }[];
+  without?: { field: string; reason: string; value?: unknown }[];
 }
 
 export interface MapOptions {
@@ -769,10 +770,12 @@ const transactions: Collection = {
     const requestInfo = jsonObject(doc, 'requestInfo');
     const callBackUrl = text(doc, 'callBackUrl');
     if (!URL.canParse(callBackUrl)) refuse('INVALID_FIELD', 'callBackUrl must be a URL');
+    // Exact to the millionth of a cedi (a 1.95% fee of 10.00 is 0.195); a fee that cannot be kept is left out, listed.
+    const fees = optionalExactMoney(doc, 'fees', 0);
     const values = transactionRow({
       merchantId,
-      amount: pesewas(doc, 'amount'),
-      fees: optionalPesewas(doc, 'fees') ?? 0,
+      amount: exactMoney(doc, 'amount'),
+      fees: fees.value,
       status: oneOf(TRANSACTION_STATUSES, text(doc, 'status'), 'status'),
       requestType: oneOf(REQUEST_TYPES, text(doc, 'requestType'), 'requestType'),
       description: optionalText(doc, 'description') ?? '',
@@ -796,6 +799,7 @@ const transactions: Collection = {
       id: m.id,
       rows: [{ table: 'transactions', values }],
       references: ref('merchants', merchantId, 'merchant'),
+      ...(fees.dropped && { without: [fees.dropped] }),
     };
   },
 };

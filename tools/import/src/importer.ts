@@ -671,7 +671,8 @@ async function writeBatch(
         });
       }
       // A value the rules for new records require and the original's record lacks: imported without it.
-      for (const w of p.mapped.without ?? []) line(p, { without: w.field, reason: w.reason });
+      for (const w of p.mapped.without ?? [])
+        line(p, { without: w.field, ...(w.value !== undefined && { value: w.value }), reason: w.reason });
       ready.push(p);
       continue;
     }

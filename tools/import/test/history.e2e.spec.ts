@@ -11,6 +11,7 @@ import {
   PLATE,
   RETRIED_REFERENCE,
   SIZES,
+  UNKEPT_FEE,
   writeHistoryExport,
 } from './fixtures/history';
 import { admin, fingerprint, migratedDatabase, query, reportLines, runImport, spawnImport } from './support';
@@ -118,7 +119,34 @@ describe('importing the values the original kept', () => {
       { id: ID.failedAttempt, status: 'failed' },
       { id: ID.retry, status: 'success' },
     ]);
-    expect(summaryOf(report).collections.transactions).toMatchObject({ imported: SIZES.transactions + 2, skipped: 0 });
+    // (The third to fifth extra transactions are money's: two imported, one refused.)
+    expect(summaryOf(report).collections.transactions).toMatchObject({
+      imported: SIZES.transactions + 4,
+      skipped: 0,
+      refused: 1,
+      reasons: { INVALID_FIELD: 1 },
+    });
+  });
+
+  it('keeps money with a third decimal exactly (a 1.95% fee of 10.00), and a fee it cannot keep is dropped and named', async () => {
+    const money = 'SELECT amount::text AS amount, fees::text AS fees FROM transactions WHERE id = $1';
+    expect(await one(money, ID.feeThirdDecimal)).toEqual({ amount: '10.000000', fees: '0.195000' });
+    // 1.95% of 10.125 has seven decimals: the payment is kept without its fee (not with a rounded one), and listed.
+    expect(await one(money, ID.amountThirdDecimal)).toEqual({ amount: '10.125000', fees: null });
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        collection: 'transactions',
+        id: ID.amountThirdDecimal,
+        without: 'fees',
+        value: UNKEPT_FEE,
+        reason: expect.stringContaining('at most 6 decimals'),
+      }),
+    );
+    // An amount is required: one that is not a number refuses the record, naming the value read.
+    expect(await one('SELECT id FROM transactions WHERE id = $1', ID.amountNotANumber)).toBeUndefined();
+    expect(lines).toContainEqual(
+      expect.objectContaining({ id: ID.amountNotANumber, field: 'amount', value: 'ten cedis' }),
+    );
   });
 
   it('skips a soft-deleted record, listing it, and imports the live one that took its plate', async () => {

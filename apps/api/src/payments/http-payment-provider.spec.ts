@@ -34,7 +34,7 @@ async function provider(
 
 const request = {
   reference: 'R-1',
-  amount: 2550,
+  amount: 25_500_000,
   description: 'Fare',
   customerName: 'A',
   customerPhone: '+233244000000',
@@ -92,7 +92,7 @@ describe('HttpPaymentProvider', () => {
     });
     try {
       const hubtel = new HttpPaymentProvider(config(p.url));
-      await hubtel.requestPayment({ ...request, customerPhone: '+233201234567', amount: 1001 });
+      await hubtel.requestPayment({ ...request, customerPhone: '+233201234567', amount: 10_010_000 });
       await hubtel.requestPayment({ ...request, customerPhone: '+233571234567' });
       expect(bodies.map((b) => [b.Channel, b.Amount])).toEqual([
         ['vodafone-gh', 10.01],

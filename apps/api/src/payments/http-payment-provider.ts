@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   mobileMoneyChannel,
+  moneyToCedis,
   type PaymentProvider,
   type PaymentRequest,
   type RequestInfo,
@@ -72,7 +73,7 @@ export class HttpPaymentProvider implements PaymentProvider {
           CustomerMsisdn: request.customerPhone.replace(/^\+/, ''),
           CustomerEmail: request.customerEmail,
           Channel: channel,
-          Amount: Number((request.amount / 100).toFixed(2)),
+          Amount: moneyToCedis(request.amount),
           PrimaryCallbackUrl: request.providerCallbackUrl,
           Description: request.description,
           ClientReference: request.reference,

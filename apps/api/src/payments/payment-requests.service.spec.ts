@@ -20,7 +20,7 @@ describe('PaymentRequestsService on fakes', () => {
     expect(transaction.status).toBe('pending');
     expect(ctx.provider.requests[0]).toMatchObject({
       reference: transaction.id,
-      amount: 2550,
+      amount: 25_500_000,
       providerCallbackUrl: expect.stringMatching(/^https:\/\/pay\.example\.com\/payment\/callback\/[A-Za-z0-9_-]{43}$/),
     });
     expect(transaction.toState()).toMatchObject({ providerReference: transaction.id, providerTransactionId: 'tx-1' });
@@ -65,7 +65,7 @@ describe('PaymentRequestsService on fakes', () => {
   it('refuses a different request under a used reference (TRANSACTION_REFERENCE_CONFLICT)', async () => {
     const ctx = paymentsOnFakes();
     await ctx.requests.request(request(), merchant);
-    await expect(ctx.requests.request(request('REF-1', 9999), merchant)).rejects.toMatchObject({
+    await expect(ctx.requests.request(request('REF-1', 99_990_000), merchant)).rejects.toMatchObject({
       code: 'TRANSACTION_REFERENCE_CONFLICT',
     });
   });

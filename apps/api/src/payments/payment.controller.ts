@@ -30,7 +30,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { cedisToPesewas } from '@transport/domain';
+import { moneyFromCedis } from '@transport/domain';
 import { CurrentPrincipal, Public, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { ApiListOrCsv, ApiProblems } from '../core/http/openapi';
@@ -101,7 +101,7 @@ export class PaymentController {
     @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<TransactionResponse> {
     const { transaction, created } = await this.requests.request(
-      { ...body, amount: cedisToPesewas(body.amount, 'amount'), merchantId: principal.principalId },
+      { ...body, amount: moneyFromCedis(body.amount, 'amount', 2), merchantId: principal.principalId },
       actorOf(principal),
     );
     res.status(!created ? 200 : transaction.status === 'requesting' ? 202 : 201);

@@ -1,9 +1,9 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiNullableObject } from '../core/http/openapi';
-import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import {
   answeredValue,
-  pesewasToCedis,
+  moneyToCedis,
   REQUEST_TYPES,
   TRANSACTION_STATUSES,
   type CallbackPayload,
@@ -12,6 +12,7 @@ import {
   type TransactionState,
   type TransactionStatus,
 } from '@transport/domain';
+import { IsCedis } from '../core/http/dto-support';
 import { RecordResponse } from '../core/http/record-response';
 import type { CsvList } from '../core/http/csv-export';
 import { IdParam, LimitParam, CountParam } from '../core/http/query-values';
@@ -19,8 +20,11 @@ import { IdParam, LimitParam, CountParam } from '../core/http/query-values';
 // Requests and responses of the payment routes, declared once: validation, the OpenAPI document and the types.
 
 export class PaymentRequestBody {
-  @ApiProperty({ example: 25.5, description: 'Cedis, at most two decimals.' })
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @ApiProperty({
+    example: 25.5,
+    description: 'Cedis, at most two decimals (a JSON number, not text); more decimals are refused, never rounded.',
+  })
+  @IsCedis()
   @Min(0.01)
   @Max(20_000_000)
   amount!: number;
@@ -132,10 +136,20 @@ export class CallBackInfoResponse implements CallbackPayload {
   [field: string]: unknown;
 }
 
-/** The Transaction of the interface (operation 9). Amounts are cedis with at most two decimals. */
+const EXACT =
+  'Kept exactly to six decimals and answered with every decimal it carries, never rounded: 25.5, or 10.125 and ' +
+  '0.195 (a 1.95% fee of 10.00) for a transaction imported from the original service. New payments have at most two.';
+
+/** The Transaction of the interface (operation 9). Amounts are cedis, exact (docs/payments.md: amounts). */
 export class TransactionResponse extends RecordResponse {
-  @ApiProperty({ example: 25.5, description: 'Cedis.' }) amount!: number;
-  @ApiProperty({ example: 0.05, description: 'Cedis.' }) fees!: number;
+  @ApiProperty({ example: 25.5, description: `Cedis. ${EXACT}` }) amount!: number;
+  @ApiPropertyOptional({
+    example: 0.05,
+    description:
+      `Cedis: the provider's charges. ${EXACT} Absent when not known: an imported fee with more than six decimals ` +
+      'is kept out rather than rounded (docs/importing.md).',
+  })
+  fees?: number;
   @ApiProperty({
     type: String,
     example: 'success',
@@ -179,8 +193,9 @@ export class TransactionResponse extends RecordResponse {
 export function toTransactionResponse(t: TransactionState): TransactionResponse {
   const out: TransactionResponse = {
     _id: t.id,
-    amount: pesewasToCedis(t.amount),
-    fees: pesewasToCedis(t.fees),
+    amount: moneyToCedis(t.amount),
+    // In the interface's order; absent when not known (never a made-up 0).
+    ...(t.fees !== undefined && { fees: moneyToCedis(t.fees) }),
     status: answeredValue(t, 'status'),
     requestType: answeredValue(t, 'requestType'),
     merchant: t.merchantId,
@@ -310,6 +325,7 @@ export const TRANSACTION_CSV: CsvList = {
     'reference',
     'status',
     'amount',
+    'fees',
     'description',
     'requestType',
     'customerName',

@@ -144,7 +144,7 @@ export function post(ctx: PaymentsOnFakes, token: string, payload: unknown, head
 
 export const later = (ctx: PaymentsOnFakes, ms: number) => ctx.clock.set(new Date(ctx.clock.now().getTime() + ms));
 
-export const request = (reference = 'REF-1', amount = 2550) => ({
+export const request = (reference = 'REF-1', amount = 25_500_000) => ({
   merchantId: MERCHANT,
   amount,
   description: 'Trip payment',

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  moneyToCedis,
   RESPONSE_PENDING,
   type PaymentProvider,
   type PaymentRequest,
@@ -14,8 +15,10 @@ import {
  */
 export class SimulatedPaymentProvider implements PaymentProvider {
   async requestPayment(request: PaymentRequest): Promise<RequestInfo> {
-    const amount = request.amount / 100;
-    const charges = Math.round(request.amount * 0.01) / 100;
+    // A new request is whole pesewas; 1% of it is charged to the pesewa, as the provider charges.
+    const pesewas = Math.round(request.amount / 10_000);
+    const amount = moneyToCedis(request.amount);
+    const charges = Math.round(pesewas * 0.01) / 100;
     return {
       Message: 'Transaction pending. Expect callback request for final state',
       ResponseCode: RESPONSE_PENDING,

@@ -1,4 +1,12 @@
-import { geoPoint, parseCallbackPayload, Transaction, Trip, type Driver, type Vehicle } from '@transport/domain';
+import {
+  geoPoint,
+  moneyToCedis,
+  parseCallbackPayload,
+  Transaction,
+  Trip,
+  type Driver,
+  type Vehicle,
+} from '@transport/domain';
 import { newSigningSecret } from '../core/platform/secrets';
 import type { DemoContext } from './demo-registry';
 import type { PrismaExecutor } from './prisma-executor';
@@ -87,10 +95,10 @@ export async function seedPayments({ db, ids, now, at }: DemoContext, tx: Prisma
       TransactionId: ids.next(),
       Description: 'Trip payment',
       ClientReference: reference,
-      Amount: amount / 100,
+      Amount: moneyToCedis(amount),
       Charges: 0.05,
-      AmountAfterCharges: amount / 100 - 0.05,
-      AmountCharged: amount / 100,
+      AmountAfterCharges: moneyToCedis(amount - 50_000),
+      AmountCharged: moneyToCedis(amount),
       DeliveryFee: 0,
     },
   });
@@ -100,7 +108,7 @@ export async function seedPayments({ db, ids, now, at }: DemoContext, tx: Prisma
     t.applyRequestAnswer(requestInfo(t.id, amount), when);
     return t;
   };
-  const paid = requested('TRIP-TKT-0001', 2550, at(-2));
+  const paid = requested('TRIP-TKT-0001', 25_500_000, at(-2));
   paid.applyCallback(
     parseCallbackPayload({
       ResponseCode: '0000',
@@ -120,7 +128,7 @@ export async function seedPayments({ db, ids, now, at }: DemoContext, tx: Prisma
     at(-2),
     true, // the demo's paid payment, as if the provider had signed its callback
   );
-  const waiting = requested('TRIP-TKT-0003', 1500, now);
+  const waiting = requested('TRIP-TKT-0003', 15_000_000, now);
   for (const t of [paid, waiting]) await db.transactions.add(t);
   return merchantId;
 }

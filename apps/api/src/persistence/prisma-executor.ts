@@ -12,6 +12,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import pg from 'pg';
+import { Prisma } from '../generated/prisma/client';
 import type {
   ApiKey,
   Assembly,
@@ -78,13 +79,16 @@ export function runOutsideTransactionsOn(client: PrismaClient, pool: pg.Pool): v
 /**
  * Column values as Prisma's raw queries answered them: pg's own parsers (timestamptz as Date, json parsed, text[] as
  * arrays, int4 and float as numbers) but for int8, which Prisma gives as a BigInt (a phone number, `count(*)`) and pg as
- * a string. The schema has no other type whose value differs (prisma-executor.e2e compares both paths column by column).
+ * a string, and numeric (money), which Prisma gives as its exact Decimal and pg as text. The schema has no other type
+ * whose value differs (prisma-executor.e2e compares both paths column by column).
  */
 const PRISMA_RAW_TYPES = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === pg.types.builtins.INT8
       ? (value: string) => BigInt(value)
-      : pg.types.getTypeParser(oid, format ?? 'text')) as pg.CustomTypesConfig['getTypeParser'],
+      : oid === pg.types.builtins.NUMERIC
+        ? (value: string) => new Prisma.Decimal(value)
+        : pg.types.getTypeParser(oid, format ?? 'text')) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 /** Kysely's statements on the pool (outside a transaction) or through the open transaction's client (Prisma's). */

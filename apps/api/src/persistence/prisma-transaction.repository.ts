@@ -1,6 +1,7 @@
 import {
   answeringAttempt,
   DuplicateErrors,
+  moneyFromText,
   oneOf,
   parseCallbackPayload,
   REQUEST_TYPES,
@@ -43,14 +44,18 @@ function requestInfoOf(row: TransactionRow): RequestInfo | null {
   return info as RequestInfo;
 }
 
+/** A numeric column as exact text: Prisma's Decimal (its models and raw queries) or pg's text. */
+function decimalText(value: Prisma.Decimal | string): string {
+  return typeof value === 'string' ? value : value.toFixed();
+}
+
 export function toDomain(row: TransactionRow): Transaction {
   return mapped('transactions', row.id, () => {
     const info = requestInfoOf(row);
     const s: Mutable<TransactionState> = {
       id: row.id,
       merchantId: row.merchantId,
-      amount: row.amount,
-      fees: row.fees,
+      amount: moneyFromText(decimalText(row.amount), 'amount'),
       status: oneOf(TRANSACTION_STATUSES, row.status, 'status'),
       requestType: oneOf(REQUEST_TYPES, row.requestType, 'requestType'),
       description: row.description,
@@ -66,6 +71,7 @@ export function toDomain(row: TransactionRow): Transaction {
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
     };
+    if (row.fees !== null) s.fees = moneyFromText(decimalText(row.fees), 'fees');
     if (info !== null) s.requestInfo = info;
     if (row.providerTransactionId !== null) s.providerTransactionId = row.providerTransactionId;
     if (row.callBackInfo !== null) s.callBackInfo = parseCallbackPayload(row.callBackInfo);

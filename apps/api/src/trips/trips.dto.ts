@@ -24,7 +24,7 @@ import {
   type TripState,
   OBJECT_ID_PATTERN,
 } from '@transport/domain';
-import { ID, idMessage, withoutUndefined } from '../core/http/dto-support';
+import { ID, idMessage, IsCedis, withoutUndefined } from '../core/http/dto-support';
 import { IdParam, LimitParam, CountParam } from '../core/http/query-values';
 import { RecordResponse } from '../core/http/record-response';
 
@@ -64,12 +64,12 @@ export class PointBody {
 export class PricingBody {
   @ApiProperty({ example: 'standard' }) @IsString() @MaxLength(40) type!: string;
   @ApiProperty({ example: 2.5, description: 'Cedis per km, at most two decimals.' })
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsCedis()
   @Min(0)
   @Max(1000)
   pricePerKm!: number;
   @ApiProperty({ example: 0.3, description: 'Cedis per minute, at most two decimals.' })
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsCedis()
   @Min(0)
   @Max(1000)
   pricePerMinute!: number;
@@ -115,13 +115,13 @@ export class EndTripBody {
   durationMinutes!: number;
   @ApiPropertyOptional({ example: 1, description: 'Cedis; not more than the final price.' })
   @IsOptional()
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsCedis()
   @Min(0)
   @Max(20_000_000)
   discount?: number;
   @ApiPropertyOptional({ example: 0.5, description: 'Cedis.' })
   @IsOptional()
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsCedis()
   @Min(0)
   @Max(20_000_000)
   charges?: number;
@@ -133,7 +133,7 @@ export class CheckoutBody {
 
 export class SettleBody {
   @ApiProperty({ example: 27.05, description: 'Cedis: exactly the amount due (final price - discount + charges).' })
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsCedis()
   @Min(0)
   @Max(20_000_000)
   amount!: number;
@@ -142,7 +142,7 @@ export class SettleBody {
 
 export class RefundBody {
   @ApiProperty({ example: 5, description: 'Cedis; refunds add up to at most the settled amount.' })
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsCedis()
   @Min(0.01)
   @Max(20_000_000)
   amount!: number;

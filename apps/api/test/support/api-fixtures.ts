@@ -279,7 +279,7 @@ export async function loadApiFixture(database: Pick<Database, 'prisma'>): Promis
     const t = Transaction.intend(
       {
         merchantId,
-        amount: 2550,
+        amount: 25_500_000,
         description: 'Trip payment',
         reference,
         callBackUrl: 'https://merchant.example.com/cb',

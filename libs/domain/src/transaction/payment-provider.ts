@@ -2,7 +2,7 @@ import type { RequestInfo, StatusCheckResult } from './provider-messages';
 
 export interface PaymentRequest {
   reference: string;
-  /** Pesewas. */
+  /** Millionths of a cedi (shared/money.ts): a whole number of pesewas. */
   amount: number;
   description: string;
   customerName: string;

@@ -24,7 +24,7 @@ import {
 const MERCHANT = '65a0000000000000000000f1';
 const input = (over: Partial<PaymentRequestInput> = {}): PaymentRequestInput => ({
   merchantId: MERCHANT,
-  amount: 2550,
+  amount: 25_500_000,
   description: 'Trip payment',
   reference: 'TRIP-0001',
   callBackUrl: 'https://merchant.example.com/cb',
@@ -67,13 +67,13 @@ describe('Transaction statuses', () => {
 });
 
 describe('Transaction request', () => {
-  it('is pending when the provider accepts (0001), keeping requestInfo as received and the fees in pesewas', () => {
+  it('is pending when the provider accepts (0001), keeping requestInfo as received and the fees exactly (millionths of a cedi)', () => {
     const tx = pending();
     const s = tx.toState();
     expect(s).toMatchObject({
       status: 'pending',
-      fees: 5,
-      amount: 2550,
+      fees: 50_000,
+      amount: 25_500_000,
       customerPhone: '+233244987654',
       customerEmail: 'akua@example.com',
       needsStatusCheck: false,
@@ -150,7 +150,17 @@ describe('Transaction request', () => {
     }
   });
 
+  it('keeps a fee with a third decimal exactly (1.95% of 10.00), reading float noise to the millionth', () => {
+    expect(Transaction.request(input(), requestInfo('0001', 0.195), ports().ids, T0).toState().fees).toBe(195_000);
+    // 10.01 x 1.95% as a float: 0.19519499999999998 is the provider's arithmetic, not money.
+    expect(Transaction.request(input(), requestInfo('0001', 10.01 * 0.0195), ports().ids, T0).toState().fees).toBe(
+      195_195,
+    );
+  });
+
   it('takes no fees from a missing or nonsensical Charges', () => {
+    expect(Transaction.request(input(), requestInfo('0001', Infinity), ports().ids, T0).toState().fees).toBe(0);
+    expect(Transaction.request(input(), requestInfo('0001', 30_000_000), ports().ids, T0).toState().fees).toBe(0);
     expect(Transaction.request(input(), requestInfo('0001', null), ports().ids, T0).toState().fees).toBe(0);
     expect(Transaction.request(input(), requestInfo('0001', -3), ports().ids, T0).toState().fees).toBe(0);
     expect(
@@ -178,7 +188,8 @@ describe('Transaction request', () => {
     ['a non-string callBackUrl', { callBackUrl: 1 as never }, 'callBackUrl'],
     ['a very long customer name', { customerName: 'x'.repeat(121) }, 'customerName'],
     ['a zero amount', { amount: 0 }, 'amount'],
-    ['a fractional amount of pesewas', { amount: 1.5 }, 'amount'],
+    ['a fractional number of millionths', { amount: 1.5 }, 'amount'],
+    ['a third decimal (new payments are whole pesewas)', { amount: 10_125_000 }, 'amount'],
     ['a bad merchant', { merchantId: 'm' }, 'merchant'],
     ['an unknown request type', { requestType: 'cheque' }, 'requestType'],
   ])('refuses %s', (_name, over, field) => {
@@ -194,7 +205,7 @@ describe('Transaction request', () => {
   it('tells an identical repeated request from a different one', () => {
     const tx = pending();
     expect(tx.matchesRequest(input({ customerEmail: 'akua@EXAMPLE.com' }))).toBe(true);
-    expect(tx.matchesRequest(input({ amount: 2551 }))).toBe(false);
+    expect(tx.matchesRequest(input({ amount: 25_510_000 }))).toBe(false);
   });
 });
 

@@ -3,7 +3,14 @@ import { DomainError } from '../shared/domain-error';
 import type { DomainEvent } from '../shared/events';
 import { assertObjectId, type IdGenerator } from '../shared/id-generator';
 import { oneOf } from '../shared/identity';
-import { assertPesewas } from '../shared/money';
+import {
+  assertMoney,
+  isWholePesewas,
+  MAX_MONEY,
+  moneyToCedis,
+  reportedMoney,
+  sameReportedAmount,
+} from '../shared/money';
 import {
   mobileMoneyChannel,
   RESPONSE_PENDING,
@@ -59,7 +66,7 @@ export interface TransactionAnomaly {
 
 export interface PaymentRequestInput {
   merchantId: string;
-  /** Pesewas. */
+  /** Millionths of a cedi (shared/money.ts); a new payment is a whole number of pesewas. */
   amount: number;
   description: string;
   reference: string;
@@ -73,8 +80,13 @@ export interface PaymentRequestInput {
 export interface TransactionState {
   readonly id: string;
   readonly merchantId: string;
+  /** Millionths of a cedi (shared/money.ts): exact, to six decimals. */
   readonly amount: number;
-  readonly fees: number;
+  /**
+   * Millionths of a cedi: the provider's charges. Absent when not known: a transaction imported from the original
+   * service whose fee could not be kept exactly (more than six decimals) is kept without it, never with a made-up one.
+   */
+  readonly fees?: number;
   readonly status: TransactionStatus;
   readonly requestType: RequestType;
   readonly description: string;
@@ -160,8 +172,10 @@ function checkRequest(input: PaymentRequestInput) {
   }
   // The customer's name may be empty (the interface says so); when given it is plain text like any name.
   const customerName = input.customerName?.trim() ? requireText(input.customerName, 'customerName', 120) : '';
-  const amount = assertPesewas(input.amount, 'amount');
+  const amount = assertMoney(input.amount, 'amount');
   if (amount === 0) throw invalid('amount', 'amount must be more than zero');
+  // A provider charges whole pesewas; a third decimal belongs to history (imports), never to a new request.
+  if (!isWholePesewas(amount)) throw invalid('amount', 'amount must have at most two decimals');
   const requestType = oneOf(REQUEST_TYPES, input.requestType, 'requestType');
   const customerPhone = normalizePhone(input.customerPhone, 'customerPhone');
   if (requestType === 'mobile_money' && !mobileMoneyChannel(customerPhone)) {
@@ -279,7 +293,9 @@ export class Transaction {
     s.requestInfo = info;
     s.updatedAt = at;
     const charges = info.Data?.Charges;
-    if (typeof charges === 'number' && Number.isFinite(charges) && charges >= 0) s.fees = reportedPesewas(charges);
+    if (typeof charges === 'number' && charges >= 0 && reportedMoney(charges) <= MAX_MONEY) {
+      s.fees = reportedMoney(charges);
+    }
     const code = info.ResponseCode;
     this.record('TransactionProviderAnswered', at, { responseCode: code });
     const echoed = info.Data?.ClientReference;
@@ -332,11 +348,11 @@ export class Transaction {
     if (isFinal(s.status)) return this.afterFinal('callback', verdict === 'ask' ? undefined : verdict, at);
     // Not final (pending, unknown, undocumented): the status API decides.
     if (verdict === 'ask') return this.defer(at);
-    if (verdict === 'success' && reportedPesewas(payload.Data.Amount) !== s.amount) {
+    if (verdict === 'success' && !sameReportedAmount(payload.Data.Amount, s.amount)) {
       return this.anomaly(
         'callback',
         'amount_mismatch',
-        `callback reports ${payload.Data.Amount}, expected ${s.amount / 100}`,
+        `callback reports ${payload.Data.Amount}, expected ${moneyToCedis(s.amount)}`,
         at,
       );
     }
@@ -378,11 +394,11 @@ export class Transaction {
       }
       return this.defer(at);
     }
-    if (implied === 'success' && result.amount !== undefined && reportedPesewas(result.amount) !== s.amount) {
+    if (implied === 'success' && result.amount !== undefined && !sameReportedAmount(result.amount, s.amount)) {
       return this.anomaly(
         'status_check',
         'amount_mismatch',
-        `status reports ${result.amount}, expected ${s.amount / 100}`,
+        `status reports ${result.amount}, expected ${moneyToCedis(s.amount)}`,
         at,
       );
     }
@@ -462,7 +478,7 @@ export class Transaction {
       responseVerdict(payload.ResponseCode) === verdict &&
       payload.Data.ClientReference === s.providerReference &&
       (!given || !s.providerTransactionId || given === s.providerTransactionId) &&
-      (verdict !== 'success' || reportedPesewas(payload.Data.Amount) === s.amount)
+      (verdict !== 'success' || sameReportedAmount(payload.Data.Amount, s.amount))
     );
   }
 
@@ -512,9 +528,4 @@ export class Transaction {
 
 function bounded(text: string): string {
   return text.length > MAX_ANOMALY_DETAIL ? `${text.slice(0, MAX_ANOMALY_DETAIL - 1)}…` : text;
-}
-
-/** Amounts reported by the provider, in cedis, compared to the pesewa (providers send floats such as 25.499999). */
-function reportedPesewas(cedis: number): number {
-  return Math.round(cedis * 100);
 }

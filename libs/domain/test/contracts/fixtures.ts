@@ -117,7 +117,7 @@ export function transaction(ids: IdGenerator, merchantId: string, reference: str
   return Transaction.request(
     {
       merchantId,
-      amount: 2550,
+      amount: 25_500_000,
       description: 'Trip payment',
       reference,
       callBackUrl: 'https://merchant.example.com/cb',

@@ -1,4 +1,5 @@
 import { Transform } from 'class-transformer';
+import { ValidateBy } from 'class-validator';
 import { OBJECT_ID_PATTERN } from '@transport/domain';
 
 // What every feature's request and response classes share: id and date formats, the If-Match header.
@@ -25,6 +26,24 @@ export function withoutUndefined<T extends object>(out: T): T {
   for (const key of Object.keys(out) as Array<keyof T>) if (out[key] === undefined) delete out[key];
   return out;
 }
+
+/**
+ * Cedis as a JSON number with at most `decimals` decimals, read exactly: the number must be the one such a decimal
+ * reads as (25.5, not 25.499999 or 0.1 + 0.2); more decimals are refused, never rounded. class-validator's own
+ * `maxDecimalPlaces` reads the number's text and throws on one JavaScript writes with an exponent (1e-7): a 500.
+ */
+export const IsCedis = (decimals = 2) =>
+  ValidateBy({
+    name: 'cedis',
+    validator: {
+      validate: (value) =>
+        typeof value === 'number' &&
+        Number.isFinite(value) &&
+        Math.round(value * 10 ** decimals) / 10 ** decimals === value,
+      defaultMessage: (args) =>
+        `${args?.property} must be an amount in cedis (a JSON number) with at most ${decimals} decimals`,
+    },
+  });
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 

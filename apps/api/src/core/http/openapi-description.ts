@@ -18,8 +18,10 @@ credential 401; wrong role 403; not found 404; duplicate or concurrent change 40
 exist, a \`Link: <...>; rel="next"\` header (RFC 8288) carries an \`after=<_id>\` cursor; bodies keep the documented shape.
 
 **Values.** Booleans in queries are \`true\` or \`false\`; ids are 24 lowercase hex characters (a well-formed id that names
-nothing simply matches nothing). Money is in cedis with at most two decimals; weights kg; fuel capacity litres;
-distances km. Dates are ISO 8601 UTC. Phone numbers are stored as +233XXXXXXXXX; 0XXXXXXXXX is accepted.
+nothing simply matches nothing). Money is in cedis, as JSON numbers: sent with at most two decimals (more is a 400,
+never rounded); a payment's amount and fees are kept exactly to six decimals and answered with every decimal they
+carry (0.195, a 1.95% fee of 10.00, on a transaction imported from the original service). Weights kg; fuel capacity
+litres; distances km. Dates are ISO 8601 UTC. Phone numbers are stored as +233XXXXXXXXX; 0XXXXXXXXX is accepted.
 
 **Records.** Every record carries \`_id\`, \`createdAt\`, \`updatedAt\` and \`__v\` (its revision, increased by one on every
 change). Fields the interface marks "present once ..." are absent, not null, until then.

@@ -16,9 +16,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  closeSync,
   cpSync,
   existsSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -119,12 +121,17 @@ async function prepare(scale) {
   return url;
 }
 
+/**
+ * Starts a server. Its output goes to a file (tmp/bench/<label>.log), as a log collector would take it: the API writes
+ * its access log, one line per request, and the runner, which is also the load generator, does not read it.
+ */
 function start(label, command, argv, env) {
-  const child = spawn(command, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const log = [];
-  child.stdout.on('data', (d) => log.push(String(d)));
-  child.stderr.on('data', (d) => log.push(String(d)));
-  child.log = log;
+  mkdirSync(join(root, 'tmp', 'bench'), { recursive: true });
+  const file = join(root, 'tmp', 'bench', `${label}.log`);
+  const out = openSync(file, 'w');
+  const child = spawn(command, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
+  closeSync(out);
+  child.output = () => readFileSync(file, 'utf8');
   child.label = label;
   return child;
 }
@@ -133,7 +140,7 @@ async function ready(port, child, path = '/health') {
   const deadline = Date.now() + 60_000;
   const began = Date.now();
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${child.label} exited:\n${child.log.join('')}`);
+    if (child.exitCode !== null) throw new Error(`${child.label} exited:\n${child.output()}`);
     try {
       const res = await fetch(`http://127.0.0.1:${port}${path}`);
       if (res.status === 200) return Date.now() - began;
@@ -142,7 +149,7 @@ async function ready(port, child, path = '/health') {
     }
     await sleep(20);
   }
-  throw new Error(`${child.label} did not answer on ${port}:\n${child.log.join('')}`);
+  throw new Error(`${child.label} did not answer on ${port}:\n${child.output()}`);
 }
 
 const stop = (child) =>
@@ -481,7 +488,7 @@ async function importOnce(cli, folder, trips, form) {
   const began = Date.now();
   const code = await new Promise((done) => importer.on('exit', done));
   clearInterval(sampler);
-  if (code !== 0) throw new Error(`import failed:\n${importer.log.join('')}`);
+  if (code !== 0) throw new Error(`import failed:\n${importer.output()}`);
   const seconds = (Date.now() - began) / 1000;
   const lines = readFileSync(report, 'utf8').trim().split('\n');
   const summary = JSON.parse(lines.at(-1)).summary;

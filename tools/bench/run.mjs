@@ -3,6 +3,7 @@
 //
 //   npm run bench                                  # scales 0.1 and 1.0, 32 connections, pools of 20, 10 s each
 //   npm run bench -- --scales 1 --seconds 20 --rounds 3 --connections 32 --pool 20 --out tmp/bench/result.json
+//   npm run bench -- --scales 1 --timeout 60     (a request may take 60 s before it counts as an error; default 10)
 //   npm run bench -- --scales 1 --export 183     (a CSV export of about a million trips, and the API's memory meanwhile)
 //   npm run bench -- --import 1000000            (the importer on a mongoexport with a million trips, and its memory)
 //   npm run bench -- --floor                     (the API's own per-request floor: a route with no database work)
@@ -51,6 +52,9 @@ const SCALES = (args.scales ?? '0.1,1').split(',').map(Number);
 const SECONDS = Number(args.seconds ?? 10);
 const ROUNDS = Number(args.rounds ?? 2);
 const CONNECTIONS = Number(args.connections ?? 32);
+// Seconds a request may take before it counts as an error (autocannon's default, 10; more on a machine shared with
+// other work, where a request can wait that long for a core).
+const TIMEOUT = Number(args.timeout ?? 10);
 const OUT = resolve(root, args.out ?? 'tmp/bench/result.json');
 const FLOOD_CONNECTIONS = Number(args['flood-connections'] ?? 16);
 // Both servers get the same number of database connections.
@@ -176,7 +180,7 @@ function measure(url, headers, pid) {
   return new Promise((done, fail) => {
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 250);
-    autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers }, (error, result) => {
+    autocannon({ url, connections: CONNECTIONS, duration: SECONDS, timeout: TIMEOUT, headers }, (error, result) => {
       clearInterval(sampler);
       if (error) return fail(error);
       if (result.non2xx > 0 || result.errors > 0)

@@ -4,7 +4,13 @@ import { ModulesContainer, NestFactory } from '@nestjs/core';
 import type { Server } from 'node:http';
 import type { Logger as PinoRoot } from 'pino';
 import { Metrics } from './core/observability/metrics';
-import { createRootLogger, loggerParams, nestLogger, serviceLogDestination } from './core/observability/logging';
+import {
+  createRootLogger,
+  flushLogs,
+  loggerParams,
+  nestLogger,
+  serviceLogDestination,
+} from './core/observability/logging';
 import { assertEveryRouteDeclared } from './core/auth/access-rules';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
@@ -105,7 +111,9 @@ export async function describeApi(config: AppConfig): Promise<OpenAPIObject> {
 }
 
 export async function createApp(given: AppConfig, options: AppOptions = {}): Promise<RunningApp> {
-  const logger = options.logger ?? createRootLogger(given.logLevel, serviceLogDestination());
+  // Stdout through a buffer, unless the caller gave a logger; written out and its timer stopped when the app closes.
+  const destination = options.logger ? undefined : serviceLogDestination();
+  const logger = options.logger ?? createRootLogger(given.logLevel, destination);
   const params = loggerParams(logger);
   // Every Nest message (the database's, the router's, the job workers') goes out as pino JSON from here on.
   Logger.overrideLogger(nestLogger(params));
@@ -201,6 +209,10 @@ export async function createApp(given: AppConfig, options: AppOptions = {}): Pro
         if (metricsServer) await new Promise((resolve) => metricsServer.close(resolve));
         await app.close();
         await database.close();
+        if (destination) {
+          await flushLogs(logger);
+          destination.end();
+        }
       },
     };
   } catch (error) {

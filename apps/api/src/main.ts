@@ -110,9 +110,8 @@ async function main(): Promise<void> {
     } else {
       logger.log(`${signal} received: closing`);
     }
+    // Closing writes out the buffered log lines (serviceLogDestination) before the process exits.
     await running.close();
-    // The access log is buffered (serviceLogDestination): every line written, then exit.
-    await flushLogs(running.logger);
     process.exit(0);
   };
   process.on('uncaughtException', (error, origin) => crash(running.logger, error, origin));

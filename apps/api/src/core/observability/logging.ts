@@ -39,7 +39,7 @@ export function createRootLogger(level: LogLevel, destination?: DestinationStrea
  * write per line. What is buffered is written before the process ends: on SIGTERM and on a crash main.ts waits for
  * flushLogs, and pino writes the rest synchronously on any other exit.
  */
-export function serviceLogDestination(fd = 1): DestinationStream {
+export function serviceLogDestination(fd = 1): ReturnType<typeof pino.destination> {
   return pino.destination({ dest: fd, sync: false, minLength: 4096, periodicFlush: 1000 });
 }
 

@@ -3,6 +3,7 @@
 //
 //   npm run bench                                  # scales 0.1 and 1.0, 32 connections, pools of 20, 10 s each
 //   npm run bench -- --scales 1 --seconds 20 --rounds 3 --connections 32 --pool 20 --out tmp/bench/result.json
+//   npm run bench -- --scales 1 --timeout 60     (a request may take 60 s before it counts as an error; default 10)
 //   npm run bench -- --scales 1 --export 183     (a CSV export of about a million trips, and the API's memory meanwhile)
 //   npm run bench -- --import 1000000            (the importer on a mongoexport with a million trips, and its memory)
 //   npm run bench -- --floor                     (the API's own per-request floor: a route with no database work)
@@ -16,9 +17,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  closeSync,
   cpSync,
   existsSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -49,6 +52,9 @@ const SCALES = (args.scales ?? '0.1,1').split(',').map(Number);
 const SECONDS = Number(args.seconds ?? 10);
 const ROUNDS = Number(args.rounds ?? 2);
 const CONNECTIONS = Number(args.connections ?? 32);
+// Seconds a request may take before it counts as an error (autocannon's default, 10; more on a machine shared with
+// other work, where a request can wait that long for a core).
+const TIMEOUT = Number(args.timeout ?? 10);
 const OUT = resolve(root, args.out ?? 'tmp/bench/result.json');
 const FLOOD_CONNECTIONS = Number(args['flood-connections'] ?? 16);
 // Both servers get the same number of database connections.
@@ -119,12 +125,17 @@ async function prepare(scale) {
   return url;
 }
 
+/**
+ * Starts a server. Its output goes to a file (tmp/bench/<label>.log), as a log collector would take it: the API writes
+ * its access log, one line per request, and the runner, which is also the load generator, does not read it.
+ */
 function start(label, command, argv, env) {
-  const child = spawn(command, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const log = [];
-  child.stdout.on('data', (d) => log.push(String(d)));
-  child.stderr.on('data', (d) => log.push(String(d)));
-  child.log = log;
+  mkdirSync(join(root, 'tmp', 'bench'), { recursive: true });
+  const file = join(root, 'tmp', 'bench', `${label}.log`);
+  const out = openSync(file, 'w');
+  const child = spawn(command, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
+  closeSync(out);
+  child.output = () => readFileSync(file, 'utf8');
   child.label = label;
   return child;
 }
@@ -133,7 +144,7 @@ async function ready(port, child, path = '/health') {
   const deadline = Date.now() + 60_000;
   const began = Date.now();
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${child.label} exited:\n${child.log.join('')}`);
+    if (child.exitCode !== null) throw new Error(`${child.label} exited:\n${child.output()}`);
     try {
       const res = await fetch(`http://127.0.0.1:${port}${path}`);
       if (res.status === 200) return Date.now() - began;
@@ -142,7 +153,7 @@ async function ready(port, child, path = '/health') {
     }
     await sleep(20);
   }
-  throw new Error(`${child.label} did not answer on ${port}:\n${child.log.join('')}`);
+  throw new Error(`${child.label} did not answer on ${port}:\n${child.output()}`);
 }
 
 const stop = (child) =>
@@ -169,7 +180,7 @@ function measure(url, headers, pid) {
   return new Promise((done, fail) => {
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 250);
-    autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers }, (error, result) => {
+    autocannon({ url, connections: CONNECTIONS, duration: SECONDS, timeout: TIMEOUT, headers }, (error, result) => {
       clearInterval(sampler);
       if (error) return fail(error);
       if (result.non2xx > 0 || result.errors > 0)
@@ -481,7 +492,7 @@ async function importOnce(cli, folder, trips, form) {
   const began = Date.now();
   const code = await new Promise((done) => importer.on('exit', done));
   clearInterval(sampler);
-  if (code !== 0) throw new Error(`import failed:\n${importer.log.join('')}`);
+  if (code !== 0) throw new Error(`import failed:\n${importer.output()}`);
   const seconds = (Date.now() - began) / 1000;
   const lines = readFileSync(report, 'utf8').trim().split('\n');
   const summary = JSON.parse(lines.at(-1)).summary;

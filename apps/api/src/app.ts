@@ -4,7 +4,13 @@ import { ModulesContainer, NestFactory } from '@nestjs/core';
 import type { Server } from 'node:http';
 import type { Logger as PinoRoot } from 'pino';
 import { Metrics } from './core/observability/metrics';
-import { createRootLogger, loggerParams, nestLogger } from './core/observability/logging';
+import {
+  createRootLogger,
+  flushLogs,
+  loggerParams,
+  nestLogger,
+  serviceLogDestination,
+} from './core/observability/logging';
 import { assertEveryRouteDeclared } from './core/auth/access-rules';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
@@ -40,7 +46,10 @@ export interface RunningApp {
 }
 
 export interface AppOptions {
-  /** The pino logger to write to (default: one at LOG_LEVEL on stdout); tests pass one over a captured stream. */
+  /**
+   * The pino logger to write to (default: one at LOG_LEVEL on stdout, buffered: serviceLogDestination); tests pass one
+   * over a captured stream.
+   */
   logger?: PinoRoot;
   /** Adapters in place of the real ones (tests: a clock they move). */
   ports?: PortOverrides;
@@ -102,7 +111,9 @@ export async function describeApi(config: AppConfig): Promise<OpenAPIObject> {
 }
 
 export async function createApp(given: AppConfig, options: AppOptions = {}): Promise<RunningApp> {
-  const logger = options.logger ?? createRootLogger(given.logLevel);
+  // Stdout through a buffer, unless the caller gave a logger; written out and its timer stopped when the app closes.
+  const destination = options.logger ? undefined : serviceLogDestination();
+  const logger = options.logger ?? createRootLogger(given.logLevel, destination);
   const params = loggerParams(logger);
   // Every Nest message (the database's, the router's, the job workers') goes out as pino JSON from here on.
   Logger.overrideLogger(nestLogger(params));
@@ -134,7 +145,12 @@ export async function createApp(given: AppConfig, options: AppOptions = {}): Pro
     // The request's id and the security headers before anything else can answer (a malformed body, a 413, a refused
     // registration name their request too), the body parser, the input-shape check, the access log and the metrics:
     // core/http/http-pipeline.ts.
-    installPipeline(app, { logger, metrics: app.get(Metrics), callbackBodyBytes: CALLBACK_BODY_LIMIT_BYTES });
+    installPipeline(app, {
+      logger,
+      metrics: app.get(Metrics),
+      callbackBodyBytes: CALLBACK_BODY_LIMIT_BYTES,
+      accessLog: config.accessLog,
+    });
     if (config.corsOrigins.length > 0) {
       app.enableCors({
         origin: [...config.corsOrigins],
@@ -193,6 +209,10 @@ export async function createApp(given: AppConfig, options: AppOptions = {}): Pro
         if (metricsServer) await new Promise((resolve) => metricsServer.close(resolve));
         await app.close();
         await database.close();
+        if (destination) {
+          await flushLogs(logger);
+          destination.end();
+        }
       },
     };
   } catch (error) {

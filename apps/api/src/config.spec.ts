@@ -241,3 +241,21 @@ describe('the sign-in limits', () => {
     );
   });
 });
+
+describe('the access log settings', () => {
+  it('log every answer by default, slow past 1 s, and read a sample share from 0 to 1 and a threshold in ms', () => {
+    expect(loadConfig({}).accessLog).toEqual({ readSample: 1, slowMs: 1000 });
+    expect(loadConfig({ ACCESS_LOG_READ_SAMPLE: '0.05', ACCESS_LOG_SLOW_MS: '250' }).accessLog).toEqual({
+      readSample: 0.05,
+      slowMs: 250,
+    });
+    expect(loadConfig({ ACCESS_LOG_READ_SAMPLE: '0' }).accessLog.readSample).toBe(0);
+  });
+
+  it('refuse a share outside 0 to 1 or a threshold that is not whole milliseconds, naming the setting', () => {
+    for (const bad of ['1.5', '-0.1', '10%', 'half'])
+      expect(refusal({ ACCESS_LOG_READ_SAMPLE: bad })).toMatch(/ACCESS_LOG_READ_SAMPLE must be a number from 0 to 1/);
+    for (const bad of ['-1', '0.5', '600001', 'fast'])
+      expect(refusal({ ACCESS_LOG_SLOW_MS: bad })).toMatch(/ACCESS_LOG_SLOW_MS must be an integer from 0 to 600000/);
+  });
+});

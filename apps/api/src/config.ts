@@ -86,6 +86,11 @@ export interface AppConfig {
   activation: ActivationConfig;
   /** pino's level (LOG_LEVEL): fatal, error, warn, info, debug, trace or silent. */
   logLevel: LogLevel;
+  /**
+   * Which answers get an access-log line (core/observability/access-log.ts): ACCESS_LOG_READ_SAMPLE, the share of
+   * successful reads answered faster than ACCESS_LOG_SLOW_MS that are logged (1: all); every other answer always is.
+   */
+  accessLog: { readSample: number; slowMs: number };
   /** The Prometheus scrape endpoint's own port (METRICS_PORT; undefined: off), on METRICS_HOST (default 127.0.0.1). */
   metrics: { port?: number; host: string };
   /** Node's HTTP server limits: a whole request, its headers, and an idle keep-alive connection. */
@@ -366,6 +371,10 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
       registrationRatePerSecond: int(env, 'REGISTRATION_RATE_PER_SECOND', 5, 1, 100_000),
     },
     logLevel: logLevel(env.LOG_LEVEL),
+    accessLog: {
+      readSample: num(env, 'ACCESS_LOG_READ_SAMPLE', 1, 0, 1),
+      slowMs: int(env, 'ACCESS_LOG_SLOW_MS', 1000, 0, 600_000),
+    },
     // Loopback unless told: the scrape endpoint has no key, and HOST=0.0.0.0 (serving the API) must not publish it too.
     metrics: { port: metricsPort(env), host: env.METRICS_HOST || '127.0.0.1' },
     http: {

@@ -10,8 +10,8 @@ import { SECRET_HASHER } from './core/tokens';
 import { ensureAdminKey } from './persistence/admin-key';
 import { Lifecycle } from './core/health.tokens';
 import { assertPortsFree } from './core/platform/ports';
-import { createRootLogger } from './core/observability/logging';
-import pino from 'pino';
+import { createRootLogger, flushLogs } from './core/observability/logging';
+import pino, { type Logger as PinoRoot } from 'pino';
 
 async function main(): Promise<void> {
   const logger = new Logger('main');
@@ -110,11 +110,29 @@ async function main(): Promise<void> {
     } else {
       logger.log(`${signal} received: closing`);
     }
+    // Closing writes out the buffered log lines (serviceLogDestination) before the process exits.
     await running.close();
     process.exit(0);
   };
+  process.on('uncaughtException', (error, origin) => crash(running.logger, error, origin));
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+let crashing = false;
+
+/**
+ * An error nothing caught (a thrown callback, a rejection no one handled): the process ends as Node would end it (exit
+ * code 1), but first says why in one fatal JSON line and writes every buffered line before it (access-log lines of the
+ * requests just answered included). A stream that never drains still lets it end, after 5 s.
+ */
+function crash(logger: PinoRoot, error: Error, origin: string): void {
+  if (crashing) return;
+  crashing = true;
+  process.exitCode = 1;
+  logger.fatal({ err: error, origin }, `Stopping after an uncaught error: ${error?.message ?? String(error)}`);
+  setTimeout(() => process.exit(1), 5000);
+  void flushLogs(logger).then(() => process.exit(1));
 }
 
 main().catch((error: unknown) => {

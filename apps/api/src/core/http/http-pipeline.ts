@@ -6,7 +6,8 @@ import type { Socket } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../config';
-import { accessLog, clientRequestId, loggerParams, QUIET, requestLogScope } from '../observability/logging';
+import { clientRequestId, QUIET, requestLogScope } from '../observability/logging';
+import { accessLog, type AccessLogPolicy } from '../observability/access-log';
 import type { Metrics } from '../observability/metrics';
 import { inputShapeProblem } from './input-shape';
 import { PROBLEM_CONTENT_TYPE } from './problem';
@@ -140,6 +141,8 @@ export interface PipelineParts {
   metrics: Metrics;
   /** The raw body limit of the provider callbacks (CALLBACK_BODY_LIMIT_BYTES). */
   callbackBodyBytes: number;
+  /** Which answers get an access-log line (ACCESS_LOG_READ_SAMPLE, ACCESS_LOG_SLOW_MS). */
+  accessLog: AccessLogPolicy;
 }
 
 /** Answers the access log leaves out: health probes (every few seconds from the orchestrator) and shed floods. */
@@ -155,7 +158,7 @@ export const leaveUnlogged = (request: FastifyRequest) => unlogged.add(request);
 export function installPipeline(app: NestFastifyApplication, parts: PipelineParts): void {
   const instance = app.getHttpAdapter().getInstance();
   // Nest's log lines written while a request is served carry its id (logging.ts).
-  instance.addHook('onRequest', requestLogScope(loggerParams(parts.logger)));
+  instance.addHook('onRequest', requestLogScope());
   installBodyParser(instance, { callbackBytes: parts.callbackBodyBytes });
   instance.addHook('preValidation', (request, _reply, done) => {
     done(inputShapeProblem(request.url, request.body));
@@ -165,7 +168,7 @@ export function installPipeline(app: NestFastifyApplication, parts: PipelinePart
   instance.addHook('onSend', noStoreForCallers);
   // A weak ETag on every answer sent whole and 304 to a client that has it, as Express did (conditional-answers.ts).
   instance.addHook('onSend', conditionalAnswers);
-  const log = accessLog(parts.logger);
+  const log = accessLog(parts.logger, parts.accessLog);
   instance.addHook('onResponse', (request, reply, done) => {
     parts.metrics.observe(request, reply);
     if (!unlogged.has(request) && !QUIET.test(request.url)) log(request, reply);

@@ -1,14 +1,14 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { Logger as NestPinoLogger, PinoLogger, type Params } from 'nestjs-pino';
 import type { LogLevel } from '../../config';
-import { isCallbackRoute } from '../http/callback-route';
 
 /**
  * Logs: pino, one JSON object per line on stdout: Nest's own messages through nestjs-pino, and one access-log line per
- * request (accessLog below, written from a Fastify hook: core/http/http-pipeline.ts), carrying the request id.
+ * request (access-log.ts, written from a Fastify hook: core/http/http-pipeline.ts), carrying the request id.
  */
 export function createRootLogger(level: LogLevel, destination?: DestinationStream): Logger {
   return pino(
@@ -16,7 +16,14 @@ export function createRootLogger(level: LogLevel, destination?: DestinationStrea
       level,
       base: { service: 'transport-api' },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // The request's id on every line written while it is served (requestLogScope below): read only when a line is
+      // written, so a request that logs nothing pays for no logger of its own.
+      mixin: () => {
+        const id = requestIds.getStore();
+        return id === undefined ? {} : { req: { id } };
+      },
       // Belt and braces: nothing below logs headers, but an error object carrying a request must not leak its key.
+      // The access line does not go through it (access-log.ts writes only values it made safe itself).
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', '*.headers.authorization'],
         censor: '[redacted]',
@@ -24,6 +31,28 @@ export function createRootLogger(level: LogLevel, destination?: DestinationStrea
     },
     destination,
   );
+}
+
+/**
+ * The service's log destination: stdout through a buffer, written asynchronously once it holds `minLength` bytes or
+ * `periodicFlush` ms have passed (so a quiet service's line still shows within a second), instead of one blocking
+ * write per line. What is buffered is written before the process ends: on SIGTERM and on a crash main.ts waits for
+ * flushLogs, and pino writes the rest synchronously on any other exit.
+ */
+export function serviceLogDestination(fd = 1): ReturnType<typeof pino.destination> {
+  return pino.destination({ dest: fd, sync: false, minLength: 4096, periodicFlush: 1000 });
+}
+
+/** Resolves once every line the logger has buffered is written (at once for a destination that does not buffer). */
+export function flushLogs(logger: Logger): Promise<void> {
+  return new Promise((flushed) => {
+    try {
+      logger.flush(() => flushed());
+    } catch {
+      // A destination that cannot flush (closed, or one without flush) has nothing more to write.
+      flushed();
+    }
+  });
 }
 
 /** An X-Request-Id a client may choose: short, URI-safe (it goes into the problem's `instance` URN unescaped). */
@@ -90,31 +119,6 @@ function splitOnce(value: string, separator: string): [string, string | undefine
   return at < 0 ? [value, undefined] : [value.slice(0, at), value.slice(at + 1)];
 }
 
-/**
- * The access log: one line per answered request, built from a few fields (no request or response object is
- * serialised): the request's id, method, loggable URL and client address (TRUST_PROXY decides whether X-Forwarded-For
- * counts), the status and the time to answer in ms. Errors (5xx) at level error, the rest at info. The shape is the one
- * pino-http wrote before (`req`, `res`, `responseTime`, "GET 200"), so log queries keep working.
- */
-export function accessLog(logger: Logger): (request: FastifyRequest, reply: FastifyReply) => void {
-  return (request, reply) => {
-    const status = reply.statusCode;
-    const level = status >= 500 ? 'error' : 'info';
-    if (!logger.isLevelEnabled(level)) return;
-    const line = {
-      req: {
-        id: request.id,
-        method: request.method,
-        url: loggableUrl(request.url, isCallbackRoute(request)),
-        remoteAddress: request.ip,
-      },
-      res: { statusCode: status },
-      responseTime: Math.round(reply.elapsedTime),
-    };
-    logger[level](line, `${request.method} ${status}`);
-  };
-}
-
 /** nestjs-pino's settings: Nest's own messages go to the one pino logger. */
 export function loggerParams(logger: Logger): Params {
   return { pinoHttp: { logger }, renameContext: 'context' };
@@ -125,20 +129,21 @@ export function nestLogger(params: Params): NestPinoLogger {
   return new NestPinoLogger(new PinoLogger(params), params);
 }
 
+/** The id of the request being served, for the lines written meanwhile (createRootLogger's mixin). */
+const requestIds = new AsyncLocalStorage<string>();
+
 /**
  * The request's id on every line Nest's loggers write while it is served (the events of a sign-in or a callback, a
- * warning), as pino-http's per-request logger gave them on Express: `req.id`, the key the access log uses. Through
- * nestjs-pino's own request scope (`PinoLogger.runInContext`, what its HTTP middleware would open), entered in an
- * `onRequest` hook: everything after it, the body read included, runs inside (observability.e2e sends a body 100 ms
- * after its headers and finds the id on the event the sign-in logged). Health probes write no line and open no scope.
+ * warning), as pino-http's per-request logger gave them on Express: `req.id`, the key the access log uses. The id is
+ * kept in an async-local store entered in an `onRequest` hook (everything after it, the body read included, runs
+ * inside: observability.e2e sends a body 100 ms after its headers and finds the id on the event the sign-in logged)
+ * and read by the root logger only when a line is written: no child logger is made per request. Health probes write
+ * no line and enter no scope.
  */
-export function requestLogScope(
-  params: Params,
-): (request: FastifyRequest, reply: FastifyReply, done: () => void) => void {
-  const pino = new PinoLogger(params);
+export function requestLogScope(): (request: FastifyRequest, reply: FastifyReply, done: () => void) => void {
   return (request, _reply, done) => {
     if (QUIET.test(request.url)) return done();
-    pino.runInContext(done, { bindings: { req: { id: request.id } } });
+    requestIds.run(request.id, done);
   };
 }
 

@@ -14,6 +14,7 @@ export * from './shared/contact';
 export * from './shared/identity';
 export * from './shared/values';
 export * from './shared/mutable';
+export * from './shared/sms-parts';
 
 export * from './owner/vehicle-owner';
 export * from './owner/vehicle-owner.repository';
@@ -21,6 +22,8 @@ export * from './owner/vehicle-owner.repository';
 export * from './vehicle/inspection-checklist';
 export * from './vehicle/vehicle-fields';
 export * from './vehicle/certificate';
+export * from './vehicle/check-code';
+export * from './vehicle/vehicle-colours';
 export * from './vehicle/vehicle.errors';
 export * from './vehicle/vehicle';
 export * from './vehicle/vehicle.repository';

@@ -35,6 +35,21 @@ import {
 } from '../core/tokens';
 
 const MINUTE = 60_000;
+
+/**
+ * The SMS with a set-password link: an invitation (`within` hours) or a reset (`within` minutes). Two parts at most
+ * with an assembly's name of up to 60 characters (test/sms-parts.spec.ts).
+ */
+export function passwordLinkText(
+  purpose: 'invitation' | 'reset',
+  assemblyName: string,
+  within: number,
+  url: string,
+): string {
+  return purpose === 'invitation'
+    ? `${assemblyName}: you are invited to the assembly dashboard. Set your password within ${within} hours: ${url}`
+    : `${assemblyName} dashboard: set a new password within ${within} minutes: ${url} (ignore this if you did not ask)`;
+}
 /** An address an account was signed in to from proves a reset's asker this long after the last sign-in. */
 const KNOWN_ADDRESS_MS = 90 * 24 * 60 * MINUTE;
 /** A session's last activity is written at most this often (not on every request). */
@@ -201,10 +216,12 @@ export class PeopleService implements OnApplicationShutdown, Authenticator {
     );
     // The token travels in the fragment: browsers never send it to a server, so it stays out of access logs.
     const url = `${this.config.publicBaseUrl}/dashboard/#/set-password?token=${token}`;
-    const text =
-      purpose === 'invitation'
-        ? `${person.assemblyName}: you are invited to the assembly dashboard. Set your password within ${this.config.people.invitationHours} hours: ${url}`
-        : `${person.assemblyName} dashboard: set a new password within ${this.config.people.resetMinutes} minutes: ${url} (ignore this if you did not ask)`;
+    const text = passwordLinkText(
+      purpose,
+      person.assemblyName,
+      purpose === 'invitation' ? this.config.people.invitationHours : this.config.people.resetMinutes,
+      url,
+    );
     try {
       await this.messages.send({ to: person.phone, text });
     } catch (error) {

@@ -10,6 +10,7 @@ import { ReferenceDataModule } from '../src/reference-data/reference-data.module
 import { RemindersModule } from '../src/reminders/reminders.module';
 import { SearchModule } from '../src/search/search.module';
 import { TripsModule } from '../src/trips/trips.module';
+import { UssdModule } from '../src/ussd/ussd.module';
 import { VehiclesModule } from '../src/vehicles/vehicles.module';
 
 /** Every controller the app mounts: each feature module's, and the app module's own (health). */
@@ -26,6 +27,7 @@ export function controllersOfApp(): Type[] {
     PeopleModule,
     PaymentsModule,
     RemindersModule,
+    UssdModule,
   ];
   return [...features.flatMap((m) => (Reflect.getMetadata('controllers', m) as Type[]) ?? []), HealthController];
 }

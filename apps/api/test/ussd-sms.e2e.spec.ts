@@ -220,6 +220,21 @@ describeOnEachTier('USSD and SMS checks over Hubtel', (tier) => {
       expect(audit).toEqual([expect.objectContaining({ entity: 'vehicleReport', action: 'VehicleReported' })]);
       const kept = JSON.stringify([reports, audit.map(({ id: _, ...entry }) => entry)]);
       expect(kept).not.toContain('244777001');
+      // Admins browse them in the audit log.
+      const browsed = await http()
+        .get('/audit/entries')
+        .query({ entity: 'vehicleReport' })
+        .set('Authorization', f.keys.admin)
+        .expect(200);
+      expect(browsed.body).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            entityId: reports[0].id,
+            action: 'VehicleReported',
+            after: expect.objectContaining({ plate: 'GR 1001-24', reason: 'overloading' }),
+          }),
+        ]),
+      );
     });
 
     it('limits reports per calling number (VEHICLE_REPORTS_PER_PHONE_PER_DAY)', async () => {

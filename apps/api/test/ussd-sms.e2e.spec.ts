@@ -373,6 +373,7 @@ describeOnEachTier('USSD and SMS checks over Hubtel', (tier) => {
       expect((await sms(from, 'HELP').expect(200)).body).toEqual({ command: 'help', replied: false });
       expect(await outboxTo('+233244555004')).toHaveLength(3);
       expect((await sms('447700900123', 'HELP').expect(200)).body.replied).toBe(false);
+      expect((await sms('+447700900123', 'STOP').expect(200)).body).toEqual({ command: 'stop', replied: false });
       expect(await outboxTo('+447700900123')).toHaveLength(0);
     });
 

@@ -5,7 +5,7 @@ import { fieldsOf } from './hubtel-ussd';
  * An SMS to the service's number, as Hubtel's two-way messaging pushes it to the campaign's callback URL
  * (https://help.hubtel.com/support/solutions/articles/44001760236-receive-sms-api, docs/ussd-sms.md): the sender in
  * `From`, our number in `To`, the text in `Message` (older SMSGH pushes name it `Content` or `Fulltext`). Read from the
- * query (a GET push) or the body (JSON or a form), field names in any letter case.
+ * query (a GET push) or the JSON body, field names in any letter case.
  */
 export interface InboundSms {
   from: string;

@@ -10,7 +10,6 @@ import {
 } from '@transport/domain';
 import { CertificatesService } from '../certificates/certificates.service';
 import type { AppConfig } from '../config';
-import { AppError } from '../core/errors';
 import type { MessageSender, RateLimits } from '../core/ports';
 import type { PublicRegistry } from '../core/public-registry';
 import { APP_CONFIG, CLOCK, ID_GENERATOR, MESSAGE_SENDER, PUBLIC_REGISTRY, RATE_LIMITS } from '../core/tokens';
@@ -146,7 +145,7 @@ export class PublicChecksService {
 
   /** STOP (true) or START (false) from a number: reminders to it stop or resume. */
   async setOptedOut(phone: string, optedOut: boolean): Promise<void> {
-    await this.registry.setOptedOut(normalizePhone(phone, 'From'), optedOut, this.clock.now());
+    await this.registry.setOptedOut(phoneKey(phone), optedOut, this.clock.now());
   }
 
   /**
@@ -156,16 +155,15 @@ export class PublicChecksService {
    */
   async reply(phone: string, text: string): Promise<boolean> {
     try {
-      const to = normalizePhone(phone, 'From');
+      const to = phoneKey(phone);
       await this.limits.consume('sms-reply-phone', to);
       await this.sender.send({ to, text });
       return true;
     } catch (error) {
-      if (error instanceof AppError || (error as { code?: string }).code) {
-        this.logger.warn(`An SMS answer was not sent: ${(error as Error).message}`);
-        return false;
-      }
-      throw error;
+      // Over a limit, a number we do not text, a gateway that refused: the text was handled, the answer not sent.
+      // Never a 500 for it: Hubtel would push the text again.
+      this.logger.warn(`An SMS answer was not sent: ${(error as Error).message}`);
+      return false;
     }
   }
 }

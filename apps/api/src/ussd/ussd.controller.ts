@@ -50,7 +50,7 @@ export class UssdController {
     summary: "An SMS to the service's number (Hubtel two-way messaging's callback URL)",
     description:
       "`CHECK GR 1234-20` (or CHECK and the sticker's code) is answered by SMS with the vehicle's verdict; `STOP` stops reminders to the number, `START` resumes them; `HELP` (or anything else) says what to send. " +
-      'From, To and Message (or Content) in the body (JSON or form) or the query, names in any letter case. ' +
+      'From, To and Message (or Content) in the JSON body or the query, names in any letter case. ' +
       'Answers are texted through the guarded sender (countries texted, the hourly SMS budget) and at most SMS_REPLIES_PER_PHONE_PER_HOUR to one number: past it the message is handled (STOP still stops) but not answered. ' +
       AUTH,
   })

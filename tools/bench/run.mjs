@@ -55,7 +55,8 @@ const FLOOD_CONNECTIONS = Number(args['flood-connections'] ?? 16);
 // Both servers get the same number of database connections.
 const POOL = Number(args.pool ?? 20);
 const SERVER = args.postgres ?? process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const API_PORT = 3410;
+// --api-port moves the API under test (another bench may hold the default on a shared machine).
+const API_PORT = Number(args['api-port'] ?? 3410);
 const RAW_PORT = 3411;
 const CEILING_PORT = 3412;
 

@@ -3,6 +3,9 @@
 -- Given at the first print (null until then); unique, so a code names one vehicle.
 ALTER TABLE "vehicles" ADD COLUMN "checkCode" CHAR(10);
 CREATE UNIQUE INDEX "vehicles_checkCode_key" ON "vehicles"("checkCode");
+-- A plate typed on a phone is found by its letters and digits with an equality (the trigram index serves substrings,
+-- and the planner scans instead for one row): the same expression as vehicles_plate_key_trgm_idx, in a btree.
+CREATE INDEX "vehicles_plate_key_idx" ON "vehicles" ((translate("registrationNumber", ' -', '')));
 
 -- Vehicles reported by the public over USSD, kept for the assembly whose vehicle it is (null: a plate not on the
 -- registry, or a vehicle of no assembly: admins see those). No phone number is kept: the reporter is anonymous.

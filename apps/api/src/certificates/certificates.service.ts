@@ -235,8 +235,7 @@ export class CertificatesService {
     const s = (await this.stores.vehicles.findById(vehicleId))?.toState();
     if (!s) return undefined;
     const checkedAt = this.clock.now();
-    const vehicle = await this.publicVehicle(s);
-    const driver = await this.driverOf(s);
+    const [vehicle, driver] = await Promise.all([this.publicVehicle(s), this.driverOf(s)]);
     if (!s.approved || !s.dateApproved)
       return {
         state: 'withdrawn',

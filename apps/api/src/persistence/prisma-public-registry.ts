@@ -6,8 +6,8 @@ import { PrismaAuditLog } from './prisma-audit-log';
 import { sqlOn, type PrismaExecutor, type Sql } from './prisma-executor';
 
 /**
- * The plate as its search key, written exactly as the expression index vehicles_plate_key_trgm_idx is (migration
- * 20261126010000_registry_search), so an equality on it is served by that index.
+ * The plate as its search key, written exactly as the expression indexes vehicles_plate_key_idx (btree, for this
+ * equality: migration 20261128120000_ussd_sms_checks) and vehicles_plate_key_trgm_idx (substrings, the search) are.
  */
 const PLATE_KEY = sql<string>`translate(${sql.ref('registrationNumber')}, ' -', '')`;
 

@@ -3,7 +3,15 @@ const preset = require('../../jest.preset.js');
 
 // pg-boss and a few of its dependencies are ES modules only. Node runs them through require() (20.19+), but Jest's
 // own module loader cannot before Node 24.9, so the tests compile just these packages to CommonJS with swc.
-const ESM_ONLY = ['pg-boss', 'serialize-error', 'non-error', 'rrule-temporal', 'temporal-spec'];
+const ESM_ONLY = [
+  'pg-boss',
+  'serialize-error',
+  'non-error',
+  'rrule-temporal',
+  'temporal-spec',
+  'intl-messageformat',
+  '@formatjs',
+];
 const [swc, swcOptions] = preset.transform['^.+\\.ts$'];
 
 module.exports = {

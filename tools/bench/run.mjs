@@ -8,6 +8,7 @@
 //   npm run bench -- --import 1000000            (the importer on a mongoexport with a million trips, and its memory)
 //   npm run bench -- --floor                     (the API's own per-request floor: a route with no database work)
 //   npm run bench -- --scales 1 --ceiling        (also the baseline's handlers inside the API's HTTP pipeline)
+//   npm run bench -- --scales 0.1 --ussd         (p50/p99 of each step of a USSD session, POST /ussd/hubtel)
 //   npm run bench -- --scales 0.1 --flood        (only the flood: the vehicle list's p50 under a flood of anonymous
 //                                                 registrations over its p50 alone; every full run prints it too)
 //
@@ -60,7 +61,8 @@ const FLOOD_CONNECTIONS = Number(args['flood-connections'] ?? 16);
 // Both servers get the same number of database connections.
 const POOL = Number(args.pool ?? 20);
 const SERVER = args.postgres ?? process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const API_PORT = 3410;
+// --api-port moves the API under test (another bench may hold the default on a shared machine).
+const API_PORT = Number(args['api-port'] ?? 3410);
 const RAW_PORT = 3411;
 const CEILING_PORT = 3412;
 
@@ -329,7 +331,7 @@ async function floodRun() {
   return result;
 }
 
-function startApi(url, { label = 'API', tree = root, port = API_PORT } = {}) {
+function startApi(url, { label = 'API', tree = root, port = API_PORT, env = {} } = {}) {
   // With the service's own V8 flags (apps/api/node-flags.json): the API measured is the API as it ships.
   const flags = JSON.parse(readFileSync(join(root, 'apps/api/node-flags.json'), 'utf8'));
   return start(label, process.execPath, [...flags, join(tree, 'dist/apps/api/main.js')], {
@@ -346,6 +348,7 @@ function startApi(url, { label = 'API', tree = root, port = API_PORT } = {}) {
     REGISTRATION_LIMIT_PER_ADDRESS: '100000',
     REGISTRATION_LIMIT_PER_PHONE: '1000',
     ACTIVATION_KEY_SECRETS: 'bench-activation-key-secret-0123456789abcdef',
+    ...env,
   });
 }
 
@@ -630,6 +633,71 @@ function table(result) {
  * middleware, Nest's router, guard and interceptors and Terminus, and writes no log line. Its rate is the most any
  * endpoint of the API can reach on this machine, whatever its queries cost.
  */
+/**
+ * `--ussd`: each step of a USSD session (POST /ussd/hubtel, the demo's loopback access) under CONNECTIONS at once:
+ * the menu, a choice, a vehicle's verdict by plate, a driver's by licence. Hubtel waits a few seconds for an answer;
+ * the goal is a p99 under 300 ms at the service. Every step comes from one calling number, whose limit is raised.
+ */
+async function ussdRun() {
+  const url = await prepare(SCALES[0]);
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const plate = (await db.query('SELECT "registrationNumber" AS p FROM vehicles WHERE approved ORDER BY id LIMIT 1'))
+    .rows[0]?.p;
+  const licence = (await db.query('SELECT license AS l FROM drivers ORDER BY id LIMIT 1')).rows[0]?.l;
+  await db.end();
+  const api = startApi(url, { env: { USSD_STEPS_PER_PHONE_PER_HOUR: '100000' } });
+  const steps = [
+    ['menu (initiation)', { Type: 'initiation', Message: '*713*42#', ClientState: '' }],
+    ['choice 1 (ask for a plate)', { Type: 'response', Message: '1', ClientState: 'en|menu|' }],
+    ['vehicle verdict by plate', { Type: 'response', Message: plate.toLowerCase(), ClientState: 'en|vehicle|' }],
+    ['driver verdict by licence', { Type: 'response', Message: licence, ClientState: 'en|driver|' }],
+  ];
+  try {
+    await ready(API_PORT, api);
+    const results = [];
+    for (const [name, step] of steps) {
+      const body = JSON.stringify({ ...step, SessionId: 'bench', Mobile: '233246912184', Sequence: '2' });
+      const check = await fetch(`http://127.0.0.1:${API_PORT}/ussd/hubtel`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      if (check.status !== 200) throw new Error(`${name}: ${check.status} ${await check.text()}`);
+      const runs = [];
+      for (let round = 0; round < ROUNDS; round++)
+        runs.push(
+          await new Promise((done, fail) =>
+            autocannon(
+              {
+                url: `http://127.0.0.1:${API_PORT}/ussd/hubtel`,
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body,
+                connections: CONNECTIONS,
+                duration: SECONDS,
+              },
+              (error, r) => {
+                if (error) return fail(error);
+                if (r.non2xx > 0 || r.errors > 0)
+                  return fail(new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`));
+                done({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 });
+              },
+            ),
+          ),
+        );
+      const worst = runs.reduce((a, b) => (b.p99 > a.p99 ? b : a));
+      results.push({ step: name, ...worst });
+      console.log(
+        `[bench] USSD ${name}: ${Math.round(worst.rps)} req/s, p50 ${worst.p50} ms, p99 ${worst.p99} ms (worst of ${ROUNDS})`,
+      );
+    }
+    return results;
+  } finally {
+    await stop(api);
+  }
+}
+
 async function floorRun() {
   const url = await prepare(SCALES[0]);
   const api = startApi(url);
@@ -726,6 +794,12 @@ async function main() {
   };
   if (args.floor) {
     result.floor = await floorRun();
+    mkdirSync(dirname(OUT), { recursive: true });
+    writeFileSync(OUT, JSON.stringify(result, null, 2));
+    return;
+  }
+  if (args.ussd) {
+    result.ussd = await ussdRun();
     mkdirSync(dirname(OUT), { recursive: true });
     writeFileSync(OUT, JSON.stringify(result, null, 2));
     return;

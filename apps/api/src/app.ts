@@ -85,6 +85,12 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
       description:
         "`tp_session` without the prefix when COOKIE_SECURE=false (plain http in development). A person's dashboard session (POST /auth/sign-in); acts as the user's assembly key would. Every change made with it carries the session's `X-CSRF-Token` header (403 `CSRF_REJECTED` without).",
     })
+    .addSecurity('hubtelBasic', {
+      type: 'http',
+      scheme: 'basic',
+      description:
+        "Hubtel's requests to the USSD and inbound SMS routes: HUBTEL_INBOUND_USERNAME and HUBTEL_INBOUND_PASSWORD (docs/ussd-sms.md).",
+    })
     .build();
   return declareViews(
     declareSchemaKeywords(declareHeaders(SwaggerModule.createDocument(app, info, { operationIdFactory: operationId }))),

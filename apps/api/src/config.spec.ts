@@ -85,6 +85,20 @@ describe('ACTIVATION_KEY_SECRETS', () => {
   });
 });
 
+describe('Hubtel inbound requests (USSD, SMS)', () => {
+  it('reads the Basic password and the allowed addresses, and refuses a short password or a bad address', () => {
+    const config = loadConfig({
+      HUBTEL_INBOUND_PASSWORD: 'p'.repeat(16),
+      HUBTEL_INBOUND_ADDRESSES: ' 203.0.113.7 , 198.51.100.0/24,2001:db8::/32',
+    }).hubtel;
+    expect(config).toMatchObject({ username: 'hubtel', password: 'p'.repeat(16) });
+    expect(config.allowedAddresses).toEqual(['203.0.113.7/32', '198.51.100.0/24', '2001:db8::/32']);
+    expect(loadConfig({}).hubtel).toMatchObject({ password: undefined, allowedAddresses: [] });
+    expect(() => loadConfig({ HUBTEL_INBOUND_PASSWORD: 'short' })).toThrow(/HUBTEL_INBOUND_PASSWORD.*16 characters/);
+    expect(() => loadConfig({ HUBTEL_INBOUND_ADDRESSES: '203.0.113.7,hubtel.com' })).toThrow(/"hubtel.com" is not/);
+  });
+});
+
 describe('CERTIFICATE_SIGNING_KEYS', () => {
   it('reads a comma-separated list of Ed25519 keys, first first, and refuses anything else naming the key', () => {
     const other = 'MC4CAQAwBQYDK2VwBCIEIEKu3mlDIC52HGvEOGAHvpJmuTX3Vv58Kq1egeZO1xUY';

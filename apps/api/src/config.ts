@@ -22,9 +22,11 @@ import {
   zone,
   type LogLevel,
 } from './config/env-values';
+import { hubtelInbound, type HubtelInboundConfig } from './config/hubtel-inbound';
 import { productionProblems } from './config/production-problems';
 
 export { ConfigError, LOG_LEVELS, type LogLevel } from './config/env-values';
+export type { HubtelInboundConfig } from './config/hubtel-inbound';
 
 /** Every setting the service reads, with its default. The README's configuration table mirrors this file. */
 export interface AppConfig {
@@ -108,6 +110,7 @@ export interface AppConfig {
   reminders: RemindersConfig;
   certificates: CertificateConfig;
   messaging: MessagingConfig;
+  hubtel: HubtelInboundConfig;
 }
 
 /** Who may be texted, and how many texts may go out (docs/security.md, "SMS: what it costs and who may be texted"). */
@@ -417,6 +420,7 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
       unactivatedDays: int(env, 'UNACTIVATED_DRIVER_DAYS', 7, 1, 365),
       purgeCron: cron(env, 'UNACTIVATED_PURGE_CRON', '23 * * * *'),
     },
+    hubtel: hubtelInbound(env),
     certificates: {
       signingKeys: certificateKeys(env, 'CERTIFICATE_SIGNING_KEYS'),
       checksPerAddressPerMinute: int(env, 'CERTIFICATE_CHECKS_PER_ADDRESS_PER_MINUTE', 120, 1, 1_000_000),

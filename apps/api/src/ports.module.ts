@@ -18,6 +18,7 @@ import {
 import { ApiKeyStore } from './persistence/prisma-api-key.store';
 import { PrismaPeopleDirectory } from './persistence/prisma-people.store';
 import { PostgresRegistrySearch } from './persistence/postgres-registry-search';
+import { PrismaPublicRegistry } from './persistence/prisma-public-registry';
 import { prismaStores, PrismaUnitOfWork } from './persistence/prisma-unit-of-work';
 import { PrismaAuditLog } from './persistence/prisma-audit-log';
 import { PrismaReminderStore } from './persistence/prisma-reminder.store';
@@ -55,6 +56,7 @@ import {
   RATE_LIMITS,
   IDEMPOTENCY_RECORDS,
   REGISTRY_SEARCH,
+  PUBLIC_REGISTRY,
   SECRET_HASHER,
   STALE_REGISTRATIONS,
   STORES,
@@ -136,6 +138,21 @@ export function rateLimitRules(config: AppConfig): Record<string, RateLimitRule>
       points: config.certificates.checksPerAddressPerMinute,
       seconds: 60,
       message: 'Too many certificate checks from this address',
+    },
+    'ussd-phone': {
+      points: config.hubtel.ussdStepsPerPhonePerHour,
+      seconds: 3600,
+      message: 'Too many USSD steps from this phone number',
+    },
+    'sms-reply-phone': {
+      points: config.hubtel.smsRepliesPerPhonePerHour,
+      seconds: 3600,
+      message: 'Too many SMS replies to this phone number',
+    },
+    'vehicle-report-phone': {
+      points: config.hubtel.reportsPerPhonePerDay,
+      seconds: 24 * 3600,
+      message: 'Too many vehicle reports from this phone number',
     },
     'sms-budget': {
       points: config.messaging.perHour,
@@ -243,6 +260,7 @@ export class PortsModule {
       { provide: PEOPLE, useValue: new PrismaPeopleDirectory(database.prisma) },
       // A search reads where list pages do (the read replica, when there is one).
       { provide: REGISTRY_SEARCH, useValue: new PostgresRegistrySearch(database.lists) },
+      { provide: PUBLIC_REGISTRY, useValue: new PrismaPublicRegistry(database.prisma) },
       { provide: ApiKeyStore, useValue: apiKeys },
       { provide: API_KEY_AUTHENTICATOR, useValue: apiKeys },
       { provide: DATABASE_HEALTH, useValue: database },
@@ -266,6 +284,7 @@ export class PortsModule {
           limits,
           events,
           config.messaging.countryCodes,
+          (parts) => metrics.countSmsParts(parts.encoding, parts.parts),
         ),
       },
       { provide: REMINDERS, useValue: new PrismaReminderStore(database.prisma, jobs) },

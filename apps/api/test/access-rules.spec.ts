@@ -95,6 +95,10 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['POST', '/payment/merchants/:id/notifications/resume', 'admin'],
   ['POST', '/vehicles/owner/:id/reminders', 'admin assembly'],
   ['POST', '/drivers/:id/reminders', 'admin assembly'],
+  // Open to the API key guard; HubtelInboundGuard takes Hubtel's Basic credentials (loopback only in the demo).
+  ['POST', '/ussd/hubtel', 'public'],
+  ['POST', '/sms/hubtel', 'public'],
+  ['GET', '/sms/hubtel', 'public'],
   ['GET', '/health/live', 'public'],
   ['GET', '/health/ready', 'public'],
   ['GET', '/health', 'public'],

@@ -10,6 +10,7 @@ import { ReferenceDataModule } from '../src/reference-data/reference-data.module
 import { RemindersModule } from '../src/reminders/reminders.module';
 import { SearchModule } from '../src/search/search.module';
 import { TripsModule } from '../src/trips/trips.module';
+import { UssdModule } from '../src/ussd/ussd.module';
 import { VehiclesModule } from '../src/vehicles/vehicles.module';
 import { WorkPackModule } from '../src/work-pack/work-pack.module';
 
@@ -28,6 +29,7 @@ export function controllersOfApp(): Type[] {
     PeopleModule,
     PaymentsModule,
     RemindersModule,
+    UssdModule,
   ];
   return [...features.flatMap((m) => (Reflect.getMetadata('controllers', m) as Type[]) ?? []), HealthController];
 }

@@ -1601,6 +1601,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ussd/hubtel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A step of a USSD session (Hubtel Programmable Services' service interaction URL)
+         * @description Hubtel's request as its API reference gives it (Type initiation, response, release or timeout; Message; SessionId; Mobile; ClientState; Sequence; ServiceCode; Operator): field names and values in any letter case, numbers as strings or numbers. The answer is the next screen (Type response, waiting for input) or the last (Type release), at most 182 characters, with the session's place in ClientState (nothing is kept between steps). Menu: 1 check a vehicle (plate in any spelling, or the 10-digit code on its sticker), 2 check a driver by licence (approved or not), 3 language, 4 report a vehicle (plate and a reason, kept for its assembly). Steps per calling number are limited (USSD_STEPS_PER_PHONE_PER_HOUR; past it the session ends with a screen saying so). Hubtel authenticates with HTTP Basic (HUBTEL_INBOUND_USERNAME / HUBTEL_INBOUND_PASSWORD) and, with HUBTEL_INBOUND_ADDRESSES, from those addresses only (401 / 403). Without a password (the demo that `npm start` runs) only loopback is served, and never in production. docs/ussd-sms.md says how to set it up at Hubtel.
+         */
+        post: operations["ussdUssd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sms/hubtel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An SMS to the service's number, pushed as a GET (the query holds From, To and Message)
+         * @description The same as POST /sms/hubtel, for a campaign whose callback is set to push with GET. Hubtel authenticates with HTTP Basic (HUBTEL_INBOUND_USERNAME / HUBTEL_INBOUND_PASSWORD) and, with HUBTEL_INBOUND_ADDRESSES, from those addresses only (401 / 403). Without a password (the demo that `npm start` runs) only loopback is served, and never in production. docs/ussd-sms.md says how to set it up at Hubtel.
+         */
+        get: operations["ussdSmsGet"];
+        put?: never;
+        /**
+         * An SMS to the service's number (Hubtel two-way messaging's callback URL)
+         * @description `CHECK GR 1234-20` (or CHECK and the sticker's code) is answered by SMS with the vehicle's verdict; `STOP` stops reminders to the number, `START` resumes them; `HELP` (or anything else) says what to send. From, To and Message (or Content) in the JSON body or the query, names in any letter case. Answers are texted through the guarded sender (countries texted, the hourly SMS budget) and at most SMS_REPLIES_PER_PHONE_PER_HOUR to one number: past it the message is handled (STOP still stops) but not answered. Hubtel authenticates with HTTP Basic (HUBTEL_INBOUND_USERNAME / HUBTEL_INBOUND_PASSWORD) and, with HUBTEL_INBOUND_ADDRESSES, from those addresses only (401 / 403). Without a password (the demo that `npm start` runs) only loopback is served, and never in production. docs/ussd-sms.md says how to set it up at Hubtel.
+         */
+        post: operations["ussdSmsPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3415,6 +3459,71 @@ export interface components {
              * @example 2026-11-26T09:00:00.000Z
              */
             remindersStoppedAt: string | null;
+        };
+        HubtelUssdRequestBody: {
+            /**
+             * @example initiation
+             * @enum {string}
+             */
+            Type: "initiation" | "response" | "release" | "timeout";
+            /**
+             * @description What the user typed (on initiation, the USSD string dialled).
+             * @example 1
+             */
+            Message: string;
+            /** @example 8d440a43a98b4614b9df22b79c8190b8 */
+            SessionId: string;
+            /** @example 233246912184 */
+            Mobile: string;
+            /**
+             * @description What the last answer set, sent back once.
+             * @example en|menu|
+             */
+            ClientState?: string;
+            /**
+             * @description A string or a number.
+             * @example 1
+             */
+            Sequence?: string;
+            /** @example 713*42 */
+            ServiceCode?: string;
+            /** @example mtn */
+            Operator?: string;
+        };
+        HubtelUssdResponseBody: {
+            SessionId: string;
+            /**
+             * @description response: wait for input; release: end the session.
+             * @enum {string}
+             */
+            Type: "response" | "release";
+            /** @description The screen, at most 182 characters. */
+            Message: string;
+            /** @example Transport registry */
+            Label: string;
+            /** @description The session's place, sent back by Hubtel with the next step. */
+            ClientState: string;
+            /** @enum {string} */
+            DataType: "input" | "display";
+            /** @enum {string} */
+            FieldType: "text" | "";
+        };
+        InboundSmsBody: {
+            /** @example 233246912184 */
+            From: string;
+            /** @example 1402 */
+            To?: string;
+            /**
+             * @description The text (also read as Content or Fulltext).
+             * @example CHECK GR 1234-20
+             */
+            Message: string;
+        };
+        InboundSmsAnswer: {
+            /** @enum {string} */
+            command: "check" | "stop" | "start" | "help";
+            /** @description Whether an answer was texted (false: over the limits, or not sent). */
+            replied: boolean;
         };
     };
     responses: never;
@@ -10337,7 +10446,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only entries about this kind of record. */
-                entity?: "vehicle" | "driver" | "trip" | "owner" | "region" | "assembly" | "assemblyUser" | "station" | "transportUnion" | "merchant" | "apiKey";
+                entity?: "vehicle" | "driver" | "trip" | "owner" | "region" | "assembly" | "assemblyUser" | "station" | "transportUnion" | "merchant" | "apiKey" | "vehicleReport";
                 /** @description Only this actor's entries: an admin's, assembly user's, merchant's or platform's id, or a system job's name. */
                 actor?: string;
                 /** @description Only entries by this kind of actor. */
@@ -10441,7 +10550,7 @@ export interface operations {
     auditHistory: {
         parameters: {
             query: {
-                entity: "vehicle" | "driver" | "trip" | "owner" | "region" | "assembly" | "assemblyUser" | "station" | "transportUnion" | "merchant" | "apiKey";
+                entity: "vehicle" | "driver" | "trip" | "owner" | "region" | "assembly" | "assemblyUser" | "station" | "transportUnion" | "merchant" | "apiKey" | "vehicleReport";
                 id: string;
             };
             header?: {
@@ -12699,6 +12808,259 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    ussdUssd: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HubtelUssdRequestBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HubtelUssdResponseBody"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    ussdSmsGet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundSmsAnswer"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    ussdSmsPost: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InboundSmsBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundSmsAnswer"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -14,6 +14,7 @@ export * from './shared/contact';
 export * from './shared/identity';
 export * from './shared/values';
 export * from './shared/mutable';
+export * from './shared/sms-parts';
 
 export * from './owner/vehicle-owner';
 export * from './owner/vehicle-owner.repository';
@@ -22,6 +23,7 @@ export * from './vehicle/inspection-checklist';
 export * from './vehicle/vehicle-fields';
 export * from './vehicle/colours';
 export * from './vehicle/certificate';
+export * from './vehicle/check-code';
 export * from './vehicle/vehicle.errors';
 export * from './vehicle/vehicle';
 export * from './vehicle/vehicle.repository';

@@ -21,6 +21,8 @@ export const AUDITED_ENTITIES = [
   'transportUnion',
   'merchant',
   'apiKey',
+  // Vehicles the public reported by USSD (docs/ussd-sms.md).
+  'vehicleReport',
 ] as const;
 const ACTOR_ROLES = [...ROLES, 'system', 'anonymous'] as const;
 

@@ -1,5 +1,10 @@
 import { toString as qrCode } from 'qrcode';
-import { vehicleColour, type CertificateDocument, type CertificateDocumentStatus } from '@transport/domain';
+import {
+  printedCheckCode,
+  vehicleColour,
+  type CertificateDocument,
+  type CertificateDocumentStatus,
+} from '@transport/domain';
 import type { CertificateCheck, CertificatePreview, PrintedCertificate, PublicVehicle } from './certificates.service';
 
 /** The paper a certificate is printed on: an A6 sticker (the windscreen) or an A4 page (the owner's file). */
@@ -114,7 +119,8 @@ footer{margin-top:.8em;font-size:.85em;color:#333}
   ]);
   const code = printed
     ? `<div class="qr" role="img" aria-label="QR code: scan it to check this certificate">${qr}</div>
-<p class="hint">Scan to check this vehicle: valid, expired, withdrawn or not genuine.</p>`
+<p class="hint">Scan to check this vehicle: valid, expired, withdrawn or not genuine.</p>
+<p class="hint">No smartphone? Check code <strong class="check-code">${html(printedCheckCode(c.checkCode))}</strong> by USSD or SMS.</p>`
     : `<div class="qr preview">Preview: not a certificate. The QR code is added when it is printed.</div>`;
   const footer = printed
     ? `Printed ${html(moment(c.issuedAt, timeZone))} · key ${html(c.keyId)}${c.reprint ? ' · reprint' : ''}`

@@ -4,6 +4,8 @@ import {
   certificateVerdict,
   DomainError,
   firstNameOf,
+  newCheckCode,
+  type RandomSource,
   jurisdictionOf,
   withinJurisdiction,
   type Actor,
@@ -20,8 +22,19 @@ import {
 } from '@transport/domain';
 import type { AppConfig } from '../config';
 import type { AuditTrail, RateLimits } from '../core/ports';
+import type { PublicRegistry } from '../core/public-registry';
 import type { Ed25519CertificateSigner } from '../core/platform/certificate-signer';
-import { APP_CONFIG, AUDIT_TRAIL, CERTIFICATE_SIGNER, CLOCK, RATE_LIMITS, STORES, UNIT_OF_WORK } from '../core/tokens';
+import {
+  APP_CONFIG,
+  AUDIT_TRAIL,
+  CERTIFICATE_SIGNER,
+  CLOCK,
+  PUBLIC_REGISTRY,
+  RANDOM_SOURCE,
+  RATE_LIMITS,
+  STORES,
+  UNIT_OF_WORK,
+} from '../core/tokens';
 
 /** The audit actions of printing a certificate: the first print under an approval, and every one after it. */
 export const CERTIFICATE_ISSUED = 'CertificateIssued';
@@ -47,6 +60,8 @@ export interface PrintedCertificate {
   issuedAt: Date;
   approvedAt: Date;
   reprint: boolean;
+  /** The vehicle's check code (ten digits), typed by USSD or SMS where there is no QR reader. */
+  checkCode: string;
   vehicle: PublicVehicle & { assembly?: string };
   documents: CertificateDocumentStatus[];
 }
@@ -61,6 +76,15 @@ export interface CertificatePreview {
   approvedAt: Date;
   vehicle: PublicVehicle & { assembly?: string };
   documents: CertificateDocumentStatus[];
+}
+
+/** A vehicle's standing as its sticker would show it now (core of the USSD and SMS checks). */
+export interface VehicleCheck {
+  state: 'valid' | 'expired' | 'withdrawn';
+  checkedAt: Date;
+  vehicle: PublicVehicle;
+  documents: CertificateDocumentStatus[];
+  assemblyId?: string;
 }
 
 /** A vehicle that has a certificate: approved, with a plate. */
@@ -96,6 +120,8 @@ export class CertificatesService {
     @Inject(CERTIFICATE_SIGNER) private readonly signer: Ed25519CertificateSigner,
     @Inject(RATE_LIMITS) private readonly limits: RateLimits,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(PUBLIC_REGISTRY) private readonly registry: PublicRegistry,
+    @Inject(RANDOM_SOURCE) private readonly random: RandomSource,
   ) {}
 
   /** Viewing: the sheet as it would print now, without a QR code; writes nothing (GET and HEAD). */
@@ -130,8 +156,10 @@ export class CertificatesService {
       ]),
     );
     const [vehicle, documents] = await this.sheet(s, issuedAt);
+    const checkCode = await this.registry.checkCodeOf(s.id, newCheckCode(this.random));
     return {
       kind: 'printed',
+      checkCode,
       url: `${this.config.publicBaseUrl}/v/${token}`,
       keyId,
       issuedAt,
@@ -203,6 +231,35 @@ export class CertificatesService {
       documents: verdict.documents,
       driver: driver ? { firstName: firstNameOf(driver.toState().name), rating: driver.rating ?? null } : null,
     };
+  }
+
+  /**
+   * What a check of the vehicle's sticker would say now, found by plate or check code instead of a token (USSD, SMS):
+   * the verdict on its current approval (withdrawn when it has none), its public fields and documents.
+   */
+  async current(vehicleId: string): Promise<VehicleCheck | undefined> {
+    const s = (await this.stores.vehicles.findById(vehicleId))?.toState();
+    if (!s) return undefined;
+    const checkedAt = this.clock.now();
+    const [vehicle, driver] = await Promise.all([this.publicVehicle(s), this.driverOf(s)]);
+    if (!s.approved || !s.dateApproved)
+      return {
+        state: 'withdrawn',
+        checkedAt,
+        vehicle,
+        documents: certificateDocuments(s, driver?.toState().licenseExpiry, checkedAt),
+        assemblyId: s.assemblyId,
+      };
+    const claims = {
+      vehicleId: s.id,
+      registrationNumber: s.registrationNumber ?? '',
+      approvedAt: s.dateApproved,
+      issuedAt: checkedAt,
+    };
+    const verdict = certificateVerdict(claims, s, driver?.toState().licenseExpiry, checkedAt);
+    // The vehicle's own approval is current by construction: the verdict is valid or expired.
+    const documents = verdict.state === 'withdrawn' ? [] : verdict.documents;
+    return { state: verdict.state, checkedAt, vehicle, documents, assemblyId: s.assemblyId };
   }
 
   /** The public keys certificates are checked with (JWKS). */

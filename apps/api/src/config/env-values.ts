@@ -1,4 +1,5 @@
 import { createPrivateKey } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
 
 // How each environment value is read: one parser a kind of value, each refusing (ConfigError, naming the variable) what
 // it cannot read rather than guessing.
@@ -178,4 +179,33 @@ export function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefine
   if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(raw))
     throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
   return raw.replace(/\/+$/, '');
+}
+
+/** A password callers must send (Basic authentication): unset, or at least 16 characters. */
+export function inboundPassword(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name];
+  if (!value) return undefined;
+  if (value.length < 16)
+    throw new ConfigError(`${name}: must be at least 16 characters (e.g. openssl rand -base64 24)`);
+  return value;
+}
+
+/** A comma-separated list of IP addresses or CIDR ranges (IPv4 or IPv6), each as its CIDR. */
+export function addressRanges(env: NodeJS.ProcessEnv, name: string): string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      try {
+        if (entry.includes('/')) {
+          const [address, bits] = ipaddr.parseCIDR(entry);
+          return `${address.toString()}/${bits}`;
+        }
+        const address = ipaddr.parse(entry);
+        return `${address.toString()}/${address.kind() === 'ipv4' ? 32 : 128}`;
+      } catch {
+        throw new ConfigError(`${name}: "${entry}" is not an IP address or a CIDR range (203.0.113.7, 203.0.113.0/24)`);
+      }
+    });
 }

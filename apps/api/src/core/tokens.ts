@@ -49,3 +49,5 @@ export const SESSION_AUTHENTICATOR = Symbol('SESSION_AUTHENTICATOR');
 export const DATABASE_HEALTH = Symbol('DATABASE_HEALTH');
 /** The kept answers of requests sent with an Idempotency-Key (IdempotencyRecords). */
 export const IDEMPOTENCY_RECORDS = Symbol('IDEMPOTENCY_RECORDS');
+/** What the public USSD and SMS checks find and keep (PublicRegistry). */
+export const PUBLIC_REGISTRY = Symbol('PUBLIC_REGISTRY');

@@ -5,6 +5,11 @@ import type { MessageSender, RateLimits, TextingPolicy } from '../core/ports';
 /** The queue of activation keys held by the quiet hours: one job per driver, run when they end. */
 export const ACTIVATION_KEY_QUEUE = 'activation-key-send';
 
+/** The activation key SMS (one part: test/sms-parts.spec.ts). */
+export function activationText(key: string, hours: number): string {
+  return `Your transport platform activation key is ${key}. It works for ${hours} hours. Do not share it.`;
+}
+
 /** At most one activation key SMS to one number in ACTIVATION_SMS_WINDOW_MINUTES (a shared rate limit). */
 const ACTIVATION_SMS_LIMIT = 'activation-sms-phone';
 
@@ -74,10 +79,6 @@ export class ActivationTexts {
   }
 
   private message(to: string, key: string) {
-    const hours = Math.round(this.policy.keyLifetimeMs / 3_600_000);
-    return {
-      to,
-      text: `Your transport platform activation key is ${key}. It works for ${hours} hours. Do not share it.`,
-    };
+    return { to, text: activationText(key, Math.round(this.policy.keyLifetimeMs / 3_600_000)) };
   }
 }

@@ -35,6 +35,23 @@ import {
 } from '../core/tokens';
 
 const MINUTE = 60_000;
+
+/**
+ * The SMS with a set-password link: an invitation (`within` hours) or a reset (`within` minutes), naming the e-mail
+ * to sign in with. Three parts at most with an assembly's name of up to 60 characters and an e-mail of 40 (the link
+ * carries the e-mail too; test/sms-parts.spec.ts): staff links are few, and the address is what people lacked.
+ */
+export function passwordLinkText(
+  purpose: 'invitation' | 'reset',
+  assemblyName: string,
+  email: string,
+  within: number,
+  url: string,
+): string {
+  return purpose === 'invitation'
+    ? `${assemblyName}: you are invited to the assembly dashboard. You sign in with ${email}. Set your password within ${within} hours: ${url}`
+    : `${assemblyName} dashboard, ${email}: set a new password within ${within} minutes: ${url} (ignore this if you did not ask)`;
+}
 /** An address an account was signed in to from proves a reset's asker this long after the last sign-in. */
 const KNOWN_ADDRESS_MS = 90 * 24 * 60 * MINUTE;
 /** A session's last activity is written at most this often (not on every request). */
@@ -203,10 +220,13 @@ export class PeopleService implements OnApplicationShutdown, Authenticator {
     // The e-mail the person signs in with goes with it (the set-password screen names it): staff invited by an admin
     // do not always know which of their addresses the assembly registered.
     const url = `${this.config.publicBaseUrl}/dashboard/#/set-password?token=${token}&email=${encodeURIComponent(person.email)}`;
-    const text =
-      purpose === 'invitation'
-        ? `${person.assemblyName}: you are invited to the assembly dashboard. You sign in with ${person.email}. Set your password within ${this.config.people.invitationHours} hours: ${url}`
-        : `${person.assemblyName} dashboard, ${person.email}: set a new password within ${this.config.people.resetMinutes} minutes: ${url} (ignore this if you did not ask)`;
+    const text = passwordLinkText(
+      purpose,
+      person.assemblyName,
+      person.email,
+      purpose === 'invitation' ? this.config.people.invitationHours : this.config.people.resetMinutes,
+      url,
+    );
     try {
       await this.messages.send({ to: person.phone, text });
     } catch (error) {

@@ -151,7 +151,7 @@ export class PrismaReminderStore implements ReminderStore {
       if (!driver) return undefined;
       return {
         phone: driver.phone,
-        stopped: driver.remindersStoppedAt !== null,
+        stopped: driver.remindersStoppedAt !== null || (await this.optedOut(driver.phone)),
         proven: driver.verified,
         expiry: driver.licenseExpiry,
       };
@@ -169,11 +169,16 @@ export class PrismaReminderStore implements ReminderStore {
     const expiry = reminder.document === 'roadworthy' ? vehicle.roadWorthyExpiryDate : vehicle.insuranceExpiryDate;
     return {
       phone: vehicle.owner.phone,
-      stopped: vehicle.owner.remindersStoppedAt !== null,
+      stopped: vehicle.owner.remindersStoppedAt !== null || (await this.optedOut(vehicle.owner.phone)),
       proven: vehicle.owner.verified,
       expiry: expiry ?? undefined,
       subject: vehicle.registrationNumber ?? undefined,
     };
+  }
+
+  /** Whether the number texted STOP (docs/ussd-sms.md): it is not reminded, whoever's record names it. */
+  private async optedOut(phone: string): Promise<boolean> {
+    return (await this.prisma.smsOptOut.count({ where: { phone } })) > 0;
   }
 
   async attempt(id: string, at: Date): Promise<boolean> {

@@ -25,6 +25,7 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
   private readonly events: Counter<'event' | 'outcome'>;
+  private readonly smsParts: Counter<'encoding'>;
 
   constructor(sources: {
     payments: PaymentMetricsSource;
@@ -38,6 +39,12 @@ export class Metrics {
       help: 'HTTP requests by route (the route template, never the raw path), method and status.',
       labelNames: ['method', 'route', 'status_code'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [this.registry],
+    });
+    this.smsParts = new Counter({
+      name: 'transport_sms_parts_total',
+      help: 'SMS parts handed to the gateway (what the provider bills), by encoding: gsm7 (160/153 characters a part) or ucs2 (70/67).',
+      labelNames: ['encoding'],
       registers: [this.registry],
     });
     this.events = new Counter({
@@ -119,6 +126,11 @@ export class Metrics {
   }
 
   /** Counts one event (the EventLog's events), labelled with its outcome when it has one. */
+  /** Counts the parts of one text message handed to the gateway. */
+  countSmsParts(encoding: string, parts: number): void {
+    this.smsParts.inc({ encoding }, parts);
+  }
+
   countEvent(event: string, outcome: string | undefined): void {
     this.events.inc({ event, outcome: outcome ?? '' });
   }

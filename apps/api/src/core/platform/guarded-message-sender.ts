@@ -1,4 +1,4 @@
-import { isTextable, textablePhone } from '@transport/domain';
+import { isTextable, smsParts, textablePhone, type SmsParts } from '@transport/domain';
 import { AppError } from '../errors';
 import type { EventLog, MessageSender, RateLimits } from '../ports';
 
@@ -11,7 +11,8 @@ export const SMS_BUDGET_LIMIT = 'sms-budget';
  * and past the hourly budget shared by every instance (counted in the database) nothing goes out: the message is
  * refused (SMS_BUDGET_EXHAUSTED, 503 with Retry-After), logged and counted
  * (`transport_events_total{event="sms",outcome="over_budget"}`, the SmsBudgetReached alert). The caller decides what
- * a refused message becomes (an activation answer saying the key was not sent, a reminder held until later).
+ * a refused message becomes (an activation answer saying the key was not sent, a reminder held until later). Each
+ * message sent is counted in SMS parts (`transport_sms_parts_total{encoding}`), what the gateway bills.
  */
 export class GuardedMessageSender implements MessageSender {
   constructor(
@@ -19,6 +20,8 @@ export class GuardedMessageSender implements MessageSender {
     private readonly limits: RateLimits,
     private readonly events: EventLog,
     private readonly countryCodes: readonly string[],
+    /** Told the parts of each message handed over (the metrics count them: they are what the gateway bills). */
+    private readonly counted: (parts: SmsParts) => void = () => undefined,
   ) {}
 
   async send(message: { to: string; text: string }): Promise<void> {
@@ -38,7 +41,9 @@ export class GuardedMessageSender implements MessageSender {
       );
     }
     await this.inner.send(message);
-    this.events.info('sms', { outcome: 'sent' });
+    const parts = smsParts(message.text);
+    this.counted(parts);
+    this.events.info('sms', { outcome: 'sent', parts: parts.parts, encoding: parts.encoding });
   }
 }
 

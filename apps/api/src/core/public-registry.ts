@@ -1,0 +1,30 @@
+// The port of the public USSD and SMS checks (docs/ussd-sms.md), beside the app's other ports (ports.ts).
+
+/** A vehicle reported by the public (USSD), for the assembly whose vehicle it is. No phone number is kept. */
+export interface NewVehicleReport {
+  id: string;
+  plate: string;
+  vehicleId?: string;
+  assemblyId?: string;
+  reason: string;
+  channel: 'ussd' | 'sms';
+  at: Date;
+}
+
+/**
+ * Port: what the public checks by USSD and SMS find (docs/ussd-sms.md): a vehicle by its plate's letters and digits or
+ * by its sticker's check code, a driver by licence number; the reports the public makes; the numbers that texted STOP.
+ */
+export interface PublicRegistry {
+  /** The vehicle whose plate has these letters and digits (registrationSearchKey), if any. */
+  vehicleIdByPlateKey(key: string): Promise<string | undefined>;
+  vehicleIdByCheckCode(code: string): Promise<string | undefined>;
+  /** The vehicle's check code, given it `candidate` when it has none yet (kept for good); answers the one it has. */
+  checkCodeOf(vehicleId: string, candidate: string): Promise<string>;
+  /** The driver with this licence number (as stored: upper case), if any. */
+  driverByLicence(licence: string): Promise<{ id: string; approved: boolean } | undefined>;
+  /** Stores the report and its audit entry together (the actor is the channel, never the phone number). */
+  addReport(report: NewVehicleReport): Promise<void>;
+  /** STOP (true) and START (false) from a phone number, at `at`. */
+  setOptedOut(phone: string, optedOut: boolean, at: Date): Promise<void>;
+}

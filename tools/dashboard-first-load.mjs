@@ -61,7 +61,11 @@ try {
         const usable = () => {
           const field = document.querySelector('main input[type=email]:not([disabled])');
           const ready = field ?? document.querySelector('main h1');
-          return ready !== null && [...document.styleSheets].some((sheet) => /styles-/.test(sheet.href ?? ''));
+          // The dashboard's stylesheet: inline in index.html (apps/dashboard/build.mjs), or a styles-<hash>.css file.
+          const styled = [...document.styleSheets].some(
+            (sheet) => sheet.ownerNode?.nodeName === 'STYLE' || /styles-/.test(sheet.href ?? ''),
+          );
+          return ready !== null && styled;
         };
         const observer = new MutationObserver(() => {
           if (!usable()) return;

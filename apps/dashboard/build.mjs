@@ -1,8 +1,9 @@
-// Builds the assembly dashboard into dist/apps/dashboard: index.html, the stylesheet and one minified ES module bundle
-// (Preact and the generated API client compiled in), served by the API itself under /dashboard/.
+// Builds the assembly dashboard into dist/apps/dashboard: index.html, carrying the stylesheet and one minified ES
+// module (Preact and the generated API client compiled in) inline, and the chunks it loads, served by the API itself
+// under /dashboard/.
 //
-// The script and stylesheet carry a hash of their content in their names (main-3FQ2K7ZB.js), so the service can let
-// browsers keep them for a year (a new release has new names); index.html names them and is revalidated on every load.
+// The chunks carry a hash of their content in their names (chunk-3FQ2K7ZB.js), so the service can let browsers keep
+// them for a year (a new release has new names); index.html is revalidated on every load.
 // Each text file is written pre-compressed beside itself (.br and .gz, at the highest levels): the service sends the
 // smallest one the browser accepts, without compressing on every request.
 // `npm run dev` (tools/dev.mjs) runs the same build in watch mode, uncompressed: index.html, the stylesheet and the
@@ -97,15 +98,32 @@ async function writeRelease(outputFiles, compress, metafile) {
   const styles = `styles-${createHash('sha256').update(css).digest('hex').slice(0, 8).toUpperCase()}.css`;
   await writeFile(join(out, styles), css);
 
+  // The stylesheet and the entry script go into index.html itself (issue 43, item 10): on slow 3G every request waits
+  // about 2 s before its first byte, and a page that must fetch its script after itself is usable two of those waits
+  // after the tap, one wait when the page carries it. The service allows the inline script by its hash
+  // (core/http/dashboard-files.ts reads it from this file); the chunks it imports stay files of their own.
   const preloads = staticImports(metafile)
     .map((chunk) => `<link rel="modulepreload" href="${chunk}" />\n    `)
     .join('');
+  const code = await readFile(join(out, script), 'utf8');
+  const inline = (text, tag) => {
+    // Text that would end the element early (or open a comment the parser treats specially) cannot go inline.
+    if (new RegExp(`</${tag}|<!--`, 'i').test(text))
+      throw new Error(`${tag} text holds </${tag} or <!--: cannot inline`);
+    return text;
+  };
   const page = (await readFile(html, 'utf8'))
-    .replace('href="styles.css"', `href="${styles}"`)
-    .replace('<script type="module" src="main.js">', `${preloads}<script type="module" src="${script}">`);
-  if (!page.includes(styles) || !page.includes(script))
-    throw new Error('index.html no longer names styles.css and main.js');
+    .replace('<link rel="stylesheet" href="styles.css" />', `<style>${inline(css.toString('utf8'), 'style')}</style>`)
+    .replace(
+      '<script type="module" src="main.js"></script>',
+      `${preloads}<script type="module">${inline(code, 'script')}</script>`,
+    );
+  if (!page.includes('<style>') || !page.includes('<script type="module">'))
+    throw new Error('index.html no longer links styles.css and main.js');
   await writeFile(join(out, 'index.html'), page);
+  // index.html carries them now: the separate copies would only be cached for nothing (the map stays, for devtools).
+  await rm(join(out, script));
+  await rm(join(out, styles));
 
   // The service worker (src/offline/service-worker.js) keeps this release's shell: index.html and every hashed file
   // (chunks included, so a scan works offline too), under a cache named by the list's hash. It is written before the
@@ -115,11 +133,13 @@ async function writeRelease(outputFiles, compress, metafile) {
     .filter((name) => /\.(js|css)$/.test(name))
     .map((name) => name.split('\\').join('/'))
     .sort();
-  const release = createHash('sha256').update(shell.join('\n')).digest('base64url').slice(0, 12);
+  // index.html is part of the release too (it carries the script and the stylesheet): a change to either is a new sw.js.
+  const release = createHash('sha256').update(shell.join('\n')).update(page).digest('base64url').slice(0, 12);
   const worker = (await readFile(serviceWorker, 'utf8'))
     .replace('/* SHELL */ []', JSON.stringify(shell))
     .replace("'RELEASE'", JSON.stringify(release));
-  if (!worker.includes(release) || !worker.includes(script)) throw new Error('service-worker.js lost its placeholders');
+  if (!worker.includes(release) || worker.includes('/* SHELL */'))
+    throw new Error('service-worker.js lost its placeholders');
   await writeFile(join(out, 'sw.js'), worker);
 
   // The lazily loaded chunks (chunks/) too.
@@ -134,7 +154,7 @@ async function writeRelease(outputFiles, compress, metafile) {
       await writeFile(join(out, `${name}.gz`), gzipSync(body, { level: 9 }));
     }
   }
-  console.log(`built dist/apps/dashboard (${script}, ${styles}, sw.js release ${release})`);
+  console.log(`built dist/apps/dashboard (index.html with ${script} and ${styles} inline, sw.js release ${release})`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,8 +90,12 @@ describeOnPostgres('the runtime bundle', () => {
       expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
       const html = await page.text();
       expect(html).toContain('<title>Assembly dashboard</title>');
-      // The script's name carries its content's hash (apps/dashboard/build.mjs): browsers keep it for a year.
-      const name = /src="(main-[A-Z0-9]{8}\.js)"/.exec(html)?.[1];
+      // The entry script is inline (one round trip less on a slow network), allowed by its hash and nothing looser.
+      const inline = /<script type="module">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
+      const hash = createHash('sha256').update(inline, 'utf8').digest('base64');
+      expect(page.headers.get('content-security-policy')).toContain(`script-src 'self' 'sha256-${hash}';`);
+      // The chunks it loads carry their content's hash in their names (apps/dashboard/build.mjs): kept for a year.
+      const name = /href="(chunks\/chunk-[A-Z0-9]{8}\.js)"/.exec(html)?.[1];
       const script = await fetch(`${base}/dashboard/${name}`);
       expect([script.status, script.headers.get('content-type'), script.headers.get('cache-control')]).toEqual([
         200,

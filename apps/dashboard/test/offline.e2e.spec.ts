@@ -66,10 +66,12 @@ describe('the dashboard without a signal (issue 29, at the roadside)', () => {
     expect([worker.status, worker.headers.get('cache-control')]).toEqual([200, 'no-cache']);
     const body = await worker.text();
     const html = await (await fetch(url)).text();
-    const script = /src="(main-[A-Z0-9]{8}\.js)"/.exec(html)?.[1];
-    // The release's own hashed files are what it keeps: another release (other names) is another list and cache.
-    expect(script).toBeDefined();
-    expect(body).toContain(`"${script}"`);
+    // The page carries its script and stylesheet inline; the chunks it loads are the release's hashed files, which
+    // the worker keeps: another release (another page, other names) is another list and cache.
+    expect(html).toMatch(/<script type="module">[\s\S]+<\/script>/);
+    const chunk = /href="(chunks\/chunk-[A-Z0-9]{8}\.js)"/.exec(html)?.[1];
+    expect(chunk).toBeDefined();
+    expect(body).toContain(`"${chunk}"`);
     expect(body).toMatch(/const RELEASE = "[A-Za-z0-9_-]{12}"/);
   });
 
@@ -85,7 +87,7 @@ describe('the dashboard without a signal (issue 29, at the roadside)', () => {
     const release = /const RELEASE = "([A-Za-z0-9_-]{12})"/.exec(
       await (await fetch(new URL('sw.js', url))).text(),
     )?.[1];
-    const script = /src="(main-[A-Z0-9]{8}\.js)"/.exec(await (await fetch(url)).text())?.[1];
+    const chunk = /href="(chunks\/chunk-[A-Z0-9]{8}\.js)"/.exec(await (await fetch(url)).text())?.[1];
     const kept = await page.evaluate(async () => {
       const names = await caches.keys();
       const files = await Promise.all(
@@ -94,7 +96,7 @@ describe('the dashboard without a signal (issue 29, at the roadside)', () => {
       return { names, files: files.flat() };
     });
     expect(kept.names).toEqual([`dashboard-shell-${release}`]);
-    expect(kept.files).toEqual(expect.arrayContaining(['/dashboard/', `/dashboard/${script}`]));
+    expect(kept.files).toEqual(expect.arrayContaining(['/dashboard/', `/dashboard/${chunk}`]));
     await context.setOffline(true);
     await page.reload();
     await heading(`Vehicle ${PLATE}`).waitFor();

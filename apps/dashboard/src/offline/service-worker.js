@@ -4,7 +4,7 @@
 //   fast as offline. index.html is served from the cache and asked of the network in the background; the answer
 //   replaces the kept copy for the next load. A new release is a new sw.js (the browser checks it on every load), whose
 //   own cache holds the new index.html and files: the load after it installed opens the new release;
-// - the hashed files (main-<hash>.js, styles-<hash>.css, chunks/) never change: kept ones are served as they are;
+// - the hashed files (chunks/; index.html carries the entry script and the stylesheet) never change: kept ones are served as they are;
 // - a new release has a new file list, so a new worker, a new cache, and the old cache is deleted when it takes over;
 // - the API's answers are never kept here (personal data, and the inspector must see what is current): requests
 //   outside the dashboard's folder go to the network untouched.

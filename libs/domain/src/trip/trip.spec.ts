@@ -248,3 +248,26 @@ describe('Trip refunds (property)', () => {
     );
   });
 });
+
+describe('Trip pricing (property)', () => {
+  it('prices any exact prices, distance and time as whole pesewas within half a pesewa of the exact fare', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1_000_000_000 }),
+        fc.integer({ min: 0, max: 1_000_000_000 }),
+        fc.integer({ min: 0, max: 100_000 }),
+        fc.integer({ min: 0, max: 1_440 }),
+        (perKm, perMinute, metres, minutes) => {
+          const km = metres / 100;
+          const price = estimatePrice({ ...pricing, pricePerKm: perKm, pricePerMinute: perMinute }, km, minutes);
+          expect(Number.isSafeInteger(price) && price % P === 0).toBe(true);
+          // The exact fare in millionths, as an integer ratio (metres / 100 km): no float in the check.
+          const exactTimes100 = BigInt(perKm) * BigInt(metres) + BigInt(perMinute) * BigInt(minutes) * 100n;
+          const diffTimes100 = BigInt(price) * 100n - exactTimes100;
+          expect(diffTimes100 <= BigInt(P) * 50n && diffTimes100 >= -BigInt(P) * 50n).toBe(true);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -128,7 +128,7 @@ export function generationSql(scale) {
     INSERT INTO trips (id, "ticketNumber", "estimatedPrice", "estimatedDistance", "finalPrice", charges, "settledAmount",
                        discount, settled, "finalDistance", "paymentMethod", "user", "pickupLocation", "serviceDestination",
                        "droppedOffLocation", "checkedOut", "checkOutTime", "assemblyId", "createdAt", "updatedAt")
-      SELECT ${id('f', 'i')}, 'TKT-' || i, 2500, 8, CASE WHEN i % 3 > 0 THEN 2600 END, 0, CASE WHEN i % 3 = 2 THEN 2600 ELSE 0 END,
+      SELECT ${id('f', 'i')}, 'TKT-' || i, 25, 8, CASE WHEN i % 3 > 0 THEN 26 END, 0, CASE WHEN i % 3 = 2 THEN 26 ELSE 0 END,
              0, i % 3 = 2, CASE WHEN i % 3 > 0 THEN 8.5 END, (ARRAY['cash','momo','card','wallet'])[1 + i % 4], 'passenger-' || (i % 5000),
              '{"type":"Point","coordinates":[-0.2166,5.556]}', '{"type":"Point","coordinates":[-0.2052,5.5701]}',
              CASE WHEN i % 3 > 0 THEN '{"type":"Point","coordinates":[-0.2052,5.5701]}'::jsonb END,
@@ -142,8 +142,8 @@ export function generationSql(scale) {
                                 'rating', 4.5, 'approved', true, 'verified', true),
              jsonb_build_object('id', ${id('v', `1 + i % ${n.vehicles}`)}, 'registrationNumber', 'GR ' || (1 + i % ${n.vehicles}) || '-24',
                                 'make', 'Toyota', 'model', 'Corolla', 'capacity', 4, 'type', 'taxi', 'approved', true),
-             '{"id":"${rowId('p', 1)}","type":"standard","pricePerKm":250,"pricePerMinute":30}', 1 + i % 3,
-             CASE WHEN i % 3 > 0 THEN 2600 ELSE 0 END, i % 3 > 0
+             '{"id":"${rowId('p', 1)}","type":"standard","pricePerKm":2500000,"pricePerMinute":300000}', 1 + i % 3,
+             CASE WHEN i % 3 > 0 THEN 26 ELSE 0 END, i % 3 > 0
       FROM generate_series(1, ${n.trips}) i;
 
     INSERT INTO merchants (id, name, "signingSecret", "updatedAt") VALUES ('${MERCHANT}', 'Benchmark Rides', 'whsec_benchmark', now());

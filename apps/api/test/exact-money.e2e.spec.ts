@@ -83,4 +83,64 @@ describeOnEachTier('exact amounts of money', (tier) => {
       expect(JSON.stringify(refused.body)).toMatch(/amount must be an amount in cedis/);
     }
   });
+  /** A trip as the importer writes one from the original service: a price and a charge (1.95% of 10.00) with a third decimal. */
+  const storedTrip = async (id: string, ticket: string) => {
+    const prisma = running.database.prisma;
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO trips (id, "ticketNumber", "estimatedPrice", "estimatedDistance", "finalPrice", charges, discount,
+         "settledAmount", settled, "user", "pickupLocation", "serviceDestination", "createdAt", "updatedAt")
+       VALUES ($1, $2, 12.345, 8.2, 27, 0.195, 0, 0, false, 'rider-1', '{"type":"Point","coordinates":[-0.187,5.6037]}',
+         '{"type":"Point","coordinates":[-0.2,5.61]}', now(), now())`,
+      id,
+      ticket,
+    );
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO trip_services (id, "tripId", "serviceID", type, driver, vehicle, pricing, passengers, amount, ended)
+       VALUES ($1, $2, 'SRV-IMPORTED', 'taxi', '{"id":"65a0000000000000000000d1","name":"Kojo","phone":"+233244555666","email":"kojo@example.com"}',
+         '{"id":"65a0000000000000000000e1"}', '{"id":"65a0000000000000000000c1","type":"standard","pricePerKm":2345000,"pricePerMinute":300000}',
+         1, 27, true)`,
+      `${id.slice(0, 23)}f`,
+      id,
+    );
+  };
+
+  it("answers a trip's price and charge with a third decimal exactly, and settles and refunds it exactly", async () => {
+    const id = 'ee0000000000000000000a01';
+    await storedTrip(id, 'TKT-EXACT');
+    const admin = (path: string) => http().get(path).set('Authorization', f.keys.admin);
+    const post = (path: string, b: object) => http().post(path).set('Authorization', f.keys.admin).send(b);
+    const read = await admin(`/trips/${id}`).expect(200);
+    // The JSON text itself: numbers with every decimal they carry.
+    expect(read.text).toContain('"pricePerKm":2.345,"pricePerMinute":0.3}');
+    expect(read.text).toContain('"estimatedPrice":12.345,');
+    expect(read.body).toMatchObject({
+      estimatedPrice: 12.345,
+      finalPrice: 27,
+      charges: 0.195,
+      service: { amount: 27 },
+    });
+    // What is due has the third decimal: 27 + 0.195. A new amount has at most two decimals, so it cannot be settled
+    // through the API (422 says the amount due exactly; 400 for the third decimal), and nothing changes.
+    const mismatch = await post(`/trips/${id}/settle`, { amount: 27.2, paymentMethod: 'cash' }).expect(422);
+    expect(mismatch.body.detail).toContain('27.195');
+    const refused = await post(`/trips/${id}/settle`, { amount: 27.195, paymentMethod: 'cash' }).expect(400);
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect((await admin(`/trips/${id}`).expect(200)).body).toEqual(read.body);
+    const row = await running.database.prisma.$queryRawUnsafe<Record<string, string>[]>(
+      'SELECT "estimatedPrice"::text AS p, charges::text AS c FROM trips WHERE id = $1',
+      id,
+    );
+    expect(row).toEqual([{ p: '12.345000', c: '0.195000' }]);
+  });
+
+  it("takes a new trip's prices of at most two decimals exactly, and refuses more (400), storing nothing", async () => {
+    for (const [path, b] of [
+      ['/trips/ee0000000000000000000a02/end', { finalDistance: 1, durationMinutes: 1, charges: 0.195 }],
+      ['/trips/ee0000000000000000000a02/end', { finalDistance: 1, durationMinutes: 1, discount: 1e-7 }],
+      ['/trips/ee0000000000000000000a02/refund', { amount: 0.001 }],
+    ] as const) {
+      const refused = await http().post(path).set('Authorization', f.keys.admin).send(b).expect(400);
+      expect(JSON.stringify(refused.body)).toMatch(/must be an amount in cedis/);
+    }
+  });
 });

@@ -9,6 +9,7 @@ import { WORKSPACE_ROOT } from './support/test-app';
 const MIGRATIONS = join(WORKSPACE_ROOT, 'prisma', 'migrations');
 const PAYMENT_IDENTITY = '20261123110000_payment_intent_identity_limits';
 const EXACT_MONEY = '20261128110500_exact_transaction_money';
+const EXACT_TRIP_MONEY = '20261128113000_exact_trip_money';
 const JURISDICTION = '20261123140000_assembly_jurisdiction';
 
 // Prisma orders migrations by folder name: two with one timestamp run in the order of the rest of their names. The one
@@ -176,6 +177,63 @@ describeOnPostgres('migrations carry existing data over', () => {
         { id: 'bbbbbbbbbbbbbbbbbbbbbbb2', amount: '20000000.000000', fees: '0.000000' },
         { id: 'bbbbbbbbbbbbbbbbbbbbbbb3', amount: '10.125000', fees: null },
       ]);
+    } finally {
+      await close();
+    }
+  });
+  it("converts a trip's whole pesewas and its pricing's prices to exact money, and then keeps a third decimal", async () => {
+    const { client, apply, close } = await migratedUpTo(EXACT_TRIP_MONEY);
+    try {
+      await client.query(`
+        INSERT INTO trips (id, "ticketNumber", "estimatedPrice", "estimatedDistance", "finalPrice", "cashPrice", charges,
+                           "settledAmount", discount, "refundAmount", "user", "pickupLocation", "serviceDestination",
+                           "updatedAt") VALUES
+          ('ccccccccccccccccccccccc1', 'T1', 2550, 5, 3250, NULL, 50, 3200, 100, 1200, 'p', '{}', '{}', now()),
+          ('ccccccccccccccccccccccc2', 'T2', 2000000000, 5, NULL, 2000000000, 0, 0, 0, 0, 'p', '{}', '{}', now());
+        INSERT INTO trip_services (id, "tripId", "serviceID", type, driver, vehicle, pricing, passengers, amount) VALUES
+          ('ddddddddddddddddddddddd1', 'ccccccccccccccccccccccc1', 'S1', 'taxi', '{}', '{}',
+           '{"id": "p", "type": "standard", "pricePerKm": 250, "pricePerMinute": 30}', 1, 3250),
+          ('ddddddddddddddddddddddd2', 'ccccccccccccccccccccccc2', 'S2', 'taxi', '{}', '{}', '{}', 1, 0);`);
+      await apply(EXACT_TRIP_MONEY);
+      const trips = await client.query(
+        `SELECT "estimatedPrice"::text, "finalPrice"::text, "cashPrice"::text, charges::text, "settledAmount"::text,
+                discount::text, "refundAmount"::text FROM trips ORDER BY id`,
+      );
+      expect(trips.rows).toEqual([
+        {
+          estimatedPrice: '25.500000',
+          finalPrice: '32.500000',
+          cashPrice: null,
+          charges: '0.500000',
+          settledAmount: '32.000000',
+          discount: '1.000000',
+          refundAmount: '12.000000',
+        },
+        {
+          estimatedPrice: '20000000.000000',
+          finalPrice: null,
+          cashPrice: '20000000.000000',
+          charges: '0.000000',
+          settledAmount: '0.000000',
+          discount: '0.000000',
+          refundAmount: '0.000000',
+        },
+      ]);
+      const services = await client.query('SELECT amount::text, pricing FROM trip_services ORDER BY id');
+      expect(services.rows).toEqual([
+        {
+          amount: '32.500000',
+          pricing: { id: 'p', type: 'standard', pricePerKm: 2_500_000, pricePerMinute: 300_000 },
+        },
+        { amount: '0.000000', pricing: {} },
+      ]);
+      await client.query(
+        `UPDATE trips SET "estimatedPrice" = 12.345, charges = 0.195 WHERE id = 'ccccccccccccccccccccccc1'`,
+      );
+      const kept = await client.query(
+        `SELECT "estimatedPrice"::text, charges::text FROM trips WHERE "ticketNumber" = 'T1'`,
+      );
+      expect(kept.rows).toEqual([{ estimatedPrice: '12.345000', charges: '0.195000' }]);
     } finally {
       await close();
     }

@@ -87,7 +87,7 @@ const tripRequest = (over: Partial<TripRequest> = {}): TripRequest => ({
     approved: true,
     driverId: DRIVER.id,
   },
-  pricing: { id: '65a0000000000000000000c1', type: 'standard', pricePerKm: 250, pricePerMinute: 30 },
+  pricing: { id: '65a0000000000000000000c1', type: 'standard', pricePerKm: 2_500_000, pricePerMinute: 300_000 },
   passengers: 2,
   user: 'passenger-1',
   pickupLocation: geoPoint(-0.2166, 5.556),
@@ -272,7 +272,8 @@ const scenarios: Record<string, () => unknown> = {
   'Notice | paid | cancel': () => paidNotice().cancel(APPROVER, 'Late', days(2)),
   'Notice | cancelled | cancel': () => cancelledNotice().cancel(APPROVER, 'Again', days(2)),
   'Trip | ended | end': () => ended().end({ finalDistance: 10, durationMinutes: 25 }, days(2)),
-  'Trip | started | end': () => started().end({ finalDistance: 10, durationMinutes: 25, discount: 1_000_000 }, days(1)),
+  'Trip | started | end': () =>
+    started().end({ finalDistance: 10, durationMinutes: 25, discount: 1_000_000_000 }, days(1)),
   'Trip | started | checkOut': () => started().checkOut(geoPoint(-0.2052, 5.5701), days(1)),
   'Trip | checked out | checkOut': () => checkedOut().checkOut(geoPoint(-0.2052, 5.5701), days(1)),
   'Trip | started | settle': () => started().settle(100, 'momo', days(1)),

@@ -1,24 +1,25 @@
-import type { TripState } from '@transport/domain';
+import { moneyText, type TripState } from '@transport/domain';
 import { toJson } from './json';
 
 /**
  * A trip's `trips` row and its service's `trip_services` row (whose `tripId` is the trip's id); no drop-off yet
- * (`undefined`) leaves the column as it is on an update.
+ * (`undefined`) leaves the column as it is on an update. Money is written as exact decimal text (numeric columns); the
+ * pricing snapshot keeps its prices in millionths of a cedi (whole numbers in JSON).
  */
 export function tripRows(s: TripState) {
   const trip = {
     id: s.id,
     ticketNumber: s.ticketNumber,
-    estimatedPrice: s.estimatedPrice,
+    estimatedPrice: moneyText(s.estimatedPrice),
     estimatedDistance: s.estimatedDistance,
-    finalPrice: s.finalPrice ?? null,
-    cashPrice: s.cashPrice ?? null,
-    charges: s.charges,
-    settledAmount: s.settledAmount,
-    discount: s.discount,
+    finalPrice: s.finalPrice === undefined ? null : moneyText(s.finalPrice),
+    cashPrice: s.cashPrice === undefined ? null : moneyText(s.cashPrice),
+    charges: moneyText(s.charges),
+    settledAmount: moneyText(s.settledAmount),
+    discount: moneyText(s.discount),
     settled: s.settled,
     finalDistance: s.finalDistance ?? null,
-    refundAmount: s.refundAmount,
+    refundAmount: moneyText(s.refundAmount),
     refunded: s.refunded,
     paymentMethod: s.paymentMethod ?? null,
     user: s.user,
@@ -41,7 +42,7 @@ export function tripRows(s: TripState) {
     vehicle: toJson(v.vehicle),
     pricing: toJson(v.pricing),
     passengers: v.passengers,
-    amount: v.amount,
+    amount: moneyText(v.amount),
     ended: v.ended,
   };
   return { trip, service };

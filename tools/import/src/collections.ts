@@ -3,7 +3,6 @@ import {
   Assembly,
   AssemblyUser,
   assertObjectId,
-  cedisToPesewas,
   Driver,
   failedApprovalItems,
   normalizeEmail,
@@ -568,9 +567,9 @@ const vehicles: Collection = {
   },
 };
 
-const pesewas = (doc: Doc, field: string) => cedisToPesewas(number(doc, field), field);
-const optionalPesewas = (doc: Doc, field: string) =>
-  doc[field] === undefined || doc[field] === null ? undefined : pesewas(doc, field);
+/** A trip's amount the original may leave out (charges, discount, ...): 0 when absent; exact, or the trip is refused. */
+const amountOrZero = (doc: Doc, field: string) =>
+  doc[field] === undefined || doc[field] === null ? 0 : exactMoney(doc, field);
 
 function tripService(trip: Doc): TripServiceState {
   const s = object(trip, 'service');
@@ -605,11 +604,11 @@ function tripService(trip: Doc): TripServiceState {
     pricing: {
       id: assertObjectId(pricing._id, 'service.pricing._id'),
       type: requireText(pricing.type, 'service.pricing.type', 60),
-      pricePerKm: pesewas(pricing, 'pricePerKm'),
-      pricePerMinute: pesewas(pricing, 'pricePerMinute'),
+      pricePerKm: exactMoney(pricing, 'pricePerKm'),
+      pricePerMinute: exactMoney(pricing, 'pricePerMinute'),
     },
     passengers: number(s, 'passengers'),
-    amount: pesewas(s, 'amount'),
+    amount: exactMoney(s, 'amount'),
     ended: flag(s, 'ended'),
   };
 }
@@ -684,19 +683,24 @@ const trips: Collection = {
     const assemblyId = assemblyOf(doc);
     const service = tripService(doc);
     const paymentMethod = optionalText(doc, 'paymentMethod');
+    // Money is kept exactly (12.345, a 1.95% charge of 0.195). The final and cash prices may be unknown: one that
+    // cannot be kept is left out and listed; the others are required (a made-up 0 would change what is due).
+    const finalPrice = optionalExactMoney(doc, 'finalPrice', undefined);
+    const cashPrice = optionalExactMoney(doc, 'cashPrice', undefined);
+    const dropped = [finalPrice.dropped, cashPrice.dropped].filter((d) => d !== undefined);
     const state: TripState = {
       ticketNumber: requireText(doc.ticketNumber, 'ticketNumber', 60),
       service,
-      estimatedPrice: pesewas(doc, 'estimatedPrice'),
+      estimatedPrice: exactMoney(doc, 'estimatedPrice'),
       estimatedDistance: number(doc, 'estimatedDistance'),
-      finalPrice: optionalPesewas(doc, 'finalPrice'),
-      cashPrice: optionalPesewas(doc, 'cashPrice'),
-      charges: optionalPesewas(doc, 'charges') ?? 0,
-      settledAmount: optionalPesewas(doc, 'settledAmount') ?? 0,
-      discount: optionalPesewas(doc, 'discount') ?? 0,
+      finalPrice: finalPrice.value,
+      cashPrice: cashPrice.value,
+      charges: amountOrZero(doc, 'charges'),
+      settledAmount: amountOrZero(doc, 'settledAmount'),
+      discount: amountOrZero(doc, 'discount'),
       settled: flag(doc, 'settled'),
       finalDistance: optionalNumber(doc, 'finalDistance'),
-      refundAmount: optionalPesewas(doc, 'refundAmount') ?? 0,
+      refundAmount: amountOrZero(doc, 'refundAmount'),
       refunded: flag(doc, 'refunded'),
       paymentMethod: paymentMethod === undefined ? undefined : oneOf(PAYMENT_METHODS, paymentMethod, 'paymentMethod'),
       user: requireText(doc.user, 'user', 120),
@@ -719,6 +723,7 @@ const trips: Collection = {
         { table: 'trip_services', values: { ...rows.service, tripId: m.id } },
       ],
       references: ref('assemblies', assemblyId, 'assembly', 'assemblyId'),
+      ...(dropped.length > 0 && { without: dropped }),
     };
   },
 };

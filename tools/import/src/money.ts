@@ -20,11 +20,11 @@ export function exactMoney(doc: Doc, field: string): number {
  * An optional amount: `value`, exact, when it can be kept (absent or null in the original: `fallback`); else the record
  * is kept without it (`value` undefined) and `dropped` says which value was left out and why.
  */
-export function optionalExactMoney(
+export function optionalExactMoney<F extends number | undefined>(
   doc: Doc,
   field: string,
-  fallback: number,
-): { value: number; dropped?: undefined } | { value: undefined; dropped: Dropped } {
+  fallback: F,
+): { value: number | F; dropped?: undefined } | { value: undefined; dropped: Dropped } {
   const read = doc[field];
   if (read === undefined || read === null) return { value: fallback };
   try {

@@ -149,6 +149,37 @@ describe('importing the values the original kept', () => {
     );
   });
 
+  it('keeps a trip’s money with a third decimal exactly, drops an optional amount it cannot keep and names it', async () => {
+    const money =
+      'SELECT t."estimatedPrice"::text AS "estimatedPrice", t.charges::text AS charges, t."settledAmount"::text AS ' +
+      '"settledAmount", t."cashPrice"::text AS "cashPrice", s.amount::text AS amount FROM trips t ' +
+      'JOIN trip_services s ON s."tripId" = t.id WHERE t.id = $1';
+    expect(await one(money, ID.tripThirdDecimal)).toEqual({
+      estimatedPrice: '12.345000',
+      charges: '0.195000',
+      settledAmount: '27.195000',
+      cashPrice: '0.000000',
+      amount: '12.345000',
+    });
+    // A cash price of seven decimals: the trip is kept without it (not with a rounded one), and listed.
+    expect(await one(money, ID.tripUnkeptCash)).toMatchObject({ cashPrice: null });
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        collection: 'trips',
+        id: ID.tripUnkeptCash,
+        without: 'cashPrice',
+        value: UNKEPT_FEE,
+        reason: expect.stringContaining('at most 6 decimals'),
+      }),
+    );
+    // The estimated price is required: one that cannot be kept refuses the trip, naming the value read.
+    expect(await one('SELECT id FROM trips WHERE id = $1', ID.tripUnkeptPrice)).toBeUndefined();
+    expect(lines).toContainEqual(
+      expect.objectContaining({ id: ID.tripUnkeptPrice, field: 'estimatedPrice', value: UNKEPT_FEE }),
+    );
+    expect(summaryOf(report).collections.trips).toMatchObject({ imported: SIZES.trips + 2, refused: 1 });
+  });
+
   it('skips a soft-deleted record, listing it, and imports the live one that took its plate', async () => {
     expect(await one('SELECT id FROM vehicles WHERE "registrationNumber" = $1', PLATE)).toEqual({
       id: ID.reRegistered,

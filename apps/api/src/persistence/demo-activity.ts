@@ -45,7 +45,7 @@ export async function seedTrips(
       approved: true,
       driverId: linkedVehicle.driverId,
     },
-    pricing: { id: ids.next(), type: 'standard', pricePerKm: 250, pricePerMinute: 30 },
+    pricing: { id: ids.next(), type: 'standard', pricePerKm: 2_500_000, pricePerMinute: 300_000 },
     pickupLocation: geoPoint(-0.2166, 5.556),
     serviceDestination: geoPoint(-0.2052, 5.5701),
     estimatedDistance,
@@ -58,10 +58,10 @@ export async function seedTrips(
   settled.checkOut(geoPoint(-0.2052, 5.5701), at(-2));
   settled.settle(settled.amountDue ?? 0, 'momo', at(-2));
   const refunded = Trip.create(tripRequest('TKT-0002', 6.1, 'cash'), ids, at(-1));
-  refunded.end({ finalDistance: 6, durationMinutes: 15, discount: 100 }, at(-1));
+  refunded.end({ finalDistance: 6, durationMinutes: 15, discount: 1_000_000 }, at(-1));
   refunded.checkOut(geoPoint(-0.187, 5.6037), at(-1));
   refunded.settle(refunded.amountDue ?? 0, 'cash', at(-1));
-  refunded.refund(500, at(-1));
+  refunded.refund(5_000_000, at(-1));
   const ongoing = Trip.create(tripRequest('TKT-0003', 5, 'momo'), ids, now);
   for (const t of [settled, refunded, ongoing]) await db.trips.add(t);
 }

@@ -46,7 +46,7 @@ function requestInfoOf(row: TransactionRow): RequestInfo | null {
 }
 
 /** A numeric column as exact text: Prisma's Decimal (its models and raw queries) or pg's text. */
-function decimalText(value: Prisma.Decimal | string): string {
+export function decimalText(value: Prisma.Decimal | string): string {
   return typeof value === 'string' ? value : value.toFixed();
 }
 

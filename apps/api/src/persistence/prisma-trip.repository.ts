@@ -1,5 +1,6 @@
 import {
   DuplicateErrors,
+  moneyFromText,
   oneOf,
   parseGeoPoint,
   PAYMENT_METHODS,
@@ -14,6 +15,7 @@ import {
 import { tripRows } from '@transport/rows';
 import type { Trip as TripRow, TripService as ServiceRow } from '../generated/prisma/client';
 import { inTransaction } from './in-transaction';
+import { decimalText } from './prisma-transaction.repository';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import { sqlOn, type PrismaExecutor } from './prisma-executor';
@@ -21,6 +23,9 @@ import { inAssemblyScope, orderedPage } from './paging';
 import { translateUniqueViolation } from './prisma-errors';
 
 type TripWithService = TripRow & { service: ServiceRow | null };
+
+/** A numeric money column (Prisma's Decimal, or pg's text on a raw read) as exact millionths of a cedi. */
+const money = (value: Parameters<typeof decimalText>[0], field: string) => moneyFromText(decimalText(value), field);
 
 /** A stored JSON object as its writer (`tripRows`) wrote it; what a row cannot do without is checked after. */
 function object<T extends object>(table: string, id: string, field: string, value: unknown): Partial<T> {
@@ -50,7 +55,7 @@ function serviceToDomain(row: ServiceRow): TripServiceState {
     vehicle: vehicle as TripServiceState['vehicle'],
     pricing: pricing as TripServiceState['pricing'],
     passengers: row.passengers,
-    amount: row.amount,
+    amount: money(row.amount, 'amount'),
     ended: row.ended,
   };
 }
@@ -62,13 +67,13 @@ export function toDomain(row: TripWithService): Trip {
       id: row.id,
       ticketNumber: row.ticketNumber,
       service: serviceToDomain(row.service),
-      estimatedPrice: row.estimatedPrice,
+      estimatedPrice: money(row.estimatedPrice, 'estimatedPrice'),
       estimatedDistance: row.estimatedDistance,
-      charges: row.charges,
-      settledAmount: row.settledAmount,
-      discount: row.discount,
+      charges: money(row.charges, 'charges'),
+      settledAmount: money(row.settledAmount, 'settledAmount'),
+      discount: money(row.discount, 'discount'),
       settled: row.settled,
-      refundAmount: row.refundAmount,
+      refundAmount: money(row.refundAmount, 'refundAmount'),
       refunded: row.refunded,
       user: row.user,
       pickupLocation: parseGeoPoint(row.pickupLocation, 'pickupLocation'),
@@ -78,8 +83,8 @@ export function toDomain(row: TripWithService): Trip {
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
     };
-    if (row.finalPrice !== null) s.finalPrice = row.finalPrice;
-    if (row.cashPrice !== null) s.cashPrice = row.cashPrice;
+    if (row.finalPrice !== null) s.finalPrice = money(row.finalPrice, 'finalPrice');
+    if (row.cashPrice !== null) s.cashPrice = money(row.cashPrice, 'cashPrice');
     if (row.finalDistance !== null) s.finalDistance = row.finalDistance;
     if (row.paymentMethod !== null) s.paymentMethod = oneOf(PAYMENT_METHODS, row.paymentMethod, 'paymentMethod');
     if (row.droppedOffLocation !== null)

@@ -23,7 +23,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { cedisToPesewas, geoPoint } from '@transport/domain';
+import { geoPoint, moneyFromCedis } from '@transport/domain';
 import type { AppConfig } from '../config';
 import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
@@ -103,8 +103,8 @@ export class TripsController {
         vehicleId: body.vehicle,
         pricing: {
           type: body.pricing.type,
-          pricePerKm: cedisToPesewas(body.pricing.pricePerKm, 'pricing.pricePerKm'),
-          pricePerMinute: cedisToPesewas(body.pricing.pricePerMinute, 'pricing.pricePerMinute'),
+          pricePerKm: moneyFromCedis(body.pricing.pricePerKm, 'pricing.pricePerKm', 2),
+          pricePerMinute: moneyFromCedis(body.pricing.pricePerMinute, 'pricing.pricePerMinute', 2),
         },
         passengers: body.passengers,
         user: body.user,
@@ -148,8 +148,8 @@ export class TripsController {
     const input = {
       finalDistance: b.finalDistance,
       durationMinutes: b.durationMinutes,
-      discount: cedisToPesewas(b.discount ?? 0, 'discount'),
-      charges: cedisToPesewas(b.charges ?? 0, 'charges'),
+      discount: moneyFromCedis(b.discount ?? 0, 'discount', 2),
+      charges: moneyFromCedis(b.charges ?? 0, 'charges', 2),
     };
     return this.trips.end(id, input, actorOf(p), expectedVersion(ifMatch));
   }
@@ -198,7 +198,7 @@ export class TripsController {
   ): Promise<TripResponse> {
     return this.trips.settle(
       id,
-      cedisToPesewas(b.amount, 'amount'),
+      moneyFromCedis(b.amount, 'amount', 2),
       b.paymentMethod,
       actorOf(p),
       expectedVersion(ifMatch),
@@ -221,6 +221,6 @@ export class TripsController {
     @Headers('if-match') ifMatch: string | undefined,
     @CurrentPrincipal() p: Principal,
   ): Promise<TripResponse> {
-    return this.trips.refund(id, cedisToPesewas(b.amount, 'amount'), actorOf(p), expectedVersion(ifMatch));
+    return this.trips.refund(id, moneyFromCedis(b.amount, 'amount', 2), actorOf(p), expectedVersion(ifMatch));
   }
 }

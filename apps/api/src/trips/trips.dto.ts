@@ -18,7 +18,7 @@ import {
 } from 'class-validator';
 import {
   PAYMENT_METHODS,
-  pesewasToCedis,
+  moneyToCedis,
   SERVICE_TYPES,
   type GeoPoint,
   type TripState,
@@ -188,7 +188,10 @@ class TripServiceResponse {
   @ApiProperty() ended!: boolean;
 }
 
-/** The Trip of the interface. Money in cedis (two decimals at most), distances in kilometres. */
+/**
+ * The Trip of the interface. Money in cedis, a JSON number with every decimal kept (12.345 for a price the original
+ * service recorded with a third decimal; a new trip's are whole pesewas), distances in kilometres.
+ */
 export class TripResponse extends RecordResponse {
   @ApiProperty({ type: TripServiceResponse }) service!: TripServiceResponse;
   @ApiProperty({ example: 'TKT-0001' }) ticketNumber!: string;
@@ -212,7 +215,7 @@ export class TripResponse extends RecordResponse {
   @ApiPropertyOptional({ format: 'date-time' }) checkOutTime?: string;
 }
 
-const cedis = (p: number | undefined) => (p === undefined ? undefined : pesewasToCedis(p));
+const cedis = (p: number | undefined) => (p === undefined ? undefined : moneyToCedis(p));
 
 export function toTripResponse(t: TripState): TripResponse {
   const s = t.service;
@@ -241,24 +244,24 @@ export function toTripResponse(t: TripState): TripResponse {
       pricing: {
         _id: s.pricing.id,
         type: s.pricing.type,
-        pricePerKm: pesewasToCedis(s.pricing.pricePerKm),
-        pricePerMinute: pesewasToCedis(s.pricing.pricePerMinute),
+        pricePerKm: moneyToCedis(s.pricing.pricePerKm),
+        pricePerMinute: moneyToCedis(s.pricing.pricePerMinute),
       },
       passengers: s.passengers,
-      amount: pesewasToCedis(s.amount),
+      amount: moneyToCedis(s.amount),
       ended: s.ended,
     },
     ticketNumber: t.ticketNumber,
-    estimatedPrice: pesewasToCedis(t.estimatedPrice),
+    estimatedPrice: moneyToCedis(t.estimatedPrice),
     estimatedDistance: t.estimatedDistance,
     finalPrice: cedis(t.finalPrice),
     cashPrice: cedis(t.cashPrice),
-    charges: pesewasToCedis(t.charges),
-    settledAmount: pesewasToCedis(t.settledAmount),
-    discount: pesewasToCedis(t.discount),
+    charges: moneyToCedis(t.charges),
+    settledAmount: moneyToCedis(t.settledAmount),
+    discount: moneyToCedis(t.discount),
     settled: t.settled,
     finalDistance: t.finalDistance,
-    refundAmount: pesewasToCedis(t.refundAmount),
+    refundAmount: moneyToCedis(t.refundAmount),
     refunded: t.refunded,
     paymentMethod: t.paymentMethod,
     user: t.user,

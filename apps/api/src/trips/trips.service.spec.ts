@@ -1,4 +1,4 @@
-import { geoPoint } from '@transport/domain';
+import { geoPoint, moneyFromCedis, moneyToCedis } from '@transport/domain';
 import { allPassed, days, passedDriverChecklist } from '@transport/domain/testing';
 import { ADMIN, APPROVER, driverInput, fakePorts, INSPECTOR, ownerInput, PLATFORM } from '../core/testing/fixtures';
 import { driversOnFakes, registerAndReadKey } from '../drivers/drivers.testing';
@@ -35,7 +35,7 @@ async function setup() {
     serviceType: 'taxi',
     driverId: driver._id,
     vehicleId: vehicle._id,
-    pricing: { type: 'standard', pricePerKm: 250, pricePerMinute: 30 },
+    pricing: { type: 'standard', pricePerKm: 2_500_000, pricePerMinute: 300_000 },
     passengers: 1,
     user: 'passenger-1',
     pickupLocation: geoPoint(-0.2166, 5.556, 'pickupLocation'),
@@ -81,7 +81,7 @@ describe('TripsService on fakes', () => {
     await expect(s.trips.settle(trip._id, 100, 'cash', PLATFORM)).rejects.toMatchObject({ code: 'TRIP_NOT_ENDED' });
     const ended = await s.trips.end(
       trip._id,
-      { finalDistance: 10, durationMinutes: 20, discount: 100, charges: 50 },
+      { finalDistance: 10, durationMinutes: 20, discount: 1_000_000, charges: 195_000 },
       PLATFORM,
       0,
     );
@@ -92,7 +92,12 @@ describe('TripsService on fakes', () => {
     expect(await s.trips.checkOut(trip._id, geoPoint(-0.19, 5.6, 'droppedOffLocation'), PLATFORM)).toMatchObject({
       checkedOut: true,
     });
-    const due = Math.round((ended.finalPrice! - ended.discount + ended.charges) * 100);
+    // Millionths of a cedi: a charge with a third decimal (0.195) is kept exactly.
+    const due =
+      moneyFromCedis(ended.finalPrice, 'finalPrice') -
+      moneyFromCedis(ended.discount, 'discount') +
+      moneyFromCedis(ended.charges, 'charges');
+    expect(ended.charges).toBe(0.195);
     await expect(s.trips.settle(trip._id, due + 1, 'cash', PLATFORM)).rejects.toMatchObject({
       code: 'TRIP_SETTLEMENT_MISMATCH',
     });
@@ -101,7 +106,10 @@ describe('TripsService on fakes', () => {
       paymentMethod: 'momo',
     });
     await expect(s.trips.refund(trip._id, due + 1, PLATFORM)).rejects.toMatchObject({ code: 'TRIP_REFUND_TOO_LARGE' });
-    expect(await s.trips.refund(trip._id, due, PLATFORM)).toMatchObject({ refunded: true, refundAmount: due / 100 });
+    expect(await s.trips.refund(trip._id, due, PLATFORM)).toMatchObject({
+      refunded: true,
+      refundAmount: moneyToCedis(due),
+    });
   });
 
   it('refuses unknown trips and stale revisions', async () => {

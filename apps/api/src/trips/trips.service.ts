@@ -114,7 +114,7 @@ export class TripsService {
     return toTripResponse(saved.toState());
   }
 
-  /** The final price from the final distance and duration (once); money in pesewas. */
+  /** The final price from the final distance and duration (once); money in millionths of a cedi. */
   end(
     id: string,
     input: { finalDistance: number; durationMinutes: number; discount: number; charges: number },
@@ -128,7 +128,7 @@ export class TripsService {
     return this.change(id, actor, expectedVersion, 'TripCheckedOut', (t, at) => t.checkOut(droppedOffLocation, at));
   }
 
-  /** Settles once, for exactly the amount due (pesewas). */
+  /** Settles once, for exactly the amount due (millionths of a cedi). */
   settle(
     id: string,
     amount: number,
@@ -139,7 +139,7 @@ export class TripsService {
     return this.change(id, actor, expectedVersion, 'TripSettled', (t, at) => t.settle(amount, paymentMethod, at));
   }
 
-  /** Refunds add up to at most the settled amount (pesewas). */
+  /** Refunds add up to at most the settled amount (millionths of a cedi). */
   refund(id: string, amount: number, actor: Actor, expectedVersion?: number): Promise<TripResponse> {
     return this.change(id, actor, expectedVersion, 'TripRefunded', (t, at) => t.refund(amount, at));
   }

@@ -249,7 +249,7 @@ export async function loadApiFixture(database: Pick<Database, 'prisma'>): Promis
           approved: true,
           driverId: vehicle.driverId,
         },
-        pricing: { id: ids.next(), type: 'standard', pricePerKm: 250, pricePerMinute: 30 },
+        pricing: { id: ids.next(), type: 'standard', pricePerKm: 2_500_000, pricePerMinute: 300_000 },
         pickupLocation: geoPoint(-0.2166, 5.556),
         serviceDestination: geoPoint(-0.2052, 5.5701),
         estimatedDistance: 8,
@@ -261,7 +261,7 @@ export async function loadApiFixture(database: Pick<Database, 'prisma'>): Promis
       new Date(at),
     );
     if (ticket === 'TKT-NOON') {
-      trip.end({ finalDistance: 8.5, durationMinutes: 21, discount: 50 }, new Date('2026-10-15T12:30:00Z'));
+      trip.end({ finalDistance: 8.5, durationMinutes: 21, discount: 500_000 }, new Date('2026-10-15T12:30:00Z'));
       trip.checkOut(geoPoint(-0.2052, 5.5701), new Date('2026-10-15T12:31:00Z'));
       trip.settle(trip.amountDue!, 'cash', new Date('2026-10-15T12:31:00Z'));
     }

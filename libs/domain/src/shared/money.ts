@@ -1,9 +1,9 @@
 import { DomainError } from './domain-error';
 
 /**
- * Trip prices are held in integer pesewas (minor units of the Ghana cedi) so sums and comparisons are exact; the wire
- * shows cedis as numbers with at most two decimals. The ceiling (20 million cedis, far above any mobile-money limit)
- * keeps every amount inside a PostgreSQL integer column and every sum exact. Payments are exact to six decimals: below.
+ * Pesewas (minor units of the Ghana cedi), integers: what offence fines are held in. The ceiling (20 million cedis, far
+ * above any mobile-money limit) keeps every amount inside a PostgreSQL integer column and every sum exact. Payments'
+ * and trips' money is exact to six decimals: below.
  */
 export const MAX_PESEWAS = 2_000_000_000; // twenty million cedis: fits a PostgreSQL integer column
 
@@ -44,6 +44,8 @@ export function pesewasToCedis(pesewas: number): number {
  */
 export const MONEY_DECIMALS = 6;
 const UNITS_PER_CEDI = 1_000_000;
+/** Millionths of a cedi in a pesewa: the smallest amount a new price or a provider's charge is made of. */
+export const MONEY_UNITS_PER_PESEWA = UNITS_PER_CEDI / 100;
 /** Twenty million cedis, in millionths (2e13: a safe integer, 14 digits). */
 export const MAX_MONEY = 20_000_000 * UNITS_PER_CEDI;
 
@@ -111,7 +113,7 @@ export function moneyText(money: number): string {
 
 /** Whether the money is a whole number of pesewas (what a provider can charge: two decimals). */
 export function isWholePesewas(money: number): boolean {
-  return money % (UNITS_PER_CEDI / 100) === 0;
+  return money % MONEY_UNITS_PER_PESEWA === 0;
 }
 
 /**

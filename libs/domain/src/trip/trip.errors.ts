@@ -1,4 +1,5 @@
 import { DomainError } from '../shared/domain-error';
+import { moneyText } from '../shared/money';
 
 export const TripErrors = {
   vehicleNotApproved: () => new DomainError('TRIP_VEHICLE_NOT_APPROVED', 'Trips need an approved vehicle'),
@@ -17,13 +18,13 @@ export const TripErrors = {
   settlementMismatch: (due: number) =>
     new DomainError(
       'TRIP_SETTLEMENT_MISMATCH',
-      `The amount settled must be the amount due: ${(due / 100).toFixed(2)}`,
+      `The amount settled must be the amount due: ${moneyText(due)}`,
       'amount',
     ),
   refundTooLarge: (left: number) =>
     new DomainError(
       'TRIP_REFUND_TOO_LARGE',
-      `Refunds cannot exceed the settled amount; at most ${(left / 100).toFixed(2)} is left`,
+      `Refunds cannot exceed the settled amount; at most ${moneyText(left)} is left`,
       'amount',
     ),
   refundNotPositive: () => new DomainError('INVALID_AMOUNT', 'A refund must be more than zero', 'amount'),

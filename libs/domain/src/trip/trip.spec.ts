@@ -5,7 +5,15 @@ import { days, ports, T0, onlyRefusals } from '../testing/fixtures';
 import { estimatePrice, type Pricing } from './pricing';
 import { Trip, type TripRequest } from './trip';
 
-const pricing: Pricing = { id: '65a0000000000000000000c1', type: 'standard', pricePerKm: 250, pricePerMinute: 30 };
+/** Millionths of a cedi in a pesewa: the amounts below are written in pesewas. */
+const P = 10_000;
+const pricing: Pricing = {
+  id: '65a0000000000000000000c1',
+  type: 'standard',
+  pricePerKm: 250 * P,
+  pricePerMinute: 30 * P,
+};
+
 const driver = {
   id: '65a0000000000000000000d1',
   name: 'Kojo',
@@ -53,14 +61,14 @@ const codeOf = (fn: () => unknown): string => {
 const newTrip = (over: Partial<TripRequest> = {}) => Trip.create(request(over), ports().ids, T0);
 const ended = () => {
   const t = newTrip();
-  t.end({ finalDistance: 10, durationMinutes: 25, discount: 100, charges: 50 }, days(1));
+  t.end({ finalDistance: 10, durationMinutes: 25, discount: 100 * P, charges: 50 * P }, days(1));
   return t;
 };
 
 describe('Trip creation', () => {
   it('snapshots the service and estimates the price in pesewas', () => {
     const s = newTrip().toState();
-    expect(s.estimatedPrice).toBe(8 * 250 + 20 * 30);
+    expect(s.estimatedPrice).toBe((8 * 250 + 20 * 30) * P);
     expect(s.service).toMatchObject({
       serviceID: 'SRV-1',
       type: 'taxi',
@@ -117,23 +125,23 @@ describe('Trip life cycle', () => {
     const s = t.toState();
     expect(s).toMatchObject({
       finalDistance: 10,
-      finalPrice: 10 * 250 + 25 * 30,
-      discount: 100,
-      charges: 50,
-      service: { ended: true, amount: 3250 },
+      finalPrice: (10 * 250 + 25 * 30) * P,
+      discount: 100 * P,
+      charges: 50 * P,
+      service: { ended: true, amount: 3250 * P },
     });
-    expect(t.amountDue).toBe(3250 - 100 + 50);
+    expect(t.amountDue).toBe((3250 - 100 + 50) * P);
     expect(codeOf(() => t.end({ finalDistance: 1, durationMinutes: 1 }, days(2)))).toBe('TRIP_ALREADY_ENDED');
   });
 
   it('ends without discount or charges when none are given, and refuses a discount above the price', () => {
     const t = newTrip();
     expect(t.amountDue).toBeUndefined();
-    expect(codeOf(() => t.end({ finalDistance: 1, durationMinutes: 0, discount: 251 }, days(1)))).toBe(
+    expect(codeOf(() => t.end({ finalDistance: 1, durationMinutes: 0, discount: 251 * P }, days(1)))).toBe(
       'TRIP_DISCOUNT_TOO_LARGE',
     );
     t.end({ finalDistance: 1, durationMinutes: 0 }, days(1));
-    expect(t.toState()).toMatchObject({ discount: 0, charges: 0, finalPrice: 250 });
+    expect(t.toState()).toMatchObject({ discount: 0, charges: 0, finalPrice: 250 * P });
   });
 
   it('checks out once, after the end, recording where and when', () => {
@@ -150,33 +158,49 @@ describe('Trip life cycle', () => {
   });
 
   it('settles once for exactly the amount due; cash settlements record the cash price', () => {
-    expect(codeOf(() => newTrip().settle(100, 'cash', days(1)))).toBe('TRIP_NOT_ENDED');
+    expect(codeOf(() => newTrip().settle(100 * P, 'cash', days(1)))).toBe('TRIP_NOT_ENDED');
     const t = ended();
-    expect(codeOf(() => t.settle(3199, 'cash', days(2)))).toBe('TRIP_SETTLEMENT_MISMATCH');
-    expect(codeOf(() => t.settle(3200, 'barter', days(2)))).toBe('INVALID_VALUE');
-    t.settle(3200, 'cash', days(2));
-    expect(t.toState()).toMatchObject({ settled: true, settledAmount: 3200, cashPrice: 3200, paymentMethod: 'cash' });
-    expect(codeOf(() => t.settle(3200, 'cash', days(3)))).toBe('TRIP_ALREADY_SETTLED');
+    expect(codeOf(() => t.settle(3199 * P, 'cash', days(2)))).toBe('TRIP_SETTLEMENT_MISMATCH');
+    expect(codeOf(() => t.settle(3200 * P, 'barter', days(2)))).toBe('INVALID_VALUE');
+    t.settle(3200 * P, 'cash', days(2));
+    expect(t.toState()).toMatchObject({
+      settled: true,
+      settledAmount: 3200 * P,
+      cashPrice: 3200 * P,
+      paymentMethod: 'cash',
+    });
+    expect(codeOf(() => t.settle(3200 * P, 'cash', days(3)))).toBe('TRIP_ALREADY_SETTLED');
     const momo = ended();
-    momo.settle(3200, 'momo', days(2));
+    momo.settle(3200 * P, 'momo', days(2));
     expect(momo.toState()).not.toHaveProperty('cashPrice');
   });
 
   it('refunds only settled trips, in parts that never exceed the settled amount', () => {
-    expect(codeOf(() => ended().refund(100, days(2)))).toBe('TRIP_NOT_SETTLED');
+    expect(codeOf(() => ended().refund(100 * P, days(2)))).toBe('TRIP_NOT_SETTLED');
     const t = ended();
-    t.settle(3200, 'momo', days(2));
+    t.settle(3200 * P, 'momo', days(2));
     expect(codeOf(() => t.refund(0, days(3)))).toBe('INVALID_AMOUNT');
-    t.refund(1200, days(3));
-    t.refund(2000, days(3));
-    expect(t.toState()).toMatchObject({ refunded: true, refundAmount: 3200 });
+    t.refund(1200 * P, days(3));
+    t.refund(2000 * P, days(3));
+    expect(t.toState()).toMatchObject({ refunded: true, refundAmount: 3200 * P });
     expect(() => t.refund(1, days(4))).toThrow(/at most 0.00/);
+  });
+
+  it('keeps money with a third decimal exactly: a 1.95% charge of 10.00 and what is due with it', () => {
+    const t = newTrip();
+    t.end({ finalDistance: 10, durationMinutes: 25, charges: 195_000 }, days(1));
+    expect(t.amountDue).toBe(3250 * P + 195_000);
+    expect(() => t.settle(3250 * P, 'cash', days(2))).toThrow(/amount due: 32.695/);
+    t.settle(32_695_000, 'cash', days(2));
+    t.refund(12_345_000, days(3));
+    expect(() => t.refund(20_350_001, days(3))).toThrow(/at most 20.35 is left/);
+    expect(t.toState()).toMatchObject({ settledAmount: 32_695_000, cashPrice: 32_695_000, refundAmount: 12_345_000 });
   });
 
   it('records each step as an event', () => {
     const t = ended();
     t.checkOut(geoPoint(0, 0), days(2));
-    t.settle(3200, 'momo', days(2));
+    t.settle(3200 * P, 'momo', days(2));
     t.refund(10, days(3));
     expect(t.pullEvents().map((e) => e.type)).toEqual([
       'TripCreated',
@@ -194,7 +218,11 @@ describe('Trip life cycle', () => {
   });
 
   it('prices exactly, rounding to the nearest pesewa', () => {
-    expect(estimatePrice({ ...pricing, pricePerKm: 333 }, 1.5, 0)).toBe(500);
+    expect(estimatePrice({ ...pricing, pricePerKm: 333 * P }, 1.5, 0)).toBe(500 * P);
+    // A price per km with a third decimal (2.345) is kept; the fare of a measured distance is whole pesewas.
+    expect(estimatePrice({ ...pricing, pricePerKm: 2_345_000, pricePerMinute: 0 }, 2, 0)).toBe(4_690_000);
+    expect(estimatePrice({ ...pricing, pricePerKm: 2_345_000, pricePerMinute: 0 }, 1, 0)).toBe(2_350_000);
+    expect(() => estimatePrice({ ...pricing, pricePerKm: 0.5 }, 1, 0)).toThrow(/pricePerKm/);
     expect(() => estimatePrice(pricing, 2000, 0)).toThrow(/distance/);
   });
 });
@@ -202,9 +230,9 @@ describe('Trip life cycle', () => {
 describe('Trip refunds (property)', () => {
   it('never refund more in total than was settled', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: -5, max: 5000 }), { maxLength: 20 }), (refunds) => {
+      fc.property(fc.array(fc.integer({ min: -5, max: 5000 * P }), { maxLength: 20 }), (refunds) => {
         const t = ended();
-        t.settle(3200, 'momo', days(2));
+        t.settle(3200 * P, 'momo', days(2));
         for (const amount of refunds) {
           try {
             t.refund(amount, days(3));
@@ -217,6 +245,29 @@ describe('Trip refunds (property)', () => {
         }
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('Trip pricing (property)', () => {
+  it('prices any exact prices, distance and time as whole pesewas within half a pesewa of the exact fare', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1_000_000_000 }),
+        fc.integer({ min: 0, max: 1_000_000_000 }),
+        fc.integer({ min: 0, max: 100_000 }),
+        fc.integer({ min: 0, max: 1_440 }),
+        (perKm, perMinute, metres, minutes) => {
+          const km = metres / 100;
+          const price = estimatePrice({ ...pricing, pricePerKm: perKm, pricePerMinute: perMinute }, km, minutes);
+          expect(Number.isSafeInteger(price) && price % P === 0).toBe(true);
+          // The exact fare in millionths, as an integer ratio (metres / 100 km): no float in the check.
+          const exactTimes100 = BigInt(perKm) * BigInt(metres) + BigInt(perMinute) * BigInt(minutes) * 100n;
+          const diffTimes100 = BigInt(price) * 100n - exactTimes100;
+          expect(diffTimes100 <= BigInt(P) * 50n && diffTimes100 >= -BigInt(P) * 50n).toBe(true);
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });

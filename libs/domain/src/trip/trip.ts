@@ -3,7 +3,7 @@ import type { DomainEvent } from '../shared/events';
 import type { GeoPoint } from '../shared/geo-point';
 import { assertObjectId, type IdGenerator } from '../shared/id-generator';
 import { oneOf } from '../shared/identity';
-import { assertPesewas } from '../shared/money';
+import { assertMoney } from '../shared/money';
 import { boundedNumber } from '../shared/values';
 import { estimatePrice, MAX_TRIP_KM, type Pricing } from './pricing';
 import { TripErrors } from './trip.errors';
@@ -44,12 +44,15 @@ export interface TripServiceState {
   readonly vehicle: Omit<VehicleSnapshot, 'approved' | 'driverId'>;
   readonly pricing: Pricing;
   readonly passengers: number;
-  /** Pesewas. */
+  /** Millionths of a cedi (exact money). */
   readonly amount: number;
   readonly ended: boolean;
 }
 
-/** Money fields are pesewas; distances kilometres. */
+/**
+ * Money fields are exact: whole millionths of a cedi (`MONEY_DECIMALS`; an imported price of 12.345 is 12345000);
+ * distances kilometres.
+ */
 export interface TripState {
   readonly id: string;
   readonly ticketNumber: string;
@@ -177,7 +180,7 @@ export class Trip {
   get version(): number {
     return this.state.version;
   }
-  /** What the passenger owes once the trip has ended: final price less discount plus charges (pesewas). */
+  /** What the passenger owes once the trip has ended: final price less discount plus charges (millionths of a cedi). */
   get amountDue(): number | undefined {
     const s = this.state;
     return s.finalPrice === undefined ? undefined : s.finalPrice - s.discount + s.charges;
@@ -193,14 +196,14 @@ export class Trip {
     return out;
   }
 
-  /** Prices the trip from the final distance and duration; discount and charges in pesewas. */
+  /** Prices the trip from the final distance and duration; discount and charges in millionths of a cedi. */
   end(input: { finalDistance: number; durationMinutes: number; discount?: number; charges?: number }, at: Date): void {
     const s = this.state;
     if (s.service.ended) throw TripErrors.alreadyEnded();
     const finalDistance = boundedNumber(input.finalDistance, 'finalDistance', 0, MAX_TRIP_KM);
     const price = estimatePrice(s.service.pricing, finalDistance, input.durationMinutes);
-    const discount = assertPesewas(input.discount ?? 0, 'discount');
-    const charges = assertPesewas(input.charges ?? 0, 'charges');
+    const discount = assertMoney(input.discount ?? 0, 'discount');
+    const charges = assertMoney(input.charges ?? 0, 'charges');
     if (discount > price) throw TripErrors.discountTooLarge();
     s.service = { ...s.service, amount: price, ended: true };
     s.finalDistance = finalDistance;
@@ -222,14 +225,14 @@ export class Trip {
     this.record('TripCheckedOut', at);
   }
 
-  /** Once, for exactly the amount due (pesewas). */
+  /** Once, for exactly the amount due (millionths of a cedi). */
   settle(amount: number, method: string, at: Date): void {
     const s = this.state;
     const due = this.amountDue;
     if (due === undefined) throw TripErrors.notEnded();
     if (s.settled) throw TripErrors.alreadySettled();
     const paymentMethod = oneOf(PAYMENT_METHODS, method, 'paymentMethod');
-    if (assertPesewas(amount, 'amount') !== due) throw TripErrors.settlementMismatch(due);
+    if (assertMoney(amount, 'amount') !== due) throw TripErrors.settlementMismatch(due);
     s.settled = true;
     s.settledAmount = amount;
     s.paymentMethod = paymentMethod;
@@ -238,11 +241,11 @@ export class Trip {
     this.record('TripSettled', at, { amount, paymentMethod });
   }
 
-  /** Partial refunds add up; together they never exceed the settled amount (pesewas). */
+  /** Partial refunds add up; together they never exceed the settled amount (millionths of a cedi). */
   refund(amount: number, at: Date): void {
     const s = this.state;
     if (!s.settled) throw TripErrors.notSettled();
-    if (assertPesewas(amount, 'amount') === 0) throw TripErrors.refundNotPositive();
+    if (assertMoney(amount, 'amount') === 0) throw TripErrors.refundNotPositive();
     const left = s.settledAmount - s.refundAmount;
     if (amount > left) throw TripErrors.refundTooLarge(left);
     s.refundAmount += amount;

@@ -99,7 +99,7 @@ export function trip(ids: IdGenerator, n: number, when: Date) {
         approved: true,
         driverId: '65a0000000000000000000d1',
       },
-      pricing: { id: '65a0000000000000000000c1', type: 'standard', pricePerKm: 250, pricePerMinute: 30 },
+      pricing: { id: '65a0000000000000000000c1', type: 'standard', pricePerKm: 2_500_000, pricePerMinute: 300_000 },
       passengers: 1,
       user: 'passenger',
       pickupLocation: geoPoint(-0.2, 5.5),

@@ -19,8 +19,9 @@ exist, a \`Link: <...>; rel="next"\` header (RFC 8288) carries an \`after=<_id>\
 
 **Values.** Booleans in queries are \`true\` or \`false\`; ids are 24 lowercase hex characters (a well-formed id that names
 nothing simply matches nothing). Money is in cedis, as JSON numbers: sent with at most two decimals (more is a 400,
-never rounded); a payment's amount and fees are kept exactly to six decimals and answered with every decimal they
-carry (0.195, a 1.95% fee of 10.00, on a transaction imported from the original service). Weights kg; fuel capacity
+never rounded); a payment's amount and fees and a trip's prices and amounts are kept exactly to six decimals and
+answered with every decimal they carry (0.195, a 1.95% fee of 10.00, or a price of 12.345, imported from the original
+service). Weights kg; fuel capacity
 litres; distances km. Dates are ISO 8601 UTC. Phone numbers are stored as +233XXXXXXXXX; 0XXXXXXXXX is accepted.
 
 **Records.** Every record carries \`_id\`, \`createdAt\`, \`updatedAt\` and \`__v\` (its revision, increased by one on every

@@ -1,3 +1,4 @@
+import { CORRECTABLE_DRIVER_FIELDS, CORRECTABLE_OWNER_FIELDS, CORRECTABLE_VEHICLE_FIELDS } from '@transport/domain';
 import request from 'supertest';
 import { appOnTier } from './support/app-on-tier';
 import { describeOnEachTier } from './support/test-app';
@@ -82,6 +83,38 @@ describeOnEachTier('bad input', (tier) => {
     );
     expect(JSON.stringify(res.body)).not.toMatch(/at \w+ \(|node_modules|Prisma/);
   }
+
+  it.each([
+    ['drivers', () => f.ids.workingDriver, CORRECTABLE_DRIVER_FIELDS],
+    ['owners', () => f.ids.owners[0], CORRECTABLE_OWNER_FIELDS],
+    ['vehicles', () => f.ids.linkedVehicle, CORRECTABLE_VEHICLE_FIELDS],
+  ] as const)(
+    'refuses null for each correctable field of POST /%s/{id}/correct with a 4xx, changing nothing',
+    async (records, id, fields) => {
+      // Found by the fuzz tier (FUZZ_SEED=548845635): POST /drivers/{id}/correct with email: null answered 500.
+      const base = records === 'owners' ? `/vehicles/owner/${id()}` : `/${records}/${id()}`;
+      // Owners have no read route of their own: the stored row is compared.
+      const read = async () =>
+        records === 'owners'
+          ? { ...(await running.database.prisma.vehicleOwner.findUniqueOrThrow({ where: { id: id() } })), __v: 0 }
+          : (await http().get(base).set('Authorization', f.keys.admin).expect(200)).body;
+      const before = await read();
+      const version =
+        records === 'owners'
+          ? (await running.database.prisma.vehicleOwner.findUniqueOrThrow({ where: { id: id() } })).version
+          : before.__v;
+      for (const field of fields) {
+        const res = await http()
+          .post(`${base}/correct`)
+          .set('Authorization', f.keys.admin)
+          .set('If-Match', String(version))
+          .send({ [field]: null });
+        await expectRefused(res);
+        expect([field, res.status]).toEqual([field, 400]);
+      }
+      expect(await read()).toEqual(before);
+    },
+  );
 
   it('refuses a null transport union on POST /vehicles/{id}/link with a 400 naming it, and changes nothing', async () => {
     // Found by the fuzz tier (FUZZ_SEED=1876406949): null passed @IsOptional and reached the union lookup, a 500.

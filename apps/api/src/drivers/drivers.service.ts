@@ -20,6 +20,7 @@ import {
   type DriverState,
   type Jurisdiction,
   SYSTEM_ACTOR,
+  normalizeEmail,
   textablePhone,
   type IdGenerator,
   type Page,
@@ -224,6 +225,8 @@ export class DriversService {
   /** Corrects a driver (If-Match required; the rule per field is the domain's). */
   async correct(id: string, changes: DriverCorrection, actor: Actor, expectedVersion: number): Promise<DriverResponse> {
     if (changes.phone !== undefined) textablePhone(changes.phone, this.texting.countryCodes);
+    // Checked before it is looked up (a null or a number is a 400 INVALID_EMAIL, not a failed query).
+    const email = changes.email === undefined ? undefined : normalizeEmail(changes.email);
     const saved = await correctAggregate(
       { ...this.deps, users: this.stores.assemblyUsers },
       { ...this.spec(id, actor, expectedVersion, 'DriverCorrected'), expectedVersion },
@@ -231,7 +234,7 @@ export class DriversService {
       CORRECTABLE_DRIVER_FIELDS,
       async (d, at, context) => {
         // As at a staff registration: refused while any other driver, activated or awaiting activation, has it.
-        if (changes.email !== undefined && (await context.drivers.findByEmail(changes.email)).some((o) => o.id !== id))
+        if (email !== undefined && (await context.drivers.findByEmail(email)).some((o) => o.id !== id))
           throw DuplicateErrors.driverEmail();
         d.correct(changes, actor.id, at);
       },

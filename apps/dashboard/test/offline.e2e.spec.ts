@@ -242,46 +242,6 @@ describe('the dashboard without a signal (issue 29, at the roadside)', () => {
     await eventually(async () => (await outbox().textContent()) === '', 'an empty outbox');
   });
 
-  it('keeps an inspection waiting, not in conflict, while the service says an earlier send of it is still being recorded', async () => {
-    // The vehicle as the service has it now (the last test's send moved its revision after the page had read it).
-    await page.reload();
-    await inspectTask();
-    await context.setOffline(true);
-    await tickEveryItem(page);
-    await page.getByLabel('Headlights', { exact: true }).uncheck();
-    await page.getByRole('button', { name: 'Record the inspection' }).click();
-    await hasText(outbox(), '1 inspection waiting to send');
-    // The first send's answer was lost and the service is still recording it when the phone sends again.
-    let answered = 0;
-    await page.route('**/vehicles/*/inspect', (route) => {
-      answered += 1;
-      return route.fulfill({
-        status: 409,
-        contentType: 'application/problem+json',
-        headers: { 'Retry-After': '5' },
-        body: JSON.stringify({
-          type: 'about:blank',
-          title: 'Conflict',
-          status: 409,
-          code: 'IDEMPOTENCY_KEY_IN_PROGRESS',
-          detail: 'A first try of this change, under this Idempotency-Key, is still being carried out',
-        }),
-      });
-    });
-    await context.setOffline(false);
-    await eventually(async () => answered > 0, 'a send the service answered "still in progress"');
-    await hasText(outbox(), '1 inspection waiting to send');
-    expect(await page.getByText('the vehicle changed meanwhile').count()).toBe(0);
-    // The next chance sends it, and it is recorded once.
-    await page.unroute('**/vehicles/*/inspect');
-    await page.reload();
-    await eventually(
-      async () => (await recorded()).inspectionChecklist?.headlights === false,
-      'the kept inspection recorded by the service',
-    );
-    await eventually(async () => (await outbox().textContent()) === '', 'an empty outbox');
-  });
-
   it('discards a conflicting inspection only when the inspector confirms it, leaving the vehicle as it is', async () => {
     await inspectTask();
     await context.setOffline(true);

@@ -219,6 +219,56 @@ describe('the dashboard tells the truth at the roadside (issue 43)', () => {
     }
   });
 
+  it('keeps an inspection waiting, not in conflict, while the service says an earlier send of it is still being recorded', async () => {
+    const plate = 'GW 2202-23';
+    const { context, page } = await phone();
+    try {
+      await page.goto(url);
+      await signIn(page, running.demo.inspector, running.demo.password);
+      const id = await vehicleId(page, url, plate);
+      await page.goto(`${url}#/vehicles/${id}/inspect`);
+      await heading(page, 1, `Vehicle ${plate} · Record an inspection`).waitFor();
+      await context.setOffline(true);
+      await tickEveryItem(page);
+      await page.getByLabel('Headlights', { exact: true }).uncheck();
+      await page.getByRole('button', { name: 'Record the inspection' }).click();
+      await hasText(page.locator('header .outbox'), '1 inspection waiting to send');
+      // The first send's answer was lost and the service is still recording it when the phone sends again.
+      let answered = 0;
+      await page.route('**/vehicles/*/inspect', (route) => {
+        answered += 1;
+        return route.fulfill({
+          status: 409,
+          contentType: 'application/problem+json',
+          headers: { 'Retry-After': '5' },
+          body: JSON.stringify({
+            type: 'about:blank',
+            title: 'Conflict',
+            status: 409,
+            code: 'IDEMPOTENCY_KEY_IN_PROGRESS',
+            detail: 'A first try of this change, under this Idempotency-Key, is still being carried out',
+          }),
+        });
+      });
+      await context.setOffline(false);
+      await eventually(async () => answered > 0, 'a send the service answered "still in progress"');
+      await hasText(page.locator('header .outbox'), '1 inspection waiting to send');
+      expect(await page.getByText('the vehicle changed meanwhile').count()).toBe(0);
+      // The next chance sends it, and it is recorded.
+      await page.unroute('**/vehicles/*/inspect');
+      await page.reload();
+      await eventually(
+        async () =>
+          ((await (await asAssembly(`/vehicles/${id}`)).json()) as { inspectionChecklist?: Record<string, boolean> })
+            .inspectionChecklist?.headlights === false,
+        'the kept inspection recorded by the service',
+      );
+      await eventually(async () => (await page.locator('header .outbox').textContent()) === '', 'an empty outbox');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('refreshes the queue counts and lists when the outbox has sent, naming what was sent', async () => {
     const plate = 'GR 1001-24';
     const { context, page } = await phone();

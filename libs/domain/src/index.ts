@@ -15,6 +15,7 @@ export * from './shared/identity';
 export * from './shared/values';
 export * from './shared/mutable';
 export * from './shared/sms-parts';
+export * from './shared/language';
 
 export * from './owner/vehicle-owner';
 export * from './owner/vehicle-owner.repository';

@@ -21,6 +21,7 @@ export const ERROR_KINDS = {
   INVALID_DIGITAL_ADDRESS: 'validation',
   INVALID_DOCUMENT_NUMBER: 'validation',
   INVALID_EMAIL: 'validation',
+  INVALID_LANGUAGE: 'validation',
   INVALID_ID: 'validation',
   INVALID_ID_LIST: 'validation',
   INVALID_LOCATION: 'validation',

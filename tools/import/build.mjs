@@ -1,6 +1,6 @@
 // Builds the importer (tools/import) into dist/tools/import/main.js with esbuild (tools/build/node-app.mjs): one
 // CommonJS file with the domain compiled in, and every package that is not a production dependency too (yaml and
-// color-name, development dependencies); its runtime npm dependencies (bson, stream-json, pg) are left to node_modules,
+// color-name, development dependencies); its runtime npm dependencies (bson, pg) are left to node_modules,
 // which the runtime bundle installs.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';

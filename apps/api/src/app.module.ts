@@ -20,6 +20,7 @@ import { ReferenceDataModule } from './reference-data/reference-data.module';
 import { RemindersModule } from './reminders/reminders.module';
 import { SearchModule } from './search/search.module';
 import { TripsModule } from './trips/trips.module';
+import { ReportsModule } from './reports/reports.module';
 import { UssdModule } from './ussd/ussd.module';
 import { VehiclesModule } from './vehicles/vehicles.module';
 import { WorkPackModule } from './work-pack/work-pack.module';
@@ -51,6 +52,7 @@ export class AppModule {
         PaymentsModule,
         RemindersModule,
         UssdModule,
+        ReportsModule,
         ...(config.paymentBasePath
           ? [RouterModule.register([{ path: config.paymentBasePath, module: PaymentsModule }])]
           : []),

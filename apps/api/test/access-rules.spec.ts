@@ -99,6 +99,7 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['POST', '/ussd/hubtel', 'public'],
   ['POST', '/sms/hubtel', 'public'],
   ['GET', '/sms/hubtel', 'public'],
+  ['GET', '/vehicle-reports', 'admin assembly'],
   ['GET', '/health/live', 'public'],
   ['GET', '/health/ready', 'public'],
   ['GET', '/health', 'public'],

@@ -10,6 +10,7 @@ import { ReferenceDataModule } from '../src/reference-data/reference-data.module
 import { RemindersModule } from '../src/reminders/reminders.module';
 import { SearchModule } from '../src/search/search.module';
 import { TripsModule } from '../src/trips/trips.module';
+import { ReportsModule } from '../src/reports/reports.module';
 import { UssdModule } from '../src/ussd/ussd.module';
 import { VehiclesModule } from '../src/vehicles/vehicles.module';
 import { WorkPackModule } from '../src/work-pack/work-pack.module';
@@ -30,6 +31,7 @@ export function controllersOfApp(): Type[] {
     PaymentsModule,
     RemindersModule,
     UssdModule,
+    ReportsModule,
   ];
   return [...features.flatMap((m) => (Reflect.getMetadata('controllers', m) as Type[]) ?? []), HealthController];
 }

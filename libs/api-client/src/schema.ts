@@ -1645,6 +1645,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/vehicle-reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vehicles the public reported over USSD
+         * @description Newest first; every filter optional and combinable; `limit` 1..500 (default 50) with a `Link: <...>; rel="next"` header carrying the `after` cursor. Assembly staff (any role) read their own assembly's reports (`assembly` naming another is 403); the national admin reads every report, those about a plate no vehicle has (`assembly: null`) included. No caller’s phone number is kept, so none is shown.
+         */
+        get: operations["reportsList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3524,6 +3544,31 @@ export interface components {
             command: "check" | "stop" | "start" | "help";
             /** @description Whether an answer was texted (false: over the limits, or not sent). */
             replied: boolean;
+        };
+        VehicleReportResponse: {
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            _id: string;
+            /**
+             * @description The plate as the caller typed it, in the registry’s spelling when a vehicle has it.
+             * @example GR 1234-20
+             */
+            plate: string;
+            /** @description The vehicle with that plate; null: no vehicle on the registry has it. */
+            vehicle: string | null;
+            /** @description The vehicle's assembly; null: no vehicle has the plate (listed for the national admin only). */
+            assembly: string | null;
+            /** @enum {string} */
+            reason: "no_sticker" | "overloading" | "dangerous_driving" | "overcharging" | "other";
+            /**
+             * @description How the report came in.
+             * @enum {string}
+             */
+            channel: "ussd" | "sms";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            createdAt: string;
         };
     };
     responses: never;
@@ -13061,6 +13106,111 @@ export interface operations {
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    reportsList: {
+        parameters: {
+            query?: {
+                /** @description Only this assembly's reports (the national admin; assembly staff see their own assembly's, and another assembly is 403). */
+                assembly?: string;
+                /** @description Only the reports of this vehicle. */
+                vehicle?: string;
+                /** @description Only reports for this reason. */
+                reason?: "no_sticker" | "overloading" | "dangerous_driving" | "overcharging" | "other";
+                /** @description Reports made at or after this instant (ISO 8601). */
+                from?: string;
+                /** @description Reports made before this instant (ISO 8601). */
+                to?: string;
+                /** @description How many records to return: an integer from 1 to 500. */
+                limit?: number;
+                /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
+                count?: "true" | "false";
+                /** @description Cursor: the `_id` of the last report of the previous page. */
+                after?: string;
+            };
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VehicleReportResponse"][];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,3 +1,5 @@
+import type { Page, PageRequest } from '@transport/domain';
+
 // The port of the public USSD and SMS checks (docs/ussd-sms.md), beside the app's other ports (ports.ts).
 
 /** A vehicle reported by the public (USSD), for the assembly whose vehicle it is. No phone number is kept. */
@@ -9,6 +11,18 @@ export interface NewVehicleReport {
   reason: string;
   channel: 'ussd' | 'sms';
   at: Date;
+}
+
+/** A stored report, as assembly staff list it. */
+export type VehicleReportRecord = NewVehicleReport;
+
+/** What a list of reports is narrowed to; every field optional. `assemblyId` is the caller's scope or their filter. */
+export interface VehicleReportFilter {
+  assemblyId?: string;
+  vehicleId?: string;
+  reason?: string;
+  from?: Date;
+  to?: Date;
 }
 
 /**
@@ -25,6 +39,8 @@ export interface PublicRegistry {
   driverByLicence(licence: string): Promise<{ id: string; approved: boolean } | undefined>;
   /** Stores the report and its audit entry together (the actor is the channel, never the phone number). */
   addReport(report: NewVehicleReport): Promise<void>;
+  /** The reports, newest first, narrowed by the filter, a page at a time (the cursor is a report's id). */
+  reports(filter: VehicleReportFilter, page: PageRequest): Promise<Page<VehicleReportRecord>>;
   /** STOP (true) and START (false) from a phone number, at `at`. */
   setOptedOut(phone: string, optedOut: boolean, at: Date): Promise<void>;
 }

@@ -28,6 +28,7 @@ import type {
   TripService,
   Vehicle,
   VehicleOwner,
+  VehicleReport,
 } from '../generated/prisma/client';
 import type { TransactionClient } from '../generated/prisma/internal/prismaNamespace';
 
@@ -52,6 +53,7 @@ export interface Tables {
   trips: Trip;
   vehicle_owners: VehicleOwner;
   vehicles: Vehicle;
+  vehicle_reports: VehicleReport;
 }
 
 /** Kysely on one Prisma client (see `sqlOn`). */

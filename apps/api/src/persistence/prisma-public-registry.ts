@@ -1,8 +1,15 @@
 import { ANONYMOUS_ACTOR } from '@transport/domain';
 import { sql } from 'kysely';
-import type { NewVehicleReport, PublicRegistry } from '../core/public-registry';
+import type { Page, PageRequest } from '@transport/domain';
+import type {
+  NewVehicleReport,
+  PublicRegistry,
+  VehicleReportFilter,
+  VehicleReportRecord,
+} from '../core/public-registry';
 import type { PrismaClient } from '../generated/prisma/client';
 import { PrismaAuditLog } from './prisma-audit-log';
+import { inAssemblyScope, orderedPage } from './paging';
 import { sqlOn, type PrismaExecutor, type Sql } from './prisma-executor';
 
 /**
@@ -74,6 +81,35 @@ export class PrismaPublicRegistry implements PublicRegistry {
         },
       ]);
     });
+  }
+
+  /** Newest first on (createdAt, id): the (assemblyId, createdAt, id) index serves a staff member's list. */
+  reports(filter: VehicleReportFilter, page: PageRequest): Promise<Page<VehicleReportRecord>> {
+    return orderedPage(
+      this.reads,
+      'vehicle_reports',
+      page,
+      (db) => db.selectFrom('vehicle_reports').selectAll(),
+      (w) =>
+        w.and([
+          ...(filter.assemblyId === undefined ? [] : [w('assemblyId', '=', filter.assemblyId)]),
+          ...(filter.vehicleId === undefined ? [] : [w('vehicleId', '=', filter.vehicleId)]),
+          ...(filter.reason === undefined ? [] : [w('reason', '=', filter.reason)]),
+          ...(filter.from ? [w('createdAt', '>=', filter.from)] : []),
+          ...(filter.to ? [w('createdAt', '<', filter.to)] : []),
+        ]),
+      (r) => ({
+        id: r.id,
+        plate: r.plate,
+        vehicleId: r.vehicleId ?? undefined,
+        assemblyId: r.assemblyId ?? undefined,
+        reason: r.reason,
+        channel: r.channel as VehicleReportRecord['channel'],
+        at: r.createdAt,
+      }),
+      // The cursor is looked up within the caller's scope, as every staff list's is.
+      inAssemblyScope<'vehicle_reports'>(filter.assemblyId),
+    );
   }
 
   async setOptedOut(phone: string, optedOut: boolean, at: Date): Promise<void> {

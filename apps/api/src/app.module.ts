@@ -22,6 +22,7 @@ import { SearchModule } from './search/search.module';
 import { TripsModule } from './trips/trips.module';
 import { UssdModule } from './ussd/ussd.module';
 import { VehiclesModule } from './vehicles/vehicles.module';
+import { InspectionPhotosModule } from './inspection-photos/inspection-photos.module';
 import { WorkPackModule } from './work-pack/work-pack.module';
 
 import { IdempotencyPurge } from './core/http/idempotency';
@@ -40,6 +41,7 @@ export class AppModule {
         // Before VehiclesModule: /vehicles/work-pack is not a vehicle's :id.
         WorkPackModule,
         VehiclesModule,
+        InspectionPhotosModule,
         CertificatesModule,
         OwnersModule,
         DriversModule,

@@ -23,6 +23,7 @@ import { TripsModule } from './trips/trips.module';
 import { ReportsModule } from './reports/reports.module';
 import { UssdModule } from './ussd/ussd.module';
 import { VehiclesModule } from './vehicles/vehicles.module';
+import { InspectionPhotosModule } from './inspection-photos/inspection-photos.module';
 import { WorkPackModule } from './work-pack/work-pack.module';
 
 import { IdempotencyPurge } from './core/http/idempotency';
@@ -41,6 +42,7 @@ export class AppModule {
         // Before VehiclesModule: /vehicles/work-pack is not a vehicle's :id.
         WorkPackModule,
         VehiclesModule,
+        InspectionPhotosModule,
         CertificatesModule,
         OwnersModule,
         DriversModule,

@@ -273,3 +273,70 @@ describe('the access log settings', () => {
       expect(refusal({ ACCESS_LOG_SLOW_MS: bad })).toMatch(/ACCESS_LOG_SLOW_MS must be an integer from 0 to 600000/);
   });
 });
+
+describe('object storage settings (OBJECT_STORAGE, S3_*)', () => {
+  const s3 = { OBJECT_STORAGE: 's3', S3_BUCKET: 'transport-photos' };
+
+  it('keep photos in PostgreSQL by default, with nothing else to set', () => {
+    expect(loadConfig({}).objectStorage).toEqual({ kind: 'postgresql', urlSeconds: 300 });
+  });
+
+  it('read an S3-compatible store: endpoint, bucket, region, credentials, path-style, prefix, URL lifetime', () => {
+    expect(
+      loadConfig({
+        ...s3,
+        S3_ENDPOINT: 'https://minio.internal:9000/',
+        S3_REGION: 'auto',
+        S3_ACCESS_KEY_ID: 'key-id',
+        S3_SECRET_ACCESS_KEY: 'secret',
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_PREFIX: 'accra/',
+        S3_URL_SECONDS: '60',
+      }).objectStorage,
+    ).toEqual({
+      kind: 's3',
+      urlSeconds: 60,
+      endpoint: 'https://minio.internal:9000',
+      bucket: 'transport-photos',
+      region: 'auto',
+      credentials: { accessKeyId: 'key-id', secretAccessKey: 'secret' },
+      forcePathStyle: true,
+      prefix: 'accra/',
+    });
+    expect(loadConfig(s3).objectStorage).toEqual({
+      kind: 's3',
+      urlSeconds: 300,
+      endpoint: undefined,
+      bucket: 'transport-photos',
+      region: 'us-east-1',
+      credentials: undefined,
+      forcePathStyle: false,
+      prefix: '',
+    });
+  });
+
+  it.each([
+    [{ OBJECT_STORAGE: 'disk' }, 'OBJECT_STORAGE must be postgresql or s3'],
+    [{ OBJECT_STORAGE: 's3' }, 'S3_BUCKET must be an S3 bucket name'],
+    [{ ...s3, S3_BUCKET: 'Photos_Bucket' }, 'S3_BUCKET must be an S3 bucket name'],
+    [{ ...s3, S3_BUCKET: 'p' }, 'S3_BUCKET must be an S3 bucket name'],
+    [{ ...s3, S3_ACCESS_KEY_ID: 'key-id' }, 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together'],
+    [{ ...s3, S3_SECRET_ACCESS_KEY: 'secret' }, 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together'],
+    [{ ...s3, S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT must be an http(s) URL'],
+    [{ ...s3, S3_REGION: 'US East' }, 'S3_REGION must be a region name'],
+    [{ ...s3, S3_PREFIX: 'no-slash' }, 'S3_PREFIX must be empty or folder names'],
+    [{ ...s3, S3_URL_SECONDS: '86400' }, 'S3_URL_SECONDS'],
+    [{ S3_BUCKET: 'transport-photos' }, 'S3_BUCKET set but OBJECT_STORAGE is postgresql'],
+  ])('refuse %j, naming what is wrong', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('refuse, in production, an S3 endpoint over plain http', () => {
+    const message = refusal({ ...production, ...s3, S3_ENDPOINT: 'http://minio.internal:9000' });
+    expect(message.split('\n').slice(1)).toEqual([expect.stringContaining('S3_ENDPOINT must be https')]);
+    expect(loadConfig({ ...production, ...s3, S3_ENDPOINT: 'https://minio.internal:9000' }).objectStorage.kind).toBe(
+      's3',
+    );
+  });
+});

@@ -23,10 +23,12 @@ import {
   type LogLevel,
 } from './config/env-values';
 import { hubtelInbound, type HubtelInboundConfig } from './config/hubtel-inbound';
+import { objectStorage, type ObjectStorageConfig } from './config/object-storage';
 import { productionProblems } from './config/production-problems';
 
 export { ConfigError, LOG_LEVELS, type LogLevel } from './config/env-values';
 export type { HubtelInboundConfig } from './config/hubtel-inbound';
+export type { ObjectStorageConfig } from './config/object-storage';
 
 /** Every setting the service reads, with its default. The README's configuration table mirrors this file. */
 export interface AppConfig {
@@ -52,6 +54,8 @@ export interface AppConfig {
    * longer is refused (INSPECTION_MADE_TOO_LONG_AGO) and must be made again.
    */
   inspectionMadeMaxAgeHours: number;
+  /** Where photos go: PostgreSQL (the default) or an S3-compatible store (OBJECT_STORAGE, S3_*; docs/storage.md). */
+  objectStorage: ObjectStorageConfig;
   databasePoolSize: number;
   migrateOnStart: boolean;
   seedDemo: boolean;
@@ -308,6 +312,7 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 100),
     idempotencyKeyHours: int(env, 'IDEMPOTENCY_KEY_HOURS', 168, 1, 2160),
     inspectionMadeMaxAgeHours: int(env, 'INSPECTION_MADE_MAX_AGE_HOURS', 72, 1, 720),
+    objectStorage: objectStorage(env),
     migrateOnStart: bool(env, 'MIGRATE_ON_START', true),
     seedDemo: bool(env, 'SEED_DEMO', false),
     adminApiKey: env.ADMIN_API_KEY || undefined,

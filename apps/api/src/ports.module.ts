@@ -24,7 +24,10 @@ import { PrismaAuditLog } from './persistence/prisma-audit-log';
 import { PrismaReminderStore } from './persistence/prisma-reminder.store';
 import { PrismaStaleRegistrations } from './persistence/prisma-stale-registrations';
 import { PrismaIdempotencyRecords } from './persistence/prisma-idempotency.store';
-import type { MessageSender, RateLimitRule, TextingPolicy } from './core/ports';
+import { PostgresObjectStorage } from './persistence/postgres-object-storage';
+import { S3ObjectStorage } from './persistence/s3-object-storage';
+import { PrismaInspectionPhotos } from './persistence/prisma-inspection-photos';
+import type { MessageSender, ObjectStorage, RateLimitRule, TextingPolicy } from './core/ports';
 import { PostgresRateLimits } from './persistence/postgres-rate-limits';
 import { OutboxMessageSender } from './persistence/outbox-message-sender';
 import { HubtelSmsSender } from './core/platform/hubtel-sms-sender';
@@ -55,6 +58,8 @@ import {
   MESSAGE_SENDER,
   RATE_LIMITS,
   IDEMPOTENCY_RECORDS,
+  INSPECTION_PHOTOS,
+  OBJECT_STORAGE,
   REGISTRY_SEARCH,
   PUBLIC_REGISTRY,
   SECRET_HASHER,
@@ -188,6 +193,14 @@ export interface PortOverrides {
   clock?: Clock;
   /** Text messages (a sender that records them, or fails like a gateway that is down). */
   messages?: MessageSender;
+  /** Where files go (a test's S3 store). */
+  objects?: ObjectStorage;
+}
+
+/** The object store OBJECT_STORAGE names: the database's own table, or an S3-compatible store. */
+function objectStorageOf(config: AppConfig, database: Database, now: () => Date): ObjectStorage {
+  const storage = config.objectStorage;
+  return storage.kind === 's3' ? new S3ObjectStorage(storage) : new PostgresObjectStorage(database.prisma, now);
 }
 
 /** The adapters behind every port, bound once for all features: the only place that chooses technologies. */
@@ -290,6 +303,8 @@ export class PortsModule {
       { provide: REMINDERS, useValue: new PrismaReminderStore(database.prisma, jobs) },
       { provide: STALE_REGISTRATIONS, useValue: new PrismaStaleRegistrations(database.prisma) },
       { provide: IDEMPOTENCY_RECORDS, useValue: new PrismaIdempotencyRecords(database.prisma) },
+      { provide: OBJECT_STORAGE, useValue: overrides.objects ?? objectStorageOf(config, database, () => clock.now()) },
+      { provide: INSPECTION_PHOTOS, useValue: new PrismaInspectionPhotos(database.prisma) },
     ];
     return {
       module: PortsModule,

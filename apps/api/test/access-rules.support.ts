@@ -2,6 +2,7 @@ import type { Type } from '@nestjs/common';
 import { AdminModule } from '../src/admin/admin.module';
 import { CertificatesModule } from '../src/certificates/certificates.module';
 import { HealthController } from '../src/core/health.controller';
+import { InspectionPhotosModule } from '../src/inspection-photos/inspection-photos.module';
 import { DriversModule } from '../src/drivers/drivers.module';
 import { OwnersModule } from '../src/owners/owners.module';
 import { PaymentsModule } from '../src/payments/payments.module';
@@ -20,6 +21,7 @@ export function controllersOfApp(): Type[] {
   const features = [
     VehiclesModule,
     WorkPackModule,
+    InspectionPhotosModule,
     CertificatesModule,
     OwnersModule,
     DriversModule,

@@ -21,6 +21,7 @@ export * from './owner/vehicle-owner';
 export * from './owner/vehicle-owner.repository';
 
 export * from './vehicle/inspection-checklist';
+export * from './vehicle/inspection-photo';
 export * from './vehicle/vehicle-fields';
 export * from './vehicle/colours';
 export * from './vehicle/certificate';

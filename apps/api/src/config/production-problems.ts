@@ -41,5 +41,10 @@ export function productionProblems(config: AppConfig): string[] {
     problems.push(
       `PUBLIC_BASE_URL must be https (got ${config.publicBaseUrl}): the provider's callbacks carry their tokens in it`,
     );
+  const storage = config.objectStorage;
+  if (storage.kind === 's3' && storage.endpoint?.startsWith('http://'))
+    problems.push(
+      `S3_ENDPOINT must be https (got ${storage.endpoint}): photos and their presigned URLs would travel in the clear`,
+    );
   return problems;
 }

@@ -434,3 +434,6 @@ export interface IdempotencyRecords {
   /** Deletes the answers expired by `at`; how many. */
   purge(at: Date): Promise<number>;
 }
+
+// The object-storage port and the inspection photos' records: storage-ports.ts.
+export * from './storage-ports';

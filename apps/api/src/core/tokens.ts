@@ -51,3 +51,7 @@ export const DATABASE_HEALTH = Symbol('DATABASE_HEALTH');
 export const IDEMPOTENCY_RECORDS = Symbol('IDEMPOTENCY_RECORDS');
 /** What the public USSD and SMS checks find and keep (PublicRegistry). */
 export const PUBLIC_REGISTRY = Symbol('PUBLIC_REGISTRY');
+/** Files the records point to: inspection and offence photos (ObjectStorage). */
+export const OBJECT_STORAGE = Symbol('OBJECT_STORAGE');
+/** The records of inspections' photos (InspectionPhotos). */
+export const INSPECTION_PHOTOS = Symbol('INSPECTION_PHOTOS');

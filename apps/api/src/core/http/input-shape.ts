@@ -28,6 +28,8 @@ export function inputShapeProblem(url: string, body: unknown): AppError | undefi
       errors: [{ field: 'url', message: 'must not contain a NUL character' }],
     });
   }
+  // Raw bytes (a photo: request-body.ts's RAW_BODY_ROUTES) are no text, and their route checks them.
+  if (Buffer.isBuffer(body)) return undefined;
   if (typeof body === 'string') {
     const message = unholdable(body);
     return message

@@ -8,6 +8,14 @@ import { isCallbackRoute } from './callback-route';
 /** The largest JSON body a route takes (413 past it). */
 export const JSON_BODY_LIMIT_BYTES = 100 * 1024;
 
+/**
+ * Routes whose body is raw bytes (a photo), by the route the router matched, with the most bytes each takes (413 past
+ * it): the body reaches the route as a Buffer whatever its Content-Type, and the route tells its type by the bytes.
+ */
+export const RAW_BODY_ROUTES: Readonly<Record<string, { bytes: number; what: string }>> = {
+  '/vehicles/:id/inspection-photos': { bytes: 5 * 1024 * 1024, what: 'A photo' },
+};
+
 /** Methods whose body is read; a body on any other method is left unread, as before. */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -17,6 +25,8 @@ export interface BodyLimits {
 }
 
 const tooLarge = () => new AppError('BODY_TOO_LARGE', 'The request body is larger than 100 kB');
+const rawTooLarge = (raw: { bytes: number; what: string }) =>
+  new AppError('BODY_TOO_LARGE', `${raw.what} is at most ${raw.bytes / 1024 / 1024} MB`);
 const malformed = () => new AppError('MALFORMED_JSON', 'The request body is not valid JSON');
 
 /** A refusal shaped as body-parser's: problem.filter.ts answers it as it answered body-parser's. */
@@ -59,6 +69,17 @@ function readText(
   limit: number,
   done: (error: Error | null, text?: string) => void,
 ) {
+  readBytes(payload, declared, limit, tooLarge, (error, bytes) => done(error, bytes?.toString('utf8')));
+}
+
+/** The body's bytes, refused with `tooLarge()` as soon as they pass `limit` (readText's rules). */
+function readBytes(
+  payload: IncomingMessage,
+  declared: number,
+  limit: number,
+  tooLarge: () => Error,
+  done: (error: Error | null, bytes?: Buffer) => void,
+) {
   const body = decoded(payload);
   if (body instanceof Error) return done(body);
   if (body === payload && declared > limit) return done(tooLarge());
@@ -75,7 +96,7 @@ function readText(
     }
     chunks.push(chunk);
   };
-  const onEnd = () => done(null, Buffer.concat(chunks, size).toString('utf8'));
+  const onEnd = () => done(null, Buffer.concat(chunks, size));
   body.on('data', onData);
   body.once('end', onEnd);
   body.once('error', (error) =>
@@ -111,6 +132,9 @@ export function installBodyParser(instance: FastifyInstance, limits: BodyLimits)
     // The route the router matched, not the raw path: every letter case and a trailing slash reach the callback, and
     // a query string naming it matches nothing.
     if (isCallbackRoute(request)) return readText(payload, declared, limits.callbackBytes, done);
+    const raw = RAW_BODY_ROUTES[request.routeOptions?.url ?? ''];
+    if (raw && BODY_METHODS.has(request.method))
+      return readBytes(payload, declared, raw.bytes, () => rawTooLarge(raw), done);
     const { type, charset } = mediaType(headers['content-type']);
     if (type !== 'application/json') {
       if (hasBody && BODY_METHODS.has(request.method))

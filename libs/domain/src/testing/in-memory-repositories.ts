@@ -36,6 +36,9 @@ import { driverStanding } from '../registry/registry-search';
 import { InMemoryCollection, newestFirst } from './in-memory-collection';
 import { CommonErrors, DuplicateErrors } from '../shared/common.errors';
 
+/** The order of an inspection history: by when made, then by id (ISO times of the same width sort as text). */
+const lastMadeFirst = (r: InspectionRecord) => `${r.madeAt.toISOString()} ${r.id}`;
+
 export class InMemoryVehicleRepository implements VehicleRepository {
   readonly store = new InMemoryCollection<Vehicle, VehicleState>('vehicle', (v) => v.toState(), Vehicle.restore, [
     { key: (s) => s.registrationNumber, error: DuplicateErrors.vehicleRegistration },
@@ -81,8 +84,6 @@ export class InMemoryVehicleRepository implements VehicleRepository {
   private inspections = new Map<string, InspectionRecord>();
 
   async addInspection(record: InspectionRecord): Promise<void> {
-    if (this.inspections.has(record.id))
-      throw CommonErrors.duplicate('DUPLICATE_ID', `An inspection with id ${record.id} already exists`);
     this.inspections.set(record.id, record);
   }
 
@@ -94,7 +95,7 @@ export class InMemoryVehicleRepository implements VehicleRepository {
   async listInspections(vehicleId: string): Promise<InspectionRecord[]> {
     return [...this.inspections.values()]
       .filter((r) => r.vehicleId === vehicleId)
-      .sort((a, b) => b.madeAt.getTime() - a.madeAt.getTime() || (a.id < b.id ? 1 : -1));
+      .sort((a, b) => lastMadeFirst(b).localeCompare(lastMadeFirst(a)));
   }
 
   async saveAppeal(record: InspectionRecord): Promise<void> {

@@ -233,8 +233,14 @@ describe('re-inspection', () => {
     expect(codeOf(() => v.reinspect({ brakes: true }, INSPECTOR, days(2)))).toBe(
       'INVALID_CHECKLIST inspectionChecklist',
     );
-    v.reinspect({ brakes: false, spareTire: true }, INSPECTOR, days(2));
-    expect(codeOf(() => v.reinspect({ brakes: true }, INSPECTOR, days(3)))).toBe('REINSPECTION_NOT_OPEN');
+    // Made within the window and sent from a phone after it: made is what counts.
+    v.reinspect({ brakes: false, spareTire: true }, INSPECTOR, days(16), undefined, {
+      at: days(14),
+      earliest: days(12),
+      maxAgeHours: 72,
+    });
+    expect(v.toState().dateInspected).toEqual(days(14));
+    expect(codeOf(() => v.reinspect({ brakes: true }, INSPECTOR, days(17)))).toBe('REINSPECTION_NOT_OPEN');
     expect(codeOf(() => fresh().reinspect({}, INSPECTOR, days(1)))).toBe('REINSPECTION_NOT_OPEN');
   });
 

@@ -172,9 +172,89 @@ export interface paths {
         put?: never;
         /**
          * Record an inspection (inspectedBy is the caller; assembly inspectors only, else 403 DUTY_NOT_ALLOWED)
-         * @description All ten items as booleans (missing or extra items: 400), and optionally a defect note per failed item (`defects`) and when it was made (`madeAt`: a phone that kept it without a signal sends it later). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).
+         * @description All ten items as booleans (missing or extra items: 400), and optionally a defect note per failed item (`defects`), a grade per failed item (`grades`: dangerous, major or minor; none given: every failed item is major), advice on passed items (`advisories`) and when it was made (`madeAt`: a phone that kept it without a signal sends it later). The grades decide the outcome (`inspectionOutcome`; docs/api.md, "Inspections: grades, re-inspection and appeal"): a dangerous defect prohibits use, a major one fails with a free re-inspection until `reinspectionDueBy` (the assembly's days to fix, 14 by default), minor ones alone pass with advice. An approved vehicle whose inspection fails or is prohibited loses its approval (and its driver), and its owner is told by SMS. Each inspection is kept in the vehicle's history (GET /vehicles/{id}/inspections) with the request's Idempotency-Key.
          */
         post: operations["vehiclesInspect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vehicles/{id}/reinspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a free re-inspection of the failed items (assembly inspectors only, else 403 DUTY_NOT_ALLOWED)
+         * @description Open while the vehicle has `reinspectionDueBy` (its last inspection failed with major defects, or an appeal sent it back) and it was made by then; it makes no new fee. `inspectionChecklist` gives exactly the items that failed (true: fixed), with grades, notes and advice as for an inspection; the items that passed stand. Linked to the inspection it follows in the history; it opens no new window (failing again, a full inspection is due). Refusals: 422 REINSPECTION_NOT_OPEN (none open: make a full inspection), REINSPECTION_WINDOW_CLOSED (a full inspection is due), REINSPECTOR_TOOK_PART (an appeal asked for another inspector than the one appealed against); 400 INVALID_CHECKLIST for items that did not fail or are left out.
+         */
+        post: operations["vehiclesReinspect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vehicles/{id}/inspections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A vehicle's inspections, the last made first (admins; assembly staff for their assembly's vehicles)
+         * @description Each inspection and re-inspection with its checklist, grades, notes, advice, outcome, re-inspection window, the Idempotency-Key that recorded it, and its appeal. Another assembly's vehicle is a 404, as a missing one. Inspections recorded before the history was kept show the vehicle's last one only.
+         */
+        get: operations["vehiclesInspections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vehicles/{id}/inspections/{inspectionId}/appeal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lodge the owner's appeal of an inspection (assembly staff of the vehicle's assembly)
+         * @description Only a failed or prohibited inspection (else 422 APPEAL_NOT_ALLOWED), once (409 APPEAL_ALREADY_LODGED), within the assembly's appeal days of when it was made (15 by default; else 422 APPEAL_WINDOW_CLOSED). Audited on the vehicle (InspectionAppealLodged), shown in its history. Another assembly's vehicle, or an inspection of another vehicle, is a 404.
+         */
+        post: operations["vehiclesLodgeAppeal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vehicles/{id}/inspections/{inspectionId}/appeal/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide an appeal (an assembly approver who took no part, else 403 DUTY_NOT_ALLOWED / 422 APPEAL_DECIDER_TOOK_PART)
+         * @description `upheld`: the inspection stands. `reinspection`: the vehicle's failed items are re-inspected free (POST /vehicles/{id}/reinspect) by an inspector other than the one appealed against, within the assembly's days to fix from now. Neither the inspector nor who lodged the appeal may decide it (422 APPEAL_DECIDER_TOOK_PART). No appeal: 422 APPEAL_NOT_LODGED; decided already: 409 APPEAL_ALREADY_DECIDED; a re-inspection of an inspection a later one replaced: 409 INSPECTION_SUPERSEDED. If-Match names the vehicle's revision. Audited on the vehicle (InspectionAppealDecided, and VehicleReinspectionOrdered).
+         */
+        post: operations["vehiclesDecideAppeal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -275,6 +355,30 @@ export interface paths {
          * @description Admins only. Moves the record to another assembly: from then on only that assembly’s staff (and admins) see and act on it. Audited (the entry shows the assembly before and after). The same assembly again is 409 ALREADY_IN_ASSEMBLY; an assembly that does not exist is 422 ASSEMBLY_NOT_FOUND.
          */
         post: operations["vehiclesTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assembly/{id}/inspection-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An assembly's inspection settings: days to fix major defects (default 14) and to appeal (default 15)
+         * @description Admins, and the assembly's own staff (another assembly is a 404).
+         */
+        get: operations["inspectionSettingsGet"];
+        /**
+         * Set an assembly's inspection settings (admins; the assembly's own admin, else 403 DUTY_NOT_ALLOWED)
+         * @description Both settings, whole days from 1 to 90. They apply to inspections and appeals from then on (a window already open keeps its end). Audited on the assembly.
+         */
+        put: operations["inspectionSettingsPut"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1917,6 +2021,40 @@ export interface components {
                 [key: string]: string;
             };
             /**
+             * @description The grade of each failed item of the last inspection: `dangerous` (use prohibited), `major` (failed, days to fix), `minor` (passes with advice). An inspection recorded before grades, or sent without them, has every failed item `major`. Absent when no item failed.
+             * @example {
+             *       "brakes": "major"
+             *     }
+             */
+            inspectionGrades?: {
+                [key: string]: "dangerous" | "major" | "minor";
+            };
+            /**
+             * @description The inspector's advice on items that passed in the last inspection; absent when none.
+             * @example {
+             *       "headlights": "Lens cloudy: clean or replace soon"
+             *     }
+             */
+            inspectionAdvisories?: {
+                [key: string]: string;
+            };
+            /**
+             * @description What the last inspection decided (docs/api.md, "Inspections: grades, re-inspection and appeal"): `passed`, `passedWithAdvice` (minor defects only: approvable), `failed` (a major defect: not approvable, free re-inspection within the window), `prohibited` (a dangerous defect: not approvable, approval withdrawn), `incomplete` (an imported checklist with items not recorded). Present on inspected vehicles.
+             * @enum {string}
+             */
+            inspectionOutcome?: "passed" | "passedWithAdvice" | "failed" | "prohibited" | "incomplete";
+            /**
+             * @description The last inspection's id in the vehicle's inspection history (GET /vehicles/{id}/inspections); absent for one recorded before the history was kept.
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            inspectionId?: string;
+            /**
+             * Format: date-time
+             * @description While a free re-inspection of the failed items is open (POST /vehicles/{id}/reinspect): when its window ends; after it a full inspection is due. Absent when none is open.
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            reinspectionDueBy?: string;
+            /**
              * @description Present on approved vehicles.
              * @example 65a1b2c3d4e5f60718293a4b
              */
@@ -2100,6 +2238,25 @@ export interface components {
                 [key: string]: string;
             };
             /**
+             * @description The grade of each failed item (docs/api.md, "Inspections: grades, re-inspection and appeal"): `dangerous` prohibits use (not approvable; an approved vehicle loses its approval and the owner is told), `major` fails with days to fix (the assembly's setting, 14 by default) and a free re-inspection, `minor` passes with advice. A failed item left out is `major`; no `grades` at all (a client that predates them): every failed item is `major`. A grade on an item that passed, on no item, or not one of the three is refused (400 INVALID_VALUE).
+             * @example {
+             *       "brakes": "dangerous",
+             *       "spareTire": "minor"
+             *     }
+             */
+            grades?: {
+                [key: string]: "dangerous" | "major" | "minor";
+            };
+            /**
+             * @description Advice on items that passed (plain text, 1 to 500 characters), by item; advice on a failed item (its note goes in `defects`) or on no item is refused (400 INVALID_VALUE).
+             * @example {
+             *       "headlights": "Lens cloudy: clean or replace soon"
+             *     }
+             */
+            advisories?: {
+                [key: string]: string;
+            };
+            /**
              * Format: date-time
              * @description an ISO 8601 date or date-time: when the inspection was made, as the inspector's device says (a phone without a signal sends it later). Recorded as dateInspected; the time the service received it is kept beside it (in the history). More than 5 minutes ahead of the service is a 422 INSPECTION_MADE_IN_FUTURE; older than INSPECTION_MADE_MAX_AGE_HOURS (72 by default) a 422 INSPECTION_MADE_TOO_LONG_AGO. Absent: when it is received.
              * @example 2026-11-28T09:12:00.000Z
@@ -2116,6 +2273,152 @@ export interface components {
              *     }
              */
             madeWhere?: components["schemas"]["PointBody"];
+        };
+        ReinspectBody: {
+            /**
+             * @description A note on each failed item that needs one (plain text, 1 to 500 characters), by item; a note on an item that passed, or on no item, is refused (400 INVALID_VALUE). Kept with the inspection, replaced by the next one.
+             * @example {
+             *       "brakes": "Front brake pads worn through"
+             *     }
+             */
+            defects?: {
+                [key: string]: string;
+            };
+            /**
+             * @description The grade of each failed item (docs/api.md, "Inspections: grades, re-inspection and appeal"): `dangerous` prohibits use (not approvable; an approved vehicle loses its approval and the owner is told), `major` fails with days to fix (the assembly's setting, 14 by default) and a free re-inspection, `minor` passes with advice. A failed item left out is `major`; no `grades` at all (a client that predates them): every failed item is `major`. A grade on an item that passed, on no item, or not one of the three is refused (400 INVALID_VALUE).
+             * @example {
+             *       "brakes": "dangerous",
+             *       "spareTire": "minor"
+             *     }
+             */
+            grades?: {
+                [key: string]: "dangerous" | "major" | "minor";
+            };
+            /**
+             * @description Advice on items that passed (plain text, 1 to 500 characters), by item; advice on a failed item (its note goes in `defects`) or on no item is refused (400 INVALID_VALUE).
+             * @example {
+             *       "headlights": "Lens cloudy: clean or replace soon"
+             *     }
+             */
+            advisories?: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description an ISO 8601 date or date-time: when the inspection was made, as the inspector's device says (a phone without a signal sends it later). Recorded as dateInspected; the time the service received it is kept beside it (in the history). More than 5 minutes ahead of the service is a 422 INSPECTION_MADE_IN_FUTURE; older than INSPECTION_MADE_MAX_AGE_HOURS (72 by default) a 422 INSPECTION_MADE_TOO_LONG_AGO. Absent: when it is received.
+             * @example 2026-11-28T09:12:00.000Z
+             */
+            madeAt?: string;
+            /**
+             * @description Where the inspection was made, when the inspector allowed their phone to say: a GeoJSON Point, coordinates [longitude, latitude] (else 400 INVALID_LOCATION). Kept with the inspection (in the history), replaced by the next one.
+             * @example {
+             *       "type": "Point",
+             *       "coordinates": [
+             *         -1.6244,
+             *         6.6885
+             *       ]
+             *     }
+             */
+            madeWhere?: components["schemas"]["PointBody"];
+            /**
+             * @description Exactly the items the last inspection failed (see `inspectionChecklist` and `inspectionGrades` of the vehicle), each true (fixed) or false (still failing). An item that passed before, or one left out, is refused (400 INVALID_CHECKLIST).
+             * @example {
+             *       "brakes": true
+             *     }
+             */
+            inspectionChecklist: {
+                [key: string]: boolean;
+            };
+        };
+        InspectionAppealResponse: {
+            /**
+             * @description The assembly user who lodged it for the owner.
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            lodgedBy: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            lodgedAt: string;
+            /** @example The owner says the brakes were repaired the day before */
+            grounds: string;
+            /**
+             * @description The approver who decided it (present once decided).
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            decidedBy?: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            decidedAt?: string;
+            /**
+             * @description `upheld`: the inspection stands; `reinspection`: another inspector re-inspects the failed items, free.
+             * @enum {string}
+             */
+            decision?: "upheld" | "reinspection";
+        };
+        InspectionRecordResponse: {
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            _id: string;
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            vehicle: string;
+            /** @enum {string} */
+            kind: "inspection" | "reinspection";
+            /**
+             * @description A re-inspection: the inspection it follows.
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            reinspectionOf?: string;
+            inspectionChecklist: components["schemas"]["RecordedInspectionChecklistResponse"];
+            grades: {
+                [key: string]: "dangerous" | "major" | "minor";
+            };
+            defects: {
+                [key: string]: string;
+            };
+            advisories: {
+                [key: string]: string;
+            };
+            /** @enum {string} */
+            outcome: "passed" | "passedWithAdvice" | "failed" | "prohibited" | "incomplete";
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            inspectedBy: string;
+            /**
+             * Format: date-time
+             * @description When it was made (the inspector device says).
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            madeAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            receivedAt: string;
+            /**
+             * Format: date-time
+             * @description A failed inspection: the end of its re-inspection window.
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            reinspectionDueBy?: string;
+            /** @description The Idempotency-Key of the request that recorded it. */
+            idempotencyKey?: string;
+            appeal?: components["schemas"]["InspectionAppealResponse"];
+        };
+        LodgeAppealBody: {
+            /**
+             * @description The owner's grounds, as assembly staff write them down (plain text, 1 to 1000 characters).
+             * @example The owner says the brakes were repaired the day before and asks for another inspector
+             */
+            grounds: string;
+        };
+        DecideAppealBody: {
+            /**
+             * @description `upheld`: the inspection stands. `reinspection`: the items it failed are re-inspected free, by another inspector (POST /vehicles/{id}/reinspect), within the assembly's days to fix from now.
+             * @enum {string}
+             */
+            decision: "upheld" | "reinspection";
         };
         CorrectVehicleBody: {
             /**
@@ -2212,6 +2515,18 @@ export interface components {
              * @example 65a1b2c3d4e5f60718293a4b
              */
             assembly: string;
+        };
+        InspectionSettingsBody: {
+            /**
+             * @description Days to fix major defects: the window of the free re-inspection (default 14).
+             * @example 14
+             */
+            daysToFix: number;
+            /**
+             * @description Days after an inspection within which the owner may appeal it (default 15).
+             * @example 15
+             */
+            appealDays: number;
         };
         PointDoc: {
             /** @enum {string} */
@@ -4053,6 +4368,8 @@ export interface operations {
                 transportUnion?: string;
                 /** @description Vehicles whose roadworthy or insurance certificate ends by the end of the day this many days from today (in TZ_DEFAULT), expired ones included: the window of `GET /vehicles/compliance?within=`. `0`: ended or ending today. Needs a key whose view shows the documents (admin, assembly, platform): 401 without a key, 403 for a merchant. */
                 expiring?: number;
+                /** @description Vehicles whose free re-inspection window (after a failed inspection, or an appeal) is open and ends by the end of the day this many days from today (in TZ_DEFAULT): the vehicles to call back before a full inspection is due. Needs an admin or assembly key (401 without a key, 403 for others). */
+                reinspectionEnding?: number;
             };
             header?: {
                 /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
@@ -4488,6 +4805,512 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VehicleResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Conflicts with the stored state: a duplicate, or a record changed by someone else. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    vehiclesReinspect: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key the client makes once per state change (a UUID, say; 1 to 255 visible ASCII characters) and sends again with every retry of it. A retry with the same key and the same body gets the first answer again (status and body, with `Idempotent-Replayed: true`), without the change being applied again. A retry that arrives while the first try is still being carried out waits for it (up to 8 s) and gets its answer; past that it is a 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After, and nothing is applied. The same key with another body or on another route is a 422 IDEMPOTENCY_KEY_REUSED. Keys are per caller (another caller with the same key is a new request) and are kept IDEMPOTENCY_KEY_HOURS (168 by default), then forgotten: a request with an expired key is a new one. Only accepted changes are kept: a refused one is evaluated anew when retried. */
+                "Idempotency-Key"?: string;
+                /** @description The revision (__v) the client last saw; a newer one makes the request a 409. */
+                "If-Match"?: string;
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReinspectBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VehicleResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Conflicts with the stored state: a duplicate, or a record changed by someone else. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    vehiclesInspections: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InspectionRecordResponse"][];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    vehiclesLodgeAppeal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key the client makes once per state change (a UUID, say; 1 to 255 visible ASCII characters) and sends again with every retry of it. A retry with the same key and the same body gets the first answer again (status and body, with `Idempotent-Replayed: true`), without the change being applied again. A retry that arrives while the first try is still being carried out waits for it (up to 8 s) and gets its answer; past that it is a 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After, and nothing is applied. The same key with another body or on another route is a 422 IDEMPOTENCY_KEY_REUSED. Keys are per caller (another caller with the same key is a new request) and are kept IDEMPOTENCY_KEY_HOURS (168 by default), then forgotten: a request with an expired key is a new one. Only accepted changes are kept: a refused one is evaluated anew when retried. */
+                "Idempotency-Key"?: string;
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+                inspectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LodgeAppealBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InspectionRecordResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Conflicts with the stored state: a duplicate, or a record changed by someone else. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    vehiclesDecideAppeal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key the client makes once per state change (a UUID, say; 1 to 255 visible ASCII characters) and sends again with every retry of it. A retry with the same key and the same body gets the first answer again (status and body, with `Idempotent-Replayed: true`), without the change being applied again. A retry that arrives while the first try is still being carried out waits for it (up to 8 s) and gets its answer; past that it is a 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After, and nothing is applied. The same key with another body or on another route is a 422 IDEMPOTENCY_KEY_REUSED. Keys are per caller (another caller with the same key is a new request) and are kept IDEMPOTENCY_KEY_HOURS (168 by default), then forgotten: a request with an expired key is a new one. Only accepted changes are kept: a refused one is evaluated anew when retried. */
+                "Idempotency-Key"?: string;
+                /** @description The revision (__v) the client last saw; a newer one makes the request a 409. */
+                "If-Match"?: string;
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+                inspectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecideAppealBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InspectionRecordResponse"];
                 };
             };
             /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
@@ -5239,6 +6062,216 @@ export interface operations {
             };
             /** @description Well-formed, but a rule refuses it; `code` says which. */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    inspectionSettingsGet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InspectionSettingsBody"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    inspectionSettingsPut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InspectionSettingsBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InspectionSettingsBody"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

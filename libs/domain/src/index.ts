@@ -22,6 +22,8 @@ export * from './owner/vehicle-owner.repository';
 
 export * from './vehicle/inspection-checklist';
 export * from './vehicle/inspection-photo';
+export * from './vehicle/inspection-grades';
+export * from './vehicle/inspection-record';
 export * from './vehicle/vehicle-fields';
 export * from './vehicle/colours';
 export * from './vehicle/certificate';

@@ -229,6 +229,26 @@ const scenarios: Record<string, () => unknown> = {
   },
   'Vehicle | inspection made ahead of the clock | inspect': () =>
     vehicle().inspect(allPassed(), INSPECTOR, T0, undefined, { at: days(1), earliest: days(-3), maxAgeHours: 72 }),
+  'Vehicle | inspected, a dangerous defect | approve': () => {
+    const v = vehicle();
+    v.inspect({ ...allPassed(), brakes: false }, INSPECTOR, T0, undefined, undefined, {
+      grades: { brakes: 'dangerous' },
+    });
+    v.approve(APPROVER, T0);
+  },
+  'Vehicle | passed, or prohibited, no appeal | reinspect': () => inspected().reinspect({}, INSPECTOR, T0),
+  'Vehicle | failed, window ended | reinspect': () =>
+    inspected({}, { ...allPassed(), brakes: false }).reinspect({ brakes: true }, INSPECTOR, days(15)),
+  'Vehicle | sent back by an appeal | reinspect': () => {
+    const v = vehicle();
+    v.inspect({ ...allPassed(), brakes: false }, INSPECTOR, T0, undefined, undefined, {
+      inspectionId: '65a0000000000000000000f1',
+    });
+    v.orderReinspection('65a0000000000000000000f1', INSPECTOR, T0);
+    v.reinspect({ brakes: true }, INSPECTOR, T0);
+  },
+  'Vehicle | inspected again since | orderReinspection': () =>
+    inspected().orderReinspection('65a0000000000000000000f1', INSPECTOR, T0),
   'Vehicle | inspection made before the bound | inspect': () =>
     vehicle().inspect(allPassed(), INSPECTOR, T0, undefined, { at: days(-4), earliest: days(-3), maxAgeHours: 72 }),
   'Driver | activated | reissueActivationKey': () => activated().reissueActivationKey(ports(), APPROVER, T0),

@@ -28,6 +28,12 @@ export function vehicleRow(s: VehicleState) {
     inspectionChecklist: s.inspectionChecklist ? { ...s.inspectionChecklist } : undefined,
     // Notes go with the inspection that made them: none now is NULL, not a note left from an earlier one.
     inspectionDefects: s.inspectionDefects ? { ...s.inspectionDefects } : null,
+    // Grades and advice go with the inspection that made them, as notes do.
+    inspectionGrades: s.inspectionGrades ? { ...s.inspectionGrades } : null,
+    inspectionAdvisories: s.inspectionAdvisories ? { ...s.inspectionAdvisories } : null,
+    inspectionId: s.inspectionId ?? null,
+    reinspectionDueBy: s.reinspectionDueBy ?? null,
+    reinspectionNotBy: s.reinspectionNotBy ?? null,
     inspectedBy: s.inspectedBy ?? null,
     dateInspected: s.dateInspected ?? null,
     inspectionReceivedAt: s.inspectionReceivedAt ?? null,

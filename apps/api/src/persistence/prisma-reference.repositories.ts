@@ -4,6 +4,8 @@ import {
   ASSEMBLY_TYPES,
   AssemblyUser,
   DuplicateErrors,
+  inspectionSettingsOf,
+  type InspectionSettings,
   oneOf,
   Region,
   Station,
@@ -167,6 +169,19 @@ export class PrismaAssemblyRepository implements AssemblyRepository {
       assemblyToDomain,
       everyRow, // reference data: the same list for everyone it is open to
     );
+  }
+  async inspectionSettings(id: string | undefined): Promise<InspectionSettings> {
+    const row = id
+      ? await this.db.assembly.findUnique({ where: { id }, select: { daysToFix: true, appealDays: true } })
+      : null;
+    return inspectionSettingsOf(row ?? {});
+  }
+  async setInspectionSettings(id: string, settings: InspectionSettings): Promise<boolean> {
+    const { count } = await this.db.assembly.updateMany({
+      where: { id },
+      data: { daysToFix: settings.daysToFix, appealDays: settings.appealDays },
+    });
+    return count === 1;
   }
 }
 

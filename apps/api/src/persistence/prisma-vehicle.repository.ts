@@ -4,7 +4,14 @@ import {
   INSPECTION_ITEMS,
   parseRecordedInspectionChecklist,
   parseInspectionDefects,
+  parseInspectionAdvisories,
+  parseInspectionGrades,
   parseVehicleType,
+  CommonErrors,
+  INSPECTION_OUTCOMES,
+  APPEAL_DECISIONS,
+  type InspectionRecord,
+  type InspectionAppeal,
   Vehicle,
   VEHICLE_SUMMARY_FIELDS,
   type Page,
@@ -17,7 +24,11 @@ import {
   type Mutable,
 } from '@transport/domain';
 import { vehicleRow } from '@transport/rows';
-import { Prisma, type Vehicle as VehicleRow } from '../generated/prisma/client';
+import {
+  Prisma,
+  type Vehicle as VehicleRow,
+  type VehicleInspection as InspectionRow,
+} from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
 import { sqlOn, type PrismaExecutor, type Sql, type Tables } from './prisma-executor';
@@ -64,6 +75,23 @@ export function toDomain(row: VehicleRow): Vehicle {
         ? null
         : parseInspectionDefects(row.inspectionDefects, s.inspectionChecklist ?? {}),
     );
+    // A failed item without a stored grade reads as major (inspections recorded before grades).
+    // Grades are of failed items; a failed item without a stored grade reads as major (recorded before grades).
+    set(
+      'inspectionGrades',
+      s.inspectionChecklist && failedAny(s.inspectionChecklist)
+        ? parseInspectionGrades(row.inspectionGrades, s.inspectionChecklist)
+        : null,
+    );
+    set(
+      'inspectionAdvisories',
+      row.inspectionAdvisories === null
+        ? null
+        : parseInspectionAdvisories(row.inspectionAdvisories, s.inspectionChecklist ?? {}),
+    );
+    set('inspectionId', row.inspectionId);
+    set('reinspectionDueBy', row.reinspectionDueBy);
+    set('reinspectionNotBy', row.reinspectionNotBy);
     set('inspectedBy', row.inspectedBy);
     set('dateInspected', row.dateInspected);
     set('inspectionReceivedAt', row.inspectionReceivedAt);
@@ -90,8 +118,53 @@ function toPersistence(s: VehicleState) {
   return {
     ...row,
     inspectionDefects: row.inspectionDefects ?? Prisma.DbNull,
+    inspectionGrades: row.inspectionGrades ?? Prisma.DbNull,
+    inspectionAdvisories: row.inspectionAdvisories ?? Prisma.DbNull,
     inspectionLocation: row.inspectionLocation ?? Prisma.DbNull,
   };
+}
+
+const failedAny = (checklist: object) => Object.values(checklist).includes(false);
+
+function inspectionToDomain(row: InspectionRow): InspectionRecord {
+  return mapped('vehicle_inspections', row.id, () => {
+    const checklist = parseRecordedInspectionChecklist(row.checklist);
+    const outcome = INSPECTION_OUTCOMES.find((o) => o === row.outcome);
+    if (!outcome) throw new MappingError('vehicle_inspections', row.id, `unknown outcome ${row.outcome}`);
+    if (row.kind !== 'inspection' && row.kind !== 'reinspection')
+      throw new MappingError('vehicle_inspections', row.id, `unknown kind ${row.kind}`);
+    const out: Mutable<InspectionRecord> = {
+      id: row.id,
+      vehicleId: row.vehicleId,
+      kind: row.kind,
+      checklist,
+      grades: parseInspectionGrades(row.grades, checklist),
+      defects: parseInspectionDefects(row.defects, checklist),
+      advisories: parseInspectionAdvisories(row.advisories, checklist),
+      outcome,
+      inspectorId: row.inspectedBy,
+      madeAt: row.madeAt,
+      receivedAt: row.receivedAt,
+    };
+    if (row.reinspectionOfId !== null) out.reinspectionOf = row.reinspectionOfId;
+    if (row.location !== null) out.location = parseGeoPoint(row.location, 'location');
+    if (row.reinspectionDueBy !== null) out.reinspectionDueBy = row.reinspectionDueBy;
+    if (row.idempotencyKey !== null) out.idempotencyKey = row.idempotencyKey;
+    if (row.appealLodgedBy !== null && row.appealLodgedAt !== null && row.appealGrounds !== null) {
+      const appeal: Mutable<InspectionAppeal> = {
+        lodgedBy: row.appealLodgedBy,
+        lodgedAt: row.appealLodgedAt,
+        grounds: row.appealGrounds,
+      };
+      if (row.appealDecidedBy !== null && row.appealDecidedAt !== null && row.appealDecision !== null) {
+        const decision = APPEAL_DECISIONS.find((d) => d === row.appealDecision);
+        if (!decision) throw new MappingError('vehicle_inspections', row.id, `unknown decision ${row.appealDecision}`);
+        Object.assign(appeal, { decidedBy: row.appealDecidedBy, decidedAt: row.appealDecidedAt, decision });
+      }
+      out.appeal = appeal;
+    }
+    return out;
+  });
 }
 
 const uniqueErrors = {
@@ -150,6 +223,61 @@ export class PrismaVehicleRepository implements VehicleRepository {
     return this.list({ certificatesEndingBy: date, assemblyId }, page);
   }
 
+  async addInspection(r: InspectionRecord): Promise<void> {
+    await this.db.vehicleInspection.create({
+      data: {
+        id: r.id,
+        vehicleId: r.vehicleId,
+        kind: r.kind,
+        reinspectionOfId: r.reinspectionOf ?? null,
+        checklist: { ...r.checklist },
+        grades: { ...r.grades },
+        defects: { ...r.defects },
+        advisories: { ...r.advisories },
+        outcome: r.outcome,
+        inspectedBy: r.inspectorId,
+        madeAt: r.madeAt,
+        receivedAt: r.receivedAt,
+        location: r.location ? { type: 'Point', coordinates: [...r.location.coordinates] } : Prisma.DbNull,
+        reinspectionDueBy: r.reinspectionDueBy ?? null,
+        idempotencyKey: r.idempotencyKey ?? null,
+      },
+    });
+  }
+
+  async findInspection(vehicleId: string, id: string): Promise<InspectionRecord | undefined> {
+    const row = await this.db.vehicleInspection.findFirst({ where: { id, vehicleId } });
+    return row ? inspectionToDomain(row) : undefined;
+  }
+
+  async listInspections(vehicleId: string): Promise<InspectionRecord[]> {
+    const rows = await this.db.vehicleInspection.findMany({
+      where: { vehicleId },
+      orderBy: [{ madeAt: 'desc' }, { id: 'desc' }],
+    });
+    return rows.map(inspectionToDomain);
+  }
+
+  async saveAppeal(r: InspectionRecord): Promise<void> {
+    const appeal = r.appeal;
+    const { count } = !appeal
+      ? { count: 0 }
+      : appeal.decision
+        ? await this.db.vehicleInspection.updateMany({
+            where: { id: r.id, appealLodgedAt: { not: null }, appealDecidedAt: null },
+            data: {
+              appealDecidedBy: appeal.decidedBy,
+              appealDecidedAt: appeal.decidedAt,
+              appealDecision: appeal.decision,
+            },
+          })
+        : await this.db.vehicleInspection.updateMany({
+            where: { id: r.id, appealLodgedAt: null },
+            data: { appealLodgedBy: appeal.lodgedBy, appealLodgedAt: appeal.lodgedAt, appealGrounds: appeal.grounds },
+          });
+    if (count !== 1) throw CommonErrors.concurrentUpdate('inspection', r.id);
+  }
+
   private page<O extends { id: string }, T>(
     page: PageRequest<VehicleSortField>,
     select: (db: Sql) => SelectQueryBuilder<Tables, 'vehicles', O>,
@@ -190,6 +318,12 @@ const matching =
       ...is('transportUnionId', filter.transportUnionId),
       ...is('assemblyId', filter.assemblyId),
       ...(filter.certificatesEndingBy === undefined ? [] : [certificatesEndingBy(w, filter.certificatesEndingBy)]),
+      ...(filter.reinspectionEnding === undefined
+        ? []
+        : [
+            w('reinspectionDueBy', '>=', filter.reinspectionEnding.from),
+            w('reinspectionDueBy', '<=', filter.reinspectionEnding.by),
+          ]),
     ]);
   };
 

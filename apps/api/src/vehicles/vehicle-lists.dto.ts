@@ -52,6 +52,11 @@ export class ListVehiclesQuery {
       'Needs a key whose view shows the documents (admin, assembly, platform): 401 without a key, 403 for a merchant.',
   )
   expiring?: number;
+  @DaysParam(
+    'Vehicles whose free re-inspection window (after a failed inspection, or an appeal) is open and ends by the end of the day this many days from today (in TZ_DEFAULT): ' +
+      'the vehicles to call back before a full inspection is due. Needs an admin or assembly key (401 without a key, 403 for others).',
+  )
+  reinspectionEnding?: number;
 }
 
 export class ComplianceQuery {

@@ -3,8 +3,12 @@ import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagge
 import { ApiNullableObject } from '../core/http/openapi';
 import {
   COMPLIANCE_REASON_CODES,
+  DEFECT_GRADES,
+  gradedOutcome,
+  INSPECTION_OUTCOMES,
   VEHICLE_TYPES,
   type ComplianceReason,
+  type InspectionRecord,
   type StationState,
   type TransportUnionState,
   type VehicleState,
@@ -58,6 +62,39 @@ export class VehicleResponse extends RecordResponse {
     example: { brakes: 'Front brake pads worn through' },
   })
   inspectionDefects?: Record<string, string>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', enum: [...DEFECT_GRADES] },
+    description:
+      'The grade of each failed item of the last inspection: `dangerous` (use prohibited), `major` (failed, days to fix), `minor` (passes with advice). An inspection recorded before grades, or sent without them, has every failed item `major`. Absent when no item failed.',
+    example: { brakes: 'major' },
+  })
+  inspectionGrades?: Record<string, string>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: "The inspector's advice on items that passed in the last inspection; absent when none.",
+    example: { headlights: 'Lens cloudy: clean or replace soon' },
+  })
+  inspectionAdvisories?: Record<string, string>;
+  @ApiPropertyOptional({
+    enum: INSPECTION_OUTCOMES,
+    description:
+      'What the last inspection decided (docs/api.md, "Inspections: grades, re-inspection and appeal"): `passed`, `passedWithAdvice` (minor defects only: approvable), `failed` (a major defect: not approvable, free re-inspection within the window), `prohibited` (a dangerous defect: not approvable, approval withdrawn), `incomplete` (an imported checklist with items not recorded). Present on inspected vehicles.',
+  })
+  inspectionOutcome?: string;
+  @ApiPropertyOptional({
+    ...ID,
+    description:
+      "The last inspection's id in the vehicle's inspection history (GET /vehicles/{id}/inspections); absent for one recorded before the history was kept.",
+  })
+  inspectionId?: string;
+  @ApiPropertyOptional({
+    ...DATE,
+    description:
+      'While a free re-inspection of the failed items is open (POST /vehicles/{id}/reinspect): when its window ends; after it a full inspection is due. Absent when none is open.',
+  })
+  reinspectionDueBy?: string;
   @ApiPropertyOptional({ ...ID, description: 'Present on approved vehicles.' }) approvedBy?: string;
   @ApiPropertyOptional({ ...DATE, description: 'Present on approved vehicles.' }) dateApproved?: string;
   @ApiPropertyOptional({ ...ID, description: 'Present on inspected vehicles.' }) inspectedBy?: string;
@@ -98,6 +135,11 @@ export function toVehicleResponse(v: VehicleState, links: VehicleLinks): Vehicle
     approved: v.approved,
     inspectionChecklist: v.inspectionChecklist ? { ...v.inspectionChecklist } : undefined,
     inspectionDefects: v.inspectionDefects ? { ...v.inspectionDefects } : undefined,
+    inspectionGrades: v.inspectionGrades ? { ...v.inspectionGrades } : undefined,
+    inspectionAdvisories: v.inspectionAdvisories ? { ...v.inspectionAdvisories } : undefined,
+    inspectionOutcome: v.inspectionChecklist ? gradedOutcome(v.inspectionChecklist, v.inspectionGrades) : undefined,
+    inspectionId: v.inspectionId,
+    reinspectionDueBy: iso(v.reinspectionDueBy),
     approvedBy: v.approvedBy,
     dateApproved: iso(v.dateApproved),
     inspectedBy: v.inspectedBy,
@@ -204,3 +246,69 @@ export const COMPLIANCE_CSV: CsvList = {
     'reasons.items',
   ],
 };
+
+/** An appeal of an inspection, as its history shows it. */
+export class InspectionAppealResponse {
+  @ApiProperty({ ...ID, description: 'The assembly user who lodged it for the owner.' }) lodgedBy!: string;
+  @ApiProperty({ ...DATE }) lodgedAt!: string;
+  @ApiProperty({ example: 'The owner says the brakes were repaired the day before' }) grounds!: string;
+  @ApiPropertyOptional({ ...ID, description: 'The approver who decided it (present once decided).' })
+  decidedBy?: string;
+  @ApiPropertyOptional({ ...DATE }) decidedAt?: string;
+  @ApiPropertyOptional({
+    enum: ['upheld', 'reinspection'],
+    description:
+      '`upheld`: the inspection stands; `reinspection`: another inspector re-inspects the failed items, free.',
+  })
+  decision?: string;
+}
+
+/** One inspection in a vehicle's history. */
+export class InspectionRecordResponse {
+  @ApiProperty({ ...ID }) _id!: string;
+  @ApiProperty({ ...ID }) vehicle!: string;
+  @ApiProperty({ enum: ['inspection', 'reinspection'] }) kind!: string;
+  @ApiPropertyOptional({ ...ID, description: 'A re-inspection: the inspection it follows.' }) reinspectionOf?: string;
+  @ApiProperty({ type: RecordedInspectionChecklistResponse }) inspectionChecklist!: Record<string, boolean>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string', enum: [...DEFECT_GRADES] } })
+  grades!: Record<string, string>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) defects!: Record<string, string>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) advisories!: Record<string, string>;
+  @ApiProperty({ enum: INSPECTION_OUTCOMES }) outcome!: string;
+  @ApiProperty({ ...ID }) inspectedBy!: string;
+  @ApiProperty({ ...DATE, description: 'When it was made (the inspector device says).' }) madeAt!: string;
+  @ApiProperty({ ...DATE }) receivedAt!: string;
+  @ApiPropertyOptional({ ...DATE, description: 'A failed inspection: the end of its re-inspection window.' })
+  reinspectionDueBy?: string;
+  @ApiPropertyOptional({ description: 'The Idempotency-Key of the request that recorded it.' }) idempotencyKey?: string;
+  @ApiPropertyOptional({ type: InspectionAppealResponse }) appeal?: InspectionAppealResponse;
+}
+
+export function toInspectionRecordResponse(r: InspectionRecord): InspectionRecordResponse {
+  return withoutUndefined({
+    _id: r.id,
+    vehicle: r.vehicleId,
+    kind: r.kind,
+    reinspectionOf: r.reinspectionOf,
+    inspectionChecklist: { ...r.checklist },
+    grades: { ...r.grades },
+    defects: { ...r.defects },
+    advisories: { ...r.advisories },
+    outcome: r.outcome,
+    inspectedBy: r.inspectorId,
+    madeAt: r.madeAt.toISOString(),
+    receivedAt: r.receivedAt.toISOString(),
+    reinspectionDueBy: iso(r.reinspectionDueBy),
+    idempotencyKey: r.idempotencyKey,
+    appeal: r.appeal
+      ? withoutUndefined({
+          lodgedBy: r.appeal.lodgedBy,
+          lodgedAt: r.appeal.lodgedAt.toISOString(),
+          grounds: r.appeal.grounds,
+          decidedBy: r.appeal.decidedBy,
+          decidedAt: iso(r.appeal.decidedAt),
+          decision: r.appeal.decision,
+        })
+      : undefined,
+  });
+}

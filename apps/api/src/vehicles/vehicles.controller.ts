@@ -41,10 +41,20 @@ import { toBoolean } from '../core/http/query-values';
 import { APP_CONFIG, CLOCK } from '../core/tokens';
 import type { Clock } from '@transport/domain';
 import { ComplianceQuery, ListVehiclesQuery } from './vehicle-lists.dto';
-import { AddVehicleBody, CorrectVehicleBody, InspectBody, LinkBody, RenewVehicleBody } from './vehicles.dto';
+import {
+  AddVehicleBody,
+  CorrectVehicleBody,
+  DecideAppealBody,
+  InspectBody,
+  LinkBody,
+  LodgeAppealBody,
+  ReinspectBody,
+  RenewVehicleBody,
+} from './vehicles.dto';
 import {
   COMPLIANCE_CSV,
   ComplianceEntryResponse,
+  InspectionRecordResponse,
   VEHICLE_CSV,
   VehicleResponse,
   type VehicleSummaryResponse,
@@ -91,6 +101,8 @@ export class VehiclesController {
     }
     if (query.expiring !== undefined)
       assertFilterShown(principal, 'vehicle', ['roadWorthyExpiryDate', 'insuranceExpiryDate'], 'document expiry');
+    if (query.reinspectionEnding !== undefined)
+      assertFilterShown(principal, 'vehicle', ['reinspectionDueBy'], 'the re-inspection window');
     const filter = {
       inspected: toBoolean(query.inspected),
       approved: toBoolean(query.approved),
@@ -101,6 +113,10 @@ export class VehiclesController {
       stationId: query.station,
       transportUnionId: query.transportUnion,
       certificatesEndingBy: query.expiring === undefined ? undefined : this.expiryWindow(query.expiring).last,
+      reinspectionEnding:
+        query.reinspectionEnding === undefined
+          ? undefined
+          : { from: this.clock.now(), by: this.expiryWindow(query.reinspectionEnding).last },
     };
     const actor = actorOrAnonymous(principal);
     // The public's view is the vehicles' summaries: read as such, without restoring whole vehicles.
@@ -182,7 +198,9 @@ export class VehiclesController {
   @ApiOperation({
     summary: 'Record an inspection (inspectedBy is the caller; assembly inspectors only, else 403 DUTY_NOT_ALLOWED)',
     description:
-      'All ten items as booleans (missing or extra items: 400), and optionally a defect note per failed item (`defects`) and when it was made (`madeAt`: a phone that kept it without a signal sends it later). A failed item is recorded; an approved vehicle that fails loses its approval (and its driver).',
+      'All ten items as booleans (missing or extra items: 400), and optionally a defect note per failed item (`defects`), a grade per failed item (`grades`: dangerous, major or minor; none given: every failed item is major), advice on passed items (`advisories`) and when it was made (`madeAt`: a phone that kept it without a signal sends it later). ' +
+      'The grades decide the outcome (`inspectionOutcome`; docs/api.md, "Inspections: grades, re-inspection and appeal"): a dangerous defect prohibits use, a major one fails with a free re-inspection until `reinspectionDueBy` (the assembly\'s days to fix, 14 by default), minor ones alone pass with advice. ' +
+      "An approved vehicle whose inspection fails or is prohibited loses its approval (and its driver), and its owner is told by SMS. Each inspection is kept in the vehicle's history (GET /vehicles/{id}/inspections) with the request's Idempotency-Key.",
   })
   @ApiBody({ type: InspectBody })
   @View('vehicle')
@@ -192,6 +210,7 @@ export class VehiclesController {
     @Param('id', ObjectIdPipe) id: string,
     @Body() body: InspectBody,
     @Headers('if-match') ifMatch: string | undefined,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
     @CurrentPrincipal() principal: Principal,
   ): Promise<VehicleResponse> {
     return this.vehicles.inspect(
@@ -202,7 +221,117 @@ export class VehiclesController {
       body.defects,
       body.madeAt,
       body.madeWhere,
+      { grades: body.grades, advisories: body.advisories, idempotencyKey },
     );
+  }
+
+  @Post(':id/reinspect')
+  @HttpCode(200)
+  @Roles('assembly')
+  @ApiTags('vehicles (management)')
+  @ApiSecurity('apiKey')
+  @ApiHeader(IF_MATCH)
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Record a free re-inspection of the failed items (assembly inspectors only, else 403 DUTY_NOT_ALLOWED)',
+    description:
+      'Open while the vehicle has `reinspectionDueBy` (its last inspection failed with major defects, or an appeal sent it back) and it was made by then; it makes no new fee. ' +
+      '`inspectionChecklist` gives exactly the items that failed (true: fixed), with grades, notes and advice as for an inspection; the items that passed stand. ' +
+      'Linked to the inspection it follows in the history; it opens no new window (failing again, a full inspection is due). ' +
+      'Refusals: 422 REINSPECTION_NOT_OPEN (none open: make a full inspection), REINSPECTION_WINDOW_CLOSED (a full inspection is due), REINSPECTOR_TOOK_PART (an appeal asked for another inspector than the one appealed against); 400 INVALID_CHECKLIST for items that did not fail or are left out.',
+  })
+  @ApiBody({ type: ReinspectBody })
+  @View('vehicle')
+  @ApiOkResponse({ type: VehicleResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  reinspect(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() body: ReinspectBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<VehicleResponse> {
+    return this.vehicles.reinspect(
+      id,
+      body.inspectionChecklist,
+      actorOf(principal),
+      expectedVersion(ifMatch),
+      body.defects,
+      body.madeAt,
+      body.madeWhere,
+      { grades: body.grades, advisories: body.advisories, idempotencyKey },
+    );
+  }
+
+  @Get(':id/inspections')
+  @Roles('admin', 'assembly')
+  @ApiTags('vehicles (management)')
+  @ApiSecurity('apiKey')
+  @ApiOperation({
+    summary: "A vehicle's inspections, the last made first (admins; assembly staff for their assembly's vehicles)",
+    description:
+      'Each inspection and re-inspection with its checklist, grades, notes, advice, outcome, re-inspection window, the Idempotency-Key that recorded it, and its appeal. ' +
+      "Another assembly's vehicle is a 404, as a missing one. Inspections recorded before the history was kept show the vehicle's last one only.",
+  })
+  @ApiOkResponse({ type: InspectionRecordResponse, isArray: true })
+  @ApiProblems(400, 401, 403, 404)
+  inspections(
+    @Param('id', ObjectIdPipe) id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<InspectionRecordResponse[]> {
+    return this.vehicles.inspections(id, actorOf(principal));
+  }
+
+  @Post(':id/inspections/:inspectionId/appeal')
+  @HttpCode(201)
+  @Roles('assembly')
+  @ApiTags('vehicles (management)')
+  @ApiSecurity('apiKey')
+  @Idempotent()
+  @ApiOperation({
+    summary: "Lodge the owner's appeal of an inspection (assembly staff of the vehicle's assembly)",
+    description:
+      "Only a failed or prohibited inspection (else 422 APPEAL_NOT_ALLOWED), once (409 APPEAL_ALREADY_LODGED), within the assembly's appeal days of when it was made (15 by default; else 422 APPEAL_WINDOW_CLOSED). " +
+      "Audited on the vehicle (InspectionAppealLodged), shown in its history. Another assembly's vehicle, or an inspection of another vehicle, is a 404.",
+  })
+  @ApiBody({ type: LodgeAppealBody })
+  @ApiCreatedResponse({ type: InspectionRecordResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  lodgeAppeal(
+    @Param('id', ObjectIdPipe) id: string,
+    @Param('inspectionId', ObjectIdPipe) inspectionId: string,
+    @Body() body: LodgeAppealBody,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<InspectionRecordResponse> {
+    return this.vehicles.lodgeAppeal(id, inspectionId, body.grounds, actorOf(principal));
+  }
+
+  @Post(':id/inspections/:inspectionId/appeal/decision')
+  @HttpCode(200)
+  @Roles('assembly')
+  @ApiTags('vehicles (management)')
+  @ApiSecurity('apiKey')
+  @ApiHeader(IF_MATCH)
+  @Idempotent()
+  @ApiOperation({
+    summary:
+      'Decide an appeal (an assembly approver who took no part, else 403 DUTY_NOT_ALLOWED / 422 APPEAL_DECIDER_TOOK_PART)',
+    description:
+      "`upheld`: the inspection stands. `reinspection`: the vehicle's failed items are re-inspected free (POST /vehicles/{id}/reinspect) by an inspector other than the one appealed against, within the assembly's days to fix from now. " +
+      'Neither the inspector nor who lodged the appeal may decide it (422 APPEAL_DECIDER_TOOK_PART). No appeal: 422 APPEAL_NOT_LODGED; decided already: 409 APPEAL_ALREADY_DECIDED; ' +
+      "a re-inspection of an inspection a later one replaced: 409 INSPECTION_SUPERSEDED. If-Match names the vehicle's revision. Audited on the vehicle (InspectionAppealDecided, and VehicleReinspectionOrdered).",
+  })
+  @ApiBody({ type: DecideAppealBody })
+  @ApiOkResponse({ type: InspectionRecordResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 413, 415, 422)
+  decideAppeal(
+    @Param('id', ObjectIdPipe) id: string,
+    @Param('inspectionId', ObjectIdPipe) inspectionId: string,
+    @Body() body: DecideAppealBody,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<InspectionRecordResponse> {
+    return this.vehicles.decideAppeal(id, inspectionId, body.decision, actorOf(principal), expectedVersion(ifMatch));
   }
 
   @CorrectRoute(

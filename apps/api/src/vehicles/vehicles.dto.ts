@@ -16,6 +16,9 @@ import {
   ValidateIf,
 } from 'class-validator';
 import {
+  APPEAL_GROUNDS_MAX,
+  DEFECT_GRADES,
+  INSPECTION_SETTING_DAYS,
   DEFECT_NOTE_MAX,
   INSPECTION_ITEMS,
   MAX_CAPACITY,
@@ -163,6 +166,27 @@ export class InspectBody {
   @IsObject()
   defects?: Record<string, unknown>;
   @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', enum: [...DEFECT_GRADES] },
+    description:
+      'The grade of each failed item (docs/api.md, "Inspections: grades, re-inspection and appeal"): `dangerous` prohibits use (not approvable; an approved vehicle loses its approval and the owner is told), `major` fails with days to fix (the assembly\'s setting, 14 by default) and a free re-inspection, `minor` passes with advice. ' +
+      'A failed item left out is `major`; no `grades` at all (a client that predates them): every failed item is `major`. A grade on an item that passed, on no item, or not one of the three is refused (400 INVALID_VALUE).',
+    example: { brakes: 'dangerous', spareTire: 'minor' },
+  })
+  @IsOptional()
+  @IsObject()
+  grades?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', maxLength: DEFECT_NOTE_MAX },
+    description:
+      'Advice on items that passed (plain text, 1 to 500 characters), by item; advice on a failed item (its note goes in `defects`) or on no item is refused (400 INVALID_VALUE).',
+    example: { headlights: 'Lens cloudy: clean or replace soon' },
+  })
+  @IsOptional()
+  @IsObject()
+  advisories?: Record<string, unknown>;
+  @ApiPropertyOptional({
     description:
       `${ISO}: when the inspection was made, as the inspector's device says (a phone without a signal sends it later). ` +
       'Recorded as dateInspected; the time the service received it is kept beside it (in the history). ' +
@@ -182,6 +206,68 @@ export class InspectBody {
   @IsOptional()
   @IsObject()
   madeWhere?: Record<string, unknown>;
+}
+
+/**
+ * A re-inspection: the results of the items the last inspection failed, and only those (the others stand), with the
+ * same notes, grades, advice, time and place as an inspection.
+ */
+export class ReinspectBody extends PickType(InspectBody, ['defects', 'grades', 'advisories', 'madeAt', 'madeWhere']) {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'boolean' },
+    description:
+      'Exactly the items the last inspection failed (see `inspectionChecklist` and `inspectionGrades` of the vehicle), each true (fixed) or false (still failing). An item that passed before, or one left out, is refused (400 INVALID_CHECKLIST).',
+    example: { brakes: true },
+  })
+  @IsObject()
+  inspectionChecklist!: Record<string, unknown>;
+}
+
+export class LodgeAppealBody {
+  @ApiProperty({
+    description: "The owner's grounds, as assembly staff write them down (plain text, 1 to 1000 characters).",
+    example: 'The owner says the brakes were repaired the day before and asks for another inspector',
+    maxLength: APPEAL_GROUNDS_MAX,
+  })
+  @IsString()
+  @MaxLength(APPEAL_GROUNDS_MAX)
+  grounds!: string;
+}
+
+export class DecideAppealBody {
+  @ApiProperty({
+    enum: ['upheld', 'reinspection'],
+    description:
+      "`upheld`: the inspection stands. `reinspection`: the items it failed are re-inspected free, by another inspector (POST /vehicles/{id}/reinspect), within the assembly's days to fix from now.",
+  })
+  @IsIn(['upheld', 'reinspection'], { message: 'decision must be upheld or reinspection' })
+  decision!: 'upheld' | 'reinspection';
+}
+
+export class InspectionSettingsBody {
+  @ApiProperty({
+    type: 'integer',
+    minimum: INSPECTION_SETTING_DAYS.min,
+    maximum: INSPECTION_SETTING_DAYS.max,
+    description: 'Days to fix major defects: the window of the free re-inspection (default 14).',
+    example: 14,
+  })
+  @IsInt()
+  @Min(INSPECTION_SETTING_DAYS.min)
+  @Max(INSPECTION_SETTING_DAYS.max)
+  daysToFix!: number;
+  @ApiProperty({
+    type: 'integer',
+    minimum: INSPECTION_SETTING_DAYS.min,
+    maximum: INSPECTION_SETTING_DAYS.max,
+    description: 'Days after an inspection within which the owner may appeal it (default 15).',
+    example: 15,
+  })
+  @IsInt()
+  @Min(INSPECTION_SETTING_DAYS.min)
+  @Max(INSPECTION_SETTING_DAYS.max)
+  appealDays!: number;
 }
 
 /**

@@ -1,7 +1,14 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
+  CommonErrors,
   CORRECTABLE_VEHICLE_FIELDS,
+  decideAppeal,
   DomainError,
+  lodgeAppeal,
+  blockingInspectionItems,
+  type AuditEntryInput,
+  type InspectionRecord,
+  type InspectionSettings,
   type VehicleCorrection,
   ReferenceErrors,
   Vehicle,
@@ -34,7 +41,9 @@ import { ApprovalWithdrawalNotices } from './approval-withdrawal-notices';
 const MADE_MAX_AGE_HOURS = 72;
 import {
   toComplianceReason,
+  toInspectionRecordResponse,
   toVehicleResponse,
+  type InspectionRecordResponse,
   toVehicleSummaryResponse,
   type ComplianceEntryResponse,
   type VehicleLinks,
@@ -48,6 +57,34 @@ export interface VehicleLinkChanges {
   /** A station id, or null to unlink (the vehicle then shows station: null). */
   station?: string | null;
   transportUnion?: string;
+}
+
+/** What an inspection carries beyond checklist, notes, time and place (all optional: an older client sends none). */
+export interface GradedInspection {
+  grades?: unknown;
+  advisories?: unknown;
+  /** The request's Idempotency-Key, kept with the inspection's history row. */
+  idempotencyKey?: string;
+}
+
+/** An appeal's step in the vehicle's history: the appeal before and after. */
+function appealEntry(
+  action: string,
+  vehicleId: string,
+  actor: Actor,
+  before: InspectionRecord,
+  after: InspectionRecord,
+  at: Date,
+): AuditEntryInput {
+  return {
+    entity: 'vehicle',
+    entityId: vehicleId,
+    action,
+    actor,
+    before: { inspection: before.id, appeal: before.appeal ?? null },
+    after: { inspection: after.id, appeal: after.appeal ?? null },
+    at,
+  };
 }
 
 /** The certificates a renewal records (at least one). */
@@ -140,6 +177,11 @@ export class VehiclesService {
     return this.respond(saved);
   }
 
+  /**
+   * Records an inspection (an assembly inspector's duty), graded (`graded.grades`; none: every failed item major),
+   * with a row in the vehicle's inspection history keyed by the request's idempotency key. A failed or prohibited
+   * outcome withdraws an approval, and the owner is told.
+   */
   async inspect(
     id: string,
     checklist: unknown,
@@ -148,37 +190,175 @@ export class VehiclesService {
     defects?: unknown,
     madeAt?: Date,
     madeWhere?: unknown,
+    graded: GradedInspection = {},
+  ): Promise<VehicleResponse> {
+    return this.recordInspection('inspect', id, checklist, actor, expectedVersion, defects, madeAt, madeWhere, graded);
+  }
+
+  /**
+   * Re-inspects only the items the last inspection failed, free, within its window (or the window an appeal
+   * opened, by another inspector); linked to the inspection it follows in the history.
+   */
+  async reinspect(
+    id: string,
+    results: unknown,
+    actor: Actor,
+    expectedVersion?: number,
+    defects?: unknown,
+    madeAt?: Date,
+    madeWhere?: unknown,
+    graded: GradedInspection = {},
+  ): Promise<VehicleResponse> {
+    return this.recordInspection('reinspect', id, results, actor, expectedVersion, defects, madeAt, madeWhere, graded);
+  }
+
+  private async recordInspection(
+    kind: 'inspect' | 'reinspect',
+    id: string,
+    checklist: unknown,
+    actor: Actor,
+    expectedVersion: number | undefined,
+    defects: unknown,
+    madeAt: Date | undefined,
+    madeWhere: unknown,
+    graded: GradedInspection,
   ): Promise<VehicleResponse> {
     await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'inspectVehicle');
     const maxAgeHours = this.config?.inspectionMadeMaxAgeHours ?? MADE_MAX_AGE_HOURS;
     let withdrawnAt: Date | undefined;
-    const saved = await this.change(id, actor, expectedVersion, 'VehicleInspected', (v, at) => {
+    const action = kind === 'inspect' ? 'VehicleInspected' : 'VehicleReinspected';
+    const saved = await this.change(id, actor, expectedVersion, action, async (v, at, ctx) => {
       const wasApproved = v.toState().approved;
-      v.inspect(
-        checklist,
-        actor.id,
-        at,
-        defects,
+      const settings = await ctx.assemblies.inspectionSettings(v.toState().assemblyId);
+      const made =
         madeAt === undefined && madeWhere === undefined
           ? undefined
-          : {
-              at: madeAt,
-              where: madeWhere,
-              earliest: new Date(at.getTime() - maxAgeHours * 3_600_000),
-              maxAgeHours,
-            },
-      );
+          : { at: madeAt, where: madeWhere, earliest: new Date(at.getTime() - maxAgeHours * 3_600_000), maxAgeHours };
+      const details = {
+        grades: graded.grades,
+        advisories: graded.advisories,
+        daysToFix: settings.daysToFix,
+        inspectionId: this.ids.next(),
+        idempotencyKey: graded.idempotencyKey,
+      };
+      if (kind === 'inspect') v.inspect(checklist, actor.id, at, defects, made, details);
+      else v.reinspect(checklist, actor.id, at, defects, made, details);
+      const record = v.recordedInspection();
+      if (record) await ctx.vehicles.addInspection(record);
       if (wasApproved && !v.toState().approved) withdrawnAt = at;
     });
     // A failure withdrew the approval and its sticker: the owner is told (after the change is stored).
     if (withdrawnAt) {
       const state = saved.toState();
-      const failed = Object.entries(state.inspectionChecklist ?? {}).flatMap(([item, ok]) =>
-        ok === false ? [item] : [],
-      );
+      const failed = blockingInspectionItems(state.inspectionChecklist ?? {}, state.inspectionGrades);
       await this.notices?.notify(state, failed, withdrawnAt);
     }
     return this.respond(saved);
+  }
+
+  /** The vehicle's inspections, the last made first, each with its grades and appeal. */
+  async inspections(id: string, actor: Actor): Promise<InspectionRecordResponse[]> {
+    const vehicle = withinJurisdiction(jurisdictionOf(actor), await this.stores.vehicles.findById(id), 'vehicle', id);
+    return (await this.stores.vehicles.listInspections(vehicle.id)).map(toInspectionRecordResponse);
+  }
+
+  /**
+   * Lodges the owner's appeal of an inspection (any assembly staff, for the owner), within the assembly's appeal
+   * days; audited on the vehicle.
+   */
+  async lodgeAppeal(
+    id: string,
+    inspectionId: string,
+    grounds: unknown,
+    actor: Actor,
+  ): Promise<InspectionRecordResponse> {
+    await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'lodgeAppeal');
+    const record = await this.uow.run(async (ctx) => {
+      const { vehicle, record } = await this.inspectionOf(ctx, id, inspectionId, actor);
+      const settings = await ctx.assemblies.inspectionSettings(vehicle.toState().assemblyId);
+      const at = this.clock.now();
+      const lodged = lodgeAppeal(record, { lodgedBy: actor.id, grounds }, at, settings.appealDays);
+      await ctx.vehicles.saveAppeal(lodged);
+      await ctx.audit.append([appealEntry('InspectionAppealLodged', vehicle.id, actor, record, lodged, at)]);
+      return lodged;
+    });
+    return toInspectionRecordResponse(record);
+  }
+
+  /**
+   * Decides an appeal (an approver who took no part): `upheld`, or `reinspection`, which opens a free re-inspection
+   * of the failed items by another inspector. The decision and the vehicle's change are audited together.
+   */
+  async decideAppeal(
+    id: string,
+    inspectionId: string,
+    decision: unknown,
+    actor: Actor,
+    expectedVersion?: number,
+  ): Promise<InspectionRecordResponse> {
+    await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'decideAppeal');
+    const record = await this.uow.run(async (ctx) => {
+      const { vehicle, record } = await this.inspectionOf(ctx, id, inspectionId, actor);
+      if (expectedVersion !== undefined && expectedVersion !== vehicle.version)
+        throw CommonErrors.concurrentUpdate('vehicle', id);
+      const at = this.clock.now();
+      const decided = decideAppeal(record, { decidedBy: actor.id, decision }, at);
+      await ctx.vehicles.saveAppeal(decided);
+      const entries = [appealEntry('InspectionAppealDecided', vehicle.id, actor, record, decided, at)];
+      if (decided.appeal?.decision === 'reinspection') {
+        const settings = await ctx.assemblies.inspectionSettings(vehicle.toState().assemblyId);
+        const before = vehicle.toState();
+        vehicle.orderReinspection(record.id, record.inspectorId, at, settings.daysToFix);
+        const saved = await ctx.vehicles.update(vehicle);
+        entries.push(...auditEntriesFor('vehicle', vehicle.pullEvents(), actor, before, saved.toState()));
+      }
+      await ctx.audit.append(entries);
+      return decided;
+    });
+    return toInspectionRecordResponse(record);
+  }
+
+  /** An assembly's inspection settings (days to fix, days to appeal): its own admin's, or the national admin's. */
+  async setInspectionSettings(
+    assemblyId: string,
+    settings: InspectionSettings,
+    actor: Actor,
+  ): Promise<InspectionSettings> {
+    await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'setInspectionRules');
+    const scope = assemblyScope(jurisdictionOf(actor));
+    if (scope !== undefined && scope !== assemblyId) throw CommonErrors.notFound('assembly', assemblyId);
+    await this.uow.run(async (ctx) => {
+      const before = await ctx.assemblies.inspectionSettings(assemblyId);
+      if (!(await ctx.assemblies.setInspectionSettings(assemblyId, settings)))
+        throw CommonErrors.notFound('assembly', assemblyId);
+      await ctx.audit.append([
+        {
+          entity: 'assembly',
+          entityId: assemblyId,
+          action: 'AssemblyInspectionSettingsChanged',
+          actor,
+          before,
+          after: settings,
+          at: this.clock.now(),
+        },
+      ]);
+    });
+    return settings;
+  }
+
+  async inspectionSettings(assemblyId: string, actor: Actor): Promise<InspectionSettings> {
+    const scope = assemblyScope(jurisdictionOf(actor));
+    if ((scope !== undefined && scope !== assemblyId) || !(await this.stores.assemblies.findById(assemblyId)))
+      throw CommonErrors.notFound('assembly', assemblyId);
+    return this.stores.assemblies.inspectionSettings(assemblyId);
+  }
+
+  /** A vehicle within the actor's jurisdiction and one of its inspections (else 404, as a missing one). */
+  private async inspectionOf(ctx: DataStores, id: string, inspectionId: string, actor: Actor) {
+    const vehicle = withinJurisdiction(jurisdictionOf(actor), await ctx.vehicles.findById(id), 'vehicle', id);
+    const record = await ctx.vehicles.findInspection(vehicle.id, inspectionId);
+    if (!record) throw CommonErrors.notFound('inspection', inspectionId);
+    return { vehicle, record };
   }
 
   async approve(id: string, actor: Actor, expectedVersion?: number): Promise<VehicleResponse> {

@@ -17,6 +17,10 @@ export const DUTIES = {
   renewDocuments: ['inspector', 'approver'],
   correctRecords: ['inspector', 'approver'],
   manageAssemblyUsers: ['admin'],
+  // Any staff may write down an owner's appeal; an approver who took no part decides it (the inspection's rule).
+  lodgeAppeal: ['inspector', 'approver', 'admin'],
+  decideAppeal: ['approver'],
+  setInspectionRules: ['admin'],
   // An approver or admin an assembly admin creates acts only once another admin (or the national admin) confirms it.
   confirmAssemblyUsers: ['admin'],
 } as const satisfies Record<string, readonly AssemblyRole[]>;
@@ -31,6 +35,9 @@ const WORDS: Record<Duty, string> = {
   renewDocuments: 'recording a renewed document',
   correctRecords: 'correcting a record',
   manageAssemblyUsers: "managing an assembly's users",
+  lodgeAppeal: "lodging an owner's appeal of an inspection",
+  decideAppeal: 'deciding an appeal of an inspection',
+  setInspectionRules: "setting an assembly's days to fix and to appeal",
   confirmAssemblyUsers: "confirming an assembly's new approvers and admins",
 };
 

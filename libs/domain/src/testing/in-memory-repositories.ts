@@ -24,6 +24,8 @@ import { Trip, type TripState } from '../trip/trip';
 import type { TripRepository } from '../trip/trip.repository';
 import { Vehicle, type VehicleState } from '../vehicle/vehicle';
 import { inspectionOutcome } from '../vehicle/inspection-checklist';
+import type { InspectionRecord } from '../vehicle/inspection-record';
+import { inspectionSettingsOf, type InspectionSettings } from '../vehicle/inspection-grades';
 import {
   vehicleSummaryOf,
   type VehicleListFilter,
@@ -32,7 +34,10 @@ import {
 } from '../vehicle/vehicle.repository';
 import { driverStanding } from '../registry/registry-search';
 import { InMemoryCollection, newestFirst } from './in-memory-collection';
-import { DuplicateErrors } from '../shared/common.errors';
+import { CommonErrors, DuplicateErrors } from '../shared/common.errors';
+
+/** The order of an inspection history: by when made, then by id (ISO times of the same width sort as text). */
+const lastMadeFirst = (r: InspectionRecord) => `${r.madeAt.toISOString()} ${r.id}`;
 
 export class InMemoryVehicleRepository implements VehicleRepository {
   readonly store = new InMemoryCollection<Vehicle, VehicleState>('vehicle', (v) => v.toState(), Vehicle.restore, [
@@ -57,6 +62,10 @@ export class InMemoryVehicleRepository implements VehicleRepository {
         (filter.certificatesEndingBy === undefined ||
           endsBy(s.roadWorthyExpiryDate, filter.certificatesEndingBy) ||
           endsBy(s.insuranceExpiryDate, filter.certificatesEndingBy)) &&
+        (filter.reinspectionEnding === undefined ||
+          (s.reinspectionDueBy !== undefined &&
+            s.reinspectionDueBy >= filter.reinspectionEnding.from &&
+            s.reinspectionDueBy <= filter.reinspectionEnding.by)) &&
         inAssembly(s, filter.assemblyId),
       page,
     );
@@ -69,6 +78,40 @@ export class InMemoryVehicleRepository implements VehicleRepository {
 
   listCertificatesEndingBy(date: Date, page: PageRequest, assemblyId?: string): Promise<Page<Vehicle>> {
     return this.list({ certificatesEndingBy: date, assemblyId }, page);
+  }
+
+  /** The inspection history (records are never changed in place: a saved appeal replaces its record). */
+  private inspections = new Map<string, InspectionRecord>();
+
+  async addInspection(record: InspectionRecord): Promise<void> {
+    this.inspections.set(record.id, record);
+  }
+
+  async findInspection(vehicleId: string, id: string): Promise<InspectionRecord | undefined> {
+    const found = this.inspections.get(id);
+    return found?.vehicleId === vehicleId ? found : undefined;
+  }
+
+  async listInspections(vehicleId: string): Promise<InspectionRecord[]> {
+    return [...this.inspections.values()]
+      .filter((r) => r.vehicleId === vehicleId)
+      .sort((a, b) => lastMadeFirst(b).localeCompare(lastMadeFirst(a)));
+  }
+
+  async saveAppeal(record: InspectionRecord): Promise<void> {
+    const stored = this.inspections.get(record.id);
+    const appeal = record.appeal;
+    const fits = appeal?.decision ? stored?.appeal && !stored.appeal.decision : stored && !stored.appeal;
+    if (!stored || !appeal || !fits) throw CommonErrors.concurrentUpdate('inspection', record.id);
+    this.inspections.set(record.id, { ...stored, appeal });
+  }
+
+  /** The inspection history as it is now, and how to put it back (the unit of work's rollback). */
+  checkpoint(): () => void {
+    const copy = new Map(this.inspections);
+    return () => {
+      this.inspections = copy;
+    };
   }
 }
 
@@ -146,6 +189,15 @@ export class InMemoryAssemblyRepository implements AssemblyRepository {
   add = (a: Assembly) => this.store.add(a);
   findById = (id: string) => this.store.findById(id);
   list = async (page: PageRequest) => this.store.page(() => true, page);
+  private readonly settings = new Map<string, InspectionSettings>();
+  async inspectionSettings(id: string | undefined): Promise<InspectionSettings> {
+    return (id && this.settings.get(id)) || inspectionSettingsOf({});
+  }
+  async setInspectionSettings(id: string, settings: InspectionSettings): Promise<boolean> {
+    if (!(await this.findById(id))) return false;
+    this.settings.set(id, { ...settings });
+    return true;
+  }
 }
 
 export class InMemoryAssemblyUserRepository implements AssemblyUserRepository {

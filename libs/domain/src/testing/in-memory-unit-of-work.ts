@@ -328,9 +328,14 @@ export class InMemoryUnitOfWork implements UnitOfWork {
       (r) => r.store as { snapshot(): Map<string, unknown>; rollback(s: Map<string, unknown>): void },
     );
     const snapshots = collections.map((c) => c.snapshot());
-    const restores = [this.audit, this.callbacks, this.callbackTokens, this.notifications, this.followUps].map((s) =>
-      s.checkpoint(),
-    );
+    const restores = [
+      this.audit,
+      this.callbacks,
+      this.callbackTokens,
+      this.notifications,
+      this.followUps,
+      this.repositories.vehicles,
+    ].map((s) => s.checkpoint());
     try {
       return await work({ ...this.stores, audit: this.audit });
     } catch (error) {

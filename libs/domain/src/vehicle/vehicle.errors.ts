@@ -2,6 +2,28 @@ import { DomainError } from '../shared/domain-error';
 import type { InspectionItem } from './inspection-checklist';
 
 export const VehicleErrors = {
+  useProhibited: (items: InspectionItem[]) =>
+    new DomainError(
+      'VEHICLE_USE_PROHIBITED',
+      `The last inspection found dangerous defects (${items.join(', ')}): the vehicle may not be used or approved until a new inspection passes`,
+    ),
+  reinspectionNotOpen: () =>
+    new DomainError(
+      'REINSPECTION_NOT_OPEN',
+      'No re-inspection is open for this vehicle (only after an inspection failed with major defects, or an appeal sent one back): make a full inspection',
+    ),
+  reinspectionWindowClosed: () =>
+    new DomainError(
+      'REINSPECTION_WINDOW_CLOSED',
+      'The re-inspection window has ended (reinspectionDueBy): a full inspection is due',
+    ),
+  reinspectorTookPart: () =>
+    new DomainError(
+      'REINSPECTOR_TOOK_PART',
+      'An appeal sent this inspection back for re-inspection by another inspector: not the one who made it',
+    ),
+  inspectionSuperseded: () =>
+    new DomainError('INSPECTION_SUPERSEDED', 'A later inspection of the vehicle replaced this one'),
   notInspected: () =>
     new DomainError('VEHICLE_NOT_INSPECTED', 'The vehicle has not been inspected; inspect it before approval'),
   inspectionFailed: (items: InspectionItem[]) =>

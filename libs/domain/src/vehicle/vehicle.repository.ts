@@ -1,5 +1,6 @@
 import type { Page, PageRequest } from '../shared/page';
 import type { Vehicle, VehicleState } from './vehicle';
+import type { InspectionRecord } from './inspection-record';
 
 export interface VehicleListFilter {
   inspected?: boolean;
@@ -20,6 +21,8 @@ export interface VehicleListFilter {
   assemblyId?: string;
   /** Vehicles whose roadworthy or insurance certificate ends on or before this instant (expired ones included). */
   certificatesEndingBy?: Date;
+  /** Vehicles with a re-inspection window open at `from` and ending on or before `by`. */
+  reinspectionEnding?: { from: Date; by: Date };
 }
 
 /** The fields a vehicle list can be ordered by (`PageRequest.order`); newest first without one. */
@@ -77,4 +80,15 @@ export interface VehicleRepository {
    * assembly when `assemblyId` is given: `list` with `certificatesEndingBy`.
    */
   listCertificatesEndingBy(date: Date, page: PageRequest, assemblyId?: string): Promise<Page<Vehicle>>;
+  /** Adds a row to the vehicle's inspection history (one per inspection or re-inspection). */
+  addInspection(record: InspectionRecord): Promise<void>;
+  /** One inspection of a vehicle (undefined: none with that id, or of another vehicle). */
+  findInspection(vehicleId: string, id: string): Promise<InspectionRecord | undefined>;
+  /** The vehicle's inspections, the last made first. */
+  listInspections(vehicleId: string): Promise<InspectionRecord[]>;
+  /**
+   * Stores the appeal of an inspection: a lodged appeal only if the stored one has none, a decision only if the
+   * stored appeal has none; otherwise nothing is written and `CONCURRENT_UPDATE` (conflict) is thrown.
+   */
+  saveAppeal(record: InspectionRecord): Promise<void>;
 }

@@ -254,7 +254,11 @@ describe('Vehicle inspection', () => {
     expect(s).not.toHaveProperty('driverId');
     const events = v.pullEvents();
     expect(events.map((e) => e.type)).toEqual(['VehicleInspected', 'VehicleApprovalWithdrawn']);
-    expect(events[1].data).toEqual({ failedItems: ['headlights'], unlinkedDriver: '65a0000000000000000000dd' });
+    expect(events[1].data).toEqual({
+      failedItems: ['headlights'],
+      outcome: 'failed',
+      unlinkedDriver: '65a0000000000000000000dd',
+    });
   });
 
   it('keeps the approval when an approved vehicle passes a re-inspection', () => {

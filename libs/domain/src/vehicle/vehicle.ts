@@ -11,6 +11,19 @@ import {
   type InspectionItem,
   type RecordedInspectionChecklist,
 } from './inspection-checklist';
+import {
+  blockingInspectionItems,
+  dangerousInspectionItems,
+  DEFAULT_DAYS_TO_FIX,
+  gradedOutcome,
+  parseInspectionAdvisories,
+  parseInspectionGrades,
+  reinspectionChecklist,
+  windowEnd,
+  type InspectionAdvisories,
+  type InspectionGrades,
+} from './inspection-grades';
+import type { InspectionRecord } from './inspection-record';
 import { boundedNumber, validDate } from '../shared/values';
 import {
   MAX_CAPACITY,
@@ -79,6 +92,19 @@ export interface VehicleState {
   readonly inspectionChecklist?: RecordedInspectionChecklist;
   /** The inspector's notes on failed items of the last inspection (absent: none). */
   readonly inspectionDefects?: InspectionDefects;
+  /** The grade of each failed item of the last inspection (a failed item without one is `major`). */
+  readonly inspectionGrades?: InspectionGrades;
+  /** The inspector's advice on items that passed in the last inspection (absent: none). */
+  readonly inspectionAdvisories?: InspectionAdvisories;
+  /** The last inspection's record in the vehicle's inspection history (absent: recorded before the history). */
+  readonly inspectionId?: string;
+  /**
+   * The end of the window for a free re-inspection of the failed items (a failed inspection, or one an appeal sent
+   * back); after it a full inspection is due. Absent: no re-inspection is open.
+   */
+  readonly reinspectionDueBy?: Date;
+  /** An appeal's re-inspection: the inspector who may not make it (the one whose inspection was appealed). */
+  readonly reinspectionNotBy?: string;
   readonly inspectedBy?: string;
   /** When the last inspection was made (the inspector's device, when it said; else when it was received). */
   readonly dateInspected?: Date;
@@ -203,16 +229,45 @@ function checkRegistration(
  * vehicle has a driver.
  */
 export function assertVehicleConsistent(
-  s: Pick<VehicleState, 'inspected' | 'approved' | 'inspectionChecklist' | 'driverId'>,
+  s: Pick<VehicleState, 'inspected' | 'approved' | 'inspectionChecklist' | 'inspectionGrades' | 'driverId'>,
 ): void {
   if (s.approved && !s.inspected) throw VehicleErrors.notInspected();
-  const failed = s.approved && s.inspectionChecklist ? failedInspectionItems(s.inspectionChecklist) : [];
+  const failed =
+    s.approved && s.inspectionChecklist ? blockingInspectionItems(s.inspectionChecklist, s.inspectionGrades) : [];
   if (failed.length > 0) throw VehicleErrors.inspectionFailed(failed);
   if (s.driverId && !s.approved) throw VehicleErrors.notApproved();
 }
 
+/** When and where the inspector's device says an inspection was made, and the oldest the service accepts. */
+export interface InspectionMade {
+  at?: Date;
+  where?: unknown;
+  earliest: Date;
+  maxAgeHours: number;
+}
+
+/** What an inspection carries beyond its checklist and notes (all optional: an older client sends none of it). */
+export interface InspectionDetails {
+  /** A grade per failed item (parseInspectionGrades); none: every failed item is `major`. */
+  grades?: unknown;
+  /** Advice on items that passed (parseInspectionAdvisories). */
+  advisories?: unknown;
+  /** The assembly's days to fix majors (DEFAULT_DAYS_TO_FIX). */
+  daysToFix?: number;
+  /** This inspection's id in the vehicle's inspection history; without one, no record is made. */
+  inspectionId?: string;
+  /** The request's idempotency key, kept with the record (later evidence joins the inspection by it). */
+  idempotencyKey?: string;
+}
+
+function setOrDelete<K extends keyof VehicleState>(s: Mutable<VehicleState>, key: K, value: VehicleState[K]): void {
+  if (value === undefined) delete s[key];
+  else s[key] = value as Mutable<VehicleState>[K];
+}
+
 export class Vehicle {
   private events: DomainEvent[] = [];
+  private lastInspection?: InspectionRecord;
 
   private constructor(private state: Mutable<VehicleState>) {}
 
@@ -261,49 +316,152 @@ export class Vehicle {
   }
 
   /**
-   * Records an inspection. A failed item is recorded, not refused. If an approved vehicle fails a re-inspection its
-   * approval is withdrawn (and its driver unlinked, since only approved vehicles carry drivers).
-   */
-  /**
-   * Records an inspection received at `at`. `made` is when the inspector's device says it was made (a phone that kept
-   * it without a signal sends it later): a little ahead of `at` is a device's clock (INSPECTION_CLOCK_SKEW_MS), more is
-   * refused, and so is a time before `made.earliest` (the bound the service sets).
+   * Records an inspection received at `at`: all ten items, a defect note per failed item that needs one, and (in
+   * `details`) a grade per failed item (none: every failed item is `major`) and advice on passed items. The grades
+   * decide the outcome (gradedOutcome): a failed one opens a window of `details.daysToFix` days for a free
+   * re-inspection; a failed or prohibited one withdraws an approval (and unlinks the driver, since only approved
+   * vehicles carry drivers); minor defects alone leave an approval standing.
+   * `made` is when the inspector's device says it was made (a phone that kept it without a signal sends it later): a
+   * little ahead of `at` is a device's clock (INSPECTION_CLOCK_SKEW_MS), more is refused, and so is a time before
+   * `made.earliest` (the bound the service sets).
    */
   inspect(
     rawChecklist: unknown,
     inspectorId: string,
     at: Date,
     rawDefects?: unknown,
-    made?: { at?: Date; where?: unknown; earliest: Date; maxAgeHours: number },
+    made?: InspectionMade,
+    details: InspectionDetails = {},
   ): void {
     const checklist = parseInspectionChecklist(rawChecklist);
+    this.recordInspection('inspection', checklist, inspectorId, at, rawDefects, made, details);
+  }
+
+  /**
+   * Records a re-inspection of the items the last inspection failed (only those: `rawResults` gives each of them,
+   * true or false; the items that passed stand). Open while `reinspectionDueBy` has not passed when it was made (a
+   * failed inspection's window, or one an appeal sent back, then never by the inspector appealed against); after the
+   * window a full inspection is due. It is linked to the inspection it follows and opens no new window: failing it
+   * again, a full inspection is due.
+   */
+  reinspect(
+    rawResults: unknown,
+    inspectorId: string,
+    at: Date,
+    rawDefects?: unknown,
+    made?: InspectionMade,
+    details: InspectionDetails = {},
+  ): void {
+    const s = this.state;
+    if (!s.inspectionChecklist || !s.reinspectionDueBy) throw VehicleErrors.reinspectionNotOpen();
+    if (s.reinspectionNotBy === inspectorId) throw VehicleErrors.reinspectorTookPart();
+    if ((made?.at ?? at) > s.reinspectionDueBy) throw VehicleErrors.reinspectionWindowClosed();
+    const checklist = reinspectionChecklist(s.inspectionChecklist, rawResults);
+    this.recordInspection('reinspection', checklist, inspectorId, at, rawDefects, made, details);
+  }
+
+  /**
+   * An appeal decided for a re-inspection: the items `inspectionId` failed are re-inspected, free, by an inspector
+   * other than `notBy`, within `daysToFix` days from `at`. Only the vehicle's last inspection can be sent back (a
+   * later inspection replaced it: INSPECTION_SUPERSEDED).
+   */
+  orderReinspection(inspectionId: string, notBy: string, at: Date, daysToFix: number = DEFAULT_DAYS_TO_FIX): void {
+    const s = this.state;
+    if (s.inspectionId !== inspectionId) throw VehicleErrors.inspectionSuperseded();
+    s.reinspectionDueBy = windowEnd(at, daysToFix);
+    s.reinspectionNotBy = notBy;
+    s.updatedAt = at;
+    this.record('VehicleReinspectionOrdered', at, {
+      inspection: inspectionId,
+      reinspectionDueBy: s.reinspectionDueBy,
+      notBy,
+    });
+  }
+
+  /** The inspection recorded by the last inspect() or reinspect() of this object, as its history keeps it. */
+  recordedInspection(): InspectionRecord | undefined {
+    return this.lastInspection;
+  }
+
+  private recordInspection(
+    kind: InspectionRecord['kind'],
+    checklist: RecordedInspectionChecklist,
+    inspectorId: string,
+    at: Date,
+    rawDefects: unknown,
+    made: InspectionMade | undefined,
+    details: InspectionDetails,
+  ): void {
     const defects = parseInspectionDefects(rawDefects, checklist);
+    const grades = parseInspectionGrades(details.grades, checklist);
+    const advisories = parseInspectionAdvisories(details.advisories, checklist);
     assertObjectId(inspectorId, 'inspectedBy');
     const madeAt = made?.at ?? at;
     if (madeAt.getTime() > at.getTime() + INSPECTION_CLOCK_SKEW_MS) throw VehicleErrors.madeInFuture();
     if (made && madeAt < made.earliest) throw VehicleErrors.madeTooLongAgo(made.maxAgeHours);
     const where = made?.where === undefined ? undefined : parseGeoPoint(made.where, 'madeWhere');
     const failed = failedInspectionItems(checklist);
-    this.state.inspected = true;
-    this.state.inspectionChecklist = checklist;
-    // The notes belong to this inspection: an earlier one's go with it.
-    if (Object.keys(defects).length > 0) this.state.inspectionDefects = defects;
-    else delete this.state.inspectionDefects;
-    this.state.inspectedBy = inspectorId;
-    this.state.dateInspected = madeAt;
-    this.state.inspectionReceivedAt = at;
+    const outcome = gradedOutcome(checklist, grades);
+    const s = this.state;
+    const reinspectionOf = kind === 'reinspection' ? s.inspectionId : undefined;
+    s.inspected = true;
+    s.inspectionChecklist = checklist;
+    // The notes, grades and advice belong to this inspection: an earlier one's go with it.
+    setOrDelete(s, 'inspectionDefects', Object.keys(defects).length > 0 ? defects : undefined);
+    setOrDelete(s, 'inspectionGrades', Object.keys(grades).length > 0 ? grades : undefined);
+    setOrDelete(s, 'inspectionAdvisories', Object.keys(advisories).length > 0 ? advisories : undefined);
+    setOrDelete(s, 'inspectionId', details.inspectionId);
+    setOrDelete(
+      s,
+      'reinspectionDueBy',
+      kind === 'inspection' && outcome === 'failed'
+        ? windowEnd(madeAt, details.daysToFix ?? DEFAULT_DAYS_TO_FIX)
+        : undefined,
+    );
+    delete s.reinspectionNotBy;
+    s.inspectedBy = inspectorId;
+    s.dateInspected = madeAt;
+    s.inspectionReceivedAt = at;
     // The place belongs to this inspection: an earlier one's goes with it.
-    if (where) this.state.inspectionLocation = where;
-    else delete this.state.inspectionLocation;
-    this.state.updatedAt = at;
-    this.record('VehicleInspected', at, { failedItems: failed });
-    if (this.state.approved && failed.length > 0) {
-      const unlinkedDriver = this.state.driverId;
-      this.state.approved = false;
-      delete this.state.approvedBy;
-      delete this.state.dateApproved;
-      delete this.state.driverId;
-      this.record('VehicleApprovalWithdrawn', at, { failedItems: failed, unlinkedDriver });
+    setOrDelete(s, 'inspectionLocation', where);
+    s.updatedAt = at;
+    this.lastInspection = details.inspectionId
+      ? (definedOnly({
+          id: details.inspectionId,
+          vehicleId: s.id,
+          kind,
+          reinspectionOf,
+          checklist,
+          grades,
+          defects,
+          advisories,
+          outcome,
+          inspectorId,
+          madeAt,
+          receivedAt: at,
+          location: where,
+          reinspectionDueBy: s.reinspectionDueBy,
+          idempotencyKey: details.idempotencyKey,
+        }) as InspectionRecord)
+      : undefined;
+    this.record(kind === 'inspection' ? 'VehicleInspected' : 'VehicleReinspected', at, {
+      failedItems: failed,
+      grades,
+      outcome,
+      ...(reinspectionOf ? { reinspectionOf } : {}),
+      ...(s.reinspectionDueBy ? { reinspectionDueBy: s.reinspectionDueBy } : {}),
+    });
+    if (s.approved && (outcome === 'failed' || outcome === 'prohibited')) {
+      const unlinkedDriver = s.driverId;
+      s.approved = false;
+      delete s.approvedBy;
+      delete s.dateApproved;
+      delete s.driverId;
+      this.record('VehicleApprovalWithdrawn', at, {
+        failedItems: blockingInspectionItems(checklist, grades),
+        outcome,
+        unlinkedDriver,
+      });
     }
   }
 
@@ -313,7 +471,10 @@ export class Vehicle {
     if (s.approved) throw VehicleErrors.alreadyApproved();
     if (!s.inspected || !s.inspectionChecklist) throw VehicleErrors.notInspected();
     if (s.inspectedBy === approverId) throw VehicleErrors.approverIsInspector();
-    const failed = failedInspectionItems(s.inspectionChecklist);
+    const dangerous = dangerousInspectionItems(s.inspectionChecklist, s.inspectionGrades);
+    if (dangerous.length > 0) throw VehicleErrors.useProhibited(dangerous);
+    // Minor defects alone do not stop approval (the owner is advised); any other failed item does.
+    const failed = blockingInspectionItems(s.inspectionChecklist, s.inspectionGrades);
     if (failed.length > 0) throw VehicleErrors.inspectionFailed(failed);
     const unrecorded = unrecordedInspectionItems(s.inspectionChecklist);
     if (unrecorded.length > 0) throw VehicleErrors.inspectionIncomplete(unrecorded);
@@ -432,7 +593,7 @@ export class Vehicle {
       reasons.push({ code: 'ROADWORTHY_EXPIRED', since: s.roadWorthyExpiryDate });
     if (!s.insuranceExpiryDate) reasons.push({ code: 'INSURANCE_MISSING' });
     else if (s.insuranceExpiryDate <= date) reasons.push({ code: 'INSURANCE_EXPIRED', since: s.insuranceExpiryDate });
-    const failed = s.inspectionChecklist ? failedInspectionItems(s.inspectionChecklist) : [];
+    const failed = s.inspectionChecklist ? blockingInspectionItems(s.inspectionChecklist, s.inspectionGrades) : [];
     if (failed.length > 0) reasons.push({ code: 'CHECKLIST_FAILED', items: failed });
     return reasons;
   }

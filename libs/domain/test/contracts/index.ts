@@ -1,5 +1,6 @@
 import type { OpenBackend } from './backend';
 import { driverTripTransactionContract } from './driver-trip-transaction.contract';
+import { inspectionHistoryContract } from './inspection-history.contract';
 import { jurisdictionContract } from './jurisdiction.contract';
 import { listOrderContract } from './list-order.contract';
 import { referenceDataContract } from './reference-data.contract';
@@ -17,4 +18,5 @@ export function repositoryContracts(name: string, open: OpenBackend): void {
   referenceDataContract(name, open);
   jurisdictionContract(name, open);
   listOrderContract(name, open);
+  inspectionHistoryContract(name, open);
 }

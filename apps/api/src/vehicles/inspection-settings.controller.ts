@@ -1,0 +1,52 @@
+import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { InspectionSettings } from '@transport/domain';
+import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
+import { actorOf, type Principal } from '../core/auth/principal';
+import { ApiProblems } from '../core/http/openapi';
+import { ObjectIdPipe } from '../core/http/params';
+import { InspectionSettingsBody } from './vehicles.dto';
+import { VehiclesService } from './vehicles.service';
+
+/** /assembly/{id}/inspection-settings: an assembly's days to fix major defects and to appeal an inspection. */
+@ApiTags('vehicles (management)')
+@Controller('assembly')
+export class InspectionSettingsController {
+  constructor(private readonly vehicles: VehiclesService) {}
+
+  @Get(':id/inspection-settings')
+  @Roles('admin', 'assembly')
+  @ApiSecurity('apiKey')
+  @ApiOperation({
+    summary: "An assembly's inspection settings: days to fix major defects (default 14) and to appeal (default 15)",
+    description: "Admins, and the assembly's own staff (another assembly is a 404).",
+  })
+  @ApiOkResponse({ type: InspectionSettingsBody })
+  @ApiProblems(400, 401, 403, 404)
+  get(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<InspectionSettings> {
+    return this.vehicles.inspectionSettings(id, actorOf(principal));
+  }
+
+  @Put(':id/inspection-settings')
+  @Roles('admin', 'assembly')
+  @ApiSecurity('apiKey')
+  @ApiOperation({
+    summary: "Set an assembly's inspection settings (admins; the assembly's own admin, else 403 DUTY_NOT_ALLOWED)",
+    description:
+      'Both settings, whole days from 1 to 90. They apply to inspections and appeals from then on (a window already open keeps its end). Audited on the assembly.',
+  })
+  @ApiBody({ type: InspectionSettingsBody })
+  @ApiOkResponse({ type: InspectionSettingsBody })
+  @ApiProblems(400, 401, 403, 404, 413, 415)
+  put(
+    @Param('id', ObjectIdPipe) id: string,
+    @Body() body: InspectionSettingsBody,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<InspectionSettings> {
+    return this.vehicles.setInspectionSettings(
+      id,
+      { daysToFix: body.daysToFix, appealDays: body.appealDays },
+      actorOf(principal),
+    );
+  }
+}

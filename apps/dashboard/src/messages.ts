@@ -1,6 +1,7 @@
 // The dashboard's words are message catalogues, one JSON file per language in messages/ (the WebExtension/Chrome
 // JSON shape, each entry with its review state: docs/dashboard.md#languages), formatted with ICU MessageFormat by
 // intl-messageformat: plurals, numbers and dates follow the language's formatting locale.
+import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { IntlMessageFormat, type PrimitiveType } from 'intl-messageformat';
 import { LANGUAGES, type Language } from '@transport/domain';
 import english from './messages/en.json';
@@ -8,13 +9,17 @@ import english from './messages/en.json';
 /** A key of the English catalogue: every entry of every language is one of these. */
 export type MessageKey = keyof typeof english;
 export type ReviewState = 'source' | 'machine-draft' | 'reviewed';
-/** An entry as the build ships it: `message` is ICU MessageFormat text, or its parsed form (build.mjs parses it). */
+/**
+ * An entry of a catalogue file: `message` is ICU MessageFormat text. The build ships each entry as the page needs
+ * it (build.mjs): a plain text as that string, another message as its parsed syntax tree.
+ */
 export interface Entry {
-  message: string | ReturnType<IntlMessageFormat['getAst']>;
+  message: string;
   description?: string;
   state?: ReviewState;
 }
-export type Catalogue = Partial<Record<string, Entry>>;
+type Shipped = string | MessageFormatElement[];
+export type Catalogue = Partial<Record<string, Entry | Shipped>>;
 export type Translate = (key: MessageKey, values?: Record<string, PrimitiveType>) => string;
 
 /**
@@ -41,18 +46,23 @@ export function formattingLocale(language: Language): string {
  * (never the key). A message is parsed once, when first used.
  */
 export function translator(catalogue: Catalogue, locale: string): Translate {
-  const formats = new Map<string, IntlMessageFormat>();
+  const formats = new Map<string, (values?: Record<string, PrimitiveType>) => string>();
   const fallback = english as Catalogue;
   return (key, values) => {
     let format = formats.get(key);
     if (!format) {
       const own = catalogue[key];
       // Every key is English's (MessageKey), so the fallback always has it.
-      const entry = own ?? (fallback[key] as Entry);
-      format = new IntlMessageFormat(entry.message as string, own ? locale : 'en-GH');
+      const entry = (own ?? fallback[key]) as Entry | Shipped;
+      if (typeof entry === 'string') {
+        format = () => entry;
+      } else {
+        const formatter = new IntlMessageFormat(Array.isArray(entry) ? entry : entry.message, own ? locale : 'en-GH');
+        format = (v) => String(formatter.format(v));
+      }
       formats.set(key, format);
     }
-    return String(format.format(values));
+    return format(values);
   };
 }
 

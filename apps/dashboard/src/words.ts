@@ -22,6 +22,7 @@ export const makeWords = (t: Translate, locale: string) => ({
   locale,
   appName: t('appName'),
   skipToContent: t('skipToContent'),
+  language: { label: t('language.label') },
   loading: t('loading'),
   nav: {
     label: t('nav.label'),

@@ -143,10 +143,14 @@ async function writeRelease(outputFiles, compress, metafile) {
     return text;
   };
   const page = (await readFile(html, 'utf8'))
-    .replace('<link rel="stylesheet" href="styles.css" />', `<style>${inline(css.toString('utf8'), 'style')}</style>`)
+    // Replacer functions: a replacement string would read `$'`, `$&`… in the minified code as patterns.
+    .replace(
+      '<link rel="stylesheet" href="styles.css" />',
+      () => `<style>${inline(css.toString('utf8'), 'style')}</style>`,
+    )
     .replace(
       '<script type="module" src="main.js"></script>',
-      `${preloads}<script type="module">${inline(code, 'script')}</script>`,
+      () => `${preloads}<script type="module">${inline(code, 'script')}</script>`,
     );
   if (!page.includes('<style>') || !page.includes('<script type="module">'))
     throw new Error('index.html no longer links styles.css and main.js');

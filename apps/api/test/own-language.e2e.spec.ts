@@ -107,6 +107,30 @@ describeOnEachTier("a person's own language", (tier) => {
     expect(await stored(f.ids.assemblyUser)).toBe('ha');
   });
 
+  it('is chosen when staff are added (optional: English without one); a code not spoken is 400 and adds nobody', async () => {
+    const add = (email: string, phone: string, language?: string) =>
+      http()
+        .post('/assembly/users/add')
+        .set('Authorization', f.keys.admin)
+        .send({ assembly: f.ids.assembly, name: 'Esi Quaye', email, phone, role: 'inspector', language });
+    const ewe = await add('esi@ama.gov.gh', '0244000555', 'EE').expect(201);
+    expect(ewe.body.language).toBe('ee');
+    expect(await stored(ewe.body._id)).toBe('ee');
+    const plain = await add('yaw@ama.gov.gh', '0244000556').expect(201);
+    expect(plain.body.language).toBe('en');
+    expect(await stored(plain.body._id)).toBe('en');
+    const refused = await add('ama@ama.gov.gh', '0244000557', 'fr').expect(400);
+    expect(refused.body.code).toBe('INVALID_LANGUAGE');
+    expect(await running.database.prisma.assemblyUser.count({ where: { email: 'ama@ama.gov.gh' } })).toBe(0);
+    // An update of the record (disabling) leaves the language the person chose.
+    await http()
+      .post(`/assembly/users/${ewe.body._id}/disable`)
+      .set('Authorization', f.keys.admin)
+      .expect(200)
+      .expect((res) => expect(res.body.language).toBe('ee'));
+    expect(await stored(ewe.body._id)).toBe('ee');
+  });
+
   it('refuses anyone not signed in (401), an ended session (401) and an API key (403: keys are not people)', async () => {
     await http().put(LANGUAGE).send({ language: 'tw' }).expect(401);
     const abena = await signIn('abena@ama.gov.gh');

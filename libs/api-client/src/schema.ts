@@ -2849,6 +2849,11 @@ export interface components {
             disabledAt: string | null;
             /** @description Made by an assembly admin as an approver or admin, and not yet confirmed by a second person (the national admin or another assembly admin: POST /assembly/users/{id}/confirm): no sign-in, session or key works until then. */
             awaitingConfirmation: boolean;
+            /**
+             * @description The language the dashboard speaks to them in (they change it themselves: PUT /auth/language).
+             * @enum {string}
+             */
+            language: "en" | "tw" | "gaa" | "ee" | "ha" | "dag";
         };
         AddAssemblyBody: {
             /** @example Kumasi Metropolitan Assembly */
@@ -2903,6 +2908,11 @@ export interface components {
             phone: string;
             /** @enum {string} */
             role: "inspector" | "approver" | "admin";
+            /**
+             * @description The language the dashboard speaks to them in (any letter case; English, `en`, when absent); another is 400 `INVALID_LANGUAGE`. They can change it themselves.
+             * @enum {string}
+             */
+            language?: "en" | "tw" | "gaa" | "ee" | "ha" | "dag";
         };
         AddStationBody: {
             /** @example Kaneshie Station */

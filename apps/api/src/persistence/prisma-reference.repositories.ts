@@ -4,6 +4,7 @@ import {
   ASSEMBLY_TYPES,
   AssemblyUser,
   DuplicateErrors,
+  isLanguage,
   oneOf,
   Region,
   Station,
@@ -70,6 +71,7 @@ export const assemblyUserToDomain = (row: AssemblyUserRow): AssemblyUser =>
       ...(row.createdBy !== null && { createdBy: row.createdBy }),
       ...(row.awaitingConfirmation && { awaitingConfirmation: true }),
       ...(row.confirmedBy !== null && { confirmedBy: row.confirmedBy }),
+      ...(isLanguage(row.language) && { language: row.language }),
       version: row.version,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
@@ -185,7 +187,8 @@ export class PrismaAssemblyUserRepository implements AssemblyUserRepository {
     }
   }
   async update(user: AssemblyUser): Promise<AssemblyUser> {
-    const { id, createdAt: _c, version, ...state } = user.toState();
+    // The language is the person's own to change (PUT /auth/language, unversioned): an update of the record leaves it.
+    const { id, createdAt: _c, version, language: _l, ...state } = user.toState();
     const { count } = await this.db.assemblyUser.updateMany({
       where: { id, version },
       data: {

@@ -8,7 +8,9 @@
 // smallest one the browser accepts, without compressing on every request.
 // `npm run dev` (tools/dev.mjs) runs the same build in watch mode, uncompressed: index.html, the stylesheet and the
 // service worker are watched with the sources, and every rebuild writes the whole folder again.
+import { parse } from '@formatjs/icu-messageformat-parser';
 import { build } from 'esbuild';
+import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
@@ -47,9 +49,37 @@ export function builds({ compress = true } = {}) {
       write: false,
       // What main-<hash>.js imports at once, which index.html preloads (release step).
       metafile: true,
-      plugins: [release(compress)],
+      plugins: [catalogues(), release(compress)],
     },
   ];
+}
+
+/**
+ * The message catalogues (src/messages/<language>.json) as the page needs them: each message parsed into ICU
+ * MessageFormat's syntax tree here, at build time, without the description and review state (they are for
+ * translators). The page then formats with intl-messageformat's runtime alone: its parser (about 7 KB compressed)
+ * stays out of the entry script, which carries English (docs/dashboard.md#languages).
+ */
+function catalogues() {
+  const noParser = createRequire(import.meta.url).resolve('@formatjs/icu-messageformat-parser/no-parser.js');
+  return {
+    name: 'dashboard-catalogues',
+    setup(esbuild) {
+      esbuild.onResolve({ filter: /^@formatjs\/icu-messageformat-parser$/ }, () => ({ path: noParser }));
+      esbuild.onLoad({ filter: /[\\/]src[\\/]messages[\\/][a-z]+\.json$/ }, async ({ path }) => {
+        const entries = JSON.parse(await readFile(path, 'utf8'));
+        // A plain text stays a string; any other message is its syntax tree (messages.ts reads both).
+        const parsed = Object.fromEntries(
+          Object.entries(entries).map(([key, entry]) => {
+            const ast = parse(entry.message);
+            const plain = ast.length === 0 || (ast.length === 1 && ast[0].type === 0);
+            return [key, plain ? (ast[0]?.value ?? '') : ast];
+          }),
+        );
+        return { contents: `export default ${JSON.stringify(parsed)};`, loader: 'js' };
+      });
+    },
+  };
 }
 
 function release(compress) {
@@ -113,10 +143,14 @@ async function writeRelease(outputFiles, compress, metafile) {
     return text;
   };
   const page = (await readFile(html, 'utf8'))
-    .replace('<link rel="stylesheet" href="styles.css" />', `<style>${inline(css.toString('utf8'), 'style')}</style>`)
+    // Replacer functions: a replacement string would read `$'`, `$&`… in the minified code as patterns.
+    .replace(
+      '<link rel="stylesheet" href="styles.css" />',
+      () => `<style>${inline(css.toString('utf8'), 'style')}</style>`,
+    )
     .replace(
       '<script type="module" src="main.js"></script>',
-      `${preloads}<script type="module">${inline(code, 'script')}</script>`,
+      () => `${preloads}<script type="module">${inline(code, 'script')}</script>`,
     );
   if (!page.includes('<style>') || !page.includes('<script type="module">'))
     throw new Error('index.html no longer links styles.css and main.js');

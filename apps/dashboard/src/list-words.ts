@@ -1,33 +1,35 @@
 // The words the lists share (screens/list-parts.tsx: their orders and expiry windows) and those of the drivers list
-// (screens/drivers.tsx), in English: part of `Words` (words.ts) as its `lists` entry, kept in a file of their own.
+// (screens/drivers.tsx): part of `Words` (words.ts) as its `lists` entry, kept in a file of their own.
 
-export const enLists = {
-  order: 'Order',
+import type { Translate } from './messages';
+
+export const listWords = (t: Translate) => ({
+  order: t('lists.order'),
   orders: {
-    '-createdAt': 'Newest first',
-    createdAt: 'Oldest first',
-    registrationNumber: 'Plate, A to Z',
-    '-registrationNumber': 'Plate, Z to A',
-    name: 'Name, A to Z',
-    '-name': 'Name, Z to A',
+    '-createdAt': t('lists.orders.-createdAt'),
+    createdAt: t('lists.orders.createdAt'),
+    registrationNumber: t('lists.orders.registrationNumber'),
+    '-registrationNumber': t('lists.orders.-registrationNumber'),
+    name: t('lists.orders.name'),
+    '-name': t('lists.orders.-name'),
   } as Record<string, string>,
-  sortBy: (column: string) => `Sort the whole list by ${column.toLowerCase()}`,
-  any: 'Any',
-  within: (days: number) => `Within ${days} days, or ended`,
-  ended: (date: string) => `${date} (ended)`,
+  sortBy: (column: string) => t('lists.sortBy', { column: column.toLowerCase() }),
+  any: t('lists.any'),
+  within: (days: number) => t('lists.within', { days }),
+  ended: (date: string) => t('lists.ended', { date }),
   drivers: {
-    nav: 'Drivers',
-    title: 'Drivers',
-    filters: 'Filters',
-    state: 'State',
-    licenceEnding: 'Licence ending',
-    apply: 'Show',
-    clear: 'Clear the filters',
-    empty: 'No driver matches these filters.',
-    count: (n: number) => (n === 1 ? '1 driver' : `${n} drivers`),
-    name: 'Name',
-    phone: 'Phone',
-    licenceEnds: 'Licence ends',
-    registered: 'Registered',
+    nav: t('lists.drivers.nav'),
+    title: t('lists.drivers.title'),
+    filters: t('lists.drivers.filters'),
+    state: t('lists.drivers.state'),
+    licenceEnding: t('lists.drivers.licenceEnding'),
+    apply: t('lists.drivers.apply'),
+    clear: t('lists.drivers.clear'),
+    empty: t('lists.drivers.empty'),
+    count: (n: number) => t('lists.drivers.count', { n }),
+    name: t('lists.drivers.name'),
+    phone: t('lists.drivers.phone'),
+    licenceEnds: t('lists.drivers.licenceEnds'),
+    registered: t('lists.drivers.registered'),
   },
-};
+});

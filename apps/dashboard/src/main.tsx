@@ -1,7 +1,9 @@
 import { render } from 'preact';
+import { isLanguage, type Language } from '@transport/domain';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { useSession, type Session } from './api';
-import { words as w } from './i18n';
+import { language, setLanguage, startingLanguage, words as w } from './i18n';
+import { LanguageSwitch } from './language-switch';
 import { Compliance, complianceWindow } from './screens/compliance';
 import { DriverScreen } from './screens/driver';
 import { Find } from './screens/find';
@@ -72,6 +74,15 @@ function App() {
     else if (session === null) localStorage.removeItem(SIGNED_IN);
   }, [session]);
   const [notice, setNotice] = useState<string | undefined>();
+  // The language in use: a switch (or a sign-in) loads its words (i18n.ts) and this renders the page again in them.
+  const [, setShown] = useState(language);
+  const languageChanged = (next: Language, renewed?: Session) => {
+    setShown(next);
+    if (renewed) {
+      setSession(renewed);
+      rememberSession(renewed);
+    }
+  };
   /** A sign-in on this page: an answer about the session asked before it no longer counts. */
   const signedInHere = useRef(false);
 
@@ -160,6 +171,13 @@ function App() {
               setNotice(undefined);
               setSession(s);
               rememberSession(s);
+              // The language stored with the person is theirs on any phone they sign in on.
+              const stored = s.person.language;
+              if (isLanguage(stored) && stored !== language)
+                void setLanguage(stored).then(
+                  () => setShown(stored),
+                  () => undefined,
+                );
               if (OPEN_PATHS.includes(route.path)) go('/');
             }}
           />
@@ -170,6 +188,7 @@ function App() {
       <>
         <header class="top">
           <p class="brand">{w.appName}</p>
+          <LanguageSwitch changed={languageChanged} />
         </header>
         {open}
       </>
@@ -272,6 +291,7 @@ function App() {
           </a>
         </nav>
         <div class="who">
+          <LanguageSwitch session={session} changed={languageChanged} />
           <a href="#/account" aria-current={section === 'account' ? 'page' : undefined}>
             {session.person.name} · {w.roles[session.person.role] ?? session.person.role}
           </a>
@@ -292,4 +312,9 @@ keepShell();
 // A session that ended while the phone was offline (its idle or absolute end passed) takes the work pack with it,
 // before anything is shown.
 void expirePack().catch(() => undefined);
-render(<App />, document.getElementById('app') as HTMLElement);
+// English is in this script; another language chosen on this phone (or the browser's) loads its words first, and
+// English shows should they not load.
+const first = startingLanguage();
+void (first === 'en' ? Promise.resolve() : setLanguage(first).catch(() => undefined)).then(() =>
+  render(<App />, document.getElementById('app') as HTMLElement),
+);

@@ -1449,6 +1449,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/language": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Choose your own language (a person signed in)
+         * @description The language the dashboard speaks to the person, stored with them and applied at their next sign-in on any phone. For sessions only, with the `X-CSRF-Token` header (403 `CSRF_REJECTED` without); an API key gets 403 `FORBIDDEN`: keys are not people. Only the person themselves: the route names no one else. A language the service does not speak is 400 `INVALID_LANGUAGE` (nothing changes). Sending the same language again answers the same and changes nothing.
+         */
+        put: operations["peopleSetLanguage"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/sign-out": {
         parameters: {
             query?: never;
@@ -3263,6 +3283,11 @@ export interface components {
             disabledAt: string | null;
             /** @description Made by an assembly admin as an approver or admin, and not yet confirmed by a second person (the national admin or another assembly admin: POST /assembly/users/{id}/confirm): no sign-in, session or key works until then. */
             awaitingConfirmation: boolean;
+            /**
+             * @description The language the dashboard speaks to them in (they change it themselves: PUT /auth/language).
+             * @enum {string}
+             */
+            language: "en" | "tw" | "gaa" | "ee" | "ha" | "dag";
         };
         AddAssemblyBody: {
             /** @example Kumasi Metropolitan Assembly */
@@ -3317,6 +3342,11 @@ export interface components {
             phone: string;
             /** @enum {string} */
             role: "inspector" | "approver" | "admin";
+            /**
+             * @description The language the dashboard speaks to them in (any letter case; English, `en`, when absent); another is 400 `INVALID_LANGUAGE`. They can change it themselves.
+             * @enum {string}
+             */
+            language?: "en" | "tw" | "gaa" | "ee" | "ha" | "dag";
         };
         AddStationBody: {
             /** @example Kaneshie Station */
@@ -3585,6 +3615,12 @@ export interface components {
             /** @example 65a1b2c3d4e5f60718293a4b */
             assembly: string;
             assemblyName: string;
+            /**
+             * @description The language the dashboard speaks to them in (ISO 639: English, Twi, Ga, Ewe, Hausa, Dagbani).
+             * @example tw
+             * @enum {string}
+             */
+            language: "en" | "tw" | "gaa" | "ee" | "ha" | "dag";
         };
         SessionResponse: {
             person: components["schemas"]["SignedInPersonResponse"];
@@ -3605,6 +3641,14 @@ export interface components {
              * @example 1800
              */
             idleSeconds: number;
+        };
+        LanguageBody: {
+            /**
+             * @description A language the service speaks (any letter case); another is 400 `INVALID_LANGUAGE`.
+             * @example ee
+             * @enum {string}
+             */
+            language: "en" | "tw" | "gaa" | "ee" | "ha" | "dag";
         };
         InviteBody: {
             /**
@@ -12726,6 +12770,96 @@ export interface operations {
             };
             /** @description The body is larger than 100 kB. */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    peopleSetLanguage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LanguageBody"];
+            };
+        };
+        responses: {
+            /** @description The session, its person with the language chosen. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

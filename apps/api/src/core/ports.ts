@@ -1,6 +1,7 @@
 import type {
   Actor,
   AuditEntryInput,
+  Language,
   Page,
   PageRequest,
   RegistryKind,
@@ -215,6 +216,8 @@ export interface PersonRecord {
   disabled: boolean;
   /** Made by an assembly admin with a role that may approve, not yet confirmed by a second person: no sign-in. */
   awaitingConfirmation: boolean;
+  /** The language the dashboard speaks to them in (English when unset). */
+  language?: Language;
 }
 
 /** A one-time link to set a password (only its token's hash is kept). */
@@ -271,6 +274,8 @@ export interface PeopleDirectory {
    * is no longer `expectedHash` (nothing changes).
    */
   changePassword(change: PasswordChange, audit: { actor: Actor }): Promise<boolean>;
+  /** Stores a person's own choice of language (a preference: their record's revision is unchanged). */
+  setLanguage(userId: string, language: Language): Promise<void>;
   openSession(session: PersonSessionRecord): Promise<void>;
   /** The live session (not idle past `idleSince`, not past its end) with its person; undefined otherwise. */
   findSession(

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Put, Req, Res } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBody,
@@ -19,6 +19,7 @@ import {
   ChangePasswordBody,
   InvitationResponse,
   InviteBody,
+  LanguageBody,
   PasswordResetBody,
   SessionResponse,
   SetPasswordBody,
@@ -91,6 +92,25 @@ export class PeopleController {
   @ApiProblems(401, 403)
   async session(@CurrentPrincipal() principal: Principal): Promise<SessionResponse> {
     return toSessionResponse(await this.people.current(principal));
+  }
+
+  @Put('language')
+  @Roles('assembly')
+  @ApiSecurity('session')
+  @NoStore()
+  @ApiOperation({
+    summary: 'Choose your own language (a person signed in)',
+    description:
+      'The language the dashboard speaks to the person, stored with them and applied at their next sign-in on any phone. ' +
+      'For sessions only, with the `X-CSRF-Token` header (403 `CSRF_REJECTED` without); an API key gets 403 `FORBIDDEN`: keys are not people. ' +
+      'Only the person themselves: the route names no one else. A language the service does not speak is 400 `INVALID_LANGUAGE` (nothing changes). ' +
+      'Sending the same language again answers the same and changes nothing.',
+  })
+  @ApiBody({ type: LanguageBody })
+  @ApiOkResponse({ type: SessionResponse, description: 'The session, its person with the language chosen.' })
+  @ApiProblems(400, 401, 403, 413, 415)
+  async setLanguage(@Body() body: LanguageBody, @CurrentPrincipal() principal: Principal): Promise<SessionResponse> {
+    return toSessionResponse(await this.people.setLanguage(principal, body.language));
   }
 
   @Post('sign-out')

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { OBJECT_ID_PATTERN } from '@transport/domain';
+import { LANGUAGE_CODES, OBJECT_ID_PATTERN } from '@transport/domain';
 import { ID, idMessage } from '../core/http/dto-support';
 import type { SessionInfo } from './people.service';
 
@@ -74,6 +74,23 @@ export class SignedInPersonResponse {
   @ApiProperty({ enum: ['inspector', 'approver', 'admin'] }) role!: string;
   @ApiProperty(ID) assembly!: string;
   @ApiProperty() assemblyName!: string;
+  @ApiProperty({
+    enum: LANGUAGE_CODES,
+    description: 'The language the dashboard speaks to them in (ISO 639: English, Twi, Ga, Ewe, Hausa, Dagbani).',
+    example: 'tw',
+  })
+  language!: string;
+}
+
+export class LanguageBody {
+  @ApiProperty({
+    enum: LANGUAGE_CODES,
+    description: 'A language the service speaks (any letter case); another is 400 `INVALID_LANGUAGE`.',
+    example: 'ee',
+  })
+  @IsString()
+  @MaxLength(20)
+  language!: string;
 }
 
 export class SessionResponse {
@@ -101,6 +118,7 @@ export function toSessionResponse(info: SessionInfo): SessionResponse {
       role: person.role,
       assembly: person.assemblyId,
       assemblyName: person.assemblyName,
+      language: person.language,
     },
     csrfToken: info.csrfToken,
     idleExpiresAt: info.idleExpiresAt,

@@ -3,7 +3,10 @@ import {
   assertDuty,
   CommonErrors,
   DomainError,
+  DEFAULT_LANGUAGE,
+  parseLanguage,
   type Actor,
+  type Language,
   type AssemblyRole,
   type Clock,
   type IdGenerator,
@@ -65,6 +68,7 @@ export interface SignedInPerson {
   role: string;
   assemblyId: string;
   assemblyName: string;
+  language: Language;
 }
 
 export interface SessionInfo {
@@ -87,6 +91,7 @@ const publicPerson = (p: PersonRecord): SignedInPerson => ({
   role: p.role,
   assemblyId: p.assemblyId,
   assemblyName: p.assemblyName,
+  language: p.language ?? DEFAULT_LANGUAGE,
 });
 
 /**
@@ -356,6 +361,18 @@ export class PeopleService implements OnApplicationShutdown, Authenticator {
     if (!stored) throw wrongCurrentPassword();
     this.events.info('password_changed', { user: person.id });
     return { token, ...this.info(person, renewed) };
+  }
+
+  /**
+   * A signed-in person's own choice of language (400 INVALID_LANGUAGE for one the service does not speak); answers
+   * the session with it. Choosing the same language again changes nothing.
+   */
+  async setLanguage(principal: Principal, value: string): Promise<SessionInfo> {
+    const { person, session } = await this.liveSession(principal);
+    const language = parseLanguage(value);
+    if (person.language !== language) await this.people.setLanguage(person.id, language);
+    this.events.info('language_chosen', { user: person.id, language });
+    return this.info({ ...person, language }, session);
   }
 
   async signOut(principal: Principal): Promise<void> {

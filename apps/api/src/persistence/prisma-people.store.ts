@@ -1,4 +1,4 @@
-import { auditEntriesFor, type Actor } from '@transport/domain';
+import { auditEntriesFor, DEFAULT_LANGUAGE, isLanguage, type Actor, type Language } from '@transport/domain';
 import type { PasswordChange, PasswordLink, PeopleDirectory, PersonRecord, PersonSessionRecord } from '../core/ports';
 import type { PrismaClient } from '../generated/prisma/client';
 import { PrismaAuditLog } from './prisma-audit-log';
@@ -12,6 +12,7 @@ const PERSON = {
   role: true,
   disabledAt: true,
   awaitingConfirmation: true,
+  language: true,
   assembly: { select: { name: true } },
   credential: { select: { passwordHash: true } },
 } as const;
@@ -25,14 +26,16 @@ interface PersonRow {
   role: string;
   disabledAt: Date | null;
   awaitingConfirmation: boolean;
+  language: string;
   assembly: { name: string };
   credential: { passwordHash: string } | null;
 }
 
 function toPerson(row: PersonRow): PersonRecord {
-  const { assembly, credential, disabledAt, ...fields } = row;
+  const { assembly, credential, disabledAt, language, ...fields } = row;
   return {
     ...fields,
+    language: isLanguage(language) ? language : DEFAULT_LANGUAGE,
     assemblyName: assembly.name,
     passwordHash: credential?.passwordHash,
     disabled: disabledAt !== null,
@@ -46,6 +49,10 @@ export class PrismaPeopleDirectory implements PeopleDirectory {
   async findByEmail(email: string): Promise<PersonRecord | undefined> {
     const row = await this.prisma.assemblyUser.findUnique({ where: { email }, select: PERSON });
     return row ? toPerson(row) : undefined;
+  }
+
+  async setLanguage(userId: string, language: Language): Promise<void> {
+    await this.prisma.assemblyUser.update({ where: { id: userId }, data: { language } });
   }
 
   async findById(id: string): Promise<PersonRecord | undefined> {

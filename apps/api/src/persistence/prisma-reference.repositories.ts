@@ -6,6 +6,7 @@ import {
   DuplicateErrors,
   inspectionSettingsOf,
   type InspectionSettings,
+  isLanguage,
   oneOf,
   Region,
   Station,
@@ -72,6 +73,7 @@ export const assemblyUserToDomain = (row: AssemblyUserRow): AssemblyUser =>
       ...(row.createdBy !== null && { createdBy: row.createdBy }),
       ...(row.awaitingConfirmation && { awaitingConfirmation: true }),
       ...(row.confirmedBy !== null && { confirmedBy: row.confirmedBy }),
+      ...(isLanguage(row.language) && { language: row.language }),
       version: row.version,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
@@ -200,7 +202,8 @@ export class PrismaAssemblyUserRepository implements AssemblyUserRepository {
     }
   }
   async update(user: AssemblyUser): Promise<AssemblyUser> {
-    const { id, createdAt: _c, version, ...state } = user.toState();
+    // The language is the person's own to change (PUT /auth/language, unversioned): an update of the record leaves it.
+    const { id, createdAt: _c, version, language: _l, ...state } = user.toState();
     const { count } = await this.db.assemblyUser.updateMany({
       where: { id, version },
       data: {

@@ -15,6 +15,8 @@ import {
 import {
   ASSEMBLY_ROLES,
   ASSEMBLY_TYPES,
+  DEFAULT_LANGUAGE,
+  LANGUAGE_CODES,
   UNION_STATUSES,
   type AssemblyState,
   type AssemblyUserState,
@@ -56,6 +58,15 @@ export class AddAssemblyUserBody {
   email!: string;
   @ApiProperty({ example: '0244000111' }) @IsString() @MaxLength(20) phone!: string;
   @ApiProperty({ enum: ASSEMBLY_ROLES }) @IsIn(ASSEMBLY_ROLES as unknown as string[]) role!: string;
+  @ApiPropertyOptional({
+    enum: LANGUAGE_CODES,
+    description:
+      'The language the dashboard speaks to them in (any letter case; English, `en`, when absent); another is 400 `INVALID_LANGUAGE`. They can change it themselves.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(20)
+  language?: string;
 }
 
 export class AddStationBody {
@@ -142,6 +153,11 @@ export class AssemblyUserResponse extends RecordResponse {
       'Made by an assembly admin as an approver or admin, and not yet confirmed by a second person (the national admin or another assembly admin: POST /assembly/users/{id}/confirm): no sign-in, session or key works until then.',
   })
   awaitingConfirmation!: boolean;
+  @ApiProperty({
+    enum: LANGUAGE_CODES,
+    description: 'The language the dashboard speaks to them in (they change it themselves: PUT /auth/language).',
+  })
+  language!: string;
 }
 
 /** A station as embedded in a vehicle. */
@@ -211,6 +227,7 @@ export function toAssemblyUserResponse(u: AssemblyUserState): AssemblyUserRespon
     role: u.role,
     disabledAt: u.disabledAt?.toISOString() ?? null,
     awaitingConfirmation: u.awaitingConfirmation === true,
+    language: u.language ?? DEFAULT_LANGUAGE,
     ...versions(u),
   };
 }

@@ -45,6 +45,7 @@ export interface NewAssemblyUser {
   email: string;
   phone: string;
   role: string;
+  language?: string;
 }
 
 export interface NewTransportUnion {

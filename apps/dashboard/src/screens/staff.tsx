@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
+import type { Language } from '@transport/domain';
 import { api, must, type AssemblyUser } from '../api';
-import { words as w } from '../i18n';
+import { DASHBOARD_LANGUAGES, language, words as w } from '../i18n';
 import { ActionForm, Done, Loading, ProblemMessage, useLoad } from '../ui';
 
 const ROLES = ['inspector', 'approver', 'admin'] as const;
@@ -109,6 +110,7 @@ export function Staff({ me, assembly }: { me: string; assembly: string }) {
                 email: String(data.get('email') ?? '').trim(),
                 phone: String(data.get('phone') ?? '').trim(),
                 role: String(data.get('role')) as (typeof ROLES)[number],
+                language: String(data.get('language')) as Language,
               },
             }),
           );
@@ -126,6 +128,14 @@ export function Staff({ me, assembly }: { me: string; assembly: string }) {
           {ROLES.map((r) => (
             <option key={r} value={r}>
               {w.roles[r]}
+            </option>
+          ))}
+        </select>
+        <label for="staff-language">{w.language.label}</label>
+        <select id="staff-language" name="language" defaultValue={language}>
+          {DASHBOARD_LANGUAGES.map((l) => (
+            <option key={l.code} value={l.code} lang={l.code}>
+              {l.name}
             </option>
           ))}
         </select>

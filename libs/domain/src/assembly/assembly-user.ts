@@ -2,6 +2,7 @@ import { normalizeEmail, normalizePhone, requireText } from '../shared/contact';
 import { DomainError } from '../shared/domain-error';
 import { assertObjectId, type IdGenerator } from '../shared/id-generator';
 import { oneOf } from '../shared/identity';
+import { parseLanguage, type Language } from '../shared/language';
 
 /** What an assembly user does at the dashboard: inspectors inspect vehicles, approvers approve, admins manage users. */
 export const ASSEMBLY_ROLES = ['inspector', 'approver', 'admin'] as const;
@@ -29,6 +30,8 @@ export interface AssemblyUserState {
   readonly awaitingConfirmation?: boolean;
   /** Who confirmed it: the national admin, or an assembly admin other than its creator. */
   readonly confirmedBy?: string;
+  /** The language the dashboard speaks to them in, chosen when they are added or by themselves; absent: English. */
+  readonly language?: Language;
   readonly version: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
@@ -42,7 +45,7 @@ export class AssemblyUser {
    * an assembly admin awaits confirmation by someone else (`confirm`).
    */
   static create(
-    input: { assemblyId: string; name: string; email: string; phone: string; role: string },
+    input: { assemblyId: string; name: string; email: string; phone: string; role: string; language?: string },
     ids: IdGenerator,
     at: Date,
     createdBy?: string,
@@ -52,6 +55,7 @@ export class AssemblyUser {
     return new AssemblyUser({
       ...byAssembly,
       ...(byAssembly && ROLES_NEEDING_CONFIRMATION.includes(role) && { awaitingConfirmation: true }),
+      ...(input.language !== undefined && { language: parseLanguage(input.language) }),
       id: ids.next(),
       assemblyId: assertObjectId(input.assemblyId, 'assembly'),
       name: requireText(input.name, 'name', 120),

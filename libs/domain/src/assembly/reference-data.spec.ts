@@ -46,6 +46,18 @@ describe('reference data', () => {
     ).toThrow(/role/);
   });
 
+  it('keeps the language an assembly user is added with (any letter case), English when none, and refuses one the service does not speak', () => {
+    const make = (language?: string) =>
+      AssemblyUser.create(
+        { assemblyId: ID, name: 'Esi', email: 'esi@ama.gov.gh', phone: '0244000555', role: 'inspector', language },
+        ports().ids,
+        T0,
+      );
+    expect(make(' EE ').toState().language).toBe('ee');
+    expect(make().toState()).not.toHaveProperty('language');
+    expect(() => make('fr')).toThrow(expect.objectContaining({ code: 'INVALID_LANGUAGE', field: 'language' }));
+  });
+
   it('makes an approver or admin an assembly admin creates wait for a second person; an inspector, and the national admin, not', () => {
     const CREATOR = '65a000000000000000000011';
     const SECOND = '65a000000000000000000012';

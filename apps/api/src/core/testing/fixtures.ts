@@ -5,6 +5,7 @@ import {
   Region,
   type Actor,
   type DriverRegistration,
+  type Language,
 } from '@transport/domain';
 import {
   FixedClock,
@@ -265,6 +266,10 @@ export class InMemoryPeople implements PeopleDirectory {
       after: { otherSessionsEnded: others },
     });
     return true;
+  }
+  async setLanguage(userId: string, language: Language) {
+    const person = this.people.get(userId);
+    if (person) person.language = language;
   }
   async openSession(session: PersonSessionRecord) {
     this.sessions.set(session.id, { ...session });

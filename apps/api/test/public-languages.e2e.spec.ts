@@ -92,4 +92,32 @@ describeOnEachTier("the public check page in the reader's language", (tier) => {
       .expect(200);
     expect(res.body.state).toBe('valid');
   });
+
+  it("keeps an owner's language from registration (any letter case), refuses one not spoken with a 400, corrects it", async () => {
+    const body = {
+      name: 'Ama Serwaa',
+      email: 'ama.serwaa@example.com',
+      idType: 'ghana_card',
+      idNumber: 'GHA-700000777-1',
+    };
+    const refused = await http()
+      .post('/vehicles/owner/add')
+      .set('Authorization', f.keys.assembly)
+      .send({ ...body, phone: '0244777888', language: 'fr' })
+      .expect(400);
+    expect(refused.body.code).toBe('INVALID_LANGUAGE');
+    const created = await http()
+      .post('/vehicles/owner/add')
+      .set('Authorization', f.keys.assembly)
+      .send({ ...body, phone: '0244777889', language: 'TW' })
+      .expect(201);
+    expect(created.body.language).toBe('tw');
+    const corrected = await http()
+      .post(`/vehicles/owner/${created.body._id}/correct`)
+      .set('Authorization', f.keys.assembly)
+      .set('If-Match', String(created.body.__v))
+      .send({ language: 'dag' })
+      .expect(200);
+    expect(corrected.body.language).toBe('dag');
+  });
 });

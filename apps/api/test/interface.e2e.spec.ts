@@ -208,6 +208,8 @@ describeOnEachTier('the interface operations', (tier) => {
           'idType',
           'idNumber',
           'verified',
+          // The owner's language (issue 48, item 3; docs/languages.md): an addition to the interface's owner.
+          'language',
           'assembly',
           'createdAt',
           'updatedAt',

@@ -177,13 +177,13 @@ describeOnEachTier('USSD and SMS checks over Hubtel', (tier) => {
       expect((await none.step('DL-404')).Message).toBe('No driver with licence DL-404 on the registry.');
     });
 
-    it('lists the languages and keeps the choice in ClientState', async () => {
+    it('lists the languages by their own names and keeps the choice in ClientState', async () => {
       const s = dial();
       await s.start();
       const list = await s.step('3');
       expect(list).toMatchObject({
         Type: 'response',
-        Message: 'Choose a language\n1 English',
+        Message: 'Choose a language\n1 English\n2 Twi\n3 Ga\n4 Eʋegbe\n5 Hausa\n6 Dagbanli',
         ClientState: 'en|language|',
       });
       const wrong = await s.step('9');
@@ -191,6 +191,47 @@ describeOnEachTier('USSD and SMS checks over Hubtel', (tier) => {
       const menu = await s.step('1');
       expect(menu).toMatchObject({ Type: 'response', ClientState: 'en|menu|' });
       expect(menu.Message).toMatch(/1 Check a vehicle/);
+    });
+
+    it('switches the session to Twi: the menu, the verdict and its dates in Twi', async () => {
+      const s = dial();
+      await s.start();
+      await s.step('3');
+      const menu = await s.step('2');
+      expect(menu).toMatchObject({ Type: 'response', ClientState: 'tw|menu|' });
+      expect(menu.Message).toBe('Akwantuo nkrataa\n1 Hwɛ kar bi\n2 Hwɛ dreva bi\n3 Kasa\n4 Bɔ kar bi ho amanneɛ');
+      expect((await s.step('1')).Message).toMatch(/^Hwɛ kar: kyerɛw ne nɔma/);
+      const verdict = await s.step('GR 1000-24');
+      expect(verdict.Type).toBe('release');
+      // Twi's colour and verdict words, and a Twi month name (ICU's ak locale).
+      expect(verdict.Message).toMatch(/^GR 1000-24 Toyota sikakɔkɔɔ: ƐYƐ kosi \S+ \d+, \d{4}\./);
+    });
+
+    it('switches the session to Hausa: a choice not on a Hausa screen is said in Hausa, and a driver checked', async () => {
+      const s = dial();
+      await s.start();
+      await s.step('3');
+      const menu = await s.step('5');
+      expect(menu.ClientState).toBe('ha|menu|');
+      expect(menu.Message).toMatch(/^Rajistar sufuri\n1 Duba mota\n2 Duba direba\n3 Harshe/);
+      expect((await s.step('8')).Message).toMatch(/^Wannan ba zaɓi ba ne\.\nRajistar sufuri/);
+      await s.step('2');
+      const verdict = await s.step('dl-1-2020');
+      expect(verdict).toMatchObject({ Type: 'release', Message: 'Lasisi DL-1-2020: direba ne da aka AMINCE da shi.' });
+    });
+
+    it("opens a session in the language stored with the caller's record, and says a release in it", async () => {
+      const driver = await running.database.prisma.driver.findUniqueOrThrow({ where: { id: f.ids.workingDriver } });
+      await running.database.prisma.driver.update({ where: { id: driver.id }, data: { language: 'ee' } });
+      try {
+        const s = dial(driver.phone.replace('+', ''));
+        const menu = await s.start();
+        expect(menu).toMatchObject({ ClientState: 'ee|menu|' });
+        expect(menu.Message).toMatch(/^Ʋuwo ƒe agbalẽ\n1 Dzro ʋu aɖe/);
+        expect(await s.send('release', '')).toMatchObject({ Type: 'release', Message: 'Akpe be nèdzro.' });
+      } finally {
+        await running.database.prisma.driver.update({ where: { id: driver.id }, data: { language: 'en' } });
+      }
     });
 
     it('answers a choice not on the menu with the menu again', async () => {
@@ -325,6 +366,21 @@ describeOnEachTier('USSD and SMS checks over Hubtel', (tier) => {
       expect(res.body).toEqual({ command: 'check', replied: true });
       const [reply] = await outboxTo('+233244555001');
       expect(reply.text).toMatch(/^GR 1000-24 Toyota gold: VALID to/);
+    });
+
+    it("answers in the language of the number's person (an owner's stored Ga), in English for a stranger", async () => {
+      // An owner whose number no other test here texts from (the linked vehicle's owner's is STOP's).
+      const owner = await running.database.prisma.vehicleOwner.findFirstOrThrow({
+        where: { id: { in: f.ids.owners }, phone: { not: '+233244123450' } },
+      });
+      await running.database.prisma.vehicleOwner.update({ where: { id: owner.id }, data: { language: 'gaa' } });
+      try {
+        await sms(owner.phone.replace('+', ''), 'HELP').expect(200);
+        const replies = await outboxTo(owner.phone);
+        expect(replies.at(-1)?.text).toMatch(/^Ŋma CHECK kɛ lɔle nɔmba/);
+      } finally {
+        await running.database.prisma.vehicleOwner.update({ where: { id: owner.id }, data: { language: 'en' } });
+      }
     });
 
     it('answers CHECK and the sticker code', async () => {

@@ -584,7 +584,7 @@ export interface paths {
         put?: never;
         /**
          * Correct an owner (If-Match required; assembly inspectors and approvers, admins)
-         * @description Any of name, phone, email, idType, idNumber; idType and idNumber only until the owner is verified (then 422 CORRECTION_NOT_ALLOWED). Each field is checked as at registration, together with the rest of the record. Without If-Match: 428 IF_MATCH_REQUIRED; a stale one: 409, nothing written. A correction that changes nothing writes nothing. The audit entry holds only the changed fields, before and after.
+         * @description Any of name, phone, email, idType, idNumber, language (400 INVALID_LANGUAGE for one not spoken: docs/languages.md); idType and idNumber only until the owner is verified (then 422 CORRECTION_NOT_ALLOWED). Each field is checked as at registration, together with the rest of the record. Without If-Match: 428 IF_MATCH_REQUIRED; a stale one: 409, nothing written. A correction that changes nothing writes nothing. The audit entry holds only the changed fields, before and after.
          */
         post: operations["ownersCorrect"];
         delete?: never;
@@ -721,7 +721,7 @@ export interface paths {
         put?: never;
         /**
          * Correct a driver (If-Match required; assembly inspectors and approvers, admins)
-         * @description Any of name, phone, email, license, licenseClass, licenseIssueDate, idType, idNumber, gender, walletAccount. Once the driver is approved: idType and idNumber are refused (422 CORRECTION_NOT_ALLOWED: the approver checked that document); a corrected license, licenseClass or licenseIssueDate withdraws the approval (and takes the driver offline) until an approver approves again. The expiry changes by renewal (POST /drivers/:id/renew). Each field is checked as at registration, together with the rest of the record. Without If-Match: 428 IF_MATCH_REQUIRED; a stale one: 409, nothing written. A correction that changes nothing writes nothing. The audit entry holds only the changed fields, before and after.
+         * @description Any of name, phone, email, license, licenseClass, licenseIssueDate, idType, idNumber, gender, walletAccount, language (400 INVALID_LANGUAGE for one not spoken: docs/languages.md). Once the driver is approved: idType and idNumber are refused (422 CORRECTION_NOT_ALLOWED: the approver checked that document); a corrected license, licenseClass or licenseIssueDate withdraws the approval (and takes the driver offline) until an approver approves again. The expiry changes by renewal (POST /drivers/:id/renew). Each field is checked as at registration, together with the rest of the record. Without If-Match: 428 IF_MATCH_REQUIRED; a stale one: 409, nothing written. A correction that changes nothing writes nothing. The audit entry holds only the changed fields, before and after.
          */
         post: operations["driversCorrect"];
         delete?: never;
@@ -2726,6 +2726,12 @@ export interface components {
             idNumber: string;
             verified: boolean;
             /**
+             * @description The language the owner's SMS are written in (en English, tw Twi, gaa Ga, ee Eʋegbe, ha Hausa, dag Dagbanli).
+             * @example en
+             * @enum {string}
+             */
+            language: "en" | "tw" | "gaa" | "ee" | "ha" | "dag";
+            /**
              * @description The assembly whose staff see and act on the record; null: unassigned (only admins see it, and place it with a transfer).
              * @example 65a1b2c3d4e5f60718293a4b
              */
@@ -2747,6 +2753,12 @@ export interface components {
              * @example 65a1b2c3d4e5f60718293a4b
              */
             assembly?: string;
+            /**
+             * @description The language the owner's SMS are written in (en English, tw Twi, gaa Ga, ee Eʋegbe, ha Hausa, dag Dagbanli); any letter case. Absent at registration: en. Another value: 400 INVALID_LANGUAGE.
+             * @example tw
+             * @enum {string}
+             */
+            language?: "en" | "tw" | "gaa" | "ee" | "ha" | "dag";
         };
         CorrectOwnerBody: {
             /** @example Kofi Asante */
@@ -2759,6 +2771,12 @@ export interface components {
             idType?: "ghana_card" | "passport" | "voter_id" | "drivers_license" | "ssnit";
             /** @example GHA-712345678-9 */
             idNumber?: string;
+            /**
+             * @description The language the owner's SMS are written in (en English, tw Twi, gaa Ga, ee Eʋegbe, ha Hausa, dag Dagbanli); any letter case. Absent at registration: en. Another value: 400 INVALID_LANGUAGE.
+             * @example tw
+             * @enum {string}
+             */
+            language?: "en" | "tw" | "gaa" | "ee" | "ha" | "dag";
         };
         ApprovalChecklistResponse: {
             validLicense: boolean;
@@ -2782,7 +2800,7 @@ export interface components {
             idNumber?: string;
             verified?: boolean;
         };
-        /** @description Always present for roles that see the whole record (admin, assembly keys and sessions); a role whose view leaves them out (docs/api.md, "Who sees what") gets no `licenseClass`, `licenseExpiry`, `licenseIssueDate`, `idType`, `gender`, `online`, `busy`, `verified`. */
+        /** @description Always present for roles that see the whole record (admin, assembly keys and sessions); a role whose view leaves them out (docs/api.md, "Who sees what") gets no `licenseClass`, `licenseExpiry`, `licenseIssueDate`, `idType`, `gender`, `language`, `online`, `busy`, `verified`. */
         DriverResponse: {
             /** @example 65a1b2c3d4e5f60718293a4b */
             _id: string;
@@ -2836,6 +2854,12 @@ export interface components {
             idNumber?: string;
             /** @enum {string} */
             gender?: "male" | "female" | "other" | "unspecified";
+            /**
+             * @description The language the driver's SMS are written in (en English, tw Twi, gaa Ga, ee Eʋegbe, ha Hausa, dag Dagbanli).
+             * @example en
+             * @enum {string}
+             */
+            language?: "en" | "tw" | "gaa" | "ee" | "ha" | "dag";
             online?: boolean;
             busy?: boolean;
             /** @description The driver has activated the account with the activation key. */
@@ -2928,6 +2952,12 @@ export interface components {
              * @example 65a1b2c3d4e5f60718293a4b
              */
             assembly?: string;
+            /**
+             * @description The language the driver's SMS are written in (en English, tw Twi, gaa Ga, ee Eʋegbe, ha Hausa, dag Dagbanli); any letter case. Absent at registration: en. Another value: 400 INVALID_LANGUAGE.
+             * @example tw
+             * @enum {string}
+             */
+            language?: "en" | "tw" | "gaa" | "ee" | "ha" | "dag";
         };
         DriverCreatedResponse: {
             /** @example 201 */
@@ -2999,6 +3029,12 @@ export interface components {
              * @example 233209876543
              */
             walletAccount?: string;
+            /**
+             * @description The language the driver's SMS are written in (en English, tw Twi, gaa Ga, ee Eʋegbe, ha Hausa, dag Dagbanli); any letter case. Absent at registration: en. Another value: 400 INVALID_LANGUAGE.
+             * @example tw
+             * @enum {string}
+             */
+            language?: "en" | "tw" | "gaa" | "ee" | "ha" | "dag";
         };
         RenewLicenseBody: {
             /**
@@ -6995,7 +7031,10 @@ export interface operations {
     };
     certificatesCheck: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page's language (the page's language links set it). Absent or not one of these: the best of Accept-Language, else English. */
+                lang?: "en" | "tw" | "gaa" | "ee" | "ha" | "dag";
+            };
             header?: {
                 /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
@@ -7804,7 +7843,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description JSON: `{ "status": 200, "payload": [...] }` (one page; `Link` header for the next). With `Accept: text/csv` and an API key (401 without one): the whole filtered list (limit and after do not apply), streamed as drivers.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, name, phone, email, gender, license, licenseClass, licenseIssueDate, licenseExpiry, idType, idNumber, verified, approved, online, busy, rating, walletAccount, ownerID._id, ownerID.name, assembly, createdAt. */
+            /** @description JSON: `{ "status": 200, "payload": [...] }` (one page; `Link` header for the next). With `Accept: text/csv` and an API key (401 without one): the whole filtered list (limit and after do not apply), streamed as drivers.csv (RFC 4180, a header row, cells starting with = + - @ prefixed with '), columns: _id, name, phone, email, gender, language, license, licenseClass, licenseIssueDate, licenseExpiry, idType, idNumber, verified, approved, online, busy, rating, walletAccount, ownerID._id, ownerID.name, assembly, createdAt. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

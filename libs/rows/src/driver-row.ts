@@ -14,6 +14,7 @@ export function driverRow(s: DriverState) {
     idType: s.idType,
     idNumber: s.idNumber,
     gender: s.gender,
+    language: s.language,
     online: s.online,
     busy: s.busy,
     verified: s.verified,

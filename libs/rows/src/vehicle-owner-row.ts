@@ -11,6 +11,7 @@ export function vehicleOwnerRow(s: VehicleOwnerState) {
     idNumber: s.idNumber,
     verified: s.verified,
     assemblyId: s.assemblyId ?? null,
+    language: s.language,
     version: s.version,
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,

@@ -5,6 +5,9 @@ import {
   type CertificateDocument,
   type CertificateDocumentStatus,
 } from '@transport/domain';
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '@transport/domain';
+import { formattingLocale } from '../i18n/catalogue';
+import { checkPageCatalogue, ussdCatalogue, type CheckPageKey, type UssdKey } from '../i18n/catalogues';
 import type { CertificateCheck, CertificatePreview, PrintedCertificate, PublicVehicle } from './certificates.service';
 
 /** The paper a certificate is printed on: an A6 sticker (the windscreen) or an A4 page (the owner's file). */
@@ -23,6 +26,38 @@ export const DOCUMENT_NAMES: Record<CertificateDocument, string> = {
   driverLicense: "Driver's licence",
 };
 
+/**
+ * The words of the public pages in one language (apps/api/src/i18n/check-page/<language>.json; colours from the
+ * USSD catalogue's): the check page in the reader's, the printed certificate in English.
+ */
+interface Words {
+  language: Language;
+  t: (key: CheckPageKey, values?: Record<string, string | number | Date>) => string;
+  html: (key: CheckPageKey, values?: Record<string, string | number | Date>, markup?: Record<string, string>) => string;
+  colour: (key: string) => string;
+}
+
+const PAGE_CATALOGUES = new Map<string, ReturnType<typeof checkPageCatalogue>>();
+const COLOUR_CATALOGUES = new Map<string, ReturnType<typeof ussdCatalogue>>();
+function wordsOf(language: Language, timeZone: string): Words {
+  let page = PAGE_CATALOGUES.get(timeZone);
+  if (!page) PAGE_CATALOGUES.set(timeZone, (page = checkPageCatalogue(timeZone)));
+  let colours = COLOUR_CATALOGUES.get(timeZone);
+  if (!colours) COLOUR_CATALOGUES.set(timeZone, (colours = ussdCatalogue(timeZone)));
+  const p = page;
+  const c = colours;
+  const locale = formattingLocale(language);
+  return {
+    language,
+    t: (key, values) => p.format(language, key, values),
+    html: (key, values, markup) => p.formatHtml(language, key, values, markup),
+    colour: (key) => {
+      const name = c.format(language, `colour.${key}` as UssdKey);
+      return name.charAt(0).toLocaleUpperCase(locale) + name.slice(1);
+    },
+  };
+}
+
 const day = (date: Date, timeZone: string) =>
   new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone }).format(date);
 const moment = (date: Date, timeZone: string) =>
@@ -39,30 +74,31 @@ function rows(entries: Array<[string, string | number | undefined]>): string {
  * The colour as a swatch beside its name, as people say it ("Gold", not "#FFD700"); a colour without a name in the
  * domain's list is "Other colour" (its hex means nothing to a passenger), the swatch still showing it.
  */
-const colourRow = (hex: string | undefined) =>
-  hex
-    ? `<div><dt>Colour</dt><dd><span class="swatch" style="background:${html(hex)}"></span>${html(
-        vehicleColour(hex)?.name ?? 'Other colour',
-      )}</dd></div>`
-    : '';
+const colourRow = (hex: string | undefined, w: Words) => {
+  if (!hex) return '';
+  const key = vehicleColour(hex)?.key;
+  return `<div><dt>${w.html('field.colour')}</dt><dd><span class="swatch" style="background:${html(hex)}"></span>${html(
+    key ? w.colour(key) : w.t('colour.other'),
+  )}</dd></div>`;
+};
 
 /** A vehicle's public fields as rows: make, model, colour, type, seats, union, station, assembly. */
-function vehicleRows(v: PublicVehicle & { assembly?: string }): string {
+function vehicleRows(v: PublicVehicle & { assembly?: string }, w: Words): string {
   return `${rows([
-    ['Make', v.make],
-    ['Model', v.model],
-  ])}${colourRow(v.color)}${rows([
-    ['Type', v.type],
-    ['Seats', v.capacity],
-    ['Transport union', v.transportUnion],
-    ['Station', v.station],
-    ['Assembly', v.assembly],
+    [w.t('field.make'), v.make],
+    [w.t('field.model'), v.model],
+  ])}${colourRow(v.color, w)}${rows([
+    [w.t('field.type'), v.type],
+    [w.t('field.seats'), v.capacity],
+    [w.t('field.union'), v.transportUnion],
+    [w.t('field.station'), v.station],
+    [w.t('field.assembly'), v.assembly],
   ])}`;
 }
 
-function page(title: string, style: string, body: string): string {
+function page(title: string, style: string, body: string, language: Language = DEFAULT_LANGUAGE): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -132,60 +168,71 @@ footer{margin-top:.8em;font-size:.85em;color:#333}
 <p class="authority">Approved commercial vehicle${c.vehicle.assembly ? ` · ${html(c.vehicle.assembly)}` : ''}</p>
 <h1>${html(c.vehicle.registrationNumber)}</h1>
 ${code}
-<dl>${vehicleRows(c.vehicle)}${rows([['Approved', day(c.approvedAt, timeZone)], ...documents])}</dl>
+<dl>${vehicleRows(c.vehicle, wordsOf(DEFAULT_LANGUAGE, timeZone))}${rows([['Approved', day(c.approvedAt, timeZone)], ...documents])}</dl>
 <footer>${footer}</footer>
 </main>
 <nav class="screen-only" aria-label="Printing">${nav}</nav>`;
   return page(`${printed ? 'Certificate' : 'Preview of the certificate'} ${c.vehicle.registrationNumber}`, style, body);
 }
 
-const VERDICTS: Record<CertificateCheck['state'], { title: string; mark: string }> = {
-  valid: { title: 'Valid', mark: '✓' },
-  expired: { title: 'Expired', mark: '!' },
-  withdrawn: { title: 'Withdrawn', mark: '✕' },
-  not_genuine: { title: 'Not genuine', mark: '✕' },
-};
+const MARKS: Record<CertificateCheck['state'], string> = { valid: '✓', expired: '!', withdrawn: '✕', not_genuine: '✕' };
 
-function explanation(check: CertificateCheck, timeZone: string): string {
-  const plate = check.vehicle?.registrationNumber;
+function explanation(check: CertificateCheck, w: Words): string {
+  const plate = check.vehicle?.registrationNumber ?? '';
   switch (check.state) {
     case 'valid':
-      return `This vehicle is approved and its documents are current. Check that its plate reads <strong>${html(plate ?? '')}</strong>.`;
+      return w.html('explain.valid', {}, { plate: `<strong>${html(plate)}</strong>` });
     case 'expired': {
-      const ended = (check.documents ?? []).filter((d) => d.expired);
-      const issuer = check.issuer ? html(check.issuer) : 'the assembly that approved it';
       // What a passenger can do about it, and who issued the certificate (who to tell), not only what lapsed.
-      return `This vehicle is approved, but ${ended
-        .map(
-          (d) => `its ${html(DOCUMENT_NAMES[d.document].toLowerCase())} expired on ${html(day(d.expiresOn, timeZone))}`,
+      const ended = (check.documents ?? [])
+        .filter((d) => d.expired)
+        .map((d) =>
+          w.html('explain.expiredDocument', {
+            document: documentName(d.document, w).toLocaleLowerCase(),
+            date: d.expiresOn,
+          }),
         )
-        .join(
-          ' and ',
-        )}.</p><p>Until it is renewed, do not rely on this certificate: choose another vehicle if you can. If you travel, note the plate, and tell ${issuer}, which issued this certificate, or the police.`;
+        .join(w.html('explain.and'));
+      return `${w.html('explain.expired', {}, { ended })}</p><p>${w.html('explain.expiredAdvice', {
+        issuer: check.issuer ?? w.t('explain.issuerUnknown'),
+      })}`;
     }
     case 'withdrawn':
       return check.reason === 'approved_again'
-        ? `This certificate was replaced: the vehicle ${html(plate ?? '')} was approved again and has a newer certificate. Do not rely on this one.`
-        : `The approval of vehicle ${html(plate ?? '')} was withdrawn: this certificate no longer stands. Do not rely on it.`;
+        ? w.html('explain.replaced', { plate })
+        : w.html('explain.withdrawn', { plate });
     case 'not_genuine':
-      return 'This code was not issued by the transport authority, or it was altered. Do not rely on it.';
+      return w.html('explain.notGenuine');
   }
 }
 
-function documentList(documents: CertificateDocumentStatus[], timeZone: string): string {
+const documentName = (document: CertificateDocument, w: Words) => w.t(`document.${document}`);
+
+function documentList(documents: CertificateDocumentStatus[], w: Words): string {
   return `<ul class="documents">${documents
     .map(
       (d) =>
-        `<li class="${d.expired ? 'ended' : 'current'}"><span>${html(DOCUMENT_NAMES[d.document])}</span> <span>${
-          d.expired ? 'expired' : 'valid until'
-        } ${html(day(d.expiresOn, timeZone))}</span></li>`,
+        `<li class="${d.expired ? 'ended' : 'current'}"><span>${html(documentName(d.document, w))}</span> <span>${w.html(
+          'document.state',
+          { expired: d.expired ? 'yes' : 'no', date: d.expiresOn },
+        )}</span></li>`,
     )
     .join('')}</ul>`;
 }
 
+/** The language switch: every language by its own name, a link to this page in it (`?lang=`), the current one marked. */
+function languageSwitch(w: Words): string {
+  return `<nav class="languages" aria-label="${w.html('page.languages')}"><ul>${LANGUAGES.map((l) =>
+    l.code === w.language
+      ? `<li><a href="?lang=${l.code}" lang="${l.code}" hreflang="${l.code}" aria-current="page">${html(l.name)}</a></li>`
+      : `<li><a href="?lang=${l.code}" lang="${l.code}" hreflang="${l.code}">${html(l.name)}</a></li>`,
+  ).join('')}</ul></nav>`;
+}
+
 /** The public answer to a scanned certificate, phone-sized: the verdict first, then what the public may see. */
-export function checkPage(check: CertificateCheck, timeZone: string): string {
-  const verdict = VERDICTS[check.state];
+export function checkPage(check: CertificateCheck, timeZone: string, language: Language = DEFAULT_LANGUAGE): string {
+  const w = wordsOf(language, timeZone);
+  const title = w.t(`verdict.${check.state}`);
   const style = `
 main{max-width:30rem;margin:0 auto;padding:1rem}
 .verdict{border-radius:.6rem;padding:1rem;margin-bottom:1rem}
@@ -200,33 +247,42 @@ h2{font-size:1.1rem;margin:1.2rem 0 .3rem}
 .documents{list-style:none;padding:0;margin:0}
 .documents li{display:flex;justify-content:space-between;gap:1em;padding:.3em 0;border-bottom:1px solid #ccc}
 .documents .ended{color:#8a1010;font-weight:600}
-.small{font-size:.9rem;color:#333;margin-top:1.2rem}`;
+.small{font-size:.9rem;color:#333;margin-top:1.2rem}
+.languages ul{list-style:none;display:flex;flex-wrap:wrap;gap:.2rem .9rem;padding:0;margin:0 0 .8rem}
+.languages a{color:#0b3d91;display:inline-block;padding:.3rem 0}
+.languages a[aria-current]{color:#111;font-weight:700;text-decoration:none}`;
   const v = check.vehicle;
   const sections = [
     v && check.state !== 'withdrawn'
-      ? `<h2>Vehicle</h2><dl>${rows([['Plate', v.registrationNumber]])}${vehicleRows(v)}</dl>`
+      ? `<h2>${w.html('heading.vehicle')}</h2><dl>${rows([[w.t('field.plate'), v.registrationNumber]])}${vehicleRows(v, w)}</dl>`
       : '',
     check.driver !== undefined
-      ? `<h2>Driver</h2>${
+      ? `<h2>${w.html('heading.driver')}</h2>${
           check.driver
             ? `<dl>${rows([
-                ['First name', check.driver.firstName],
-                ['Rating', check.driver.rating === null ? 'not rated yet' : `${check.driver.rating} of 5`],
+                [w.t('field.firstName'), check.driver.firstName],
+                [
+                  w.t('field.rating'),
+                  check.driver.rating === null
+                    ? w.t('rating.none')
+                    : w.t('rating.value', { rating: check.driver.rating }),
+                ],
               ])}</dl>`
-            : '<p>No approved driver is linked to this vehicle: ask the driver for their licence.</p>'
+            : `<p>${w.html('driver.none')}</p>`
         }`
       : '',
-    check.documents ? `<h2>Documents</h2>${documentList(check.documents, timeZone)}` : '',
+    check.documents ? `<h2>${w.html('heading.documents')}</h2>${documentList(check.documents, w)}` : '',
   ].join('\n');
   const body = `<main>
+${languageSwitch(w)}
 <section class="verdict ${check.state}" aria-labelledby="verdict">
-<h1 id="verdict"><span class="mark" aria-hidden="true">${verdict.mark}</span>${verdict.title}</h1>
-<p>${explanation(check, timeZone)}</p>
+<h1 id="verdict"><span class="mark" aria-hidden="true">${MARKS[check.state]}</span>${html(title)}</h1>
+<p>${explanation(check, w)}</p>
 </section>
 ${sections}
-<p class="small">Checked ${html(moment(check.checkedAt, timeZone))}${
-    check.certificate ? `. Certificate printed ${html(day(check.certificate.issuedAt, timeZone))}` : ''
-  }${check.issuer ? `, issued by ${html(check.issuer)}` : ''}.</p>
+<p class="small">${w.html('footer.checked', { at: check.checkedAt })}${
+    check.certificate ? `. ${w.html('footer.printed', { at: check.certificate.issuedAt })}` : ''
+  }${check.issuer ? `, ${w.html('footer.issuer', { issuer: check.issuer })}` : ''}.</p>
 </main>`;
-  return page(`${verdict.title}: vehicle certificate check`, style, body);
+  return page(w.t('page.title', { verdict: title }), style, body, language);
 }

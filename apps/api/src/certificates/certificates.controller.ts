@@ -4,11 +4,13 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiProduces,
+  ApiQuery,
   ApiSecurity,
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isLanguage, LANGUAGE_CODES, languageFromAcceptLanguage, type Language } from '@transport/domain';
 import type { AppConfig } from '../config';
 import { CurrentPrincipal, Public, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
@@ -132,17 +134,33 @@ export class CertificatesController {
     },
   })
   @ApiProblems(429)
+  @ApiQuery({
+    name: 'lang',
+    required: false,
+    enum: LANGUAGE_CODES,
+    description:
+      "The page's language (the page's language links set it). Absent or not one of these: the best of Accept-Language, else English.",
+  })
   async check(
     @Param('token') token: string,
+    @Query('lang') lang: unknown,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<string | CertificateCheckResponse> {
     const check = await this.certificates.check(token, clientAddressKey(req.ip));
-    res.header('Vary', 'Accept');
+    res.header('Vary', 'Accept, Accept-Language');
     res.header('Cache-Control', `public, max-age=${this.config.certificates.checkCacheSeconds}`);
     if (preferredType(req, ['text/html', 'application/json']) === 'application/json')
       return toCertificateCheckResponse(check);
+    const language = pageLanguage(lang, req.headers['accept-language']);
     res.header('Content-Type', HTML);
-    return checkPage(check, this.config.timeZone);
+    res.header('Content-Language', language);
+    return checkPage(check, this.config.timeZone, language);
   }
+}
+
+/** The check page's language: `?lang=` when it names one, else the best of Accept-Language, else English. */
+function pageLanguage(lang: unknown, acceptLanguage: string | undefined): Language {
+  const chosen = typeof lang === 'string' ? lang.trim().toLowerCase() : undefined;
+  return isLanguage(chosen) ? chosen : languageFromAcceptLanguage(acceptLanguage);
 }

@@ -330,6 +330,8 @@ export interface ReminderTarget {
   expiry?: Date;
   /** The vehicle's registration number, for owners' reminders. */
   subject?: string;
+  /** The person's language (a driver's, or the vehicle owner's): the reminder is written in it. Absent: English. */
+  language?: string;
 }
 
 /**

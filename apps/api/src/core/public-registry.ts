@@ -37,6 +37,11 @@ export interface PublicRegistry {
   checkCodeOf(vehicleId: string, candidate: string): Promise<string>;
   /** The driver with this licence number (as stored: upper case), if any. */
   driverByLicence(licence: string): Promise<{ id: string; approved: boolean } | undefined>;
+  /**
+   * The language of the person whose record names this number (canonical +233… form): a driver's, else a vehicle
+   * owner's; one who proved the number first. Undefined when no record names it.
+   */
+  languageOfPhone(phone: string): Promise<string | undefined>;
   /** Stores the report and its audit entry together (the actor is the channel, never the phone number). */
   addReport(report: NewVehicleReport): Promise<void>;
   /** The reports, newest first, narrowed by the filter, a page at a time (the cursor is a report's id). */

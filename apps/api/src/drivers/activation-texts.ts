@@ -1,14 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { inQuietHours, quietHoursEnd, type ActivationPolicy, type Clock, type FollowUps } from '@transport/domain';
 import type { MessageSender, RateLimits, TextingPolicy } from '../core/ports';
+import { activationText } from '../i18n/sms-texts';
+
+export { activationText };
 
 /** The queue of activation keys held by the quiet hours: one job per driver, run when they end. */
 export const ACTIVATION_KEY_QUEUE = 'activation-key-send';
-
-/** The activation key SMS (one part: test/sms-parts.spec.ts). */
-export function activationText(key: string, hours: number): string {
-  return `Your transport platform activation key is ${key}. It works for ${hours} hours. Do not share it.`;
-}
 
 /** At most one activation key SMS to one number in ACTIVATION_SMS_WINDOW_MINUTES (a shared rate limit). */
 const ACTIVATION_SMS_LIMIT = 'activation-sms-phone';
@@ -54,10 +52,10 @@ export class ActivationTexts {
    * Takes the number's one activation SMS of the window, then sends; a message that did not go out (over the hourly
    * budget, refused by the gateway) gives the window back, so the key can be sent again.
    */
-  async send(to: string, key: string): Promise<void> {
+  async send(to: string, key: string, language: string): Promise<void> {
     await this.limits.consume(ACTIVATION_SMS_LIMIT, to);
     try {
-      await this.messages.send(this.message(to, key));
+      await this.messages.send(this.message(to, key, language));
     } catch (error) {
       await this.limits.reset(ACTIVATION_SMS_LIMIT, to);
       throw error;
@@ -68,9 +66,9 @@ export class ActivationTexts {
    * The new driver's key, to their phone; whether it went. The driver is registered whatever happens here: when the
    * message cannot be handed over, the answer says so and an approver sends a new key (POST /drivers/:id/activation-key).
    */
-  async trySend(to: string, key: string): Promise<boolean> {
+  async trySend(to: string, key: string, language: string): Promise<boolean> {
     try {
-      await this.send(to, key);
+      await this.send(to, key, language);
       return true;
     } catch (error) {
       this.logger.warn(`The activation key of a new driver was not sent: ${(error as Error).message}`);
@@ -78,7 +76,8 @@ export class ActivationTexts {
     }
   }
 
-  private message(to: string, key: string) {
-    return { to, text: activationText(key, Math.round(this.policy.keyLifetimeMs / 3_600_000)) };
+  /** The key's SMS in the driver's language (apps/api/src/i18n/sms). */
+  private message(to: string, key: string, language: string) {
+    return { to, text: activationText(key, Math.round(this.policy.keyLifetimeMs / 3_600_000), language) };
   }
 }

@@ -244,7 +244,7 @@ export class DriversController {
     CorrectDriverBody,
     DriverResponse,
     'drivers (management)',
-    'Any of name, phone, email, license, licenseClass, licenseIssueDate, idType, idNumber, gender, walletAccount. ' +
+    'Any of name, phone, email, license, licenseClass, licenseIssueDate, idType, idNumber, gender, walletAccount, language (400 INVALID_LANGUAGE for one not spoken: docs/languages.md). ' +
       'Once the driver is approved: idType and idNumber are refused (422 CORRECTION_NOT_ALLOWED: the approver checked that document); ' +
       'a corrected license, licenseClass or licenseIssueDate withdraws the approval (and takes the driver offline) until an approver approves again. ' +
       'The expiry changes by renewal (POST /drivers/:id/renew).',

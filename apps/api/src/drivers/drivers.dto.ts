@@ -1,3 +1,4 @@
+import { LanguageField, LanguageResponseField } from '../core/http/language.dto';
 import type { CsvList } from '../core/http/csv-export';
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { IsBoolean, IsDate, IsEmail, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
@@ -107,6 +108,7 @@ export class AddDriverBody {
     'for a driver registering themselves, unassigned until an admin places them (choose your assembly to be approved there); for an assembly key, its assembly.',
   )
   assembly?: string;
+  @LanguageField('driver') language?: string;
 }
 
 export class ActivateBody {
@@ -202,6 +204,7 @@ export class DriverResponse extends RecordResponse {
   @ApiPropertyOptional({ description: 'Only in the views that include it (docs/api.md, "Who sees what").' })
   idNumber?: string;
   @ApiProperty({ enum: GENDERS }) gender!: string;
+  @LanguageResponseField('driver') language!: string;
   @ApiProperty() online!: boolean;
   @ApiProperty() busy!: boolean;
   @ApiProperty({ description: 'The driver has activated the account with the activation key.' }) verified!: boolean;
@@ -260,6 +263,7 @@ export function toDriverResponse(
     idType: d.idType,
     idNumber: d.idNumber,
     gender: d.gender,
+    language: d.language,
     online: d.online,
     busy: d.busy,
     verified: d.verified,
@@ -310,6 +314,7 @@ export const DRIVER_CSV: CsvList = {
     'phone',
     'email',
     'gender',
+    'language',
     'license',
     'licenseClass',
     'licenseIssueDate',

@@ -173,7 +173,8 @@ export class DriversService {
       if (heldFor > 0) await this.texts.hold(context, saved.id, heldFor);
       return { driver: saved, activationKey: registered.activationKey };
     });
-    const activationKeySent = heldFor > 0 ? false : await this.texts.trySend(driver.toState().phone, activationKey);
+    const activationKeySent =
+      heldFor > 0 ? false : await this.texts.trySend(driver.toState().phone, activationKey, driver.toState().language);
     return { driver: await this.respond(driver, actor), activationKeySent };
   }
 
@@ -330,7 +331,7 @@ export class DriversService {
     const { saved, result } = await this.change(id, actor, undefined, 'DriverActivationKeyReissued', (d, at) =>
       d.reissueActivationKey({ random: this.random, hasher: this.hasher }, actor.id, at, this.policy),
     );
-    await this.texts.send(saved.toState().phone, result);
+    await this.texts.send(saved.toState().phone, result, saved.toState().language);
     return saved;
   }
 

@@ -109,7 +109,7 @@ export class OwnersController {
     CorrectOwnerBody,
     OwnerResponse,
     'vehicles (management)',
-    'Any of name, phone, email, idType, idNumber; idType and idNumber only until the owner is verified (then 422 CORRECTION_NOT_ALLOWED).',
+    'Any of name, phone, email, idType, idNumber, language (400 INVALID_LANGUAGE for one not spoken: docs/languages.md); idType and idNumber only until the owner is verified (then 422 CORRECTION_NOT_ALLOWED).',
   )
   correct(
     @Param('id', ObjectIdPipe) id: string,

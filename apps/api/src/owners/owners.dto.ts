@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { ID_TYPES, type VehicleOwnerState, CORRECTABLE_OWNER_FIELDS } from '@transport/domain';
+import { LanguageField, LanguageResponseField } from '../core/http/language.dto';
 import { ID } from '../core/http/dto-support';
 import { IdParam, LimitParam, CountParam } from '../core/http/query-values';
 import { AssemblyOfNewRecord, AssemblyOfRecord } from '../core/http/jurisdiction.dto';
@@ -18,6 +19,7 @@ export class AddOwnerBody {
   @ApiProperty({ enum: ID_TYPES }) @IsIn(ID_TYPES as unknown as string[]) idType!: string;
   @ApiProperty({ example: 'GHA-712345678-9' }) @IsString() @MaxLength(30) idNumber!: string;
   @AssemblyOfNewRecord('the assembly of the registering assembly key; for an admin, unassigned.') assembly?: string;
+  @LanguageField('owner') language?: string;
 }
 
 /** A correction: contact details, and the identity document until the owner is verified (validated as at registration). */
@@ -68,6 +70,7 @@ export class OwnerResponse extends RecordResponse {
   @ApiProperty({ enum: ID_TYPES }) idType!: string;
   @ApiProperty({ example: 'GHA-712345678-9' }) idNumber!: string;
   @ApiProperty() verified!: boolean;
+  @LanguageResponseField('owner') language!: string;
   @AssemblyOfRecord() assembly?: string | null;
 }
 
@@ -86,6 +89,7 @@ export function toEmbeddedOwner(o: VehicleOwnerState): EmbeddedOwnerResponse {
 export function toOwnerResponse(o: VehicleOwnerState): OwnerResponse {
   return {
     ...toEmbeddedOwner(o),
+    language: o.language,
     assembly: o.assemblyId ?? null,
     createdAt: o.createdAt.toISOString(),
     updatedAt: o.updatedAt.toISOString(),

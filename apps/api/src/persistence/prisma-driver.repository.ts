@@ -16,6 +16,7 @@ import {
   type Page,
   type PageRequest,
   type Mutable,
+  parseLanguage,
 } from '@transport/domain';
 import { driverRow } from '@transport/rows';
 import type { Driver as DriverRow } from '../generated/prisma/client';
@@ -39,6 +40,7 @@ export function toDomain(row: DriverRow): Driver {
       idType: oneOf(ID_TYPES, row.idType, 'idType'),
       idNumber: row.idNumber,
       gender: oneOf(GENDERS, row.gender, 'gender'),
+      language: parseLanguage(row.language),
       online: row.online,
       busy: row.busy,
       verified: row.verified,

@@ -59,6 +59,19 @@ export class PrismaPublicRegistry implements PublicRegistry {
     return row ?? undefined;
   }
 
+  async languageOfPhone(phone: string): Promise<string | undefined> {
+    // A number whose person proved it (an activated driver, a verified owner) first; then any, the latest changed.
+    const order = [{ verified: 'desc' as const }, { updatedAt: 'desc' as const }];
+    const driver = await this.prisma.driver.findFirst({ where: { phone }, select: { language: true }, orderBy: order });
+    if (driver) return driver.language;
+    const owner = await this.prisma.vehicleOwner.findFirst({
+      where: { phone },
+      select: { language: true },
+      orderBy: order,
+    });
+    return owner?.language;
+  }
+
   async addReport(report: NewVehicleReport): Promise<void> {
     const { at, ...fields } = report;
     await this.prisma.$transaction(async (tx) => {

@@ -146,7 +146,7 @@ export class PrismaReminderStore implements ReminderStore {
     if (reminder.entity === 'driver') {
       const driver = await this.prisma.driver.findUnique({
         where: { id: reminder.entityId },
-        select: { phone: true, licenseExpiry: true, remindersStoppedAt: true, verified: true },
+        select: { phone: true, licenseExpiry: true, remindersStoppedAt: true, verified: true, language: true },
       });
       if (!driver) return undefined;
       return {
@@ -154,6 +154,7 @@ export class PrismaReminderStore implements ReminderStore {
         stopped: driver.remindersStoppedAt !== null || (await this.optedOut(driver.phone)),
         proven: driver.verified,
         expiry: driver.licenseExpiry,
+        language: driver.language,
       };
     }
     const vehicle = await this.prisma.vehicle.findUnique({
@@ -162,7 +163,7 @@ export class PrismaReminderStore implements ReminderStore {
         roadWorthyExpiryDate: true,
         insuranceExpiryDate: true,
         registrationNumber: true,
-        owner: { select: { phone: true, remindersStoppedAt: true, verified: true } },
+        owner: { select: { phone: true, remindersStoppedAt: true, verified: true, language: true } },
       },
     });
     if (!vehicle) return undefined;
@@ -173,6 +174,7 @@ export class PrismaReminderStore implements ReminderStore {
       proven: vehicle.owner.verified,
       expiry: expiry ?? undefined,
       subject: vehicle.registrationNumber ?? undefined,
+      language: vehicle.owner.language,
     };
   }
 

@@ -1,6 +1,7 @@
 import {
   ID_TYPES,
   oneOf,
+  parseLanguage,
   phoneSearchForms,
   VehicleOwner,
   type Page,
@@ -25,6 +26,7 @@ export function toDomain(row: OwnerRow): VehicleOwner {
       idNumber: row.idNumber,
       verified: row.verified,
       ...(row.assemblyId !== null && { assemblyId: row.assemblyId }),
+      language: parseLanguage(row.language),
       version: row.version,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,

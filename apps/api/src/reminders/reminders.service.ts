@@ -7,7 +7,6 @@ import {
   inQuietHours,
   jurisdictionOf,
   reminderKey,
-  reminderText,
   SYSTEM_ACTOR,
   withinJurisdiction,
   type Actor,
@@ -15,6 +14,7 @@ import {
   type DataStores,
   type ReminderPolicy,
 } from '@transport/domain';
+import { reminderText } from '../i18n/sms-texts';
 import type { AppConfig } from '../config';
 import { AppError } from '../core/errors';
 import type {
@@ -122,7 +122,7 @@ export class RemindersService {
     try {
       await this.messages.send({
         to: target.phone,
-        text: reminderText({ ...reminder, subject: target.subject }, now, this.policy.timeZone),
+        text: reminderText({ ...reminder, subject: target.subject }, now, this.policy.timeZone, target.language),
       });
     } catch (error) {
       const refused = refusal(error);

@@ -1,35 +1,19 @@
-import { IntlMessageFormat } from 'intl-messageformat';
-import { EN, type MessageKey } from './messages/en';
+import { DEFAULT_LANGUAGE } from '@transport/domain';
+import { Catalogue } from '../i18n/catalogue';
+import { USSD_FILES, type UssdKey } from '../i18n/catalogues';
 
 /**
- * The catalogues of the USSD and SMS checks, by language code. Only English exists; another language's catalogue
- * (Partial: a missing entry is said in English) is added here and becomes a choice of the USSD language menu.
+ * The catalogue of the USSD and SMS checks (apps/api/src/i18n/ussd/<language>.json, docs/languages.md): every screen
+ * and answer, in each language; English for an entry a language lacks.
  */
-export const CATALOGUES: Readonly<Record<string, Partial<Record<MessageKey, string>>>> = { en: EN };
-export const LANGUAGES = Object.keys(CATALOGUES);
-export const FALLBACK_LANGUAGE = 'en';
-/** The locale a language's dates and numbers are written in (English as in Ghana: 25 Dec 2027). */
-const LOCALES: Readonly<Record<string, string>> = { en: 'en-GB' };
-
-export type MessageValues = Record<string, string | number | Date>;
-
-/** Formats messages in a language (English for a missing language or entry), dates in the service's zone. */
-export class MessageCatalogue {
-  private readonly compiled = new Map<string, IntlMessageFormat>();
-
-  constructor(private readonly timeZone: string) {}
-
-  format(language: string, key: MessageKey, values: MessageValues = {}): string {
-    const lang = CATALOGUES[language]?.[key] !== undefined ? language : FALLBACK_LANGUAGE;
-    const id = `${lang}\u0000${key}`;
-    let message = this.compiled.get(id);
-    if (!message) {
-      const source = CATALOGUES[lang][key] ?? EN[key];
-      message = new IntlMessageFormat(source, LOCALES[lang] ?? lang, {
-        date: { day: { day: 'numeric', month: 'short', year: 'numeric', timeZone: this.timeZone } },
-      });
-      this.compiled.set(id, message);
-    }
-    return String(message.format(values));
+export class MessageCatalogue extends Catalogue<UssdKey> {
+  constructor(timeZone: string) {
+    super(USSD_FILES, timeZone);
   }
 }
+
+export type MessageKey = UssdKey;
+export type { MessageValues } from '../i18n/catalogue';
+/** The languages of the USSD language menu, in its order (English first). */
+export const LANGUAGES = new MessageCatalogue('UTC').languages;
+export const FALLBACK_LANGUAGE = DEFAULT_LANGUAGE;

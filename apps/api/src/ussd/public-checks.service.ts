@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
+  DEFAULT_LANGUAGE,
+  isLanguage,
   normalizePhone,
   readCheckCode,
   registrationSearchKey,
@@ -7,14 +9,14 @@ import {
   type CertificateDocument,
   type Clock,
   type IdGenerator,
+  type Language,
 } from '@transport/domain';
 import { CertificatesService } from '../certificates/certificates.service';
 import type { AppConfig } from '../config';
 import type { MessageSender, RateLimits } from '../core/ports';
 import type { PublicRegistry } from '../core/public-registry';
 import { APP_CONFIG, CLOCK, ID_GENERATOR, MESSAGE_SENDER, PUBLIC_REGISTRY, RATE_LIMITS } from '../core/tokens';
-import { MessageCatalogue, type MessageValues } from './message-catalogue';
-import type { MessageKey } from './messages/en';
+import { MessageCatalogue, type MessageKey, type MessageValues } from './message-catalogue';
 import type { VehicleReportReason } from './report-reasons';
 
 /** Longest make and union names shown: a verdict must fit one USSD screen (182 characters). */
@@ -57,6 +59,12 @@ export class PublicChecksService {
 
   text(language: string, key: MessageKey, values?: MessageValues): string {
     return this.messages.format(language, key, values);
+  }
+
+  /** The language of the person whose record names this number (a driver's, else an owner's); English when none does. */
+  async languageOf(phone: string): Promise<Language> {
+    const stored = await this.registry.languageOfPhone(phoneKey(phone));
+    return isLanguage(stored) ? stored : DEFAULT_LANGUAGE;
   }
 
   /** Counts one step of a USSD session against the calling number's hourly limit (RATE_LIMITED past it). */

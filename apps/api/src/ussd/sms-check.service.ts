@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { FALLBACK_LANGUAGE } from './message-catalogue';
 import { smsCommand, type InboundSms } from './hubtel-sms';
 import { PublicChecksService } from './public-checks.service';
 
@@ -15,8 +14,8 @@ export class SmsCheckService {
   constructor(private readonly checks: PublicChecksService) {}
 
   async handle(sms: InboundSms): Promise<InboundSmsResult> {
-    // A person's language is not known by number yet (issue 48, item 3): English.
-    const language = FALLBACK_LANGUAGE;
+    // The answer is in the language of the person whose record names the number (English for a stranger).
+    const language = await this.checks.languageOf(sms.from);
     const command = smsCommand(sms.text);
     let text: string;
     switch (command.kind) {

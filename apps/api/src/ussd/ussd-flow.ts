@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../core/errors';
 import type { UssdRequest, UssdResponse } from './hubtel-ussd';
 import { FALLBACK_LANGUAGE, LANGUAGES } from './message-catalogue';
-import type { MessageKey } from './messages/en';
+import type { MessageKey } from './message-catalogue';
 import { PublicChecksService } from './public-checks.service';
 import { reportReason } from './report-reasons';
 
@@ -25,7 +25,8 @@ interface SessionState {
 
 function readState(text: string): SessionState | undefined {
   const [language, step, plate = ''] = text.split('|');
-  if (!LANGUAGES.includes(language) || !(STEPS as readonly string[]).includes(step)) return undefined;
+  if (!(LANGUAGES as readonly string[]).includes(language) || !(STEPS as readonly string[]).includes(step))
+    return undefined;
   return { language, step: step as Step, plate: plate.slice(0, 20) };
 }
 
@@ -51,7 +52,9 @@ export class UssdFlow {
       throw error;
     }
     const state = req.type === 'initiation' ? undefined : readState(req.clientState);
-    if (!state) return this.menu(req, FALLBACK_LANGUAGE);
+    // A new session opens in the language of the caller's record (a driver's or an owner's), else English; option 3
+    // changes it for the session only (a USSD session does not change a record: docs/languages.md).
+    if (!state) return this.menu(req, await this.checks.languageOf(req.mobile));
     const input = req.message.trim();
     const { language } = state;
     const t = (key: MessageKey, values?: Record<string, string>) => this.checks.text(language, key, values);

@@ -1,8 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { DataStores, InspectionItem, VehicleState } from '@transport/domain';
+import type { DataStores, VehicleState } from '@transport/domain';
 import type { AppConfig } from '../config';
 import type { EventLog, MessageSender } from '../core/ports';
 import { APP_CONFIG, EVENT_LOG, MESSAGE_SENDER, STORES } from '../core/tokens';
+import { withdrawalText } from '../i18n/sms-texts';
+
+export { withdrawalText };
 
 /** What became of a withdrawal notice (logged as `event: "approval_withdrawn_sms"`). */
 export type WithdrawalNoticeOutcome = 'sent' | 'not_proven' | 'no_owner' | 'refused';
@@ -13,7 +16,7 @@ export type WithdrawalNoticeOutcome = 'sent' | 'not_proven' | 'no_owner' | 'refu
  * texted"): through the guarded sender (numbers of the allowed countries only, within the hourly budget), and only to
  * an owner the assembly verified, as reminders are (staff entered the number; nobody proved it is the owner's). Not
  * held by the quiet hours: it says the vehicle may no longer carry passengers under its sticker, which the owner needs
- * to know before the next trip, as a person needs a password link at once. A notice that cannot go out (not
+ * to know before the next trip, as a person needs a password link at once. Written in the owner's language. A notice that cannot go out (not
  * verified, refused, gateway down) is logged and counted; the inspection stands either way.
  */
 @Injectable()
@@ -42,39 +45,11 @@ export class ApprovalWithdrawalNotices {
     try {
       await this.messages.send({
         to: owner.phone,
-        text: withdrawalText(vehicle, failedItems, at, this.config.timeZone),
+        text: withdrawalText(vehicle, failedItems, at, this.config.timeZone, owner.language),
       });
       return 'sent';
     } catch {
       return 'refused';
     }
   }
-}
-
-/** The inspection's items as an owner reads them (every item has its words, or this does not compile). */
-const ITEM_WORDS: Record<InspectionItem, string> = {
-  spareTire: 'spare tyre',
-  headlights: 'headlights',
-  tailLights: 'tail lights',
-  turnSignals: 'turn signals',
-  brakeLights: 'brake lights',
-  fireExtinguisher: 'fire extinguisher',
-  emergencySignals: 'emergency signals',
-  seatBelts: 'seat belts',
-  brakes: 'brakes',
-  licensePlate: 'licence plates',
-};
-
-/** The notice's words: which vehicle, what failed, what it means, what to do. */
-export function withdrawalText(
-  vehicle: Pick<VehicleState, 'registrationNumber' | 'id'>,
-  failedItems: readonly string[],
-  at: Date,
-  timeZone: string,
-): string {
-  const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone }).format(
-    at,
-  );
-  const items = failedItems.map((item) => ITEM_WORDS[item as InspectionItem] ?? item).join(', ');
-  return `Vehicle ${vehicle.registrationNumber ?? vehicle.id} failed an inspection on ${day} (${items}): its approval and its sticker are withdrawn. Have it repaired and inspected again at your assembly to be approved again.`;
 }

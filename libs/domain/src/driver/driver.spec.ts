@@ -34,6 +34,16 @@ function working() {
 }
 
 describe('Driver registration', () => {
+  it("keeps the driver's language (English when none is given), refuses one not spoken here, and corrects it", () => {
+    expect(registered().driver.toState().language).toBe('en');
+    const { driver } = registered({ language: ' TW ' });
+    expect(driver.toState().language).toBe('tw');
+    expect(codeOf(() => registered({ language: 'fr' }))).toBe('INVALID_LANGUAGE');
+    expect(driver.correct({ language: 'ha' }, INSPECTOR, soon)).toEqual(['language']);
+    expect(driver.toState().language).toBe('ha');
+    expect(codeOf(() => driver.correct({ language: 'xx' }, INSPECTOR, soon))).toBe('INVALID_LANGUAGE');
+  });
+
   it('starts unapproved, unverified, offline, not busy, unrated, with a six-digit key kept only as a hash', () => {
     const { driver, activationKey } = registered({ ownerId: OWNER, walletAccount: '233244555666' });
     expect(activationKey).toMatch(/^\d{6}$/);

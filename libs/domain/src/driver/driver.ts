@@ -7,6 +7,7 @@ import { assertObjectId, type IdGenerator } from '../shared/id-generator';
 import type { RandomSource } from '../shared/random-source';
 import type { SecretHasher } from '../shared/secret-hasher';
 import { validDate } from '../shared/values';
+import { DEFAULT_LANGUAGE, parseLanguage, type Language } from '../shared/language';
 import { newActivationKey } from './activation-key';
 import { failedApprovalItems, parseApprovalChecklist, type ApprovalChecklist } from './approval-checklist';
 import { documentNumber, ID_TYPES, oneOf, type IdType } from '../shared/identity';
@@ -53,6 +54,8 @@ export interface DriverRegistration {
    * they typed, so sending another is no new power and stays theirs.
    */
   registeredBy?: string;
+  /** The language the driver's SMS are written in (shared/language.ts); absent: English. */
+  language?: string;
 }
 
 /**
@@ -72,6 +75,7 @@ export const CORRECTABLE_DRIVER_FIELDS = [
   'idNumber',
   'gender',
   'walletAccount',
+  'language',
 ] as const;
 export type CorrectableDriverField = (typeof CORRECTABLE_DRIVER_FIELDS)[number];
 export type DriverCorrection = Partial<Pick<DriverRegistration, CorrectableDriverField>>;
@@ -94,6 +98,8 @@ export interface DriverState {
   readonly idType: IdType;
   readonly idNumber: string;
   readonly gender: Gender;
+  /** The language the driver's SMS are written in. */
+  readonly language: Language;
   readonly online: boolean;
   readonly busy: boolean;
   readonly verified: boolean;
@@ -206,6 +212,7 @@ export class Driver {
       idType: oneOf(ID_TYPES, input.idType, 'idType'),
       idNumber: documentNumber(input.idNumber, 'idNumber'),
       gender: oneOf(GENDERS, input.gender, 'gender'),
+      language: input.language === undefined ? DEFAULT_LANGUAGE : parseLanguage(input.language),
       online: false,
       busy: false,
       verified: false,
@@ -379,6 +386,7 @@ export class Driver {
       ...(sent.idNumber !== undefined && { idNumber: documentNumber(sent.idNumber, 'idNumber') }),
       ...(sent.gender !== undefined && { gender: oneOf(GENDERS, sent.gender, 'gender') }),
       ...(sent.walletAccount !== undefined && { walletAccount: requireText(sent.walletAccount, 'walletAccount', 40) }),
+      ...(sent.language !== undefined && { language: parseLanguage(sent.language) }),
     };
     const issued = checked.licenseIssueDate as Date | undefined;
     if (issued && (issued > at || s.licenseExpiry <= issued)) throw DriverErrors.licenseDates();

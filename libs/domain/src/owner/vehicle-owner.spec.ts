@@ -10,6 +10,18 @@ const input = {
 };
 
 describe('VehicleOwner', () => {
+  it("keeps the owner's language (English when none is given), refuses one not spoken here, and corrects it", () => {
+    expect(VehicleOwner.register(input, ports().ids, T0).toState().language).toBe('en');
+    const o = VehicleOwner.register({ ...input, language: 'Gaa' }, ports().ids, T0);
+    expect(o.toState().language).toBe('gaa');
+    expect(() => VehicleOwner.register({ ...input, language: 'fr' }, ports().ids, T0)).toThrow(
+      expect.objectContaining({ code: 'INVALID_LANGUAGE', kind: 'validation' }),
+    );
+    expect(o.correct({ language: 'dag' }, days(1))).toEqual(['language']);
+    expect(o.toState().language).toBe('dag');
+    expect(o.correct({ language: 'dag' }, days(2))).toEqual([]);
+  });
+
   it('registers unverified with a canonical phone and a lower-case email', () => {
     const o = VehicleOwner.register(input, ports().ids, T0);
     expect(o.toState()).toMatchObject({

@@ -4,6 +4,7 @@ import { assertObjectId, type IdGenerator } from '../shared/id-generator';
 import { transferDestination } from '../assembly/jurisdiction';
 import { documentNumber, ID_TYPES, oneOf, type IdType } from '../shared/identity';
 import { changedFields, correctionNotAllowed, definedOnly } from '../shared/correction';
+import { DEFAULT_LANGUAGE, parseLanguage, type Language } from '../shared/language';
 
 export interface VehicleOwnerRegistration {
   name: string;
@@ -13,6 +14,8 @@ export interface VehicleOwnerRegistration {
   idNumber: string;
   /** The assembly it belongs to (placed by the registering caller's jurisdiction); absent: unassigned. */
   assemblyId?: string;
+  /** The language the owner's SMS are written in (shared/language.ts); absent: English. */
+  language?: string;
 }
 
 export interface VehicleOwnerState {
@@ -30,13 +33,15 @@ export interface VehicleOwnerState {
   readonly verified: boolean;
   /** Absent: unassigned (visible nationwide only). */
   readonly assemblyId?: string;
+  /** The language the owner's SMS are written in. */
+  readonly language: Language;
   readonly version: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
 
 /** The fields a correction may change; the identity document only until an assembly has verified it. */
-export const CORRECTABLE_OWNER_FIELDS = ['name', 'phone', 'email', 'idType', 'idNumber'] as const;
+export const CORRECTABLE_OWNER_FIELDS = ['name', 'phone', 'email', 'idType', 'idNumber', 'language'] as const;
 export type CorrectableOwnerField = (typeof CORRECTABLE_OWNER_FIELDS)[number];
 export type VehicleOwnerCorrection = Partial<Pick<VehicleOwnerRegistration, CorrectableOwnerField>>;
 
@@ -75,6 +80,7 @@ export class VehicleOwner {
       idNumber: documentNumber(input.idNumber, 'idNumber'),
       verified: false,
       ...(input.assemblyId !== undefined && { assemblyId: assertObjectId(input.assemblyId, 'assembly') }),
+      language: input.language === undefined ? DEFAULT_LANGUAGE : parseLanguage(input.language),
       version: 0,
       createdAt: at,
       updatedAt: at,
@@ -115,6 +121,7 @@ export class VehicleOwner {
       ...(sent.email !== undefined && { email: normalizeEmail(sent.email) }),
       ...(sent.idType !== undefined && { idType: oneOf(ID_TYPES, sent.idType, 'idType') }),
       ...(sent.idNumber !== undefined && { idNumber: documentNumber(sent.idNumber, 'idNumber') }),
+      ...(sent.language !== undefined && { language: parseLanguage(sent.language) }),
     };
     const changed = changedFields(CORRECTABLE_OWNER_FIELDS, sent, checked, s);
     const locked = changed.find((f) => f === 'idType' || f === 'idNumber');

@@ -1,0 +1,68 @@
+import { daysUntil, type InspectionItem, type ReminderDocument } from '@transport/domain';
+import type { Catalogue } from './catalogue';
+import { smsCatalogue, type SmsKey } from './catalogues';
+
+/**
+ * The texts sent to drivers and owners, in their language (apps/api/src/i18n/sms/<language>.json; English for a
+ * language or an entry the catalogue lacks). Their parts per language are held by test/sms-parts.spec.ts.
+ */
+const byZone = new Map<string, Catalogue<SmsKey>>();
+function catalogue(timeZone: string): Catalogue<SmsKey> {
+  let found = byZone.get(timeZone);
+  if (!found) byZone.set(timeZone, (found = smsCatalogue(timeZone)));
+  return found;
+}
+
+/** The activation key SMS. */
+export function activationText(key: string, hours: number, language = 'en'): string {
+  return catalogue('UTC').format(language, 'activation.key', { key, hours });
+}
+
+/** A reminder that a document lapses: the driver's licence (no subject) or a vehicle's document (its plate). */
+export function reminderText(
+  reminder: { document: ReminderDocument; expiry: Date; subject?: string },
+  at: Date,
+  timeZone: string,
+  language = 'en',
+): string {
+  const c = catalogue(timeZone);
+  return c.format(language, 'reminder.text', {
+    subject: reminder.subject ? 'vehicle' : 'none',
+    plate: reminder.subject ?? '',
+    document: c.format(language, 'reminder.document', { document: reminder.document }),
+    days: Math.max(0, daysUntil(reminder.expiry, at, timeZone)),
+    expiry: reminder.expiry,
+  });
+}
+
+/** The notice to an owner that a failed inspection withdrew the vehicle's approval and sticker. */
+export function withdrawalText(
+  vehicle: { registrationNumber?: string; id: string },
+  failedItems: readonly string[],
+  at: Date,
+  timeZone: string,
+  language = 'en',
+): string {
+  const c = catalogue(timeZone);
+  const items = failedItems
+    .map((item) => {
+      const key = ITEM_KEYS[item as InspectionItem] as SmsKey | undefined;
+      return key ? c.format(language, key) : item;
+    })
+    .join(c.format(language, 'withdrawal.separator'));
+  return c.format(language, 'withdrawal.notice', { plate: vehicle.registrationNumber ?? vehicle.id, at, items });
+}
+
+/** The inspection's items the catalogue names (every item has its words, or this does not compile). */
+const ITEM_KEYS: Record<InspectionItem, SmsKey> = {
+  spareTire: 'item.spareTire',
+  headlights: 'item.headlights',
+  tailLights: 'item.tailLights',
+  turnSignals: 'item.turnSignals',
+  brakeLights: 'item.brakeLights',
+  fireExtinguisher: 'item.fireExtinguisher',
+  emergencySignals: 'item.emergencySignals',
+  seatBelts: 'item.seatBelts',
+  brakes: 'item.brakes',
+  licensePlate: 'item.licensePlate',
+};

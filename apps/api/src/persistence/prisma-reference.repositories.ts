@@ -69,6 +69,7 @@ export const assemblyUserToDomain = (row: AssemblyUserRow): AssemblyUser =>
       ...(row.disabledAt !== null && { disabledAt: row.disabledAt }),
       ...(row.createdBy !== null && { createdBy: row.createdBy }),
       ...(row.awaitingConfirmation && { awaitingConfirmation: true }),
+      ...(row.nationwide && { nationwide: true as const }),
       ...(row.confirmedBy !== null && { confirmedBy: row.confirmedBy }),
       version: row.version,
       createdAt: row.createdAt,

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   IsArray,
+  IsBoolean,
   IsEmail,
   IsIn,
   IsInt,
@@ -55,7 +56,20 @@ export class AddAssemblyUserBody {
   @MaxLength(254)
   email!: string;
   @ApiProperty({ example: '0244000111' }) @IsString() @MaxLength(20) phone!: string;
-  @ApiProperty({ enum: ASSEMBLY_ROLES }) @IsIn(ASSEMBLY_ROLES as unknown as string[]) role!: string;
+  @ApiProperty({
+    enum: ASSEMBLY_ROLES,
+    description:
+      'inspector, approver, admin, or enforcer (the roadside: checks vehicles and records offences; changes no registration, inspection or approval).',
+  })
+  @IsIn(ASSEMBLY_ROLES as unknown as string[])
+  role!: string;
+  @ApiPropertyOptional({
+    description:
+      'An enforcer who works nationwide: a police traffic officer, who records offences under the catalogue of the assembly where the offence was made. Only for role enforcer (else 400 INVALID_VALUE), and only the national admin grants it (an assembly admin: 403 DUTY_NOT_ALLOWED). Their assembly is that of the unit they report to.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  nationwide?: boolean;
 }
 
 export class AddStationBody {
@@ -142,6 +156,7 @@ export class AssemblyUserResponse extends RecordResponse {
       'Made by an assembly admin as an approver or admin, and not yet confirmed by a second person (the national admin or another assembly admin: POST /assembly/users/{id}/confirm): no sign-in, session or key works until then.',
   })
   awaitingConfirmation!: boolean;
+  @ApiProperty({ description: 'An enforcer who works nationwide (a police traffic officer).' }) nationwide!: boolean;
 }
 
 /** A station as embedded in a vehicle. */
@@ -211,6 +226,7 @@ export function toAssemblyUserResponse(u: AssemblyUserState): AssemblyUserRespon
     role: u.role,
     disabledAt: u.disabledAt?.toISOString() ?? null,
     awaitingConfirmation: u.awaitingConfirmation === true,
+    nationwide: u.nationwide === true,
     ...versions(u),
   };
 }

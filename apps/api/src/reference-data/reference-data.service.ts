@@ -45,6 +45,8 @@ export interface NewAssemblyUser {
   email: string;
   phone: string;
   role: string;
+  /** An enforcer who works nationwide (a police traffic officer); the national admin's to grant. */
+  nationwide?: boolean;
 }
 
 export interface NewTransportUnion {

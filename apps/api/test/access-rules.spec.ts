@@ -102,6 +102,8 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['GET', '/health/live', 'public'],
   ['GET', '/health/ready', 'public'],
   ['GET', '/health', 'public'],
+  ['POST', '/enforcement/checks', 'assembly'],
+  ['GET', '/enforcement/checks', 'admin assembly'],
 ];
 
 /** A controller whose author forgot the access rule of one route. */

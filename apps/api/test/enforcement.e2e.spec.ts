@@ -112,4 +112,86 @@ describeOnEachTier('roadside enforcement (issue 47)', (tier) => {
       );
     });
   });
+
+  describe('the roadside check', () => {
+    const tokenOf = (page: string) => {
+      const match = /href="https?:\/\/[^"]+\/v\/([A-Za-z0-9_.-]+)"/.exec(page);
+      if (!match) throw new Error('no check link in the certificate page');
+      return match[1];
+    };
+    const check = (key: string, body: object) => post('/enforcement/checks', key, body);
+
+    it('finds a vehicle of another assembly by a plate in any spelling, with its sticker, documents and approved driver', async () => {
+      const answer = await check(keys.otherTaskForce, {
+        plate: 'gr-1OOO 24',
+        license: ' dl 1-2020 ',
+        madeAt: '2026-12-07T09:00:00Z',
+        location: { type: 'Point', coordinates: [-0.2166, 5.556] },
+      }).expect(200);
+      expect(answer.body).toMatchObject({
+        vehicle: { _id: f.ids.linkedVehicle, registrationNumber: 'GR 1000-24', assembly: f.ids.assembly },
+        sticker: { state: 'valid' },
+        driver: { approvedDriver: true, name: 'Driver 1' },
+        openNotices: [],
+      });
+      expect(answer.body.documents.map((d: { document: string }) => d.document)).toEqual([
+        'roadworthy',
+        'insurance',
+        'driverLicense',
+      ]);
+      const wrong = await check(keys.police, { plate: 'GR 1000-24', phone: '0244000999' }).expect(200);
+      expect(wrong.body.driver).toEqual({ approvedDriver: false });
+      const unapproved = await check(keys.police, { plate: 'GR 1005-24' }).expect(200);
+      expect(unapproved.body).toMatchObject({ sticker: { state: 'withdrawn' }, driver: null });
+      const nobody = await check(keys.police, { plate: 'XX 9999-99' }).expect(200);
+      expect(nobody.body).toMatchObject({ vehicle: null, sticker: { state: 'unknown' }, documents: [] });
+    });
+
+    it("reads the certificate's QR token, and tells a forged one", async () => {
+      const page = await post(`/vehicles/${f.ids.linkedVehicle}/certificate`, f.keys.assembly).expect(200);
+      const token = tokenOf(page.text);
+      const genuine = await check(keys.taskForce, { token }).expect(200);
+      expect(genuine.body).toMatchObject({ vehicle: { _id: f.ids.linkedVehicle }, sticker: { state: 'valid' } });
+      const forged = await check(keys.taskForce, { token: `${token.slice(0, -4)}AAAA` }).expect(200);
+      expect(forged.body).toMatchObject({ vehicle: null, sticker: { state: 'not_genuine' } });
+    });
+
+    it('logs every check for the assembly admin, paged, and keeps tokens out of the log', async () => {
+      const before = await running.database.prisma.roadsideCheck.count();
+      await check(keys.taskForce, { plate: 'GR 1001-24' }).expect(200);
+      expect(await running.database.prisma.roadsideCheck.count()).toBe(before + 1);
+      const first = await get('/enforcement/checks?limit=1&count=true', keys.admin).expect(200);
+      expect(first.body).toEqual([
+        expect.objectContaining({
+          officer: users.taskForce,
+          assembly: f.ids.assembly,
+          by: 'plate',
+          query: 'GR 1001-24',
+        }),
+      ]);
+      expect(first.headers.link).toMatch(/after=/);
+      const mine = await running.database.prisma.roadsideCheck.count({ where: { assemblyId: f.ids.assembly } });
+      expect(first.headers['x-total-count']).toBe(String(mine));
+      const all = await get('/enforcement/checks?limit=100', f.keys.admin).expect(200);
+      expect(all.body.length).toBe(before + 1);
+      expect(all.body.some((c: { by: string; query: string | null }) => c.by === 'token' && c.query === null)).toBe(
+        true,
+      );
+      const located = all.body.find((c: { location: unknown }) => c.location !== null);
+      expect(located).toMatchObject({ madeAt: '2026-12-07T09:00:00.000Z', location: { type: 'Point' } });
+    });
+
+    it('is for enforcers only, and needs one of plate or token', async () => {
+      await check('', { plate: 'GR 1000-24' }).expect(401);
+      const approver = await check(f.keys.assembly, { plate: 'GR 1000-24' });
+      expect([approver.status, approver.body.code]).toEqual([403, 'DUTY_NOT_ALLOWED']);
+      const both = await check(keys.police, { plate: 'GR 1000-24', token: 'x.y.z' });
+      expect([both.status, both.body.code]).toEqual([400, 'INVALID_VALUE']);
+      const badPhone = await check(keys.police, { plate: 'GR 1000-24', phone: 'call me' });
+      expect(badPhone.status).toBe(400);
+      const log = await get('/enforcement/checks', keys.taskForce);
+      expect([log.status, log.body.code]).toEqual([403, 'DUTY_NOT_ALLOWED']);
+      await get('/enforcement/checks').expect(401);
+    });
+  });
 });

@@ -51,3 +51,6 @@ export const DATABASE_HEALTH = Symbol('DATABASE_HEALTH');
 export const IDEMPOTENCY_RECORDS = Symbol('IDEMPOTENCY_RECORDS');
 /** What the public USSD and SMS checks find and keep (PublicRegistry). */
 export const PUBLIC_REGISTRY = Symbol('PUBLIC_REGISTRY');
+
+/** The roadside's store (issue 47): the check log, offence catalogues and notices (core/ports.ts EnforcementStore). */
+export const ENFORCEMENT_STORE = Symbol('ENFORCEMENT_STORE');

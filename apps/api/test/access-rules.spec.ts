@@ -99,11 +99,15 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['POST', '/ussd/hubtel', 'public'],
   ['POST', '/sms/hubtel', 'public'],
   ['GET', '/sms/hubtel', 'public'],
+  ['POST', '/enforcement/checks', 'assembly'],
+  ['GET', '/enforcement/checks', 'admin assembly'],
+  ['POST', '/enforcement/catalogue', 'admin assembly'],
+  ['GET', '/enforcement/catalogue', 'admin assembly'],
+  ['POST', '/enforcement/offences', 'assembly'],
+  ['GET', '/enforcement/notices/:id', 'admin assembly'],
   ['GET', '/health/live', 'public'],
   ['GET', '/health/ready', 'public'],
   ['GET', '/health', 'public'],
-  ['POST', '/enforcement/checks', 'assembly'],
-  ['GET', '/enforcement/checks', 'admin assembly'],
 ];
 
 /** A controller whose author forgot the access rule of one route. */

@@ -3,6 +3,7 @@ import { AdminModule } from '../src/admin/admin.module';
 import { CertificatesModule } from '../src/certificates/certificates.module';
 import { HealthController } from '../src/core/health.controller';
 import { DriversModule } from '../src/drivers/drivers.module';
+import { EnforcementModule } from '../src/enforcement/enforcement.module';
 import { OwnersModule } from '../src/owners/owners.module';
 import { PaymentsModule } from '../src/payments/payments.module';
 import { PeopleModule } from '../src/people/people.module';
@@ -30,6 +31,7 @@ export function controllersOfApp(): Type[] {
     PaymentsModule,
     RemindersModule,
     UssdModule,
+    EnforcementModule,
   ];
   return [...features.flatMap((m) => (Reflect.getMetadata('controllers', m) as Type[]) ?? []), HealthController];
 }

@@ -194,4 +194,144 @@ describeOnEachTier('roadside enforcement (issue 47)', (tier) => {
       await get('/enforcement/checks').expect(401);
     });
   });
+
+  describe('offences and notices', () => {
+    const OFFENCES = [
+      {
+        code: 'TF-01',
+        description: 'Operating without a valid sticker',
+        bylaw: 'AMA Bye-laws 2019, s. 12(1)',
+        fine: 20_000,
+        daysToPay: 14,
+        surcharge: 5_000,
+        daysToContest: 10,
+      },
+      {
+        code: 'TF-02',
+        description: 'Loading outside a station',
+        bylaw: 's. 15',
+        fine: 10_000,
+        daysToPay: 7,
+        surcharge: 2_500,
+      },
+    ];
+    const record = (key: string, body: object, idempotencyKey?: string) => {
+      const req = http().post('/enforcement/offences').set('Authorization', key);
+      if (idempotencyKey) req.set('Idempotency-Key', idempotencyKey);
+      return req.send(body);
+    };
+
+    beforeAll(async () => {
+      await post('/enforcement/catalogue', keys.admin, { offences: OFFENCES }).expect(201);
+    });
+
+    it("keeps each assembly's catalogue, versioned, published by its admin or the national admin", async () => {
+      const current = await get('/enforcement/catalogue', keys.taskForce).expect(200);
+      expect(current.body).toMatchObject({ assembly: f.ids.assembly, version: 1 });
+      expect(current.body.offences.map((o: { code: string }) => o.code)).toEqual(['TF-01', 'TF-02']);
+      const elsewhere = await post('/enforcement/catalogue', keys.admin, {
+        assembly: f.ids.otherAssembly,
+        offences: OFFENCES,
+      });
+      expect([elsewhere.status, elsewhere.body.code]).toEqual([422, 'OTHER_ASSEMBLY']);
+      const byOfficer = await post('/enforcement/catalogue', keys.taskForce, { offences: OFFENCES });
+      expect([byOfficer.status, byOfficer.body.code]).toEqual([403, 'DUTY_NOT_ALLOWED']);
+      const freeFine = await post('/enforcement/catalogue', keys.admin, { offences: [{ ...OFFENCES[0], fine: 0 }] });
+      expect(freeFine.status).toBe(400);
+      const twice = await post('/enforcement/catalogue', keys.admin, { offences: [OFFENCES[0], OFFENCES[0]] });
+      expect([twice.status, twice.body.code]).toEqual([400, 'INVALID_VALUE']);
+      const national = await post('/enforcement/catalogue', f.keys.admin, {
+        assembly: f.ids.otherAssembly,
+        offences: [OFFENCES[1]],
+      }).expect(201);
+      expect(national.body).toMatchObject({ assembly: f.ids.otherAssembly, version: 1 });
+      await get(`/enforcement/catalogue?assembly=${f.ids.otherAssembly}`, keys.police).expect(200);
+      await get('/enforcement/catalogue').expect(401);
+      expect(await running.database.prisma.offenceCatalogue.count({ where: { assemblyId: f.ids.assembly } })).toBe(1);
+    });
+
+    it('records an offence once per Idempotency-Key: a notice under the catalogue version of that moment, in the vehicle history', async () => {
+      const body = {
+        vehicle: f.ids.linkedVehicle,
+        codes: ['tf-01', 'TF-02'],
+        driver: f.ids.workingDriver,
+        madeAt: '2026-12-07T09:05:00Z',
+        madeWhere: { type: 'Point', coordinates: [-0.2166, 5.556] },
+        notes: 'Loading at the roadside without a sticker',
+      };
+      const first = await record(keys.taskForce, body, `offence-${tier}-1`).expect(201);
+      expect(first.body).toMatchObject({
+        assembly: f.ids.assembly,
+        vehicle: f.ids.linkedVehicle,
+        driver: f.ids.workingDriver,
+        officer: users.taskForce,
+        catalogueVersion: 1,
+        status: 'issued',
+        fine: 30_000,
+        surcharge: 7_500,
+        amountDue: 30_000,
+        madeAt: '2026-12-07T09:05:00.000Z',
+        paid: 0,
+      });
+      const replay = await record(keys.taskForce, body, `offence-${tier}-1`).expect(201);
+      expect(replay.body._id).toBe(first.body._id);
+      expect(await running.database.prisma.notice.count({ where: { vehicleId: f.ids.linkedVehicle } })).toBe(1);
+      const history = await running.database.prisma.auditEntry.findMany({
+        where: { entity: 'vehicle', entityId: f.ids.linkedVehicle, action: 'NoticeIssued' },
+      });
+      expect(history).toHaveLength(1);
+
+      // A new version changes the terms of new notices only.
+      await post('/enforcement/catalogue', keys.admin, {
+        offences: [{ ...OFFENCES[0], fine: 25_000 }, OFFENCES[1]],
+      }).expect(201);
+      const second = await record(keys.taskForce, { vehicle: f.ids.linkedVehicle, codes: ['TF-01'] }).expect(201);
+      expect(second.body).toMatchObject({ catalogueVersion: 2, fine: 25_000 });
+      const old = await get(`/enforcement/notices/${first.body._id}`, keys.admin).expect(200);
+      expect(old.body).toMatchObject({ catalogueVersion: 1, fine: 30_000 });
+
+      const checked = await post('/enforcement/checks', keys.police, { plate: 'GR 1000-24' }).expect(200);
+      expect(checked.body.openNotices.map((n: { _id: string }) => n._id).sort()).toEqual(
+        [first.body._id, second.body._id].sort(),
+      );
+    });
+
+    it('takes a nationwide officer anywhere under the catalogue of the assembly named, a task-force officer only at home', async () => {
+      const vehicle = await idOf('GR 1002-24');
+      const unnamed = await record(keys.police, { vehicle, codes: ['TF-02'] });
+      expect([unnamed.status, unnamed.body.code]).toEqual([400, 'INVALID_VALUE']);
+      const police = await record(keys.police, { vehicle, codes: ['TF-02'], assembly: f.ids.otherAssembly }).expect(
+        201,
+      );
+      expect(police.body).toMatchObject({ assembly: f.ids.otherAssembly, fine: 10_000, officer: users.police });
+      const away = await record(keys.otherTaskForce, { vehicle, codes: ['TF-02'], assembly: f.ids.assembly });
+      expect([away.status, away.body.code]).toEqual([422, 'OTHER_ASSEMBLY']);
+      const home = await record(keys.otherTaskForce, { vehicle, codes: ['TF-02'] }).expect(201);
+      expect(home.body.assembly).toBe(f.ids.otherAssembly);
+    });
+
+    it('refuses the anonymous, other roles, unknown codes and vehicles, and hides a notice from another assembly', async () => {
+      const vehicle = f.ids.freshVehicle;
+      const before = await running.database.prisma.notice.count();
+      await http()
+        .post('/enforcement/offences')
+        .send({ vehicle, codes: ['TF-01'] })
+        .expect(401);
+      const approver = await record(f.keys.assembly, { vehicle, codes: ['TF-01'] });
+      expect([approver.status, approver.body.code]).toEqual([403, 'DUTY_NOT_ALLOWED']);
+      const unknown = await record(keys.taskForce, { vehicle, codes: ['TF-99'] });
+      expect([unknown.status, unknown.body.code]).toEqual([422, 'OFFENCE_NOT_FOUND']);
+      const noVehicle = await record(keys.taskForce, { vehicle: '65a0000000000000000000ff', codes: ['TF-01'] });
+      expect([noVehicle.status, noVehicle.body.code]).toEqual([422, 'VEHICLE_NOT_FOUND']);
+      const badPlace = await record(keys.taskForce, { vehicle, codes: ['TF-01'], madeWhere: { type: 'Point' } });
+      expect([badPlace.status, badPlace.body.code]).toEqual([400, 'INVALID_LOCATION']);
+      expect(await running.database.prisma.notice.count()).toBe(before);
+
+      const notice = await running.database.prisma.notice.findFirstOrThrow({ where: { assemblyId: f.ids.assembly } });
+      const hidden = await get(`/enforcement/notices/${notice.id}`, keys.otherTaskForce);
+      expect([hidden.status, hidden.body.code]).toEqual([404, 'NOT_FOUND']);
+      await get(`/enforcement/notices/${notice.id}`, keys.taskForce).expect(200);
+      await get(`/enforcement/notices/${notice.id}`).expect(401);
+    });
+  });
 });

@@ -246,3 +246,105 @@ export function toCatalogueResponse(c: OffenceCatalogueState): CatalogueResponse
     publishedAt: c.publishedAt.toISOString(),
   };
 }
+
+// ---- Offences and notices ----
+
+/** POST /enforcement/offences: an offence as the officer's phone records it. */
+export class RecordOffenceBody {
+  @ApiProperty({ ...ID, description: 'The vehicle (of any assembly): found with POST /enforcement/checks.' })
+  @Matches(OBJECT_ID_PATTERN, idMessage)
+  vehicle!: string;
+  @ApiProperty({ type: [String], example: ['TF-01'], description: '1 to 10 codes of the catalogue (any letter case).' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(10)
+  @IsString({ each: true })
+  @MaxLength(12, { each: true })
+  codes!: string[];
+  @ApiPropertyOptional({ ...ID, description: 'The driver, when identified (an approved driver the check matched).' })
+  @IsOptional()
+  @Matches(OBJECT_ID_PATTERN, idMessage)
+  driver?: string;
+  @ApiPropertyOptional({
+    ...ID,
+    description:
+      'Nationwide (police) officers: the assembly where the offence was made, whose catalogue applies (required). Task-force officers: absent or their own (another: 422 OTHER_ASSEMBLY).',
+  })
+  @IsOptional()
+  @Matches(OBJECT_ID_PATTERN, idMessage)
+  assembly?: string;
+  @ApiPropertyOptional({ description: `${ISO}: when the offence was made, as the phone says. Absent: when received.` })
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: `madeAt must be ${ISO}` })
+  madeAt?: Date;
+  @ApiPropertyOptional({
+    type: PointBody,
+    description: 'Where, when the phone may say: a GeoJSON Point [longitude, latitude] (else 400 INVALID_LOCATION).',
+  })
+  @IsOptional()
+  @IsObject()
+  madeWhere?: Record<string, unknown>;
+  @ApiPropertyOptional({ example: 'Loading at the roadside, Kaneshie first light', maxLength: 500 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  notes?: string;
+}
+
+export class NoticeResponse {
+  @ApiProperty({ ...ID }) _id!: string;
+  @ApiProperty({
+    ...ID,
+    description: 'The assembly whose catalogue it was issued under (the merchant of its payment).',
+  })
+  assembly!: string;
+  @ApiProperty({ ...ID }) vehicle!: string;
+  @ApiProperty({ ...ID, type: String, nullable: true }) driver!: string | null;
+  @ApiProperty({ ...ID, description: 'The officer who recorded it.' }) officer!: string;
+  @ApiProperty({ description: 'The catalogue version whose terms it keeps.' }) catalogueVersion!: number;
+  @ApiProperty({ type: [OffenceTermsBody] }) offences!: OffenceTermsBody[];
+  @ApiProperty({ type: String, nullable: true }) notes!: string | null;
+  @ApiProperty({ ...DATE }) madeAt!: string;
+  @ApiProperty({ type: PointBody, nullable: true }) madeWhere!: PointBody | null;
+  @ApiProperty({ enum: NOTICE_STATUSES }) status!: string;
+  @ApiProperty({ description: 'The fine in pesewas (the sum of its offences, or the reduced amount).' }) fine!: number;
+  @ApiProperty({ description: 'Added once overdue, in pesewas.' }) surcharge!: number;
+  @ApiProperty({ description: 'Owed now, in pesewas.' }) amountDue!: number;
+  @ApiProperty({ ...DATE }) dueAt!: string;
+  @ApiProperty({ ...DATE, type: String, nullable: true, description: 'Null: cannot be contested.' }) contestBy!:
+    string | null;
+  @ApiProperty({ description: 'Paid so far, in pesewas.' }) paid!: number;
+  @ApiProperty({ description: 'Received beyond what was owed (or of a cancelled notice), to refund, in pesewas.' })
+  refundDue!: number;
+  @ApiProperty({ description: 'The revision (If-Match).' }) __v!: number;
+  @ApiProperty({ ...DATE }) createdAt!: string;
+  @ApiProperty({ ...DATE }) updatedAt!: string;
+}
+
+export function toNoticeResponse(notice: Notice, now: Date): NoticeResponse {
+  const s = notice.toState();
+  return {
+    _id: s.id,
+    assembly: s.assemblyId,
+    vehicle: s.vehicleId,
+    driver: s.driverId ?? null,
+    officer: s.officerId,
+    catalogueVersion: s.catalogueVersion,
+    offences: s.offences.map((o) => ({ ...o })),
+    notes: s.notes ?? null,
+    madeAt: s.madeAt.toISOString(),
+    madeWhere: s.madeWhere ? { type: 'Point', coordinates: [...s.madeWhere.coordinates] } : null,
+    status: s.status,
+    fine: s.fine,
+    surcharge: s.surcharge,
+    amountDue: notice.amountDue(now),
+    dueAt: s.dueAt.toISOString(),
+    contestBy: s.contestBy?.toISOString() ?? null,
+    paid: s.paid,
+    refundDue: s.refundDue,
+    __v: s.version,
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
+  };
+}

@@ -9,7 +9,8 @@ import {
   type Page,
   type PageRequest,
 } from '@transport/domain';
-import { oneOf } from '@transport/domain';
+import { CommonErrors, oneOf } from '@transport/domain';
+import { translateUniqueViolation } from './prisma-errors';
 import type { EnforcementStore, EnforcementWork, RoadsideCheckRecord } from '../core/ports';
 import {
   Prisma,
@@ -144,15 +145,22 @@ function work(db: PrismaExecutor): EnforcementWork {
   return {
     latestCatalogue: (assemblyId) => latestCatalogue(db, assemblyId),
     addCatalogue: async (c) => {
-      await db.offenceCatalogue.create({
-        data: {
-          assemblyId: c.assemblyId,
-          version: c.version,
-          offences: c.offences as unknown as Json,
-          publishedBy: c.publishedBy,
-          publishedAt: c.publishedAt,
-        },
-      });
+      // Two admins publishing at once both make the next version: the second is told to reload (409).
+      await db.offenceCatalogue
+        .create({
+          data: {
+            assemblyId: c.assemblyId,
+            version: c.version,
+            offences: c.offences as unknown as Json,
+            publishedBy: c.publishedBy,
+            publishedAt: c.publishedAt,
+          },
+        })
+        .catch((error: unknown) =>
+          translateUniqueViolation(error, {
+            version: () => CommonErrors.concurrentUpdate('offence catalogue', c.assemblyId),
+          }),
+        );
     },
     findNotice: (id) => findNotice(db, id),
     addNotice: async (notice) => {

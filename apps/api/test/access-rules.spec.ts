@@ -105,6 +105,7 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['GET', '/enforcement/catalogue', 'admin assembly'],
   ['POST', '/enforcement/offences', 'assembly'],
   ['GET', '/enforcement/notices/:id', 'admin assembly'],
+  ['GET', '/n/:token', 'public'],
   ['GET', '/health/live', 'public'],
   ['GET', '/health/ready', 'public'],
   ['GET', '/health', 'public'],

@@ -333,5 +333,39 @@ describeOnEachTier('roadside enforcement (issue 47)', (tier) => {
       await get(`/enforcement/notices/${notice.id}`, keys.taskForce).expect(200);
       await get(`/enforcement/notices/${notice.id}`).expect(401);
     });
+
+    it("texts the identified driver (and a verified owner) a link to the notice's public page, which shows no more than it needs", async () => {
+      const recorded = await record(keys.taskForce, {
+        vehicle: f.ids.linkedVehicle,
+        codes: ['TF-01'],
+        driver: f.ids.workingDriver,
+        madeWhere: { type: 'Point', coordinates: [-0.2166, 5.556] },
+      }).expect(201);
+      const texts = await running.database.prisma.outboxMessage.findMany({ where: { to: '+233201000001' } });
+      const sms = texts.map((t) => t.text).find((t) => t.includes(recorded.body._id));
+      expect(sms).toMatch(/GR 1000-24: TF-01 Operating without a valid sticker\. Pay GHS 250\.00 by /);
+      // The owner was never verified by the assembly: nobody proved the number is theirs, so no SMS goes there.
+      const owner = await running.database.prisma.vehicleOwner.findUniqueOrThrow({ where: { id: f.ids.owners[0] } });
+      expect(owner.verified).toBe(false);
+      expect(await running.database.prisma.outboxMessage.count({ where: { to: owner.phone } })).toBe(0);
+
+      const link = /https?:\/\/[^/]+(\/n\/\S+)$/.exec(sms ?? '');
+      if (!link) throw new Error('no link in the notice SMS');
+      const page = await get(link[1]).expect(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.text).toContain('GR 1000-24');
+      expect(page.text).toContain('Operating without a valid sticker');
+      expect(page.text).toContain('GHS 250.00');
+      expect(page.text).toContain(users.taskForce.slice(-6).toUpperCase());
+      expect(page.text).toContain('5.55600, -0.21660');
+      expect(page.text).toMatch(/Is this notice genuine\?/);
+      for (const secret of ['Kojo Taskforce', owner.name, owner.phone, 'Driver 1', '<script'])
+        expect(page.text).not.toContain(secret);
+      expect(Buffer.byteLength(page.text)).toBeLessThan(6_000);
+
+      const forged = link[1].slice(0, -4) + (link[1].endsWith('0000') ? '1111' : '0000');
+      await get(forged).expect(404);
+      await get(`/n/${recorded.body._id}`).expect(404);
+    });
   });
 });

@@ -1,7 +1,16 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Clock } from '@transport/domain';
-import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
+import { CurrentPrincipal, Public, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { Idempotent } from '../core/http/idempotency';
 import { ApiProblems } from '../core/http/openapi';
@@ -68,6 +77,7 @@ export class OffencesController {
       "Task-force officers under their assembly's current catalogue; nationwide officers under that of the assembly they name (where the offence was made). " +
       'Every code must be in the catalogue (422 OFFENCE_NOT_FOUND, also when the assembly has none yet). The notice keeps the catalogue version, fine, surcharge and due dates of this moment. ' +
       'Send an Idempotency-Key (a phone queues offences offline): a replay answers the first answer and records nothing more. Audited on the notice and in the vehicle’s history (NoticeIssued). ' +
+      'The owner (once verified by the assembly) and the identified driver get an SMS naming the offences, the amount, the due date and the link to the public notice page (GET /n/{token}). ' +
       'Photos are not taken yet: they will attach to the notice through the photo storage of inspections.',
   })
   @ApiBody({ type: RecordOffenceBody })
@@ -86,6 +96,8 @@ export class OffencesController {
       },
       actorOf(p),
     );
+    // After the commit: the SMS is not part of the notice (a refused SMS leaves it issued); a replay sends none.
+    await this.notices.tellIssued(notice);
     return toNoticeResponse(notice, this.clock.now());
   }
 
@@ -99,5 +111,31 @@ export class OffencesController {
   @ApiProblems(400, 401, 403, 404)
   async notice(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() p: Principal): Promise<NoticeResponse> {
     return toNoticeResponse(await this.notices.visible(id, actorOf(p)), this.clock.now());
+  }
+}
+
+/** The public notice page the SMS links to: the service's own address, an unguessable signed token. */
+@ApiTags('enforcement')
+@Controller('n')
+export class NoticePageController {
+  constructor(private readonly notices: NoticesService) {}
+
+  @Get(':token')
+  @Public()
+  @ApiSecurity({})
+  @ApiOperation({
+    summary: 'The public notice page (what the SMS links to)',
+    description:
+      "A phone-sized HTML page of a few kB, no script: the offences, time and place, the officer's number (never a name), the amount due now (with the surcharge once overdue) and the due date, how to pay and how to contest, and how to recognise a genuine notice. Nothing else about the owner. " +
+      'The token is the notice id with an HMAC under the service secret: anything else is 404, as a notice that does not exist.',
+  })
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } })
+  @ApiProblems(404)
+  async page(@Param('token') token: string, @Res({ passthrough: true }) res: FastifyReply): Promise<string> {
+    const page = await this.notices.publicPage(token);
+    res.header('Content-Type', 'text/html; charset=utf-8');
+    res.header('Cache-Control', 'no-store');
+    return page;
   }
 }

@@ -42,7 +42,6 @@ export class AppModule {
         WorkPackModule,
         VehiclesModule,
         CertificatesModule,
-        EnforcementModule,
         OwnersModule,
         DriversModule,
         TripsModule,
@@ -53,6 +52,7 @@ export class AppModule {
         PaymentsModule,
         RemindersModule,
         UssdModule,
+        EnforcementModule,
         ...(config.paymentBasePath
           ? [RouterModule.register([{ path: config.paymentBasePath, module: PaymentsModule }])]
           : []),

@@ -10,6 +10,7 @@ import { SESSION_AUTHENTICATOR } from './core/tokens';
 import { TerminusModule } from '@nestjs/terminus';
 import { PortsModule } from './ports.module';
 import { DriversModule } from './drivers/drivers.module';
+import { EnforcementModule } from './enforcement/enforcement.module';
 import { OwnersModule } from './owners/owners.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PeopleModule } from './people/people.module';
@@ -55,6 +56,7 @@ export class AppModule {
         RemindersModule,
         UssdModule,
         ReportsModule,
+        EnforcementModule,
         ...(config.paymentBasePath
           ? [RouterModule.register([{ path: config.paymentBasePath, module: PaymentsModule }])]
           : []),

@@ -19,6 +19,7 @@ import { ApiKeyStore } from './persistence/prisma-api-key.store';
 import { PrismaPeopleDirectory } from './persistence/prisma-people.store';
 import { PostgresRegistrySearch } from './persistence/postgres-registry-search';
 import { PrismaPublicRegistry } from './persistence/prisma-public-registry';
+import { PrismaEnforcementStore } from './persistence/prisma-enforcement.store';
 import { prismaStores, PrismaUnitOfWork } from './persistence/prisma-unit-of-work';
 import { PrismaAuditLog } from './persistence/prisma-audit-log';
 import { PrismaReminderStore } from './persistence/prisma-reminder.store';
@@ -62,6 +63,7 @@ import {
   OBJECT_STORAGE,
   REGISTRY_SEARCH,
   PUBLIC_REGISTRY,
+  ENFORCEMENT_STORE,
   SECRET_HASHER,
   STALE_REGISTRATIONS,
   STORES,
@@ -274,6 +276,7 @@ export class PortsModule {
       // A search reads where list pages do (the read replica, when there is one).
       { provide: REGISTRY_SEARCH, useValue: new PostgresRegistrySearch(database.lists) },
       { provide: PUBLIC_REGISTRY, useValue: new PrismaPublicRegistry(database.prisma) },
+      { provide: ENFORCEMENT_STORE, useValue: new PrismaEnforcementStore(database.prisma) },
       { provide: ApiKeyStore, useValue: apiKeys },
       { provide: API_KEY_AUTHENTICATOR, useValue: apiKeys },
       { provide: DATABASE_HEALTH, useValue: database },

@@ -4,6 +4,7 @@ import { CertificatesModule } from '../src/certificates/certificates.module';
 import { HealthController } from '../src/core/health.controller';
 import { InspectionPhotosModule } from '../src/inspection-photos/inspection-photos.module';
 import { DriversModule } from '../src/drivers/drivers.module';
+import { EnforcementModule } from '../src/enforcement/enforcement.module';
 import { OwnersModule } from '../src/owners/owners.module';
 import { PaymentsModule } from '../src/payments/payments.module';
 import { PeopleModule } from '../src/people/people.module';
@@ -34,6 +35,7 @@ export function controllersOfApp(): Type[] {
     RemindersModule,
     UssdModule,
     ReportsModule,
+    EnforcementModule,
   ];
   return [...features.flatMap((m) => (Reflect.getMetadata('controllers', m) as Type[]) ?? []), HealthController];
 }

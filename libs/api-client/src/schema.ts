@@ -1833,6 +1833,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/enforcement/checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The log of roadside checks (assembly admins: their assembly; the national admin: all)
+         * @description Newest first, paged (`limit`, `after`, `count`; the next page in the `Link` header). An assembly admin reads the checks of their assembly's enforcers (another role: 403 DUTY_NOT_ALLOWED).
+         */
+        get: operations["roadsideChecks"];
+        put?: never;
+        /**
+         * Check a vehicle at the roadside (enforcers)
+         * @description For enforcers (task-force officers and police traffic officers; another role: 403 DUTY_NOT_ALLOWED), any vehicle of any assembly. By `plate` (any spelling, as the registry search reads it) or the certificate's QR `token` (exactly one, else 400 INVALID_VALUE): whether the sticker is genuine and current, the roadworthy, insurance and driver licence dates, whether the licence number or phone typed is the approved driver of this vehicle, and its open notices. Every check is logged (who, when, where if given, which vehicle; the plate as typed, never a token) for the officer's assembly's admin (GET /enforcement/checks). A plate nobody has is answered 200 with `vehicle: null` and sticker `unknown` (and logged too).
+         */
+        post: operations["roadsideCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enforcement/catalogue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An assembly's current offence catalogue (any staff; assembly staff: their own unless named) */
+        get: operations["offencesCatalogue"];
+        put?: never;
+        /**
+         * Publish the next version of an assembly's offence catalogue (assembly admins; the national admin)
+         * @description The whole catalogue, each time: code, description, bye-law, fine and surcharge in pesewas, days to pay, days to contest (absent: not contestable). An assembly admin publishes their own assembly's (duty manageOffences, else 403 DUTY_NOT_ALLOWED; naming another: 422 OTHER_ASSEMBLY); the national admin names the assembly (422 ASSEMBLY_NOT_FOUND). Each publication is the next version; notices keep the version they were issued under. Audited (OffenceCataloguePublished).
+         */
+        post: operations["offencesPublish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enforcement/offences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record an offence against a vehicle: a notice (enforcers)
+         * @description For enforcers (another role: 403 DUTY_NOT_ALLOWED), against any vehicle (422 VEHICLE_NOT_FOUND) and its driver if identified (422 DRIVER_NOT_FOUND). Task-force officers under their assembly's current catalogue; nationwide officers under that of the assembly they name (where the offence was made). Every code must be in the catalogue (422 OFFENCE_NOT_FOUND, also when the assembly has none yet). The notice keeps the catalogue version, fine, surcharge and due dates of this moment. Send an Idempotency-Key (a phone queues offences offline): a replay answers the first answer and records nothing more. Audited on the notice and in the vehicle’s history (NoticeIssued). The owner (once verified by the assembly) and the identified driver get an SMS naming the offences, the amount, the due date and the link to the public notice page (GET /n/{token}). Photos are not taken yet: they will attach to the notice through the photo storage of inspections.
+         */
+        post: operations["offencesRecord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enforcement/notices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One notice (the national admin; its assembly’s staff; the officer who recorded it)
+         * @description Another assembly's notice is 404, as a missing one.
+         */
+        get: operations["offencesNotice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/n/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public notice page (what the SMS links to)
+         * @description A phone-sized HTML page of a few kB, no script: the offences, time and place, the officer's number (never a name), the amount due now (with the surcharge once overdue) and the due date, how to pay and how to contest, and how to recognise a genuine notice. Nothing else about the owner. The token is the notice id with an HMAC under the service secret: anything else is 404, as a notice that does not exist.
+         */
+        get: operations["noticePagePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3310,7 +3415,7 @@ export interface components {
             /** @example +233244000111 */
             phone: string;
             /** @enum {string} */
-            role: "inspector" | "approver" | "admin";
+            role: "inspector" | "approver" | "admin" | "enforcer";
             /**
              * Format: date-time
              * @description When the user was disabled (off-boarded): no sign-in, session or key works. Null: enabled.
@@ -3324,6 +3429,8 @@ export interface components {
              * @enum {string}
              */
             language: "en" | "tw" | "gaa" | "ee" | "ha" | "dag";
+            /** @description An enforcer who works nationwide (a police traffic officer). */
+            nationwide: boolean;
         };
         AddAssemblyBody: {
             /** @example Kumasi Metropolitan Assembly */
@@ -3376,8 +3483,13 @@ export interface components {
             email: string;
             /** @example 0244000111 */
             phone: string;
-            /** @enum {string} */
-            role: "inspector" | "approver" | "admin";
+            /**
+             * @description inspector, approver, admin, or enforcer (the roadside: checks vehicles and records offences; changes no registration, inspection or approval).
+             * @enum {string}
+             */
+            role: "inspector" | "approver" | "admin" | "enforcer";
+            /** @description An enforcer who works nationwide: a police traffic officer, who records offences under the catalogue of the assembly where the offence was made. Only for role enforcer (else 400 INVALID_VALUE), and only the national admin grants it (an assembly admin: 403 DUTY_NOT_ALLOWED). Their assembly is that of the unit they report to. */
+            nationwide?: boolean;
             /**
              * @description The language the dashboard speaks to them in (any letter case; English, `en`, when absent); another is 400 `INVALID_LANGUAGE`. They can change it themselves.
              * @enum {string}
@@ -3647,7 +3759,7 @@ export interface components {
             name: string;
             email: string;
             /** @enum {string} */
-            role: "inspector" | "approver" | "admin";
+            role: "inspector" | "approver" | "admin" | "enforcer";
             /** @example 65a1b2c3d4e5f60718293a4b */
             assembly: string;
             assemblyName: string;
@@ -4063,6 +4175,310 @@ export interface components {
              * @example 2026-11-22T08:30:00.000Z
              */
             createdAt: string;
+        };
+        RoadsideCheckBody: {
+            /**
+             * @description The plate, in any spelling ("gr1001 24", "GR-1OO1-24" are GR 1001-24). One of plate or token.
+             * @example GR 1001-24
+             */
+            plate?: string;
+            /** @description The token of the certificate's QR code (the part after /check/). One of plate or token. */
+            token?: string;
+            /**
+             * @description The driver's licence number as shown to the officer.
+             * @example DL-1-2020
+             */
+            license?: string;
+            /**
+             * @description The driver's phone number as given to the officer.
+             * @example 0201000001
+             */
+            phone?: string;
+            /**
+             * Format: date-time
+             * @description an ISO 8601 date or date-time: when the check was made, as the phone says. Absent: when received.
+             */
+            madeAt?: string;
+            /**
+             * @description Where, when the officer allowed their phone to say: a GeoJSON Point [longitude, latitude].
+             * @example {
+             *       "type": "Point",
+             *       "coordinates": [
+             *         -0.2166,
+             *         5.556
+             *       ]
+             *     }
+             */
+            location?: components["schemas"]["PointBody"];
+        };
+        CheckedVehicleResponse: {
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            _id: string;
+            /** @example GR 1001-24 */
+            registrationNumber: string;
+            make: string | null;
+            model: string | null;
+            color: string | null;
+            type: string | null;
+            /**
+             * @description Its assembly.
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            assembly: string | null;
+        };
+        CheckedDriverResponse: {
+            /** @description Whether the licence number or phone typed is that of the vehicle's linked, approved driver (a revoked driver is never approved). */
+            approvedDriver: boolean;
+            /** @description Only when approvedDriver: the name, to compare with the licence. */
+            name?: string;
+            /**
+             * Format: date-time
+             * @description Only when approvedDriver.
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            licenseExpiry?: string;
+        };
+        StickerResponse: {
+            /**
+             * @description valid: approved and every document current; expired: a document has lapsed; withdrawn: the approval the sticker names is gone (or, by plate, the vehicle has none); not_genuine: the token is not signed by this service; unknown: no vehicle has this plate.
+             * @enum {string}
+             */
+            state: "valid" | "expired" | "withdrawn" | "not_genuine" | "unknown";
+            /** @description Why withdrawn or not genuine. */
+            reason?: string;
+        };
+        CheckedDocumentResponse: {
+            /** @enum {string} */
+            document: "roadworthy" | "insurance" | "driverLicense";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            expiresOn: string;
+            expired: boolean;
+        };
+        NoticeSummaryResponse: {
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            _id: string;
+            /** @enum {string} */
+            status: "issued" | "overdue" | "contested" | "decided" | "paid" | "cancelled";
+            /**
+             * @example [
+             *       "TF-01"
+             *     ]
+             */
+            offences: string[];
+            /**
+             * @description Owed now, in pesewas (the surcharge included once overdue).
+             * @example 20000
+             */
+            amountDue: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            dueAt: string;
+        };
+        RoadsideCheckResponse: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            checkedAt: string;
+            /** @description Null: no vehicle matched (or the token is not genuine). */
+            vehicle: components["schemas"]["CheckedVehicleResponse"] | (never | null);
+            sticker: components["schemas"]["StickerResponse"];
+            documents: components["schemas"]["CheckedDocumentResponse"][];
+            /** @description Null: neither a licence number nor a phone was sent. */
+            driver: components["schemas"]["CheckedDriverResponse"] | (never | null);
+            /** @description Issued, overdue, contested or decided. */
+            openNotices: components["schemas"]["NoticeSummaryResponse"][];
+        };
+        CheckLogEntryResponse: {
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            _id: string;
+            /**
+             * @description The enforcer who checked.
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            officer: string;
+            /**
+             * @description The officer's assembly.
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            assembly: string;
+            /**
+             * @description Null: nothing matched.
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            vehicle: string | null;
+            /** @enum {string} */
+            by: "plate" | "token";
+            /** @description The plate as typed. */
+            query: string | null;
+            /**
+             * Format: date-time
+             * @description When, by the officer's phone.
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            madeAt: string;
+            location: components["schemas"]["PointBody"] | null;
+            /**
+             * Format: date-time
+             * @description When the service received it.
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            createdAt: string;
+        };
+        OffenceTermsBody: {
+            /**
+             * @description 1 to 12 letters, digits or hyphens; stored upper case.
+             * @example TF-01
+             */
+            code: string;
+            /** @example Operating without a valid sticker */
+            description: string;
+            /** @example AMA Bye-laws 2019, s. 12(1) */
+            bylaw: string;
+            /**
+             * @description The fine in pesewas (an integer above zero).
+             * @example 20000
+             */
+            fine: number;
+            /**
+             * @description Days to pay, 1 to 365.
+             * @example 14
+             */
+            daysToPay: number;
+            /**
+             * @description Added once overdue, in pesewas (0: none).
+             * @example 5000
+             */
+            surcharge: number;
+            /**
+             * @description Days to contest, 1 to 365. Absent: cannot be contested.
+             * @example 10
+             */
+            daysToContest?: number;
+        };
+        PublishCatalogueBody: {
+            /**
+             * @description The assembly: the national admin names it; an assembly admin's is their own (another: 422 OTHER_ASSEMBLY).
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            assembly?: string;
+            offences: components["schemas"]["OffenceTermsBody"][];
+        };
+        CatalogueResponse: {
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            assembly: string;
+            /**
+             * @description Each publication is the next version; a notice keeps its own.
+             * @example 1
+             */
+            version: number;
+            offences: components["schemas"]["OffenceTermsBody"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            publishedAt: string;
+        };
+        RecordOffenceBody: {
+            /**
+             * @description The vehicle (of any assembly): found with POST /enforcement/checks.
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            vehicle: string;
+            /**
+             * @description 1 to 10 codes of the catalogue (any letter case).
+             * @example [
+             *       "TF-01"
+             *     ]
+             */
+            codes: string[];
+            /**
+             * @description The driver, when identified (an approved driver the check matched).
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            driver?: string;
+            /**
+             * @description Nationwide (police) officers: the assembly where the offence was made, whose catalogue applies (required). Task-force officers: absent or their own (another: 422 OTHER_ASSEMBLY).
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            assembly?: string;
+            /**
+             * Format: date-time
+             * @description an ISO 8601 date or date-time: when the offence was made, as the phone says. Absent: when received.
+             */
+            madeAt?: string;
+            /** @description Where, when the phone may say: a GeoJSON Point [longitude, latitude] (else 400 INVALID_LOCATION). */
+            madeWhere?: components["schemas"]["PointBody"];
+            /** @example Loading at the roadside, Kaneshie first light */
+            notes?: string;
+        };
+        NoticeResponse: {
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            _id: string;
+            /**
+             * @description The assembly whose catalogue it was issued under (the merchant of its payment).
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            assembly: string;
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            vehicle: string;
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            driver: string | null;
+            /**
+             * @description The officer who recorded it.
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            officer: string;
+            /** @description The catalogue version whose terms it keeps. */
+            catalogueVersion: number;
+            offences: components["schemas"]["OffenceTermsBody"][];
+            notes: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            madeAt: string;
+            madeWhere: components["schemas"]["PointBody"] | null;
+            /** @enum {string} */
+            status: "issued" | "overdue" | "contested" | "decided" | "paid" | "cancelled";
+            /** @description The fine in pesewas (the sum of its offences, or the reduced amount). */
+            fine: number;
+            /** @description Added once overdue, in pesewas. */
+            surcharge: number;
+            /** @description Owed now, in pesewas. */
+            amountDue: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            dueAt: string;
+            /**
+             * Format: date-time
+             * @description Null: cannot be contested.
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            contestBy: string | null;
+            /** @description Paid so far, in pesewas. */
+            paid: number;
+            /** @description Received beyond what was owed (or of a cancelled notice), to refund, in pesewas. */
+            refundDue: number;
+            /** @description The revision (If-Match). */
+            __v: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            updatedAt: string;
         };
     };
     responses: never;
@@ -14862,6 +15278,718 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    roadsideChecks: {
+        parameters: {
+            query?: {
+                /** @description How many records to return: an integer from 1 to 500. */
+                limit?: number;
+                /** @description `true`: also answer `X-Total-Count`, the number of records the filters match on every page. */
+                count?: "true" | "false";
+                /** @description Cursor: the `_id` of the last check of the previous page. */
+                after?: string;
+            };
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckLogEntryResponse"][];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    roadsideCheck: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoadsideCheckBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoadsideCheckResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    offencesCatalogue: {
+        parameters: {
+            query?: {
+                /** @description The assembly. Absent: the caller's own (for assembly staff). */
+                assembly?: string;
+            };
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogueResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    offencesPublish: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishCatalogueBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogueResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Conflicts with the stored state: a duplicate, or a record changed by someone else. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    offencesRecord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key the client makes once per state change (a UUID, say; 1 to 255 visible ASCII characters) and sends again with every retry of it. A retry with the same key and the same body gets the first answer again (status and body, with `Idempotent-Replayed: true`), without the change being applied again. A retry that arrives while the first try is still being carried out waits for it (up to 8 s) and gets its answer; past that it is a 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After, and nothing is applied. The same key with another body or on another route is a 422 IDEMPOTENCY_KEY_REUSED. Keys are per caller (another caller with the same key is a new request) and are kept IDEMPOTENCY_KEY_HOURS (168 by default), then forgotten: a request with an expired key is a new one. Only accepted changes are kept: a refused one is evaluated anew when retried. */
+                "Idempotency-Key"?: string;
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordOffenceBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticeResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Conflicts with the stored state: a duplicate, or a record changed by someone else. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    offencesNotice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticeResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    noticePagePage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A body that is not valid JSON, or a URL that is not valid percent-encoded UTF-8. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description An unknown or revoked API key, or an ended session, was sent: refused even where none is needed. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -55,3 +55,6 @@ export const PUBLIC_REGISTRY = Symbol('PUBLIC_REGISTRY');
 export const OBJECT_STORAGE = Symbol('OBJECT_STORAGE');
 /** The records of inspections' photos (InspectionPhotos). */
 export const INSPECTION_PHOTOS = Symbol('INSPECTION_PHOTOS');
+
+/** The roadside's store (issue 47): the check log, offence catalogues and notices (core/ports.ts EnforcementStore). */
+export const ENFORCEMENT_STORE = Symbol('ENFORCEMENT_STORE');

@@ -145,6 +145,7 @@ export class DriversService {
    */
   async register(input: DriverRegistration, actor: Actor, clientAddress: string): Promise<DriverRegistered> {
     const own = actor.role === 'anonymous';
+    await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'registerRecords');
     if (own) await this.limits.consume('registration-address', clientAddress);
     const phone = textablePhone(input.phone, this.texting.countryCodes);
     if (own) await this.limits.consume('registration-phone', phone);

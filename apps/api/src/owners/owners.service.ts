@@ -16,6 +16,7 @@ import {
   textablePhone,
 } from '@transport/domain';
 import { placeNew, transferRecord } from '../core/auth/jurisdiction';
+import { assertAssemblyDuty } from '../core/auth/duties';
 import { changeAggregate, correctAggregate, createRecord } from '../core/change-aggregate';
 import { DEFAULT_TEXTING_POLICY, type TextingPolicy } from '../core/ports';
 import { CLOCK, ID_GENERATOR, STORES, TEXTING_POLICY, UNIT_OF_WORK } from '../core/tokens';
@@ -48,6 +49,7 @@ export class OwnersService {
 
   /** In the registering staff's assembly; an admin's in the one named, else unassigned. */
   async add(input: VehicleOwnerRegistration, actor: Actor): Promise<OwnerResponse> {
+    await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'registerRecords');
     textablePhone(input.phone, this.texting.countryCodes);
     const owner = await createRecord(this.deps, 'owner', actor, async (c, at) => {
       const assemblyId = await placeNew(c, actor, input.assemblyId);
@@ -58,6 +60,7 @@ export class OwnersService {
 
   /** The owner's identity document was checked; verifying twice is a conflict (OWNER_ALREADY_VERIFIED). */
   async verify(ownerId: string, actor: Actor, expectedVersion?: number): Promise<OwnerResponse> {
+    await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'registerRecords');
     const spec = this.spec(ownerId, actor, expectedVersion, 'OwnerVerified');
     const { saved } = await changeAggregate(this.deps, spec, (o, at) => o.verify(at));
     return toOwnerResponse(saved.toState());

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { LANGUAGE_CODES, OBJECT_ID_PATTERN } from '@transport/domain';
+import { ASSEMBLY_ROLES, LANGUAGE_CODES, OBJECT_ID_PATTERN } from '@transport/domain';
 import { ID, idMessage } from '../core/http/dto-support';
 import type { SessionInfo } from './people.service';
 
@@ -71,7 +71,7 @@ export class SignedInPersonResponse {
   @ApiProperty(ID) _id!: string;
   @ApiProperty() name!: string;
   @ApiProperty() email!: string;
-  @ApiProperty({ enum: ['inspector', 'approver', 'admin'] }) role!: string;
+  @ApiProperty({ enum: ASSEMBLY_ROLES }) role!: string;
   @ApiProperty(ID) assembly!: string;
   @ApiProperty() assemblyName!: string;
   @ApiProperty({

@@ -72,6 +72,7 @@ export const assemblyUserToDomain = (row: AssemblyUserRow): AssemblyUser =>
       ...(row.disabledAt !== null && { disabledAt: row.disabledAt }),
       ...(row.createdBy !== null && { createdBy: row.createdBy }),
       ...(row.awaitingConfirmation && { awaitingConfirmation: true }),
+      ...(row.nationwide && { nationwide: true as const }),
       ...(row.confirmedBy !== null && { confirmedBy: row.confirmedBy }),
       ...(isLanguage(row.language) && { language: row.language }),
       version: row.version,

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   IsArray,
+  IsBoolean,
   IsEmail,
   IsIn,
   IsInt,
@@ -57,7 +58,20 @@ export class AddAssemblyUserBody {
   @MaxLength(254)
   email!: string;
   @ApiProperty({ example: '0244000111' }) @IsString() @MaxLength(20) phone!: string;
-  @ApiProperty({ enum: ASSEMBLY_ROLES }) @IsIn(ASSEMBLY_ROLES as unknown as string[]) role!: string;
+  @ApiProperty({
+    enum: ASSEMBLY_ROLES,
+    description:
+      'inspector, approver, admin, or enforcer (the roadside: checks vehicles and records offences; changes no registration, inspection or approval).',
+  })
+  @IsIn(ASSEMBLY_ROLES as unknown as string[])
+  role!: string;
+  @ApiPropertyOptional({
+    description:
+      'An enforcer who works nationwide: a police traffic officer, who records offences under the catalogue of the assembly where the offence was made. Only for role enforcer (else 400 INVALID_VALUE), and only the national admin grants it (an assembly admin: 403 DUTY_NOT_ALLOWED). Their assembly is that of the unit they report to.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  nationwide?: boolean;
   @ApiPropertyOptional({
     enum: LANGUAGE_CODES,
     description:
@@ -158,6 +172,7 @@ export class AssemblyUserResponse extends RecordResponse {
     description: 'The language the dashboard speaks to them in (they change it themselves: PUT /auth/language).',
   })
   language!: string;
+  @ApiProperty({ description: 'An enforcer who works nationwide (a police traffic officer).' }) nationwide!: boolean;
 }
 
 /** A station as embedded in a vehicle. */
@@ -228,6 +243,7 @@ export function toAssemblyUserResponse(u: AssemblyUserState): AssemblyUserRespon
     disabledAt: u.disabledAt?.toISOString() ?? null,
     awaitingConfirmation: u.awaitingConfirmation === true,
     language: u.language ?? DEFAULT_LANGUAGE,
+    nationwide: u.nationwide === true,
     ...versions(u),
   };
 }

@@ -46,6 +46,8 @@ export interface NewAssemblyUser {
   phone: string;
   role: string;
   language?: string;
+  /** An enforcer who works nationwide (a police traffic officer); the national admin's to grant. */
+  nationwide?: boolean;
 }
 
 export interface NewTransportUnion {

@@ -158,6 +158,7 @@ export class VehiclesService {
    * in the registering staff's assembly (an admin's: the one named, else the owner's).
    */
   async register(input: VehicleRegistration, actor: Actor): Promise<VehicleResponse> {
+    await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'registerRecords');
     const saved = await this.uow.run(async (context) => {
       const checked = Vehicle.register(input, this.ids, this.clock.now());
       const ownerId = checked.toState().ownerId;
@@ -409,6 +410,7 @@ export class VehiclesService {
 
   /** Links (or unlinks) driver, station and union in one change; every referenced record must exist. */
   async link(id: string, links: VehicleLinkChanges, actor: Actor, expectedVersion?: number): Promise<VehicleResponse> {
+    await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'registerRecords');
     const saved = await this.change(id, actor, expectedVersion, 'VehicleLinked', async (v, at, ctx) => {
       if (links.driver === null) v.unlinkDriver(at);
       else if (links.driver !== undefined) {

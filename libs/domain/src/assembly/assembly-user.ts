@@ -4,8 +4,12 @@ import { assertObjectId, type IdGenerator } from '../shared/id-generator';
 import { oneOf } from '../shared/identity';
 import { parseLanguage, type Language } from '../shared/language';
 
-/** What an assembly user does at the dashboard: inspectors inspect vehicles, approvers approve, admins manage users. */
-export const ASSEMBLY_ROLES = ['inspector', 'approver', 'admin'] as const;
+/**
+ * What an assembly user does at the dashboard: inspectors inspect vehicles, approvers approve, admins manage users,
+ * enforcers (the assembly's task force, or police traffic officers: `nationwide`) check vehicles at the roadside and
+ * record offences.
+ */
+export const ASSEMBLY_ROLES = ['inspector', 'approver', 'admin', 'enforcer'] as const;
 export type AssemblyRole = (typeof ASSEMBLY_ROLES)[number];
 
 /**
@@ -22,6 +26,12 @@ export interface AssemblyUserState {
   readonly email: string;
   readonly phone: string;
   readonly role: AssemblyRole;
+  /**
+   * A police traffic officer: an enforcer who works nationwide (records offences under any assembly's catalogue, the
+   * assembly where the offence was made). Only enforcers carry it, and only the national admin grants it. Their
+   * `assemblyId` is the assembly of the unit they report to. Absent: works in their own assembly only.
+   */
+  readonly nationwide?: true;
   /** Off-boarded: no sign-in, no session, no key works until an admin enables the user again. Absent: enabled. */
   readonly disabledAt?: Date;
   /** The assembly user (an assembly admin) who created the account; absent: the national admin (or the seed, an import). */
@@ -45,17 +55,38 @@ export class AssemblyUser {
    * an assembly admin awaits confirmation by someone else (`confirm`).
    */
   static create(
-    input: { assemblyId: string; name: string; email: string; phone: string; role: string; language?: string },
+    input: {
+      assemblyId: string;
+      name: string;
+      email: string;
+      phone: string;
+      role: string;
+      language?: string;
+      nationwide?: boolean;
+    },
     ids: IdGenerator,
     at: Date,
     createdBy?: string,
   ): AssemblyUser {
     const role = oneOf(ASSEMBLY_ROLES, input.role, 'role');
     const byAssembly = createdBy !== undefined && { createdBy: assertObjectId(createdBy, 'createdBy') };
+    if (input.nationwide === true && role !== 'enforcer')
+      throw new DomainError(
+        'INVALID_VALUE',
+        'Only an enforcer (a police traffic officer) works nationwide',
+        'nationwide',
+      );
+    if (input.nationwide === true && byAssembly)
+      throw new DomainError(
+        'DUTY_NOT_ALLOWED',
+        'A nationwide enforcer (a police traffic officer) is created by the national admin, not an assembly admin',
+        'nationwide',
+      );
     return new AssemblyUser({
       ...byAssembly,
       ...(byAssembly && ROLES_NEEDING_CONFIRMATION.includes(role) && { awaitingConfirmation: true }),
       ...(input.language !== undefined && { language: parseLanguage(input.language) }),
+      ...(input.nationwide === true && { nationwide: true as const }),
       id: ids.next(),
       assemblyId: assertObjectId(input.assemblyId, 'assembly'),
       name: requireText(input.name, 'name', 120),
@@ -83,6 +114,9 @@ export class AssemblyUser {
   }
   get disabled(): boolean {
     return this.state.disabledAt !== undefined;
+  }
+  get nationwide(): boolean {
+    return this.state.nationwide === true;
   }
   get awaitingConfirmation(): boolean {
     return this.state.awaitingConfirmation === true;

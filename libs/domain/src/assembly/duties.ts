@@ -21,6 +21,17 @@ export const DUTIES = {
   lodgeAppeal: ['inspector', 'approver', 'admin'],
   decideAppeal: ['approver'],
   setInspectionRules: ['admin'],
+  // Registering owners, vehicles and drivers, verifying owners and linking vehicles: the assembly's office staff, never
+  // an enforcer (who checks and fines, and changes no registration).
+  registerRecords: ['inspector', 'approver', 'admin'],
+  // The roadside (issue 47): enforcers check any vehicle and record offences.
+  checkVehicles: ['enforcer'],
+  recordOffences: ['enforcer'],
+  // The assembly admin keeps the offence catalogue and reads the roadside check log.
+  manageOffences: ['admin'],
+  readCheckLog: ['admin'],
+  // A contest is decided, and a notice cancelled, by a supervisor (never the officer who recorded it: the notice's rule).
+  decideNotices: ['admin', 'approver'],
   // An approver or admin an assembly admin creates acts only once another admin (or the national admin) confirms it.
   confirmAssemblyUsers: ['admin'],
 } as const satisfies Record<string, readonly AssemblyRole[]>;
@@ -39,6 +50,12 @@ const WORDS: Record<Duty, string> = {
   decideAppeal: 'deciding an appeal of an inspection',
   setInspectionRules: "setting an assembly's days to fix and to appeal",
   confirmAssemblyUsers: "confirming an assembly's new approvers and admins",
+  registerRecords: 'registering or changing owners, vehicles and drivers',
+  checkVehicles: 'checking a vehicle at the roadside',
+  recordOffences: 'recording an offence',
+  manageOffences: "keeping the assembly's offence catalogue",
+  readCheckLog: 'reading the roadside check log',
+  decideNotices: 'deciding or cancelling a notice',
 };
 
 /** Refuses (DUTY_NOT_ALLOWED, 403) an assembly user whose role does not carry this duty. */

@@ -58,6 +58,26 @@ describe('reference data', () => {
     expect(() => make('fr')).toThrow(expect.objectContaining({ code: 'INVALID_LANGUAGE', field: 'language' }));
   });
 
+  it('makes an enforcer of the task force (its assembly), or a nationwide police officer only when the national admin creates one', () => {
+    const CREATOR = '65a000000000000000000011';
+    const make = (role: string, nationwide?: boolean, createdBy?: string) =>
+      AssemblyUser.create(
+        { assemblyId: ID, name: 'Kofi', email: 'kofi@police.gov.gh', phone: '0244000333', role, nationwide },
+        ports().ids,
+        T0,
+        createdBy,
+      );
+    const taskForce = make('enforcer', false, CREATOR);
+    expect(taskForce.toState()).not.toHaveProperty('nationwide');
+    expect(taskForce.nationwide).toBe(false);
+    expect(taskForce.awaitingConfirmation).toBe(false);
+    const police = make('enforcer', true);
+    expect(police.toState()).toMatchObject({ role: 'enforcer', nationwide: true });
+    expect(police.nationwide).toBe(true);
+    expect(() => make('inspector', true)).toThrow(/Only an enforcer/);
+    expect(() => make('enforcer', true, CREATOR)).toThrow(/national admin/);
+  });
+
   it('makes an approver or admin an assembly admin creates wait for a second person; an inspector, and the national admin, not', () => {
     const CREATOR = '65a000000000000000000011';
     const SECOND = '65a000000000000000000012';

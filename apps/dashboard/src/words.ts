@@ -199,6 +199,21 @@ export const en = {
     defectNotes: 'Notes on failed items',
     defectHelp: 'Say what is wrong with each failed item that needs it; the note is kept with the inspection.',
     defectNote: (item: string) => `What is wrong: ${item}`,
+    gradesLegend: 'How serious is each failed item?',
+    outcomeLabel: 'Outcome',
+    gradesHelp:
+      'Dangerous: the vehicle may not be used until it passes again. Major: it fails, with days to fix and a free re-inspection. Minor: it passes with advice.',
+    gradeOf: (item: string) => `Grade: ${item}`,
+    grade: { dangerous: 'Dangerous', major: 'Major', minor: 'Minor' },
+    outcome: {
+      passed: 'Passed.',
+      passedWithAdvice: 'Passed with advice (minor defects only).',
+      failed: 'Failed with major defects.',
+      prohibited: 'Use prohibited: a dangerous defect.',
+      incomplete: 'Incomplete: items not recorded; inspect again.',
+    },
+    reinspectBy: (when: string) =>
+      `Free re-inspection of the failed items until ${when}; after that a full inspection is due.`,
     inspectionSaved: 'The inspection is recorded.',
     approval: 'Approval',
     approvalHelp: 'Approve a vehicle that passed every item of its inspection. Its inspector may not approve it.',

@@ -222,10 +222,10 @@ describeOnEachTier('graded inspections, re-inspection and appeal', (tier) => {
 
   it("lists the vehicles whose window is ending, for staff only, and keeps each assembly's days to fix", async () => {
     await as(b.assemblyAdmin.key)
-      .put(`/assembly/${b.kumasi}/inspection-settings`)
+      .put(`/assembly/inspection-settings/${b.kumasi}`)
       .send({ daysToFix: 3, appealDays: 20 })
       .expect(200);
-    expect((await as(b.inspector.key).get(`/assembly/${b.kumasi}/inspection-settings`).expect(200)).body).toEqual({
+    expect((await as(b.inspector.key).get(`/assembly/inspection-settings/${b.kumasi}`).expect(200)).body).toEqual({
       daysToFix: 3,
       appealDays: 20,
     });
@@ -251,19 +251,19 @@ describeOnEachTier('graded inspections, re-inspection and appeal', (tier) => {
     expect(
       (
         await as(b.approver.key)
-          .put(`/assembly/${b.kumasi}/inspection-settings`)
+          .put(`/assembly/inspection-settings/${b.kumasi}`)
           .send({ daysToFix: 5, appealDays: 5 })
           .expect(403)
       ).body.code,
     ).toBe('DUTY_NOT_ALLOWED');
-    await as(b.otherInspector.key).get(`/assembly/${b.kumasi}/inspection-settings`).expect(404);
+    await as(b.otherInspector.key).get(`/assembly/inspection-settings/${b.kumasi}`).expect(404);
     await as(b.assemblyAdmin.key)
-      .put(`/assembly/${b.kumasi}/inspection-settings`)
+      .put(`/assembly/inspection-settings/${b.kumasi}`)
       .send({ daysToFix: 0, appealDays: 5 })
       .expect(400);
-    await b.http().get(`/assembly/${b.kumasi}/inspection-settings`).expect(401);
+    await b.http().get(`/assembly/inspection-settings/${b.kumasi}`).expect(401);
     await as(ADMIN_KEY)
-      .put(`/assembly/${b.kumasi}/inspection-settings`)
+      .put(`/assembly/inspection-settings/${b.kumasi}`)
       .send({ daysToFix: 14, appealDays: 15 })
       .expect(200);
   });
@@ -347,7 +347,7 @@ describeOnEachTier('graded inspections, re-inspection and appeal', (tier) => {
       .send({ inspectionChecklist: failing('brakes'), madeAt: new Date(Date.now() - 20 * 3_600_000).toISOString() })
       .expect(200);
     await as(ADMIN_KEY)
-      .put(`/assembly/${b.kumasi}/inspection-settings`)
+      .put(`/assembly/inspection-settings/${b.kumasi}`)
       .send({ daysToFix: 14, appealDays: 1 })
       .expect(200);
     await running.database.prisma.vehicleInspection.update({
@@ -363,7 +363,7 @@ describeOnEachTier('graded inspections, re-inspection and appeal', (tier) => {
       ).body.code,
     ).toBe('APPEAL_WINDOW_CLOSED');
     await as(ADMIN_KEY)
-      .put(`/assembly/${b.kumasi}/inspection-settings`)
+      .put(`/assembly/inspection-settings/${b.kumasi}`)
       .send({ daysToFix: 14, appealDays: 15 })
       .expect(200);
   });

@@ -361,7 +361,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/assembly/{id}/inspection-settings": {
+    "/assembly/inspection-settings/{id}": {
         parameters: {
             query?: never;
             header?: never;

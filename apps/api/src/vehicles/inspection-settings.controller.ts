@@ -8,13 +8,13 @@ import { ObjectIdPipe } from '../core/http/params';
 import { InspectionSettingsBody } from './vehicles.dto';
 import { VehiclesService } from './vehicles.service';
 
-/** /assembly/{id}/inspection-settings: an assembly's days to fix major defects and to appeal an inspection. */
+/** /assembly/inspection-settings/{id}: an assembly's days to fix major defects and to appeal an inspection. */
 @ApiTags('vehicles (management)')
 @Controller('assembly')
 export class InspectionSettingsController {
   constructor(private readonly vehicles: VehiclesService) {}
 
-  @Get(':id/inspection-settings')
+  @Get('inspection-settings/:id')
   @Roles('admin', 'assembly')
   @ApiSecurity('apiKey')
   @ApiOperation({
@@ -27,7 +27,7 @@ export class InspectionSettingsController {
     return this.vehicles.inspectionSettings(id, actorOf(principal));
   }
 
-  @Put(':id/inspection-settings')
+  @Put('inspection-settings/:id')
   @Roles('admin', 'assembly')
   @ApiSecurity('apiKey')
   @ApiOperation({

@@ -56,6 +56,9 @@ async function sendEach(personId: string, sent: string[]): Promise<void> {
           madeAt: entry.madeAt,
           ...(entry.madeWhere && { madeWhere: entry.madeWhere }),
           ...(Object.keys(entry.defects).length > 0 ? { defects: entry.defects } : {}),
+          ...(entry.grades && Object.keys(entry.grades).length > 0
+            ? { grades: entry.grades as Record<string, 'dangerous' | 'major' | 'minor'> }
+            : {}),
         },
       })
       .catch(() => undefined);

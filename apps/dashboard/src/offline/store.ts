@@ -12,6 +12,8 @@ import type { Session, Vehicle } from '../api';
 export interface Checklist {
   checklist: Record<string, boolean>;
   defects: Record<string, string>;
+  /** The grade of each failed item (dangerous, major, minor); absent on what a phone kept before grades. */
+  grades?: Record<string, string>;
 }
 
 /** An inspection recorded on the phone, not yet accepted by the service. */

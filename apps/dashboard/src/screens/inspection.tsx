@@ -20,6 +20,14 @@ export function failedItems(v: Vehicle): string[] {
   return INSPECTION_ITEMS.filter((item) => v.inspectionChecklist?.[item] === false).map((item) => w.checklist[item]);
 }
 
+/** What the vehicle's last inspection decided, and until when a free re-inspection is open, in words ('' if passed). */
+export function outcomeWords(v: Vehicle): string {
+  const outcome = v.inspectionOutcome as keyof typeof w.vehicle.outcome | undefined;
+  if (!outcome || outcome === 'passed') return '';
+  const due = v.reinspectionDueBy ? ` ${w.vehicle.reinspectBy(dateTime(v.reinspectionDueBy))}` : '';
+  return `${w.vehicle.outcome[outcome]}${due}`;
+}
+
 /** A failed item in words with its defect note, if it has one ("Brakes: front pads worn"). */
 export const withNote = (item: string, note: string | undefined) => (note ? `${item}: ${note}` : item);
 
@@ -35,10 +43,19 @@ function position(): Promise<{ type: 'Point'; coordinates: [number, number] } | 
   });
 }
 
-/** The checklist and notes as the form holds them. */
+/** The grades a failed item may have, worst first (the API's; a failed item left ungraded is major). */
+const GRADES = ['dangerous', 'major', 'minor'] as const;
+
+/** The checklist, notes and grades as the form holds them. */
 function typed(data: FormData): Checklist {
   return {
     checklist: Object.fromEntries(INSPECTION_ITEMS.map((item) => [item, data.has(item)])),
+    grades: Object.fromEntries(
+      INSPECTION_ITEMS.filter((item) => !data.has(item)).map((item) => [
+        item,
+        String(data.get(`grade-${item}`) ?? 'major'),
+      ]),
+    ),
     defects: Object.fromEntries(
       INSPECTION_ITEMS.filter((item) => !data.has(item))
         .map((item) => [item, String(data.get(`defect-${item}`) ?? '').trim()])
@@ -164,6 +181,8 @@ function Checklist({
   const ticked = (item: string) =>
     waiting?.checklist[item] ?? kept?.checklist[item] ?? v.inspectionChecklist?.[item as InspectionItem] ?? false;
   const note = (item: string) => waiting?.defects[item] ?? kept?.defects[item] ?? v.inspectionDefects?.[item] ?? '';
+  const grade = (item: string) =>
+    waiting?.grades?.[item] ?? kept?.grades?.[item] ?? v.inspectionGrades?.[item] ?? 'major';
   const plate = v.registrationNumber ?? v._id;
 
   return (
@@ -216,6 +235,9 @@ function Checklist({
                 madeAt,
                 ...(madeWhere && { madeWhere }),
                 ...(Object.keys(entry.defects).length > 0 ? { defects: entry.defects } : {}),
+                ...(entry.grades && Object.keys(entry.grades).length > 0
+                  ? { grades: entry.grades as Record<string, 'dangerous' | 'major' | 'minor'> }
+                  : {}),
               },
             }),
           );
@@ -229,8 +251,10 @@ function Checklist({
         const failedNow = failedItems(saved);
         if (v.approved && !saved.approved)
           return { words: w.roadside.withdrawn(plate, failedNow.join(', ')), tone: 'warn' };
+        const outcome = outcomeWords(saved);
+        if (saved.inspectionOutcome === 'passedWithAdvice') return { words: `${w.vehicle.inspectionSaved} ${outcome}` };
         return failedNow.length > 0
-          ? { words: w.vehicle.inspectionFailed(failedNow.join(', ')), tone: 'warn' }
+          ? { words: `${w.vehicle.inspectionFailed(failedNow.join(', '))} ${outcome}`.trim(), tone: 'warn' }
           : { words: w.vehicle.inspectionSaved };
       }}
     >
@@ -245,6 +269,24 @@ function Checklist({
             </label>
           ))}
         </fieldset>
+        {unticked.length > 0 && (
+          <fieldset class="grades">
+            <legend>{w.vehicle.gradesLegend}</legend>
+            <p class="help">{w.vehicle.gradesHelp}</p>
+            {unticked.map((item) => (
+              <div key={item}>
+                <label for={`grade-${item}`}>{w.vehicle.gradeOf(w.checklist[item as InspectionItem])}</label>
+                <select id={`grade-${item}`} name={`grade-${item}`} defaultValue={grade(item)}>
+                  {GRADES.map((g) => (
+                    <option key={g} value={g}>
+                      {w.vehicle.grade[g]}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            ))}
+          </fieldset>
+        )}
         {unticked.length > 0 && (
           <details
             class="defects"

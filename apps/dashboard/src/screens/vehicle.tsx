@@ -16,7 +16,7 @@ import {
 } from '../ui';
 import { History } from './history';
 import { notRecordedItems } from './checklist-items';
-import { failedItems, InspectionForm, withNote } from './inspection';
+import { outcomeWords, failedItems, InspectionForm, withNote } from './inspection';
 import { loadVehicle, WaitingBadge } from '../offline/outbox';
 import { colourHex, colourName, VEHICLE_COLOURS } from '../colours';
 
@@ -211,9 +211,17 @@ function Facts({ v }: { v: Vehicle }) {
             <dt>{w.vehicle.failedItems}</dt>
             <dd>
               {INSPECTION_ITEMS.filter((item) => v.inspectionChecklist?.[item] === false)
-                .map((item) => withNote(w.checklist[item], v.inspectionDefects?.[item]))
+                .map((item) => {
+                  const graded = v.inspectionGrades?.[item];
+                  const name = graded
+                    ? `${w.checklist[item]} (${w.vehicle.grade[graded as 'major']})`
+                    : w.checklist[item];
+                  return withNote(name, v.inspectionDefects?.[item]);
+                })
                 .join('; ')}
             </dd>
+            <dt>{w.vehicle.outcomeLabel}</dt>
+            <dd id="inspection-outcome">{outcomeWords(v)}</dd>
           </>
         )}
         {notRecorded.length > 0 && (

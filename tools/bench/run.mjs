@@ -829,7 +829,8 @@ const NOT_COPIED = new Set(['node_modules', 'dist', 'tmp', '.nx', '.tools', '.gi
  * tools/bench/ceiling/ceiling.controller.ts registered in the app module, built. Returns the copy's path.
  */
 function buildCeiling() {
-  const tree = join(tmpdir(), 'transport-bench-ceiling');
+  // One per --api-port, so that two benches on one machine do not build into the same copy.
+  const tree = join(tmpdir(), `transport-bench-ceiling-${API_PORT}`);
   rmSync(tree, { recursive: true, force: true });
   cpSync(root, tree, { recursive: true, filter: (path) => !NOT_COPIED.has(basename(path)) });
   symlinkSync(join(root, 'node_modules'), join(tree, 'node_modules'));

@@ -150,7 +150,7 @@ export function generationSql(scale) {
     INSERT INTO transactions (id, "merchantId", amount, fees, status, "requestType", description, reference, "providerReference",
                               "providerTransactionId", "callBackUrl", "customerEmail", "customerName", "customerPhone",
                               "requestInfo", "callBackInfo", "callBackTime", "createdAt", "updatedAt")
-      SELECT ${id('x', 'i')}, '${MERCHANT}', 2550, 5, CASE WHEN i % 4 = 0 THEN 'pending' ELSE 'success' END, 'mobile_money',
+      SELECT ${id('x', 'i')}, '${MERCHANT}', 25.5, 0.05, CASE WHEN i % 4 = 0 THEN 'pending' ELSE 'success' END, 'mobile_money',
              'Trip payment', 'REF-' || i, ${id('x', 'i')}, 'hub-' || i, 'https://merchant.example.com/cb', '', '',
              '+233244' || lpad((i % 1000000)::text, 6, '0'),
              jsonb_build_object('Message', 'Transaction pending. Expect callback request for final state', 'ResponseCode', '0001',

@@ -7,7 +7,10 @@
 'use strict';
 
 const iso = (d) => (d ? d.toISOString() : undefined);
-const cedis = (p) => p / 100;
+// Money columns are numeric cedis with six decimals (pg reads them as text: "25.500000"); Number() of that text is the
+// double nearest the decimal, as the API's millionths / 1e6 are. The pricing snapshot (jsonb) holds millionths.
+const cedis = (text) => Number(text);
+const fromMillionths = (m) => m / 1_000_000;
 const answer = (status, body, headers = {}) => ({ status, body, headers });
 
 /** Newest first with a keyset cursor, one row more than the page to know whether another follows. */
@@ -203,8 +206,8 @@ async function trips(pool, url) {
         pricing: {
           _id: s.pricing.id,
           type: s.pricing.type,
-          pricePerKm: cedis(s.pricing.pricePerKm),
-          pricePerMinute: cedis(s.pricing.pricePerMinute),
+          pricePerKm: fromMillionths(s.pricing.pricePerKm),
+          pricePerMinute: fromMillionths(s.pricing.pricePerMinute),
         },
         passengers: s.passengers,
         amount: cedis(s.amount),
@@ -247,7 +250,7 @@ async function checkTransaction(pool, url, who) {
   return answer(200, {
     _id: t.id,
     amount: cedis(t.amount),
-    fees: cedis(t.fees),
+    fees: t.fees === null ? undefined : cedis(t.fees),
     status: t.status,
     requestType: t.requestType,
     merchant: t.merchantId,

@@ -51,7 +51,7 @@ const args = Object.fromEntries(
 );
 const SCALES = (args.scales ?? '0.1,1').split(',').map(Number);
 const SECONDS = Number(args.seconds ?? 10);
-const ROUNDS = Number(args.rounds ?? 2);
+const ROUNDS = Number(args.rounds ?? 3);
 const CONNECTIONS = Number(args.connections ?? 32);
 // Seconds a request may take before it counts as an error (autocannon's default, 10; more on a machine shared with
 // other work, where a request can wait that long for a core).
@@ -63,8 +63,11 @@ const POOL = Number(args.pool ?? 20);
 const SERVER = args.postgres ?? process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 // --api-port moves the API under test (another bench may hold the default on a shared machine).
 const API_PORT = Number(args['api-port'] ?? 3410);
-const RAW_PORT = 3411;
-const CEILING_PORT = 3412;
+// The baseline and the ceiling take the next two ports, so that --api-port moves the three.
+const RAW_PORT = API_PORT + 1;
+const CEILING_PORT = API_PORT + 2;
+// --database names the generated databases (<name>_<scale>): another bench on the same server keeps its own.
+const DATABASE = args.database ?? 'transport_bench';
 
 const dbUrl = (name) => {
   const url = new URL(SERVER);
@@ -93,7 +96,7 @@ function migrate(url) {
 }
 
 async function prepare(scale) {
-  const name = `transport_bench_${String(scale).replace('.', '_')}`;
+  const name = `${DATABASE}_${String(scale).replace('.', '_')}`;
   const mark = `bench:${fingerprint(scale)}`;
   const admin = new pg.Client({ connectionString: SERVER });
   await admin.connect();
@@ -178,19 +181,55 @@ function rssMb(pid) {
   }
 }
 
+/**
+ * CPU time a process has used (user and system, all its threads), in µs, from /proc (Linux; 0 elsewhere). Per answer,
+ * it says what a request costs the server whatever else the machine runs: a rate halves when other work takes half
+ * the cores, the CPU an answer takes moves far less.
+ */
+function cpuUs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
 function measure(url, headers, pid) {
   return new Promise((done, fail) => {
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 250);
+    const cpuBefore = cpuUs(pid);
     autocannon({ url, connections: CONNECTIONS, duration: SECONDS, timeout: TIMEOUT, headers }, (error, result) => {
       clearInterval(sampler);
       if (error) return fail(error);
       if (result.non2xx > 0 || result.errors > 0)
         return fail(new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`));
-      done({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, rss: peak });
+      const cpu = (cpuUs(pid) - cpuBefore) / Math.max(result['2xx'], 1);
+      done({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, rss: peak, cpu });
     });
   });
 }
+
+/** A second of load on a route (at most SECONDS), not measured. */
+const warmUp = (url, headers) =>
+  new Promise((done, fail) =>
+    autocannon({ url, connections: CONNECTIONS, duration: Math.min(SECONDS, 1), timeout: TIMEOUT, headers }, (error) =>
+      error ? fail(error) : done(),
+    ),
+  );
+
+/** The median of a list of numbers. */
+const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return (sorted[(sorted.length - 1) >> 1] + sorted[sorted.length >> 1]) / 2;
+};
+/** Per round, a side's figure over another's (measured back to back in that round): the median and the range. */
+const roundRatios = (mine, theirs, key) => {
+  const ratios = mine.map((m, i) => m[key] / theirs[i][key]);
+  return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+};
 
 function endpoints() {
   return [
@@ -348,6 +387,10 @@ function startApi(url, { label = 'API', tree = root, port = API_PORT, env = {} }
     REGISTRATION_LIMIT_PER_ADDRESS: '100000',
     REGISTRATION_LIMIT_PER_PHONE: '1000',
     ACTIVATION_KEY_SECRETS: 'bench-activation-key-secret-0123456789abcdef',
+    // No job workers: the generated data holds a quarter of its payments pending (12,500 at scale 0.1, 125,000 at 1.0),
+    // and the status checks the workers would run on them (Prisma, pg-boss, about a tenth of a core with no request at
+    // all: 2,080 ms of CPU in 20 s idle, 310 ms without) would be measured as the reads' cost. Jobs are still queued.
+    JOB_WORKERS: 'false',
     ...env,
   });
 }
@@ -547,16 +590,22 @@ async function benchScale(scale, ceilingTree) {
     const order = Object.keys(sides);
     for (const e of list) {
       const samples = Object.fromEntries(order.map((side) => [side, []]));
+      // Not counted: a warm-up of each side on this endpoint (its code compiled and optimised, its pool's
+      // connections open), so the first round does not carry what a server does once.
+      for (const side of order) await warmUp(`${sides[side].base}${e.path}`, e.headers);
       for (let round = 0; round < ROUNDS; round++) {
         for (const side of round % 2 === 0 ? order : [...order].reverse()) {
           samples[side].push(await measure(`${sides[side].base}${e.path}`, e.headers, sides[side].child.pid));
         }
       }
-      const mean = (xs, k) => xs.reduce((s, x) => s + x[k], 0) / xs.length;
+      // Each side's median over the rounds; the ratios are the medians of each round's ratio (the two sides measured
+      // back to back), so a round in which other work took the machine moves a ratio less than a mean would.
       const figures = (side) => ({
-        rps: mean(samples[side], 'rps'),
-        p50: mean(samples[side], 'p50'),
-        p99: mean(samples[side], 'p99'),
+        rps: median(samples[side].map((x) => x.rps)),
+        p50: median(samples[side].map((x) => x.p50)),
+        p99: median(samples[side].map((x) => x.p99)),
+        cpuUs: median(samples[side].map((x) => x.cpu)),
+        rounds: samples[side],
       });
       const row = {
         endpoint: e.name,
@@ -565,13 +614,22 @@ async function benchScale(scale, ceilingTree) {
         ...(ceiling && { ceiling: figures('ceiling') }),
         apiRssMb: Math.max(...samples.api.map((s) => s.rss)),
       };
-      row.ratio = row.api.rps / row.raw.rps;
-      row.p99Ratio = row.api.p99 / row.raw.p99;
+      row.ratios = roundRatios(samples.api, samples.raw, 'rps');
+      row.ratio = row.ratios.median;
+      row.p99Ratio = roundRatios(samples.api, samples.raw, 'p99').median;
+      // What the rate ratio would be if each server had the CPU to itself: the baseline's CPU per answer over the API's.
+      row.cpuRatio = roundRatios(samples.raw, samples.api, 'cpu').median;
+      if (ceiling) {
+        row.ceilingRatio = roundRatios(samples.ceiling, samples.raw, 'rps').median;
+        row.apiToCeiling = roundRatios(samples.api, samples.ceiling, 'rps').median;
+        row.apiToCeilingCpu = roundRatios(samples.ceiling, samples.api, 'cpu').median;
+      }
       rows.push(row);
       console.log(
-        `[bench] scale ${scale} ${e.name}: API ${row.api.rps.toFixed(0)} req/s, baseline ${row.raw.rps.toFixed(0)} (ratio ${row.ratio.toFixed(2)})` +
+        `[bench] scale ${scale} ${e.name}: API ${row.api.rps.toFixed(0)} req/s, baseline ${row.raw.rps.toFixed(0)} (ratio ${row.ratio.toFixed(2)}, ` +
+          `${row.ratios.min.toFixed(2)}-${row.ratios.max.toFixed(2)} over ${ROUNDS} rounds); CPU per answer ${row.api.cpuUs.toFixed(0)} µs against ${row.raw.cpuUs.toFixed(0)} (${row.cpuRatio.toFixed(2)})` +
           (row.ceiling
-            ? `, ceiling ${row.ceiling.rps.toFixed(0)} (${(row.ceiling.rps / row.raw.rps).toFixed(2)} of the baseline)`
+            ? `; ceiling ${row.ceiling.rps.toFixed(0)} req/s (${row.ceilingRatio.toFixed(2)} of the baseline), ${row.ceiling.cpuUs.toFixed(0)} µs CPU per answer`
             : ''),
       );
     }
@@ -591,15 +649,15 @@ function table(result) {
       `\nScale ${s.scale} (start to first answer: ${s.startToFirstAnswerMs} ms; migrations already applied)\n`,
     );
     lines.push(
-      '| Endpoint | API req/s | raw req/s | ratio | API p50 / p99 ms | raw p50 / p99 ms | p99 ratio | API RSS MB |',
+      '| Endpoint | API req/s | raw req/s | ratio (range) | CPU µs per answer, API / raw | CPU ratio | API p50 / p99 ms | raw p50 / p99 ms | p99 ratio | API RSS MB |',
     );
-    lines.push('|---|---|---|---|---|---|---|---|');
+    lines.push('|---|---|---|---|---|---|---|---|---|---|');
     for (const r of s.rows)
       lines.push(
-        `| ${r.endpoint} | ${f(r.api.rps)} | ${f(r.raw.rps)} | ${f(r.ratio, 2)} | ${f(r.api.p50)} / ${f(r.api.p99)} | ${f(r.raw.p50)} / ${f(r.raw.p99)} | ${f(r.p99Ratio, 2)} | ${f(r.apiRssMb)} |`,
+        `| ${r.endpoint} | ${f(r.api.rps)} | ${f(r.raw.rps)} | ${f(r.ratio, 2)} (${f(r.ratios.min, 2)}-${f(r.ratios.max, 2)}) | ${f(r.api.cpuUs)} / ${f(r.raw.cpuUs)} | ${f(r.cpuRatio, 2)} | ${f(r.api.p50)} / ${f(r.api.p99)} | ${f(r.raw.p50)} / ${f(r.raw.p99)} | ${f(r.p99Ratio, 2)} | ${f(r.apiRssMb)} |`,
       );
     for (const [name, w] of Object.entries(s.writes))
-      lines.push(`| ${name} | ${f(w.rps)} | | | ${f(w.p50)} / ${f(w.p99)} | | | ${f(w.rss)} |`);
+      lines.push(`| ${name} | ${f(w.rps)} | | | | | ${f(w.p50)} / ${f(w.p99)} | | | ${f(w.rss)} |`);
     if (s.flood)
       lines.push(
         `\nFlood at scale ${s.scale}: GET /vehicles/all?limit=50 (${s.flood.readers} readers) p50 ${s.flood.idleP50} ms alone, ${s.flood.floodP50} ms under ${f(s.flood.registrationsPerSecond)} anonymous registrations/s from ${s.flood.floodConnections} connections: ratio ${f(s.flood.ratio, 2)} (target: under 2)`,
@@ -609,11 +667,13 @@ function table(result) {
     lines.push(
       `\nScale ${s.scale}: the baseline's handlers inside the API's HTTP pipeline (--ceiling), the most any endpoint can reach behind it\n`,
     );
-    lines.push('| Endpoint | ceiling req/s | ceiling / raw | API / ceiling | ceiling p50 / p99 ms |');
-    lines.push('|---|---|---|---|---|');
+    lines.push(
+      '| Endpoint | ceiling req/s | ceiling / raw | API / ceiling | ceiling CPU µs per answer | API / ceiling by CPU | ceiling p50 / p99 ms |',
+    );
+    lines.push('|---|---|---|---|---|---|---|');
     for (const r of s.rows)
       lines.push(
-        `| ${r.endpoint} | ${f(r.ceiling.rps)} | ${f(r.ceiling.rps / r.raw.rps, 2)} | ${f(r.api.rps / r.ceiling.rps, 2)} | ${f(r.ceiling.p50)} / ${f(r.ceiling.p99)} |`,
+        `| ${r.endpoint} | ${f(r.ceiling.rps)} | ${f(r.ceilingRatio, 2)} | ${f(r.apiToCeiling, 2)} | ${f(r.ceiling.cpuUs)} | ${f(r.apiToCeilingCpu, 2)} | ${f(r.ceiling.p50)} / ${f(r.ceiling.p99)} |`,
       );
   }
   if (result.scales.length > 1) {
@@ -713,16 +773,30 @@ async function floorRun() {
     });
     await ready(RAW_PORT, raw, '/health/live');
     const runs = { api: [], raw: [] };
-    for (let round = 0; round < ROUNDS; round++) {
-      runs.api.push(await measure(`http://127.0.0.1:${API_PORT}/health/live`, {}, api.pid));
-      runs.raw.push(await measure(`http://127.0.0.1:${RAW_PORT}/health/live`, {}, raw.pid));
-    }
+    const sides = [
+      ['api', `http://127.0.0.1:${API_PORT}/health/live`, api.pid],
+      ['raw', `http://127.0.0.1:${RAW_PORT}/health/live`, raw.pid],
+    ];
+    for (const [, url] of sides) await warmUp(url, {});
+    // Alternated, as the reads are: API first in even rounds, the bare server first in odd ones.
+    for (let round = 0; round < ROUNDS; round++)
+      for (const [side, url, pid] of round % 2 === 0 ? sides : [...sides].reverse())
+        runs[side].push(await measure(url, {}, pid));
     const best = (list) => list.reduce((a, b) => (b.rps > a.rps ? b : a));
-    const floor = { path: 'GET /health/live', api: best(runs.api), raw: best(runs.raw) };
+    const floor = {
+      path: 'GET /health/live',
+      api: best(runs.api),
+      raw: best(runs.raw),
+      ratio: roundRatios(runs.api, runs.raw, 'rps').median,
+      cpuRatio: roundRatios(runs.raw, runs.api, 'cpu').median,
+      apiCpuUs: median(runs.api.map((x) => x.cpu)),
+      rawCpuUs: median(runs.raw.map((x) => x.cpu)),
+    };
     console.log(
       `[bench] floor, no database work: API ${Math.round(floor.api.rps)} req/s (p50 ${floor.api.p50} ms, p99 ${floor.api.p99} ms), ` +
-        `bare node:http ${Math.round(floor.raw.rps)} req/s (p50 ${floor.raw.p50} ms, p99 ${floor.raw.p99} ms); ` +
-        `so no API endpoint can pass ${Math.round(floor.api.rps)} req/s on this machine`,
+        `bare node:http ${Math.round(floor.raw.rps)} req/s (p50 ${floor.raw.p50} ms, p99 ${floor.raw.p99} ms), best of ${ROUNDS}; ` +
+        `ratio ${floor.ratio.toFixed(2)} (median of the rounds; target at least 0.5); CPU per answer ${floor.apiCpuUs.toFixed(0)} µs ` +
+        `against ${floor.rawCpuUs.toFixed(0)} (${floor.cpuRatio.toFixed(2)}); so no API endpoint can pass ${Math.round(floor.api.rps)} req/s on this machine`,
     );
     return floor;
   } finally {
@@ -755,7 +829,8 @@ const NOT_COPIED = new Set(['node_modules', 'dist', 'tmp', '.nx', '.tools', '.gi
  * tools/bench/ceiling/ceiling.controller.ts registered in the app module, built. Returns the copy's path.
  */
 function buildCeiling() {
-  const tree = join(tmpdir(), 'transport-bench-ceiling');
+  // One per --api-port, so that two benches on one machine do not build into the same copy.
+  const tree = join(tmpdir(), `transport-bench-ceiling-${API_PORT}`);
   rmSync(tree, { recursive: true, force: true });
   cpSync(root, tree, { recursive: true, filter: (path) => !NOT_COPIED.has(basename(path)) });
   symlinkSync(join(root, 'node_modules'), join(tree, 'node_modules'));

@@ -36,6 +36,14 @@ import type { TransactionClient } from '../generated/prisma/internal/prismaNames
 export type PrismaExecutor = PrismaClient | TransactionClient;
 
 /**
+ * A row as Kysely reads it: money (numeric) columns as exact decimal text ("10.125", "26": exactDecimalText), not
+ * Prisma's Decimal.
+ */
+export type WithMoneyText<T> = {
+  [K in keyof T]: T[K] extends Prisma.Decimal ? string : T[K] extends Prisma.Decimal | null ? string | null : T[K];
+};
+
+/**
  * The tables the lists, searches and batch lookups query through Kysely, typed by the models Prisma generates from
  * `prisma/schema.prisma` (one source of truth for names and types).
  */
@@ -47,10 +55,10 @@ export interface Tables {
   drivers: DriverRow;
   regions: Region;
   stations: Station;
-  transactions: Transaction;
+  transactions: WithMoneyText<Transaction>;
   transport_unions: TransportUnion;
-  trip_services: TripService;
-  trips: Trip;
+  trip_services: WithMoneyText<TripService>;
+  trips: WithMoneyText<Trip>;
   vehicle_owners: VehicleOwner;
   vehicles: Vehicle;
   vehicle_reports: VehicleReport;
@@ -79,19 +87,36 @@ export function runOutsideTransactionsOn(client: PrismaClient, pool: pg.Pool): v
 }
 
 /**
+ * A numeric value as exact decimal text without trailing zeros: PostgreSQL's "25.500000" as "25.5", "26.000000" as
+ * "26", as Prisma's Decimal writes it (`toFixed()`), so both paths answer the same text.
+ */
+export function exactDecimalText(value: string): string {
+  return value.includes('.') ? value.replace(/\.?0+$/, '') : value;
+}
+
+/**
  * Column values as Prisma's raw queries answered them: pg's own parsers (timestamptz as Date, json parsed, text[] as
  * arrays, int4 and float as numbers) but for int8, which Prisma gives as a BigInt (a phone number, `count(*)`) and pg as
- * a string, and numeric (money), which Prisma gives as its exact Decimal and pg as text. The schema has no other type
- * whose value differs (prisma-executor.e2e compares both paths column by column).
+ * a string. Numeric (money) is exact decimal text on both paths (exactDecimalText; Prisma's Decimal is turned into the
+ * same text below): the readers parse it into whole millionths (moneyFromText), and a Decimal per value cost the trips
+ * of one day a tenth of their CPU (50 trips, 8 amounts each). The schema has no other type whose value differs
+ * (prisma-executor.e2e compares both paths column by column).
  */
 const PRISMA_RAW_TYPES = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === pg.types.builtins.INT8
       ? (value: string) => BigInt(value)
       : oid === pg.types.builtins.NUMERIC
-        ? (value: string) => new Prisma.Decimal(value)
+        ? exactDecimalText
         : pg.types.getTypeParser(oid, format ?? 'text')) as pg.CustomTypesConfig['getTypeParser'],
 };
+
+/** Prisma's Decimals in raw rows (a unit of work's path) as the pool's path answers them: exact decimal text. */
+function withDecimalsAsText<R>(rows: R[]): R[] {
+  for (const row of rows as Record<string, unknown>[])
+    for (const key in row) if (Prisma.Decimal.isDecimal(row[key])) row[key] = (row[key] as Prisma.Decimal).toFixed();
+  return rows;
+}
 
 /** Kysely's statements on the pool (outside a transaction) or through the open transaction's client (Prisma's). */
 class PrismaConnection implements DatabaseConnection {
@@ -111,7 +136,7 @@ class PrismaConnection implements DatabaseConnection {
     }
     // A write without RETURNING answers how many rows it touched; everything else answers rows.
     if (counted) return { rows: [], numAffectedRows: BigInt(await this.db.$executeRawUnsafe(sql, ...parameters)) };
-    return { rows: await this.db.$queryRawUnsafe<R[]>(sql, ...parameters) };
+    return { rows: withDecimalsAsText(await this.db.$queryRawUnsafe<R[]>(sql, ...parameters)) };
   }
 
   streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {

@@ -19,12 +19,15 @@ import {
 } from '@transport/domain';
 import { transactionRow } from '@transport/rows';
 import type { CompiledQuery } from 'kysely';
-import { Prisma, type Transaction as TransactionRow } from '../generated/prisma/client';
+import { Prisma, type Transaction as ModelRow } from '../generated/prisma/client';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import { sqlOn, type PrismaExecutor, type Sql } from './prisma-executor';
+import { sqlOn, type PrismaExecutor, type Sql, type WithMoneyText } from './prisma-executor';
 import { orderedPage } from './paging';
 import { translateUniqueViolation } from './prisma-errors';
+
+/** A transaction's row from Prisma's models (money as Decimal) or from Kysely (money as text). */
+type TransactionRow = ModelRow | WithMoneyText<ModelRow>;
 
 function anomalies(row: TransactionRow): TransactionAnomaly[] {
   if (!Array.isArray(row.anomalies)) throw new MappingError('transactions', row.id, 'anomalies is not a list');
@@ -45,7 +48,7 @@ function requestInfoOf(row: TransactionRow): RequestInfo | null {
   return info as RequestInfo;
 }
 
-/** A numeric column as exact text: Prisma's Decimal (its models and raw queries) or pg's text. */
+/** A numeric column as exact text: Prisma's Decimal (its models) or the text Kysely reads (prisma-executor.ts). */
 export function decimalText(value: Prisma.Decimal | string): string {
   return typeof value === 'string' ? value : value.toFixed();
 }

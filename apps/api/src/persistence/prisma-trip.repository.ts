@@ -13,15 +13,18 @@ import {
   type Mutable,
 } from '@transport/domain';
 import { tripRows } from '@transport/rows';
-import type { Trip as TripRow, TripService as ServiceRow } from '../generated/prisma/client';
+import type { Trip as TripModel, TripService as ServiceModel } from '../generated/prisma/client';
 import { inTransaction } from './in-transaction';
 import { decimalText } from './prisma-transaction.repository';
 import { mapped, MappingError } from './mapping-error';
 import { assertOneUpdated } from './optimistic';
-import { sqlOn, type PrismaExecutor } from './prisma-executor';
+import { sqlOn, type PrismaExecutor, type WithMoneyText } from './prisma-executor';
 import { inAssemblyScope, orderedPage } from './paging';
 import { translateUniqueViolation } from './prisma-errors';
 
+/** Rows from Prisma's models (money as Decimal) or from Kysely (money as text). */
+type TripRow = TripModel | WithMoneyText<TripModel>;
+type ServiceRow = ServiceModel | WithMoneyText<ServiceModel>;
 type TripWithService = TripRow & { service: ServiceRow | null };
 
 /** A numeric money column (Prisma's Decimal, or pg's text on a raw read) as exact millionths of a cedi. */

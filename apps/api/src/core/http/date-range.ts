@@ -46,6 +46,23 @@ function zonedToInstant(fields: number[], timeZone: string): number {
   return instant;
 }
 
+/**
+ * The first instant of a day in a zone, kept: a day's start is fixed once the process has its time-zone data, and the
+ * two Intl lookups of zonedToInstant cost about 40 µs a bound (a list by dates asks for two). At most DAY_STARTS days
+ * are kept; past that the memory starts again.
+ */
+const DAY_STARTS = 4096;
+const dayStarts = new Map<string, number>();
+function dayStart(y: number, mo: number, d: number, timeZone: string): number {
+  const key = `${timeZone}|${y}-${mo}-${d}`;
+  let instant = dayStarts.get(key);
+  if (instant === undefined) {
+    if (dayStarts.size >= DAY_STARTS) dayStarts.clear();
+    dayStarts.set(key, (instant = zonedToInstant([y, mo, d], timeZone)));
+  }
+  return instant;
+}
+
 function checkCalendar(field: string, y: number, mo: number, d: number): void {
   // PostgreSQL has no year 0 (JavaScript's year 0 is 1 BC).
   if (y < 1) throw invalid(field, `${field} must be a date from the year 0001 on`);
@@ -65,7 +82,7 @@ function parseBound(field: string, raw: string, timeZone: string): Bound {
   if (dateOnly) {
     const [y, mo, d] = dateOnly.slice(1).map(Number);
     checkCalendar(field, y, mo, d);
-    return { instant: zonedToInstant([y, mo, d], timeZone), dateOnly: true };
+    return { instant: dayStart(y, mo, d, timeZone), dateOnly: true };
   }
   const dateTime = DATE_TIME.exec(raw);
   if (!dateTime)
@@ -89,14 +106,14 @@ function parseBound(field: string, raw: string, timeZone: string): Bound {
 export function parseDateRange(startDate: string, endDate: string, timeZone: string): { from: Date; to: Date } {
   const start = parseBound('startDate', startDate, timeZone);
   const end = parseBound('endDate', endDate, timeZone);
-  const to = end.dateOnly ? zonedToInstant(endDayAfter(endDate), timeZone) : end.instant + 1;
+  const to = end.dateOnly ? dayStart(...endDayAfter(endDate), timeZone) : end.instant + 1;
   if (start.instant >= to) throw invalid('startDate', 'startDate must not be after endDate');
   if (to - start.instant > MAX_RANGE_DAYS * DAY)
     throw invalid('endDate', `The range may cover at most ${MAX_RANGE_DAYS} days`);
   return { from: new Date(start.instant), to: new Date(to) };
 }
 
-function endDayAfter(date: string): number[] {
+function endDayAfter(date: string): [number, number, number] {
   const [y, mo, d] = date.split('-').map(Number);
   const next = new Date(Date.UTC(y, mo - 1, d) + DAY);
   return [next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate()];

@@ -2,10 +2,6 @@ import type {
   Actor,
   AuditEntryInput,
   Language,
-  AuditLog,
-  GeoPoint,
-  Notice,
-  OffenceCatalogueState,
   Page,
   PageRequest,
   RegistryKind,
@@ -448,44 +444,6 @@ export interface IdempotencyRecords {
 
 // The object-storage port and the inspection photos' records: storage-ports.ts.
 export * from './storage-ports';
-/** One roadside check as the log keeps it (issue 47): who, when, where if given, which vehicle. */
-export interface RoadsideCheckRecord {
-  id: string;
-  officerId: string;
-  /** The officer's assembly: whose admin reads the check. */
-  assemblyId: string;
-  /** Absent: nothing matched what was asked. */
-  vehicleId?: string;
-  by: 'plate' | 'token';
-  /** The plate as typed (a token is never kept). */
-  query?: string;
-  madeAt: Date;
-  location?: GeoPoint;
-  createdAt: Date;
-}
 
-/** The enforcement rows inside one transaction: catalogues, notices and the audit log, all or nothing. */
-export interface EnforcementWork {
-  latestCatalogue(assemblyId: string): Promise<OffenceCatalogueState | undefined>;
-  addCatalogue(catalogue: OffenceCatalogueState): Promise<void>;
-  findNotice(id: string): Promise<Notice | undefined>;
-  addNotice(notice: Notice): Promise<void>;
-  /** Optimistic on the notice's version (409 CONCURRENT_UPDATE when another change came first). */
-  updateNotice(notice: Notice): Promise<Notice>;
-  audit: AuditLog;
-}
-
-/**
- * Port: where the roadside's records are kept (issue 47). The check log is written on its own; catalogues and notices
- * change inside `run`, with their audit entries.
- */
-export interface EnforcementStore {
-  addCheck(check: RoadsideCheckRecord): Promise<void>;
-  /** Newest first, keyset-paged by `_id` cursor; of one assembly when given. */
-  listChecks(assemblyId: string | undefined, page: PageRequest): Promise<Page<RoadsideCheckRecord>>;
-  latestCatalogue(assemblyId: string): Promise<OffenceCatalogueState | undefined>;
-  findNotice(id: string): Promise<Notice | undefined>;
-  /** The vehicle's notices still owed or awaiting a decision (issued, overdue, contested, decided), newest first. */
-  openNoticesOf(vehicleId: string): Promise<Notice[]>;
-  run<T>(work: (tx: EnforcementWork) => Promise<T>): Promise<T>;
-}
+// The roadside's store (issue 47): the check log, offence catalogues and notices: enforcement-ports.ts.
+export * from './enforcement-ports';

@@ -3,10 +3,8 @@ import {
   assertDuty,
   CommonErrors,
   DomainError,
-  DEFAULT_LANGUAGE,
   parseLanguage,
   type Actor,
-  type Language,
   type AssemblyRole,
   type Clock,
   type IdGenerator,
@@ -60,39 +58,11 @@ const KNOWN_ADDRESS_MS = 90 * 24 * 60 * MINUTE;
 /** A session's last activity is written at most this often (not on every request). */
 const TOUCH_EVERY_MS = MINUTE;
 
-/** Who is signed in, as the dashboard shows it. */
-export interface SignedInPerson {
-  id: string;
-  name: string;
-  email: string;
-  role: string;
-  assemblyId: string;
-  assemblyName: string;
-  language: Language;
-}
-
-export interface SessionInfo {
-  person: SignedInPerson;
-  /** Sent back in the X-CSRF-Token header of every change made with this session. */
-  csrfToken: string;
-  /** The session ends at this instant without further requests, and at `endsAt` whatever happens. */
-  idleExpiresAt: Date;
-  endsAt: Date;
-  /** How long the session lasts without a request, in seconds. */
-  idleSeconds: number;
-}
+import { publicPerson, type SessionInfo } from './signed-in-person';
+export type { SessionInfo, SignedInPerson } from './signed-in-person';
 
 const SAME_PASSWORD = 'The new password must not be the current one';
 const wrongCurrentPassword = () => new AppError('CURRENT_PASSWORD_WRONG', 'Your current password is not right');
-const publicPerson = (p: PersonRecord): SignedInPerson => ({
-  id: p.id,
-  name: p.name,
-  email: p.email,
-  role: p.role,
-  assemblyId: p.assemblyId,
-  assemblyName: p.assemblyName,
-  language: p.language ?? DEFAULT_LANGUAGE,
-});
 
 /**
  * Assembly staff as people: invitations and resets (one-time links sent through the messaging port), passwords

@@ -6,13 +6,13 @@ import { actorOf, type Principal } from '../core/auth/principal';
 import { ApiProblems } from '../core/http/openapi';
 import { ObjectIdPipe } from '../core/http/params';
 import { InspectionSettingsBody } from './vehicles.dto';
-import { VehiclesService } from './vehicles.service';
+import { InspectionAppealsService } from './inspection-appeals.service';
 
 /** /assembly/inspection-settings/{id}: an assembly's days to fix major defects and to appeal an inspection. */
 @ApiTags('vehicles (management)')
 @Controller('assembly')
 export class InspectionSettingsController {
-  constructor(private readonly vehicles: VehiclesService) {}
+  constructor(private readonly inspections: InspectionAppealsService) {}
 
   @Get('inspection-settings/:id')
   @Roles('admin', 'assembly')
@@ -24,7 +24,7 @@ export class InspectionSettingsController {
   @ApiOkResponse({ type: InspectionSettingsBody })
   @ApiProblems(400, 401, 403, 404)
   get(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<InspectionSettings> {
-    return this.vehicles.inspectionSettings(id, actorOf(principal));
+    return this.inspections.inspectionSettings(id, actorOf(principal));
   }
 
   @Put('inspection-settings/:id')
@@ -43,7 +43,7 @@ export class InspectionSettingsController {
     @Body() body: InspectionSettingsBody,
     @CurrentPrincipal() principal: Principal,
   ): Promise<InspectionSettings> {
-    return this.vehicles.setInspectionSettings(
+    return this.inspections.setInspectionSettings(
       id,
       { daysToFix: body.daysToFix, appealDays: body.appealDays },
       actorOf(principal),

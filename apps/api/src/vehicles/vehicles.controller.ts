@@ -59,6 +59,7 @@ import {
   VehicleResponse,
   type VehicleSummaryResponse,
 } from './vehicle-responses.dto';
+import { InspectionAppealsService } from './inspection-appeals.service';
 import { VehiclesService } from './vehicles.service';
 
 /** /vehicles: fixed paths (all, add, compliance) are declared before `:id`, which Express would otherwise match first. */
@@ -67,6 +68,7 @@ import { VehiclesService } from './vehicles.service';
 export class VehiclesController {
   constructor(
     private readonly vehicles: VehiclesService,
+    private readonly appeals: InspectionAppealsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -279,7 +281,7 @@ export class VehiclesController {
     @Param('id', ObjectIdPipe) id: string,
     @CurrentPrincipal() principal: Principal,
   ): Promise<InspectionRecordResponse[]> {
-    return this.vehicles.inspections(id, actorOf(principal));
+    return this.appeals.inspections(id, actorOf(principal));
   }
 
   @Post(':id/inspections/:inspectionId/appeal')
@@ -303,7 +305,7 @@ export class VehiclesController {
     @Body() body: LodgeAppealBody,
     @CurrentPrincipal() principal: Principal,
   ): Promise<InspectionRecordResponse> {
-    return this.vehicles.lodgeAppeal(id, inspectionId, body.grounds, actorOf(principal));
+    return this.appeals.lodgeAppeal(id, inspectionId, body.grounds, actorOf(principal));
   }
 
   @Post(':id/inspections/:inspectionId/appeal/decision')
@@ -331,7 +333,7 @@ export class VehiclesController {
     @Headers('if-match') ifMatch: string | undefined,
     @CurrentPrincipal() principal: Principal,
   ): Promise<InspectionRecordResponse> {
-    return this.vehicles.decideAppeal(id, inspectionId, body.decision, actorOf(principal), expectedVersion(ifMatch));
+    return this.appeals.decideAppeal(id, inspectionId, body.decision, actorOf(principal), expectedVersion(ifMatch));
   }
 
   @CorrectRoute(

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { InspectionAppealsService } from './inspection-appeals.service';
 import { InspectionSettingsController } from './inspection-settings.controller';
 import { VehiclesController } from './vehicles.controller';
 import { VehiclesService } from './vehicles.service';
@@ -6,6 +7,6 @@ import { ApprovalWithdrawalNotices } from './approval-withdrawal-notices';
 
 @Module({
   controllers: [VehiclesController, InspectionSettingsController],
-  providers: [VehiclesService, ApprovalWithdrawalNotices],
+  providers: [VehiclesService, InspectionAppealsService, ApprovalWithdrawalNotices],
 })
 export class VehiclesModule {}

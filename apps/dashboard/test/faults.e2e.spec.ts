@@ -121,7 +121,8 @@ describe('the dashboard as inspectors and approvers use it (issue 29 faults)', (
     await inspector.getByLabel('What is wrong: Brakes').fill('Front pads worn through');
     await inspector.getByRole('button', { name: 'Record the inspection' }).click();
     await hasText(inspector.locator('.alert.warn[role=status]'), 'failed on Brakes');
-    await hasText(inspector.locator('.facts'), 'Brakes: Front pads worn through');
+    // Left ungraded, the failed item is major (the select once defaulted to its first option, dangerous).
+    await hasText(inspector.locator('.facts'), 'Brakes (Major): Front pads worn through');
     await hasText(
       inspector.locator('.history li', { hasText: 'Front pads' }),
       'Failed: Brakes: Front pads worn through',

@@ -39,6 +39,9 @@ describe('graded inspections on the phone (issue 46)', () => {
     await page.getByRole('heading', { level: 1, name: `Vehicle ${plate} · Record an inspection` }).waitFor();
     await tickEveryItem(page);
     await page.getByLabel(failed, { exact: true }).uncheck();
+    // Folded until wanted: a failed item left ungraded is major.
+    await page.locator('details.grades > summary').click();
+    expect(await page.getByLabel(`Grade: ${failed}`).inputValue()).toBe('major');
     await page.getByLabel(`Grade: ${failed}`).selectOption(grade);
     await expectAccessible(page, `inspection with a ${grade} defect`);
     await page.getByRole('button', { name: 'Record the inspection' }).click();

@@ -166,6 +166,11 @@ function Checklist({
   const checklist = useRef<HTMLFieldSetElement>(null);
   const [unticked, setUnticked] = useState<string[]>([]);
   const [notesOpen, setNotesOpen] = useState(kept !== undefined && Object.keys(kept.defects).length > 0);
+  // Folded like the notes: a failed item left ungraded is major (the API's rule), so the checklist stays short on a
+  // phone; open at once when a kept inspection graded an item otherwise.
+  const [gradesOpen, setGradesOpen] = useState(
+    Object.values({ ...kept?.grades, ...waiting?.grades }).some((g) => g !== undefined && g !== 'major'),
+  );
   const read = () =>
     setUnticked(
       INSPECTION_ITEMS.filter(
@@ -270,22 +275,33 @@ function Checklist({
           ))}
         </fieldset>
         {unticked.length > 0 && (
-          <fieldset class="grades">
-            <legend>{w.vehicle.gradesLegend}</legend>
-            <p class="help">{w.vehicle.gradesHelp}</p>
-            {unticked.map((item) => (
-              <div key={item}>
-                <label for={`grade-${item}`}>{w.vehicle.gradeOf(w.checklist[item as InspectionItem])}</label>
-                <select id={`grade-${item}`} name={`grade-${item}`} defaultValue={grade(item)}>
-                  {GRADES.map((g) => (
-                    <option key={g} value={g}>
-                      {w.vehicle.grade[g]}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            ))}
-          </fieldset>
+          <details
+            class="grades"
+            open={gradesOpen}
+            onToggle={(event) => setGradesOpen((event.currentTarget as HTMLDetailsElement).open)}
+          >
+            <summary>{w.vehicle.gradesLegend}</summary>
+            {gradesOpen && (
+              <fieldset class="grades">
+                <legend>{w.vehicle.gradesLegend}</legend>
+                <p class="help">{w.vehicle.gradesHelp}</p>
+                {unticked.map((item) => (
+                  <div key={item}>
+                    <label for={`grade-${item}`}>{w.vehicle.gradeOf(w.checklist[item as InspectionItem])}</label>
+                    {/* A select's default is its selected option: a defaultValue prop on a select is only an
+                        attribute, which left every failed item on the first option, dangerous. */}
+                    <select id={`grade-${item}`} name={`grade-${item}`}>
+                      {GRADES.map((g) => (
+                        <option key={g} value={g} selected={g === grade(item)}>
+                          {w.vehicle.grade[g]}
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                ))}
+              </fieldset>
+            )}
+          </details>
         )}
         {unticked.length > 0 && (
           <details

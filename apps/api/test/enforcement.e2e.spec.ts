@@ -334,6 +334,25 @@ describeOnEachTier('roadside enforcement (issue 47)', (tier) => {
       await get(`/enforcement/notices/${notice.id}`).expect(401);
     });
 
+    it('texts a driver who reads Hausa the notice in Hausa, the link and the amount as in English', async () => {
+      const drivers = running.database.prisma.driver;
+      await drivers.update({ where: { id: f.ids.workingDriver }, data: { language: 'ha' } });
+      try {
+        const recorded = await record(keys.taskForce, {
+          vehicle: f.ids.linkedVehicle,
+          codes: ['TF-01'],
+          driver: f.ids.workingDriver,
+        }).expect(201);
+        const texts = await running.database.prisma.outboxMessage.findMany({ where: { to: '+233201000001' } });
+        const sms = texts.map((t) => t.text).find((t) => t.includes(recorded.body._id));
+        expect(sms).toMatch(
+          /sanarwar laifin hanya ga GR 1000-24: TF-01 Operating without a valid sticker\. Biya GHS 250\.00 kafin .*\/n\//,
+        );
+      } finally {
+        await drivers.update({ where: { id: f.ids.workingDriver }, data: { language: 'en' } });
+      }
+    });
+
     it("texts the identified driver (and a verified owner) a link to the notice's public page, which shows no more than it needs", async () => {
       const recorded = await record(keys.taskForce, {
         vehicle: f.ids.linkedVehicle,

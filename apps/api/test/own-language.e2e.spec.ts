@@ -131,6 +131,27 @@ describeOnEachTier("a person's own language", (tier) => {
     expect(await stored(ewe.body._id)).toBe('ee');
   });
 
+  it("sends a member of staff's invitation link in their language, and an English speaker's in English", async () => {
+    const add = (email: string, phone: string, language?: string) =>
+      http()
+        .post('/assembly/users/add')
+        .set('Authorization', f.keys.admin)
+        .send({ assembly: f.ids.assembly, name: 'Adwoa Ofori', email, phone, role: 'inspector', language });
+    const invited = async (user: string, phone: string) => {
+      await http().post('/auth/invitations').set('Authorization', f.keys.admin).send({ user }).expect(202);
+      const message = await running.database.prisma.outboxMessage.findFirst({ where: { to: phone } });
+      return message?.text ?? '';
+    };
+    const twi = await add('adwoa@ama.gov.gh', '0244000601', 'tw').expect(201);
+    const twiText = await invited(twi.body._id, '+233244000601');
+    expect(twiText).toMatch(/^Accra Metropolitan Assembly: wɔato wo nsa frɛ .* Fa adwoa@ama\.gov\.gh kɔ mu\./);
+    expect(twiText).toMatch(/token=[A-Za-z0-9_-]{43}&email=adwoa%40ama\.gov\.gh$/);
+    const english = await add('kojo@ama.gov.gh', '0244000602').expect(201);
+    expect(await invited(english.body._id, '+233244000602')).toMatch(
+      /^Accra Metropolitan Assembly: you are invited to the assembly dashboard\. You sign in with kojo@ama\.gov\.gh\./,
+    );
+  });
+
   it('refuses anyone not signed in (401), an ended session (401) and an API key (403: keys are not people)', async () => {
     await http().put(LANGUAGE).send({ language: 'tw' }).expect(401);
     const abena = await signIn('abena@ama.gov.gh');

@@ -11,9 +11,8 @@ import type { CertificatesService, VehicleCheck } from '../src/certificates/cert
 import type { AppConfig } from '../src/config';
 import type { MessageSender, RateLimits } from '../src/core/ports';
 import type { PublicRegistry } from '../src/core/public-registry';
-import { activationText, reminderText, withdrawalText } from '../src/i18n/sms-texts';
+import { activationText, noticeText, passwordLinkText, reminderText, withdrawalText } from '../src/i18n/sms-texts';
 import { USSD_FILES } from '../src/i18n/catalogues';
-import { passwordLinkText } from '../src/people/people.service';
 import { LANGUAGES, MessageCatalogue, type MessageKey } from '../src/ussd/message-catalogue';
 import { PublicChecksService } from '../src/ussd/public-checks.service';
 import { USSD_SCREEN_CHARS } from '../src/ussd/ussd-flow';
@@ -74,6 +73,10 @@ const budgetOf = (t: Template, encoding: SmsParts['encoding']) =>
 
 /** The longest failed inspection a notice names: the three longest items' words in the language (unsorted: any). */
 const LONGEST_ITEMS = [...INSPECTION_ITEMS];
+
+const STAFF_EMAIL = 'abena.mensah-owusu@kpone-katamanso.gov.gh'.padEnd(40, 'x');
+const STAFF_URL = `https://transport.example.gov.gh/dashboard/#/set-password?token=${'x'.repeat(43)}&email=${encodeURIComponent(STAFF_EMAIL)}`;
+const STAFF_ASSEMBLY = 'Kpone Katamanso Municipal Assembly, Tema Area'.padEnd(60, 'x');
 
 async function templates(): Promise<Template[]> {
   const list: Template[] = [];
@@ -153,21 +156,38 @@ async function templates(): Promise<Template[]> {
     const m = new MessageCatalogue(ZONE);
     for (const key of ['sms.help', 'sms.stopped', 'sms.started'] as const)
       list.push({ name: `${tag} ${key}`, text: m.format(language, key), budget: { gsm7: 1, ucs2: 2 } });
+    // Links to staff, in their language: an assembly's name of 60 characters, an e-mail of 40, the link about 140
+    // (in UCS-2, a language written with Ɔ, Ɛ or Ŋ, that is six or seven parts: staff links and notices are few).
+    list.push({
+      name: `${tag} invitation link`,
+      text: passwordLinkText('invitation', STAFF_ASSEMBLY, STAFF_EMAIL, 720, STAFF_URL, language),
+      budget: { gsm7: 3, ucs2: 7 },
+    });
+    list.push({
+      name: `${tag} password reset link`,
+      text: passwordLinkText('reset', STAFF_ASSEMBLY, STAFF_EMAIL, 1440, STAFF_URL, language),
+      budget: { gsm7: 3, ucs2: 7 },
+    });
+    // A roadside notice with two offences described at length, in each month (the due date's month name).
+    for (let month = 0; month < 12; month++)
+      list.push({
+        name: `${tag} roadside notice, month ${month + 1}`,
+        text: noticeText(
+          {
+            assembly: STAFF_ASSEMBLY,
+            plate: PLATE,
+            offences: 'TF-01 Operating without a valid sticker; TF-07 Loading or offloading at a no-stopping place',
+            amount: 'GHS 1,250.00',
+            due: new Date(Date.UTC(2027, month, 20, 10)),
+            // The page's token: the notice id, the secret's id and an HMAC (64 hex digits, the longest form).
+            link: `https://transport.example.gov.gh/n/${'x'.repeat(24)}.k1.${'y'.repeat(64)}`,
+          },
+          ZONE,
+          language,
+        ),
+        budget: { gsm7: 3, ucs2: 7 },
+      });
   }
-  // Links to staff: English only (a staff member's language is the dashboard's, kept in another table).
-  const email = 'abena.mensah-owusu@kpone-katamanso.gov.gh'.padEnd(40, 'x');
-  const url = `https://transport.example.gov.gh/dashboard/#/set-password?token=${'x'.repeat(43)}&email=${encodeURIComponent(email)}`;
-  const assembly = 'Kpone Katamanso Municipal Assembly, Tema Area'.padEnd(60, 'x');
-  list.push({
-    name: '[en] invitation link',
-    text: passwordLinkText('invitation', assembly, email, 720, url),
-    budget: 3,
-  });
-  list.push({
-    name: '[en] password reset link',
-    text: passwordLinkText('reset', assembly, email, 1440, url),
-    budget: 3,
-  });
   return list;
 }
 

@@ -11,7 +11,8 @@ import type { AppConfig } from '../config';
 import type { EnforcementStore, EventLog, MessageSender } from '../core/ports';
 import { APP_CONFIG, CLOCK, ENFORCEMENT_STORE, EVENT_LOG, MESSAGE_SENDER, SECRET_HASHER, STORES } from '../core/tokens';
 import { noticeOfToken, noticeToken } from './notice-links';
-import { cedis, noticePage, when } from './notice-page';
+import { noticeText } from '../i18n/sms-texts';
+import { cedis, noticePage } from './notice-page';
 
 /** What became of a notice's SMS to one person (logged as `event: "notice_sms"`). */
 export type NoticeSmsOutcome = 'sent' | 'not_proven' | 'no_phone' | 'refused';
@@ -53,14 +54,25 @@ export class NoticesService {
     const vehicle = (await this.stores.vehicles.findById(s.vehicleId))?.toState();
     const owner = vehicle ? (await this.stores.owners.findById(vehicle.ownerId))?.toState() : undefined;
     const assembly = (await this.stores.assemblies.findById(s.assemblyId))?.toState().name ?? 'your assembly';
-    const offences = s.offences.map((o) => `${o.code} ${o.description}`).join('; ');
-    const text =
-      `${assembly}: road traffic notice for ${vehicle?.registrationNumber ?? 'your vehicle'}: ${offences}. ` +
-      `Pay ${cedis(notice.amountDue(this.clock.now()))} by ${when(s.dueAt, this.config.timeZone, false)}. ` +
-      `Details, pay or contest: ${this.link(s.id)}`;
-    const outcome = { owner: await this.send(owner?.phone, owner?.verified === true, text) };
+    const text = (language?: string) =>
+      noticeText(
+        {
+          assembly,
+          plate: vehicle?.registrationNumber ?? '',
+          offences: s.offences.map((o) => `${o.code} ${o.description}`).join('; '),
+          amount: cedis(notice.amountDue(this.clock.now())),
+          due: s.dueAt,
+          link: this.link(s.id),
+        },
+        this.config.timeZone,
+        language,
+      );
+    // Each in their own language (English when they have none).
+    const outcome = { owner: await this.send(owner?.phone, owner?.verified === true, text(owner?.language)) };
     const driver = s.driverId ? (await this.stores.drivers.findById(s.driverId))?.toState() : undefined;
-    const result = driver ? { ...outcome, driver: await this.send(driver.phone, true, text) } : outcome;
+    const result = driver
+      ? { ...outcome, driver: await this.send(driver.phone, true, text(driver.language)) }
+      : outcome;
     this.events.info('notice_sms', { notice: s.id, ...result });
     return result;
   }

@@ -66,3 +66,31 @@ const ITEM_KEYS: Record<InspectionItem, SmsKey> = {
   brakes: 'item.brakes',
   licensePlate: 'item.licensePlate',
 };
+
+/**
+ * The SMS with a set-password link: an invitation (`within` hours) or a reset (`within` minutes), naming the e-mail
+ * to sign in with, in the staff member's language. Within its budget with an assembly's name of up to 60 characters
+ * and an e-mail of 40 (the link carries the e-mail too; test/sms-parts.spec.ts): staff links are few, and the address
+ * is what people lacked.
+ */
+export function passwordLinkText(
+  purpose: 'invitation' | 'reset',
+  assembly: string,
+  email: string,
+  within: number,
+  url: string,
+  language = 'en',
+): string {
+  return purpose === 'invitation'
+    ? catalogue('UTC').format(language, 'password.invitation', { assembly, email, hours: within, url })
+    : catalogue('UTC').format(language, 'password.reset', { assembly, email, minutes: within, url });
+}
+
+/** A roadside notice to a vehicle's owner or driver: the offences, the amount, the day to pay by and the page. */
+export function noticeText(
+  notice: { assembly: string; plate: string; offences: string; amount: string; due: Date; link: string },
+  timeZone: string,
+  language = 'en',
+): string {
+  return catalogue(timeZone).format(language, 'notice.issued', notice);
+}

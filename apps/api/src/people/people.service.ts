@@ -11,6 +11,7 @@ import {
   type SecretHasher,
 } from '@transport/domain';
 import type { AppConfig } from '../config';
+import { passwordLinkText } from '../i18n/sms-texts';
 import { AppError } from '../core/errors';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { hashPassword, passwordProblem, UNUSABLE_HASH, verifyPassword, PASSWORD_MAX } from '../core/platform/passwords';
@@ -37,22 +38,6 @@ import {
 
 const MINUTE = 60_000;
 
-/**
- * The SMS with a set-password link: an invitation (`within` hours) or a reset (`within` minutes), naming the e-mail
- * to sign in with. Three parts at most with an assembly's name of up to 60 characters and an e-mail of 40 (the link
- * carries the e-mail too; test/sms-parts.spec.ts): staff links are few, and the address is what people lacked.
- */
-export function passwordLinkText(
-  purpose: 'invitation' | 'reset',
-  assemblyName: string,
-  email: string,
-  within: number,
-  url: string,
-): string {
-  return purpose === 'invitation'
-    ? `${assemblyName}: you are invited to the assembly dashboard. You sign in with ${email}. Set your password within ${within} hours: ${url}`
-    : `${assemblyName} dashboard, ${email}: set a new password within ${within} minutes: ${url} (ignore this if you did not ask)`;
-}
 /** An address an account was signed in to from proves a reset's asker this long after the last sign-in. */
 const KNOWN_ADDRESS_MS = 90 * 24 * 60 * MINUTE;
 /** A session's last activity is written at most this often (not on every request). */
@@ -201,6 +186,7 @@ export class PeopleService implements OnApplicationShutdown, Authenticator {
       person.email,
       purpose === 'invitation' ? this.config.people.invitationHours : this.config.people.resetMinutes,
       url,
+      person.language,
     );
     try {
       await this.messages.send({ to: person.phone, text });

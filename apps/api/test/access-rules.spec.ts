@@ -89,6 +89,7 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['GET', '/admin/keys', 'admin'],
   ['POST', '/auth/sign-in', 'public'],
   ['GET', '/auth/session', 'assembly'],
+  ['PUT', '/auth/language', 'assembly'],
   ['POST', '/auth/sign-out', 'assembly'],
   ['POST', '/auth/invitations', 'admin assembly'],
   ['POST', '/auth/password-reset', 'public'],

@@ -392,6 +392,8 @@ describeOnEachTier('the interface operations', (tier) => {
           'role',
           'disabledAt',
           'awaitingConfirmation',
+          'language',
+          'nationwide',
           'createdAt',
           'updatedAt',
           '__v',

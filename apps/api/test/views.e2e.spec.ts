@@ -93,6 +93,9 @@ describeOnPostgres('who sees which fields: every role on every route', () => {
     if (route.path === '/auth/session') return undefined;
     // Hubtel's inbound SMS push (a GET with the message in its query): no record, only an SMS reply; ussd-sms.e2e.
     if (route.path === '/sms/hubtel') return undefined;
+    // The roadside's check log and offence catalogue are an assembly admin's and an enforcer's, per assembly: they hold
+    // no registry record (a check names its vehicle by id), and enforcement.e2e holds who may read them.
+    if (route.path === '/enforcement/checks' || route.path === '/enforcement/catalogue') return undefined;
     return `${ids[route.path] ? route.path.replace(':id', ids[route.path]) : route.path}${queries[route.path] ?? ''}`;
   };
 

@@ -13,6 +13,8 @@ describe('Language', () => {
     expect(parseLanguage(' EE ')).toBe('ee');
     expect(() => parseLanguage('fr')).toThrow(DomainError);
     expect(() => parseLanguage('fr')).toThrow(/language must be one of en, tw, gaa, ee, ha, dag/);
+    expect(() => parseLanguage(null)).toThrow(expect.objectContaining({ code: 'INVALID_LANGUAGE', field: 'language' }));
+    expect(() => parseLanguage(3)).toThrow(DomainError);
   });
 
   it.each([

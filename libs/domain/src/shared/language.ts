@@ -23,9 +23,13 @@ export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGE_CODES as readonly string[]).includes(value);
 }
 
-/** A language given by a person or a form (any letter case, spaces around), refused (INVALID_LANGUAGE) if not spoken here. */
-export function parseLanguage(value: string): Language {
-  const code = value.trim().toLowerCase();
+/**
+ * A language given by a person or a form (any letter case, spaces around), refused (INVALID_LANGUAGE) if not spoken
+ * here, null and other non-strings included.
+ */
+export function parseLanguage(value: unknown): Language {
+  // null or a number (a JSON body can send either) is refused as any other value not spoken here.
+  const code = typeof value === 'string' ? value.trim().toLowerCase() : '';
   if (!isLanguage(code)) {
     throw new DomainError(
       'INVALID_LANGUAGE',

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import {
   FRAUD_CLEAR_REASON_MAX,
@@ -8,6 +8,7 @@ import {
   type FraudThresholds,
 } from '@transport/domain';
 import { DATE, ID } from '../core/http/dto-support';
+import { ApiNullableObject } from '../core/http/openapi';
 import { CountParam, IdParam, LimitParam } from '../core/http/query-values';
 import type { FraudFlagRecord } from '../core/fraud-ports';
 import { PointBody } from '../trips/trips.dto';
@@ -37,6 +38,7 @@ export class FraudFlagClearedResponse {
   @ApiProperty({ description: 'Why, in their words.' }) reason!: string;
 }
 
+@ApiExtraModels(FraudFlagClearedResponse)
 export class FraudFlagResponse {
   @ApiProperty({ ...ID }) _id!: string;
   @ApiProperty({
@@ -64,7 +66,7 @@ export class FraudFlagResponse {
   details!: Record<string, unknown>;
   @ApiProperty({ description: 'The same in a plain English sentence.' }) explanation!: string;
   @ApiProperty({ ...DATE }) raisedAt!: string;
-  @ApiProperty({ type: FraudFlagClearedResponse, nullable: true, description: 'Null: open.' })
+  @ApiNullableObject(FraudFlagClearedResponse, { description: 'Null: open.' })
   cleared!: FraudFlagClearedResponse | null;
 }
 

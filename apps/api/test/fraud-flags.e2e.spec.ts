@@ -216,20 +216,26 @@ describeOnEachTier('signs of fraud (issue 46, item 6)', (tier) => {
     expect(low[0].details.direction).toBe('low');
   });
 
-  it('never blocks the work: with the flags unwritable, inspections and photos are recorded as ever', async () => {
+  it('never blocks the work: with the flags unwritable, inspections, photos and prints go through as ever', async () => {
     const prisma = running.database.prisma;
     const v = await vehicle();
+    // An approved vehicle whose inspection has no photo: its print would raise a flag.
+    const bare = await vehicle();
+    await inspect(bare, keys.inspector, {}, 'unwritable-bare').expect(200);
+    await http().post(`/vehicles/${bare}/approve`).set('Authorization', keys.approver).expect(200);
     await prisma.$executeRawUnsafe('ALTER TABLE fraud_flags RENAME TO fraud_flags_away');
     try {
-      // Quick after the last (a sign that cannot be written) and a photo used before (likewise).
+      // Quick after the last (a sign that cannot be written), a photo used before and a sticker without photos (likewise).
       await inspect(v, keys.inspector, { madeAt: madeAt(minute + 1) }, 'unwritable').expect(200);
       await photo(v, 'unwritable', jpeg({ seed: 46 })).expect(201);
+      await http().post(`/vehicles/${bare}/certificate`).set('Authorization', keys.approver).expect(200);
     } finally {
       await prisma.$executeRawUnsafe('ALTER TABLE fraud_flags_away RENAME TO fraud_flags');
     }
     const history = await http().get(`/vehicles/${v}/inspections`).set('Authorization', keys.inspector).expect(200);
     expect(history.body).toHaveLength(1);
-    expect((await flags('?limit=500')).filter((x) => x.vehicle === v)).toEqual([]);
+    expect(await running.database.prisma.inspectionPhoto.count({ where: { vehicleId: v } })).toBe(1);
+    expect((await flags('?limit=500')).filter((x) => x.vehicle === v || x.vehicle === bare)).toEqual([]);
   });
 
   it('lists by status and kind, paged; clears with a reason, audited, once', async () => {

@@ -28,6 +28,7 @@ import { PrismaIdempotencyRecords } from './persistence/prisma-idempotency.store
 import { PostgresObjectStorage } from './persistence/postgres-object-storage';
 import { S3ObjectStorage } from './persistence/s3-object-storage';
 import { PrismaInspectionPhotos } from './persistence/prisma-inspection-photos';
+import { PrismaFraudFlags } from './persistence/prisma-fraud-flags';
 import type { MessageSender, ObjectStorage, RateLimitRule, TextingPolicy } from './core/ports';
 import { PostgresRateLimits } from './persistence/postgres-rate-limits';
 import { OutboxMessageSender } from './persistence/outbox-message-sender';
@@ -60,6 +61,7 @@ import {
   RATE_LIMITS,
   IDEMPOTENCY_RECORDS,
   INSPECTION_PHOTOS,
+  FRAUD_FLAGS,
   OBJECT_STORAGE,
   REGISTRY_SEARCH,
   PUBLIC_REGISTRY,
@@ -308,6 +310,7 @@ export class PortsModule {
       { provide: IDEMPOTENCY_RECORDS, useValue: new PrismaIdempotencyRecords(database.prisma) },
       { provide: OBJECT_STORAGE, useValue: overrides.objects ?? objectStorageOf(config, database, () => clock.now()) },
       { provide: INSPECTION_PHOTOS, useValue: new PrismaInspectionPhotos(database.prisma) },
+      { provide: FRAUD_FLAGS, useValue: new PrismaFraudFlags(database.prisma) },
     ];
     return {
       module: PortsModule,

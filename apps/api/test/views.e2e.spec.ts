@@ -96,6 +96,9 @@ describeOnPostgres('who sees which fields: every role on every route', () => {
     // The roadside's check log and offence catalogue are an assembly admin's and an enforcer's, per assembly: they hold
     // no registry record (a check names its vehicle by id), and enforcement.e2e holds who may read them.
     if (route.path === '/enforcement/checks' || route.path === '/enforcement/catalogue') return undefined;
+    // The signs of fraud are an assembly admin's (the fixture's assembly key is an approver's: 403) and the national
+    // admin's; a flag names its vehicle by id and plate only, and fraud-flags.e2e holds who may read them.
+    if (route.path === '/assembly/fraud-flags') return undefined;
     return `${ids[route.path] ? route.path.replace(':id', ids[route.path]) : route.path}${queries[route.path] ?? ''}`;
   };
 

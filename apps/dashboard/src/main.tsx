@@ -5,6 +5,7 @@ import { useSession, type Session } from './api';
 import { language, setLanguage, startingLanguage, words as w } from './i18n';
 import { LanguageSwitch } from './language-switch';
 import { Compliance, complianceWindow } from './screens/compliance';
+import { FraudFlags, fraudFilters } from './screens/fraud-flags';
 import { DriverScreen } from './screens/driver';
 import { Find } from './screens/find';
 import { VehicleList } from './screens/vehicles';
@@ -236,7 +237,10 @@ function App() {
       />
     );
   else if (section === 'scan') screen = <ScanScreen />;
-  else if (section === 'compliance') {
+  else if (section === 'fraud-flags') {
+    const filters = fraudFilters(route.query);
+    screen = <FraudFlags key={`f${filters.status}${filters.kind}`} {...filters} />;
+  } else if (section === 'compliance') {
     const within = complianceWindow(route.query);
     screen = <Compliance key={`c${within}`} within={within} />;
   } else if (section === '' || section === 'queue')
@@ -264,7 +268,9 @@ function App() {
           <a
             href="#/"
             aria-current={
-              !['compliance', 'register', 'account', 'scan', 'find'].includes(section) && !list && !driverList
+              !['compliance', 'register', 'account', 'scan', 'find', 'fraud-flags'].includes(section) &&
+              !list &&
+              !driverList
                 ? 'page'
                 : undefined
             }
@@ -289,6 +295,11 @@ function App() {
           <a href="#/scan" aria-current={section === 'scan' ? 'page' : undefined}>
             {w.scan.nav}
           </a>
+          {session.person.role === 'admin' && (
+            <a href="#/fraud-flags" aria-current={section === 'fraud-flags' ? 'page' : undefined}>
+              {w.fraud.nav}
+            </a>
+          )}
         </nav>
         <div class="who">
           <LanguageSwitch session={session} changed={languageChanged} />

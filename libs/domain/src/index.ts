@@ -24,6 +24,7 @@ export * from './vehicle/inspection-checklist';
 export * from './vehicle/inspection-photo';
 export * from './vehicle/inspection-grades';
 export * from './vehicle/inspection-record';
+export * from './vehicle/fraud-signs';
 export * from './vehicle/vehicle-fields';
 export * from './vehicle/colours';
 export * from './vehicle/certificate';

@@ -1,6 +1,12 @@
 import { Module } from '@nestjs/common';
+import { FraudFlagsModule } from '../fraud-flags/fraud-flags.module';
 import { CertificatesController } from './certificates.controller';
 import { CertificatesService } from './certificates.service';
 
-@Module({ controllers: [CertificatesController], providers: [CertificatesService], exports: [CertificatesService] })
+@Module({
+  imports: [FraudFlagsModule],
+  controllers: [CertificatesController],
+  providers: [CertificatesService],
+  exports: [CertificatesService],
+})
 export class CertificatesModule {}

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   certificateDocuments,
   certificateVerdict,
@@ -21,6 +21,7 @@ import {
   vouchedDriver,
 } from '@transport/domain';
 import type { AppConfig } from '../config';
+import { FraudSignsService } from '../fraud-flags/fraud-signs.service';
 import type { AuditTrail, RateLimits } from '../core/ports';
 import type { PublicRegistry } from '../core/public-registry';
 import type { Ed25519CertificateSigner } from '../core/platform/certificate-signer';
@@ -122,6 +123,7 @@ export class CertificatesService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(PUBLIC_REGISTRY) private readonly registry: PublicRegistry,
     @Inject(RANDOM_SOURCE) private readonly random: RandomSource,
+    @Optional() private readonly fraudSigns?: FraudSignsService,
   ) {}
 
   /** Viewing: the sheet as it would print now, without a QR code; writes nothing (GET and HEAD). */
@@ -155,6 +157,8 @@ export class CertificatesService {
         },
       ]),
     );
+    // A sticker printed without photo evidence of the inspection is a sign of fraud (never refusing the print).
+    await this.fraudSigns?.stickerPrinted(s, approvedAt);
     const [vehicle, documents] = await this.sheet(s, issuedAt);
     const checkCode = await this.registry.checkCodeOf(s.id, newCheckCode(this.random));
     return {

@@ -55,6 +55,8 @@ export const PUBLIC_REGISTRY = Symbol('PUBLIC_REGISTRY');
 export const OBJECT_STORAGE = Symbol('OBJECT_STORAGE');
 /** The records of inspections' photos (InspectionPhotos). */
 export const INSPECTION_PHOTOS = Symbol('INSPECTION_PHOTOS');
+/** The signs of fraud: flags, thresholds, stations' locations (core/fraud-ports.ts FraudFlags). */
+export const FRAUD_FLAGS = Symbol('FRAUD_FLAGS');
 
 /** The roadside's store (issue 47): the check log, offence catalogues and notices (core/ports.ts EnforcementStore). */
 export const ENFORCEMENT_STORE = Symbol('ENFORCEMENT_STORE');

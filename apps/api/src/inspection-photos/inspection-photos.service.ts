@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   DomainError,
   geoPoint,
@@ -16,6 +16,7 @@ import { assertAssemblyDuty } from '../core/auth/duties';
 import { AppError } from '../core/errors';
 import type { InspectionPhotoRecord, InspectionPhotos, ObjectStorage, StoredObject } from '../core/ports';
 import { CLOCK, ID_GENERATOR, INSPECTION_PHOTOS, OBJECT_STORAGE, STORES } from '../core/tokens';
+import { FraudSignsService } from '../fraud-flags/fraud-signs.service';
 import { imageTypeOf, withoutLocation } from './image-bytes';
 
 /** The largest photo taken (413 past it): the dashboard downsizes on the phone to well under it. */
@@ -67,6 +68,7 @@ export class InspectionPhotosService {
     @Inject(INSPECTION_PHOTOS) private readonly photos: InspectionPhotos,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Optional() private readonly fraudSigns?: FraudSignsService,
   ) {}
 
   async upload(
@@ -88,7 +90,7 @@ export class InspectionPhotosService {
         ? undefined
         : geoPoint(upload.longitude as number, upload.latitude as number, 'takenWhere');
     await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'inspectVehicle');
-    await this.vehicle(vehicleId, actor);
+    const vehicle = await this.vehicle(vehicleId, actor);
     if (!bytes || bytes.length === 0)
       throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the photo as the request body: JPEG, PNG or WebP bytes');
     const type = imageTypeOf(bytes);
@@ -123,6 +125,8 @@ export class InspectionPhotosService {
       receivedAt: this.clock.now(),
     };
     const { photo, created } = await this.photos.add(record);
+    // A photo whose bytes were used before is a sign of fraud (raised once it is stored; it never fails the upload).
+    if (created) await this.fraudSigns?.photoStored(photo, vehicle.toState());
     return { photo: this.view(photo, await this.seesLocation(actor)), created };
   }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { FraudFlagsModule } from '../fraud-flags/fraud-flags.module';
 import { InspectionAppealsService } from './inspection-appeals.service';
 import { InspectionSettingsController } from './inspection-settings.controller';
 import { VehiclesController } from './vehicles.controller';
@@ -6,6 +7,7 @@ import { VehiclesService } from './vehicles.service';
 import { ApprovalWithdrawalNotices } from './approval-withdrawal-notices';
 
 @Module({
+  imports: [FraudFlagsModule],
   controllers: [VehiclesController, InspectionSettingsController],
   providers: [VehiclesService, InspectionAppealsService, ApprovalWithdrawalNotices],
 })

@@ -16,6 +16,7 @@ import {
   type Clock,
   type DataStores,
   type IdGenerator,
+  type InspectionRecord,
   type Page,
   type PageRequest,
   type UnitOfWork,
@@ -29,6 +30,7 @@ import { placeNew, transferRecord } from '../core/auth/jurisdiction';
 import { changeAggregate, correctAggregate, type Transition } from '../core/change-aggregate';
 import { APP_CONFIG, CLOCK, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
 import type { AppConfig } from '../config';
+import { FraudSignsService } from '../fraud-flags/fraud-signs.service';
 import { ApprovalWithdrawalNotices } from './approval-withdrawal-notices';
 
 /** INSPECTION_MADE_MAX_AGE_HOURS's default, for a service built without the app's configuration (its specs). */
@@ -79,6 +81,7 @@ export class VehiclesService {
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Optional() @Inject(APP_CONFIG) private readonly config?: Pick<AppConfig, 'inspectionMadeMaxAgeHours'>,
     @Optional() private readonly notices?: ApprovalWithdrawalNotices,
+    @Optional() private readonly fraudSigns?: FraudSignsService,
   ) {}
 
   /** A page of vehicles in the request's order (newest first by default), with the stations and unions they link to. */
@@ -199,6 +202,7 @@ export class VehiclesService {
     await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'inspectVehicle');
     const maxAgeHours = this.config?.inspectionMadeMaxAgeHours ?? MADE_MAX_AGE_HOURS;
     let withdrawnAt: Date | undefined;
+    let recorded: InspectionRecord | undefined;
     const action = kind === 'inspect' ? 'VehicleInspected' : 'VehicleReinspected';
     const saved = await this.change(id, actor, expectedVersion, action, async (v, at, ctx) => {
       const wasApproved = v.toState().approved;
@@ -218,6 +222,7 @@ export class VehiclesService {
       else v.reinspect(checklist, actor.id, at, defects, made, details);
       const record = v.recordedInspection();
       if (record) await ctx.vehicles.addInspection(record);
+      recorded = record;
       if (wasApproved && !v.toState().approved) withdrawnAt = at;
     });
     // A failure withdrew the approval and its sticker: the owner is told (after the change is stored).
@@ -226,6 +231,8 @@ export class VehiclesService {
       const failed = blockingInspectionItems(state.inspectionChecklist ?? {}, state.inspectionGrades);
       await this.notices?.notify(state, failed, withdrawnAt);
     }
+    // Signs of fraud, once the inspection is stored: they never fail it (the service swallows its own failures).
+    if (recorded) await this.fraudSigns?.inspectionRecorded(recorded, saved.toState());
     return this.respond(saved);
   }
 

@@ -34,6 +34,8 @@ export const DUTIES = {
   decideNotices: ['admin', 'approver'],
   // An approver or admin an assembly admin creates acts only once another admin (or the national admin) confirms it.
   confirmAssemblyUsers: ['admin'],
+  // Signs of fraud (issue 46, item 6): the assembly admin reviews its flags and clears them, and sets their thresholds.
+  reviewFraudSigns: ['admin'],
 } as const satisfies Record<string, readonly AssemblyRole[]>;
 export type Duty = keyof typeof DUTIES;
 
@@ -56,6 +58,7 @@ const WORDS: Record<Duty, string> = {
   manageOffences: "keeping the assembly's offence catalogue",
   readCheckLog: 'reading the roadside check log',
   decideNotices: 'deciding or cancelling a notice',
+  reviewFraudSigns: 'reviewing signs of fraud',
 };
 
 /** Refuses (DUTY_NOT_ALLOWED, 403) an assembly user whose role does not carry this duty. */

@@ -65,6 +65,7 @@ export const ERROR_KINDS = {
   VEHICLE_ALREADY_APPROVED: 'conflict',
   APPEAL_ALREADY_LODGED: 'conflict',
   APPEAL_ALREADY_DECIDED: 'conflict',
+  FRAUD_FLAG_ALREADY_CLEARED: 'conflict',
   INSPECTION_SUPERSEDED: 'conflict',
   VEHICLE_REGISTRATION_TAKEN: 'conflict',
   // Well-formed, but the state or a reference does not allow it (422).

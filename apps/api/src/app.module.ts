@@ -11,6 +11,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { PortsModule } from './ports.module';
 import { DriversModule } from './drivers/drivers.module';
 import { EnforcementModule } from './enforcement/enforcement.module';
+import { OfficerModule } from './officer/officer.module';
 import { OwnersModule } from './owners/owners.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PeopleModule } from './people/people.module';
@@ -57,6 +58,7 @@ export class AppModule {
         UssdModule,
         ReportsModule,
         EnforcementModule,
+        OfficerModule,
         ...(config.paymentBasePath
           ? [RouterModule.register([{ path: config.paymentBasePath, module: PaymentsModule }])]
           : []),

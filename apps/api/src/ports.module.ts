@@ -28,6 +28,7 @@ import { PrismaIdempotencyRecords } from './persistence/prisma-idempotency.store
 import { PostgresObjectStorage } from './persistence/postgres-object-storage';
 import { S3ObjectStorage } from './persistence/s3-object-storage';
 import { PrismaInspectionPhotos } from './persistence/prisma-inspection-photos';
+import { PrismaNoticePhotos, PrismaOfficerRecords } from './persistence/prisma-officer-records';
 import type { MessageSender, ObjectStorage, RateLimitRule, TextingPolicy } from './core/ports';
 import { PostgresRateLimits } from './persistence/postgres-rate-limits';
 import { OutboxMessageSender } from './persistence/outbox-message-sender';
@@ -60,6 +61,8 @@ import {
   RATE_LIMITS,
   IDEMPOTENCY_RECORDS,
   INSPECTION_PHOTOS,
+  NOTICE_PHOTOS,
+  OFFICER_RECORDS,
   OBJECT_STORAGE,
   REGISTRY_SEARCH,
   PUBLIC_REGISTRY,
@@ -308,6 +311,8 @@ export class PortsModule {
       { provide: IDEMPOTENCY_RECORDS, useValue: new PrismaIdempotencyRecords(database.prisma) },
       { provide: OBJECT_STORAGE, useValue: overrides.objects ?? objectStorageOf(config, database, () => clock.now()) },
       { provide: INSPECTION_PHOTOS, useValue: new PrismaInspectionPhotos(database.prisma) },
+      { provide: NOTICE_PHOTOS, useValue: new PrismaNoticePhotos(database.prisma) },
+      { provide: OFFICER_RECORDS, useValue: new PrismaOfficerRecords(database.prisma) },
     ];
     return {
       module: PortsModule,

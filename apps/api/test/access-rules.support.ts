@@ -5,6 +5,7 @@ import { HealthController } from '../src/core/health.controller';
 import { InspectionPhotosModule } from '../src/inspection-photos/inspection-photos.module';
 import { DriversModule } from '../src/drivers/drivers.module';
 import { EnforcementModule } from '../src/enforcement/enforcement.module';
+import { OfficerModule } from '../src/officer/officer.module';
 import { OwnersModule } from '../src/owners/owners.module';
 import { PaymentsModule } from '../src/payments/payments.module';
 import { PeopleModule } from '../src/people/people.module';
@@ -36,6 +37,7 @@ export function controllersOfApp(): Type[] {
     UssdModule,
     ReportsModule,
     EnforcementModule,
+    OfficerModule,
   ];
   return [...features.flatMap((m) => (Reflect.getMetadata('controllers', m) as Type[]) ?? []), HealthController];
 }

@@ -96,6 +96,9 @@ describeOnPostgres('who sees which fields: every role on every route', () => {
     // The roadside's check log and offence catalogue are an assembly admin's and an enforcer's, per assembly: they hold
     // no registry record (a check names its vehicle by id), and enforcement.e2e holds who may read them.
     if (route.path === '/enforcement/checks' || route.path === '/enforcement/catalogue') return undefined;
+    // An enforcer's own day and work pack answer enforcers only (the fixture's assembly key is an inspector's, 403):
+    // offence-photos.e2e holds what they show (the pack's driver as hashes only).
+    if (route.path === '/enforcement/my-day' || route.path === '/enforcement/work-pack') return undefined;
     return `${ids[route.path] ? route.path.replace(':id', ids[route.path]) : route.path}${queries[route.path] ?? ''}`;
   };
 

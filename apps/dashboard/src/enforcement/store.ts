@@ -1,0 +1,101 @@
+import type { components } from '@transport/api-client';
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+
+// What an enforcer's phone keeps (issue 47): the roadside work pack (the vehicles they meet, the offence catalogue),
+// and what was done without a signal, waiting to be sent: offences with their photos (each with its Idempotency-Key,
+// so a send whose answer was lost is never a second notice or photo) and the log entries of checks. Keyed by person,
+// as the inspectors' outbox is; signing out deletes the pack, not the work waiting to be sent.
+
+export type RoadsidePackVehicle = components['schemas']['EnforcementPackVehicleResponse'];
+export type Catalogue = components['schemas']['CatalogueResponse'];
+type Point = { type: 'Point'; coordinates: [number, number] };
+
+export interface RoadsidePack {
+  personId: string;
+  fetchedAt: string;
+  vehicles: RoadsidePackVehicle[];
+  catalogue?: Catalogue;
+}
+
+/** An offence recorded on the phone, not yet (wholly) accepted by the service. */
+export interface QueuedOffence {
+  /** The offence's Idempotency-Key (its photos' keys are made from it). */
+  key: string;
+  personId: string;
+  vehicleId: string;
+  plate: string;
+  codes: string[];
+  notes?: string;
+  madeAt: string;
+  madeWhere?: Point;
+  /** The photos, downsized on the phone, in the order taken. */
+  photos: Blob[];
+  /** Set once the service recorded the notice; then its photos are sent. */
+  noticeId?: string;
+  /** How many photos the service has. */
+  photosSent: number;
+  state: 'waiting' | 'refused';
+  problem?: string;
+}
+
+/** A check made from the pack without a signal: its log entry, sent when the signal returns. */
+export interface QueuedCheck {
+  key: string;
+  personId: string;
+  plate?: string;
+  token?: string;
+  madeAt: string;
+}
+
+interface RoadsideDb extends DBSchema {
+  pack: { key: string; value: RoadsidePack };
+  offences: { key: string; value: QueuedOffence };
+  checks: { key: string; value: QueuedCheck };
+}
+
+let opened: Promise<IDBPDatabase<RoadsideDb>> | undefined;
+const db = () =>
+  (opened ??= openDB<RoadsideDb>('dashboard-roadside', 1, {
+    upgrade(store) {
+      store.createObjectStore('pack', { keyPath: 'personId' });
+      store.createObjectStore('offences', { keyPath: 'key' });
+      store.createObjectStore('checks', { keyPath: 'key' });
+    },
+  }));
+
+const changes = new EventTarget();
+/** Tells the screens that the queue changed (a count to show again). */
+export function onQueueChange(listener: () => void): () => void {
+  changes.addEventListener('change', listener);
+  return () => changes.removeEventListener('change', listener);
+}
+const changed = () => changes.dispatchEvent(new Event('change'));
+
+export const roadsidePack = async (personId: string) => (await db()).get('pack', personId);
+export const keepRoadsidePack = async (pack: RoadsidePack) => void (await (await db()).put('pack', pack));
+/** Sign-out: the person's pack leaves the phone (work waiting to be sent stays, as inspections do). */
+export const forgetRoadsidePack = async (personId: string) => void (await (await db()).delete('pack', personId));
+
+export async function queuedOffences(personId: string): Promise<QueuedOffence[]> {
+  return (await (await db()).getAll('offences')).filter((o) => o.personId === personId);
+}
+export async function keepOffence(offence: QueuedOffence): Promise<void> {
+  await (await db()).put('offences', offence);
+  changed();
+}
+export async function dropOffence(key: string): Promise<void> {
+  await (await db()).delete('offences', key);
+  changed();
+}
+
+export async function queuedChecks(personId: string): Promise<QueuedCheck[]> {
+  return (await (await db()).getAll('checks')).filter((c) => c.personId === personId);
+}
+export async function keepCheck(check: QueuedCheck): Promise<void> {
+  await (await db()).put('checks', check);
+  changed();
+}
+export async function dropCheck(key: string): Promise<void> {
+  await (await db()).delete('checks', key);
+  changed();
+}

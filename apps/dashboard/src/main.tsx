@@ -33,7 +33,7 @@ import {
 import { currentKeys } from './certificate-check';
 import { expirePack, forgetPack, refreshPack } from './offline/pack';
 import { InspectByPlate, UnmatchedIndicator, UnmatchedList } from './offline/unmatched';
-import { EnforcerNav, forgetEnforcerPack, MyDay, RoadsideCheck } from './enforcement/screens';
+import { EnforcerNav, forgetEnforcerPack, forgetEnforcerPacks, MyDay, RoadsideCheck } from './enforcement/screens';
 
 /** The route: the part of the address after `#`, as a path and its query (the token of a password link, say). */
 function currentRoute(): { path: string; query: URLSearchParams } {
@@ -93,6 +93,7 @@ function App() {
     forgetSession();
     // The work pack never outlives the session.
     void forgetPack().catch(() => undefined);
+    void forgetEnforcerPacks();
   }, []);
   useSession(session ?? undefined, ended);
 
@@ -124,6 +125,7 @@ function App() {
           if (shown && !current) setNotice(w.signIn.ended);
           // Nobody is signed in: no work pack stays on the phone.
           if (!current) void forgetPack().catch(() => undefined);
+          if (!current) void forgetEnforcerPacks();
           // The same session as the one shown: nothing to render again (a screen being worked on stays as it is).
           setSession((now) =>
             now && current && now.person._id === current.person._id && now.csrfToken === current.csrfToken

@@ -113,7 +113,7 @@ describe('the enforcement officer on the phone (issue 47)', () => {
     ).toBe(1);
   });
 
-  it('answers from the work pack without a signal, saying how old it is, and logs the check when back', async () => {
+  it('answers from the sealed work pack without a signal, saying how old it is', async () => {
     // The pack (vehicles, the catalogue) reached the phone at sign-in.
     await eventually(
       () =>
@@ -123,14 +123,29 @@ describe('the enforcement officer on the phone (issue 47)', () => {
               const open = indexedDB.open('dashboard-roadside');
               open.onsuccess = () => {
                 const all = open.result.transaction('pack').objectStore('pack').getAll();
-                all.onsuccess = () => resolve(all.result.some((p: { catalogue?: unknown }) => p.catalogue));
+                all.onsuccess = () => resolve(all.result.length === 1);
                 all.onerror = () => resolve(false);
               };
               open.onerror = () => resolve(false);
             }),
         ),
-      'the work pack and catalogue on the phone',
+      'the work pack on the phone',
     );
+    // Sealed: no plate lies in clear in the browser's files.
+    const stored = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const open = indexedDB.open('dashboard-roadside');
+          open.onsuccess = () => {
+            const all = open.result.transaction('pack').objectStore('pack').getAll();
+            all.onsuccess = () =>
+              resolve(
+                JSON.stringify(all.result.map((p: { sealed: ArrayBuffer }) => new TextDecoder().decode(p.sealed))),
+              );
+          };
+        }),
+    );
+    expect(stored).not.toContain('5505');
     await context.setOffline(true);
     await check('GE 5505 20', 'DL-0001-2020');
     await hasText(answer(), 'No signal: from the work pack of');

@@ -6,6 +6,7 @@ import { Camera } from '../screens/scan';
 import { dateTime, day, Done, Loading, ProblemMessage, Title, useLoad } from '../ui';
 import {
   forgetRoadsidePack,
+  forgetRoadsidePacks,
   keepOffence,
   onQueueChange,
   queuedOffences,
@@ -76,6 +77,8 @@ export function EnforcerNav({ session, section }: { session: Session; section: s
 
 /** Signing out: the enforcer's pack leaves the phone with the session. */
 export const forgetEnforcerPack = (personId: string) => forgetRoadsidePack(personId).catch(() => undefined);
+/** The session ended, or the service says nobody is signed in: every roadside pack leaves the phone. */
+export const forgetEnforcerPacks = () => forgetRoadsidePacks().catch(() => undefined);
 
 function Answer({ checked }: { checked: Checked }) {
   const { answer, packFrom } = checked;

@@ -47,8 +47,17 @@ export interface QueuedCheck {
   madeAt: string;
 }
 
+/** The pack as written to IndexedDB: whose, when, and the rest encrypted (AES-GCM, a new IV each time). */
+interface SealedRoadsidePack {
+  personId: string;
+  fetchedAt: string;
+  iv: Uint8Array<ArrayBuffer>;
+  sealed: ArrayBuffer;
+}
+
 interface RoadsideDb extends DBSchema {
-  pack: { key: string; value: RoadsidePack };
+  pack: { key: string; value: SealedRoadsidePack };
+  keys: { key: string; value: CryptoKey };
   offences: { key: string; value: QueuedOffence };
   checks: { key: string; value: QueuedCheck };
 }
@@ -58,6 +67,7 @@ const db = () =>
   (opened ??= openDB<RoadsideDb>('dashboard-roadside', 1, {
     upgrade(store) {
       store.createObjectStore('pack', { keyPath: 'personId' });
+      store.createObjectStore('keys');
       store.createObjectStore('offences', { keyPath: 'key' });
       store.createObjectStore('checks', { keyPath: 'key' });
     },
@@ -71,10 +81,42 @@ export function onQueueChange(listener: () => void): () => void {
 }
 const changed = () => changes.dispatchEvent(new Event('change'));
 
-export const roadsidePack = async (personId: string) => (await db()).get('pack', personId);
-export const keepRoadsidePack = async (pack: RoadsidePack) => void (await (await db()).put('pack', pack));
+/**
+ * The key the pack is sealed with: made by WebCrypto non-extractable (no script can read its bytes), kept as a key
+ * object in IndexedDB, as the inspectors' pack's (docs/dashboard.md, "The work pack", says what that protects against).
+ */
+async function packKey(): Promise<CryptoKey> {
+  const store = await db();
+  const kept = await store.get('keys', 'pack-key');
+  if (kept) return kept;
+  const made = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+  await store.put('keys', made, 'pack-key');
+  return made;
+}
+
+export async function roadsidePack(personId: string): Promise<RoadsidePack | undefined> {
+  const store = await db();
+  const kept = await store.get('pack', personId);
+  const key = await store.get('keys', 'pack-key');
+  if (!kept || !key) return undefined;
+  const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: kept.iv }, key, kept.sealed);
+  return JSON.parse(new TextDecoder().decode(plain)) as RoadsidePack;
+}
+
+export async function keepRoadsidePack(pack: RoadsidePack): Promise<void> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const plain = new TextEncoder().encode(JSON.stringify(pack));
+  const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await packKey(), plain);
+  await (await db()).put('pack', { personId: pack.personId, fetchedAt: pack.fetchedAt, iv, sealed });
+}
+
 /** Sign-out: the person's pack leaves the phone (work waiting to be sent stays, as inspections do). */
 export const forgetRoadsidePack = async (personId: string) => void (await (await db()).delete('pack', personId));
+/** The session ended (or nobody is signed in): no roadside pack, and no key, stays on the phone. */
+export async function forgetRoadsidePacks(): Promise<void> {
+  const store = await db();
+  await Promise.all([store.clear('pack'), store.clear('keys')]);
+}
 
 export async function queuedOffences(personId: string): Promise<QueuedOffence[]> {
   return (await (await db()).getAll('offences')).filter((o) => o.personId === personId);

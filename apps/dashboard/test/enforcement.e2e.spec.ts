@@ -10,6 +10,7 @@ const EMAIL = 'abena.roadside@ama.gov.gh';
 const PHONE = '+233244000447';
 const PASSWORD = 'a long road to bolgatanga';
 const PLATE = 'GE 5505-20';
+const ADMIN_EMAIL = 'efua.supervisor@ama.gov.gh';
 /** The smallest PNG (1x1), a photo the phone can decode and draw. */
 const PIXEL = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
@@ -37,6 +38,18 @@ describe('the enforcement officer on the phone (issue 47)', () => {
         )
       )[0].n,
     );
+  /** The password link's token in the last SMS to a phone. */
+  const linkTo = async (phone: string) => {
+    const [message] = await running.query('SELECT text FROM outbox_messages WHERE "to" = $1 ORDER BY id DESC', [phone]);
+    return /token=([A-Za-z0-9_-]{43})/.exec(String(message?.text))?.[1];
+  };
+  const signIn = async (email: string, landing: string) => {
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    await page.getByLabel('Email address').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await heading(landing).waitFor();
+  };
   const check = async (plate: string, licence = '') => {
     await page.getByLabel('Plate').fill(plate);
     await page.getByLabel("Driver's licence number").fill(licence);
@@ -55,19 +68,20 @@ describe('the enforcement officer on the phone (issue 47)', () => {
     const [assembly] = await running.query(`SELECT "assemblyId" FROM assembly_users WHERE email = $1`, [
       running.demo.inspector,
     ]);
+    // An assembly admin (added and given a password with the demo admin key) adds the officer from the staff form.
     const added = await api('/assembly/users/add', {
       assembly: assembly.assemblyId,
-      name: 'Abena Roadside',
-      email: EMAIL,
-      phone: PHONE,
-      role: 'enforcer',
+      name: 'Efua Supervisor',
+      email: ADMIN_EMAIL,
+      phone: '+233244000448',
+      role: 'admin',
     });
     expect(added.status).toBe(201);
-    officer = ((await added.json()) as { _id: string })._id;
-    expect((await api('/auth/invitations', { user: officer })).status).toBe(202);
-    const [message] = await running.query('SELECT text FROM outbox_messages WHERE "to" = $1 ORDER BY id DESC', [PHONE]);
-    const token = /token=([A-Za-z0-9_-]{43})/.exec(String(message?.text))?.[1];
-    expect((await api('/auth/password', { token, password: PASSWORD })).status).toBe(204);
+    const adminId = ((await added.json()) as { _id: string })._id;
+    expect((await api('/auth/invitations', { user: adminId })).status).toBe(202);
+    expect((await api('/auth/password', { token: await linkTo('+233244000448'), password: PASSWORD })).status).toBe(
+      204,
+    );
     const catalogue = await api('/enforcement/catalogue', {
       assembly: assembly.assemblyId,
       offences: [
@@ -93,13 +107,36 @@ describe('the enforcement officer on the phone (issue 47)', () => {
     await running?.stop();
   });
 
-  it('checks a vehicle by a plate in any spelling with a signal: sticker, documents, driver, notices', async () => {
+  it('lets an assembly admin add an enforcement officer from the staff form', async () => {
     await page.goto(url);
-    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
-    await page.getByLabel('Email address').fill(EMAIL);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await heading('Check a vehicle').waitFor();
+    await signIn(ADMIN_EMAIL, 'Work queues');
+    await page.goto(`${url}#/account`);
+    await page.getByRole('heading', { level: 2, name: 'Staff of the assembly' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Abena Roadside');
+    await page.getByLabel('Email address', { exact: true }).fill(EMAIL);
+    await page.getByLabel('Phone', { exact: true }).fill(PHONE);
+    await page.getByLabel('Role').selectOption({ label: 'Enforcement officer' });
+    await page.getByRole('button', { name: 'Add them' }).click();
+    const abena = page.locator('.cards > li', { hasText: 'Abena Roadside' });
+    await hasText(abena, 'Enforcement officer');
+    await hasText(abena, 'Active');
+    await expectAccessible(page, 'staff with an enforcement officer');
+    await page.getByRole('button', { name: 'Send the password link to Abena Roadside' }).click();
+    await hasText(page.getByRole('status'), "A link to set a password is on its way to Abena Roadside's phone.");
+    [{ id: officer }] = (await running.query('SELECT id FROM assembly_users WHERE email = $1', [EMAIL])) as Array<{
+      id: string;
+    }>;
+    const set = await fetch(new URL('/auth/password', url), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: await linkTo(PHONE), password: PASSWORD }),
+    });
+    expect(set.status).toBe(204);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+  });
+
+  it('checks a vehicle by a plate in any spelling with a signal: sticker, documents, driver, notices', async () => {
+    await signIn(EMAIL, 'Check a vehicle');
     await check('ge-55O5 20', 'dl 0001 2020');
     await hasText(answer(), 'Sticker genuine and current');
     await hasText(answer(), PLATE);

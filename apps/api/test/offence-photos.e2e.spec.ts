@@ -157,6 +157,21 @@ describeOnEachTier('offence photos and the officer’s day (issue 47)', (tier) =
       ['GR 1000-24', officerId],
     ]);
     expect(Date.parse(day.body.since)).toBeLessThanOrEqual(Date.now());
+    expect(day.body.nationwide).toBe(false);
+    const police = (
+      await post('/assembly/users/add', f.keys.admin, {
+        assembly: f.ids.otherAssembly,
+        name: 'Insp. Day',
+        email: 'insp.day@police.gov.gh',
+        phone: '0244999505',
+        role: 'enforcer',
+        nationwide: true,
+      }).expect(201)
+    ).body._id as string;
+    const policeKey = (await post('/admin/keys', f.keys.admin, { role: 'assembly', principal: police }).expect(201))
+      .body.key as string;
+    const policeDay = await http().get('/enforcement/my-day').set('Authorization', policeKey).expect(200);
+    expect(policeDay.body).toMatchObject({ nationwide: true, notices: [], checks: [] });
     const colleague = await http().get('/enforcement/my-day').set('Authorization', keys.colleague).expect(200);
     expect(colleague.body.notices).toEqual([]);
     const admin = await http().get('/enforcement/my-day').set('Authorization', keys.admin);

@@ -244,4 +244,49 @@ describe('the enforcement officer on the phone (issue 47)', () => {
     await expectAccessible(page, "the officer's day");
     expect(problems).toEqual([]);
   });
+
+  it('lets a police officer (nationwide) record an offence under the catalogue of the assembly where it was made', async () => {
+    const asAdmin = (path: string, body: unknown) =>
+      fetch(new URL(path, url), {
+        method: 'POST',
+        headers: { Authorization: running.keys.admin, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const [tema] = await running.query(`SELECT id FROM assemblies WHERE name = 'Tema Metropolitan Assembly'`);
+    const catalogue = await asAdmin('/enforcement/catalogue', {
+      assembly: tema.id,
+      offences: [
+        { code: 'TM-09', description: 'Obstructing traffic', bylaw: 's. 9', fine: 5_000, daysToPay: 7, surcharge: 0 },
+      ],
+    });
+    expect(catalogue.status).toBe(201);
+    const added = await asAdmin('/assembly/users/add', {
+      assembly: tema.id,
+      name: 'Insp. Adjei',
+      email: 'adjei@police.gov.gh',
+      phone: '+233244000449',
+      role: 'enforcer',
+      nationwide: true,
+    });
+    expect(added.status).toBe(201);
+    const police = ((await added.json()) as { _id: string })._id;
+    expect((await asAdmin('/auth/invitations', { user: police })).status).toBe(202);
+    expect((await asAdmin('/auth/password', { token: await linkTo('+233244000449'), password: PASSWORD })).status).toBe(
+      204,
+    );
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn('adjei@police.gov.gh', 'Check a vehicle');
+    await check(PLATE);
+    await hasText(answer(), PLATE);
+    const where = page.getByLabel('Where the offence was made (assembly)');
+    await eventually(async () => (await where.locator('option').count()) > 1, 'the assemblies to choose from');
+    await where.selectOption({ label: 'Tema Metropolitan Assembly' });
+    await page.getByLabel(/TM-09 Obstructing traffic/).check();
+    await expectAccessible(page, "a police officer's offence form");
+    await page.getByRole('button', { name: 'Record the offence' }).click();
+    await hasText(page.locator('.alert.done[role=status]'), `Notice recorded for ${PLATE}`);
+    const [notice] = await running.query('SELECT "assemblyId" FROM notices WHERE "officerId" = $1', [police]);
+    expect(notice.assemblyId).toBe(tema.id);
+    expect(problems).toEqual([]);
+  });
 });

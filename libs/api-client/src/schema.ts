@@ -4615,6 +4615,8 @@ export interface components {
             createdAt: string;
         };
         OfficerDayResponse: {
+            /** @description Whether the officer works nationwide (a police traffic officer): each offence names the assembly where it was made, whose catalogue applies. */
+            nationwide: boolean;
             /**
              * Format: date-time
              * @description The start of the officer's day (midnight in the service's time zone).

@@ -45,6 +45,7 @@ export class OfficerDayService {
   async today(actor: Actor): Promise<OfficerDayResponse> {
     await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'checkVehicles');
     const since = startOfDay(this.clock.now(), this.config.timeZone);
+    const officer = (await this.stores.assemblyUsers.findById(actor.id))?.toState();
     const [notices, checks] = await Promise.all([
       this.records.noticesOf(actor.id, since, DAY_LIMIT),
       this.records.checksOf(actor.id, since, DAY_LIMIT),
@@ -53,6 +54,7 @@ export class OfficerDayService {
     for (const id of new Set(notices.map((n) => n.toState().vehicleId)))
       plates.set(id, (await this.stores.vehicles.findById(id))?.toState().registrationNumber ?? '');
     return {
+      nationwide: officer?.nationwide === true,
       since: since.toISOString(),
       notices: notices.map((n) => {
         const s = n.toState();

@@ -67,6 +67,11 @@ export class DayNoticeResponse {
 }
 
 export class OfficerDayResponse {
+  @ApiProperty({
+    description:
+      'Whether the officer works nationwide (a police traffic officer): each offence names the assembly where it was made, whose catalogue applies.',
+  })
+  nationwide!: boolean;
   @ApiProperty({ ...DATE, description: "The start of the officer's day (midnight in the service's time zone)." })
   since!: string;
   @ApiProperty({ type: [DayNoticeResponse], description: 'Newest first, at most 200.' })

@@ -13,8 +13,9 @@ import {
   roadsidePack,
   type Catalogue,
   type QueuedOffence,
+  type RoadsidePack,
 } from './store';
-import { check, downsized, refreshRoadsidePack, sendQueued, type Checked, type Question } from './work';
+import { catalogueOf, check, downsized, refreshRoadsidePack, sendQueued, type Checked, type Question } from './work';
 
 // The enforcer's screens (issue 47): the roadside check (plate typed or the certificate's QR scanned), its answer,
 // recording an offence from it (offline too, with photos), and the officer's own day.
@@ -148,18 +149,52 @@ const here = () =>
 function OffenceForm({
   personId,
   vehicle,
-  catalogue,
+  pack,
 }: {
   personId: string;
-  vehicle: { _id: string; registrationNumber: string };
-  catalogue?: Catalogue;
+  vehicle: { _id: string; registrationNumber: string; assembly: string | null };
+  pack?: RoadsidePack;
 }) {
   const [said, setSaid] = useState<{ words?: string; tone?: 'done' | 'info'; error?: unknown }>({});
   const busy = useRef(false);
-  if (!catalogue) return <p class="alert info">{w.enforce.noCatalogue}</p>;
+  // A nationwide officer names the assembly where the offence was made (its catalogue applies): the vehicle's, unless
+  // they choose another.
+  const nationwide = pack?.nationwide === true;
+  const [where, setWhere] = useState(vehicle.assembly ?? '');
+  const [chosen, setChosen] = useState<{ assembly: string; catalogue?: Catalogue }>();
+  useEffect(() => {
+    if (!nationwide || !where) return;
+    let live = true;
+    void catalogueOf(personId, where).then((catalogue) => live && setChosen({ assembly: where, catalogue }));
+    return () => {
+      live = false;
+    };
+  }, [nationwide, where]);
+  const catalogue = nationwide ? (chosen?.assembly === where ? chosen.catalogue : undefined) : pack?.catalogue;
+  const choose = nationwide && (
+    <>
+      <label for="offence-assembly">{w.enforce.where}</label>
+      <select id="offence-assembly" value={where} onChange={(e) => setWhere((e.target as HTMLSelectElement).value)}>
+        {(pack?.assemblies ?? []).map((a) => (
+          <option key={a._id} value={a._id}>
+            {a.name}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+  if (!catalogue)
+    return (
+      <section class="panel" aria-labelledby="record-title">
+        <h2 id="record-title">{w.enforce.record}</h2>
+        {choose}
+        <p class="alert info">{w.enforce.noCatalogue}</p>
+      </section>
+    );
   return (
     <section class="panel" aria-labelledby="record-title">
       <h2 id="record-title">{w.enforce.record}</h2>
+      {choose}
       <form
         onSubmit={async (event) => {
           event.preventDefault();
@@ -176,6 +211,7 @@ function OffenceForm({
               vehicleId: vehicle._id,
               plate: vehicle.registrationNumber,
               codes: data.getAll('codes').map(String),
+              ...(nationwide && { assembly: where }),
               ...(String(data.get('notes') ?? '').trim() && { notes: String(data.get('notes')).trim() }),
               madeAt: new Date().toISOString(),
               ...(place && { madeWhere: place }),
@@ -233,10 +269,14 @@ export function RoadsideCheck({ session }: { session: Session }) {
   const [camera, setCamera] = useState(false);
   const [checked, setChecked] = useState<Checked | undefined>();
   const [error, setError] = useState<unknown>();
-  const [catalogue, setCatalogue] = useState<Catalogue | undefined>();
+  const [pack, setPack] = useState<RoadsidePack | undefined>();
   const [busy, setBusy] = useState(false);
   const driver = useRef<{ license?: string; phone?: string }>({});
-  useEffect(() => void roadsidePack(personId).then((p) => setCatalogue(p?.catalogue)), [personId, checked]);
+  useEffect(() => {
+    const read = () => void roadsidePack(personId).then(setPack, () => undefined);
+    read();
+    return onQueueChange(read);
+  }, [personId]);
 
   const ask = async (q: Question) => {
     setBusy(true);
@@ -308,12 +348,7 @@ export function RoadsideCheck({ session }: { session: Session }) {
       {error !== undefined && <ProblemMessage error={error} />}
       {checked && <Answer checked={checked} />}
       {checked?.answer.vehicle && (
-        <OffenceForm
-          key={checked.answer.checkedAt}
-          personId={personId}
-          vehicle={checked.answer.vehicle}
-          catalogue={catalogue}
-        />
+        <OffenceForm key={checked.answer.checkedAt} personId={personId} vehicle={checked.answer.vehicle} pack={pack} />
       )}
     </>
   );

@@ -14,7 +14,12 @@ export interface RoadsidePack {
   personId: string;
   fetchedAt: string;
   vehicles: RoadsidePackVehicle[];
+  /** The officer's own assembly's catalogue. */
   catalogue?: Catalogue;
+  /** A nationwide officer names the assembly of each offence: the assemblies, and the catalogues fetched so far. */
+  nationwide?: boolean;
+  assemblies?: Array<{ _id: string; name: string }>;
+  catalogues?: Record<string, Catalogue>;
 }
 
 /** An offence recorded on the phone, not yet (wholly) accepted by the service. */
@@ -28,6 +33,8 @@ export interface QueuedOffence {
   notes?: string;
   madeAt: string;
   madeWhere?: Point;
+  /** A nationwide officer's: the assembly where the offence was made. */
+  assembly?: string;
   /** The photos, downsized on the phone, in the order taken. */
   photos: Blob[];
   /** Set once the service recorded the notice; then its photos are sent. */
@@ -74,7 +81,7 @@ const db = () =>
   }));
 
 const changes = new EventTarget();
-/** Tells the screens that the queue changed (a count to show again). */
+/** Tells the screens that the queue or the pack changed (a count, a catalogue to show again). */
 export function onQueueChange(listener: () => void): () => void {
   changes.addEventListener('change', listener);
   return () => changes.removeEventListener('change', listener);
@@ -108,6 +115,7 @@ export async function keepRoadsidePack(pack: RoadsidePack): Promise<void> {
   const plain = new TextEncoder().encode(JSON.stringify(pack));
   const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await packKey(), plain);
   await (await db()).put('pack', { personId: pack.personId, fetchedAt: pack.fetchedAt, iv, sealed });
+  changed();
 }
 
 /** Sign-out: the person's pack leaves the phone (work waiting to be sent stays, as inspections do). */

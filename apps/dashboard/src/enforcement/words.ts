@@ -35,6 +35,7 @@ export const enforceWords = (t: Translate) => ({
   record: t('enforce.record'),
   offences: t('enforce.offences'),
   noCatalogue: t('enforce.noCatalogue'),
+  where: t('enforce.where'),
   notes: t('enforce.notes'),
   place: t('enforce.place'),
   photos: t('enforce.photos'),

@@ -2,6 +2,7 @@ import { normalizePhone, registrationSearchKey } from '@transport/domain';
 import { nextCursor, type components } from '@transport/api-client';
 import { api, ApiProblem, must, type Session } from '../api';
 import {
+  type Catalogue,
   dropCheck,
   dropOffence,
   keepCheck,
@@ -48,13 +49,51 @@ export async function refreshRoadsidePack(session: Session): Promise<void> {
     (a) => a.data,
     () => undefined,
   );
+  const day = await api.GET('/enforcement/my-day', {}).then(
+    (a) => a.data,
+    () => undefined,
+  );
   const kept = await roadsidePack(session.person._id);
+  const nationwide = day?.nationwide ?? kept?.nationwide ?? false;
+  const assemblies = nationwide ? ((await allAssemblies()) ?? kept?.assemblies) : undefined;
   await keepRoadsidePack({
     personId: session.person._id,
     fetchedAt: new Date().toISOString(),
     vehicles,
     ...((catalogue ?? kept?.catalogue) && { catalogue: catalogue ?? kept?.catalogue }),
+    ...(nationwide && { nationwide, assemblies, catalogues: kept?.catalogues ?? {} }),
   });
+}
+
+/** Every assembly (a nationwide officer chooses where an offence was made), or undefined without a signal. */
+async function allAssemblies(): Promise<Array<{ _id: string; name: string }> | undefined> {
+  const found: Array<{ _id: string; name: string }> = [];
+  let after: string | undefined;
+  do {
+    const answer = await api
+      .GET('/assembly/all', { params: { query: { limit: 100, ...(after && { after }) } } })
+      .catch(() => undefined);
+    if (!answer?.data) return undefined;
+    found.push(...answer.data.map((a) => ({ _id: a._id, name: a.name })));
+    after = nextCursor(answer.response) ?? undefined;
+  } while (after);
+  return found;
+}
+
+/**
+ * The catalogue of the assembly where a nationwide officer's offence was made: the one kept on the phone, else fetched
+ * now and kept (undefined without a signal when none is kept).
+ */
+export async function catalogueOf(personId: string, assembly: string): Promise<Catalogue | undefined> {
+  const pack = await roadsidePack(personId);
+  const kept = pack?.catalogues?.[assembly];
+  if (kept || !pack) return kept;
+  const fetched = await api
+    .GET('/enforcement/catalogue', { params: { query: { assembly } } })
+    .then((a) => a.data)
+    .catch(() => undefined);
+  if (fetched) await keepRoadsidePack({ ...pack, catalogues: { ...pack.catalogues, [assembly]: fetched } });
+  return fetched;
 }
 
 const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
@@ -179,6 +218,7 @@ async function sendOffence(offence: QueuedOffence): Promise<boolean> {
           madeAt: entry.madeAt,
           ...(entry.notes && { notes: entry.notes }),
           ...(entry.madeWhere && { madeWhere: entry.madeWhere }),
+          ...(entry.assembly && { assembly: entry.assembly }),
         },
       })
       .catch(() => undefined);

@@ -12,6 +12,7 @@ import { PortsModule } from './ports.module';
 import { DriversModule } from './drivers/drivers.module';
 import { EnforcementModule } from './enforcement/enforcement.module';
 import { FraudFlagsModule } from './fraud-flags/fraud-flags.module';
+import { OfficerModule } from './officer/officer.module';
 import { OwnersModule } from './owners/owners.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PeopleModule } from './people/people.module';
@@ -59,6 +60,7 @@ export class AppModule {
         ReportsModule,
         EnforcementModule,
         FraudFlagsModule,
+        OfficerModule,
         ...(config.paymentBasePath
           ? [RouterModule.register([{ path: config.paymentBasePath, module: PaymentsModule }])]
           : []),

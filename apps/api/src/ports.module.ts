@@ -29,6 +29,7 @@ import { PostgresObjectStorage } from './persistence/postgres-object-storage';
 import { S3ObjectStorage } from './persistence/s3-object-storage';
 import { PrismaInspectionPhotos } from './persistence/prisma-inspection-photos';
 import { PrismaFraudFlags } from './persistence/prisma-fraud-flags';
+import { PrismaNoticePhotos, PrismaOfficerRecords } from './persistence/prisma-officer-records';
 import type { MessageSender, ObjectStorage, RateLimitRule, TextingPolicy } from './core/ports';
 import { PostgresRateLimits } from './persistence/postgres-rate-limits';
 import { OutboxMessageSender } from './persistence/outbox-message-sender';
@@ -62,6 +63,8 @@ import {
   IDEMPOTENCY_RECORDS,
   INSPECTION_PHOTOS,
   FRAUD_FLAGS,
+  NOTICE_PHOTOS,
+  OFFICER_RECORDS,
   OBJECT_STORAGE,
   REGISTRY_SEARCH,
   PUBLIC_REGISTRY,
@@ -311,6 +314,8 @@ export class PortsModule {
       { provide: OBJECT_STORAGE, useValue: overrides.objects ?? objectStorageOf(config, database, () => clock.now()) },
       { provide: INSPECTION_PHOTOS, useValue: new PrismaInspectionPhotos(database.prisma) },
       { provide: FRAUD_FLAGS, useValue: new PrismaFraudFlags(database.prisma) },
+      { provide: NOTICE_PHOTOS, useValue: new PrismaNoticePhotos(database.prisma) },
+      { provide: OFFICER_RECORDS, useValue: new PrismaOfficerRecords(database.prisma) },
     ];
     return {
       module: PortsModule,

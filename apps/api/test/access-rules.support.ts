@@ -6,6 +6,7 @@ import { InspectionPhotosModule } from '../src/inspection-photos/inspection-phot
 import { DriversModule } from '../src/drivers/drivers.module';
 import { EnforcementModule } from '../src/enforcement/enforcement.module';
 import { FraudFlagsModule } from '../src/fraud-flags/fraud-flags.module';
+import { OfficerModule } from '../src/officer/officer.module';
 import { OwnersModule } from '../src/owners/owners.module';
 import { PaymentsModule } from '../src/payments/payments.module';
 import { PeopleModule } from '../src/people/people.module';
@@ -38,6 +39,7 @@ export function controllersOfApp(): Type[] {
     ReportsModule,
     EnforcementModule,
     FraudFlagsModule,
+    OfficerModule,
   ];
   return [...features.flatMap((m) => (Reflect.getMetadata('controllers', m) as Type[]) ?? []), HealthController];
 }

@@ -34,6 +34,7 @@ import {
 import { currentKeys } from './certificate-check';
 import { expirePack, forgetPack, refreshPack } from './offline/pack';
 import { InspectByPlate, UnmatchedIndicator, UnmatchedList } from './offline/unmatched';
+import { EnforcerNav, forgetEnforcerPack, forgetEnforcerPacks, MyDay, RoadsideCheck } from './enforcement/screens';
 
 /** The route: the part of the address after `#`, as a path and its query (the token of a password link, say). */
 function currentRoute(): { path: string; query: URLSearchParams } {
@@ -93,6 +94,7 @@ function App() {
     forgetSession();
     // The work pack never outlives the session.
     void forgetPack().catch(() => undefined);
+    void forgetEnforcerPacks();
   }, []);
   useSession(session ?? undefined, ended);
 
@@ -124,6 +126,7 @@ function App() {
           if (shown && !current) setNotice(w.signIn.ended);
           // Nobody is signed in: no work pack stays on the phone.
           if (!current) void forgetPack().catch(() => undefined);
+          if (!current) void forgetEnforcerPacks();
           // The same session as the one shown: nothing to render again (a screen being worked on stays as it is).
           setSession((now) =>
             now && current && now.person._id === current.person._id && now.csrfToken === current.csrfToken
@@ -198,6 +201,7 @@ function App() {
 
   const signOut = async () => {
     if (!(await forgetOnSignOut(session))) return;
+    await forgetEnforcerPack(session.person._id);
     // The phone forgets the session at once; the service is told now, or as soon as there is a signal.
     const result = await sendSignOut(session.csrfToken);
     setSession(null);
@@ -209,9 +213,14 @@ function App() {
   // Each record's screen is keyed by the record: another one (Back, Forward, a pasted link) starts clean, without the
   // last one's messages or typed values.
   let screen;
+  // An enforcer's dashboard is the roadside (issue 47): the check is their home, and their day.
+  const enforcer = session.person.role === 'enforcer';
   const list = section === 'vehicles' && !id;
   const driverList = section === 'drivers' && !id;
-  if (section === 'vehicles' && id) screen = <VehicleScreen key={`v${id}`} id={id} session={session} task={task} />;
+  if (enforcer && (section === '' || section === 'roadside')) screen = <RoadsideCheck session={session} />;
+  else if (enforcer && section === 'my-day') screen = <MyDay session={session} />;
+  else if (section === 'vehicles' && id)
+    screen = <VehicleScreen key={`v${id}`} id={id} session={session} task={task} />;
   else if (section === 'drivers' && id) screen = <DriverScreen key={`d${id}`} id={id} session={session} />;
   else if (section === 'vehicles') screen = <VehicleList query={route.query} />;
   else if (section === 'drivers') screen = <DriverList query={route.query} />;
@@ -265,40 +274,46 @@ function App() {
           <span class="assembly">{session.person.assemblyName}</span>
         </p>
         <nav aria-label={w.nav.label}>
-          <a
-            href="#/"
-            aria-current={
-              !['compliance', 'register', 'account', 'scan', 'find', 'fraud-flags'].includes(section) &&
-              !list &&
-              !driverList
-                ? 'page'
-                : undefined
-            }
-          >
-            {w.nav.queues}
-          </a>
-          <a href="#/find" aria-current={section === 'find' ? 'page' : undefined}>
-            {w.find.nav}
-          </a>
-          <a href="#/vehicles" aria-current={list ? 'page' : undefined}>
-            {w.find.vehicles.nav}
-          </a>
-          <a href="#/drivers" aria-current={driverList ? 'page' : undefined}>
-            {w.lists.drivers.nav}
-          </a>
-          <a href="#/compliance" aria-current={section === 'compliance' ? 'page' : undefined}>
-            {w.nav.compliance}
-          </a>
-          <a href="#/register" aria-current={section === 'register' ? 'page' : undefined}>
-            {w.nav.register}
-          </a>
-          <a href="#/scan" aria-current={section === 'scan' ? 'page' : undefined}>
-            {w.scan.nav}
-          </a>
-          {session.person.role === 'admin' && (
-            <a href="#/fraud-flags" aria-current={section === 'fraud-flags' ? 'page' : undefined}>
-              {w.fraud.nav}
-            </a>
+          {enforcer ? (
+            <EnforcerNav session={session} section={section} />
+          ) : (
+            <>
+              <a
+                href="#/"
+                aria-current={
+                  !['compliance', 'register', 'account', 'scan', 'find', 'fraud-flags'].includes(section) &&
+                  !list &&
+                  !driverList
+                    ? 'page'
+                    : undefined
+                }
+              >
+                {w.nav.queues}
+              </a>
+              <a href="#/find" aria-current={section === 'find' ? 'page' : undefined}>
+                {w.find.nav}
+              </a>
+              <a href="#/vehicles" aria-current={list ? 'page' : undefined}>
+                {w.find.vehicles.nav}
+              </a>
+              <a href="#/drivers" aria-current={driverList ? 'page' : undefined}>
+                {w.lists.drivers.nav}
+              </a>
+              <a href="#/compliance" aria-current={section === 'compliance' ? 'page' : undefined}>
+                {w.nav.compliance}
+              </a>
+              <a href="#/register" aria-current={section === 'register' ? 'page' : undefined}>
+                {w.nav.register}
+              </a>
+              <a href="#/scan" aria-current={section === 'scan' ? 'page' : undefined}>
+                {w.scan.nav}
+              </a>
+              {session.person.role === 'admin' && (
+                <a href="#/fraud-flags" aria-current={section === 'fraud-flags' ? 'page' : undefined}>
+                  {w.fraud.nav}
+                </a>
+              )}
+            </>
           )}
         </nav>
         <div class="who">

@@ -11,6 +11,7 @@ import { offlineWords } from './offline/offline-words';
 import { roadsideWords } from './roadside-words';
 import { packWords } from './offline/pack-words';
 import { fraudWords } from './fraud-words';
+import { enforceWords } from './enforcement/words';
 
 export const makeWords = (t: Translate, locale: string) => ({
   scan: scanWords(t),
@@ -20,6 +21,7 @@ export const makeWords = (t: Translate, locale: string) => ({
   roadside: roadsideWords(t),
   pack: packWords(t),
   fraud: fraudWords(t),
+  enforce: enforceWords(t),
   /** What dates and numbers are formatted with (the language's formatting locale). */
   locale,
   appName: t('appName'),
@@ -34,10 +36,12 @@ export const makeWords = (t: Translate, locale: string) => ({
     account: t('nav.account'),
     signOut: t('nav.signOut'),
   },
-  roles: { inspector: t('roles.inspector'), approver: t('roles.approver'), admin: t('roles.admin') } as Record<
-    string,
-    string
-  >,
+  roles: {
+    inspector: t('roles.inspector'),
+    approver: t('roles.approver'),
+    admin: t('roles.admin'),
+    enforcer: t('enforce.role'),
+  } as Record<string, string>,
   signIn: {
     title: t('signIn.title'),
     intro: t('signIn.intro'),

@@ -1889,7 +1889,7 @@ export interface paths {
         put?: never;
         /**
          * Record an offence against a vehicle: a notice (enforcers)
-         * @description For enforcers (another role: 403 DUTY_NOT_ALLOWED), against any vehicle (422 VEHICLE_NOT_FOUND) and its driver if identified (422 DRIVER_NOT_FOUND). Task-force officers under their assembly's current catalogue; nationwide officers under that of the assembly they name (where the offence was made). Every code must be in the catalogue (422 OFFENCE_NOT_FOUND, also when the assembly has none yet). The notice keeps the catalogue version, fine, surcharge and due dates of this moment. Send an Idempotency-Key (a phone queues offences offline): a replay answers the first answer and records nothing more. Audited on the notice and in the vehicle’s history (NoticeIssued). The owner (once verified by the assembly) and the identified driver get an SMS naming the offences, the amount, the due date and the link to the public notice page (GET /n/{token}). Photos are not taken yet: they will attach to the notice through the photo storage of inspections.
+         * @description For enforcers (another role: 403 DUTY_NOT_ALLOWED), against any vehicle (422 VEHICLE_NOT_FOUND) and its driver if identified (422 DRIVER_NOT_FOUND). Task-force officers under their assembly's current catalogue; nationwide officers under that of the assembly they name (where the offence was made). Every code must be in the catalogue (422 OFFENCE_NOT_FOUND, also when the assembly has none yet). The notice keeps the catalogue version, fine, surcharge and due dates of this moment. Send an Idempotency-Key (a phone queues offences offline): a replay answers the first answer and records nothing more. Audited on the notice and in the vehicle’s history (NoticeIssued). The owner (once verified by the assembly) and the identified driver get an SMS naming the offences, the amount, the due date and the link to the public notice page (GET /n/{token}). Evidence photos follow the notice: POST /enforcement/notices/{id}/photos.
          */
         post: operations["offencesRecord"];
         delete?: never;
@@ -2015,6 +2015,110 @@ export interface paths {
          * @description The national admin (who keeps the stations). A station without one raises no far-from-station flag. Audited on the station.
          */
         put: operations["fraudFlagsSetStationLocation"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enforcement/my-day": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An enforcer's own day: the notices they recorded and the checks they made since midnight
+         * @description Midnight in the service's time zone (TZ_DEFAULT). Enforcers only (another role: 403 DUTY_NOT_ALLOWED). Newest first, at most 200 of each.
+         */
+        get: operations["officerMyDay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enforcement/work-pack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An enforcer's work pack: the vehicles they meet, for checking them without a signal
+         * @description A task-force officer's assembly's vehicles; a nationwide officer's, every assembly's. Enforcers only (another role: 403 DUTY_NOT_ALLOWED). Each: the plate (and its search key), make, model, colour, type, whether it is approved, its document dates, its open notices, and the approved driver's licence number and phone as salted hashes only (docs/enforcement.md, "On the phone"). Oldest first, `limit` up to 500 (the default) a page, the next in the `Link` header.
+         */
+        get: operations["officerWorkPack"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enforcement/notices/{id}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A notice's evidence photos, oldest first (those who may read the notice)
+         * @description The national admin, the staff of the notice's assembly and the officer who recorded it; anyone else 404. `takenWhere` only for national admins and assembly approvers and admins.
+         */
+        get: operations["officerList"];
+        put?: never;
+        /**
+         * Send an evidence photo of a notice (the officer who recorded it; an admin of its assembly)
+         * @description The body is the image itself (raw bytes, any Content-Type: the type is told by the bytes), as for inspection photos. JPEG, PNG or WebP only (else 415), at most 5 MB (else 413: the dashboard downsizes on the phone first), at most 20 a notice (400). A notice the caller may not read is 404, as a missing one; one they may read but did not record (another officer, the assembly's other staff) is 403 DUTY_NOT_ALLOWED. The location the image carries is removed from what is served to readers who may not see it, and always from the public notice page.
+         */
+        post: operations["officerUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enforcement/notices/{id}/photos/{photoId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One evidence photo of a notice, its image (those who may read the notice)
+         * @description With PostgreSQL storage, the image itself (`Cache-Control: private, no-store`); with S3 storage, a 302 to a presigned URL. National admins and assembly approvers and admins get the bytes as sent; everyone else the image without its location metadata.
+         */
+        get: operations["officerOne"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/n/{token}/photos/{photoId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An evidence photo of a notice, from its public page (the page's token)
+         * @description The image without the metadata that can say where it was taken. A token that is not genuine, or a photo of another notice, is 404.
+         */
+        get: operations["noticePagePhotosPhoto"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -4664,6 +4768,132 @@ export interface components {
             /** @example 65a1b2c3d4e5f60718293a4b */
             station: string;
             location: components["schemas"]["PointBody"];
+        };
+        DayNoticeResponse: {
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            _id: string;
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            vehicle: string;
+            /** @description The vehicle's plate ('' when it has none). */
+            registrationNumber: string;
+            /** @enum {string} */
+            status: "issued" | "overdue" | "contested" | "decided" | "paid" | "cancelled";
+            /**
+             * @example [
+             *       "TF-01"
+             *     ]
+             */
+            offences: string[];
+            /** @description The fine, in pesewas. */
+            fine: number;
+            /**
+             * Format: date-time
+             * @description When the offence was made (the phone's time).
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            madeAt: string;
+            /**
+             * Format: date-time
+             * @description When the service recorded it.
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            createdAt: string;
+        };
+        OfficerDayResponse: {
+            /** @description Whether the officer works nationwide (a police traffic officer): each offence names the assembly where it was made, whose catalogue applies. */
+            nationwide: boolean;
+            /**
+             * Format: date-time
+             * @description The start of the officer's day (midnight in the service's time zone).
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            since: string;
+            /** @description Newest first, at most 200. */
+            notices: components["schemas"]["DayNoticeResponse"][];
+            /** @description Newest first, at most 200. */
+            checks: components["schemas"]["CheckLogEntryResponse"][];
+        };
+        PackDocumentResponse: {
+            /** @enum {string} */
+            document: "roadworthy" | "insurance" | "driverLicense";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            expiresOn: string;
+        };
+        EnforcementPackVehicleResponse: {
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            _id: string;
+            /** @example GR 1001-24 */
+            registrationNumber: string;
+            /**
+             * @description The plate as the search reads it (letters and digits, O as 0).
+             * @example GR100124
+             */
+            plateKey: string;
+            make?: string;
+            model?: string;
+            color?: string;
+            type?: string;
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            assembly?: string;
+            /** @description Whether it is approved now (a sticker it shows vouches for it). */
+            approved: boolean;
+            /** @description The phone tells expired from these dates. */
+            documents: components["schemas"]["PackDocumentResponse"][];
+            /** @description Hashes of the approved driver's licence number and phone (none without an approved driver): driverHash in docs/enforcement.md. */
+            driverHashes: string[];
+            openNotices: components["schemas"]["NoticeSummaryResponse"][];
+        };
+        PhotoPointDoc: {
+            /** @enum {string} */
+            type: "Point";
+            /**
+             * @description [longitude, latitude]
+             * @example [
+             *       -0.187,
+             *       5.6037
+             *     ]
+             */
+            coordinates: number[];
+        };
+        NoticePhotoResponse: {
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            _id: string;
+            /**
+             * @description The notice it is evidence of.
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            notice: string;
+            /**
+             * @description Who sent it.
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            sentBy: string;
+            /**
+             * @description Told by its bytes.
+             * @enum {string}
+             */
+            contentType: "image/jpeg" | "image/png" | "image/webp";
+            /** @description SHA-256 (hex) of the bytes as sent. */
+            sha256: string;
+            /** @description Bytes as sent. */
+            size: number;
+            /**
+             * Format: date-time
+             * @description When the device says it was taken.
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            takenAt?: string;
+            /** @description Where the device says it was taken: shown to national admins and assembly approvers and admins only. */
+            takenWhere?: components["schemas"]["PhotoPointDoc"];
+            /**
+             * Format: date-time
+             * @description When the service received it.
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            receivedAt: string;
         };
     };
     responses: never;
@@ -16718,6 +16948,608 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    officerMyDay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfficerDayResponse"];
+                };
+            };
+            /** @description A body that is not valid JSON, or a URL that is not valid percent-encoded UTF-8. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    officerWorkPack: {
+        parameters: {
+            query?: {
+                /** @description How many vehicles to return: an integer from 1 to 2000. */
+                limit?: number;
+                /** @description Cursor: the `_id` of the last vehicle of the previous page (follow the `Link` header). */
+                after?: string;
+            };
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnforcementPackVehicleResponse"][];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    officerList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticePhotoResponse"][];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    officerUpload: {
+        parameters: {
+            query?: {
+                /** @description When the device says it was taken (the phone's clock). */
+                takenAt?: string;
+                /** @description Where the device says it was taken: longitude (-180 to 180), with latitude. */
+                longitude?: number;
+                /** @description Latitude (-90 to 90), with longitude. */
+                latitude?: number;
+            };
+            header: {
+                /** @description One key per photo, made on the phone when the photo was taken and sent with every try: the same key again is the same photo (200 with the first answer and `Idempotent-Replayed: true`, nothing stored twice). */
+                "Idempotency-Key": string;
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/jpeg": string;
+                "image/png": string;
+                "image/webp": string;
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The same key again: the first answer. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticePhotoResponse"];
+                };
+            };
+            /** @description Stored. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticePhotoResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    officerOne: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+                photoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description S3 storage: to a short-lived presigned URL of the image. */
+            302: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    noticePagePhotosPhoto: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                token: string;
+                photoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description S3 storage: to a short-lived presigned URL of the image. */
+            302: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description An unknown or revoked API key, or an ended session, was sent: refused even where none is needed. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

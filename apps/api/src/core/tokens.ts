@@ -60,3 +60,8 @@ export const FRAUD_FLAGS = Symbol('FRAUD_FLAGS');
 
 /** The roadside's store (issue 47): the check log, offence catalogues and notices (core/ports.ts EnforcementStore). */
 export const ENFORCEMENT_STORE = Symbol('ENFORCEMENT_STORE');
+
+/** The evidence photos of notices (core/officer-ports.ts NoticePhotos). */
+export const NOTICE_PHOTOS = Symbol('NOTICE_PHOTOS');
+/** An officer's own notices and checks (core/officer-ports.ts OfficerRecords). */
+export const OFFICER_RECORDS = Symbol('OFFICER_RECORDS');

@@ -63,3 +63,15 @@ ${owed}
 <h2>Is this notice genuine?</h2><p>A genuine notice is always on <b>${html(p.serviceAddress)}</b> and names your vehicle's plate, the offence and the officer's number. It never asks for your PIN or for money to a personal number. If a message sends you anywhere else, it is not from the assembly.</p>
 </main></body></html>`;
 }
+
+/**
+ * The page with links to its notice's evidence photos (issue 47, item 3), each served through the page's own token
+ * without the location (GET /n/{token}/photos/{id}): links, not images, so the page stays a few kB on slow 3G.
+ */
+export function withEvidence(page: string, token: string, photoIds: readonly string[]): string {
+  if (photoIds.length === 0) return page;
+  const links = photoIds
+    .map((id, i) => `<li><a href="/n/${html(token)}/photos/${html(id)}">Photo ${i + 1}</a></li>`)
+    .join('');
+  return page.replace('<h2>How to pay</h2>', `<h2>Evidence</h2><ul>${links}</ul>\n<h2>How to pay</h2>`);
+}

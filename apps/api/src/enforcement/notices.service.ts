@@ -12,7 +12,9 @@ import type { EnforcementStore, EventLog, MessageSender } from '../core/ports';
 import { APP_CONFIG, CLOCK, ENFORCEMENT_STORE, EVENT_LOG, MESSAGE_SENDER, SECRET_HASHER, STORES } from '../core/tokens';
 import { noticeOfToken, noticeToken } from './notice-links';
 import { noticeText } from '../i18n/sms-texts';
-import { cedis, noticePage } from './notice-page';
+import { cedis, noticePage, withEvidence } from './notice-page';
+import type { NoticePhotos } from '../core/officer-ports';
+import { NOTICE_PHOTOS } from '../core/tokens';
 
 /** What became of a notice's SMS to one person (logged as `event: "notice_sms"`). */
 export type NoticeSmsOutcome = 'sent' | 'not_proven' | 'no_phone' | 'refused';
@@ -28,6 +30,7 @@ export class NoticesService {
     @Inject(EVENT_LOG) private readonly events: EventLog,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'timeZone' | 'publicBaseUrl'>,
+    @Inject(NOTICE_PHOTOS) private readonly photos: NoticePhotos,
   ) {}
 
   /** The notice, for the national admin, its assembly's staff and its officer; anyone else is told it is missing. */
@@ -87,7 +90,7 @@ export class NoticesService {
       this.stores.vehicles.findById(s.vehicleId),
       this.stores.assemblies.findById(s.assemblyId),
     ]);
-    return noticePage(
+    const page = noticePage(
       {
         notice: s,
         plate: vehicle?.toState().registrationNumber ?? '',
@@ -96,6 +99,11 @@ export class NoticesService {
         serviceAddress: new URL(this.config.publicBaseUrl).host,
       },
       this.config.timeZone,
+    );
+    return withEvidence(
+      page,
+      token,
+      (await this.photos.list(s.id, 20)).map((p) => p.id),
     );
   }
 

@@ -78,7 +78,7 @@ export class OffencesController {
       'Every code must be in the catalogue (422 OFFENCE_NOT_FOUND, also when the assembly has none yet). The notice keeps the catalogue version, fine, surcharge and due dates of this moment. ' +
       'Send an Idempotency-Key (a phone queues offences offline): a replay answers the first answer and records nothing more. Audited on the notice and in the vehicle’s history (NoticeIssued). ' +
       'The owner (once verified by the assembly) and the identified driver get an SMS naming the offences, the amount, the due date and the link to the public notice page (GET /n/{token}). ' +
-      'Photos are not taken yet: they will attach to the notice through the photo storage of inspections.',
+      'Evidence photos follow the notice: POST /enforcement/notices/{id}/photos.',
   })
   @ApiBody({ type: RecordOffenceBody })
   @ApiCreatedResponse({ type: NoticeResponse })

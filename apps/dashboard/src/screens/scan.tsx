@@ -38,7 +38,7 @@ async function qrReader(): Promise<(video: HTMLVideoElement) => Promise<string |
 }
 
 /** The camera while it is on: frames read every quarter second until one holds a QR code. */
-function Camera({ found, failed }: { found: (text: string) => void; failed: () => void }) {
+export function Camera({ found, failed }: { found: (text: string) => void; failed: () => void }) {
   const video = useRef<HTMLVideoElement>(null);
   useEffect(() => {
     let stream: MediaStream | undefined;

@@ -4,7 +4,7 @@ import { api, must, type AssemblyUser } from '../api';
 import { DASHBOARD_LANGUAGES, language, words as w } from '../i18n';
 import { ActionForm, Done, Loading, ProblemMessage, useLoad } from '../ui';
 
-const ROLES = ['inspector', 'approver', 'admin'] as const;
+const ROLES = ['inspector', 'approver', 'admin', 'enforcer'] as const;
 
 /**
  * An assembly admin's staff list (their own assembly, as the API scopes it): add a person, send them the link to set

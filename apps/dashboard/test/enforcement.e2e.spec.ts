@@ -1,0 +1,292 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { eventually, expectAccessible, hasText, launch, startDemo, visible, type Running } from './support/demo';
+
+// Issue 47 at the roadside, on a phone (390x844) in Chromium: an enforcement officer checks a vehicle by plate with a
+// signal and without one (the work pack's answer, with its age), records an offence offline with a photo, and when the
+// signal returns the first send's answer is lost: the Idempotency-Key makes the second send the same notice, once.
+// The officer's own day lists it. axe on every screen.
+
+const EMAIL = 'abena.roadside@ama.gov.gh';
+const PHONE = '+233244000447';
+const PASSWORD = 'a long road to bolgatanga';
+const PLATE = 'GE 5505-20';
+const ADMIN_EMAIL = 'efua.supervisor@ama.gov.gh';
+/** The smallest PNG (1x1), a photo the phone can decode and draw. */
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+describe('the enforcement officer on the phone (issue 47)', () => {
+  let browser: Browser;
+  let running: Running;
+  let context: BrowserContext;
+  let page: Page;
+  let url: string;
+  let officer = '';
+  const problems: string[] = [];
+  const heading = (name: string) => page.getByRole('heading', { level: 1, name });
+  const answer = () => page.getByRole('status').filter({ has: page.locator('#answer-title') });
+  const notices = async () =>
+    Number((await running.query('SELECT count(*)::int AS n FROM notices WHERE "officerId" = $1', [officer]))[0].n);
+  const photos = async () =>
+    Number(
+      (
+        await running.query(
+          'SELECT count(*)::int AS n FROM notice_photos p JOIN notices n ON n.id = p."noticeId" WHERE n."officerId" = $1',
+          [officer],
+        )
+      )[0].n,
+    );
+  /** The password link's token in the last SMS to a phone. */
+  const linkTo = async (phone: string) => {
+    const [message] = await running.query('SELECT text FROM outbox_messages WHERE "to" = $1 ORDER BY id DESC', [phone]);
+    return /token=([A-Za-z0-9_-]{43})/.exec(String(message?.text))?.[1];
+  };
+  const signIn = async (email: string, landing: string) => {
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    await page.getByLabel('Email address').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await heading(landing).waitFor();
+  };
+  const check = async (plate: string, licence = '') => {
+    await page.getByLabel('Plate').fill(plate);
+    await page.getByLabel("Driver's licence number").fill(licence);
+    await page.getByRole('button', { name: 'Check', exact: true }).click();
+  };
+
+  beforeAll(async () => {
+    running = await startDemo('dashboard_enforcement');
+    url = running.url;
+    const api = (path: string, body: unknown) =>
+      fetch(new URL(path, url), {
+        method: 'POST',
+        headers: { Authorization: running.keys.admin, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const [assembly] = await running.query(`SELECT "assemblyId" FROM assembly_users WHERE email = $1`, [
+      running.demo.inspector,
+    ]);
+    // An assembly admin (added and given a password with the demo admin key) adds the officer from the staff form.
+    const added = await api('/assembly/users/add', {
+      assembly: assembly.assemblyId,
+      name: 'Efua Supervisor',
+      email: ADMIN_EMAIL,
+      phone: '+233244000448',
+      role: 'admin',
+    });
+    expect(added.status).toBe(201);
+    const adminId = ((await added.json()) as { _id: string })._id;
+    expect((await api('/auth/invitations', { user: adminId })).status).toBe(202);
+    expect((await api('/auth/password', { token: await linkTo('+233244000448'), password: PASSWORD })).status).toBe(
+      204,
+    );
+    const catalogue = await api('/enforcement/catalogue', {
+      assembly: assembly.assemblyId,
+      offences: [
+        {
+          code: 'TF-01',
+          description: 'Loading outside a station',
+          bylaw: 's. 15',
+          fine: 10_000,
+          daysToPay: 14,
+          surcharge: 2_500,
+        },
+      ],
+    });
+    expect(catalogue.status).toBe(201);
+
+    browser = await launch();
+    context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await running?.stop();
+  });
+
+  it('lets an assembly admin add an enforcement officer from the staff form', async () => {
+    await page.goto(url);
+    await signIn(ADMIN_EMAIL, 'Work queues');
+    await page.goto(`${url}#/account`);
+    await page.getByRole('heading', { level: 2, name: 'Staff of the assembly' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Abena Roadside');
+    await page.getByLabel('Email address', { exact: true }).fill(EMAIL);
+    await page.getByLabel('Phone', { exact: true }).fill(PHONE);
+    await page.getByLabel('Role').selectOption({ label: 'Enforcement officer' });
+    await page.getByRole('button', { name: 'Add them' }).click();
+    const abena = page.locator('.cards > li', { hasText: 'Abena Roadside' });
+    await hasText(abena, 'Enforcement officer');
+    await hasText(abena, 'Active');
+    await expectAccessible(page, 'staff with an enforcement officer');
+    await page.getByRole('button', { name: 'Send the password link to Abena Roadside' }).click();
+    await hasText(page.getByRole('status'), "A link to set a password is on its way to Abena Roadside's phone.");
+    [{ id: officer }] = (await running.query('SELECT id FROM assembly_users WHERE email = $1', [EMAIL])) as Array<{
+      id: string;
+    }>;
+    const set = await fetch(new URL('/auth/password', url), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: await linkTo(PHONE), password: PASSWORD }),
+    });
+    expect(set.status).toBe(204);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+  });
+
+  it('checks a vehicle by a plate in any spelling with a signal: sticker, documents, driver, notices', async () => {
+    await signIn(EMAIL, 'Check a vehicle');
+    await check('ge-55O5 20', 'dl 0001 2020');
+    await hasText(answer(), 'Sticker genuine and current');
+    await hasText(answer(), PLATE);
+    await hasText(answer(), 'The person driving is an approved driver of this vehicle.');
+    await hasText(answer(), 'Answered by the service');
+    await expectAccessible(page, 'roadside check answered online');
+    expect(
+      Number(
+        (await running.query('SELECT count(*)::int AS n FROM roadside_checks WHERE "officerId" = $1', [officer]))[0].n,
+      ),
+    ).toBe(1);
+  });
+
+  it('answers from the sealed work pack without a signal, saying how old it is', async () => {
+    // The pack (vehicles, the catalogue) reached the phone at sign-in.
+    await eventually(
+      () =>
+        page.evaluate(
+          () =>
+            new Promise<boolean>((resolve) => {
+              const open = indexedDB.open('dashboard-roadside');
+              open.onsuccess = () => {
+                const all = open.result.transaction('pack').objectStore('pack').getAll();
+                all.onsuccess = () => resolve(all.result.length === 1);
+                all.onerror = () => resolve(false);
+              };
+              open.onerror = () => resolve(false);
+            }),
+        ),
+      'the work pack on the phone',
+    );
+    // Sealed: no plate lies in clear in the browser's files.
+    const stored = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const open = indexedDB.open('dashboard-roadside');
+          open.onsuccess = () => {
+            const all = open.result.transaction('pack').objectStore('pack').getAll();
+            all.onsuccess = () =>
+              resolve(
+                JSON.stringify(all.result.map((p: { sealed: ArrayBuffer }) => new TextDecoder().decode(p.sealed))),
+              );
+          };
+        }),
+    );
+    expect(stored).not.toContain('5505');
+    await context.setOffline(true);
+    await check('GE 5505 20', 'DL-0001-2020');
+    await hasText(answer(), 'No signal: from the work pack of');
+    await hasText(answer(), PLATE);
+    await hasText(answer(), 'The person driving is an approved driver of this vehicle.');
+    await check('GE 5505 20', 'DL-9999');
+    await hasText(answer(), 'Not an approved driver of this vehicle');
+    await expectAccessible(page, 'roadside check answered from the work pack');
+  });
+
+  it('records an offence offline with a photo, and makes one notice when the first answer is lost', async () => {
+    await page.getByLabel(/TF-01 Loading outside a station/).check();
+    await page.getByLabel('Notes').fill('Loading passengers at the junction');
+    await page
+      .getByLabel('Photos (evidence)')
+      .setInputFiles({ name: 'plate.png', mimeType: 'image/png', buffer: PIXEL });
+    await page.getByRole('button', { name: 'Record the offence' }).click();
+    await hasText(page.locator('.alert.info[role=status]'), 'saved on this phone, waiting to send');
+    await hasText(page.locator('header nav'), '1 offence waiting to send');
+    await expectAccessible(page, 'offence waiting to send');
+    expect(await notices()).toBe(0);
+
+    // The signal returns, but the answer to the first send is lost on the way back: the service recorded it.
+    let lost = 0;
+    await page.route('**/enforcement/offences', async (route) => {
+      await route.fetch();
+      lost += 1;
+      await route.abort('connectionreset');
+    });
+    await context.setOffline(false);
+    await eventually(async () => lost === 1, 'the first send reached the service');
+    expect(await notices()).toBe(1);
+    await page.unroute('**/enforcement/offences');
+    // The next chance (the phone's "online" again): the same key, the first answer, then the photo.
+    await page.evaluate(() => dispatchEvent(new Event('online')));
+    await eventually(async () => (await photos()) === 1, 'the photo sent after the notice');
+    await eventually(
+      async () => !(await page.locator('header nav').textContent())?.includes('waiting'),
+      'nothing waits',
+    );
+    expect(await notices()).toBe(1);
+    // The two checks made offline reached the log too.
+    await eventually(
+      async () =>
+        Number(
+          (await running.query('SELECT count(*)::int AS n FROM roadside_checks WHERE "officerId" = $1', [officer]))[0]
+            .n,
+        ) === 3,
+      'the offline checks logged',
+    );
+  });
+
+  it("shows the officer's own day: the notice and the checks", async () => {
+    await page.getByRole('link', { name: 'My day' }).click();
+    await heading('My day').waitFor();
+    await visible(page.getByRole('heading', { level: 2, name: '1 notice today' }));
+    await visible(page.getByRole('heading', { level: 2, name: '3 checks today' }));
+    await hasText(page.locator('.cards').first(), PLATE);
+    await expectAccessible(page, "the officer's day");
+    expect(problems).toEqual([]);
+  });
+
+  it('lets a police officer (nationwide) record an offence under the catalogue of the assembly where it was made', async () => {
+    const asAdmin = (path: string, body: unknown) =>
+      fetch(new URL(path, url), {
+        method: 'POST',
+        headers: { Authorization: running.keys.admin, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const [tema] = await running.query(`SELECT id FROM assemblies WHERE name = 'Tema Metropolitan Assembly'`);
+    const catalogue = await asAdmin('/enforcement/catalogue', {
+      assembly: tema.id,
+      offences: [
+        { code: 'TM-09', description: 'Obstructing traffic', bylaw: 's. 9', fine: 5_000, daysToPay: 7, surcharge: 0 },
+      ],
+    });
+    expect(catalogue.status).toBe(201);
+    const added = await asAdmin('/assembly/users/add', {
+      assembly: tema.id,
+      name: 'Insp. Adjei',
+      email: 'adjei@police.gov.gh',
+      phone: '+233244000449',
+      role: 'enforcer',
+      nationwide: true,
+    });
+    expect(added.status).toBe(201);
+    const police = ((await added.json()) as { _id: string })._id;
+    expect((await asAdmin('/auth/invitations', { user: police })).status).toBe(202);
+    expect((await asAdmin('/auth/password', { token: await linkTo('+233244000449'), password: PASSWORD })).status).toBe(
+      204,
+    );
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn('adjei@police.gov.gh', 'Check a vehicle');
+    await check(PLATE);
+    await hasText(answer(), PLATE);
+    const where = page.getByLabel('Where the offence was made (assembly)');
+    await eventually(async () => (await where.locator('option').count()) > 1, 'the assemblies to choose from');
+    await where.selectOption({ label: 'Tema Metropolitan Assembly' });
+    await page.getByLabel(/TM-09 Obstructing traffic/).check();
+    await expectAccessible(page, "a police officer's offence form");
+    await page.getByRole('button', { name: 'Record the offence' }).click();
+    await hasText(page.locator('.alert.done[role=status]'), `Notice recorded for ${PLATE}`);
+    const [notice] = await running.query('SELECT "assemblyId" FROM notices WHERE "officerId" = $1', [police]);
+    expect(notice.assemblyId).toBe(tema.id);
+    expect(problems).toEqual([]);
+  });
+});

@@ -101,7 +101,8 @@ describeOnEachTier('notice contests, decisions and overdue notices (issue 47)', 
     return { id: notice._id, page };
   };
   const contest = (page: string, text?: string, photo?: Buffer) => {
-    const req = http().post(`${page}/contest`);
+    // As the page's form sends it, from a browser.
+    const req = http().post(`${page}/contest`).set('Accept', 'text/html,application/xhtml+xml');
     if (text !== undefined) req.field('text', text);
     if (photo) req.attach('photo', photo, 'photo.jpg');
     return req;
@@ -116,8 +117,9 @@ describeOnEachTier('notice contests, decisions and overdue notices (issue 47)', 
     const page = await get(notice.page).expect(200);
     expect(page.text).toContain(`<form method="post" action="${notice.page}/contest" enctype="multipart/form-data">`);
 
-    const contested = await contest(notice.page, 'The sticker was renewed yesterday', jpeg({ gps: true })).expect(303);
-    expect(contested.headers.location).toBe(`${notice.page}#contest`);
+    const contested = await contest(notice.page, 'The sticker was renewed yesterday', jpeg({ gps: true })).expect(201);
+    expect(contested.headers['content-type']).toMatch(/^text\/html/);
+    expect(contested.text).toContain(`<a href="${notice.page}#contest">Back to the notice</a>`);
     const row = await prisma().notice.findUniqueOrThrow({ where: { id: notice.id } });
     expect(row.status).toBe('contested');
     const photoKey = (row.contest as { photo: string }).photo;
@@ -134,6 +136,10 @@ describeOnEachTier('notice contests, decisions and overdue notices (issue 47)', 
     const again = await contest(notice.page, 'Once more').expect(409);
     expect(again.headers['content-type']).toMatch(/^text\/html/);
     expect(again.text).toContain('contested already');
+    // Any other client than a browser is answered the API's problem.
+    const json = await http().post(`${notice.page}/contest`).field('text', 'Once more').expect(409);
+    expect(json.headers['content-type']).toContain('application/problem+json');
+    expect(json.body.code).toBe('NOTICE_ALREADY_CONTESTED');
 
     // Supervisors see it among the open contests, with its photo.
     const open = await get('/enforcement/contests', keys.admin).expect(200);
@@ -154,7 +160,7 @@ describeOnEachTier('notice contests, decisions and overdue notices (issue 47)', 
 
   it('is decided by a supervisor who did not record it, with a reason the owner reads on the page and an SMS', async () => {
     const notice = await record(['TF-01']);
-    await contest(notice.page, 'I was parked, not loading').expect(303);
+    await contest(notice.page, 'I was parked, not loading').expect(201);
     const body = { outcome: 'reduced', amount: 5_000, reason: 'First offence: reduced' };
 
     await post(`/enforcement/notices/${notice.id}/decision`, undefined, body).expect(401);
@@ -199,13 +205,14 @@ describeOnEachTier('notice contests, decisions and overdue notices (issue 47)', 
 
     const open = await record(['TF-01']);
     expect((await contest(open.page, '   ').expect(400)).headers['content-type']).toMatch(/^text\/html/);
-    await http().post(`${open.page}/contest`).field('other', 'no text').expect(400);
+    await contest(open.page).field('other', 'no text').expect(400);
     expect((await contest(open.page, 'A photo', Buffer.from('not an image')).expect(415)).text).toContain(
       'JPEG, PNG or WebP',
     );
     const big = Buffer.concat([jpeg({ gps: false }), Buffer.alloc(5 * 1024 * 1024)]);
     expect((await contest(open.page, 'A big photo', big).expect(413)).text).toContain('at most 5 MB');
-    await http().post(`${open.page}/contest`).send({ text: 'as JSON' }).expect(415);
+    const asJson = await http().post(`${open.page}/contest`).send({ text: 'as JSON' }).expect(415);
+    expect(asJson.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     await contest(`/n/${open.id}`, 'Forged link').expect(404);
     expect((await prisma().notice.findUniqueOrThrow({ where: { id: open.id } })).status).toBe('issued');
     expect(await prisma().storedObject.count({ where: { key: { startsWith: `notice-contests/${open.id}` } } })).toBe(0);

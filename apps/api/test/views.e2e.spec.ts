@@ -95,7 +95,8 @@ describeOnPostgres('who sees which fields: every role on every route', () => {
     if (route.path === '/sms/hubtel') return undefined;
     // The roadside's check log and offence catalogue are an assembly admin's and an enforcer's, per assembly: they hold
     // no registry record (a check names its vehicle by id), and enforcement.e2e holds who may read them.
-    if (route.path === '/enforcement/checks' || route.path === '/enforcement/catalogue') return undefined;
+    // So are the open contests, the reports and an officer's own day: notice-contests.e2e and enforcement-reports.e2e.
+    if (route.path.startsWith('/enforcement/')) return undefined;
     return `${ids[route.path] ? route.path.replace(':id', ids[route.path]) : route.path}${queries[route.path] ?? ''}`;
   };
 

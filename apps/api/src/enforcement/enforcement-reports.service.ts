@@ -81,7 +81,8 @@ export class EnforcementReportsService {
     const range = { from: endOfDayAfter(now, -1, zone), to: endOfDayAfter(now, 0, zone) };
     const rows = await this.enforcement.reportRows({ officerId: actor.id, ...range });
     const issued = rows.notices.filter((n) => within(n.createdAt, range));
-    const newest = <T extends { createdAt: Date }>(a: T, b: T) => b.createdAt.getTime() - a.createdAt.getTime();
+    const newest = <T extends { id: string; createdAt: Date }>(a: T, b: T) =>
+      b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id);
     return {
       day: dayOf(now, zone),
       totals: totalsOf(issued, rows.notices, rows.checks, range),

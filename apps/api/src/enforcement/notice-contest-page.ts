@@ -40,10 +40,10 @@ export function contestSection(n: NoticeState, action: string, now: Date, timeZo
   return parts.join('');
 }
 
-/** What the owner is told when the contest form is refused: the reason in words, and the way back to the notice. */
-export function contestRefusalPage(title: string, reason: string, back: string): string {
+/** What the owner is told after sending the contest form: received, or refused and why; and the way back to the notice. */
+export function contestAnswerPage(title: string, message: string, back: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${html(title)}</title><style>body{font-family:system-ui,sans-serif;margin:0;line-height:1.4}main{max-width:30rem;margin:0 auto;padding:1rem}</style></head><body><main>
-<h1>${html(title)}</h1><p>${html(reason)}</p><p><a href="${html(back)}">Back to the notice</a></p>
+<h1>${html(title)}</h1><p>${html(message)}</p><p><a href="${html(back)}">Back to the notice</a></p>
 </main></body></html>`;
 }
 

@@ -1,11 +1,12 @@
-import { Controller, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Public } from '../core/auth/auth.decorators';
 import { AppError } from '../core/errors';
 import { clientAddressKey } from '../core/http/client-address';
+import { ApiProblems } from '../core/http/openapi';
 import { problemOf } from '../core/http/problem.filter';
-import { CONTEST_REFUSALS, contestRefusalPage } from './notice-contest-page';
+import { CONTEST_REFUSALS, contestAnswerPage } from './notice-contest-page';
 import { CONTEST_PHOTO_MAX_BYTES, NoticeDecisionsService, type ContestForm } from './notice-decisions.service';
 
 const HTML = 'text/html; charset=utf-8';
@@ -29,7 +30,7 @@ export class NoticeContestController {
     description:
       'A form (multipart/form-data, or application/x-www-form-urlencoded without a photo): `text`, why (1 to 1,000 characters), and optionally `photo` (JPEG, PNG or WebP told by its bytes, at most 5 MB; kept without the metadata that can say where it was taken). ' +
       "Only within the catalogue's days to contest (422), for an offence that can be contested (422), once (409), while owed. Audited on the notice and in the vehicle’s history (NoticeContested). " +
-      'Answers are HTML for the owner: 303 to the notice page once contested; a refusal is a page saying why, with its status. At most 20 tries an hour from one address (429).',
+      'Answers are HTML for the owner: a page saying the contest was received (201), or, to a browser (Accept: text/html), a page saying in words why it was refused, with the refusal’s status; other clients get the refusal as a problem. At most 20 tries an hour from one address (429).',
   })
   @ApiConsumes('multipart/form-data', 'application/x-www-form-urlencoded')
   @ApiBody({
@@ -40,39 +41,38 @@ export class NoticeContestController {
     },
   })
   @ApiProduces('text/html')
-  @ApiResponse({ status: 303, description: 'Contested: to the notice page, which shows the contest.' })
-  @ApiResponse({ status: 400, description: 'No reason given, or not a form.', content: { 'text/html': PAGE } })
-  @ApiResponse({ status: 404, description: 'The link names no notice.', content: { 'text/html': PAGE } })
-  @ApiResponse({ status: 409, description: 'Contested already, or paid.', content: { 'text/html': PAGE } })
-  @ApiResponse({ status: 413, description: 'The photo is over 5 MB.', content: { 'text/html': PAGE } })
-  @ApiResponse({ status: 415, description: 'The photo is not a JPEG, PNG or WebP.', content: { 'text/html': PAGE } })
+  @HttpCode(201)
   @ApiResponse({
-    status: 422,
-    description: 'Past the days to contest, not contestable, or cancelled.',
+    status: 201,
+    description: 'Contested: a page saying so, with the way back to the notice (which shows the contest).',
     content: { 'text/html': PAGE },
   })
-  @ApiResponse({ status: 429, description: 'Too many tries from this address.', content: { 'text/html': PAGE } })
+  @ApiProblems(400, 404, 409, 413, 415, 422, 429)
   async contest(
     @Param('token') token: string,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     const back = `/n/${encodeURIComponent(token)}`;
-    reply.header('Content-Type', HTML);
     reply.header('Cache-Control', 'no-store');
     try {
       const form = await readForm(request);
       await this.decisions.contest(token, form, clientAddressKey(request.ip));
-      reply.status(303).header('Location', `${back}#contest`);
-      return contestRefusalPage('Contest received', 'Your contest was received: a supervisor will decide.', back);
+      reply.header('Content-Type', HTML);
+      return contestAnswerPage(
+        'Contest received',
+        'Your contest was received. A supervisor who did not record the offence will decide, and you will be told the reason by SMS and on the notice page.',
+        `${back}#contest`,
+      );
     } catch (error) {
+      // A browser (the page's form) is answered a page in words; any other client the API's problem.
       const problem = problemOf(error, request);
-      if (problem.status >= 500) throw error;
+      if (problem.status >= 500 || !/text\/html/i.test(request.headers.accept ?? '')) throw error;
       const retryAfter = error instanceof AppError ? error.extra.retryAfter : undefined;
       if (problem.status === 429 && retryAfter) reply.header('Retry-After', String(retryAfter));
-      reply.status(problem.status);
+      reply.status(problem.status).header('Content-Type', HTML);
       const reason = (problem.code && CONTEST_REFUSALS[problem.code]) ?? problem.detail;
-      return contestRefusalPage('The notice was not contested', reason, back);
+      return contestAnswerPage('The notice was not contested', reason, back);
     }
   }
 }

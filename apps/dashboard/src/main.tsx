@@ -33,6 +33,10 @@ import {
 import { currentKeys } from './certificate-check';
 import { expirePack, forgetPack, refreshPack } from './offline/pack';
 import { InspectByPlate, UnmatchedIndicator, UnmatchedList } from './offline/unmatched';
+import { EnforcementAdmin } from './screens/enforcement-admin';
+
+/** Who decides contested notices (the duty decideNotices): the roadside office is theirs. */
+const SUPERVISORS: string[] = ['admin', 'approver'];
 
 /** The route: the part of the address after `#`, as a path and its query (the token of a password link, say). */
 function currentRoute(): { path: string; query: URLSearchParams } {
@@ -236,6 +240,7 @@ function App() {
       />
     );
   else if (section === 'scan') screen = <ScanScreen />;
+  else if (section === 'roadside-office') screen = <EnforcementAdmin />;
   else if (section === 'compliance') {
     const within = complianceWindow(route.query);
     screen = <Compliance key={`c${within}`} within={within} />;
@@ -264,7 +269,9 @@ function App() {
           <a
             href="#/"
             aria-current={
-              !['compliance', 'register', 'account', 'scan', 'find'].includes(section) && !list && !driverList
+              !['compliance', 'register', 'account', 'scan', 'find', 'roadside-office'].includes(section) &&
+              !list &&
+              !driverList
                 ? 'page'
                 : undefined
             }
@@ -289,6 +296,11 @@ function App() {
           <a href="#/scan" aria-current={section === 'scan' ? 'page' : undefined}>
             {w.scan.nav}
           </a>
+          {SUPERVISORS.includes(session.person.role) && (
+            <a href="#/roadside-office" aria-current={section === 'roadside-office' ? 'page' : undefined}>
+              {w.enforcementAdmin.nav}
+            </a>
+          )}
         </nav>
         <div class="who">
           <LanguageSwitch session={session} changed={languageChanged} />

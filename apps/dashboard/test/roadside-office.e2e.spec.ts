@@ -105,6 +105,9 @@ describe('the roadside office (issue 47)', () => {
       ).toBe(1);
       await hasText(page.getByRole('table', { name: 'By officer' }), 'Kojo Office');
       await expectAccessible(page, 'roadside office, decided');
+      // Nothing wider than the phone: no sideways scrolling.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
       expect(problems).toEqual([]);
     } finally {
       await context.close();

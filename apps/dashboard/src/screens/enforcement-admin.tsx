@@ -163,7 +163,8 @@ function ReportTables({ report: r }: { report: Report }) {
         </svg>
         <figcaption>{w.enforcementAdmin.chart}</figcaption>
       </figure>
-      <div class="table-wrap">
+      {/* A region that scrolls sideways on a narrow phone, reachable with the keyboard. */}
+      <div class="table-wrap" role="region" aria-label={w.enforcementAdmin.byDay} tabIndex={0}>
         <table>
           <caption>{w.enforcementAdmin.byDay}</caption>
           <thead>
@@ -190,7 +191,8 @@ function ReportTables({ report: r }: { report: Report }) {
           </tbody>
         </table>
       </div>
-      <div class="table-wrap">
+      {/* A region that scrolls sideways on a narrow phone, reachable with the keyboard. */}
+      <div class="table-wrap" role="region" aria-label={w.enforcementAdmin.byCode} tabIndex={0}>
         <table>
           <caption>{w.enforcementAdmin.byCode}</caption>
           <thead>
@@ -211,7 +213,8 @@ function ReportTables({ report: r }: { report: Report }) {
           </tbody>
         </table>
       </div>
-      <div class="table-wrap">
+      {/* A region that scrolls sideways on a narrow phone, reachable with the keyboard. */}
+      <div class="table-wrap" role="region" aria-label={w.enforcementAdmin.byOfficer} tabIndex={0}>
         <table>
           <caption>{w.enforcementAdmin.byOfficer}</caption>
           <thead>

@@ -1,4 +1,5 @@
 import { NoticeDecisionsService } from '../src/enforcement/notice-decisions.service';
+import { NOTICE_OVERDUE_CRON, NOTICE_OVERDUE_QUEUE } from '../src/enforcement/notice-overdue.worker';
 import { GPS_TEXT, jpeg } from './support/images';
 import { appOnTier } from './support/app-on-tier';
 import { describeOnEachTier } from './support/test-app';
@@ -297,6 +298,19 @@ describeOnEachTier('notice contests, decisions and overdue notices (issue 47)', 
     expect(
       await prisma().auditEntry.count({ where: { entity: 'assembly', action: 'AssemblyEnforcementSettingsChanged' } }),
     ).toBe(2);
+  });
+
+  it('declares the overdue job as a pg-boss schedule on a stately queue (one run at a time across instances)', async () => {
+    const schedule = await prisma().$queryRawUnsafe<Array<{ name: string; cron: string }>>(
+      'SELECT name, cron FROM pgboss.schedule WHERE name = $1',
+      NOTICE_OVERDUE_QUEUE,
+    );
+    expect(schedule).toEqual([{ name: NOTICE_OVERDUE_QUEUE, cron: NOTICE_OVERDUE_CRON }]);
+    const queue = await prisma().$queryRawUnsafe<Array<{ policy: string }>>(
+      'SELECT policy FROM pgboss.queue WHERE name = $1',
+      NOTICE_OVERDUE_QUEUE,
+    );
+    expect(queue).toEqual([{ policy: 'stately' }]);
   });
 
   it('counts contests from one address (429 past 20 an hour)', async () => {

@@ -146,6 +146,11 @@ export function rateLimitRules(config: AppConfig): Record<string, RateLimitRule>
       seconds: 3600,
       message: 'Too many callbacks to unknown or expired callback URLs from this address',
     },
+    'notice-contest-address': {
+      points: 20,
+      seconds: 3600,
+      message: 'Too many contests from this address',
+    },
     'certificate-check-address': {
       points: config.certificates.checksPerAddressPerMinute,
       seconds: 60,

@@ -11,7 +11,15 @@ import type { CertificatesService, VehicleCheck } from '../src/certificates/cert
 import type { AppConfig } from '../src/config';
 import type { MessageSender, RateLimits } from '../src/core/ports';
 import type { PublicRegistry } from '../src/core/public-registry';
-import { activationText, noticeText, passwordLinkText, reminderText, withdrawalText } from '../src/i18n/sms-texts';
+import {
+  activationText,
+  noticeCancelledText,
+  noticeDecidedText,
+  noticeText,
+  passwordLinkText,
+  reminderText,
+  withdrawalText,
+} from '../src/i18n/sms-texts';
 import { USSD_FILES } from '../src/i18n/catalogues';
 import { LANGUAGES, MessageCatalogue, type MessageKey } from '../src/ussd/message-catalogue';
 import { PublicChecksService } from '../src/ussd/public-checks.service';
@@ -187,6 +195,31 @@ async function templates(): Promise<Template[]> {
         ),
         budget: { gsm7: 3, ucs2: 7 },
       });
+    // A supervisor's decision of a contest (each outcome, each month) and a cancellation: the reason is on the page.
+    const link = `https://transport.example.gov.gh/n/${'x'.repeat(24)}.k1.${'y'.repeat(64)}`;
+    for (const outcome of ['upheld', 'reduced', 'cancelled'])
+      for (let month = 0; month < 12; month++)
+        list.push({
+          name: `${tag} contest ${outcome}, month ${month + 1}`,
+          text: noticeDecidedText(
+            {
+              assembly: STAFF_ASSEMBLY,
+              plate: PLATE,
+              outcome,
+              amount: 'GHS 1,250.00',
+              due: new Date(Date.UTC(2027, month, 20, 10)),
+              link,
+            },
+            ZONE,
+            language,
+          ),
+          budget: { gsm7: 3, ucs2: 7 },
+        });
+    list.push({
+      name: `${tag} notice cancelled`,
+      text: noticeCancelledText({ assembly: STAFF_ASSEMBLY, plate: PLATE, link }, ZONE, language),
+      budget: { gsm7: 2, ucs2: 5 },
+    });
   }
   return list;
 }

@@ -99,9 +99,9 @@ describeOnPostgres('who sees which fields: every role on every route', () => {
     // The signs of fraud are an assembly admin's (the fixture's assembly key is an approver's: 403) and the national
     // admin's; a flag names its vehicle by id and plate only, and fraud-flags.e2e holds who may read them.
     if (route.path === '/assembly/fraud-flags') return undefined;
-    // An enforcer's own day and work pack answer enforcers only (the fixture's assembly key is an inspector's, 403):
-    // offence-photos.e2e holds what they show (the pack's driver as hashes only).
-    if (route.path === '/enforcement/my-day' || route.path === '/enforcement/work-pack') return undefined;
+    // Everything else under /enforcement/ (contests, reports, an officer's day and work pack, notice photos) is too:
+    // notice-contests.e2e, enforcement-reports.e2e and offence-photos.e2e hold who may read them.
+    if (route.path.startsWith('/enforcement/')) return undefined;
     return `${ids[route.path] ? route.path.replace(':id', ids[route.path]) : route.path}${queries[route.path] ?? ''}`;
   };
 

@@ -35,6 +35,10 @@ import { currentKeys } from './certificate-check';
 import { expirePack, forgetPack, refreshPack } from './offline/pack';
 import { InspectByPlate, UnmatchedIndicator, UnmatchedList } from './offline/unmatched';
 import { EnforcerNav, forgetEnforcerPack, forgetEnforcerPacks, MyDay, RoadsideCheck } from './enforcement/screens';
+import { EnforcementAdmin } from './screens/enforcement-admin';
+
+/** Who decides contested notices (the duty decideNotices): the roadside office is theirs. */
+const SUPERVISORS: string[] = ['admin', 'approver'];
 
 /** The route: the part of the address after `#`, as a path and its query (the token of a password link, say). */
 function currentRoute(): { path: string; query: URLSearchParams } {
@@ -249,7 +253,8 @@ function App() {
   else if (section === 'fraud-flags') {
     const filters = fraudFilters(route.query);
     screen = <FraudFlags key={`f${filters.status}${filters.kind}`} {...filters} />;
-  } else if (section === 'compliance') {
+  } else if (section === 'roadside-office') screen = <EnforcementAdmin />;
+  else if (section === 'compliance') {
     const within = complianceWindow(route.query);
     screen = <Compliance key={`c${within}`} within={within} />;
   } else if (section === '' || section === 'queue')
@@ -281,7 +286,9 @@ function App() {
               <a
                 href="#/"
                 aria-current={
-                  !['compliance', 'register', 'account', 'scan', 'find', 'fraud-flags'].includes(section) &&
+                  !['compliance', 'register', 'account', 'scan', 'find', 'fraud-flags', 'roadside-office'].includes(
+                    section,
+                  ) &&
                   !list &&
                   !driverList
                     ? 'page'
@@ -311,6 +318,11 @@ function App() {
               {session.person.role === 'admin' && (
                 <a href="#/fraud-flags" aria-current={section === 'fraud-flags' ? 'page' : undefined}>
                   {w.fraud.nav}
+                </a>
+              )}
+              {SUPERVISORS.includes(session.person.role) && (
+                <a href="#/roadside-office" aria-current={section === 'roadside-office' ? 'page' : undefined}>
+                  {w.enforcementAdmin.nav}
                 </a>
               )}
             </>

@@ -9,6 +9,7 @@ import { listWords } from './list-words';
 import { scanWords } from './scan-words';
 import { offlineWords } from './offline/offline-words';
 import { roadsideWords } from './roadside-words';
+import { enforcementAdminWords } from './enforcement-admin-words';
 import { packWords } from './offline/pack-words';
 import { fraudWords } from './fraud-words';
 import { enforceWords } from './enforcement/words';
@@ -19,6 +20,7 @@ export const makeWords = (t: Translate, locale: string) => ({
   lists: listWords(t),
   offline: offlineWords(t),
   roadside: roadsideWords(t),
+  enforcementAdmin: enforcementAdminWords(t),
   pack: packWords(t),
   fraud: fraudWords(t),
   enforce: enforceWords(t),

@@ -1938,6 +1938,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/n/{token}/contest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Contest a notice from its public page (the owner; the page's form)
+         * @description A form (multipart/form-data, or application/x-www-form-urlencoded without a photo): `text`, why (1 to 1,000 characters), and optionally `photo` (JPEG, PNG or WebP told by its bytes, at most 5 MB; kept without the metadata that can say where it was taken). Only within the catalogue's days to contest (422), for an offence that can be contested (422), once (409), while owed. Audited on the notice and in the vehicle’s history (NoticeContested). Answers are HTML for the owner: a page saying the contest was received (201), or, to a browser (Accept: text/html), a page saying in words why it was refused, with the refusal’s status; other clients get the refusal as a problem. At most 20 tries an hour from one address (429).
+         */
+        post: operations["noticeContestContest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enforcement/contests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The contests awaiting a decision, oldest first (supervisors: admins and approvers; the national admin)
+         * @description Assembly staff with the duty decideNotices read their assembly's (naming another: 404); the national admin all, or one assembly's. At most 200.
+         */
+        get: operations["noticeDecisionsContests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enforcement/notices/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide a contested notice: upheld, reduced or cancelled, with a reason the owner sees
+         * @description Assembly staff with the duty decideNotices (admins and approvers) of the notice's assembly (another assembly's notice is 404), or the national admin; never the officer who recorded the offence (403 NOTICE_DECIDER_IS_OFFICER or NOTICE_CANCEL_BY_OFFICER). Only a contested notice (422 NOTICE_NOT_CONTESTED). Upheld or reduced (amount: 1 pesewa to less than the fine, else 400 INVALID_AMOUNT) are owed again, the days to pay counted from the decision; cancelled owes nothing. Audited on the notice and in the vehicle’s history (NoticeDecided); the owner (once verified) and the identified driver are told by SMS after the commit.
+         */
+        post: operations["noticeDecisionsDecide"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enforcement/notices/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a notice, with a reason the owner sees
+         * @description Assembly staff with the duty decideNotices (admins and approvers) of the notice's assembly (another assembly's notice is 404), or the national admin; never the officer who recorded the offence (403 NOTICE_DECIDER_IS_OFFICER or NOTICE_CANCEL_BY_OFFICER). Not a paid notice (409 NOTICE_ALREADY_PAID) nor a cancelled one (422 NOTICE_CANCELLED); anything paid is to be refunded. A notice is never deleted. Audited on the notice and in the vehicle’s history (NoticeCancelled); the owner and driver are told by SMS after the commit.
+         */
+        post: operations["noticeDecisionsCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enforcement/notices/{id}/contest-photo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The photo sent with a notice's contest (supervisors of its assembly; the national admin)
+         * @description Kept without the metadata that can say where it was taken. 404 when the contest has no photo.
+         */
+        get: operations["noticeDecisionsContestPhoto"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enforcement/settings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An assembly's enforcement settings (its staff; the national admin)
+         * @description Another assembly's is a 404.
+         */
+        get: operations["noticeDecisionsSettings"];
+        /**
+         * Set an assembly's enforcement settings (its admin, duty manageOffences; the national admin)
+         * @description overdueBlocksVehicle (off by default): when on, approving or renewing a vehicle with overdue notices is refused (422 VEHICLE_HAS_OVERDUE_NOTICES) until they are settled. Audited on the assembly.
+         */
+        put: operations["noticeDecisionsSetSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enforcement/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Offences by day, code and officer, amounts issued and collected, checks made (assembly admins; the national admin)
+         * @description Whole days in the assembly's time zone, from and to included (at most 366 days; 400 INVALID_DATE_RANGE). An assembly admin (duty readCheckLog) reads their assembly's (naming another: 404); the national admin every assembly's or one. Amounts in pesewas: issued is the fines of the notices issued in the range; collected what was paid on notices paid in full in it.
+         */
+        get: operations["noticeDecisionsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/assembly/fraud-flags": {
         parameters: {
             query?: never;
@@ -4605,6 +4749,47 @@ export interface components {
             /** @example Loading at the roadside, Kaneshie first light */
             notes?: string;
         };
+        NoticeContestResponse: {
+            /** @description The owner's words. */
+            text: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            at: string;
+            /** @description A photo came with it (GET /enforcement/notices/{id}/contest-photo). */
+            photo: boolean;
+        };
+        NoticeDecisionResponse: {
+            /** @enum {string} */
+            outcome: "upheld" | "reduced" | "cancelled";
+            /**
+             * @description The supervisor.
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            by: string;
+            reason: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            at: string;
+            /** @description The reduced fine (pesewas), for reduced. */
+            amount: number | null;
+        };
+        NoticeCancellationResponse: {
+            /**
+             * @description The supervisor.
+             * @example 65a1b2c3d4e5f60718293a4b
+             */
+            by: string;
+            reason: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:30:00.000Z
+             */
+            at: string;
+        };
         NoticeResponse: {
             /** @example 65a1b2c3d4e5f60718293a4b */
             _id: string;
@@ -4651,6 +4836,12 @@ export interface components {
              * @example 2026-11-22T08:30:00.000Z
              */
             contestBy: string | null;
+            /** @description The owner's contest; null: not contested. */
+            contest: components["schemas"]["NoticeContestResponse"] | (never | null);
+            /** @description A supervisor's decision of the contest; null: none yet. */
+            decision: components["schemas"]["NoticeDecisionResponse"] | (never | null);
+            /** @description A supervisor's cancellation; null: not cancelled so. */
+            cancellation: components["schemas"]["NoticeCancellationResponse"] | (never | null);
             /** @description Paid so far, in pesewas. */
             paid: number;
             /** @description Received beyond what was owed (or of a cancelled notice), to refund, in pesewas. */
@@ -4667,6 +4858,94 @@ export interface components {
              * @example 2026-11-22T08:30:00.000Z
              */
             updatedAt: string;
+        };
+        DecisionBody: {
+            /**
+             * @description upheld, reduced (send amount) or cancelled.
+             * @enum {string}
+             */
+            outcome: "upheld" | "reduced" | "cancelled";
+            /**
+             * @description For reduced: the new fine in pesewas, from 1 to less than the fine.
+             * @example 10000
+             */
+            amount?: number;
+            /**
+             * @description Why: the owner reads it on the notice page.
+             * @example The sticker was valid.
+             */
+            reason: string;
+        };
+        CancelBody: {
+            /**
+             * @description Why: the owner reads it on the notice page.
+             * @example Wrong vehicle recorded.
+             */
+            reason: string;
+        };
+        EnforcementSettingsBody: {
+            /** @description When true, approving or renewing a vehicle with overdue notices is refused (422 VEHICLE_HAS_OVERDUE_NOTICES) until they are settled. Off by default. */
+            overdueBlocksVehicle: boolean;
+        };
+        ReportTotals: {
+            notices: number;
+            offences: number;
+            /** @description The fines of the notices issued, in pesewas. */
+            issued: number;
+            /** @description Collected in the range (notices paid in full), in pesewas. */
+            collected: number;
+            checks: number;
+        };
+        ReportDayRow: {
+            /**
+             * @description The day in the assembly’s time zone.
+             * @example 2026-12-07
+             */
+            day: string;
+            /** @description Notices issued (received by the service) that day. */
+            notices: number;
+            /** @description Offences on them. */
+            offences: number;
+            /** @description Their fines, in pesewas. */
+            issued: number;
+            /** @description Paid that day (notices paid in full that day), in pesewas. */
+            collected: number;
+            /** @description Roadside checks made that day. */
+            checks: number;
+        };
+        ReportCodeRow: {
+            /** @example TF-01 */
+            code: string;
+            offences: number;
+            /** @description The fines of these offences, in pesewas. */
+            issued: number;
+        };
+        ReportOfficerRow: {
+            /** @example 65a1b2c3d4e5f60718293a4b */
+            officer: string;
+            /** @description The officer’s name, when an assembly user of that id exists. */
+            name: string;
+            notices: number;
+            /** @description In pesewas. */
+            issued: number;
+            checks: number;
+        };
+        EnforcementReportResponse: {
+            /** @description Null: every assembly. */
+            assembly: string | null;
+            /** @example 2026-12-01 */
+            from: string;
+            /** @example 2026-12-07 */
+            to: string;
+            /** @example Africa/Accra */
+            timeZone: string;
+            totals: components["schemas"]["ReportTotals"];
+            /** @description Every day of the range, oldest first (zeros included). */
+            days: components["schemas"]["ReportDayRow"][];
+            /** @description Most offences first. */
+            codes: components["schemas"]["ReportCodeRow"][];
+            /** @description Most notices first. */
+            officers: components["schemas"]["ReportOfficerRow"][];
         };
         FraudFlagClearedResponse: {
             /**
@@ -16405,6 +16684,911 @@ export interface operations {
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    noticeContestContest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    text: string;
+                    /** Format: binary */
+                    photo?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    text: string;
+                    /** Format: binary */
+                    photo?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Contested: a page saying so, with the way back to the notice (which shows the contest). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description An unknown or revoked API key, or an ended session, was sent: refused even where none is needed. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Conflicts with the stored state: a duplicate, or a record changed by someone else. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`, with a Retry-After header in seconds), or too many callbacks kept for one transaction (`TOO_MANY_CALLBACKS`). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    noticeDecisionsContests: {
+        parameters: {
+            query?: {
+                /** @description The assembly (the national admin); assembly staff read their own assembly's. */
+                assembly?: string;
+            };
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticeResponse"][];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    noticeDecisionsDecide: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticeResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Conflicts with the stored state: a duplicate, or a record changed by someone else. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    noticeDecisionsCancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticeResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Conflicts with the stored state: a duplicate, or a record changed by someone else. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    noticeDecisionsContestPhoto: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    noticeDecisionsSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnforcementSettingsBody"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    noticeDecisionsSetSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnforcementSettingsBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnforcementSettingsBody"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    noticeDecisionsReport: {
+        parameters: {
+            query: {
+                /** @description The first day (YYYY-MM-DD, the assembly’s time zone). */
+                from: string;
+                /** @description The last day, included (YYYY-MM-DD); at most 366 days after from. */
+                to: string;
+                /** @description The assembly (the national admin: all when absent); an assembly admin reads their own assembly's. */
+                assembly?: string;
+            };
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnforcementReportResponse"];
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one (with a WWW-Authenticate header). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {

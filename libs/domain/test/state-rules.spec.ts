@@ -4,6 +4,7 @@ import {
   DomainError,
   Driver,
   DriverErrors,
+  assertNoOverdueNotices,
   Notice,
   NoticeErrors,
   OffenceCatalogue,
@@ -291,6 +292,8 @@ const scenarios: Record<string, () => unknown> = {
   'Notice | issued | cancel': () => notice().cancel(INSPECTOR, 'Mine', days(1)),
   'Notice | paid | cancel': () => paidNotice().cancel(APPROVER, 'Late', days(2)),
   'Notice | cancelled | cancel': () => cancelledNotice().cancel(APPROVER, 'Again', days(2)),
+  'Notice | issued, past its due time | assertNoOverdueNotices': () =>
+    assertNoOverdueNotices(true, [notice()], days(30)),
   'Trip | ended | end': () => ended().end({ finalDistance: 10, durationMinutes: 25 }, days(2)),
   'Trip | started | end': () =>
     started().end({ finalDistance: 10, durationMinutes: 25, discount: 1_000_000_000 }, days(1)),

@@ -20,6 +20,5 @@ CREATE TABLE "notice_photos" (
 CREATE UNIQUE INDEX "notice_photos_noticeId_photoKey_key" ON "notice_photos"("noticeId", "photoKey");
 CREATE INDEX "notice_photos_noticeId_receivedAt_idx" ON "notice_photos"("noticeId", "receivedAt");
 
--- An officer's own day (GET /enforcement/my-day): their notices and checks, newest first.
-CREATE INDEX "notices_officerId_createdAt_idx" ON "notices"("officerId", "createdAt" DESC);
-CREATE INDEX "roadside_checks_officerId_createdAt_idx" ON "roadside_checks"("officerId", "createdAt" DESC);
+-- An officer's own day (GET /enforcement/my-day) reads its notices and checks newest first through the indexes
+-- on ("officerId", "createdAt" DESC) that 20261208020000_notice_contests_and_reports creates.

@@ -1,4 +1,12 @@
-import type { AuditLog, GeoPoint, Notice, OffenceCatalogueState, Page, PageRequest } from '@transport/domain';
+import type {
+  AuditLog,
+  GeoPoint,
+  Notice,
+  NoticeState,
+  OffenceCatalogueState,
+  Page,
+  PageRequest,
+} from '@transport/domain';
 
 // The roadside's ports (issue 47), beside the app's other ports (ports.ts re-exports them).
 
@@ -26,7 +34,23 @@ export interface EnforcementWork {
   addNotice(notice: Notice): Promise<void>;
   /** Optimistic on the notice's version (409 CONCURRENT_UPDATE when another change came first). */
   updateNotice(notice: Notice): Promise<Notice>;
+  settings(assemblyId: string): Promise<EnforcementSettings>;
+  setSettings(assemblyId: string, settings: EnforcementSettings, at: Date): Promise<void>;
   audit: AuditLog;
+}
+
+/** An assembly's enforcement settings (issue 47); an assembly that never set them has the defaults. */
+export interface EnforcementSettings {
+  /** Refuse approving or renewing a vehicle while it has overdue notices (off by default). */
+  overdueBlocksVehicle: boolean;
+}
+
+/** Which rows a report reads: created (notices, checks) or paid (notices) in [from, to). */
+export interface ReportScope {
+  assemblyId?: string;
+  officerId?: string;
+  from: Date;
+  to: Date;
 }
 
 /**
@@ -41,5 +65,12 @@ export interface EnforcementStore {
   findNotice(id: string): Promise<Notice | undefined>;
   /** The vehicle's notices still owed or awaiting a decision (issued, overdue, contested, decided), newest first. */
   openNoticesOf(vehicleId: string): Promise<Notice[]>;
+  /** Contested notices awaiting a decision, oldest contest first; of one assembly when given. */
+  openContests(assemblyId: string | undefined, limit: number): Promise<Notice[]>;
+  /** Ids of notices owed past their due time not yet marked overdue (issued or decided, due before `at`). */
+  pastDue(at: Date, limit: number): Promise<string[]>;
+  settings(assemblyId: string): Promise<EnforcementSettings>;
+  /** The notices received or paid in the scope's time, and the checks made in it (of one assembly or officer). */
+  reportRows(scope: ReportScope): Promise<{ notices: NoticeState[]; checks: RoadsideCheckRecord[] }>;
   run<T>(work: (tx: EnforcementWork) => Promise<T>): Promise<T>;
 }

@@ -292,6 +292,28 @@ export class RecordOffenceBody {
   notes?: string;
 }
 
+export class NoticeContestResponse {
+  @ApiProperty({ description: "The owner's words." }) text!: string;
+  @ApiProperty({ ...DATE }) at!: string;
+  @ApiProperty({ description: 'A photo came with it (GET /enforcement/notices/{id}/contest-photo).' }) photo!: boolean;
+}
+
+export class NoticeDecisionResponse {
+  @ApiProperty({ enum: ['upheld', 'reduced', 'cancelled'] }) outcome!: string;
+  @ApiProperty({ ...ID, description: 'The supervisor.' }) by!: string;
+  @ApiProperty() reason!: string;
+  @ApiProperty({ ...DATE }) at!: string;
+  @ApiProperty({ type: Number, nullable: true, description: 'The reduced fine (pesewas), for reduced.' })
+  amount!: number | null;
+}
+
+export class NoticeCancellationResponse {
+  @ApiProperty({ ...ID, description: 'The supervisor.' }) by!: string;
+  @ApiProperty() reason!: string;
+  @ApiProperty({ ...DATE }) at!: string;
+}
+
+@ApiExtraModels(NoticeContestResponse, NoticeDecisionResponse, NoticeCancellationResponse)
 export class NoticeResponse {
   @ApiProperty({ ...ID }) _id!: string;
   @ApiProperty({
@@ -314,6 +336,14 @@ export class NoticeResponse {
   @ApiProperty({ ...DATE }) dueAt!: string;
   @ApiProperty({ ...DATE, type: String, nullable: true, description: 'Null: cannot be contested.' }) contestBy!:
     string | null;
+  @ApiNullableObject(NoticeContestResponse, { description: "The owner's contest; null: not contested." })
+  contest!: NoticeContestResponse | null;
+  @ApiNullableObject(NoticeDecisionResponse, { description: "A supervisor's decision of the contest; null: none yet." })
+  decision!: NoticeDecisionResponse | null;
+  @ApiNullableObject(NoticeCancellationResponse, {
+    description: "A supervisor's cancellation; null: not cancelled so.",
+  })
+  cancellation!: NoticeCancellationResponse | null;
   @ApiProperty({ description: 'Paid so far, in pesewas.' }) paid!: number;
   @ApiProperty({ description: 'Received beyond what was owed (or of a cancelled notice), to refund, in pesewas.' })
   refundDue!: number;
@@ -341,6 +371,19 @@ export function toNoticeResponse(notice: Notice, now: Date): NoticeResponse {
     amountDue: notice.amountDue(now),
     dueAt: s.dueAt.toISOString(),
     contestBy: s.contestBy?.toISOString() ?? null,
+    contest: s.contest ? { text: s.contest.text, at: s.contest.at.toISOString(), photo: !!s.contest.photo } : null,
+    decision: s.decision
+      ? {
+          outcome: s.decision.outcome,
+          by: s.decision.by,
+          reason: s.decision.reason,
+          at: s.decision.at.toISOString(),
+          amount: s.decision.amount ?? null,
+        }
+      : null,
+    cancellation: s.cancellation
+      ? { by: s.cancellation.by, reason: s.cancellation.reason, at: s.cancellation.at.toISOString() }
+      : null,
     paid: s.paid,
     refundDue: s.refundDue,
     __v: s.version,

@@ -1,4 +1,9 @@
 import { Module } from '@nestjs/common';
+import { EnforcementReportsService } from './enforcement-reports.service';
+import { NoticeContestController } from './notice-contest.controller';
+import { NoticeDecisionsController } from './notice-decisions.controller';
+import { NoticeDecisionsService } from './notice-decisions.service';
+import { NoticeOverdueWorker } from './notice-overdue.worker';
 import { NoticesService } from './notices.service';
 import { NoticePageController, OffencesController } from './offences.controller';
 import { OffencesService } from './offences.service';
@@ -7,7 +12,20 @@ import { RoadsideService } from './roadside.service';
 
 /** Roadside enforcement (issue 47, docs/enforcement.md): checks and their log, offence catalogues, notices. */
 @Module({
-  controllers: [RoadsideController, OffencesController, NoticePageController],
-  providers: [RoadsideService, OffencesService, NoticesService],
+  controllers: [
+    RoadsideController,
+    OffencesController,
+    NoticePageController,
+    NoticeContestController,
+    NoticeDecisionsController,
+  ],
+  providers: [
+    RoadsideService,
+    OffencesService,
+    NoticesService,
+    NoticeDecisionsService,
+    EnforcementReportsService,
+    NoticeOverdueWorker,
+  ],
 })
 export class EnforcementModule {}

@@ -1,4 +1,5 @@
 import type { NoticeState } from '@transport/domain';
+import { contestSection } from './notice-contest-page';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const html = (value: string | number) => String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
@@ -26,6 +27,9 @@ export interface PublicNotice {
   assembly: string;
   amountDue: number;
   serviceAddress: string;
+  /** Where the contest form posts (`/n/<token>/contest`), and the time the page is made (is it still contestable?). */
+  contestAction: string;
+  now: Date;
 }
 
 /**
@@ -49,17 +53,14 @@ export function noticePage(p: PublicNotice, timeZone: string): string {
         : `<p class="due">Amount due: <b>${html(cedis(p.amountDue))}</b> by ${html(when(n.dueAt, timeZone, false))}` +
           (n.surcharge > 0 ? ` (after that ${html(cedis(n.surcharge))} more)` : '') +
           '</p>';
-  const contest = n.contestBy
-    ? `You may contest this notice until ${html(when(n.contestBy, timeZone, false))}: contact ${html(p.assembly)} and quote the notice number. A supervisor who did not record it decides, and you are told the reason.`
-    : 'The offences on this notice cannot be contested.';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>Notice ${html(n.id.slice(-8).toUpperCase())}</title><style>body{font-family:system-ui,sans-serif;margin:0;line-height:1.4}main{max-width:30rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem}dt{font-weight:600}dd{margin:0 0 .5rem}.due{background:#ffd166;padding:.6rem;border-radius:.4rem}.ok{background:#0b6b2e;color:#fff;padding:.6rem;border-radius:.4rem}small{color:#444}</style></head><body><main>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>Notice ${html(n.id.slice(-8).toUpperCase())}</title><style>body{font-family:system-ui,sans-serif;margin:0;line-height:1.4}main{max-width:30rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem}dt{font-weight:600}dd{margin:0 0 .5rem}.due{background:#ffd166;padding:.6rem;border-radius:.4rem}.ok{background:#0b6b2e;color:#fff;padding:.6rem;border-radius:.4rem}small{color:#444}textarea{width:100%;font:inherit}blockquote{margin:.5rem 0;padding:.5rem;border-left:.3rem solid #999}</style></head><body><main>
 <h1>Road traffic notice, ${html(p.assembly)}</h1>
 <p>Status: <b>${html(n.status)}</b></p>
 ${owed}
 <dl><dt>Notice number</dt><dd>${html(n.id.slice(-8).toUpperCase())}</dd><dt>Vehicle</dt><dd>${html(p.plate)}</dd><dt>When</dt><dd>${html(when(n.madeAt, timeZone))}</dd><dt>Where</dt><dd>${html(place)}</dd><dt>Officer number</dt><dd>${html(officerNumber(n.officerId))}</dd></dl>
 <h2>Offences</h2><ul>${offences}</ul>
 <h2>How to pay</h2><p>Pay ${html(p.assembly)} by mobile money from this page, or at the assembly's office quoting the notice number. Never pay an officer in cash, and never send money to a personal number.</p>
-<h2>How to contest</h2><p>${contest}</p>
+${contestSection(n, p.contestAction, p.now, timeZone)}
 <h2>Is this notice genuine?</h2><p>A genuine notice is always on <b>${html(p.serviceAddress)}</b> and names your vehicle's plate, the offence and the officer's number. It never asks for your PIN or for money to a personal number. If a message sends you anywhere else, it is not from the assembly.</p>
 </main></body></html>`;
 }

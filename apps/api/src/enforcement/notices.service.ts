@@ -97,6 +97,8 @@ export class NoticesService {
         assembly: assembly?.toState().name ?? '',
         amountDue: notice.amountDue(this.clock.now()),
         serviceAddress: new URL(this.config.publicBaseUrl).host,
+        contestAction: `/n/${token}/contest`,
+        now: this.clock.now(),
       },
       this.config.timeZone,
     );

@@ -94,3 +94,21 @@ export function noticeText(
 ): string {
   return catalogue(timeZone).format(language, 'notice.issued', notice);
 }
+
+/** A supervisor decided the owner's contest of a notice (upheld, reduced or cancelled); the page says why. */
+export function noticeDecidedText(
+  notice: { assembly: string; plate: string; outcome: string; amount: string; due: Date; link: string },
+  timeZone: string,
+  language = 'en',
+): string {
+  return catalogue(timeZone).format(language, 'notice.decided', notice);
+}
+
+/** A supervisor cancelled a notice; the page says why. */
+export function noticeCancelledText(
+  notice: { assembly: string; plate: string; link: string },
+  timeZone: string,
+  language = 'en',
+): string {
+  return catalogue(timeZone).format(language, 'notice.cancelled', notice);
+}

@@ -11,7 +11,13 @@ import {
 } from '@transport/domain';
 import { CommonErrors, oneOf } from '@transport/domain';
 import { translateUniqueViolation } from './prisma-errors';
-import type { EnforcementStore, EnforcementWork, RoadsideCheckRecord } from '../core/ports';
+import type {
+  EnforcementSettings,
+  EnforcementStore,
+  EnforcementWork,
+  ReportScope,
+  RoadsideCheckRecord,
+} from '../core/ports';
 import {
   Prisma,
   type Notice as NoticeRow,
@@ -25,6 +31,8 @@ import { PrismaAuditLog } from './prisma-audit-log';
 import type { PrismaExecutor } from './prisma-executor';
 
 const OPEN_STATUSES = ['issued', 'overdue', 'contested', 'decided'];
+/** The most notices, and the most checks, one report reads (the API caps a report's range at 92 days). */
+const REPORT_MAX_ROWS = 100_000;
 
 type Json = Prisma.InputJsonValue;
 const at = (value: unknown): Date => new Date(String(value));
@@ -56,7 +64,7 @@ function catalogueToDomain(row: CatalogueRow): OffenceCatalogueState {
 /** A stored notice back to the domain: every optional field present only when stored, dates revived from JSON. */
 export function noticeToDomain(row: NoticeRow): Notice {
   return mapped('notices', row.id, () => {
-    const contest = row.contest as { text: string; at: string } | null;
+    const contest = row.contest as { text: string; at: string; photo?: string } | null;
     const decision = row.decision as {
       outcome: string;
       by: string;
@@ -81,7 +89,13 @@ export function noticeToDomain(row: NoticeRow): Notice {
       surcharge: row.surcharge,
       dueAt: row.dueAt,
       ...(row.contestBy !== null && { contestBy: row.contestBy }),
-      ...(contest && { contest: { text: contest.text, at: at(contest.at) } }),
+      ...(contest && {
+        contest: {
+          text: contest.text,
+          at: at(contest.at),
+          ...(contest.photo !== undefined && { photo: contest.photo }),
+        },
+      }),
       ...(decision && {
         decision: {
           outcome: oneOf(DECISIONS, decision.outcome, 'decision.outcome'),
@@ -136,6 +150,11 @@ async function latestCatalogue(db: PrismaExecutor, assemblyId: string) {
   return row ? catalogueToDomain(row) : undefined;
 }
 
+async function settings(db: PrismaExecutor, assemblyId: string): Promise<EnforcementSettings> {
+  const row = await db.enforcementSetting.findUnique({ where: { assemblyId } });
+  return { overdueBlocksVehicle: row?.overdueBlocksVehicle ?? false };
+}
+
 async function findNotice(db: PrismaExecutor, id: string) {
   const row = await db.notice.findUnique({ where: { id } });
   return row ? noticeToDomain(row) : undefined;
@@ -175,6 +194,14 @@ function work(db: PrismaExecutor): EnforcementWork {
       });
       await assertOneUpdated(count, 'notice', s.id, () => db.notice.findUnique({ where: { id: s.id } }));
       return Notice.restore({ ...s, version: s.version + 1 });
+    },
+    settings: (assemblyId) => settings(db, assemblyId),
+    setSettings: async (assemblyId, value, updatedAt) => {
+      await db.enforcementSetting.upsert({
+        where: { assemblyId },
+        create: { assemblyId, ...value, updatedAt },
+        update: { ...value, updatedAt },
+      });
     },
     audit: new PrismaAuditLog(db),
   };
@@ -236,6 +263,50 @@ export class PrismaEnforcementStore implements EnforcementStore {
       take: 50,
     });
     return rows.map(noticeToDomain);
+  }
+
+  async openContests(assemblyId: string | undefined, limit: number): Promise<Notice[]> {
+    const rows = await this.prisma.notice.findMany({
+      where: { status: 'contested', ...(assemblyId !== undefined && { assemblyId }) },
+      orderBy: [{ updatedAt: 'asc' }, { id: 'asc' }],
+      take: limit,
+    });
+    return rows.map(noticeToDomain);
+  }
+
+  async pastDue(at: Date, limit: number): Promise<string[]> {
+    const rows = await this.prisma.notice.findMany({
+      where: { status: { in: ['issued', 'decided'] }, dueAt: { lt: at } },
+      orderBy: [{ dueAt: 'asc' }, { id: 'asc' }],
+      select: { id: true },
+      take: limit,
+    });
+    return rows.map((r) => r.id);
+  }
+
+  settings(assemblyId: string): Promise<EnforcementSettings> {
+    return settings(this.prisma, assemblyId);
+  }
+
+  async reportRows(scope: ReportScope): Promise<{ notices: NoticeState[]; checks: RoadsideCheckRecord[] }> {
+    const who = {
+      ...(scope.assemblyId !== undefined && { assemblyId: scope.assemblyId }),
+      ...(scope.officerId !== undefined && { officerId: scope.officerId }),
+    };
+    const within = { gte: scope.from, lt: scope.to };
+    const [notices, checks] = await Promise.all([
+      this.prisma.notice.findMany({
+        where: { ...who, OR: [{ createdAt: within }, { paidAt: within }] },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        take: REPORT_MAX_ROWS,
+      }),
+      this.prisma.roadsideCheck.findMany({
+        where: { ...who, createdAt: within },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        take: REPORT_MAX_ROWS,
+      }),
+    ]);
+    return { notices: notices.map((row) => noticeToDomain(row).toState()), checks: checks.map(checkToDomain) };
   }
 
   run<T>(body: (tx: EnforcementWork) => Promise<T>): Promise<T> {

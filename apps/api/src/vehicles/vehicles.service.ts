@@ -7,6 +7,7 @@ import {
   ReferenceErrors,
   Vehicle,
   assemblyScope,
+  assertNoOverdueNotices,
   auditEntriesFor,
   covers,
   jurisdictionOf,
@@ -28,7 +29,8 @@ import {
 import { assertAssemblyDuty } from '../core/auth/duties';
 import { placeNew, transferRecord } from '../core/auth/jurisdiction';
 import { changeAggregate, correctAggregate, type Transition } from '../core/change-aggregate';
-import { APP_CONFIG, CLOCK, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
+import { APP_CONFIG, CLOCK, ENFORCEMENT_STORE, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
+import type { EnforcementStore } from '../core/ports';
 import type { AppConfig } from '../config';
 import { FraudSignsService } from '../fraud-flags/fraud-signs.service';
 import { ApprovalWithdrawalNotices } from './approval-withdrawal-notices';
@@ -82,6 +84,7 @@ export class VehiclesService {
     @Optional() @Inject(APP_CONFIG) private readonly config?: Pick<AppConfig, 'inspectionMadeMaxAgeHours'>,
     @Optional() private readonly notices?: ApprovalWithdrawalNotices,
     @Optional() private readonly fraudSigns?: FraudSignsService,
+    @Optional() @Inject(ENFORCEMENT_STORE) private readonly enforcement?: EnforcementStore,
   ) {}
 
   /** A page of vehicles in the request's order (newest first by default), with the stations and unions they link to. */
@@ -238,6 +241,7 @@ export class VehiclesService {
 
   async approve(id: string, actor: Actor, expectedVersion?: number): Promise<VehicleResponse> {
     await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'approveVehicle');
+    await this.assertNoOverdueNotices(id);
     return this.respond(
       await this.change(id, actor, expectedVersion, 'VehicleApproved', (v, at) => v.approve(actor.id, at)),
     );
@@ -275,6 +279,7 @@ export class VehiclesService {
         'roadWorthyExpiryDate',
       );
     await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'renewDocuments');
+    await this.assertNoOverdueNotices(id);
     const saved = await this.change(id, actor, expectedVersion, 'VehicleDocumentsRenewed', (v, at) => {
       if (renewal.roadWorthyExpiryDate) v.renewRoadworthy(renewal.roadWorthyExpiryDate, at);
       if (renewal.insuranceExpiryDate) v.renewInsurance(renewal.insuranceExpiryDate, at);
@@ -358,6 +363,20 @@ export class VehiclesService {
     transition: Transition<Vehicle>,
   ): Promise<Vehicle> {
     return (await changeAggregate(this.deps, this.spec(id, actor, expectedVersion, action), transition)).saved;
+  }
+
+  /**
+   * Where the vehicle's assembly set that overdue roadside notices block it (issue 47), refuses approving or renewing
+   * a vehicle with one (422 VEHICLE_HAS_OVERDUE_NOTICES), before anything is written. Read outside the change's
+   * transaction (the embedded database has one session).
+   */
+  private async assertNoOverdueNotices(id: string): Promise<void> {
+    const vehicle = this.enforcement && (await this.stores.vehicles.findById(id));
+    const assemblyId = vehicle ? vehicle.toState().assemblyId : undefined;
+    if (!this.enforcement || assemblyId === undefined) return;
+    const settings = await this.enforcement.settings(assemblyId);
+    if (!settings.overdueBlocksVehicle) return;
+    assertNoOverdueNotices(true, await this.enforcement.openNoticesOf(id), this.clock.now());
   }
 
   private async respond(vehicle: Vehicle): Promise<VehicleResponse> {

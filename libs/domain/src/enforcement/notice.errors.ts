@@ -24,6 +24,11 @@ export const NoticeErrors = {
     new DomainError('NOTICE_DECIDER_IS_OFFICER', 'The officer who recorded the offence cannot decide its contest'),
   cancelByOfficer: () =>
     new DomainError('NOTICE_CANCEL_BY_OFFICER', 'The officer who recorded the offence cannot cancel the notice'),
+  overdueBlocksVehicle: () =>
+    new DomainError(
+      'VEHICLE_HAS_OVERDUE_NOTICES',
+      'The vehicle has overdue roadside notices: its assembly approves or renews it once they are settled',
+    ),
   notOverdue: (due: Date) => new DomainError('NOTICE_NOT_OVERDUE', `The notice is due by ${due.toISOString()}`),
   reductionNotBelowFine: (fine: number) =>
     new DomainError(

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { APPROVER, days, INSPECTOR, onlyRefusals, ports, T0 } from '../testing/fixtures';
-import { Notice, NOTICE_STATUSES, type NoticeStatus } from './notice';
+import { assertNoOverdueNotices, Notice, NOTICE_STATUSES, type NoticeStatus } from './notice';
 import { OffenceCatalogue } from './offence-catalogue';
 
 const OFFICER = INSPECTOR;
@@ -97,6 +97,22 @@ describe('Notice state machine (property)', () => {
             if (after.cancellation) expect(after.cancellation.by).not.toBe(OFFICER);
             if (after.status === 'cancelled') expect([after.paid, after.refundDue]).toEqual([0, received]);
             if (after.contest) expect(after.contest.at.getTime()).toBeLessThanOrEqual(after.contestBy!.getTime());
+            // The assembly's block refuses a vehicle exactly while the notice is owed past its due time, when set.
+            const blocked = (blocking: boolean) => {
+              try {
+                assertNoOverdueNotices(blocking, [notice], when);
+                return false;
+              } catch {
+                return true;
+              }
+            };
+            expect(blocked(true)).toBe(notice.isOverdue(when));
+            expect(blocked(false)).toBe(false);
+            // Once overdue, the surcharge is owed on top of the fine (or the reduced fine).
+            if (after.status === 'overdue')
+              expect(notice.amountDue(when) + after.paid).toBe(
+                (after.decision?.amount ?? after.fine) + after.surcharge,
+              );
           }
         },
       ),

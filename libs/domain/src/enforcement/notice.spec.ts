@@ -1,7 +1,7 @@
 import { DomainError } from '../shared/domain-error';
 import { geoPoint } from '../shared/geo-point';
 import { APPROVER, days, INSPECTOR, ports, T0 } from '../testing/fixtures';
-import { Notice, type NoticeInput } from './notice';
+import { assertNoOverdueNotices, Notice, type NoticeInput } from './notice';
 import { OffenceCatalogue, type OffenceCatalogueState, type OffenceTerms } from './offence-catalogue';
 
 const ASSEMBLY = '65a0000000000000000000a1';
@@ -163,7 +163,12 @@ describe('Notice', () => {
     expect(paid.toState()).toMatchObject({ paid: 20_000, refundDue: 20_000 });
 
     const contested = issue();
-    contested.contest('The sticker was renewed yesterday', days(2));
+    contested.contest('The sticker was renewed yesterday', days(2), 'notice-contests/n1/abc');
+    expect(contested.toState().contest).toEqual({
+      text: 'The sticker was renewed yesterday',
+      at: days(2),
+      photo: 'notice-contests/n1/abc',
+    });
     expect(codeOf(() => contested.assertPayable())).toBe('NOTICE_CONTESTED');
     expect(contested.recordPayment(5_000, days(3))).toEqual({ applied: 0, excess: 5_000, status: 'contested' });
 
@@ -247,5 +252,19 @@ describe('Notice', () => {
     const paid = issue();
     paid.recordPayment(20_000, days(1));
     expect(codeOf(() => paid.cancel(SUPERVISOR, 'late', days(2)))).toBe('NOTICE_ALREADY_PAID');
+  });
+
+  it('blocks approving or renewing a vehicle with an overdue notice only when its assembly says so', () => {
+    const owed = issue();
+    const decided = issue();
+    decided.contest('Not me', days(1));
+    decided.decide({ outcome: 'upheld', by: SUPERVISOR, reason: 'Seen on camera' }, days(2));
+    // Within its days: nothing blocks; past them (marked overdue or not yet), the setting decides.
+    expect(() => assertNoOverdueNotices(true, [owed, decided], days(3))).not.toThrow();
+    expect(codeOf(() => assertNoOverdueNotices(true, [decided, owed], days(15)))).toBe('VEHICLE_HAS_OVERDUE_NOTICES');
+    owed.markOverdue(days(15));
+    expect(codeOf(() => assertNoOverdueNotices(true, [owed], days(15)))).toBe('VEHICLE_HAS_OVERDUE_NOTICES');
+    expect(() => assertNoOverdueNotices(false, [owed], days(15))).not.toThrow();
+    expect(() => assertNoOverdueNotices(true, [], days(15))).not.toThrow();
   });
 });

@@ -20,6 +20,8 @@ export const DECISIONS = ['upheld', 'reduced', 'cancelled'] as const;
 export type Decision = (typeof DECISIONS)[number];
 
 export const MAX_OFFENCES_PER_NOTICE = 10;
+/** The most characters of an owner's contest. */
+export const CONTEST_MAX_CHARS = 1000;
 const DAY_MS = 86_400_000;
 
 export interface NoticeDecision {
@@ -54,7 +56,8 @@ export interface NoticeState {
   readonly dueAt: Date;
   /** Contest by this time; absent when no offence can be contested. */
   readonly contestBy?: Date;
-  readonly contest?: { readonly text: string; readonly at: Date };
+  /** The owner's contest: a short text and, optionally, the object-storage key of a photo (its location stripped). */
+  readonly contest?: { readonly text: string; readonly at: Date; readonly photo?: string };
   readonly decision?: NoticeDecision;
   readonly cancellation?: { readonly by: string; readonly reason: string; readonly at: Date };
   /** Received and kept for the notice so far (pesewas). */
@@ -88,6 +91,14 @@ export interface NoticePayment {
 
 const earliest = (days: number[]) => Math.min(...days);
 const addDays = (at: Date, days: number) => new Date(at.getTime() + days * DAY_MS);
+
+/**
+ * Refuses (VEHICLE_HAS_OVERDUE_NOTICES) approving or renewing a vehicle with a notice owed past its due time, when its
+ * assembly set that overdue notices block it (off by default).
+ */
+export function assertNoOverdueNotices(blocking: boolean, openNotices: readonly Notice[], at: Date): void {
+  if (blocking && openNotices.some((n) => n.isOverdue(at))) throw NoticeErrors.overdueBlocksVehicle();
+}
 
 /** A spot-fine notice against a vehicle (and its driver, if identified), under its assembly's offence catalogue. */
 export class Notice {
@@ -212,13 +223,13 @@ export class Notice {
   }
 
   /** The owner contests the notice (once), within the catalogue's days, while it is owed and nothing is paid. */
-  contest(text: string, at: Date): void {
+  contest(text: string, at: Date, photo?: string): void {
     const s = this.state;
     if (s.status === 'contested' || s.decision) throw NoticeErrors.alreadyContested();
     this.assertPayable();
     if (s.contestBy === undefined) throw NoticeErrors.notContestable();
     if (at > s.contestBy) throw NoticeErrors.contestClosed(s.contestBy);
-    s.contest = { text: requireText(text, 'contest', 1000), at };
+    s.contest = { text: requireText(text, 'contest', CONTEST_MAX_CHARS), at, ...(photo !== undefined && { photo }) };
     s.status = 'contested';
     this.touch(at);
     this.record('NoticeContested', at);

@@ -77,8 +77,6 @@ export const ERROR_KINDS = {
   NOTICE_NOT_CONTESTABLE: 'rule',
   NOTICE_CONTEST_CLOSED: 'rule',
   NOTICE_NOT_CONTESTED: 'rule',
-  NOTICE_DECIDER_IS_OFFICER: 'rule',
-  NOTICE_CANCEL_BY_OFFICER: 'rule',
   NOTICE_NOT_OVERDUE: 'rule',
   OFFENCE_NOT_FOUND: 'rule',
   CORRECTION_NOT_ALLOWED: 'rule',
@@ -129,6 +127,7 @@ export const ERROR_KINDS = {
   VEHICLE_INSURANCE_MISSING: 'rule',
   VEHICLE_NOT_APPROVED: 'rule',
   VEHICLE_NOT_FOUND: 'rule',
+  VEHICLE_HAS_OVERDUE_NOTICES: 'rule',
   VEHICLE_NOT_INSPECTED: 'rule',
   VEHICLE_REGISTRATION_NUMBER_MISSING: 'rule',
   VEHICLE_ROADWORTHY_EXPIRED: 'rule',
@@ -140,6 +139,9 @@ export const ERROR_KINDS = {
 
   // The actor's duties do not include this (403).
   DUTY_NOT_ALLOWED: 'forbidden',
+  // The officer who recorded an offence neither decides its contest nor cancels its notice (403).
+  NOTICE_DECIDER_IS_OFFICER: 'forbidden',
+  NOTICE_CANCEL_BY_OFFICER: 'forbidden',
 } as const satisfies Record<string, DomainErrorKind>;
 
 export type DomainErrorCode = keyof typeof ERROR_KINDS;

@@ -15,6 +15,8 @@ export const JSON_BODY_LIMIT_BYTES = 100 * 1024;
 export const RAW_BODY_ROUTES: Readonly<Record<string, { bytes: number; what: string }>> = {
   '/vehicles/:id/inspection-photos': { bytes: 5 * 1024 * 1024, what: 'A photo' },
   '/enforcement/notices/:id/photos': { bytes: 5 * 1024 * 1024, what: 'A photo' },
+  // The public notice page's contest form: a short text and a photo of at most 5 MB, with the form's framing.
+  '/n/:token/contest': { bytes: 6 * 1024 * 1024, what: 'A contest with its photo' },
 };
 
 /** Methods whose body is read; a body on any other method is left unread, as before. */

@@ -10,12 +10,13 @@ import {
   type Clock,
   type DataStores,
   type IdGenerator,
+  type UnitOfWork,
 } from '@transport/domain';
 import { createHash } from 'node:crypto';
 import { assertAssemblyDuty } from '../core/auth/duties';
 import { AppError } from '../core/errors';
 import type { InspectionPhotoRecord, InspectionPhotos, ObjectStorage, StoredObject } from '../core/ports';
-import { CLOCK, ID_GENERATOR, INSPECTION_PHOTOS, OBJECT_STORAGE, STORES } from '../core/tokens';
+import { CLOCK, ID_GENERATOR, INSPECTION_PHOTOS, OBJECT_STORAGE, STORES, UNIT_OF_WORK } from '../core/tokens';
 import { imageTypeOf, withoutLocation } from './image-bytes';
 
 /** The largest photo taken (413 past it): the dashboard downsizes on the phone to well under it. */
@@ -67,6 +68,7 @@ export class InspectionPhotosService {
     @Inject(INSPECTION_PHOTOS) private readonly photos: InspectionPhotos,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
   ) {}
 
   async upload(
@@ -123,6 +125,28 @@ export class InspectionPhotosService {
       receivedAt: this.clock.now(),
     };
     const { photo, created } = await this.photos.add(record);
+    // In the vehicle's history (a replay adds nothing): what was sent, by whom, never where (inspectors read it too).
+    if (created)
+      await this.uow.run((ctx) =>
+        ctx.audit.append([
+          {
+            entity: 'vehicle',
+            entityId: vehicleId,
+            action: 'InspectionPhotoAdded',
+            actor,
+            before: null,
+            after: {
+              photo: photo.id,
+              inspectionKey: photo.inspectionKey,
+              kind: photo.kind,
+              ...(photo.item !== undefined && { item: photo.item }),
+              sha256: photo.sha256,
+              size: photo.size,
+            },
+            at: photo.receivedAt,
+          },
+        ]),
+      );
     return { photo: this.view(photo, await this.seesLocation(actor)), created };
   }
 

@@ -10,6 +10,7 @@ import { scanWords } from './scan-words';
 import { offlineWords } from './offline/offline-words';
 import { roadsideWords } from './roadside-words';
 import { packWords } from './offline/pack-words';
+import { evidenceWords } from './evidence-words';
 
 export const makeWords = (t: Translate, locale: string) => ({
   scan: scanWords(t),
@@ -18,6 +19,7 @@ export const makeWords = (t: Translate, locale: string) => ({
   offline: offlineWords(t),
   roadside: roadsideWords(t),
   pack: packWords(t),
+  evidence: evidenceWords(t),
   /** What dates and numbers are formatted with (the language's formatting locale). */
   locale,
   appName: t('appName'),

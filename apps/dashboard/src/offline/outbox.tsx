@@ -15,7 +15,7 @@ import {
   type Waiting,
 } from './store';
 import { packVehicle } from './pack';
-import { sendPhotos } from './photos';
+import { refreshPhotosRequired, sendPhotos } from './photos';
 
 // Sending what was recorded without a signal, when the signal returns; and reading records again offline.
 
@@ -115,6 +115,8 @@ export function OutboxIndicator({ session }: { session: Session }) {
   useEffect(() => {
     const send = () => void sendWaiting(personId);
     send();
+    // Whether photos are required, kept for the forms to ask the same without a signal (offline/photos.ts).
+    if (session.person.assembly) void refreshPhotosRequired(session.person.assembly).catch(() => undefined);
     addEventListener('online', send);
     return () => removeEventListener('online', send);
   }, [personId]);

@@ -1,6 +1,6 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../api';
+import { api, must } from '../api';
 import { outbox } from './store';
 
 // Photos of inspections waiting to be sent (issue 46, item 4). Each is kept on the phone, as the JPEG the page drew,
@@ -145,4 +145,29 @@ export async function downsized(file: Blob): Promise<Blob> {
       0.85,
     ),
   );
+}
+
+const KEPT = (assembly: string) => `tp_photos_required_${assembly}`;
+
+/** Whether the assembly requires photos, as last read on this phone (never read: yes, the default). */
+export function keptPhotosRequired(assembly: string | null | undefined): boolean {
+  try {
+    return assembly ? localStorage.getItem(KEPT(assembly)) !== 'false' : true;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Reads the assembly's inspection settings and keeps whether photos are required on the phone, so an inspection
+ * form asks the same without a signal. Done on every signed-in page load (the header) and by each form.
+ */
+export async function refreshPhotosRequired(assembly: string): Promise<boolean> {
+  const settings = await must(api.GET('/assembly/inspection-settings/{id}', { params: { path: { id: assembly } } }));
+  try {
+    localStorage.setItem(KEPT(assembly), String(settings.photosRequired));
+  } catch {
+    // A browser that keeps nothing asks again next time.
+  }
+  return settings.photosRequired;
 }

@@ -1,7 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, must } from '../api';
 import { words as w } from '../i18n';
-import { downsized, keepPhotos, photoId, type PhotoSubject, type WaitingPhoto } from '../offline/photos';
+import {
+  downsized,
+  keepPhotos,
+  keptPhotosRequired,
+  photoId,
+  refreshPhotosRequired,
+  type PhotoSubject,
+  type WaitingPhoto,
+} from '../offline/photos';
 
 // Photo evidence in the inspection forms (issue 46, item 4): the plate, the VIN and each failed item, taken with the
 // phone's camera (a file input with `capture`), drawn upright and downsized on the phone, kept with the inspection's
@@ -15,34 +22,11 @@ export interface Taken {
 }
 export type TakenPhotos = Record<string, Taken>;
 
-const KEPT = (assembly: string) => `tp_photos_required_${assembly}`;
-
-/**
- * Whether the assembly requires photos (its inspection settings; on by default). The last answer is kept on the
- * phone, so the form asks the same offline; never read yet, it asks for them (the default).
- */
+/** Whether the assembly requires photos (its inspection settings; on by default), kept current while online. */
 export function usePhotosRequired(assembly: string | null | undefined): boolean {
-  const read = () => {
-    try {
-      return assembly ? localStorage.getItem(KEPT(assembly)) !== 'false' : true;
-    } catch {
-      return true;
-    }
-  };
-  const [required, setRequired] = useState(read);
+  const [required, setRequired] = useState(() => keptPhotosRequired(assembly));
   useEffect(() => {
-    if (!assembly) return;
-    must(api.GET('/assembly/inspection-settings/{id}', { params: { path: { id: assembly } } })).then(
-      (settings) => {
-        setRequired(settings.photosRequired);
-        try {
-          localStorage.setItem(KEPT(assembly), String(settings.photosRequired));
-        } catch {
-          // A browser that keeps nothing asks again next time.
-        }
-      },
-      () => undefined,
-    );
+    if (assembly) refreshPhotosRequired(assembly).then(setRequired, () => undefined);
   }, [assembly]);
   return required;
 }

@@ -147,15 +147,27 @@ export async function downsized(file: Blob): Promise<Blob> {
   );
 }
 
-const KEPT = (assembly: string) => `tp_photos_required_${assembly}`;
+/** Where the phone keeps whether its person's assembly requires photos: { assembly, required }. */
+const KEPT = 'tp_photos_required';
 
-/** Whether the assembly requires photos, as last read on this phone (never read: yes, the default). */
-export function keptPhotosRequired(assembly: string | null | undefined): boolean {
+function kept(): { assembly: string; required: boolean } | undefined {
   try {
-    return assembly ? localStorage.getItem(KEPT(assembly)) !== 'false' : true;
+    return JSON.parse(localStorage.getItem(KEPT) ?? 'null') ?? undefined;
   } catch {
-    return true;
+    return undefined;
   }
+}
+
+/** The assembly whose setting the phone keeps (the signed-in person's): a work pack's vehicle does not say its own. */
+export const keptAssembly = () => kept()?.assembly;
+
+/**
+ * Whether the assembly (else the signed-in person's) requires photos, as last read on this phone; never read: yes,
+ * the default.
+ */
+export function keptPhotosRequired(assembly?: string | null): boolean {
+  const known = kept();
+  return known && (!assembly || known.assembly === assembly) ? known.required : true;
 }
 
 /**
@@ -165,7 +177,7 @@ export function keptPhotosRequired(assembly: string | null | undefined): boolean
 export async function refreshPhotosRequired(assembly: string): Promise<boolean> {
   const settings = await must(api.GET('/assembly/inspection-settings/{id}', { params: { path: { id: assembly } } }));
   try {
-    localStorage.setItem(KEPT(assembly), String(settings.photosRequired));
+    localStorage.setItem(KEPT, JSON.stringify({ assembly, required: settings.photosRequired }));
   } catch {
     // A browser that keeps nothing asks again next time.
   }

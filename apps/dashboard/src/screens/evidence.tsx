@@ -3,6 +3,7 @@ import { words as w } from '../i18n';
 import {
   downsized,
   keepPhotos,
+  keptAssembly,
   keptPhotosRequired,
   photoId,
   refreshPhotosRequired,
@@ -22,11 +23,15 @@ export interface Taken {
 }
 export type TakenPhotos = Record<string, Taken>;
 
-/** Whether the assembly requires photos (its inspection settings; on by default), kept current while online. */
+/**
+ * Whether the assembly requires photos (its inspection settings; on by default), kept current while online. A
+ * vehicle from the work pack does not name its assembly: an inspector's is their own, kept by the header.
+ */
 export function usePhotosRequired(assembly: string | null | undefined): boolean {
   const [required, setRequired] = useState(() => keptPhotosRequired(assembly));
   useEffect(() => {
-    if (assembly) refreshPhotosRequired(assembly).then(setRequired, () => undefined);
+    const id = assembly ?? keptAssembly();
+    if (id) refreshPhotosRequired(id).then(setRequired, () => undefined);
   }, [assembly]);
   return required;
 }
@@ -96,49 +101,60 @@ export function PhotoCapture(props: {
   setTaken: (next: (before: TakenPhotos) => TakenPhotos) => void;
 }) {
   const [problem, setProblem] = useState<string>();
+  // Folded like the grades and the notes where the assembly does not require photos (the phone's form stays short);
+  // open where it does.
+  const [open, setOpen] = useState(props.required);
+  useEffect(() => {
+    if (props.required) setOpen(true);
+  }, [props.required]);
   return (
-    <fieldset class="photos">
-      <legend>{w.evidence.legend}</legend>
-      <p class="help">{props.required ? w.evidence.helpRequired : w.evidence.helpOptional}</p>
-      {props.subjects.map((s) => {
-        const key = subjectKey(s);
-        const id = `photo-${key.replace(/[^a-z0-9]+/gi, '-')}`;
-        const photo = props.taken[key];
-        return (
-          <div key={key} class="photo">
-            <label for={id}>{w.evidence.take(subjectWords(s))}</label>
-            <input
-              id={id}
-              type="file"
-              accept="image/*"
-              capture="environment"
-              onChange={async (event) => {
-                const input = event.currentTarget as HTMLInputElement;
-                const file = input.files?.[0];
-                if (!file) return;
-                try {
-                  setProblem(undefined);
-                  const bytes = await downsized(file);
-                  const takenAt = new Date(file.lastModified || Date.now()).toISOString();
-                  props.setTaken((before) => ({
-                    ...before,
-                    [key]: { bytes, takenAt, url: URL.createObjectURL(bytes) },
-                  }));
-                } catch {
-                  setProblem(w.evidence.notAnImage);
-                }
-              }}
-            />
-            {photo && (
-              <p class="taken">
-                <img src={photo.url} alt={subjectWords(s)} width={64} />
-                {w.evidence.taken(Math.max(1, Math.round(photo.bytes.size / 1024)))}
-              </p>
-            )}
-          </div>
-        );
-      })}
-      {problem && <p role="alert">{problem}</p>}
-    </fieldset>
+    <details class="photos" open={open} onToggle={(event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}>
+      <summary>{w.evidence.legend}</summary>
+      {open && (
+        <fieldset class="photos">
+          <legend>{w.evidence.legend}</legend>
+          <p class="help">{props.required ? w.evidence.helpRequired : w.evidence.helpOptional}</p>
+          {props.subjects.map((s) => {
+            const key = subjectKey(s);
+            const id = `photo-${key.replace(/[^a-z0-9]+/gi, '-')}`;
+            const photo = props.taken[key];
+            return (
+              <div key={key} class="photo">
+                <label for={id}>{w.evidence.take(subjectWords(s))}</label>
+                <input
+                  id={id}
+                  type="file"
+                  accept="image/*"
+                  capture="environment"
+                  onChange={async (event) => {
+                    const input = event.currentTarget as HTMLInputElement;
+                    const file = input.files?.[0];
+                    if (!file) return;
+                    try {
+                      setProblem(undefined);
+                      const bytes = await downsized(file);
+                      const takenAt = new Date(file.lastModified || Date.now()).toISOString();
+                      props.setTaken((before) => ({
+                        ...before,
+                        [key]: { bytes, takenAt, url: URL.createObjectURL(bytes) },
+                      }));
+                    } catch {
+                      setProblem(w.evidence.notAnImage);
+                    }
+                  }}
+                />
+                {photo && (
+                  <p class="taken">
+                    <img src={photo.url} alt={subjectWords(s)} width={64} />
+                    {w.evidence.taken(Math.max(1, Math.round(photo.bytes.size / 1024)))}
+                  </p>
+                )}
+              </div>
+            );
+          })}
+          {problem && <p role="alert">{problem}</p>}
+        </fieldset>
+      )}
+    </details>
   );
 }

@@ -182,7 +182,7 @@ describe('inspection evidence, re-inspection and appeal on the phone (issue 46)'
     }
   });
 
-  it('re-inspects only the failed items, free, within the window', async () => {
+  it('re-inspects only the failed items, free, within the window, kept on the phone without a signal', async () => {
     await page.goto(`${running.url}#/vehicles/${id}/reinspect`);
     await page
       .getByRole('heading', { level: 1, name: `Vehicle ${PLATE} · Re-inspection of the failed items` })
@@ -191,11 +191,20 @@ describe('inspection evidence, re-inspection and appeal on the phone (issue 46)'
     await eventually(async () => (await boxes.count()) === 1, 'only the failed item');
     await page.getByLabel('Headlights', { exact: true }).check();
     await expectAccessible(page, 're-inspection');
+    await inspector.setOffline(true);
     await page.getByRole('button', { name: 'Record the re-inspection' }).click();
-    await hasText(page.locator('main'), 'Re-inspection recorded.');
-    const records = (await (
-      await page.request.get(new URL(`/vehicles/${id}/inspections`, running.url).toString())
-    ).json()) as Array<{ kind: string; outcome: string; reinspectionOf?: string; _id: string }>;
+    await hasText(page.locator('main'), 'saved on this phone, waiting to send');
+    await hasText(page.locator('header .outbox'), '1 inspection waiting to send');
+    const inspections = async () =>
+      (await (await page.request.get(new URL(`/vehicles/${id}/inspections`, running.url).toString())).json()) as Array<{
+        kind: string;
+        outcome: string;
+        reinspectionOf?: string;
+        _id: string;
+      }>;
+    await inspector.setOffline(false);
+    await eventually(async () => (await inspections()).length === 2, 'the re-inspection sent from the outbox');
+    const records = await inspections();
     expect(records.map((r) => [r.kind, r.outcome])).toEqual([
       ['reinspection', 'passed'],
       ['inspection', 'failed'],

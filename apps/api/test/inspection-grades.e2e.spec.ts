@@ -4,6 +4,7 @@ import { allPassed, FixedClock, SeededRandomSource } from '@transport/domain/tes
 import type { RunningApp } from '../src/app';
 import { ensureAdminKey } from '../src/persistence/admin-key';
 import { appOnTier } from './support/app-on-tier';
+import { jpeg } from './support/images';
 import { describeOnEachTier } from './support/test-app';
 
 // Issue 46, items 1 to 3: graded defects decide the outcome (dangerous prohibits, major fails with days to fix, minor
@@ -228,6 +229,7 @@ describeOnEachTier('graded inspections, re-inspection and appeal', (tier) => {
     expect((await as(b.inspector.key).get(`/assembly/inspection-settings/${b.kumasi}`).expect(200)).body).toEqual({
       daysToFix: 3,
       appealDays: 20,
+      photosRequired: true,
     });
     const v = await b.vehicle();
     const failed = await as(b.inspector.key)
@@ -366,5 +368,73 @@ describeOnEachTier('graded inspections, re-inspection and appeal', (tier) => {
       .put(`/assembly/inspection-settings/${b.kumasi}`)
       .send({ daysToFix: 14, appealDays: 15 })
       .expect(200);
+  });
+
+  it('keeps whether photos are required (default on); an approval waits for the plate and VIN photos, each photo audited', async () => {
+    const settings = `/assembly/inspection-settings/${b.kumasi}`;
+    expect((await as(b.approver.key).get(settings).expect(200)).body.photosRequired).toBe(true);
+    // Left out: unchanged; null or a word: 400, nothing written.
+    for (const bad of [null, 'yes'])
+      expect(
+        (await as(ADMIN_KEY).put(settings).send({ daysToFix: 14, appealDays: 15, photosRequired: bad }).expect(400))
+          .body.status,
+      ).toBe(400);
+    expect((await as(ADMIN_KEY).put(settings).send({ daysToFix: 14, appealDays: 15 }).expect(200)).body).toEqual({
+      daysToFix: 14,
+      appealDays: 15,
+      photosRequired: true,
+    });
+
+    const v = await b.vehicle();
+    const key = `photos-${v}`;
+    await as(b.inspector.key)
+      .post(`/vehicles/${v}/inspect`)
+      .set('Idempotency-Key', key)
+      .send({ inspectionChecklist: PASSED })
+      .expect(200);
+    const photo = (kind: string, seed: number) =>
+      as(b.inspector.key)
+        .post(`/vehicles/${v}/inspection-photos?kind=${kind}&longitude=-1.62&latitude=6.69`)
+        .set('Idempotency-Key', key)
+        .set('Content-Type', 'image/jpeg')
+        .send(jpeg({ seed }));
+    await photo('plate', 1).expect(201);
+    const refused = await as(b.approver.key).post(`/vehicles/${v}/approve`).expect(422);
+    expect(refused.body).toMatchObject({ code: 'INSPECTION_PHOTOS_MISSING' });
+    expect(refused.body.detail).toContain('vin');
+    const vin = await photo('vin', 2).expect(201);
+    await photo('vin', 2).expect(200); // a replay: no second photo, no second entry
+    const entries = await running.database.prisma.auditEntry.findMany({
+      where: { entityId: v, action: 'InspectionPhotoAdded' },
+      orderBy: { id: 'asc' },
+    });
+    expect(entries.map((e) => (e.after as { kind: string }).kind)).toEqual(['plate', 'vin']);
+    expect(entries[1].after).toEqual({
+      photo: vin.body._id,
+      inspectionKey: key,
+      kind: 'vin',
+      sha256: vin.body.sha256,
+      size: vin.body.size,
+    });
+    // Where it was taken stays out of the history inspectors read.
+    expect(JSON.stringify(entries.map((e) => e.after))).not.toContain('6.69');
+    await as(b.approver.key).post(`/vehicles/${v}/approve`).expect(200);
+
+    // Turned off, an approval does not wait.
+    await as(b.assemblyAdmin.key)
+      .put(settings)
+      .send({ daysToFix: 14, appealDays: 15, photosRequired: false })
+      .expect(200);
+    const w = await b.vehicle();
+    await as(b.inspector.key)
+      .post(`/vehicles/${w}/inspect`)
+      .set('Idempotency-Key', `photos-${w}`)
+      .send({ inspectionChecklist: PASSED })
+      .expect(200);
+    await as(b.approver.key).post(`/vehicles/${w}/approve`).expect(200);
+    expect(
+      (await as(ADMIN_KEY).put(settings).send({ daysToFix: 14, appealDays: 15, photosRequired: true }).expect(200)).body
+        .photosRequired,
+    ).toBe(true);
   });
 });

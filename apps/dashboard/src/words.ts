@@ -13,6 +13,7 @@ import { enforcementAdminWords } from './enforcement-admin-words';
 import { packWords } from './offline/pack-words';
 import { fraudWords } from './fraud-words';
 import { enforceWords } from './enforcement/words';
+import { evidenceWords } from './evidence-words';
 
 export const makeWords = (t: Translate, locale: string) => ({
   scan: scanWords(t),
@@ -24,6 +25,7 @@ export const makeWords = (t: Translate, locale: string) => ({
   pack: packWords(t),
   fraud: fraudWords(t),
   enforce: enforceWords(t),
+  evidence: evidenceWords(t),
   /** What dates and numbers are formatted with (the language's formatting locale). */
   locale,
   appName: t('appName'),

@@ -369,13 +369,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * An assembly's inspection settings: days to fix major defects (default 14) and to appeal (default 15)
+         * An assembly's inspection settings: days to fix major defects (default 14), to appeal (default 15), and whether photos are required (default true)
          * @description Admins, and the assembly's own staff (another assembly is a 404).
          */
         get: operations["inspectionSettingsGet"];
         /**
          * Set an assembly's inspection settings (admins; the assembly's own admin, else 403 DUTY_NOT_ALLOWED)
-         * @description Both settings, whole days from 1 to 90. They apply to inspections and appeals from then on (a window already open keeps its end). Audited on the assembly.
+         * @description Both day settings, whole days from 1 to 90, and optionally photosRequired (left out: unchanged). They apply to inspections, approvals and appeals from then on (a window already open keeps its end). Audited on the assembly.
          */
         put: operations["inspectionSettingsPut"];
         post?: never;
@@ -2973,6 +2973,20 @@ export interface components {
              */
             assembly: string;
         };
+        InspectionSettingsResponse: {
+            /**
+             * @description Days to fix major defects: the window of the free re-inspection (default 14).
+             * @example 14
+             */
+            daysToFix: number;
+            /**
+             * @description Days after an inspection within which the owner may appeal it (default 15).
+             * @example 15
+             */
+            appealDays: number;
+            /** @description Whether inspections need their photos (default true). */
+            photosRequired: boolean;
+        };
         InspectionSettingsBody: {
             /**
              * @description Days to fix major defects: the window of the free re-inspection (default 14).
@@ -2984,6 +2998,11 @@ export interface components {
              * @example 15
              */
             appealDays: number;
+            /**
+             * @description Whether inspections need their photos: the plate, the VIN and each failed item graded dangerous or major (default true). On, the dashboard asks for them before an inspection is recorded, and an approval waits for the plate and VIN (422 INSPECTION_PHOTOS_MISSING). Left out: unchanged.
+             * @example true
+             */
+            photosRequired?: boolean;
         };
         PointDoc: {
             /** @enum {string} */
@@ -7304,7 +7323,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InspectionSettingsBody"];
+                    "application/json": components["schemas"]["InspectionSettingsResponse"];
                 };
             };
             /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
@@ -7406,7 +7425,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InspectionSettingsBody"];
+                    "application/json": components["schemas"]["InspectionSettingsResponse"];
                 };
             };
             /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */

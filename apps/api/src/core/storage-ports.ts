@@ -36,6 +36,8 @@ export interface ObjectStorage {
    * cannot make one (PostgreSQL: the API streams it instead).
    */
   temporaryUrl(key: string, seconds: number): Promise<string | undefined>;
+  /** Closes the store's connections at the app's shutdown (the S3 client's sockets); a store without any has none. */
+  close?(): void;
 }
 
 export type InspectionPhotoKind = 'plate' | 'vin' | 'item';

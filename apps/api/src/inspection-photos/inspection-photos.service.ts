@@ -10,12 +10,13 @@ import {
   type Clock,
   type DataStores,
   type IdGenerator,
+  type UnitOfWork,
 } from '@transport/domain';
 import { createHash } from 'node:crypto';
 import { assertAssemblyDuty } from '../core/auth/duties';
 import { AppError } from '../core/errors';
 import type { InspectionPhotoRecord, InspectionPhotos, ObjectStorage, StoredObject } from '../core/ports';
-import { CLOCK, ID_GENERATOR, INSPECTION_PHOTOS, OBJECT_STORAGE, STORES } from '../core/tokens';
+import { CLOCK, ID_GENERATOR, INSPECTION_PHOTOS, OBJECT_STORAGE, STORES, UNIT_OF_WORK } from '../core/tokens';
 import { FraudSignsService } from '../fraud-flags/fraud-signs.service';
 import { imageTypeOf, withoutLocation } from './image-bytes';
 
@@ -68,6 +69,7 @@ export class InspectionPhotosService {
     @Inject(INSPECTION_PHOTOS) private readonly photos: InspectionPhotos,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Optional() private readonly fraudSigns?: FraudSignsService,
   ) {}
 
@@ -125,6 +127,28 @@ export class InspectionPhotosService {
       receivedAt: this.clock.now(),
     };
     const { photo, created } = await this.photos.add(record);
+    // In the vehicle's history (a replay adds nothing): what was sent, by whom, never where (inspectors read it too).
+    if (created)
+      await this.uow.run((ctx) =>
+        ctx.audit.append([
+          {
+            entity: 'vehicle',
+            entityId: vehicleId,
+            action: 'InspectionPhotoAdded',
+            actor,
+            before: null,
+            after: {
+              photo: photo.id,
+              inspectionKey: photo.inspectionKey,
+              kind: photo.kind,
+              ...(photo.item !== undefined && { item: photo.item }),
+              sha256: photo.sha256,
+              size: photo.size,
+            },
+            at: photo.receivedAt,
+          },
+        ]),
+      );
     // A photo whose bytes were used before is a sign of fraud (raised once it is stored; it never fails the upload).
     if (created) await this.fraudSigns?.photoStored(photo, vehicle.toState());
     return { photo: this.view(photo, await this.seesLocation(actor)), created };

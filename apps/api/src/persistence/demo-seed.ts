@@ -1,6 +1,13 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SYSTEM_ACTOR, type Clock, type IdGenerator, type RandomSource, type SecretHasher } from '@transport/domain';
+import {
+  inspectionSettingsOf,
+  SYSTEM_ACTOR,
+  type Clock,
+  type IdGenerator,
+  type RandomSource,
+  type SecretHasher,
+} from '@transport/domain';
 import { seedPayments, seedTrips } from './demo-activity';
 import { seedOwnersAndDrivers, seedPlaces, seedVehicles, type DemoContext } from './demo-registry';
 import { PrismaAuditLog } from './prisma-audit-log';
@@ -78,6 +85,13 @@ export async function seedDemo(
       const { assemblies, inspector, approver, union, station } = await seedPlaces(ctx);
       // Every demo record is Accra's, where the demo staff work.
       const accra = assemblies[0].id;
+      // A demo is tried at a desk, without a camera: its assemblies do not require photos (a real assembly does by
+      // default; an assembly admin turns it off, PUT /assembly/inspection-settings/{id}).
+      for (const assembly of assemblies)
+        await ctx.db.assemblies.setInspectionSettings(assembly.id, {
+          ...inspectionSettingsOf({}),
+          photosRequired: false,
+        });
       const { owners, drivers, driverActivationKey } = await seedOwnersAndDrivers(ctx, { accra, approver });
       credentials.driverActivationKey = driverActivationKey;
       const vehicles = await seedVehicles(ctx, { accra, inspector, approver, union, station }, { owners, drivers });

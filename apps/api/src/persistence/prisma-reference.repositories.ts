@@ -175,14 +175,21 @@ export class PrismaAssemblyRepository implements AssemblyRepository {
   }
   async inspectionSettings(id: string | undefined): Promise<InspectionSettings> {
     const row = id
-      ? await this.db.assembly.findUnique({ where: { id }, select: { daysToFix: true, appealDays: true } })
+      ? await this.db.assembly.findUnique({
+          where: { id },
+          select: { daysToFix: true, appealDays: true, photosRequired: true },
+        })
       : null;
     return inspectionSettingsOf(row ?? {});
   }
   async setInspectionSettings(id: string, settings: InspectionSettings): Promise<boolean> {
     const { count } = await this.db.assembly.updateMany({
       where: { id },
-      data: { daysToFix: settings.daysToFix, appealDays: settings.appealDays },
+      data: {
+        daysToFix: settings.daysToFix,
+        appealDays: settings.appealDays,
+        photosRequired: settings.photosRequired,
+      },
     });
     return count === 1;
   }

@@ -116,14 +116,15 @@ export class InspectionAppealsService {
   /** An assembly's inspection settings (days to fix, days to appeal): its own admin's, or the national admin's. */
   async setInspectionSettings(
     assemblyId: string,
-    settings: InspectionSettings,
+    changes: Omit<InspectionSettings, 'photosRequired'> & { photosRequired?: boolean },
     actor: Actor,
   ): Promise<InspectionSettings> {
     await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'setInspectionRules');
     const scope = assemblyScope(jurisdictionOf(actor));
     if (scope !== undefined && scope !== assemblyId) throw CommonErrors.notFound('assembly', assemblyId);
-    await this.uow.run(async (ctx) => {
+    return this.uow.run(async (ctx) => {
       const before = await ctx.assemblies.inspectionSettings(assemblyId);
+      const settings = { ...changes, photosRequired: changes.photosRequired ?? before.photosRequired };
       if (!(await ctx.assemblies.setInspectionSettings(assemblyId, settings)))
         throw CommonErrors.notFound('assembly', assemblyId);
       await ctx.audit.append([
@@ -137,8 +138,8 @@ export class InspectionAppealsService {
           at: this.clock.now(),
         },
       ]);
+      return settings;
     });
-    return settings;
   }
 
   async inspectionSettings(assemblyId: string, actor: Actor): Promise<InspectionSettings> {

@@ -5,7 +5,7 @@ import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
 import { ApiProblems } from '../core/http/openapi';
 import { ObjectIdPipe } from '../core/http/params';
-import { InspectionSettingsBody } from './vehicles.dto';
+import { InspectionSettingsBody, InspectionSettingsResponse } from './vehicles.dto';
 import { InspectionAppealsService } from './inspection-appeals.service';
 
 /** /assembly/inspection-settings/{id}: an assembly's days to fix major defects and to appeal an inspection. */
@@ -18,10 +18,11 @@ export class InspectionSettingsController {
   @Roles('admin', 'assembly')
   @ApiSecurity('apiKey')
   @ApiOperation({
-    summary: "An assembly's inspection settings: days to fix major defects (default 14) and to appeal (default 15)",
+    summary:
+      "An assembly's inspection settings: days to fix major defects (default 14), to appeal (default 15), and whether photos are required (default true)",
     description: "Admins, and the assembly's own staff (another assembly is a 404).",
   })
-  @ApiOkResponse({ type: InspectionSettingsBody })
+  @ApiOkResponse({ type: InspectionSettingsResponse })
   @ApiProblems(400, 401, 403, 404)
   get(@Param('id', ObjectIdPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<InspectionSettings> {
     return this.inspections.inspectionSettings(id, actorOf(principal));
@@ -33,10 +34,10 @@ export class InspectionSettingsController {
   @ApiOperation({
     summary: "Set an assembly's inspection settings (admins; the assembly's own admin, else 403 DUTY_NOT_ALLOWED)",
     description:
-      'Both settings, whole days from 1 to 90. They apply to inspections and appeals from then on (a window already open keeps its end). Audited on the assembly.',
+      'Both day settings, whole days from 1 to 90, and optionally photosRequired (left out: unchanged). They apply to inspections, approvals and appeals from then on (a window already open keeps its end). Audited on the assembly.',
   })
   @ApiBody({ type: InspectionSettingsBody })
-  @ApiOkResponse({ type: InspectionSettingsBody })
+  @ApiOkResponse({ type: InspectionSettingsResponse })
   @ApiProblems(400, 401, 403, 404, 413, 415)
   put(
     @Param('id', ObjectIdPipe) id: string,
@@ -45,7 +46,7 @@ export class InspectionSettingsController {
   ): Promise<InspectionSettings> {
     return this.inspections.setInspectionSettings(
       id,
-      { daysToFix: body.daysToFix, appealDays: body.appealDays },
+      { daysToFix: body.daysToFix, appealDays: body.appealDays, photosRequired: body.photosRequired },
       actorOf(principal),
     );
   }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import {
+  IsBoolean,
   IsDate,
   IsDefined,
   IsIn,
@@ -268,6 +269,22 @@ export class InspectionSettingsBody {
   @Min(INSPECTION_SETTING_DAYS.min)
   @Max(INSPECTION_SETTING_DAYS.max)
   appealDays!: number;
+  @ApiPropertyOptional({
+    type: 'boolean',
+    description:
+      'Whether inspections need their photos: the plate, the VIN and each failed item graded dangerous or major (default true). ' +
+      'On, the dashboard asks for them before an inspection is recorded, and an approval waits for the plate and VIN (422 INSPECTION_PHOTOS_MISSING). Left out: unchanged.',
+    example: true,
+  })
+  // Left out keeps the setting; null is not a setting (400), as for every correctable field.
+  @ValidateIf((_o, v) => v !== undefined)
+  @IsBoolean({ message: 'photosRequired must be true or false' })
+  photosRequired?: boolean;
+}
+
+export class InspectionSettingsResponse extends PickType(InspectionSettingsBody, ['daysToFix', 'appealDays'] as const) {
+  @ApiProperty({ type: 'boolean', description: 'Whether inspections need their photos (default true).' })
+  photosRequired!: boolean;
 }
 
 /**

@@ -2,6 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   CORRECTABLE_VEHICLE_FIELDS,
   DomainError,
+  missingInspectionPhotos,
   blockingInspectionItems,
   type VehicleCorrection,
   ReferenceErrors,
@@ -29,8 +30,17 @@ import {
 import { assertAssemblyDuty } from '../core/auth/duties';
 import { placeNew, transferRecord } from '../core/auth/jurisdiction';
 import { changeAggregate, correctAggregate, type Transition } from '../core/change-aggregate';
-import { APP_CONFIG, CLOCK, ENFORCEMENT_STORE, ID_GENERATOR, STORES, UNIT_OF_WORK } from '../core/tokens';
 import type { EnforcementStore } from '../core/ports';
+import {
+  APP_CONFIG,
+  CLOCK,
+  ENFORCEMENT_STORE,
+  ID_GENERATOR,
+  INSPECTION_PHOTOS,
+  STORES,
+  UNIT_OF_WORK,
+} from '../core/tokens';
+import type { InspectionPhotos } from '../core/storage-ports';
 import type { AppConfig } from '../config';
 import { FraudSignsService } from '../fraud-flags/fraud-signs.service';
 import { ApprovalWithdrawalNotices } from './approval-withdrawal-notices';
@@ -85,6 +95,7 @@ export class VehiclesService {
     @Optional() private readonly notices?: ApprovalWithdrawalNotices,
     @Optional() private readonly fraudSigns?: FraudSignsService,
     @Optional() @Inject(ENFORCEMENT_STORE) private readonly enforcement?: EnforcementStore,
+    @Optional() @Inject(INSPECTION_PHOTOS) private readonly photos?: InspectionPhotos,
   ) {}
 
   /** A page of vehicles in the request's order (newest first by default), with the stations and unions they link to. */
@@ -242,9 +253,41 @@ export class VehiclesService {
   async approve(id: string, actor: Actor, expectedVersion?: number): Promise<VehicleResponse> {
     await assertAssemblyDuty(this.stores.assemblyUsers, actor, 'approveVehicle');
     await this.assertNoOverdueNotices(id);
+    // Read before the change's transaction (the photos' store is not part of it): a photo arriving meanwhile only
+    // means an approval refused that could have waited a moment.
+    const missing = await this.missingPhotos(id);
     return this.respond(
-      await this.change(id, actor, expectedVersion, 'VehicleApproved', (v, at) => v.approve(actor.id, at)),
+      await this.change(id, actor, expectedVersion, 'VehicleApproved', (v, at) => {
+        v.approve(actor.id, at);
+        // After the domain's own refusals (not inspected, failed, ...): those say more.
+        if (missing.length > 0)
+          throw new DomainError(
+            'INSPECTION_PHOTOS_MISSING',
+            `The inspection's photos have not all arrived (missing: ${missing.join(', ')}); this assembly requires them before approval. The inspector's phone sends them after the inspection`,
+          );
+      }),
     );
+  }
+
+  /**
+   * Where the assembly requires photos, an approval waits for the plate and VIN photos of the inspection it approves
+   * (a re-inspection's: those of the inspection it follows), joined by the inspection's Idempotency-Key: the phone
+   * sends them after the inspection, and an approver must not approve before the evidence is there. An inspection
+   * recorded without a key (a client that sends no photos) has none to wait for.
+   */
+  private async missingPhotos(id: string): Promise<string[]> {
+    const vehicle = await this.stores.vehicles.findById(id);
+    const state = vehicle?.toState();
+    if (!this.photos || !state?.inspectionId) return [];
+    if (!(await this.stores.assemblies.inspectionSettings(state.assemblyId)).photosRequired) return [];
+    let record = await this.stores.vehicles.findInspection(id, state.inspectionId);
+    if (record?.kind === 'reinspection' && record.reinspectionOf)
+      record = await this.stores.vehicles.findInspection(id, record.reinspectionOf);
+    const key = record?.idempotencyKey;
+    if (!key) return [];
+    // The plate and the VIN: an approvable inspection failed no item that needs a photo.
+    const sent = await this.photos.list(id, 200, key);
+    return missingInspectionPhotos([{ kind: 'plate' }, { kind: 'vin' }], sent).map((m) => m.kind);
   }
 
   /**

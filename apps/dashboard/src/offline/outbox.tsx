@@ -15,6 +15,7 @@ import {
   type Waiting,
 } from './store';
 import { packVehicle } from './pack';
+import { refreshPhotosRequired, sendPhotos } from './photos';
 
 // Sending what was recorded without a signal, when the signal returns; and reading records again offline.
 
@@ -33,6 +34,8 @@ export function sendWaiting(personId: string): Promise<void> {
     } finally {
       if (sent.length > 0) outboxSent(sent);
     }
+    // Then the photos of the inspections accepted (each sent after its inspection, with its key).
+    await sendPhotos(personId).catch(() => undefined);
   })().finally(() => {
     sending = undefined;
   });
@@ -44,8 +47,10 @@ async function sendEach(personId: string, sent: string[]): Promise<void> {
     if (kept.state !== 'waiting') continue;
     const entry = kept.idempotencyKey ? kept : { ...kept, idempotencyKey: crypto.randomUUID() };
     if (entry !== kept) await keepWaiting(entry);
+    // A re-inspection goes to its own route with the same body's shape (only the failed items).
+    const route = entry.route === 'reinspect' ? '/vehicles/{id}/reinspect' : '/vehicles/{id}/inspect';
     const answer = await api
-      .POST('/vehicles/{id}/inspect', {
+      .POST(route as '/vehicles/{id}/inspect', {
         params: {
           path: { id: entry.vehicleId },
           header: { 'If-Match': String(entry.revision), 'Idempotency-Key': entry.idempotencyKey },
@@ -110,6 +115,8 @@ export function OutboxIndicator({ session }: { session: Session }) {
   useEffect(() => {
     const send = () => void sendWaiting(personId);
     send();
+    // Whether photos are required, kept for the forms to ask the same without a signal (offline/photos.ts).
+    if (session.person.assembly) void refreshPhotosRequired(session.person.assembly).catch(() => undefined);
     addEventListener('online', send);
     return () => removeEventListener('online', send);
   }, [personId]);

@@ -32,6 +32,8 @@ export interface Waiting extends Checklist {
    * Absent on entries kept before keys were sent (one is made at their next try).
    */
   idempotencyKey?: string;
+  /** A free re-inspection of the failed items (POST /vehicles/{id}/reinspect); absent: an inspection. */
+  route?: 'reinspect';
   /** waiting: to be sent; conflict: the vehicle changed meanwhile; refused: the service said no (`problem` says why). */
   state: 'waiting' | 'conflict' | 'refused';
   problem?: string;

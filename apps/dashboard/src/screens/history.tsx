@@ -78,7 +78,7 @@ function actionWords(entry: AuditEntry): string {
   const after = (entry.after ?? {}) as Record<string, unknown>;
   // The entry keeps the vehicle as it was after the change: no station (null) there means the link was removed.
   if (entry.action === 'VehicleStationLinked' && after.stationId === null) return w.history.stationUnlinked;
-  return w.history.actions[entry.action] ?? spaced(entry.action);
+  return w.history.actions[entry.action] ?? w.evidence.actions[entry.action] ?? spaced(entry.action);
 }
 
 /** An inspection's outcome per item, as recorded: which passed and which failed. */

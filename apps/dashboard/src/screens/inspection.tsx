@@ -6,6 +6,15 @@ import { words as w } from '../i18n';
 import { Entered, useOutbox } from '../offline/outbox';
 import { draft, dropDraft, dropWaiting, keepDraft, keepWaiting, type Checklist, type Draft } from '../offline/store';
 import { ActionForm, dateTime, Done, Loading, type ProblemContext } from '../ui';
+import { sendPhotos } from '../offline/photos';
+import {
+  assertPhotosTaken,
+  keepTaken,
+  PhotoCapture,
+  requiredSubjects,
+  usePhotosRequired,
+  type TakenPhotos,
+} from './evidence';
 
 /**
  * The ten items, in the order an inspector walks round the vehicle: the domain's own list (the API checks a checklist
@@ -189,6 +198,10 @@ function Checklist({
   const grade = (item: string) =>
     waiting?.grades?.[item] ?? kept?.grades?.[item] ?? v.inspectionGrades?.[item] ?? 'major';
   const plate = v.registrationNumber ?? v._id;
+  // The photos taken in this form (drawn on the phone), and whether the assembly requires them.
+  const [taken, setTaken] = useState<TakenPhotos>({});
+  const photosRequired = usePhotosRequired(v.assembly as string | undefined);
+  const photoSubjects = requiredSubjects(true, unticked, {});
 
   return (
     <ActionForm
@@ -199,14 +212,28 @@ function Checklist({
       problem={problem}
       action={async (data) => {
         const entry = typed(data);
+        const failedNow = INSPECTION_ITEMS.filter((item) => !entry.checklist[item]);
+        if (photosRequired) assertPhotosTaken(requiredSubjects(true, failedNow, entry.grades ?? {}), taken);
         // One key for this inspection, sent now and with every later try from the outbox (offline/store.ts).
         const idempotencyKey = crypto.randomUUID();
         // When it is made: sent with it now, or later from the outbox (the service keeps it beside when it arrived).
         const madeAt = new Date().toISOString();
         // Where, only when the inspector ticked it (and the phone's permission prompt allowed it).
         const madeWhere = data.has('where') ? await position() : undefined;
+        // Its photos wait on the phone under its key, sent once it is accepted (offline/photos.ts); kept only once it
+        // is accepted or kept itself (a refused inspection's photos stay in the form).
+        const keepItsPhotos = async () => {
+          await keepTaken(taken, requiredSubjects(true, failedNow, {}), {
+            personId,
+            vehicleId: v._id,
+            inspectionKey: idempotencyKey,
+            where: madeWhere?.coordinates,
+          });
+          setTaken({});
+        };
         const keepOnPhone = async () => {
           if (v.__v === undefined) throw new Error(`The record ${v._id} came without its revision (__v)`);
+          await keepItsPhotos();
           await keepWaiting({
             ...entry,
             vehicleId: v._id,
@@ -251,15 +278,17 @@ function Checklist({
           throw error;
         }
         await dropDraft(personId, v._id).catch(() => undefined);
+        await keepItsPhotos();
+        void sendPhotos(personId);
         forget();
         reload();
-        const failedNow = failedItems(saved);
+        const failedWords = failedItems(saved);
         if (v.approved && !saved.approved)
-          return { words: w.roadside.withdrawn(plate, failedNow.join(', ')), tone: 'warn' };
+          return { words: w.roadside.withdrawn(plate, failedWords.join(', ')), tone: 'warn' };
         const outcome = outcomeWords(saved);
         if (saved.inspectionOutcome === 'passedWithAdvice') return { words: `${w.vehicle.inspectionSaved} ${outcome}` };
-        return failedNow.length > 0
-          ? { words: `${w.vehicle.inspectionFailed(failedNow.join(', '))} ${outcome}`.trim(), tone: 'warn' }
+        return failedWords.length > 0
+          ? { words: `${w.vehicle.inspectionFailed(failedWords.join(', '))} ${outcome}`.trim(), tone: 'warn' }
           : { words: w.vehicle.inspectionSaved };
       }}
     >
@@ -330,6 +359,7 @@ function Checklist({
           </details>
         )}
       </div>
+      <PhotoCapture subjects={photoSubjects} required={photosRequired} taken={taken} setTaken={setTaken} />
       {/* Before saving: a failure on an approved vehicle withdraws its approval and its sticker. */}
       {v.approved && unticked.length > 0 && (
         <p class="alert warn" id="withdraw-warning">

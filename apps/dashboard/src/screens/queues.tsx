@@ -2,14 +2,17 @@ import { api, ApiProblem, page, type Driver, type ListPage, type Session, type V
 import { words as w } from '../i18n';
 import { colourName } from '../colours';
 import { go } from '../router';
-import { day, Loading, ProblemMessage, Title, useLoad } from '../ui';
+import { dateTime, day, Loading, ProblemMessage, Title, useLoad } from '../ui';
 import { onOutboxSent } from '../offline/store';
 import { PackQueue } from '../offline/pack-views';
 import { useEffect } from 'preact/hooks';
 
 const PAGE_SIZE = 20;
-type QueueName = 'inspection' | 'approval' | 'failed' | 'drivers';
-const QUEUES: QueueName[] = ['inspection', 'approval', 'failed', 'drivers'];
+type QueueName = 'inspection' | 'approval' | 'failed' | 'drivers' | 'windows';
+const QUEUES: QueueName[] = ['inspection', 'approval', 'failed', 'drivers', 'windows'];
+/** Vehicles whose free re-inspection ends within this many days (issue 46, item 2). */
+const WINDOW_DAYS = 7;
+const queueName = (q: QueueName) => (q === 'windows' ? w.evidence.windowsEnding : w.queues[q]);
 
 /** One queue's page: the assembly's records waiting for that step, newest first (the API scopes to the assembly). */
 function load(queue: QueueName, after?: string, search?: string): Promise<ListPage<Vehicle | Driver>> {
@@ -23,6 +26,12 @@ function load(queue: QueueName, after?: string, search?: string): Promise<ListPa
   }
   // Awaiting approval: only vehicles whose last inspection passed every item; those that failed wait in their own list
   // (for a passing re-inspection), never in the approver's queue.
+  if (queue === 'windows')
+    return page(
+      api.GET('/vehicles/all', {
+        params: { query: { ...paging, reinspectionEnding: WINDOW_DAYS, registrationNumber: search } },
+      }),
+    );
   const filter =
     queue === 'inspection'
       ? ({ inspected: 'false' } as const)
@@ -59,13 +68,13 @@ export function Queues(props: { queue?: string; query: URLSearchParams; session:
       <nav class="tabs" aria-label={w.queues.title}>
         {QUEUES.map((q, i) => (
           <a key={q} href={href(q, {})} aria-current={q === queue ? 'page' : undefined}>
-            <span>{w.queues[q]}</span>
+            <span>{queueName(q)}</span>
             <span class="count">{counts.value ? w.queues.count(counts.value[i]) : '…'}</span>
           </a>
         ))}
       </nav>
       <section aria-labelledby="queue-title">
-        <h2 id="queue-title">{w.queues[queue]}</h2>
+        <h2 id="queue-title">{queueName(queue)}</h2>
         <form
           role="search"
           class="search"
@@ -150,6 +159,9 @@ function VehicleCard({ vehicle }: { vehicle: Vehicle }) {
           : `${w.queues.registered} ${day(vehicle.createdAt)}`}
       </span>
       {failed.length > 0 && <span class="failed">{w.queues.failedItems(failed.join(', '))}</span>}
+      {vehicle.reinspectionDueBy && (
+        <span class="muted">{w.evidence.windowEnds(dateTime(vehicle.reinspectionDueBy))}</span>
+      )}
     </li>
   );
 }

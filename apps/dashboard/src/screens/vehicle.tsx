@@ -18,6 +18,7 @@ import { History } from './history';
 import { notRecordedItems } from './checklist-items';
 import { outcomeWords, failedItems, InspectionForm, withNote } from './inspection';
 import { loadVehicle, WaitingBadge } from '../offline/outbox';
+import { evidenceTasks } from './inspections';
 import { colourHex, colourName, VEHICLE_COLOURS } from '../colours';
 
 const path = (id: string) => ({ params: { path: { id } } });
@@ -118,6 +119,7 @@ export function VehicleScreen(props: { id: string; session: Session; task?: stri
     });
     tasks.push({ key: 'links', label: w.vehicle.links, part: <Links v={v} reload={reload} problem={problem} /> });
   }
+  tasks.push(...evidenceTasks({ v, session, reload, problem, announce }));
   tasks.push({
     key: 'history',
     label: w.history.title,

@@ -3,6 +3,7 @@ import { allPassed, APPROVER, days, INSPECTOR, ports, T0, vehicleInput } from '.
 import {
   blockingInspectionItems,
   DEFAULT_APPEAL_DAYS,
+  inspectionSettingsOf,
   DEFAULT_DAYS_TO_FIX,
   gradedOutcome,
   gradeOf,
@@ -96,6 +97,8 @@ describe('defect grades', () => {
     }
     expect(windowEnd(T0, 2)).toEqual(days(2));
     expect([DEFAULT_DAYS_TO_FIX, DEFAULT_APPEAL_DAYS]).toEqual([14, 15]);
+    expect(inspectionSettingsOf({})).toEqual({ daysToFix: 14, appealDays: 15, photosRequired: true });
+    expect(inspectionSettingsOf({ photosRequired: false, daysToFix: null }).photosRequired).toBe(false);
   });
 
   it('merge a re-inspection of exactly the failed items into the inspection it follows', () => {

@@ -41,14 +41,24 @@ export interface InspectionSettings {
   readonly daysToFix: number;
   /** Days after an inspection within which its appeal may be lodged. */
   readonly appealDays: number;
+  /**
+   * Photos required (the default): the plate, the VIN and each failed item graded dangerous or major
+   * (`requiredInspectionPhotos`). The dashboard's form asks for them, and an approval waits for the plate and VIN.
+   */
+  readonly photosRequired: boolean;
 }
 
 /** An assembly's settings with the defaults for those it has not set. */
 export function inspectionSettingsOf(set: {
   daysToFix?: number | null;
   appealDays?: number | null;
+  photosRequired?: boolean | null;
 }): InspectionSettings {
-  return { daysToFix: set.daysToFix ?? DEFAULT_DAYS_TO_FIX, appealDays: set.appealDays ?? DEFAULT_APPEAL_DAYS };
+  return {
+    daysToFix: set.daysToFix ?? DEFAULT_DAYS_TO_FIX,
+    appealDays: set.appealDays ?? DEFAULT_APPEAL_DAYS,
+    photosRequired: set.photosRequired ?? true,
+  };
 }
 
 /** The bounds of either assembly setting (days). */

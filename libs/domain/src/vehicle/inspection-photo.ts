@@ -1,6 +1,7 @@
 import type { AssemblyRole } from '../assembly/assembly-user';
 import { DomainError } from '../shared/domain-error';
-import { INSPECTION_ITEMS, type InspectionItem } from './inspection-checklist';
+import { INSPECTION_ITEMS, type InspectionItem, type RecordedInspectionChecklist } from './inspection-checklist';
+import { gradeOf, type InspectionGrades } from './inspection-grades';
 
 /** What an inspection photo shows: the plate, the VIN, or one checklist item (a failed one, as evidence). */
 export const INSPECTION_PHOTO_KINDS = ['plate', 'vin', 'item'] as const;
@@ -37,4 +38,30 @@ export function seesPhotoLocation(
   reader: { role: 'admin' } | { role: 'assembly'; assemblyRole: AssemblyRole },
 ): boolean {
   return reader.role === 'admin' || PHOTO_LOCATION_READERS.includes(reader.assemblyRole);
+}
+
+/**
+ * The photos an inspection needs where an assembly requires them: the plate, the VIN, and one of each failed item
+ * graded dangerous or major (a minor defect's photo is welcome, not required). A re-inspection needs only its items'.
+ */
+export function requiredInspectionPhotos(
+  checklist: RecordedInspectionChecklist,
+  grades: InspectionGrades,
+  kind: 'inspection' | 'reinspection' = 'inspection',
+): InspectionPhotoSubject[] {
+  const items = INSPECTION_ITEMS.filter((item) => checklist[item] === false && gradeOf(grades, item) !== 'minor');
+  return [
+    ...(kind === 'inspection' ? [{ kind: 'plate' } as const, { kind: 'vin' } as const] : []),
+    ...items.map((item) => ({ kind: 'item', item }) as const),
+  ];
+}
+
+/** The required photos not among those sent (each sent photo counts for its kind and item). */
+export function missingInspectionPhotos(
+  required: readonly InspectionPhotoSubject[],
+  sent: readonly { kind: string; item?: string }[],
+): InspectionPhotoSubject[] {
+  return required.filter(
+    (need) => !sent.some((p) => p.kind === need.kind && (need.kind !== 'item' || p.item === need.item)),
+  );
 }

@@ -87,11 +87,17 @@ export function inspectionHistoryContract(name: string, open: OpenBackend): void
           at(0),
         ),
       );
-      const defaults = { daysToFix: 14, appealDays: 15 };
+      const defaults = { daysToFix: 14, appealDays: 15, photosRequired: true };
       expect(await b.assemblies.inspectionSettings(assembly.id)).toEqual(defaults);
       expect(await b.assemblies.inspectionSettings(undefined)).toEqual(defaults);
-      expect(await b.assemblies.setInspectionSettings(assembly.id, { daysToFix: 13, appealDays: 21 })).toBe(true);
-      expect(await b.assemblies.inspectionSettings(assembly.id)).toEqual({ daysToFix: 13, appealDays: 21 });
+      expect(
+        await b.assemblies.setInspectionSettings(assembly.id, { daysToFix: 13, appealDays: 21, photosRequired: false }),
+      ).toBe(true);
+      expect(await b.assemblies.inspectionSettings(assembly.id)).toEqual({
+        daysToFix: 13,
+        appealDays: 21,
+        photosRequired: false,
+      });
       expect(await b.assemblies.setInspectionSettings('65a0000000000000000000ff', defaults)).toBe(false);
       expect(await b.assemblies.inspectionSettings('65a0000000000000000000ff')).toEqual(defaults);
     });

@@ -1,0 +1,48 @@
+// The words of inspection evidence, re-inspection and appeals (issue 46, items 2 to 4): part of `Words` (words.ts)
+// as its `evidence` entry.
+
+import type { Translate } from './messages';
+
+export const evidenceWords = (t: Translate) => ({
+  legend: t('evidence.legend'),
+  helpRequired: t('evidence.helpRequired'),
+  helpOptional: t('evidence.helpOptional'),
+  plate: t('evidence.plate'),
+  vin: t('evidence.vin'),
+  item: (item: string) => t('evidence.item', { item }),
+  take: (subject: string) => t('evidence.take', { subject }),
+  taken: (size: number) => t('evidence.taken', { size }),
+  notAnImage: t('evidence.notAnImage'),
+  missing: (subjects: string) => t('evidence.missing', { subjects }),
+  waiting: (count: number) => t('evidence.waiting', { count }),
+  refused: (problem: string) => t('evidence.refused', { problem }),
+  reinspection: t('evidence.reinspection'),
+  reinspectionHelp: (when: string) => t('evidence.reinspectionHelp', { when }),
+  saveReinspection: t('evidence.saveReinspection'),
+  reinspectionSaved: t('evidence.reinspectionSaved'),
+  inspections: t('evidence.inspections'),
+  noInspections: t('evidence.noInspections'),
+  kind: { inspection: t('evidence.kind.inspection'), reinspection: t('evidence.kind.reinspection') },
+  recordTitle: (kind: string, when: string, outcome: string) => t('evidence.recordTitle', { kind, when, outcome }),
+  photosOf: t('evidence.photosOf'),
+  noPhotos: t('evidence.noPhotos'),
+  lodge: t('evidence.lodge'),
+  lodgeHelp: t('evidence.lodgeHelp'),
+  grounds: t('evidence.grounds'),
+  lodged: t('evidence.lodged'),
+  appealLodged: (when: string, grounds: string) => t('evidence.appealLodged', { when, grounds }),
+  decide: t('evidence.decide'),
+  upheld: t('evidence.upheld'),
+  reinspect: t('evidence.reinspect'),
+  decided: t('evidence.decided'),
+  decision: { upheld: t('evidence.decision.upheld'), reinspection: t('evidence.decision.reinspection') },
+  windowsEnding: t('evidence.windowsEnding'),
+  windowEnds: (when: string) => t('evidence.windowEnds', { when }),
+  actions: {
+    InspectionPhotoAdded: t('evidence.actions.InspectionPhotoAdded'),
+    InspectionAppealLodged: t('evidence.actions.InspectionAppealLodged'),
+    InspectionAppealDecided: t('evidence.actions.InspectionAppealDecided'),
+    VehicleReinspected: t('evidence.actions.VehicleReinspected'),
+    VehicleReinspectionOrdered: t('evidence.actions.VehicleReinspectionOrdered'),
+  } as Record<string, string>,
+});

@@ -173,7 +173,17 @@ describeOnEachTier('signs of fraud (issue 46, item 6)', (tier) => {
     });
   });
 
+  // Where the assembly requires photos an approval waits for them (inspection-grades.e2e); where it does not, a sticker
+  // printed without any is the sign to look at.
+  const photosOptional = () =>
+    http()
+      .put(`/assembly/inspection-settings/${f.ids.otherAssembly}`)
+      .set('Authorization', f.keys.admin)
+      .send({ daysToFix: 14, appealDays: 15, photosRequired: false })
+      .expect(200);
+
   it('flags a sticker printed for a vehicle whose last inspection has no photo, once per approval', async () => {
+    await photosOptional();
     const [bare, evidenced] = [await vehicle(), await vehicle()];
     await inspect(bare, keys.inspector, {}, 'sticker-bare').expect(200);
     await inspect(evidenced, keys.inspector, {}, 'sticker-evidenced').expect(200);
@@ -217,6 +227,7 @@ describeOnEachTier('signs of fraud (issue 46, item 6)', (tier) => {
   });
 
   it('never blocks the work: with the flags unwritable, inspections, photos and prints go through as ever', async () => {
+    await photosOptional();
     const prisma = running.database.prisma;
     const v = await vehicle();
     // An approved vehicle whose inspection has no photo: its print would raise a flag.

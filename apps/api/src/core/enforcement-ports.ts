@@ -1,4 +1,4 @@
-import type { AuditLog, GeoPoint, Notice, OffenceCatalogueState, Page, PageRequest } from '@transport/domain';
+import type { AuditLog, Driver, GeoPoint, Notice, OffenceCatalogueState, Page, PageRequest } from '@transport/domain';
 
 // The roadside's ports (issue 47), beside the app's other ports (ports.ts re-exports them).
 
@@ -29,6 +29,12 @@ export interface EnforcementWork {
   audit: AuditLog;
 }
 
+/** The drivers and open notices of a page of vehicles, by driver id and by vehicle id. */
+export interface PackFacts {
+  drivers: Map<string, Driver>;
+  notices: Map<string, Notice[]>;
+}
+
 /**
  * Port: where the roadside's records are kept (issue 47). The check log is written on its own; catalogues and notices
  * change inside `run`, with their audit entries.
@@ -41,5 +47,10 @@ export interface EnforcementStore {
   findNotice(id: string): Promise<Notice | undefined>;
   /** The vehicle's notices still owed or awaiting a decision (issued, overdue, contested, decided), newest first. */
   openNoticesOf(vehicleId: string): Promise<Notice[]>;
+  /**
+   * For a page of the enforcer's pack, in two queries whatever its size: the drivers named (by id) and the open
+   * notices of the vehicles (by vehicle id, newest first, at most 50 each, as openNoticesOf).
+   */
+  packFacts(vehicleIds: string[], driverIds: string[]): Promise<PackFacts>;
   run<T>(work: (tx: EnforcementWork) => Promise<T>): Promise<T>;
 }

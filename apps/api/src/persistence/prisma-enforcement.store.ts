@@ -11,7 +11,8 @@ import {
 } from '@transport/domain';
 import { CommonErrors, oneOf } from '@transport/domain';
 import { translateUniqueViolation } from './prisma-errors';
-import type { EnforcementStore, EnforcementWork, RoadsideCheckRecord } from '../core/ports';
+import type { EnforcementStore, EnforcementWork, PackFacts, RoadsideCheckRecord } from '../core/ports';
+import { toDomain as driverToDomain } from './prisma-driver.repository';
 import {
   Prisma,
   type Notice as NoticeRow,
@@ -236,6 +237,24 @@ export class PrismaEnforcementStore implements EnforcementStore {
       take: 50,
     });
     return rows.map(noticeToDomain);
+  }
+
+  async packFacts(vehicleIds: string[], driverIds: string[]): Promise<PackFacts> {
+    const [drivers, notices] = await Promise.all([
+      driverIds.length > 0 ? this.prisma.driver.findMany({ where: { id: { in: driverIds } } }) : [],
+      vehicleIds.length > 0
+        ? this.prisma.notice.findMany({
+            where: { vehicleId: { in: vehicleIds }, status: { in: OPEN_STATUSES } },
+            orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          })
+        : [],
+    ]);
+    const byVehicle = new Map<string, Notice[]>();
+    for (const row of notices) {
+      const kept = byVehicle.get(row.vehicleId) ?? [];
+      if (kept.length < 50) byVehicle.set(row.vehicleId, [...kept, noticeToDomain(row)]);
+    }
+    return { drivers: new Map(drivers.map((row) => [row.id, driverToDomain(row)])), notices: byVehicle };
   }
 
   run<T>(body: (tx: EnforcementWork) => Promise<T>): Promise<T> {

@@ -11,7 +11,7 @@ import { offlineWords } from './offline/offline-words';
 import { roadsideWords } from './roadside-words';
 import { packWords } from './offline/pack-words';
 import { fraudWords } from './fraud-words';
-import { enforceWords } from './enforcement/words';
+import { enforceQueueWords, enforceWords } from './enforcement/words';
 
 export const makeWords = (t: Translate, locale: string) => ({
   scan: scanWords(t),
@@ -22,6 +22,7 @@ export const makeWords = (t: Translate, locale: string) => ({
   pack: packWords(t),
   fraud: fraudWords(t),
   enforce: enforceWords(t),
+  enforceQueue: enforceQueueWords(t),
   /** What dates and numbers are formatted with (the language's formatting locale). */
   locale,
   appName: t('appName'),

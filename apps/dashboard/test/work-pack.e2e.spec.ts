@@ -165,9 +165,31 @@ describe("an inspector's work pack, for vehicles never opened on the phone (issu
   it('deletes the pack at load when the session ended while the phone was offline', async () => {
     const { context, page } = await inspectorWithPack();
     try {
+      // An answer the service gave just before the signal went (the work queues', slow under load) reaches the page
+      // after the phone went offline: it says the service answered this phone now, as any answer does.
+      let release = () => undefined as void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let holding = false;
+      await page.route('**/vehicles/all?*', async (route) => {
+        const answer = await route.fetch();
+        holding = true;
+        await held;
+        await route.fulfill({ response: answer });
+      });
+      await page.goto(`${url}#/`);
+      await eventually(async () => holding, 'an answer on its way');
       await context.setOffline(true);
-      // The service last answered this phone two hours ago: past the demo session's idle end (30 minutes).
-      await page.evaluate(() => localStorage.setItem('transport.pack-touched', String(Date.now() - 2 * 3_600_000)));
+      const landed = page.waitForResponse('**/vehicles/all?*');
+      // The service last answered this phone two hours ago: past the demo session's idle end (30 minutes). Written
+      // before the page's own scripts run at the reload, so no answer to the page before it can write over it.
+      await page.addInitScript(() => {
+        if (sessionStorage.getItem('pack-touched-set')) return;
+        sessionStorage.setItem('pack-touched-set', '1');
+        localStorage.setItem('transport.pack-touched', String(Date.now() - 2 * 3_600_000));
+      });
+      release();
+      await landed;
+      await page.unroute('**/vehicles/all?*');
       await page.reload();
       await eventually(async () => (await stored(page)).pack === null, 'the pack deleted at load');
       expect((await stored(page)).key).toBeNull();

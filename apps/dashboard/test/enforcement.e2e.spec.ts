@@ -290,7 +290,22 @@ describe('the enforcement officer on the phone (issue 47)', () => {
       }),
     });
     expect(published.status).toBe(201);
+    // First the service fails (503): not a refusal, the offence keeps waiting for the next chance.
+    let failed = 0;
+    await page.route('**/enforcement/offences', async (route) => {
+      failed += 1;
+      await route.fulfill({
+        status: 503,
+        contentType: 'application/problem+json',
+        body: JSON.stringify({ status: 503, code: 'UNAVAILABLE', detail: 'Try again later' }),
+      });
+    });
     await context.setOffline(false);
+    await eventually(async () => failed > 0, 'the send answered 503');
+    await page.unroute('**/enforcement/offences');
+    await hasText(page.locator('header nav'), '1 offence waiting to send');
+    expect(await page.locator('header nav').textContent()).not.toContain('refused');
+    await page.evaluate(() => dispatchEvent(new Event('online')));
     await hasText(page.locator('header nav'), '1 offence refused: see My day');
     expect(await page.locator('header nav').textContent()).not.toContain('waiting');
     await page.getByRole('link', { name: '1 offence refused: see My day' }).click();

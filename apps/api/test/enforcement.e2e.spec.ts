@@ -181,6 +181,29 @@ describeOnEachTier('roadside enforcement (issue 47)', (tier) => {
       expect(located).toMatchObject({ madeAt: '2026-12-07T09:00:00.000Z', location: { type: 'Point' } });
     });
 
+    it('logs a check sent again under its Idempotency-Key once, answering the first answer', async () => {
+      const before = await running.database.prisma.roadsideCheck.count();
+      const body = { plate: 'GR 1001-24', madeAt: '2026-12-07T10:00:00Z' };
+      const send = () =>
+        http()
+          .post('/enforcement/checks')
+          .set('Authorization', keys.taskForce)
+          .set('Idempotency-Key', 'check-1')
+          .send(body);
+      const first = await send().expect(200);
+      const again = await send().expect(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+      expect(await running.database.prisma.roadsideCheck.count()).toBe(before + 1);
+      const reused = await http()
+        .post('/enforcement/checks')
+        .set('Authorization', keys.taskForce)
+        .set('Idempotency-Key', 'check-1')
+        .send({ ...body, plate: 'GR 1000-24' });
+      expect([reused.status, reused.body.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+      expect(await running.database.prisma.roadsideCheck.count()).toBe(before + 1);
+    });
+
     it('is for enforcers only, and needs one of plate or token', async () => {
       await check('', { plate: 'GR 1000-24' }).expect(401);
       const approver = await check(f.keys.assembly, { plate: 'GR 1000-24' });

@@ -196,4 +196,17 @@ describeOnEachTier('offence photos and the officer’s day (issue 47)', (tier) =
     const inspector = await http().get('/enforcement/work-pack').set('Authorization', f.keys.assembly);
     expect(inspector.status).toBe(403);
   });
+
+  it("sends the enforcer's pack gzip-encoded when accepted, and 304 to an unchanged page's ETag", async () => {
+    const pack = () => http().get('/enforcement/work-pack').set('Authorization', keys.officer);
+    const zipped = await pack().set('Accept-Encoding', 'gzip').expect(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['content-type']).toContain('application/json');
+    expect(zipped.headers.vary).toContain('Accept-Encoding');
+    const plain = await pack().set('Accept-Encoding', 'identity').expect(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(zipped.body).toEqual(plain.body);
+    expect(zipped.headers.etag).toBeDefined();
+    await pack().set('Accept-Encoding', 'gzip').set('If-None-Match', zipped.headers.etag).expect(304);
+  });
 });

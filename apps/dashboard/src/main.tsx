@@ -34,7 +34,15 @@ import {
 import { currentKeys } from './certificate-check';
 import { expirePack, forgetPack, refreshPack } from './offline/pack';
 import { InspectByPlate, UnmatchedIndicator, UnmatchedList } from './offline/unmatched';
-import { EnforcerNav, forgetEnforcerPack, forgetEnforcerPacks, MyDay, RoadsideCheck } from './enforcement/screens';
+import {
+  enforcerMayLeave,
+  EnforcerNav,
+  expireEnforcerPacks,
+  forgetEnforcerPack,
+  forgetEnforcerPacks,
+  MyDay,
+  RoadsideCheck,
+} from './enforcement/screens';
 import { EnforcementAdmin } from './screens/enforcement-admin';
 
 /** Who decides contested notices (the duty decideNotices): the roadside office is theirs. */
@@ -204,6 +212,8 @@ function App() {
   }
 
   const signOut = async () => {
+    // An enforcer's offences and checks waiting to be sent: asked first, as for an inspector's outbox.
+    if (session.person.role === 'enforcer' && !(await enforcerMayLeave(session.person._id))) return;
     if (!(await forgetOnSignOut(session))) return;
     await forgetEnforcerPack(session.person._id);
     // The phone forgets the session at once; the service is told now, or as soon as there is a signal.
@@ -350,6 +360,7 @@ keepShell();
 // A session that ended while the phone was offline (its idle or absolute end passed) takes the work pack with it,
 // before anything is shown.
 void expirePack().catch(() => undefined);
+void expireEnforcerPacks();
 // English is in this script; another language chosen on this phone (or the browser's) loads its words first, and
 // English shows should they not load.
 const first = startingLanguage();

@@ -12,8 +12,8 @@ import { roadsideWords } from './roadside-words';
 import { enforcementAdminWords } from './enforcement-admin-words';
 import { packWords } from './offline/pack-words';
 import { fraudWords } from './fraud-words';
-import { enforceWords } from './enforcement/words';
 import { evidenceWords } from './evidence-words';
+import { enforceQueueWords, enforceWords } from './enforcement/words';
 
 export const makeWords = (t: Translate, locale: string) => ({
   scan: scanWords(t),
@@ -26,6 +26,7 @@ export const makeWords = (t: Translate, locale: string) => ({
   fraud: fraudWords(t),
   enforce: enforceWords(t),
   evidence: evidenceWords(t),
+  enforceQueue: enforceQueueWords(t),
   /** What dates and numbers are formatted with (the language's formatting locale). */
   locale,
   appName: t('appName'),

@@ -50,6 +50,26 @@ describe('the enforcement officer on the phone (issue 47)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await heading(landing).waitFor();
   };
+  const checks = async () =>
+    Number(
+      (await running.query('SELECT count(*)::int AS n FROM roadside_checks WHERE "officerId" = $1', [officer]))[0].n,
+    );
+  /** How many records a store of the phone's roadside database holds. */
+  const kept = (store: 'pack' | 'offences' | 'checks') =>
+    page.evaluate(
+      (name) =>
+        new Promise<number>((resolve) => {
+          const open = indexedDB.open('dashboard-roadside');
+          open.onsuccess = () => {
+            const count = open.result.transaction(name).objectStore(name).count();
+            count.onsuccess = () => {
+              open.result.close();
+              resolve(count.result);
+            };
+          };
+        }),
+      store,
+    );
   const check = async (plate: string, licence = '') => {
     await page.getByLabel('Plate').fill(plate);
     await page.getByLabel("Driver's licence number").fill(licence);
@@ -216,6 +236,14 @@ describe('the enforcement officer on the phone (issue 47)', () => {
     await eventually(async () => lost === 1, 'the first send reached the service');
     expect(await notices()).toBe(1);
     await page.unroute('**/enforcement/offences');
+    // The offline checks' log entries follow the offence: the answer to the first is lost too, after it was logged.
+    let lostCheck = 0;
+    await page.route('**/enforcement/checks', async (route) => {
+      if (lostCheck > 0) return route.continue();
+      await route.fetch();
+      lostCheck += 1;
+      await route.abort('connectionreset');
+    });
     // The next chance (the phone's "online" again): the same key, the first answer, then the photo.
     await page.evaluate(() => dispatchEvent(new Event('online')));
     await eventually(async () => (await photos()) === 1, 'the photo sent after the notice');
@@ -224,15 +252,12 @@ describe('the enforcement officer on the phone (issue 47)', () => {
       'nothing waits',
     );
     expect(await notices()).toBe(1);
-    // The two checks made offline reached the log too.
-    await eventually(
-      async () =>
-        Number(
-          (await running.query('SELECT count(*)::int AS n FROM roadside_checks WHERE "officerId" = $1', [officer]))[0]
-            .n,
-        ) === 3,
-      'the offline checks logged',
-    );
+    await eventually(async () => lostCheck === 1, 'the first check log entry reached the service');
+    await page.unroute('**/enforcement/checks');
+    await page.evaluate(() => dispatchEvent(new Event('online')));
+    await eventually(async () => (await kept('checks')) === 0, 'the offline checks sent');
+    // The two checks made offline reached the log, once each (their Idempotency-Key).
+    expect(await checks()).toBe(3);
   });
 
   it("shows the officer's own day: the notice and the checks", async () => {
@@ -243,6 +268,103 @@ describe('the enforcement officer on the phone (issue 47)', () => {
     await hasText(page.locator('.cards').first(), PLATE);
     await expectAccessible(page, "the officer's day");
     expect(problems).toEqual([]);
+  });
+
+  it('shows an offence the service refused with its reason, and lets the officer discard it', async () => {
+    await page.getByRole('link', { name: 'Roadside check' }).click();
+    await heading('Check a vehicle').waitFor();
+    await context.setOffline(true);
+    await check(PLATE);
+    await hasText(answer(), 'No signal: from the work pack of');
+    await page.getByLabel(/TF-01 Loading outside a station/).check();
+    await page.getByRole('button', { name: 'Record the offence' }).click();
+    await hasText(page.locator('.alert.info[role=status]'), 'saved on this phone, waiting to send');
+    // Meanwhile the assembly took TF-01 out of its catalogue: the service refuses the offence (422 OFFENCE_NOT_FOUND).
+    const [assembly] = await running.query('SELECT "assemblyId" FROM assembly_users WHERE id = $1', [officer]);
+    const published = await fetch(new URL('/enforcement/catalogue', url), {
+      method: 'POST',
+      headers: { Authorization: running.keys.admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        assembly: assembly.assemblyId,
+        offences: [{ code: 'TF-02', description: 'Touting', bylaw: 's. 16', fine: 5_000, daysToPay: 14, surcharge: 0 }],
+      }),
+    });
+    expect(published.status).toBe(201);
+    // First the service fails (503): not a refusal, the offence keeps waiting for the next chance.
+    let failed = 0;
+    await page.route('**/enforcement/offences', async (route) => {
+      failed += 1;
+      await route.fulfill({
+        status: 503,
+        contentType: 'application/problem+json',
+        body: JSON.stringify({ status: 503, code: 'UNAVAILABLE', detail: 'Try again later' }),
+      });
+    });
+    await context.setOffline(false);
+    await eventually(async () => failed > 0, 'the send answered 503');
+    await page.unroute('**/enforcement/offences');
+    await hasText(page.locator('header nav'), '1 offence waiting to send');
+    expect(await page.locator('header nav').textContent()).not.toContain('refused');
+    await page.evaluate(() => dispatchEvent(new Event('online')));
+    await hasText(page.locator('header nav'), '1 offence refused: see My day');
+    expect(await page.locator('header nav').textContent()).not.toContain('waiting');
+    await page.getByRole('link', { name: '1 offence refused: see My day' }).click();
+    const refused = page.locator('.refused');
+    await hasText(
+      refused,
+      `The service refused the offence against ${PLATE}: an offence ticked is no longer in the assembly's catalogue`,
+    );
+    await expectAccessible(page, 'an offence the service refused');
+    // Discarding asks first: dismissed, it stays.
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await page.getByRole('button', { name: 'Discard this offence' }).click();
+    await visible(refused);
+    page.once('dialog', (dialog) => {
+      expect(dialog.message()).toContain(PLATE);
+      void dialog.accept();
+    });
+    await page.getByRole('button', { name: 'Discard this offence' }).click();
+    await eventually(async () => (await refused.count()) === 0, 'the refused offence discarded');
+    expect(await kept('offences')).toBe(0);
+    expect(await notices()).toBe(1);
+  });
+
+  it('asks before signing out while a check waits to be sent, and stays signed in when told so', async () => {
+    await page.getByRole('link', { name: 'Roadside check' }).click();
+    await context.setOffline(true);
+    await check(PLATE);
+    await hasText(answer(), 'No signal: from the work pack of');
+    let asked = '';
+    page.once('dialog', (dialog) => {
+      asked = dialog.message();
+      void dialog.dismiss();
+    });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await eventually(async () => asked !== '', 'the sign-out asks');
+    expect(asked).toContain('1 offence or check of yours is still waiting to send');
+    await visible(page.getByRole('button', { name: 'Sign out' }));
+    expect(await kept('checks')).toBe(1);
+    await context.setOffline(false);
+    await page.evaluate(() => dispatchEvent(new Event('online')));
+    await eventually(async () => (await kept('checks')) === 0, 'the check sent');
+  });
+
+  it('deletes the pack at load when the session ended while the phone was offline', async () => {
+    await eventually(async () => (await kept('pack')) === 1, 'the pack on the phone');
+    await context.setOffline(true);
+    // The service last answered this phone two hours ago: past the demo session's idle end (30 minutes). Written by a
+    // script that runs before the page's own at the reload (an answer still on its way to the old page cannot
+    // overwrite it).
+    await page.addInitScript(() => {
+      if (sessionStorage.getItem('expired-once')) return;
+      sessionStorage.setItem('expired-once', '1');
+      localStorage.setItem('transport.pack-touched', String(Date.now() - 2 * 3_600_000));
+    });
+    await page.reload();
+    await eventually(async () => (await kept('pack')) === 0, 'the pack deleted at load');
+    await check(PLATE);
+    await hasText(page.getByRole('alert'), 'work pack');
+    await context.setOffline(false);
   });
 
   it('lets a police officer (nationwide) record an offence under the catalogue of the assembly where it was made', async () => {

@@ -1848,7 +1848,7 @@ export interface paths {
         put?: never;
         /**
          * Check a vehicle at the roadside (enforcers)
-         * @description For enforcers (task-force officers and police traffic officers; another role: 403 DUTY_NOT_ALLOWED), any vehicle of any assembly. By `plate` (any spelling, as the registry search reads it) or the certificate's QR `token` (exactly one, else 400 INVALID_VALUE): whether the sticker is genuine and current, the roadworthy, insurance and driver licence dates, whether the licence number or phone typed is the approved driver of this vehicle, and its open notices. Every check is logged (who, when, where if given, which vehicle; the plate as typed, never a token) for the officer's assembly's admin (GET /enforcement/checks). A plate nobody has is answered 200 with `vehicle: null` and sticker `unknown` (and logged too).
+         * @description For enforcers (task-force officers and police traffic officers; another role: 403 DUTY_NOT_ALLOWED), any vehicle of any assembly. By `plate` (any spelling, as the registry search reads it) or the certificate's QR `token` (exactly one, else 400 INVALID_VALUE): whether the sticker is genuine and current, the roadworthy, insurance and driver licence dates, whether the licence number or phone typed is the approved driver of this vehicle, and its open notices. Every check is logged (who, when, where if given, which vehicle; the plate as typed, never a token) for the officer's assembly's admin (GET /enforcement/checks). A plate nobody has is answered 200 with `vehicle: null` and sticker `unknown` (and logged too). A phone sending the log entry of a check made offline sends an Idempotency-Key: a replay answers the first answer and logs nothing more.
          */
         post: operations["roadsideCheck"];
         delete?: never;
@@ -2195,7 +2195,7 @@ export interface paths {
         };
         /**
          * An enforcer's work pack: the vehicles they meet, for checking them without a signal
-         * @description A task-force officer's assembly's vehicles; a nationwide officer's, every assembly's. Enforcers only (another role: 403 DUTY_NOT_ALLOWED). Each: the plate (and its search key), make, model, colour, type, whether it is approved, its document dates, its open notices, and the approved driver's licence number and phone as salted hashes only (docs/enforcement.md, "On the phone"). Oldest first, `limit` up to 500 (the default) a page, the next in the `Link` header.
+         * @description A task-force officer's assembly's vehicles; a nationwide officer's, every assembly's. Enforcers only (another role: 403 DUTY_NOT_ALLOWED). Each: the plate (and its search key), make, model, colour, type, whether it is approved, its document dates, its open notices, and the approved driver's licence number and phone as salted hashes only (docs/enforcement.md, "On the phone"). Oldest first, `limit` up to 500 (the default) a page, the next in the `Link` header. Each page has an `ETag`: sent back as `If-None-Match`, an unchanged page answers 304 without a body. Gzip-encoded when the request accepts it.
          */
         get: operations["officerWorkPack"];
         put?: never;
@@ -16109,6 +16109,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key the client makes once per state change (a UUID, say; 1 to 255 visible ASCII characters) and sends again with every retry of it. A retry with the same key and the same body gets the first answer again (status and body, with `Idempotent-Replayed: true`), without the change being applied again. A retry that arrives while the first try is still being carried out waits for it (up to 8 s) and gets its answer; past that it is a 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After, and nothing is applied. The same key with another body or on another route is a 422 IDEMPOTENCY_KEY_REUSED. Keys are per caller (another caller with the same key is a new request) and are kept IDEMPOTENCY_KEY_HOURS (168 by default), then forgotten: a request with an expired key is a new one. Only accepted changes are kept: a refused one is evaluated anew when retried. */
+                "Idempotency-Key"?: string;
                 /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
@@ -16161,6 +16163,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDoc"];
                 };
             };
+            /** @description Conflicts with the stored state: a duplicate, or a record changed by someone else. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
             /** @description The body is larger than 100 kB. */
             413: {
                 headers: {
@@ -16173,6 +16185,16 @@ export interface operations {
             };
             /** @description The body is not application/json. */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

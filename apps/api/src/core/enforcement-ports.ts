@@ -1,5 +1,6 @@
 import type {
   AuditLog,
+  Driver,
   GeoPoint,
   Notice,
   NoticeState,
@@ -53,6 +54,12 @@ export interface ReportScope {
   to: Date;
 }
 
+/** The drivers and open notices of a page of vehicles, by driver id and by vehicle id. */
+export interface PackFacts {
+  drivers: Map<string, Driver>;
+  notices: Map<string, Notice[]>;
+}
+
 /**
  * Port: where the roadside's records are kept (issue 47). The check log is written on its own; catalogues and notices
  * change inside `run`, with their audit entries.
@@ -72,5 +79,10 @@ export interface EnforcementStore {
   settings(assemblyId: string): Promise<EnforcementSettings>;
   /** The notices received or paid in the scope's time, and the checks made in it (of one assembly or officer). */
   reportRows(scope: ReportScope): Promise<{ notices: NoticeState[]; checks: RoadsideCheckRecord[] }>;
+  /**
+   * For a page of the enforcer's pack, in two queries whatever its size: the drivers named (by id) and the open
+   * notices of the vehicles (by vehicle id, newest first, at most 50 each, as openNoticesOf).
+   */
+  packFacts(vehicleIds: string[], driverIds: string[]): Promise<PackFacts>;
   run<T>(work: (tx: EnforcementWork) => Promise<T>): Promise<T>;
 }

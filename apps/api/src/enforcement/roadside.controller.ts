@@ -3,6 +3,7 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nes
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentPrincipal, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
+import { Idempotent } from '../core/http/idempotency';
 import { ApiProblems } from '../core/http/openapi';
 import { pageItems } from '../core/http/paging';
 import { pageRequest } from '../core/http/query-values';
@@ -24,6 +25,7 @@ export class RoadsideController {
   @Post()
   @HttpCode(200)
   @Roles('assembly')
+  @Idempotent()
   @ApiOperation({
     summary: 'Check a vehicle at the roadside (enforcers)',
     description:
@@ -31,11 +33,12 @@ export class RoadsideController {
       "By `plate` (any spelling, as the registry search reads it) or the certificate's QR `token` (exactly one, else 400 INVALID_VALUE): " +
       'whether the sticker is genuine and current, the roadworthy, insurance and driver licence dates, whether the licence number or phone typed is the approved driver of this vehicle, and its open notices. ' +
       "Every check is logged (who, when, where if given, which vehicle; the plate as typed, never a token) for the officer's assembly's admin (GET /enforcement/checks). " +
-      'A plate nobody has is answered 200 with `vehicle: null` and sticker `unknown` (and logged too).',
+      'A plate nobody has is answered 200 with `vehicle: null` and sticker `unknown` (and logged too). ' +
+      'A phone sending the log entry of a check made offline sends an Idempotency-Key: a replay answers the first answer and logs nothing more.',
   })
   @ApiBody({ type: RoadsideCheckBody })
   @ApiOkResponse({ type: RoadsideCheckResponse })
-  @ApiProblems(400, 401, 403, 413, 415)
+  @ApiProblems(400, 401, 403, 409, 413, 415, 422)
   check(@Body() body: RoadsideCheckBody, @CurrentPrincipal() p: Principal): Promise<RoadsideCheckResponse> {
     return this.roadside.check(body, actorOf(p));
   }

@@ -28,15 +28,15 @@ export class OfficerPackService {
       { limit, after, count: false, order: { by: 'createdAt' satisfies VehicleSortField, descending: false } },
     );
     const now = this.clock.now();
-    const items = await Promise.all(
-      found.items.map(async (vehicle) => {
-        const v = vehicle.toState();
-        const [driver, notices] = await Promise.all([
-          v.driverId ? this.stores.drivers.findById(v.driverId) : undefined,
-          this.enforcement.openNoticesOf(v.id),
-        ]);
-        return toPackVehicle(v, driver, notices, now);
-      }),
+    // Two queries for the page, whatever its size: its vehicles' drivers and open notices, by their ids.
+    const states = found.items.map((vehicle) => vehicle.toState());
+    const driverIds = [...new Set(states.flatMap((v) => (v.driverId ? [v.driverId] : [])))];
+    const facts = await this.enforcement.packFacts(
+      states.map((v) => v.id),
+      driverIds,
+    );
+    const items = states.map((v) =>
+      toPackVehicle(v, v.driverId ? facts.drivers.get(v.driverId) : undefined, facts.notices.get(v.id) ?? [], now),
     );
     return { ...found, items };
   }

@@ -13,6 +13,8 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { acceptsGzip } from '../core/http/negotiation';
 import type { AppConfig } from '../config';
 import { CurrentPrincipal, Public, Roles } from '../core/auth/auth.decorators';
 import { actorOf, type Principal } from '../core/auth/principal';
@@ -72,19 +74,25 @@ export class OfficerController {
     description:
       "A task-force officer's assembly's vehicles; a nationwide officer's, every assembly's. Enforcers only (another role: 403 DUTY_NOT_ALLOWED). " +
       'Each: the plate (and its search key), make, model, colour, type, whether it is approved, its document dates, its open notices, and the approved driver\'s licence number and phone as salted hashes only (docs/enforcement.md, "On the phone"). ' +
-      `Oldest first, \`limit\` up to ${ENFORCER_PACK_LIMIT} (the default) a page, the next in the \`Link\` header.`,
+      `Oldest first, \`limit\` up to ${ENFORCER_PACK_LIMIT} (the default) a page, the next in the \`Link\` header. ` +
+      'Each page has an `ETag`: sent back as `If-None-Match`, an unchanged page answers 304 without a body. Gzip-encoded when the request accepts it.',
   })
   @ApiOkResponse({ type: EnforcementPackVehicleResponse, isArray: true })
   @ApiProblems(400, 401, 403)
   async workPack(
     @Query() query: WorkPackQuery,
     @CurrentPrincipal() p: Principal,
+    @Req() req: FastifyRequest,
     @Res({ passthrough: true }) res: FastifyReply,
-  ): Promise<EnforcementPackVehicleResponse[]> {
+  ): Promise<EnforcementPackVehicleResponse[] | Buffer> {
     const limit = Math.min(query.limit ?? ENFORCER_PACK_LIMIT, ENFORCER_PACK_LIMIT);
     const page = await this.pack.page(limit, query.after, actorOf(p));
     if (page.next) res.header('Link', `</enforcement/work-pack?limit=${limit}&after=${page.next}>; rel="next"`);
-    return page.items;
+    res.header('Vary', 'Accept-Encoding');
+    if (!acceptsGzip(req)) return page.items;
+    // As the inspectors' pack: gzip-encoded when accepted, and its ETag over what is sent (304 to If-None-Match).
+    res.header('Content-Encoding', 'gzip').type('application/json; charset=utf-8');
+    return gzipSync(JSON.stringify(page.items));
   }
 
   @Post('notices/:id/photos')

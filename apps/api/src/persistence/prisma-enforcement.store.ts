@@ -15,9 +15,11 @@ import type {
   EnforcementSettings,
   EnforcementStore,
   EnforcementWork,
+  PackFacts,
   ReportScope,
   RoadsideCheckRecord,
 } from '../core/ports';
+import { toDomain as driverToDomain } from './prisma-driver.repository';
 import {
   Prisma,
   type Notice as NoticeRow,
@@ -307,6 +309,24 @@ export class PrismaEnforcementStore implements EnforcementStore {
       }),
     ]);
     return { notices: notices.map((row) => noticeToDomain(row).toState()), checks: checks.map(checkToDomain) };
+  }
+
+  async packFacts(vehicleIds: string[], driverIds: string[]): Promise<PackFacts> {
+    const [drivers, notices] = await Promise.all([
+      driverIds.length > 0 ? this.prisma.driver.findMany({ where: { id: { in: driverIds } } }) : [],
+      vehicleIds.length > 0
+        ? this.prisma.notice.findMany({
+            where: { vehicleId: { in: vehicleIds }, status: { in: OPEN_STATUSES } },
+            orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          })
+        : [],
+    ]);
+    const byVehicle = new Map<string, Notice[]>();
+    for (const row of notices) {
+      const kept = byVehicle.get(row.vehicleId) ?? [];
+      if (kept.length < 50) byVehicle.set(row.vehicleId, [...kept, noticeToDomain(row)]);
+    }
+    return { drivers: new Map(drivers.map((row) => [row.id, driverToDomain(row)])), notices: byVehicle };
   }
 
   run<T>(body: (tx: EnforcementWork) => Promise<T>): Promise<T> {

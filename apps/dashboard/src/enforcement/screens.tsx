@@ -5,10 +5,13 @@ import { words as w } from '../i18n';
 import { Camera } from '../screens/scan';
 import { dateTime, day, Done, Loading, ProblemMessage, Title, useLoad } from '../ui';
 import {
+  dropOffence,
+  expireRoadsidePacks,
   forgetRoadsidePack,
   forgetRoadsidePacks,
   keepOffence,
   onQueueChange,
+  queuedChecks,
   queuedOffences,
   roadsidePack,
   type Catalogue,
@@ -40,9 +43,11 @@ label.check{display:block;margin:.3rem 0}`;
 /** The header's part for enforcers: their two screens, and what waits to be sent (sent when the signal returns). */
 export function EnforcerNav({ session, section }: { session: Session; section: string }) {
   const personId = session.person._id;
-  const [waiting, setWaiting] = useState(0);
+  const [queued, setQueued] = useState<QueuedOffence[]>([]);
+  const waiting = queued.filter((q) => q.state === 'waiting').length;
+  const refused = queued.length - waiting;
   useEffect(() => {
-    const count = () => void queuedOffences(personId).then((q) => setWaiting(q.length));
+    const count = () => void queuedOffences(personId).then(setQueued);
     const send = () => void sendQueued(personId).finally(count);
     const refresh = () => void refreshRoadsidePack(session).catch(() => undefined);
     count();
@@ -72,9 +77,27 @@ export function EnforcerNav({ session, section }: { session: Session; section: s
           {w.enforce.waitingCount(waiting)}
         </span>
       )}
+      {refused > 0 && (
+        <a href="#/my-day" class="waiting-count refused-count" aria-live="polite">
+          {w.enforceQueue.refusedCount(refused)}
+        </a>
+      )}
     </>
   );
 }
+
+/**
+ * Before signing out: when offences or checks of theirs still wait to be sent, the officer is told they stay on this
+ * phone (sent at their next sign-in here, never under someone else's) and asked; false when they chose to stay.
+ */
+export async function enforcerMayLeave(personId: string): Promise<boolean> {
+  const offences = (await queuedOffences(personId).catch(() => [])).filter((q) => q.state === 'waiting');
+  const waiting = offences.length + (await queuedChecks(personId).catch(() => [])).length;
+  return waiting === 0 || confirm(w.enforceQueue.signOutSure(waiting));
+}
+
+/** At load: a session that ended while the phone was offline takes the roadside pack with it. */
+export const expireEnforcerPacks = () => expireRoadsidePacks().catch(() => false);
 
 /** Signing out: the enforcer's pack leaves the phone with the session. */
 export const forgetEnforcerPack = (personId: string) => forgetRoadsidePack(personId).catch(() => undefined);
@@ -228,7 +251,7 @@ function OffenceForm({
               !left
                 ? { words: w.enforce.recorded(entry.plate), tone: 'done' }
                 : left.state === 'refused'
-                  ? { error: new Error(w.enforce.refused(entry.plate, left.problem ?? '')) }
+                  ? { error: new Error(w.enforce.refused(entry.plate, refusal(left))) }
                   : { words: w.enforce.waiting(entry.plate), tone: 'info' },
             );
           } catch (error) {
@@ -354,6 +377,9 @@ export function RoadsideCheck({ session }: { session: Session }) {
   );
 }
 
+/** Why the service refused an offence: in the officer's language when the dashboard has words for its code. */
+const refusal = (q: QueuedOffence) => (q.problemCode && w.enforceQueue.codes[q.problemCode]) || q.problem || '';
+
 /** The officer's own day: their notices and checks since midnight, and what waits on this phone. */
 export function MyDay({ session }: { session: Session }) {
   const day = useLoad(() => must(api.GET('/enforcement/my-day', {})), []);
@@ -366,16 +392,33 @@ export function MyDay({ session }: { session: Session }) {
   return (
     <>
       <Title>{w.enforce.dayTitle}</Title>
-      {waiting.length > 0 && (
+      {waiting.map((q) =>
+        q.state === 'refused' ? (
+          <section key={q.key} class="panel alert error refused" aria-labelledby={`q-${q.key}`}>
+            <h2 id={`q-${q.key}`}>{q.plate}</h2>
+            <p>{w.enforce.refused(q.plate, refusal(q))}</p>
+            <button
+              type="button"
+              class="danger"
+              onClick={() => {
+                if (confirm(w.enforceQueue.discardSure(q.plate))) void dropOffence(q.key);
+              }}
+            >
+              {w.enforceQueue.discard}
+            </button>
+          </section>
+        ) : null,
+      )}
+      {waiting.some((q) => q.state === 'waiting') && (
         <ul class="cards">
-          {waiting.map((q) => (
-            <li key={q.key}>
-              <span class="card-title">{q.plate}</span>
-              <span>
-                {q.state === 'refused' ? w.enforce.refused(q.plate, q.problem ?? '') : w.enforce.waiting(q.plate)}
-              </span>
-            </li>
-          ))}
+          {waiting
+            .filter((q) => q.state === 'waiting')
+            .map((q) => (
+              <li key={q.key}>
+                <span class="card-title">{q.plate}</span>
+                <span>{w.enforce.waiting(q.plate)}</span>
+              </li>
+            ))}
         </ul>
       )}
       {day.error !== undefined && <ProblemMessage error={day.error} retry={day.reload} />}

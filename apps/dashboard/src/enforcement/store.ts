@@ -1,10 +1,12 @@
 import type { components } from '@transport/api-client';
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { sessionOver } from '../offline/pack';
 
 // What an enforcer's phone keeps (issue 47): the roadside work pack (the vehicles they meet, the offence catalogue),
 // and what was done without a signal, waiting to be sent: offences with their photos (each with its Idempotency-Key,
 // so a send whose answer was lost is never a second notice or photo) and the log entries of checks. Keyed by person,
-// as the inspectors' outbox is; signing out deletes the pack, not the work waiting to be sent.
+// as the inspectors' outbox is; signing out deletes the pack (after asking, when work waits), not the work waiting to
+// be sent; the pack never outlives the session.
 
 export type RoadsidePackVehicle = components['schemas']['EnforcementPackVehicleResponse'];
 export type Catalogue = components['schemas']['CatalogueResponse'];
@@ -14,6 +16,8 @@ export interface RoadsidePack {
   personId: string;
   fetchedAt: string;
   vehicles: RoadsidePackVehicle[];
+  /** The pack's pages in order: each one's cursor ('' for the first), ETag (sent back: 304 when unchanged) and size. */
+  pages?: Array<{ url: string; etag?: string; count: number }>;
   /** The officer's own assembly's catalogue. */
   catalogue?: Catalogue;
   /** A nationwide officer names the assembly of each offence: the assemblies, and the catalogues fetched so far. */
@@ -41,8 +45,12 @@ export interface QueuedOffence {
   noticeId?: string;
   /** How many photos the service has. */
   photosSent: number;
+  /** waiting: to be sent (tried again until the service answers); refused: the service said no (a 4xx), kept for
+   * the officer to read and discard. */
   state: 'waiting' | 'refused';
+  /** The service's words for a refusal (its problem's detail), and its code (said in the officer's language). */
   problem?: string;
+  problemCode?: string;
 }
 
 /** A check made from the pack without a signal: its log entry, sent when the signal returns. */
@@ -102,6 +110,7 @@ async function packKey(): Promise<CryptoKey> {
 }
 
 export async function roadsidePack(personId: string): Promise<RoadsidePack | undefined> {
+  if (await expireRoadsidePacks()) return undefined;
   const store = await db();
   const kept = await store.get('pack', personId);
   const key = await store.get('keys', 'pack-key');
@@ -124,6 +133,19 @@ export const forgetRoadsidePack = async (personId: string) => void (await (await
 export async function forgetRoadsidePacks(): Promise<void> {
   const store = await db();
   await Promise.all([store.clear('pack'), store.clear('keys')]);
+}
+
+/**
+ * Deletes every roadside pack once the session can no longer be alive on the service (its end, or its idle time since
+ * the service last answered this phone: the inspectors' pack's rule, `sessionOver`), also when that passed offline;
+ * checked when the dashboard loads and before every reading. True when it did.
+ */
+export async function expireRoadsidePacks(now = Date.now()): Promise<boolean> {
+  const store = await db();
+  if ((await store.count('pack')) === 0 || !sessionOver(now)) return false;
+  await forgetRoadsidePacks();
+  changed();
+  return true;
 }
 
 export async function queuedOffences(personId: string): Promise<QueuedOffence[]> {

@@ -50,3 +50,17 @@ export const enforceWords = (t: Translate) => ({
   nothingYet: t('enforce.nothingYet'),
   cedis: (amount: string) => t('enforce.cedis', { amount }),
 });
+
+/** The words of an enforcer's work waiting on the phone: refused offences, discarding, signing out. */
+export const enforceQueueWords = (t: Translate) => ({
+  refusedCount: (count: number) => t('enforceQueue.refusedCount', { count }),
+  discard: t('enforceQueue.discard'),
+  discardSure: (plate: string) => t('enforceQueue.discardSure', { plate }),
+  signOutSure: (n: number) => t('enforceQueue.signOutSure', { n }),
+  codes: {
+    OFFENCE_NOT_FOUND: t('enforceQueue.code.OFFENCE_NOT_FOUND'),
+    VEHICLE_NOT_FOUND: t('enforceQueue.code.VEHICLE_NOT_FOUND'),
+    OTHER_ASSEMBLY: t('enforceQueue.code.OTHER_ASSEMBLY'),
+    DUTY_NOT_ALLOWED: t('enforceQueue.code.DUTY_NOT_ALLOWED'),
+  } as Record<string, string>,
+});

@@ -1,6 +1,7 @@
 import { normalizePhone, registrationSearchKey } from '@transport/domain';
 import { nextCursor, type components } from '@transport/api-client';
 import { api, ApiProblem, must, type Session } from '../api';
+import { packSession } from '../offline/pack';
 import {
   type Catalogue,
   dropCheck,
@@ -19,6 +20,7 @@ import {
 // it cannot be reached), the pack's refresh, and sending what waits.
 
 export type CheckAnswer = components['schemas']['RoadsideCheckResponse'];
+type PackPage = { url: string; etag?: string; items: RoadsidePackVehicle[] };
 
 /** An answer and where it came from: the service, or the pack fetched at `packFrom` (its age is shown). */
 export interface Checked {
@@ -37,12 +39,29 @@ export interface Question {
 
 /** Fetches the enforcer's pack (every page) and the catalogue of their assembly; kept on the phone. */
 export async function refreshRoadsidePack(session: Session): Promise<void> {
-  const vehicles: RoadsidePackVehicle[] = [];
+  // The pack never outlives the session: its bounds are kept to tell when it has ended (offline too).
+  packSession(session);
+  const kept = await roadsidePack(session.person._id);
+  // Each page is sent back with its ETag: an unchanged page answers 304 without a body (the kept page stands).
+  let offset = 0;
+  const known = new Map(
+    (kept?.pages ?? []).map((p) => {
+      offset += p.count;
+      return [p.url, { etag: p.etag, items: kept?.vehicles.slice(offset - p.count, offset) ?? [] }];
+    }),
+  );
+  const pages: PackPage[] = [];
   let after: string | undefined;
   do {
-    const answer = await api.GET('/enforcement/work-pack', { params: { query: { ...(after && { after }) } } });
-    if (!answer.data) throw new ApiProblem(answer.response.status, answer.error ?? {});
-    vehicles.push(...answer.data);
+    const was = known.get(after ?? '');
+    const answer = await api.GET('/enforcement/work-pack', {
+      params: { query: { ...(after && { after }) } },
+      headers: was?.etag ? { 'If-None-Match': was.etag } : {},
+    });
+    const unchanged = answer.response.status === 304 && was;
+    if (!unchanged && !answer.data) throw new ApiProblem(answer.response.status, answer.error ?? {});
+    const items = unchanged ? was.items : (answer.data ?? []);
+    pages.push({ url: after ?? '', etag: answer.response.headers.get('ETag') ?? was?.etag, items });
     after = nextCursor(answer.response) ?? undefined;
   } while (after);
   const catalogue = await api.GET('/enforcement/catalogue', {}).then(
@@ -53,13 +72,13 @@ export async function refreshRoadsidePack(session: Session): Promise<void> {
     (a) => a.data,
     () => undefined,
   );
-  const kept = await roadsidePack(session.person._id);
   const nationwide = day?.nationwide ?? kept?.nationwide ?? false;
   const assemblies = nationwide ? ((await allAssemblies()) ?? kept?.assemblies) : undefined;
   await keepRoadsidePack({
     personId: session.person._id,
     fetchedAt: new Date().toISOString(),
-    vehicles,
+    vehicles: pages.flatMap((p) => p.items),
+    pages: pages.map(({ url, etag, items }) => ({ url, ...(etag && { etag }), count: items.length })),
     ...((catalogue ?? kept?.catalogue) && { catalogue: catalogue ?? kept?.catalogue }),
     ...(nationwide && { nationwide, assemblies, catalogues: kept?.catalogues ?? {} }),
   });
@@ -188,6 +207,15 @@ export function sendQueued(personId: string): Promise<void> {
 }
 
 const inProgress = (error: unknown) => (error as { code?: string } | undefined)?.code === 'IDEMPOTENCY_KEY_IN_PROGRESS';
+/**
+ * Not an answer about the request itself: no connection, the session ended (401), the service busy or failing (5xx,
+ * 408, 429) or still recording an earlier try of it. It stays waiting and is tried again at the next chance.
+ */
+const tryLater = (answer: { response: Response; error?: unknown } | undefined) =>
+  !answer ||
+  [401, 408, 429].includes(answer.response.status) ||
+  answer.response.status >= 500 ||
+  inProgress(answer.error);
 
 async function sendAll(personId: string): Promise<void> {
   for (const offence of await queuedOffences(personId)) {
@@ -195,12 +223,15 @@ async function sendAll(personId: string): Promise<void> {
     if (!(await sendOffence(offence))) return;
   }
   for (const c of await queuedChecks(personId)) {
+    // Its key, made when the check was made: an answer lost on the way back is not a second entry in the log.
     const answer = await api
       .POST('/enforcement/checks', {
+        params: { header: { 'Idempotency-Key': c.key } },
         body: { ...(c.token ? { token: c.token } : { plate: c.plate ?? '' }), madeAt: c.madeAt },
       })
       .catch(() => undefined);
-    if (!answer || answer.response.status === 401) return;
+    if (tryLater(answer)) return;
+    // Logged, or refused for what it says (nothing the officer can mend): it leaves the phone.
     await dropCheck(c.key);
   }
 }
@@ -222,12 +253,16 @@ async function sendOffence(offence: QueuedOffence): Promise<boolean> {
         },
       })
       .catch(() => undefined);
-    if (!answer || answer.response.status === 401 || inProgress(answer.error)) return false;
-    if (!answer.data) {
+    if (tryLater(answer)) return false;
+    if (!answer?.data) {
+      // Refused for what it says (a code no longer in the catalogue, say): kept, with the service's reason, for the
+      // officer to read and discard; never sent again as it is.
+      const problem = answer?.error as { detail?: string; code?: string } | undefined;
       await keepOffence({
         ...entry,
         state: 'refused',
-        problem: (answer.error as { detail?: string } | undefined)?.detail ?? `HTTP ${answer.response.status}`,
+        problem: problem?.detail ?? `HTTP ${answer?.response.status}`,
+        ...(problem?.code && { problemCode: problem.code }),
       });
       return true;
     }
@@ -247,7 +282,7 @@ async function sendOffence(offence: QueuedOffence): Promise<boolean> {
         bodySerializer: (blob: unknown) => blob as Blob,
       })
       .catch(() => undefined);
-    if (!answer || answer.response.status === 401) return false;
+    if (tryLater(answer)) return false;
     // A photo the service refuses (its bytes) is not tried for ever: the notice stands without it.
     entry = { ...entry, photosSent: i + 1 };
     await keepOffence(entry);

@@ -86,6 +86,9 @@ function sessionEnd(): number {
   return Math.min(Date.parse(bounds.endsAt), touched + idle - Math.min(MINUTE, idle / 4));
 }
 
+/** Whether the session can no longer be alive on the service (the enforcer's pack follows the same rule). */
+export const sessionOver = (now = Date.now()) => now > sessionEnd();
+
 /** Deletes the pack and its key (sign-out, the session's end). */
 export async function forgetPack(): Promise<void> {
   memory = undefined;

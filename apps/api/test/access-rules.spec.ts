@@ -117,6 +117,7 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['POST', '/enforcement/offences', 'assembly'],
   ['GET', '/enforcement/notices/:id', 'admin assembly'],
   ['GET', '/n/:token', 'public'],
+  ['POST', '/n/:token/pay', 'public'],
   ['GET', '/health/live', 'public'],
   ['GET', '/health/ready', 'public'],
   ['GET', '/health', 'public'],

@@ -11,7 +11,14 @@ import type { CertificatesService, VehicleCheck } from '../src/certificates/cert
 import type { AppConfig } from '../src/config';
 import type { MessageSender, RateLimits } from '../src/core/ports';
 import type { PublicRegistry } from '../src/core/public-registry';
-import { activationText, noticeText, passwordLinkText, reminderText, withdrawalText } from '../src/i18n/sms-texts';
+import {
+  activationText,
+  noticeText,
+  passwordLinkText,
+  receiptText,
+  reminderText,
+  withdrawalText,
+} from '../src/i18n/sms-texts';
 import { USSD_FILES } from '../src/i18n/catalogues';
 import { LANGUAGES, MessageCatalogue, type MessageKey } from '../src/ussd/message-catalogue';
 import { PublicChecksService } from '../src/ussd/public-checks.service';
@@ -181,6 +188,26 @@ async function templates(): Promise<Template[]> {
             due: new Date(Date.UTC(2027, month, 20, 10)),
             // The page's token: the notice id, the secret's id and an HMAC (64 hex digits, the longest form).
             link: `https://transport.example.gov.gh/n/${'x'.repeat(24)}.k1.${'y'.repeat(64)}`,
+          },
+          ZONE,
+          language,
+        ),
+        budget: { gsm7: 3, ucs2: 7 },
+      });
+    // A notice's payment receipt, part paid (the longer), with the provider's longest payment id, in each month.
+    for (let month = 0; month < 12; month++)
+      list.push({
+        name: `${tag} notice receipt, month ${month + 1}`,
+        text: receiptText(
+          {
+            assembly: STAFF_ASSEMBLY,
+            plate: PLATE,
+            notice: 'ABCDEF12',
+            amount: 'GHS 1,250.00',
+            remaining: 'GHS 1,250.00',
+            paid: false,
+            at: new Date(Date.UTC(2027, month, 20, 10)),
+            reference: 'x'.repeat(32),
           },
           ZONE,
           language,

@@ -58,3 +58,4 @@ export const INSPECTION_PHOTOS = Symbol('INSPECTION_PHOTOS');
 
 /** The roadside's store (issue 47): the check log, offence catalogues and notices (core/ports.ts EnforcementStore). */
 export const ENFORCEMENT_STORE = Symbol('ENFORCEMENT_STORE');
+export const ASSEMBLY_MERCHANTS = Symbol('ASSEMBLY_MERCHANTS');

@@ -1,4 +1,8 @@
 import { Module } from '@nestjs/common';
+import { PaymentsModule } from '../payments/payments.module';
+import { NoticePaymentWorkers } from './notice-payment-workers';
+import { NoticePaymentsController } from './notice-payments.controller';
+import { NoticePaymentsService } from './notice-payments.service';
 import { NoticesService } from './notices.service';
 import { NoticePageController, OffencesController } from './offences.controller';
 import { OffencesService } from './offences.service';
@@ -7,7 +11,8 @@ import { RoadsideService } from './roadside.service';
 
 /** Roadside enforcement (issue 47, docs/enforcement.md): checks and their log, offence catalogues, notices. */
 @Module({
-  controllers: [RoadsideController, OffencesController, NoticePageController],
-  providers: [RoadsideService, OffencesService, NoticesService],
+  imports: [PaymentsModule],
+  controllers: [RoadsideController, OffencesController, NoticePageController, NoticePaymentsController],
+  providers: [RoadsideService, OffencesService, NoticesService, NoticePaymentsService, NoticePaymentWorkers],
 })
 export class EnforcementModule {}

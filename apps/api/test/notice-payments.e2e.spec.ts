@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { startProviderSimulator, type RunningSimulator } from '@transport/provider-simulator';
 import type { RunningApp } from '../src/app';
+import { PrismaNoticeLedger } from '../src/persistence/prisma-notice-ledger';
 import { loadApiFixture, type ApiFixture } from './support/api-fixtures';
 import { eventually, startListeningApp } from './support/http-peers';
 import { describeOnEachTier, openTierStore, type TierStore } from './support/test-app';
@@ -73,6 +74,10 @@ describeOnEachTier('paying a notice by mobile money (issue 47)', (tier) => {
       .expect(201);
   });
   afterAll(async () => {
+    // A quiet point first: no callback on its way and every payment settled, so nothing is in flight as the app closes.
+    await simulator?.idle();
+    if (running?.database)
+      await eventually(async () => expect(await prisma().noticePayment.count({ where: { settledAt: null } })).toBe(0));
     await running?.close();
     await simulator?.close();
     await store?.dispose();
@@ -219,14 +224,41 @@ describeOnEachTier('paying a notice by mobile money (issue 47)', (tier) => {
     });
     expect(receipt).toContain('Still owed: GHS 50.00.');
 
+    // Two asking at the same moment make one prompt: the other answers it.
     simulator.setBehaviour({ drop: false }, n.description);
-    await pay(n.token, '0244123454').expect(202);
+    const count = await prisma().transaction.count();
+    const both = await Promise.all([pay(n.token, '0244123454'), pay(n.token, '0244123455')]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 202]);
+    expect(await prisma().transaction.count()).toBe(count + 1);
     await eventually(async () => expect((await notice(n.id)).status).toBe('paid'));
     const rows = await paymentsOf(n.id);
     expect(rows.map((r) => [r.amount, r.applied])).toEqual([
       [20_000, 20_000],
       [5_000, 5_000],
     ]);
+  });
+
+  it('keeps one open payment per notice in the database: a second is NOTICE_PAYMENT_OPEN, and stores nothing', async () => {
+    const n = await newNotice();
+    simulator.setBehaviour({ drop: true }, n.description);
+    await pay(n.token, '0244123480').expect(202);
+    const [open] = await paymentsOf(n.id);
+    const other = await prisma().transaction.findFirstOrThrow({ where: { id: { not: open.transactionId } } });
+    await expect(
+      prisma().$transaction((tx) =>
+        new PrismaNoticeLedger(tx).addPayment({
+          transactionId: other.id,
+          noticeId: n.id,
+          amount: 1,
+          createdAt: new Date(),
+        }),
+      ),
+    ).rejects.toMatchObject({ code: 'NOTICE_PAYMENT_OPEN' });
+    expect(await paymentsOf(n.id)).toHaveLength(1);
+    // The status check settles it; its receipt goes out (no job left running when the app closes).
+    await eventually(async () =>
+      expect(await prisma().outboxMessage.count({ where: { to: '+233244123480' } })).toBe(1),
+    );
   });
 
   it('refuses forged tokens, bad numbers and cross-site forms before any prompt, and limits prompts per notice and per phone', async () => {

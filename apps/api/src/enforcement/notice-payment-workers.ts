@@ -17,7 +17,8 @@ export class NoticePaymentWorkers implements OnApplicationBootstrap {
       {
         name: NOTICE_RECEIPT_QUEUE,
         concurrency: 2,
-        options: { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 60 },
+        // As the payment queues: a job whose instance died is taken up again by another after about 30 s.
+        options: { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 30, heartbeatSeconds: 10 },
         handle: async (data: { transactionId: string }) => this.payments.sendReceipt(data.transactionId),
       },
     ]);

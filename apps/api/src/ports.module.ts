@@ -19,6 +19,7 @@ import { ApiKeyStore } from './persistence/prisma-api-key.store';
 import { PrismaPeopleDirectory } from './persistence/prisma-people.store';
 import { PostgresRegistrySearch } from './persistence/postgres-registry-search';
 import { PrismaPublicRegistry } from './persistence/prisma-public-registry';
+import { PrismaAssemblyMerchants } from './persistence/prisma-assembly-merchants';
 import { PrismaEnforcementStore } from './persistence/prisma-enforcement.store';
 import { prismaStores, PrismaUnitOfWork } from './persistence/prisma-unit-of-work';
 import { PrismaAuditLog } from './persistence/prisma-audit-log';
@@ -69,6 +70,7 @@ import {
   REGISTRY_SEARCH,
   PUBLIC_REGISTRY,
   ENFORCEMENT_STORE,
+  ASSEMBLY_MERCHANTS,
   SECRET_HASHER,
   STALE_REGISTRATIONS,
   STORES,
@@ -90,6 +92,11 @@ export function rateLimitRules(config: AppConfig): Record<string, RateLimitRule>
       seconds: 60,
       message: 'Too many requests from this address',
     },
+    // A notice's payment prompts (issue 47): the public page is open to whoever has its link, and every prompt costs
+    // money and rings a phone; at most one is open per notice at a time besides (docs/enforcement.md).
+    'notice-pay-notice': { points: 3, seconds: 3600, message: 'Too many payment prompts for this notice' },
+    'notice-pay-phone': { points: 3, seconds: 3600, message: 'Too many payment prompts to this phone number' },
+    'notice-pay-address': { points: 30, seconds: 3600, message: 'Too many payment prompts from this address' },
     'payment-merchant': {
       points: config.payments.perMerchantPerMinute,
       seconds: 60,
@@ -287,6 +294,7 @@ export class PortsModule {
       { provide: REGISTRY_SEARCH, useValue: new PostgresRegistrySearch(database.lists) },
       { provide: PUBLIC_REGISTRY, useValue: new PrismaPublicRegistry(database.prisma) },
       { provide: ENFORCEMENT_STORE, useValue: new PrismaEnforcementStore(database.prisma) },
+      { provide: ASSEMBLY_MERCHANTS, useValue: new PrismaAssemblyMerchants(database.prisma) },
       { provide: ApiKeyStore, useValue: apiKeys },
       { provide: API_KEY_AUTHENTICATOR, useValue: apiKeys },
       { provide: DATABASE_HEALTH, useValue: database },

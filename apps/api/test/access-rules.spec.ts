@@ -125,6 +125,7 @@ const ROUTES: Array<[method: string, path: string, rule: string]> = [
   ['GET', '/enforcement/settings/:id', 'admin assembly'],
   ['PUT', '/enforcement/settings/:id', 'admin assembly'],
   ['GET', '/enforcement/reports', 'admin assembly'],
+  ['POST', '/n/:token/pay', 'public'],
   ['GET', '/assembly/fraud-flags', 'admin assembly'],
   ['POST', '/assembly/fraud-flags/:id/clear', 'admin assembly'],
   ['GET', '/assembly/fraud-settings/:id', 'admin assembly'],

@@ -17,6 +17,7 @@ import {
   noticeDecidedText,
   noticeText,
   passwordLinkText,
+  receiptText,
   reminderText,
   withdrawalText,
 } from '../src/i18n/sms-texts';
@@ -220,6 +221,26 @@ async function templates(): Promise<Template[]> {
       text: noticeCancelledText({ assembly: STAFF_ASSEMBLY, plate: PLATE, link }, ZONE, language),
       budget: { gsm7: 2, ucs2: 5 },
     });
+    // A notice's payment receipt, part paid (the longer), with the provider's longest payment id, in each month.
+    for (let month = 0; month < 12; month++)
+      list.push({
+        name: `${tag} notice receipt, month ${month + 1}`,
+        text: receiptText(
+          {
+            assembly: STAFF_ASSEMBLY,
+            plate: PLATE,
+            notice: 'ABCDEF12',
+            amount: 'GHS 1,250.00',
+            remaining: 'GHS 1,250.00',
+            paid: false,
+            at: new Date(Date.UTC(2027, month, 20, 10)),
+            reference: 'x'.repeat(32),
+          },
+          ZONE,
+          language,
+        ),
+        budget: { gsm7: 3, ucs2: 7 },
+      });
   }
   return list;
 }

@@ -2082,6 +2082,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/n/{token}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay a notice by mobile money from its page: a prompt on the owner's phone
+         * @description The notice page’s form (application/x-www-form-urlencoded, or JSON) with the mobile-money number. The payment goes through the intent-first payment flow with the assembly as merchant, for the amount due now (with the surcharge once overdue); the provider’s callback or status check confirms it, never this page, and settles the notice in the same database transaction. 202: the prompt was sent. 200: a payment of this notice is still waiting for approval: that one is answered, and nobody is prompted again. Refused before any prompt: a notice paid (409 NOTICE_ALREADY_PAID), cancelled (422 NOTICE_CANCELLED) or contested (422 NOTICE_CONTESTED); a number that is not a Ghanaian mobile-money one (400 INVALID_PHONE); past 3 prompts per notice, 3 per phone number and 30 per client address an hour (429 RATE_LIMITED with Retry-After); a form posted from another site (403 CSRF_REJECTED). The token is the page’s: anything else is 404. Answers a small HTML page to a browser (Accept: text/html), the same refusals as problem+json otherwise.
+         */
+        post: operations["noticePaymentsPay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/assembly/fraud-flags": {
         parameters: {
             query?: never;
@@ -4965,6 +4985,13 @@ export interface components {
             codes: components["schemas"]["ReportCodeRow"][];
             /** @description Most notices first. */
             officers: components["schemas"]["ReportOfficerRow"][];
+        };
+        PayNoticeBody: {
+            /**
+             * @description A Ghanaian mobile-money number (MTN, Telecel or AirtelTigo), in any usual spelling: 0244123456, +233 24 412 3456
+             * @example 0244123456
+             */
+            phone: string;
         };
         FraudFlagClearedResponse: {
             /**
@@ -17626,6 +17653,150 @@ export interface operations {
                 };
             };
             /** @description Too many requests for this key or address (`RATE_LIMITED`); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The database is busy or unreachable (`DATABASE_UNAVAILABLE`); nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+        };
+    };
+    noticePaymentsPay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen id for this request (1-100 of A-Z a-z 0-9 . _ ~ -), echoed back and logged. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["PayNoticeBody"];
+                "application/json": components["schemas"]["PayNoticeBody"];
+            };
+        };
+        responses: {
+            /** @description A payment of the notice is still waiting for approval: that one is answered. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The prompt was sent. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Invalid input: a malformed parameter or body field, an unknown field, or malformed JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description An unknown or revoked API key, or an ended session, was sent: refused even where none is needed. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description A valid API key whose role may not call this operation. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description No such record (or one the caller may not see). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Conflicts with the stored state: a duplicate, or a record changed by someone else. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is larger than 100 kB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Well-formed, but a rule refuses it; `code` says which. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDoc"];
+                };
+            };
+            /** @description Too many requests (`RATE_LIMITED`, with a Retry-After header in seconds), or too many callbacks kept for one transaction (`TOO_MANY_CALLBACKS`). */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

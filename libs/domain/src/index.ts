@@ -64,6 +64,7 @@ export * from './transaction/transaction.repository';
 export * from './enforcement/notice.errors';
 export * from './enforcement/offence-catalogue';
 export * from './enforcement/notice';
+export * from './enforcement/notice-payment';
 export * from './registry/registry-search';
 export * from './repositories';
 

@@ -86,3 +86,15 @@ export interface EnforcementStore {
   packFacts(vehicleIds: string[], driverIds: string[]): Promise<PackFacts>;
   run<T>(work: (tx: EnforcementWork) => Promise<T>): Promise<T>;
 }
+
+/**
+ * Port: each assembly's own merchant record, the merchant of its notices' payments (issue 47). Made on first need, at
+ * most one per assembly (two first payments at once make one), with its creation audited; it has no API key, so no
+ * merchant's key sees its transactions (an admin may issue the assembly one later: it sees its own notices' only).
+ */
+export interface AssemblyMerchants {
+  merchantOf(
+    assembly: { id: string; name: string },
+    make: { id: string; signingSecret: string; at: Date },
+  ): Promise<string>;
+}

@@ -65,3 +65,4 @@ export const ENFORCEMENT_STORE = Symbol('ENFORCEMENT_STORE');
 export const NOTICE_PHOTOS = Symbol('NOTICE_PHOTOS');
 /** An officer's own notices and checks (core/officer-ports.ts OfficerRecords). */
 export const OFFICER_RECORDS = Symbol('OFFICER_RECORDS');
+export const ASSEMBLY_MERCHANTS = Symbol('ASSEMBLY_MERCHANTS');

@@ -30,6 +30,8 @@ export interface PublicNotice {
   /** Where the contest form posts (`/n/<token>/contest`), and the time the page is made (is it still contestable?). */
   contestAction: string;
   now: Date;
+  /** The "How to pay" part (notice-pay-page.ts): the mobile-money form, the prompt waiting, or nothing owed. */
+  payment?: string;
 }
 
 /**
@@ -59,7 +61,7 @@ export function noticePage(p: PublicNotice, timeZone: string): string {
 ${owed}
 <dl><dt>Notice number</dt><dd>${html(n.id.slice(-8).toUpperCase())}</dd><dt>Vehicle</dt><dd>${html(p.plate)}</dd><dt>When</dt><dd>${html(when(n.madeAt, timeZone))}</dd><dt>Where</dt><dd>${html(place)}</dd><dt>Officer number</dt><dd>${html(officerNumber(n.officerId))}</dd></dl>
 <h2>Offences</h2><ul>${offences}</ul>
-<h2>How to pay</h2><p>Pay ${html(p.assembly)} by mobile money from this page, or at the assembly's office quoting the notice number. Never pay an officer in cash, and never send money to a personal number.</p>
+<h2>How to pay</h2>${p.payment ?? `<p>Pay ${html(p.assembly)} at the assembly's office quoting the notice number. Never pay an officer in cash, and never send money to a personal number.</p>`}
 ${contestSection(n, p.contestAction, p.now, timeZone)}
 <h2>Is this notice genuine?</h2><p>A genuine notice is always on <b>${html(p.serviceAddress)}</b> and names your vehicle's plate, the offence and the officer's number. It never asks for your PIN or for money to a personal number. If a message sends you anywhere else, it is not from the assembly.</p>
 </main></body></html>`;

@@ -81,7 +81,7 @@ export class NoticesService {
   }
 
   /** The public notice page for a token; a token that is not genuine is NOT_FOUND (the page says so). */
-  async publicPage(token: string): Promise<string> {
+  async publicPage(token: string, payment?: string): Promise<string> {
     const id = noticeOfToken(this.hasher, token);
     const notice = id ? await this.enforcement.findNotice(id) : undefined;
     if (!notice) throw CommonErrors.notFound('notice', 'of this link');
@@ -99,6 +99,7 @@ export class NoticesService {
         serviceAddress: new URL(this.config.publicBaseUrl).host,
         contestAction: `/n/${token}/contest`,
         now: this.clock.now(),
+        ...(payment !== undefined && { payment }),
       },
       this.config.timeZone,
     );

@@ -25,6 +25,7 @@ import {
   toCatalogueResponse,
   toNoticeResponse,
 } from './enforcement.dto';
+import { NoticePaymentsService } from './notice-payments.service';
 import { NoticesService } from './notices.service';
 import { OffencesService } from './offences.service';
 
@@ -118,7 +119,10 @@ export class OffencesController {
 @ApiTags('enforcement')
 @Controller('n')
 export class NoticePageController {
-  constructor(private readonly notices: NoticesService) {}
+  constructor(
+    private readonly notices: NoticesService,
+    private readonly payments: NoticePaymentsService,
+  ) {}
 
   @Get(':token')
   @Public()
@@ -133,7 +137,7 @@ export class NoticePageController {
   @ApiOkResponse({ description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } })
   @ApiProblems(404)
   async page(@Param('token') token: string, @Res({ passthrough: true }) res: FastifyReply): Promise<string> {
-    const page = await this.notices.publicPage(token);
+    const page = await this.notices.publicPage(token, await this.payments.paySection(token));
     res.header('Content-Type', 'text/html; charset=utf-8');
     res.header('Cache-Control', 'no-store');
     return page;

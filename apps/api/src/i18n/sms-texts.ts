@@ -112,3 +112,22 @@ export function noticeCancelledText(
 ): string {
   return catalogue(timeZone).format(language, 'notice.cancelled', notice);
 }
+
+/** The receipt of a notice's mobile-money payment, to the number that paid: what was taken and what is still owed. */
+export function receiptText(
+  receipt: {
+    assembly: string;
+    plate: string;
+    notice: string;
+    amount: string;
+    remaining: string;
+    paid: boolean;
+    at: Date;
+    reference: string;
+  },
+  timeZone: string,
+  language = 'en',
+): string {
+  const { paid, ...values } = receipt;
+  return catalogue(timeZone).format(language, 'notice.receipt', { ...values, state: paid ? 'paid' : 'part' });
+}

@@ -13,6 +13,7 @@ import {
   type RandomSource,
   type RequestInfo,
   type UnitOfWork,
+  type WorkContext,
 } from '@transport/domain';
 import type { CallbackUrlCheck, EventLog, RateLimits } from '../core/ports';
 import { randomToken, sha256Hex } from '../core/platform/secrets';
@@ -37,6 +38,17 @@ const referenceConflict = () =>
     'This reference was already used for a different payment request',
     'reference',
   );
+
+/** What a payment the service asks for itself (a notice's) adds to a merchant's request. */
+export interface IntentOptions {
+  /**
+   * Written in the intent's own unit of work (a notice payment's link to its notice): if it throws, nothing is stored
+   * and the provider is never asked.
+   */
+  withIntent?: (ctx: WorkContext, transaction: Transaction) => Promise<void>;
+  /** No merchant webhook is ever sent for it (a notice payment settles its notice instead): the URL is not checked. */
+  noWebhook?: boolean;
+}
 
 /** Payment requests: stored before the provider is asked, idempotent on the merchant's reference. */
 @Injectable()
@@ -63,9 +75,13 @@ export class PaymentRequestsService {
    * so a payment the provider starts is never without a record; the provider's answer then moves it on. When the
    * answer is lost (unreachable provider, a failed write), the queued status check settles it.
    */
-  async request(input: PaymentRequestInput, actor: Actor): Promise<{ transaction: Transaction; created: boolean }> {
+  async request(
+    input: PaymentRequestInput,
+    actor: Actor,
+    options: IntentOptions = {},
+  ): Promise<{ transaction: Transaction; created: boolean }> {
     const checked = Transaction.checkRequest(input);
-    this.checkCallbackUrl(checked.callBackUrl);
+    if (!options.noWebhook) this.checkCallbackUrl(checked.callBackUrl);
     const existing = await this.stores.transactions.findByMerchantReference(checked.merchantId, checked.reference);
     // A reference whose payment failed is free again: a retry is a new attempt, as the original service made it.
     if (existing && holdsReference(existing.status)) {
@@ -89,6 +105,7 @@ export class PaymentRequestsService {
           { transactionId: saved.id },
           { startAfterSeconds: this.settings.reconcileAfterSeconds },
         );
+        await options.withIntent?.(ctx, saved);
         return saved;
       });
     } catch (error) {

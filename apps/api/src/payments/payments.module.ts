@@ -38,5 +38,7 @@ import { TransactionProgress } from './transaction-progress';
       }),
     },
   ],
+  // Notice payments (the enforcement module) go through the same intent-first requests.
+  exports: [PaymentRequestsService],
 })
 export class PaymentsModule {}

@@ -17,6 +17,7 @@ import {
 } from '@transport/domain';
 import { sha256Hex } from '../core/platform/secrets';
 import { CLOCK, ID_GENERATOR } from '../core/tokens';
+import { settleNoticeOf } from './notice-settlement';
 import { PAYMENT_SETTINGS, QUEUES, type PaymentSettings } from './payment-settings';
 import { toTransactionResponse } from './payments.dto';
 
@@ -84,8 +85,11 @@ export class TransactionProgress {
     await ctx.audit.append(eventEntriesFor('transaction', transaction.pullEvents(), SYSTEM_ACTOR));
     const finished = !isOpen(after.status) && isOpen(before.status);
     const nowNeedsCheck = after.needsStatusCheck && !before.needsStatusCheck;
-    if (finished) await this.scheduleNotification(ctx, after);
-    else if (nowNeedsCheck && options.scheduleStatusCheck) {
+    if (finished) {
+      // A notice payment settles its notice here, in this unit of work; it has no merchant endpoint to notify.
+      if (await settleNoticeOf(ctx, after, this.clock.now())) await this.expireToken(ctx, after);
+      else await this.scheduleNotification(ctx, after);
+    } else if (nowNeedsCheck && options.scheduleStatusCheck) {
       await ctx.followUps.enqueue(QUEUES.reconcile, { transactionId: after.id });
     }
     return { result: outcome.result, transaction: saved };
@@ -105,7 +109,7 @@ export class TransactionProgress {
    */
   private async scheduleNotification(ctx: WorkContext, state: TransactionState): Promise<void> {
     const now = this.clock.now();
-    await ctx.callbackTokens.expire(state.id, new Date(now.getTime() + this.settings.tokenGraceHours * 3_600_000));
+    await this.expireToken(ctx, state);
     if (await ctx.notifications.existsFor(state.id)) return;
     const id = this.ids.next();
     await ctx.notifications.add({
@@ -116,5 +120,11 @@ export class TransactionProgress {
       createdAt: now,
     });
     await ctx.followUps.enqueue(QUEUES.notify, { notificationId: id }, { group: state.merchantId });
+  }
+
+  /** A final state's callback token opens nothing once its grace period is over. */
+  private async expireToken(ctx: WorkContext, state: TransactionState): Promise<void> {
+    const until = new Date(this.clock.now().getTime() + this.settings.tokenGraceHours * 3_600_000);
+    await ctx.callbackTokens.expire(state.id, until);
   }
 }

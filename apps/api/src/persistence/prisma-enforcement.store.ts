@@ -121,7 +121,7 @@ export function noticeToDomain(row: NoticeRow): Notice {
   });
 }
 
-function noticeRow(s: NoticeState) {
+export function noticeRow(s: NoticeState) {
   return {
     assemblyId: s.assemblyId,
     vehicleId: s.vehicleId,

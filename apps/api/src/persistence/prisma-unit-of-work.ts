@@ -3,6 +3,7 @@ import type { PrismaClient } from '../generated/prisma/client';
 import type { PgBossJobQueue } from './pg-boss-job-queue';
 import { PrismaAuditLog } from './prisma-audit-log';
 import type { PrismaExecutor } from './prisma-executor';
+import { PrismaNoticeLedger } from './prisma-notice-ledger';
 import { PgBossFollowUps, prismaPaymentStores } from './prisma-payment-stores';
 import { prismaRepositories } from './prisma-repositories';
 
@@ -21,7 +22,8 @@ export function prismaStores(prisma: PrismaClient, jobs?: PgBossJobQueue, lists:
 
 /**
  * One interactive Prisma transaction per use case: repositories (their lists and searches too), audit log, payment
- * inbox and outbox, and follow-up jobs (enqueued through the same transaction) all on the transaction's connection.
+ * inbox and outbox, follow-up jobs (enqueued through the same transaction), notices and their payments, all on the
+ * transaction's connection.
  */
 export class PrismaUnitOfWork implements UnitOfWork {
   constructor(
@@ -39,6 +41,7 @@ export class PrismaUnitOfWork implements UnitOfWork {
           ...prismaPaymentStores(tx, this.jobs as PgBossJobQueue, tx),
           followUps: this.jobs ? new PgBossFollowUps(this.jobs, tx) : noJobs,
           audit: this.auditLogFor(tx),
+          notices: new PrismaNoticeLedger(tx),
         }),
       { maxWait: 10_000, timeout: 15_000 },
     );

@@ -1,4 +1,5 @@
 import type { Repositories } from '../repositories';
+import type { NoticeLedger } from '../enforcement/notice-payment';
 import type { AuditLog } from './audit-log';
 import type { PaymentStores } from './payment-stores';
 
@@ -8,9 +9,13 @@ import type { PaymentStores } from './payment-stores';
  */
 export interface DataStores extends Repositories, PaymentStores {}
 
-/** What a use case may touch inside one transaction: every store, and the audit log. */
+/**
+ * What a use case may touch inside one transaction: every store, the audit log, and the notices with their payments
+ * (a notice payment's final state settles its notice in the same transaction).
+ */
 export interface WorkContext extends DataStores {
   audit: AuditLog;
+  notices: NoticeLedger;
 }
 
 /**

@@ -47,6 +47,8 @@ export const ERROR_KINDS = {
   CONCURRENT_UPDATE: 'conflict',
   NOTICE_ALREADY_PAID: 'conflict',
   NOTICE_ALREADY_CONTESTED: 'conflict',
+  NOTICE_PAYMENT_OPEN: 'conflict',
+  NOTICE_PAYMENT_SETTLED: 'conflict',
   // A retry under an Idempotency-Key whose first try is still being carried out: send it again later.
   IDEMPOTENCY_KEY_IN_PROGRESS: 'conflict',
   DRIVER_ALREADY_ACTIVATED: 'conflict',

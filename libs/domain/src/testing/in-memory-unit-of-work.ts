@@ -15,6 +15,14 @@ import type {
   StoredCallback,
 } from '../application/payment-stores';
 import type { DataStores, UnitOfWork, WorkContext } from '../application/unit-of-work';
+import { Notice, type NoticeState } from '../enforcement/notice';
+import {
+  noticePaymentOpen,
+  type NoticeLedger,
+  type NoticePaymentRecord,
+  type NoticeSettlement,
+} from '../enforcement/notice-payment';
+import { CommonErrors } from '../shared/common.errors';
 import type { Repositories } from '../repositories';
 import {
   InMemoryAssemblyRepository,
@@ -262,6 +270,56 @@ export interface EnqueuedJob {
   options: FollowUpOptions;
 }
 
+/** Notices and their payments in memory (the database's partial unique index: one unsettled payment per notice). */
+export class InMemoryNoticeLedger implements NoticeLedger, Restorable {
+  private readonly notices = new Rows<NoticeState>();
+  private readonly payments = new Rows<NoticePaymentRecord>();
+  /** A test's notice (as the enforcement store would have it). */
+  put(notice: Notice): void {
+    this.notices.items = [...this.notices.items.filter((n) => n.id !== notice.id), clone(notice.toState())];
+  }
+  async findNotice(id: string): Promise<Notice | undefined> {
+    const found = this.notices.items.find((n) => n.id === id);
+    return found && Notice.restore(clone(found));
+  }
+  async updateNotice(notice: Notice): Promise<Notice> {
+    const s = notice.toState();
+    const stored = this.notices.items.find((n) => n.id === s.id);
+    if (stored?.version !== s.version) throw CommonErrors.concurrentUpdate('notice', s.id);
+    const saved = { ...s, version: s.version + 1 };
+    this.put(Notice.restore(saved));
+    return Notice.restore(saved);
+  }
+  async addPayment(payment: NoticePaymentRecord): Promise<void> {
+    if (await this.openPayment(payment.noticeId)) throw noticePaymentOpen();
+    this.payments.items.push(clone(payment));
+  }
+  async openPayment(noticeId: string): Promise<NoticePaymentRecord | undefined> {
+    return this.payments.items.find((p) => p.noticeId === noticeId && p.settledAt === undefined);
+  }
+  async paymentFor(transactionId: string): Promise<NoticePaymentRecord | undefined> {
+    return this.payments.items.find((p) => p.transactionId === transactionId);
+  }
+  async paymentsOf(noticeId: string, limit: number): Promise<NoticePaymentRecord[]> {
+    return this.payments.items
+      .filter((p) => p.noticeId === noticeId)
+      .reverse()
+      .slice(0, limit);
+  }
+  async settle(transactionId: string, settlement: NoticeSettlement): Promise<void> {
+    this.payments.items = this.payments.items.map((p) =>
+      p.transactionId === transactionId ? { ...p, ...settlement } : p,
+    );
+  }
+  checkpoint = () => {
+    const [notices, payments] = [this.notices.checkpoint(), this.payments.checkpoint()];
+    return () => {
+      notices();
+      payments();
+    };
+  };
+}
+
 /** Follow-up jobs, recorded: a test reads `jobs` to see what a change scheduled (rolled back with the change). */
 export class InMemoryFollowUps implements FollowUps, Restorable {
   private readonly rows = new Rows<EnqueuedJob>();
@@ -307,6 +365,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
   readonly callbackTokens = new InMemoryCallbackTokens();
   readonly notifications = new InMemoryNotificationOutbox();
   readonly followUps = new InMemoryFollowUps();
+  readonly notices = new InMemoryNoticeLedger();
   /** The stores outside any unit of work (each call on its own). */
   readonly stores: DataStores = {
     ...this.repositories,
@@ -334,10 +393,11 @@ export class InMemoryUnitOfWork implements UnitOfWork {
       this.callbackTokens,
       this.notifications,
       this.followUps,
+      this.notices,
       this.repositories.vehicles,
     ].map((s) => s.checkpoint());
     try {
-      return await work({ ...this.stores, audit: this.audit });
+      return await work({ ...this.stores, audit: this.audit, notices: this.notices });
     } catch (error) {
       collections.forEach((c, i) => c.rollback(snapshots[i]));
       restores.forEach((restore) => restore());

@@ -19,6 +19,9 @@ export const RAW_BODY_ROUTES: Readonly<Record<string, { bytes: number; what: str
   '/n/:token/contest': { bytes: 6 * 1024 * 1024, what: 'A contest with its photo' },
 };
 
+/** Routes that also take a plain HTML form (application/x-www-form-urlencoded, at most 2 kB): the public pages' forms. */
+export const FORM_BODY_ROUTES: ReadonlySet<string> = new Set(['/n/:token/pay']);
+
 /** Methods whose body is read; a body on any other method is left unread, as before. */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -139,6 +142,10 @@ export function installBodyParser(instance: FastifyInstance, limits: BodyLimits)
     if (raw && BODY_METHODS.has(request.method))
       return readBytes(payload, declared, raw.bytes, () => rawTooLarge(raw), done);
     const { type, charset } = mediaType(headers['content-type']);
+    if (type === 'application/x-www-form-urlencoded' && FORM_BODY_ROUTES.has(request.routeOptions?.url ?? ''))
+      return readText(payload, declared, 2048, (error, text) =>
+        error ? done(error) : done(null, Object.fromEntries(new URLSearchParams(text ?? ''))),
+      );
     if (type !== 'application/json') {
       if (hasBody && BODY_METHODS.has(request.method))
         return done(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json'));

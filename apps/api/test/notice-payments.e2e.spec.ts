@@ -13,7 +13,15 @@ import { describeOnEachTier, openTierStore, type TierStore } from './support/tes
 const PROVIDER_SECRET = 'provider-callback-secret';
 const HTML = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
 const OFFENCES = [
-  { code: 'TF-01', description: 'No valid sticker', bylaw: 's. 12(1)', fine: 20_000, daysToPay: 14, surcharge: 5_000 },
+  {
+    code: 'TF-01',
+    description: 'No valid sticker',
+    bylaw: 's. 12(1)',
+    fine: 20_000,
+    daysToPay: 14,
+    surcharge: 5_000,
+    daysToContest: 28,
+  },
 ];
 
 describeOnEachTier('paying a notice by mobile money (issue 47)', (tier) => {
@@ -203,6 +211,11 @@ describeOnEachTier('paying a notice by mobile money (issue 47)', (tier) => {
     expect(again.text).toContain('A payment is already waiting for approval');
     expect(again.text).toContain('the number ending 454');
     expect(await page(n.token)).toContain('A payment prompt for GHS 200.00 was sent to the number ending 454');
+    // No contest while a prompt waits (a payment confirmed on a contested notice could only be refunded): 409, nothing
+    // stored; once the payment is settled or failed, the owner may contest.
+    const contested = await http().post(`/n/${n.token}/contest`).field('text', 'Not my car').expect(409);
+    expect(contested.body.code).toBe('NOTICE_PAYMENT_OPEN');
+    expect((await notice(n.id)).status).toBe('issued');
     await prisma().notice.update({ where: { id: n.id }, data: { dueAt: new Date(Date.now() - 60_000) } });
     const [first] = await eventually(async () => {
       const rows = await paymentsOf(n.id);

@@ -11,6 +11,7 @@ import {
   type Decision,
   type Notice,
   type SecretHasher,
+  type UnitOfWork,
 } from '@transport/domain';
 import type { AppConfig } from '../config';
 import { assertAssemblyDuty } from '../core/auth/duties';
@@ -34,6 +35,7 @@ import {
   RATE_LIMITS,
   SECRET_HASHER,
   STORES,
+  UNIT_OF_WORK,
 } from '../core/tokens';
 import { noticeCancelledText, noticeDecidedText } from '../i18n/sms-texts';
 import { imageTypeOf, withoutLocation } from '../inspection-photos/image-bytes';
@@ -70,6 +72,7 @@ export class NoticeDecisionsService {
     @Inject(EVENT_LOG) private readonly events: EventLog,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'timeZone' | 'publicBaseUrl'>,
+    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
   ) {}
 
   /**
@@ -84,6 +87,13 @@ export class NoticeDecisionsService {
     if (typeof form.text !== 'string') throw new DomainError('INVALID_VALUE', 'Say why you contest the notice', 'text');
     // The rules first (within its days, contestable, once), so a refused contest stores no photo.
     found.contest(form.text, this.clock.now());
+    // Not while a mobile-money prompt waits on the owner's phone: a payment confirmed on a contested notice could only
+    // be refunded. Once it is settled or has failed, the owner may contest (the page says so).
+    if (await this.uow.run((ctx) => ctx.notices.openPayment(id)))
+      throw new DomainError(
+        'NOTICE_PAYMENT_OPEN',
+        'A payment of this notice is waiting for approval on the phone: contest it once that payment is approved or has failed',
+      );
     const photo = form.photo && form.photo.length > 0 ? await this.storePhoto(id, Buffer.from(form.photo)) : undefined;
     return this.enforcement.run(async (tx) => {
       const notice = await tx.findNotice(id);

@@ -152,6 +152,7 @@ async function ownerSearch(pool, url) {
     idType: o.idType,
     idNumber: o.idNumber,
     verified: o.verified,
+    language: o.language,
     assembly: o.assemblyId,
     createdAt: iso(o.createdAt),
     updatedAt: iso(o.updatedAt),

@@ -29,7 +29,7 @@ export class NoticeContestController {
     summary: "Contest a notice from its public page (the owner; the page's form)",
     description:
       'A form (multipart/form-data, or application/x-www-form-urlencoded without a photo): `text`, why (1 to 1,000 characters), and optionally `photo` (JPEG, PNG or WebP told by its bytes, at most 5 MB; kept without the metadata that can say where it was taken). ' +
-      "Only within the catalogue's days to contest (422), for an offence that can be contested (422), once (409), while owed. Audited on the notice and in the vehicle’s history (NoticeContested). " +
+      "Only within the catalogue's days to contest (422), for an offence that can be contested (422), once (409), while owed and while no mobile-money payment of it waits for approval (409 NOTICE_PAYMENT_OPEN). Audited on the notice and in the vehicle’s history (NoticeContested). " +
       'Answers are HTML for the owner: a page saying the contest was received (201), or, to a browser (Accept: text/html), a page saying in words why it was refused, with the refusal’s status; other clients get the refusal as a problem. At most 20 tries an hour from one address (429).',
   })
   @ApiConsumes('multipart/form-data', 'application/x-www-form-urlencoded')

@@ -29,7 +29,8 @@ describeOnEachTier('Kysely on the pool and through Prisma answer the same values
            true AS flag, '2026-06-01T09:00:00.123Z'::timestamptz(3) AS at, NULL::timestamptz AS never,
            '{"passed": true, "items": [1, 2]}'::jsonb AS checklist, NULL::jsonb AS nothing, 0.5::float8 AS share,
            similarity('yir', 'yiri') AS likeness, 'approved'::text AS status, NULL::int8 AS missing,
-           10.125::numeric(15, 6) AS amount, NULL::numeric(15, 6) AS fees, 26::numeric(15, 6) AS whole
+           10.125::numeric(15, 6) AS amount, NULL::numeric(15, 6) AS fees, 26::numeric(15, 6) AS whole,
+           0::numeric(15, 6) AS zero, 100::numeric(15, 6) AS hundred, 100::numeric AS plain
     FROM (VALUES (1), (2)) AS t(n)`;
 
   it('for every column type, on the pool and in a transaction alike', async () => {
@@ -39,8 +40,15 @@ describeOnEachTier('Kysely on the pool and through Prisma answer the same values
     expect(onPool[0]).toMatchObject({ int8: 233244123456n, counted: 2n, at: new Date('2026-06-01T09:00:00.123Z') });
     expect(onPool[0].checklist).toEqual({ passed: true, items: [1, 2] });
     // Money is exact decimal text on both paths (never a float, no Decimal object), trailing zeros dropped.
-    expect(onPool[0]).toMatchObject({ amount: '10.125', fees: null, whole: '26' });
-    expect(inUnitOfWork[0]).toMatchObject({ amount: '10.125', fees: null });
+    expect(onPool[0]).toMatchObject({
+      amount: '10.125',
+      fees: null,
+      whole: '26',
+      zero: '0',
+      hundred: '100',
+      plain: '100',
+    });
+    expect(inUnitOfWork[0]).toMatchObject({ amount: '10.125', fees: null, zero: '0', hundred: '100', plain: '100' });
   });
 
   it('counts the rows a write without RETURNING touched, on either path', async () => {

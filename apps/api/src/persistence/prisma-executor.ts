@@ -91,7 +91,12 @@ export function runOutsideTransactionsOn(client: PrismaClient, pool: pg.Pool): v
  * "26", as Prisma's Decimal writes it (`toFixed()`), so both paths answer the same text.
  */
 export function exactDecimalText(value: string): string {
-  return value.includes('.') ? value.replace(/\.?0+$/, '') : value;
+  if (!value.includes('.')) return value;
+  // Trailing zeros, then the point if nothing is left after it, cut by hand (every amount a list reads comes here).
+  let end = value.length;
+  while (value.charCodeAt(end - 1) === 48) end--;
+  if (value.charCodeAt(end - 1) === 46) end--;
+  return end === value.length ? value : value.slice(0, end);
 }
 
 /**

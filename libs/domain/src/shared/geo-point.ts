@@ -6,8 +6,9 @@ export interface GeoPoint {
   readonly coordinates: readonly [number, number];
 }
 
+const finite = (n: unknown) => typeof n === 'number' && Number.isFinite(n);
+
 export function geoPoint(longitude: number, latitude: number, field = 'location'): GeoPoint {
-  const finite = (n: unknown) => typeof n === 'number' && Number.isFinite(n);
   if (!finite(longitude) || longitude < -180 || longitude > 180) {
     throw new DomainError('INVALID_LOCATION', `${field}: longitude must be a number from -180 to 180`, field);
   }

@@ -71,6 +71,37 @@ describe('exact money (millionths of a cedi)', () => {
     expect(() => moneyFromCedis(value, 'amount')).toThrow(/amount must/);
   });
 
+  it('reads stored text digit by digit as the careful reading does, and leaves anything else to it', () => {
+    // The careful reading, written out: digits, a point and digits, no decimal past the sixth but zeros.
+    const careful = (text: string): number | 'refused' => {
+      const parts = /^(\d+)(?:\.(\d*))?$/.exec(text.trim());
+      if (!parts) return 'refused';
+      const decimals = (parts[2] ?? '').replace(/0+$/, '');
+      const units = BigInt(parts[1]) * 1_000_000n + BigInt(decimals.padEnd(6, '0') || '0');
+      return decimals.length > 6 || units > BigInt(MAX_MONEY) ? 'refused' : Number(units);
+    };
+    const read = (text: string) => {
+      try {
+        return moneyFromText(text, 'x');
+      } catch {
+        return 'refused';
+      }
+    };
+    const character = fc.constantFrom('0', '1', '2', '5', '9', '.', ' ', 'a', '-');
+    fc.assert(
+      fc.property(fc.array(character, { maxLength: 14 }), (chars) => {
+        const text = chars.join('');
+        expect(read(text)).toBe(careful(text));
+      }),
+      { numRuns: 2_000 },
+    );
+    expect(moneyFromText('0025.500000', 'x')).toBe(25_500_000);
+    expect(moneyFromText('000000025.5', 'x')).toBe(25_500_000);
+    expect(moneyFromText('19999999.999999000', 'x')).toBe(MAX_MONEY - 1_000_000 + 999_999);
+    expect(() => moneyFromText('1.2a', 'x')).toThrow(/x must/);
+    expect(() => moneyFromText('123456789', 'x')).toThrow(/at most 20000000 cedis/);
+  });
+
   it.each([['-1'], ['ten'], [''], ['1e3'], ['0x10'], ['20000001']])('refuses the text %p', (text) => {
     expect(() => moneyFromText(text, 'amount')).toThrow(/amount must/);
   });

@@ -79,6 +79,8 @@ const DECIMAL_TEXT = /^(\d+)(?:\.(\d*))?$/;
 
 /** Cedis as decimal text ("10.125", "0.195000", a database's numeric) to millionths, exactly, or refused. */
 export function moneyFromText(text: string, field: string): number {
+  const plain = plainMillionths(text);
+  if (plain !== undefined) return plain;
   const parts = DECIMAL_TEXT.exec(text.trim());
   if (!parts) throw invalidAmount(field, `${field} must be a non-negative amount in cedis`);
   const [, whole, fraction = ''] = parts;
@@ -91,6 +93,39 @@ export function moneyFromText(text: string, field: string): number {
     throw invalidAmount(field, `${field} must be at most ${MAX_MONEY / UNITS_PER_CEDI} cedis`);
   }
   return cedis * UNITS_PER_CEDI + Number(decimals.padEnd(MONEY_DECIMALS, '0'));
+}
+
+/** The most digits of whole cedis `plainMillionths` reads itself: the ceiling's (20,000,000 cedis). */
+const PLAIN_WHOLE_DIGITS = 8;
+
+/**
+ * The text every stored amount has ("25.500000": digits, a point, digits), read digit by digit without a regular
+ * expression or the strings `moneyFromText`'s careful path makes: lists read seven amounts a trip. Undefined for any
+ * other text (spaces, a ninth digit of cedis, a seventh decimal that is not 0, anything not a digit), which the careful
+ * path reads or refuses with its reason.
+ */
+function plainMillionths(text: string): number | undefined {
+  const length = text.length;
+  let i = 0;
+  let whole = 0;
+  for (; i < length; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) break;
+    whole = whole * 10 + digit;
+  }
+  if (i === 0 || i > PLAIN_WHOLE_DIGITS || whole > MAX_MONEY / UNITS_PER_CEDI) return undefined;
+  let fraction = 0;
+  if (i < length) {
+    if (text.charCodeAt(i) !== 46) return undefined;
+    let place = UNITS_PER_CEDI / 10;
+    for (i++; i < length; i++) {
+      const digit = text.charCodeAt(i) - 48;
+      if (digit < 0 || digit > 9 || (place === 0 && digit !== 0)) return undefined;
+      fraction += digit * place;
+      place = Math.floor(place / 10);
+    }
+  }
+  return whole * UNITS_PER_CEDI + fraction;
 }
 
 /**

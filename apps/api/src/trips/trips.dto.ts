@@ -24,7 +24,7 @@ import {
   type TripState,
   OBJECT_ID_PATTERN,
 } from '@transport/domain';
-import { ID, idMessage, IsCedis, withoutUndefined } from '../core/http/dto-support';
+import { ID, idMessage, IsCedis } from '../core/http/dto-support';
 import { IdParam, LimitParam, CountParam } from '../core/http/query-values';
 import { RecordResponse } from '../core/http/record-response';
 
@@ -219,28 +219,28 @@ const cedis = (p: number | undefined) => (p === undefined ? undefined : moneyToC
 
 export function toTripResponse(t: TripState): TripResponse {
   const s = t.service;
-  return withoutUndefined({
+  return {
     _id: t.id,
     service: {
       _id: s.id,
       serviceID: s.serviceID,
       type: s.type,
-      driver: withoutUndefined({
+      driver: {
         _id: s.driver.id,
         name: s.driver.name,
         phone: s.driver.phone,
         email: s.driver.email,
         walletAccount: s.driver.walletAccount,
         rating: s.driver.rating,
-      }),
-      vehicle: withoutUndefined({
+      },
+      vehicle: {
         _id: s.vehicle.id,
         registrationNumber: s.vehicle.registrationNumber,
         make: s.vehicle.make,
         model: s.vehicle.model,
         capacity: s.vehicle.capacity,
         type: s.vehicle.type,
-      }),
+      },
       pricing: {
         _id: s.pricing.id,
         type: s.pricing.type,
@@ -273,7 +273,7 @@ export function toTripResponse(t: TripState): TripResponse {
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
     __v: t.version,
-  });
+  };
 }
 
 /** The trips export (Accept: text/csv on GET /trips/intracity/date): one row per trip, in the caller's view. */

@@ -15,7 +15,7 @@ import {
   type VehicleSummary,
 } from '@transport/domain';
 import type { VehiclePublicField } from '../core/auth/views';
-import { DATE, ID, iso, withoutUndefined } from '../core/http/dto-support';
+import { DATE, ID, iso } from '../core/http/dto-support';
 import { AssemblyOfRecord } from '../core/http/jurisdiction.dto';
 import { RecordResponse } from '../core/http/record-response';
 import {
@@ -150,7 +150,7 @@ export function toVehicleResponse(v: VehicleState, links: VehicleLinks): Vehicle
     updatedAt: v.updatedAt.toISOString(),
     __v: v.version,
   };
-  return withoutUndefined(withLinks(out, v, links));
+  return withLinks(out, v, links);
 }
 
 /** The station (null once unlinked) and union a vehicle links to, embedded in its response. */
@@ -186,7 +186,7 @@ export function toVehicleSummaryResponse(v: VehicleSummary, links: VehicleLinks)
     updatedAt: v.updatedAt.toISOString(),
     __v: v.version,
   };
-  return withoutUndefined(withLinks(out, v, links));
+  return withLinks(out, v, links);
 }
 
 export class ComplianceReasonResponse {
@@ -285,7 +285,7 @@ export class InspectionRecordResponse {
 }
 
 export function toInspectionRecordResponse(r: InspectionRecord): InspectionRecordResponse {
-  return withoutUndefined({
+  return {
     _id: r.id,
     vehicle: r.vehicleId,
     kind: r.kind,
@@ -301,14 +301,14 @@ export function toInspectionRecordResponse(r: InspectionRecord): InspectionRecor
     reinspectionDueBy: iso(r.reinspectionDueBy),
     idempotencyKey: r.idempotencyKey,
     appeal: r.appeal
-      ? withoutUndefined({
+      ? {
           lodgedBy: r.appeal.lodgedBy,
           lodgedAt: r.appeal.lodgedAt.toISOString(),
           grounds: r.appeal.grounds,
           decidedBy: r.appeal.decidedBy,
           decidedAt: iso(r.appeal.decidedAt),
           decision: r.appeal.decision,
-        })
+        }
       : undefined,
-  });
+  };
 }

@@ -21,11 +21,9 @@ export const IF_MATCH = {
 const iso = (d: Date | undefined) => d?.toISOString();
 export { iso };
 
-/** Absent, not null: drops every key whose value is undefined (the interface shows optional fields only when set). */
-export function withoutUndefined<T extends object>(out: T): T {
-  for (const key of Object.keys(out) as Array<keyof T>) if (out[key] === undefined) delete out[key];
-  return out;
-}
+// Absent, not null: the interface shows an optional field only when it is set. A response object leaves such a field
+// undefined and JSON.stringify leaves it out (so do the views and the CSV cells). Deleting the keys instead, as a
+// helper did, turned each object into a dictionary that JSON.stringify writes about 1.5 times slower (a trips page).
 
 /**
  * Cedis as a JSON number with at most `decimals` decimals, read exactly: the number must be the one such a decimal

@@ -11,6 +11,13 @@ import { parse as parseCookies } from 'cookie';
 import { sameSecret } from '../platform/secrets';
 import { sessionCookieName } from './session-cookie';
 
+/** Who may call a route, as its decorators say (`@Roles`, `@OptionalAuth`, `@Public`). */
+interface AccessRule {
+  roles: Role[] | undefined;
+  optional: boolean;
+  open: boolean;
+}
+
 /** Methods that change nothing: the only ones a session may use without its CSRF token. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -53,20 +60,27 @@ export class ApiKeyGuard implements CanActivate {
     }
   }
 
+  /** Each route's rule, read from its decorators once: they do not change after start (three lookups a request). */
+  private readonly rules = new WeakMap<object, AccessRule>();
+
+  private ruleOf(context: ExecutionContext): AccessRule {
+    const handler = context.getHandler();
+    let rule = this.rules.get(handler);
+    if (!rule) {
+      const targets = [handler, context.getClass()];
+      rule = {
+        roles: this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, targets),
+        optional: this.reflector.getAllAndOverride<boolean | undefined>(OPTIONAL_AUTH_KEY, targets) ?? false,
+        open: this.reflector.getAllAndOverride<boolean | undefined>(PUBLIC_KEY, targets) ?? false,
+      };
+      this.rules.set(handler, rule);
+    }
+    return rule;
+  }
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
-    const optional = this.reflector.getAllAndOverride<boolean | undefined>(OPTIONAL_AUTH_KEY, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+    const { roles, optional, open } = this.ruleOf(context);
     if (!roles && !optional) {
-      const open = this.reflector.getAllAndOverride<boolean | undefined>(PUBLIC_KEY, [
-        context.getHandler(),
-        context.getClass(),
-      ]);
       if (open) return true;
       // Closed by default: the app refuses to start with such a route, and would refuse the call anyway.
       throw new AppError('FORBIDDEN', 'This operation declares no access rule, so nobody may call it');

@@ -184,13 +184,31 @@ export function seesFields(resource: ViewedResource, viewer: Viewer, shown: read
 /** The viewer of a request: its key's role, or anonymous. */
 export const viewerOf = (principal: { role: Role } | undefined): Viewer => principal?.role ?? 'anonymous';
 
-/** Each field set as a list, made once: a response reads only the fields its view keeps. */
-const FIELD_LISTS = new Map<FieldSet, ReadonlyArray<readonly [string, true | ViewedResource]>>();
-const fieldList = (view: FieldSet) => {
-  let list = FIELD_LISTS.get(view);
-  if (!list) FIELD_LISTS.set(view, (list = Object.entries(view)));
-  return list;
-};
+/** A copier of one field set: the record's fields of the view, in the view's order, nested records in their own view. */
+type Copier = (record: Readonly<Record<string, unknown>>, viewer: Viewer) => Record<string, unknown>;
+
+/**
+ * Each field set's copier, written once as one object literal (`{ "_id": r["_id"], ... }`): every record it copies
+ * gets the same shape in one allocation, where copying field by field with computed names (as before) grew each
+ * record through a dozen shapes (the view was about 50 µs of a public vehicle list's answer in a profile). The names written into it
+ * are the view's own, fixed in this file (JSON.stringify quotes each), never a request's. A field the record lacks is
+ * undefined in the copy, which JSON leaves out, as every response does.
+ */
+const COPIERS = new Map<FieldSet, Copier>();
+function copierOf(view: FieldSet): Copier {
+  let copy = COPIERS.get(view);
+  if (!copy) {
+    const fieldsOf = Object.entries(view).map(([key, rule]) => {
+      const name = JSON.stringify(key);
+      return rule === true
+        ? `${name}: r[${name}]`
+        : `${name}: r[${name}] === undefined ? undefined : nested(${JSON.stringify(rule)}, viewer, r[${name}])`;
+    });
+    copy = new Function('nested', `return (r, viewer) => ({ ${fieldsOf.join(', ')} });`)(viewOf) as Copier;
+    COPIERS.set(view, copy);
+  }
+  return copy;
+}
 
 /**
  * A record as this viewer may see it: the fields of its view only (in the view's order), nested records in their own
@@ -199,12 +217,5 @@ const fieldList = (view: FieldSet) => {
 export function viewOf(resource: ViewedResource, viewer: Viewer, record: unknown): unknown {
   const view = VIEWS[resource][viewer];
   if (view === 'all' || record === null || typeof record !== 'object' || Array.isArray(record)) return record;
-  const source = record as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const [key, rule] of fieldList(view)) {
-    const value = source[key];
-    if (value === undefined) continue;
-    out[key] = rule === true ? value : viewOf(rule, viewer, value);
-  }
-  return out;
+  return copierOf(view)(record as Record<string, unknown>, viewer);
 }

@@ -148,6 +148,11 @@ export function newestRows<DB, T extends keyof DB, O>(
     .execute() as Promise<O[]>;
 }
 
+/** The rows with a value in `column` ('valued') or without one ('null'): the runs of a nullable sort column. */
+function inRun(column: string, run: 'valued' | 'null'): Expression<SqlBool> {
+  return sql<SqlBool>`${sql.ref(column)} ${sql.raw(run === 'null' ? 'IS NULL' : 'IS NOT NULL')}`;
+}
+
 /**
  * A keyset page of one table in the request's order (newest first without one): the rows `select` picks (whole rows
  * or some columns), where `where` holds, each mapped by `map`; `count` on request. The cursor is looked for within
@@ -169,14 +174,11 @@ export function orderedPage<T extends ListedTable, O extends { id: string | bigi
   const column: string = request.order?.by ?? timeOf(table);
   const descending = request.order?.descending ?? true;
   const direction = descending ? 'desc' : 'asc';
-  const rows = () => select(db).where(where);
   const runs: Array<'valued' | 'null'> = !NULLABLE.has(column)
     ? ['valued']
     : descending
       ? ['null', 'valued']
       : ['valued', 'null'];
-  const inRun = (run: 'valued' | 'null') =>
-    sql<SqlBool>`${sql.ref(column)} ${sql.raw(run === 'null' ? 'IS NULL' : 'IS NOT NULL')}`;
   return keysetPage(
     request,
     (id) => positionOf(db, table, id, scope, column),
@@ -184,7 +186,8 @@ export function orderedPage<T extends ListedTable, O extends { id: string | bigi
       const found: O[] = [];
       const first = after === undefined ? 0 : runs.indexOf(after.value === null ? 'null' : 'valued');
       for (let r = first; r < runs.length && found.length < take; r++) {
-        let q = runs.length > 1 ? rows().where(inRun(runs[r])) : rows();
+        let q = select(db).where(where);
+        if (runs.length > 1) q = q.where(inRun(column, runs[r]));
         if (after !== undefined && r === first)
           q = q.where(
             after.value === null
@@ -202,6 +205,6 @@ export function orderedPage<T extends ListedTable, O extends { id: string | bigi
       return found;
     },
     map,
-    () => countRows(rows()),
+    () => countRows(select(db).where(where)),
   );
 }

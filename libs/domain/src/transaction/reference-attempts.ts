@@ -15,14 +15,17 @@ export interface ReferenceAttempt {
  */
 export const holdsReference = (status: TransactionStatus): boolean => status !== 'failed';
 
+/** Made once, not per call (every status check by reference runs the rule). */
+const later = (a: ReferenceAttempt, b: ReferenceAttempt) =>
+  a.createdAt.getTime() - b.createdAt.getTime() || (a.id > b.id ? 1 : -1);
+const rank = (a: ReferenceAttempt) => (holdsReference(a.status as TransactionStatus) ? 1 : 0);
+
 /**
  * Of the attempts under one merchant reference, the one a status check by reference (operation 9) answers, as the
  * original did: the one that holds the reference (a success, or a payment still open: at most one) over any
  * failure, otherwise the latest failure (by creation, then id).
  */
 export function answeringAttempt<T extends ReferenceAttempt>(attempts: readonly T[]): T | undefined {
-  const later = (a: T, b: T) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id > b.id ? 1 : -1);
-  const rank = (a: T) => (holdsReference(a.status as TransactionStatus) ? 1 : 0);
   return attempts.reduce<T | undefined>(
     (best, a) =>
       best === undefined || rank(a) - rank(best) > 0 || (rank(a) === rank(best) && later(a, best) > 0) ? a : best,

@@ -1,7 +1,6 @@
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
 import { AppError } from '../errors';
 import type { ProblemField } from './problem';
-import { rememberValidationRules } from './validation-rules';
 
 function flatten(errors: ValidationError[], parent = ''): ProblemField[] {
   return errors.flatMap((e) => {
@@ -33,7 +32,6 @@ function flatten(errors: ValidationError[], parent = ''): ProblemField[] {
  * failures become one 400 problem listing each field and what is wrong with it.
  */
 export function validationPipe(): ValidationPipe {
-  rememberValidationRules();
   return new ValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,

@@ -351,6 +351,8 @@ describe('the enforcement officer on the phone (issue 47)', () => {
 
   it('deletes the pack at load when the session ended while the phone was offline', async () => {
     await eventually(async () => (await kept('pack')) === 1, 'the pack on the phone');
+    // The reload below is offline: the service worker must be serving the page by then, or there is nothing to load.
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
     await context.setOffline(true);
     // The service last answered this phone two hours ago: past the demo session's idle end (30 minutes). Written by a
     // script that runs before the page's own at the reload (an answer still on its way to the old page cannot
